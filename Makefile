@@ -1,0 +1,45 @@
+# simpi: the two commands of README.md.
+#   make demo   install missing Debian packages, build, run the flagship example
+#   make check  build and run every test, then again under ASan+UBSan
+BUILD ?= build
+JOBS ?= 2
+
+.PHONY: all demo check deps build build-asan test test-asan fuzz bench format clean
+
+all: build
+
+deps:
+	./scripts/install-deps
+
+build:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+build-asan:
+	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DSIMPI_SANITIZE=ON >/dev/null
+	cmake --build $(BUILD)-asan -j $(JOBS)
+
+demo: deps build
+	./$(BUILD)/simpi replay examples/traces/halo2d.trace
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: build-asan
+	cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+fuzz:
+	CC=clang cmake -S . -B $(BUILD)-fuzz -DCMAKE_BUILD_TYPE=Debug -DSIMPI_FUZZ=ON >/dev/null
+	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_platform fuzz_trace
+	./tests/fuzz/run-fuzzers $(BUILD)-fuzz
+
+check: deps test test-asan fuzz
+
+bench: build
+	./bench/replay-stencil
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz

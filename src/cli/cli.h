@@ -1,0 +1,25 @@
+/* Subcommands of the simpi command, and shared option helpers. */
+#ifndef SIMPI_CLI_H
+#define SIMPI_CLI_H
+
+#define EXIT_INPUT_ERROR 1
+#define EXIT_USAGE 2
+#define EXIT_DEADLOCK 3
+#define EXIT_APP_ERROR 4
+
+#define CLI_MAX_SETS 64
+
+int cmd_replay(int argc, char **argv);
+int cmd_platform(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+
+/* Common platform options: --platform FILE, --set K=V (repeatable). Returns 1
+ * if argv[*i] was one of them (consuming its value), 0 if not, -1 on error. */
+struct platform_opts {
+    const char *path;
+    const char *sets[CLI_MAX_SETS];
+    int nsets;
+};
+int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i);
+
+#endif

@@ -1,0 +1,72 @@
+/* `simpi platform show`: prints the resolved platform, and the shared
+ * --platform / --set option parsing. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "net/network.h"
+#include "platform/platform.h"
+
+int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i) {
+    const char *a = argv[*i];
+    bool is_platform = !strcmp(a, "--platform") || !strcmp(a, "-p");
+    bool is_set = !strcmp(a, "--set");
+    if (!is_platform && !is_set) {
+        if (!strncmp(a, "--platform=", 11)) {
+            o->path = a + 11;
+            return 1;
+        }
+        if (!strncmp(a, "--set=", 6)) {
+            if (o->nsets == CLI_MAX_SETS) return -1;
+            o->sets[o->nsets++] = a + 6;
+            return 1;
+        }
+        return 0;
+    }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "simpi: %s needs a value\n", a);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    if (is_platform) {
+        o->path = v;
+    } else {
+        if (o->nsets == CLI_MAX_SETS) {
+            fprintf(stderr, "simpi: at most %d --set options\n", CLI_MAX_SETS);
+            return -1;
+        }
+        o->sets[o->nsets++] = v;
+    }
+    return 1;
+}
+
+int cmd_platform(int argc, char **argv) {
+    if (argc < 2 || strcmp(argv[1], "show") != 0) {
+        fprintf(stderr, "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n");
+        return EXIT_USAGE;
+    }
+    struct platform_opts o = {0};
+    for (int i = 2; i < argc; i++) {
+        int r = cli_platform_option(&o, argc, argv, &i);
+        if (r < 0) return EXIT_USAGE;
+        if (r == 0) {
+            if (argv[i][0] == '-' || o.path) {
+                fprintf(stderr, "simpi platform show: unexpected argument '%s'\n", argv[i]);
+                return EXIT_USAGE;
+            }
+            o.path = argv[i];
+        }
+    }
+    struct sim_error err = {0};
+    struct platform *p = platform_load(o.path, o.sets, o.nsets, &err);
+    struct network net;
+    if (!p || !network_init(&net, p->conf, &err)) {
+        err_print(&err);
+        platform_free(p);
+        return EXIT_INPUT_ERROR;
+    }
+    platform_show(p, stdout);
+    network_destroy(&net);
+    platform_free(p);
+    return 0;
+}

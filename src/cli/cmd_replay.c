@@ -1,0 +1,78 @@
+/* `simpi replay`: loads the platform and the trace, replays, prints the
+ * summary and writes the JSON report. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "net/network.h"
+#include "platform/platform.h"
+#include "replay/replay.h"
+#include "report/summary.h"
+
+struct replay_opts {
+    struct platform_opts plat;
+    const char *json;
+    const char *trace;
+    bool quiet;
+};
+
+static int parse_args(struct replay_opts *o, int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        int r = cli_platform_option(&o->plat, argc, argv, &i);
+        if (r < 0) return EXIT_USAGE;
+        if (r > 0) continue;
+        if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+            o->json = argv[++i];
+        } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+            o->quiet = true;
+        } else if (argv[i][0] == '-' || o->trace) {
+            fprintf(stderr, "simpi replay: unexpected argument '%s'\n", argv[i]);
+            return EXIT_USAGE;
+        } else {
+            o->trace = argv[i];
+        }
+    }
+    if (!o->trace) {
+        fprintf(stderr, "usage: simpi replay [--platform FILE] [--set KEY=VALUE]... [--json FILE] "
+                        "TRACE\n");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int report(const struct replay_opts *o, struct replay_result *res,
+                  const struct platform *p) {
+    struct run_info info = {o->trace, p->source, p->nodes, res->records, res->wall_seconds,
+                            res->status};
+    if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
+    if (!o->quiet) summary_print(stdout, res->sim, &info);
+    if (o->json && !summary_write_json(o->json, res->sim, &info)) {
+        fprintf(stderr, "simpi: error: cannot write %s\n", o->json);
+        return EXIT_INPUT_ERROR;
+    }
+    if (res->status == SIM_DEADLOCK) return EXIT_DEADLOCK;
+    return res->status == SIM_OK ? 0 : EXIT_APP_ERROR;
+}
+
+int cmd_replay(int argc, char **argv) {
+    struct replay_opts o = {0};
+    int rc = parse_args(&o, argc, argv);
+    if (rc) return rc;
+    struct sim_error err = {0};
+    struct platform *p = platform_load(o.plat.path, o.plat.sets, o.plat.nsets, &err);
+    struct network net = {0};
+    bool net_ok = p && network_init(&net, p->conf, &err);
+    struct trace_reader *t = net_ok ? trace_open(o.trace, &err) : NULL;
+    struct replay_result res = {0};
+    if (t && replay_run(t, p, &net, &res, &err)) {
+        rc = report(&o, &res, p);
+    } else {
+        err_print(&err);
+        rc = EXIT_INPUT_ERROR;
+    }
+    replay_result_free(&res);
+    trace_close(t);
+    if (net_ok) network_destroy(&net);
+    platform_free(p);
+    return rc;
+}

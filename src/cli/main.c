@@ -1,0 +1,46 @@
+/* simpi: the command-line entry point; dispatches to subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#define SIMPI_VERSION "0.1.0"
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "simpi %s: predicts how long an MPI application takes on a machine you do not have\n"
+            "\n"
+            "usage:\n"
+            "  simpi replay [--platform FILE] [--set KEY=VALUE]... [--json FILE] TRACE\n"
+            "        replay a trace (file, .gz, directory of rankN.trace, or index file)\n"
+            "  simpi platform show [FILE] [--set KEY=VALUE]...\n"
+            "        print the resolved platform (built-in default without FILE)\n"
+            "  simpi gen stencil --ranks N --iters K [--size BYTES] [--compute TIME] [-o FILE]\n"
+            "        write a synthetic 2-D halo exchange + allreduce trace\n"
+            "\n"
+            "exit status: 0 ok, 1 bad input, 2 bad usage, 3 deadlock, 4 application error\n"
+            "documentation: README.md, docs/\n",
+            SIMPI_VERSION);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("simpi %s\n", SIMPI_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "replay")) return cmd_replay(argc - 1, argv + 1);
+    if (!strcmp(cmd, "platform")) return cmd_platform(argc - 1, argv + 1);
+    if (!strcmp(cmd, "gen")) return cmd_gen(argc - 1, argv + 1);
+    fprintf(stderr, "simpi: unknown command '%s'\n\n", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}

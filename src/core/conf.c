@@ -1,0 +1,273 @@
+/* Configuration tree: construction, lookup, key checking, overrides, typed
+ * getters and YAML dump. */
+#include "core/conf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+
+static void *xrealloc(void *p, size_t n) {
+    void *q = realloc(p, n);
+    if (!q) {
+        fprintf(stderr, "simpi: error: out of memory\n");
+        exit(1);
+    }
+    return q;
+}
+
+struct conf_node *conf_new(enum conf_kind kind, const char *file, int line) {
+    struct conf_node *n = xrealloc(NULL, sizeof *n);
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    n->file = file;
+    n->line = line;
+    return n;
+}
+
+void conf_free(struct conf_node *n) {
+    if (!n) return;
+    for (int i = 0; i < n->count; i++) {
+        if (n->keys) free(n->keys[i]);
+        conf_free(n->items[i]);
+    }
+    free(n->keys);
+    free(n->items);
+    free(n->value);
+    free(n->owned_file);
+    free(n);
+}
+
+static void grow(struct conf_node *n) {
+    if (n->count < n->cap) return;
+    n->cap = n->cap ? n->cap * 2 : 4;
+    n->items = xrealloc(n->items, sizeof *n->items * (size_t)n->cap);
+    if (n->kind == CONF_MAP) n->keys = xrealloc(n->keys, sizeof *n->keys * (size_t)n->cap);
+}
+
+void conf_map_put(struct conf_node *map, const char *key, struct conf_node *value) {
+    for (int i = 0; i < map->count; i++) {
+        if (strcmp(map->keys[i], key) == 0) {
+            conf_free(map->items[i]);
+            map->items[i] = value;
+            return;
+        }
+    }
+    grow(map);
+    map->keys[map->count] = strdup(key);
+    map->items[map->count++] = value;
+}
+
+void conf_seq_push(struct conf_node *seq, struct conf_node *item) {
+    grow(seq);
+    seq->items[seq->count++] = item;
+}
+
+struct conf_node *conf_map_get(const struct conf_node *map, const char *key) {
+    if (!map || map->kind != CONF_MAP) return NULL;
+    for (int i = 0; i < map->count; i++)
+        if (strcmp(map->keys[i], key) == 0) return map->items[i];
+    return NULL;
+}
+
+static const char *closest(const char *key, const char *const *allowed) {
+    const char *best = NULL;
+    int best_d = 3;
+    for (int i = 0; allowed[i]; i++) {
+        int d = err_edit_distance(key, allowed[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = allowed[i];
+        }
+    }
+    return best;
+}
+
+static void join_allowed(const char *const *allowed, char *buf, size_t len) {
+    buf[0] = '\0';
+    for (int i = 0; allowed[i]; i++) {
+        if (i) strncat(buf, ", ", len - strlen(buf) - 1);
+        strncat(buf, allowed[i], len - strlen(buf) - 1);
+    }
+}
+
+bool conf_check_keys(const struct conf_node *map, const char *path, const char *const *allowed,
+                     struct sim_error *err) {
+    for (int i = 0; i < map->count; i++) {
+        const char *k = map->keys[i];
+        bool ok = false;
+        for (int j = 0; allowed[j] && !ok; j++) ok = strcmp(k, allowed[j]) == 0;
+        if (ok) continue;
+        const char *near = closest(k, allowed);
+        char list[512];
+        join_allowed(allowed, list, sizeof list);
+        const char *sep = path[0] ? "." : "";
+        if (near)
+            return err_at(err, map->file, map->items[i]->line,
+                          "unknown key '%s%s%s' (did you mean '%s'?); expected one of: %s", path,
+                          sep, k, near, list);
+        return err_at(err, map->file, map->items[i]->line,
+                      "unknown key '%s%s%s'; expected one of: %s", path, sep, k, list);
+    }
+    return true;
+}
+
+static bool is_index(const char *s) {
+    if (!*s) return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9') return false;
+    return true;
+}
+
+/* Walks one path component, creating a map child when missing. */
+static struct conf_node *step(struct conf_node *n, const char *comp, const char *full,
+                              struct sim_error *err) {
+    if (n->kind == CONF_SEQ) {
+        if (!is_index(comp)) {
+            err_set(err, "--set %s: '%s' is a list; use a number to index it", full, comp);
+            return NULL;
+        }
+        long idx = strtol(comp, NULL, 10);
+        if (idx >= n->count) {
+            err_set(err, "--set %s: index %ld is past the end of the list (%d items)", full, idx,
+                     n->count);
+            return NULL;
+        }
+        return n->items[idx];
+    }
+    if (n->kind != CONF_MAP) {
+        err_set(err, "--set %s: '%s' is inside a plain value, not a map", full, comp);
+        return NULL;
+    }
+    struct conf_node *c = conf_map_get(n, comp);
+    if (!c) {
+        c = conf_new(CONF_MAP, n->file, 0);
+        conf_map_put(n, comp, c);
+    }
+    return c;
+}
+
+bool conf_set_path(struct conf_node *root, const char *assignment, struct sim_error *err) {
+    const char *eq = strchr(assignment, '=');
+    if (!eq || eq == assignment || !eq[1])
+        return err_set(err, "--set '%s': expected KEY.PATH=VALUE (e.g. inter.latency=2us)",
+                       assignment);
+    char path[256];
+    size_t plen = (size_t)(eq - assignment);
+    if (plen >= sizeof path) return err_set(err, "--set: key path too long");
+    memcpy(path, assignment, plen);
+    path[plen] = '\0';
+    struct conf_node *n = root, *parent = NULL;
+    char *save = NULL, *last = NULL;
+    for (char *c = strtok_r(path, ".", &save); c; c = strtok_r(NULL, ".", &save)) {
+        if (last) {
+            parent = n;
+            n = step(n, last, assignment, err);
+            if (!n) return false;
+        }
+        last = c;
+    }
+    if (!last) return err_set(err, "--set '%s': empty key", assignment);
+    struct conf_node *v = conf_new(CONF_SCALAR, "--set", 0);
+    v->value = strdup(eq + 1);
+    (void)parent;
+    if (n->kind == CONF_SEQ) {
+        if (!is_index(last) || strtol(last, NULL, 10) >= n->count) {
+            conf_free(v);
+            return err_set(err, "--set %s: bad list index '%s'", assignment, last);
+        }
+        long idx = strtol(last, NULL, 10);
+        conf_free(n->items[idx]);
+        n->items[idx] = v;
+        return true;
+    }
+    if (n->kind != CONF_MAP) {
+        conf_free(v);
+        return err_set(err, "--set %s: parent of '%s' is a plain value", assignment, last);
+    }
+    conf_map_put(n, last, v);
+    return true;
+}
+
+const char *conf_get_scalar(const struct conf_node *map, const char *path, const char *key,
+                            struct sim_error *err) {
+    struct conf_node *v = conf_map_get(map, key);
+    const char *sep = path[0] ? "." : "";
+    if (!v) {
+        err_at(err, map->file, map->line, "missing key '%s%s%s'", path, sep, key);
+        return NULL;
+    }
+    if (v->kind != CONF_SCALAR) {
+        err_at(err, v->file, v->line, "'%s%s%s' must be a single value, found a %s", path, sep,
+               key, v->kind == CONF_MAP ? "map" : "list");
+        return NULL;
+    }
+    return v->value;
+}
+
+/* Reports a value that failed to parse. */
+static bool bad_value(const struct conf_node *map, const char *path, const char *key,
+                      const char *why, struct sim_error *err) {
+    struct conf_node *v = conf_map_get(map, key);
+    return err_at(err, v->file, v->line, "'%s%s%s': found '%s', expected %s", path,
+                  path[0] ? "." : "", key, v->value, why);
+}
+
+bool conf_get_time(const struct conf_node *map, const char *path, const char *key, double *seconds,
+                   struct sim_error *err) {
+    const char *s = conf_get_scalar(map, path, key, err), *why;
+    if (!s) return false;
+    if (!units_parse_seconds(s, seconds, &why)) return bad_value(map, path, key, why, err);
+    return true;
+}
+
+bool conf_get_size(const struct conf_node *map, const char *path, const char *key, bool inf_ok,
+                   int64_t *out, struct sim_error *err) {
+    const char *s = conf_get_scalar(map, path, key, err), *why;
+    if (!s) return false;
+    if (!units_parse_size(s, false, inf_ok, out, &why))
+        return bad_value(map, path, key, inf_ok ? "a size with unit (e.g. 64KiB) or inf" : why,
+                         err);
+    return true;
+}
+
+bool conf_get_bandwidth(const struct conf_node *map, const char *path, const char *key,
+                        double *out, struct sim_error *err) {
+    const char *s = conf_get_scalar(map, path, key, err), *why;
+    if (!s) return false;
+    if (!units_parse_bandwidth(s, out, &why)) return bad_value(map, path, key, why, err);
+    return true;
+}
+
+bool conf_get_int(const struct conf_node *map, const char *path, const char *key, int64_t min,
+                  int64_t max, int64_t *out, struct sim_error *err) {
+    const char *s = conf_get_scalar(map, path, key, err);
+    if (!s) return false;
+    char *end = NULL;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end || v < min || v > max) {
+        char why[96];
+        snprintf(why, sizeof why, "an integer from %lld to %lld", (long long)min, (long long)max);
+        return bad_value(map, path, key, why, err);
+    }
+    *out = v;
+    return true;
+}
+
+void conf_dump(const struct conf_node *n, int indent, void *file) {
+    FILE *f = file;
+    for (int i = 0; i < n->count; i++) {
+        const struct conf_node *c = n->items[i];
+        if (n->kind == CONF_MAP)
+            fprintf(f, "%*s%s:", indent, "", n->keys[i]);
+        else
+            fprintf(f, "%*s-", indent, "");
+        if (c->kind == CONF_SCALAR) {
+            fprintf(f, " %s\n", c->value ? c->value : "");
+        } else {
+            fprintf(f, "\n");
+            conf_dump(c, indent + 2, f);
+        }
+    }
+}

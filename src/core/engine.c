@@ -1,0 +1,82 @@
+/* Engine: a 4-ary min-heap of events keyed by (time, rank, seq). */
+#include "core/engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+
+void engine_init(struct engine *e, int32_t nranks) {
+    memset(e, 0, sizeof *e);
+    e->nranks = nranks;
+    e->rank_seq = xcalloc((size_t)nranks + 1, sizeof *e->rank_seq);
+    e->cap = 1024;
+    e->heap = xmalloc(sizeof *e->heap * e->cap);
+}
+
+void engine_destroy(struct engine *e) {
+    free(e->heap);
+    free(e->rank_seq);
+    memset(e, 0, sizeof *e);
+}
+
+uint32_t engine_register(struct engine *e, uint32_t kind, event_handler fn, void *ctx) {
+    e->handlers[kind] = fn;
+    e->handler_ctx[kind] = ctx;
+    return kind;
+}
+
+static inline bool before(const struct event *a, const struct event *b) {
+    if (a->time != b->time) return a->time < b->time;
+    if (a->rank != b->rank) return a->rank < b->rank;
+    return (int32_t)(a->seq - b->seq) < 0; /* wrap-safe */
+}
+
+void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind, uint32_t gen,
+                     void *arg) {
+    if (t < e->now) t = e->now;
+    if (e->size == e->cap) {
+        e->cap *= 2;
+        e->heap = xrealloc_or_die(e->heap, sizeof *e->heap * e->cap);
+    }
+    uint32_t seq = rank >= 0 && rank < e->nranks ? e->rank_seq[rank]++ : e->rank_seq[e->nranks]++;
+    struct event ev = {t, rank, seq, kind, gen, arg};
+    size_t i = e->size++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 4;
+        if (!before(&ev, &e->heap[parent])) break;
+        e->heap[i] = e->heap[parent];
+        i = parent;
+    }
+    e->heap[i] = ev;
+}
+
+static void pop_top(struct engine *e) {
+    struct event last = e->heap[--e->size];
+    size_t i = 0, n = e->size;
+    for (;;) {
+        size_t c = 4 * i + 1;
+        if (c >= n) break;
+        size_t best = c, end = c + 4 < n ? c + 4 : n;
+        for (size_t k = c + 1; k < end; k++)
+            if (before(&e->heap[k], &e->heap[best])) best = k;
+        if (!before(&e->heap[best], &last)) break;
+        e->heap[i] = e->heap[best];
+        i = best;
+    }
+    e->heap[i] = last;
+}
+
+void engine_run(struct engine *e) {
+    e->stop = false;
+    while (e->size > 0 && !e->stop) {
+        struct event ev = e->heap[0];
+        pop_top(e);
+        e->now = ev.time;
+        e->events_run++;
+        e->handlers[ev.kind](e->handler_ctx[ev.kind], &ev);
+    }
+}
+
+void engine_stop(struct engine *e) { e->stop = true; }

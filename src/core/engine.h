@@ -1,0 +1,49 @@
+/* The discrete-event engine: a virtual clock and an event queue ordered by
+ * (time, target rank, that rank's sequence number), so that equal-time events
+ * run in an order that does not depend on insertion order across ranks
+ * (DESIGN 4.2). One OS thread runs everything (DESIGN 4.3). */
+#ifndef SIMPI_ENGINE_H
+#define SIMPI_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/simtime.h"
+
+struct event {
+    simtime_t time;
+    int32_t rank;   /* rank the event belongs to (tie-break key) */
+    uint32_t seq;   /* per-rank sequence number (tie-break key) */
+    uint32_t kind;  /* index of the handler */
+    uint32_t gen;   /* free for the handler (e.g. to drop stale wake-ups) */
+    void *arg;
+};
+
+typedef void (*event_handler)(void *ctx, const struct event *ev);
+
+#define ENGINE_MAX_KINDS 8
+
+struct engine {
+    simtime_t now;
+    struct event *heap;
+    size_t size, cap;
+    uint32_t *rank_seq; /* per-rank sequence counters */
+    int32_t nranks;
+    event_handler handlers[ENGINE_MAX_KINDS];
+    void *handler_ctx[ENGINE_MAX_KINDS];
+    uint64_t events_run;
+    bool stop;
+};
+
+void engine_init(struct engine *e, int32_t nranks);
+void engine_destroy(struct engine *e);
+uint32_t engine_register(struct engine *e, uint32_t kind, event_handler fn, void *ctx);
+/* Schedules an event at time t (>= now) for rank. */
+void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind, uint32_t gen,
+                     void *arg);
+/* Runs events until the queue is empty or engine_stop is called. */
+void engine_run(struct engine *e);
+void engine_stop(struct engine *e);
+
+#endif

@@ -1,0 +1,50 @@
+/* Error recording and printing. */
+#include "core/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+bool err_set(struct sim_error *err, const char *fmt, ...) {
+    if (!err || err->set) return false;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    err->set = true;
+    return false;
+}
+
+bool err_at(struct sim_error *err, const char *file, int line, const char *fmt, ...) {
+    if (!err || err->set) return false;
+    int n = line > 0 ? snprintf(err->msg, sizeof err->msg, "%s:%d: ", file, line)
+                     : snprintf(err->msg, sizeof err->msg, "%s: ", file);
+    if (n < 0 || (size_t)n >= sizeof err->msg) n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    err->set = true;
+    return false;
+}
+
+void err_print(const struct sim_error *err) {
+    fprintf(stderr, "simpi: error: %s\n", err->set ? err->msg : "unknown error");
+}
+
+int err_edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63) return 99;
+    int prev[64], cur[64];
+    for (size_t j = 0; j <= lb; j++) prev[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            int del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, sizeof(int) * (lb + 1));
+    }
+    return prev[lb];
+}

@@ -1,0 +1,26 @@
+/* Error values passed up from parsers and models: one message naming the file,
+ * line, field, what was found and what was expected (DESIGN 4.7). */
+#ifndef SIMPI_ERROR_H
+#define SIMPI_ERROR_H
+
+#include <stdbool.h>
+
+struct sim_error {
+    bool set;
+    char msg[1024];
+};
+
+/* Records the first error only; later calls keep the first message. Returns false
+ * so that callers can write `return err_set(err, ...)`. */
+bool err_set(struct sim_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Same with a "file:line: " prefix (line 0 omits the line). */
+bool err_at(struct sim_error *err, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Prints "simpi: error: MSG" to stderr. */
+void err_print(const struct sim_error *err);
+
+/* Levenshtein distance, for "did you mean" suggestions. */
+int err_edit_distance(const char *a, const char *b);
+
+#endif

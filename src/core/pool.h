@@ -1,0 +1,29 @@
+/* Fixed-size object pools: objects come from large chunks and return to a
+ * free list, so that messages, requests and records cost no malloc each
+ * (DESIGN 4.4). */
+#ifndef SIMPI_POOL_H
+#define SIMPI_POOL_H
+
+#include <stddef.h>
+
+struct pool {
+    size_t obj_size;
+    size_t per_chunk;
+    void *free_list;
+    void **chunks;
+    size_t nchunks, chunks_cap;
+    size_t live, peak;
+};
+
+void pool_init(struct pool *p, size_t obj_size, size_t per_chunk);
+void *pool_get(struct pool *p); /* zero-filled */
+void pool_put(struct pool *p, void *obj);
+void pool_destroy(struct pool *p);
+
+/* malloc/realloc/calloc that exit with a message when memory runs out. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc_or_die(void *p, size_t n);
+char *xstrdup(const char *s);
+
+#endif

@@ -1,0 +1,179 @@
+/* Unit parsing: decimal prefixes k, M, G, T (10^3n), binary Ki, Mi, Gi, Ti
+ * (2^10n); B = bytes, b = bits; f = flops. */
+#include "core/units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Splits s into a finite non-negative number and its suffix. */
+static bool split_number(const char *s, double *value, const char **suffix) {
+    char *end = NULL;
+    if (!s || !*s) return false;
+    if (*s == '-' || *s == '+' || *s == ' ') return false;
+    if ((*s < '0' || *s > '9') && *s != '.') return false;
+    double v = strtod(s, &end);
+    if (end == s || !isfinite(v) || v < 0) return false;
+    *value = v;
+    *suffix = end;
+    return true;
+}
+
+/* Reads an optional prefix; returns the multiplier and advances *p. */
+static double read_prefix(const char **p) {
+    static const struct {
+        const char *name;
+        double mult;
+    } prefixes[] = {
+        {"Ki", 1024.0},
+        {"Mi", 1048576.0},
+        {"Gi", 1073741824.0},
+        {"Ti", 1099511627776.0},
+        {"k", 1e3},
+        {"K", 1e3},
+        {"M", 1e6},
+        {"G", 1e9},
+        {"T", 1e12},
+    };
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t n = strlen(prefixes[i].name);
+        if (strncmp(*p, prefixes[i].name, n) == 0) {
+            *p += n;
+            return prefixes[i].mult;
+        }
+    }
+    return 1.0;
+}
+
+bool units_parse_seconds(const char *s, double *out, const char **why) {
+    static const struct {
+        const char *name;
+        double mult;
+    } units[] = {{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}};
+    double v;
+    const char *suf;
+    if (why) *why = "a time with unit s, ms, us, ns or ps (e.g. 1.5us)";
+    if (!split_number(s, &v, &suf)) return false;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(suf, units[i].name) == 0) {
+            *out = v * units[i].mult;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool units_parse_time(const char *s, simtime_t *out, const char **why) {
+    double sec;
+    if (!units_parse_seconds(s, &sec, why)) return false;
+    if (sec * 1e12 >= 9.2e18) {
+        if (why) *why = "a time below 100 days";
+        return false;
+    }
+    *out = simtime_from_seconds(sec);
+    return true;
+}
+
+bool units_parse_size(const char *s, bool bare_ok, bool inf_ok, int64_t *out, const char **why) {
+    double v;
+    const char *suf;
+    if (why)
+        *why = bare_ok ? "a size in bytes, optionally with unit B, KiB, MB... (e.g. 64KiB)"
+                       : "a size with unit B, KiB, MiB, kB, MB... (e.g. 64KiB)";
+    if (inf_ok && strcmp(s, "inf") == 0) {
+        *out = INT64_MAX;
+        return true;
+    }
+    if (!split_number(s, &v, &suf)) return false;
+    if (*suf == '\0') {
+        if (!bare_ok) return false;
+    } else {
+        double mult = read_prefix(&suf);
+        if (strcmp(suf, "B") == 0)
+            v *= mult;
+        else if (strcmp(suf, "b") == 0)
+            v *= mult / 8.0;
+        else
+            return false;
+    }
+    if (v >= 9.2e18) return false;
+    *out = (int64_t)llround(v);
+    return true;
+}
+
+bool units_parse_bandwidth(const char *s, double *out, const char **why) {
+    double v;
+    const char *suf;
+    if (why) *why = "a bandwidth with unit B/s or b/s and optional prefix (e.g. 10Gb/s, 12.5GB/s)";
+    if (!split_number(s, &v, &suf)) return false;
+    double mult = read_prefix(&suf);
+    if (strcmp(suf, "B/s") == 0 || strcmp(suf, "Bps") == 0)
+        *out = v * mult;
+    else if (strcmp(suf, "b/s") == 0 || strcmp(suf, "bps") == 0)
+        *out = v * mult / 8.0;
+    else
+        return false;
+    if (*out <= 0) {
+        if (why) *why = "a positive bandwidth";
+        return false;
+    }
+    return true;
+}
+
+bool units_parse_flops(const char *s, double *out, const char **why) {
+    double v;
+    const char *suf;
+    if (why) *why = "a flop count or rate with unit f and optional prefix (e.g. 2Gf)";
+    if (!split_number(s, &v, &suf)) return false;
+    double mult = read_prefix(&suf);
+    if (strcmp(suf, "f") != 0 && strcmp(suf, "f/s") != 0) return false;
+    *out = v * mult;
+    return true;
+}
+
+bool units_parse_number(const char *s, double *out, const char **why) {
+    double v;
+    const char *suf;
+    if (why) *why = "a plain number";
+    if (!split_number(s, &v, &suf) || *suf) return false;
+    *out = v;
+    return true;
+}
+
+const char *units_format_time(simtime_t t, char *buf, int len) {
+    double s = simtime_to_seconds(t);
+    if (t == SIMTIME_NEVER)
+        snprintf(buf, (size_t)len, "never");
+    else if (s >= 1.0 || t == 0)
+        snprintf(buf, (size_t)len, "%.6f s", s);
+    else if (s >= 1e-3)
+        snprintf(buf, (size_t)len, "%.6f ms", s * 1e3);
+    else
+        snprintf(buf, (size_t)len, "%.6f us", s * 1e6);
+    return buf;
+}
+
+const char *units_format_size(int64_t bytes, char *buf, int len) {
+    if (bytes == INT64_MAX)
+        snprintf(buf, (size_t)len, "inf");
+    else if (bytes >= (INT64_C(1) << 30) && bytes % (INT64_C(1) << 30) == 0)
+        snprintf(buf, (size_t)len, "%lldGiB", (long long)(bytes >> 30));
+    else if (bytes >= (1 << 20) && bytes % (1 << 20) == 0)
+        snprintf(buf, (size_t)len, "%lldMiB", (long long)(bytes >> 20));
+    else if (bytes >= 1024 && bytes % 1024 == 0)
+        snprintf(buf, (size_t)len, "%lldKiB", (long long)(bytes >> 10));
+    else
+        snprintf(buf, (size_t)len, "%lldB", (long long)bytes);
+    return buf;
+}
+
+const char *units_format_bandwidth(double bps, char *buf, int len) {
+    if (bps >= 1e9)
+        snprintf(buf, (size_t)len, "%gGB/s", bps / 1e9);
+    else if (bps >= 1e6)
+        snprintf(buf, (size_t)len, "%gMB/s", bps / 1e6);
+    else
+        snprintf(buf, (size_t)len, "%gB/s", bps);
+    return buf;
+}

@@ -1,0 +1,179 @@
+/* Communicators: the world, per-rank handle tables (rank, id) -> comm,
+ * collective sequence numbers, and creation by split and dup. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/sim_internal.h"
+
+struct split_entry {
+    int32_t color, key, prank, new_id;
+};
+
+struct split_collector {
+    struct split_collector *next;
+    struct comm *parent;
+    uint32_t seq;
+    int32_t arrived;
+    struct split_entry *entries;
+};
+
+static size_t handle_hash(int32_t rank, int32_t id, size_t cap) {
+    uint64_t h = ((uint64_t)(uint32_t)rank << 32 | (uint32_t)id) * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 17) & (cap - 1);
+}
+
+static struct comm_handle *handle_slot(const struct sim *s, int32_t rank, int32_t id) {
+    if (!s->handles_cap) return NULL;
+    size_t i = handle_hash(rank, id, s->handles_cap);
+    for (;;) {
+        struct comm_handle *h = &s->handles[i];
+        if (!h->comm || (h->rank == rank && h->id == id)) return h;
+        i = (i + 1) & (s->handles_cap - 1);
+    }
+}
+
+static void handle_put(struct sim *s, int32_t rank, int32_t id, struct comm *c, int32_t myrank);
+
+static void handles_grow(struct sim *s) {
+    struct comm_handle *old = s->handles;
+    size_t oldcap = s->handles_cap;
+    s->handles_cap = oldcap ? oldcap * 2 : 1024;
+    s->handles = xcalloc(s->handles_cap, sizeof *s->handles);
+    s->handles_used = 0;
+    for (size_t i = 0; i < oldcap; i++)
+        if (old[i].comm) handle_put(s, old[i].rank, old[i].id, old[i].comm, old[i].myrank);
+    free(old);
+}
+
+static void handle_put(struct sim *s, int32_t rank, int32_t id, struct comm *c, int32_t myrank) {
+    if ((s->handles_used + 1) * 2 > s->handles_cap) handles_grow(s);
+    struct comm_handle *h = handle_slot(s, rank, id);
+    if (!h->comm) s->handles_used++;
+    h->rank = rank;
+    h->id = id;
+    h->comm = c;
+    h->myrank = myrank;
+}
+
+struct comm *sim_comm_get(const struct sim *s, int32_t rank, int32_t id, int32_t *myrank) {
+    if (id == SIM_COMM_WORLD_ID) {
+        *myrank = rank;
+        return (struct comm *)&s->world;
+    }
+    struct comm_handle *h = handle_slot(s, rank, id);
+    if (!h || !h->comm) return NULL;
+    *myrank = h->myrank;
+    return h->comm;
+}
+
+bool sim_comm_valid(const struct sim *s, int32_t rank, int32_t comm_id) {
+    int32_t me;
+    return sim_comm_get(s, rank, comm_id, &me) != NULL;
+}
+
+int32_t sim_comm_size(const struct sim *s, int32_t rank, int32_t comm_id) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    return c ? c->size : 0;
+}
+
+uint32_t *comm_coll_seq(struct sim *s, struct comm *c, int32_t world_rank, int32_t myrank) {
+    if (c == &s->world) return &s->ranks[world_rank].world_coll_seq;
+    return &c->coll_seq[myrank];
+}
+
+static struct comm *comm_new(struct sim *s, int32_t size) {
+    struct comm *c = xcalloc(1, sizeof *c);
+    c->ctx = s->next_ctx;
+    s->next_ctx += 2;
+    c->size = size;
+    c->world = xcalloc((size_t)size, sizeof *c->world);
+    c->coll_seq = xcalloc((size_t)size, sizeof *c->coll_seq);
+    if (s->ncomms == s->comms_cap) {
+        s->comms_cap = s->comms_cap ? s->comms_cap * 2 : 16;
+        s->comms = xrealloc_or_die(s->comms, sizeof *s->comms * s->comms_cap);
+    }
+    s->comms[s->ncomms++] = c;
+    return c;
+}
+
+void comm_free_all(struct sim *s) {
+    for (size_t i = 0; i < s->ncomms; i++) {
+        free(s->comms[i]->world);
+        free(s->comms[i]->coll_seq);
+        free(s->comms[i]);
+    }
+    free(s->comms);
+    free(s->handles);
+    while (s->splits) {
+        struct split_collector *n = s->splits->next;
+        free(s->splits->entries);
+        free(s->splits);
+        s->splits = n;
+    }
+}
+
+static int cmp_split(const void *a, const void *b) {
+    const struct split_entry *x = a, *y = b;
+    if (x->color != y->color) return x->color < y->color ? -1 : 1;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->prank < y->prank ? -1 : x->prank > y->prank;
+}
+
+/* Called once every member contributed: builds one communicator per color. */
+static void split_build(struct sim *s, struct split_collector *sc) {
+    struct comm *p = sc->parent;
+    qsort(sc->entries, (size_t)p->size, sizeof *sc->entries, cmp_split);
+    int32_t i = 0;
+    while (i < p->size) {
+        int32_t j = i;
+        while (j < p->size && sc->entries[j].color == sc->entries[i].color) j++;
+        if (sc->entries[i].color != SIM_UNDEFINED) {
+            struct comm *c = comm_new(s, j - i);
+            for (int32_t k = i; k < j; k++) {
+                int32_t w = comm_world_rank(p, sc->entries[k].prank);
+                c->world[k - i] = w;
+                handle_put(s, w, sc->entries[k].new_id, c, k - i);
+            }
+        }
+        i = j;
+    }
+}
+
+void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_t color,
+                      int32_t key, int32_t new_id, uint32_t seq) {
+    struct split_collector **pp = &s->splits, *sc;
+    while ((sc = *pp) && !(sc->parent == parent && sc->seq == seq)) pp = &sc->next;
+    if (!sc) {
+        sc = xcalloc(1, sizeof *sc);
+        sc->parent = parent;
+        sc->seq = seq;
+        sc->entries = xcalloc((size_t)parent->size, sizeof *sc->entries);
+        sc->next = s->splits;
+        s->splits = sc;
+        pp = &s->splits;
+    }
+    sc->entries[myrank] = (struct split_entry){color, key, myrank, new_id};
+    if (++sc->arrived < parent->size) return;
+    split_build(s, sc);
+    *pp = sc->next;
+    free(sc->entries);
+    free(sc);
+}
+
+struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
+                               int32_t key, int32_t new_id) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    if (!c) return NULL;
+    uint32_t seq = *comm_coll_seq(s, c, rank, me);
+    split_contribute(s, c, me, color, key, new_id, seq);
+    /* The exchange of (color, key) costs an allgather of 8 bytes per rank. */
+    struct request *r = sched_start(s, rank, c, me, COLL_ALLGATHER, 8, 0);
+    request_track(s, r, -1);
+    return r;
+}
+
+struct request *sim_comm_dup(struct sim *s, int32_t rank, int32_t comm_id, int32_t new_id) {
+    return sim_comm_split(s, rank, comm_id, 0, 0, new_id);
+}

@@ -1,0 +1,241 @@
+/* Point-to-point: matching on (context, source, tag) with MPI's
+ * non-overtaking order, posted and unexpected queues, and the timing of the
+ * send protocols (docs/models.md):
+ *   eager (S <= eager_limit):  arrival = ts + T(S); recv done = max(tr, arrival)
+ *                              standard/ready/buffered send done = ts
+ *                              synchronous send done = recv done + T(0)  (ack)
+ *   rendezvous (S > limit):    match = max(tr, ts + T(0))  (request-to-send)
+ *                              data done = match + T(0) + T(S)  (clear-to-send, data)
+ *                              send and recv done = data done (buffered send: ts)
+ * where T is the network cost between the two ranks' nodes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "mpi/sim_internal.h"
+
+static bool still_referenced(const struct request *r) {
+    if (r->kind == REQ_SEND) return !(r->flags & RF_MATCHED) || (r->flags & RF_BSEND);
+    return !(r->flags & RF_RESOLVED);
+}
+
+static void maybe_free(struct sim *s, struct request *r) {
+    if ((r->flags & RF_RELEASED) && !still_referenced(r)) pool_put(&s->req_pool, r);
+}
+
+void pt2pt_release(struct sim *s, struct request *r) {
+    r->flags |= RF_RELEASED;
+    maybe_free(s, r);
+}
+
+static bool envelope_matches(const struct request *send, const struct request *recv) {
+    return send->ctx == recv->ctx && (recv->src == SIM_ANY_SOURCE || recv->src == send->src) &&
+           (recv->tag == SIM_ANY_TAG || recv->tag == send->tag);
+}
+
+/* Removes and returns the first request in the queue that matches `want`. */
+static struct request *queue_take(struct request **head, struct request **tail,
+                                  const struct request *want, bool want_is_recv) {
+    struct request *prev = NULL;
+    for (struct request *q = *head; q; prev = q, q = q->qnext) {
+        bool ok = want_is_recv ? envelope_matches(q, want) : envelope_matches(want, q);
+        if (!ok) continue;
+        if (prev)
+            prev->qnext = q->qnext;
+        else
+            *head = q->qnext;
+        if (*tail == q) *tail = prev;
+        q->qnext = NULL;
+        return q;
+    }
+    return NULL;
+}
+
+static void queue_append(struct request **head, struct request **tail, struct request *r) {
+    r->qnext = NULL;
+    if (*tail)
+        (*tail)->qnext = r;
+    else
+        *head = r;
+    *tail = r;
+}
+
+static void account_transfer(struct sim *s, const struct request *send, const struct request *recv) {
+    struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
+    sr->st.msgs_sent++;
+    sr->st.bytes_sent += send->size;
+    rr->st.msgs_recv++;
+    rr->st.bytes_recv += send->size;
+}
+
+/* Applies the protocol timing to a matched pair (see the file comment). */
+static void match(struct sim *s, struct request *send, struct request *recv) {
+    const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
+    simtime_t ts = send->post_time, tr = recv->post_time;
+    simtime_t ctrl = network_control_cost(s->net, sr->node, rr->node);
+    simtime_t cost = network_cost(s->net, sr->node, rr->node, send->size);
+    simtime_t recv_done, send_done;
+    if (send->size <= s->plat->eager_limit) {
+        recv_done = sim_max(tr, ts + cost);
+        send_done = send->mode == SEND_SYNC ? recv_done + ctrl : ts;
+    } else {
+        simtime_t matched = sim_max(tr, ts + ctrl);
+        recv_done = matched + ctrl + cost;
+        send_done = send->mode == SEND_BUFFERED ? ts : recv_done;
+    }
+    recv->peer = send->owner;
+    send->peer = recv->owner;
+    recv->src = send->src;
+    recv->tag = send->tag;
+    if (recv->size >= 0 && send->size > recv->size && s->status == SIM_OK) {
+        char tb[48];
+        sim_fail(s,
+                 "message truncated (MPI_ERR_TRUNCATE) at virtual time %s: rank %d sent %lld "
+                 "bytes with tag %d to rank %d, whose receive has room for %lld bytes",
+                 units_format_time(s->eng.now, tb, sizeof tb), send->owner,
+                 (long long)send->size, send->tag, recv->owner, (long long)recv->size);
+    }
+    recv->size = send->size;
+    send->deliver_time = recv_done;
+    send->flags |= RF_MATCHED;
+    account_transfer(s, send, recv);
+    request_resolve(s, recv, recv_done, ts);
+    if (!(send->flags & RF_RESOLVED))
+        request_resolve(s, send, send_done, tr);
+    else
+        maybe_free(s, send);
+}
+
+struct request *request_new(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
+                                   int kind, int32_t tag, int64_t size) {
+    struct request *r = pool_get(&s->req_pool);
+    r->owner = rank;
+    r->comm = c;
+    r->ctx = ctx;
+    r->kind = (uint8_t)kind;
+    r->tag = tag;
+    r->size = size;
+    r->post_time = s->eng.now;
+    r->user_id = -1;
+    return r;
+}
+
+/* Purges delivered buffered sends, then reserves room for `need` bytes. */
+static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
+    struct bsend_state *b = s->ranks[rank].bsend;
+    int64_t need = r->size + SIM_BSEND_OVERHEAD;
+    int kept = 0;
+    for (int i = 0; b && i < b->nheld; i++) {
+        struct request *h = b->held[i];
+        if ((h->flags & RF_MATCHED) && h->deliver_time <= s->eng.now) {
+            b->used -= h->size + SIM_BSEND_OVERHEAD;
+            h->flags &= (uint8_t)~RF_BSEND;
+            maybe_free(s, h);
+        } else {
+            b->held[kept++] = h;
+        }
+    }
+    if (b) b->nheld = kept;
+    int64_t cap = b ? b->capacity : 0, used = b ? b->used : 0;
+    if (cap - used < need) {
+        char tb[48];
+        sim_fail(s,
+                 "buffered send overflow at virtual time %s: rank %d called MPI_Bsend of %lld "
+                 "bytes to rank %d, but its attached buffer of %lld bytes has %lld bytes in "
+                 "flight in %d undelivered messages (%lld free)",
+                 units_format_time(s->eng.now, tb, sizeof tb), rank, (long long)r->size, r->peer,
+                 (long long)cap, (long long)used, b ? b->nheld : 0, (long long)(cap - used));
+        return false;
+    }
+    if (b->nheld == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 8;
+        b->held = xrealloc_or_die(b->held, sizeof *b->held * (size_t)b->cap);
+    }
+    b->held[b->nheld++] = r;
+    b->used += need;
+    r->flags |= RF_BSEND;
+    return true;
+}
+
+struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
+                                uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
+                                enum send_mode mode, struct sched *owner) {
+    struct request *r = request_new(s, rank, c, ctx, REQ_SEND, tag, size);
+    r->sched = owner;
+    int32_t wdest = comm_world_rank(c, dest);
+    r->src = myrank;
+    r->peer = wdest;
+    r->mode = (uint8_t)mode;
+    if (mode == SEND_BUFFERED) bsend_reserve(s, rank, r);
+    bool eager = size <= s->plat->eager_limit;
+    if (mode == SEND_BUFFERED || (eager && mode != SEND_SYNC))
+        request_resolve(s, r, s->eng.now, s->eng.now);
+    struct srank *dr = &s->ranks[wdest];
+    struct request *recv = queue_take(&dr->posted_head, &dr->posted_tail, r, false);
+    if (recv)
+        match(s, r, recv);
+    else
+        queue_append(&dr->unexp_head, &dr->unexp_tail, r);
+    return r;
+}
+
+struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
+                                int32_t source, int32_t tag, int64_t size, struct sched *owner) {
+    struct request *r = request_new(s, rank, c, ctx, REQ_RECV, tag, size);
+    r->sched = owner;
+    r->src = source;
+    r->peer = source == SIM_ANY_SOURCE ? -1 : comm_world_rank(c, source);
+    struct srank *me = &s->ranks[rank];
+    struct request *send = queue_take(&me->unexp_head, &me->unexp_tail, r, true);
+    if (send)
+        match(s, send, r);
+    else
+        queue_append(&me->posted_head, &me->posted_tail, r);
+    return r;
+}
+
+int64_t pt2pt_unmatched(const struct sim *s) {
+    int64_t n = 0;
+    for (int32_t i = 0; i < s->nranks; i++)
+        for (struct request *q = s->ranks[i].unexp_head; q; q = q->qnext) n++;
+    return n;
+}
+
+static bool check_peer(struct sim *s, int32_t rank, struct comm *c, int32_t peer, bool any_ok,
+                       const char *what) {
+    if ((any_ok && peer == SIM_ANY_SOURCE) || (peer >= 0 && peer < c->size)) return true;
+    sim_fail(s, "rank %d: invalid %s rank %d (MPI_ERR_RANK); the communicator has %d ranks", rank,
+             what, peer, c->size);
+    return false;
+}
+
+struct request *sim_isend(struct sim *s, int32_t rank, int32_t comm_id, int32_t dest, int32_t tag,
+                          int64_t size, enum send_mode mode, int32_t user_id) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    if (!c || !check_peer(s, rank, c, dest, false, "destination")) return NULL;
+    struct request *r = pt2pt_post_send(s, rank, c, me, c->ctx, dest, tag, size, mode, NULL);
+    request_track(s, r, user_id);
+    return r;
+}
+
+struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t source,
+                          int32_t tag, int64_t size, int32_t user_id) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    if (!c || !check_peer(s, rank, c, source, true, "source")) return NULL;
+    struct request *r = pt2pt_post_recv(s, rank, c, c->ctx, source, tag, size, NULL);
+    request_track(s, r, user_id);
+    return r;
+}
+
+void sim_buffer_attach(struct sim *s, int32_t rank, int64_t size) {
+    struct srank *r = &s->ranks[rank];
+    if (!r->bsend) r->bsend = xcalloc(1, sizeof *r->bsend);
+    r->bsend->capacity = size;
+}
+
+void sim_buffer_detach(struct sim *s, int32_t rank) {
+    struct srank *r = &s->ranks[rank];
+    if (r->bsend) r->bsend->capacity = 0;
+}

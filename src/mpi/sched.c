@@ -1,0 +1,138 @@
+/* The schedule executor: runs a collective algorithm's rounds for one rank,
+ * posting each round's sends and receives through the same point-to-point
+ * layer as user messages (collective context, tag = collective sequence
+ * number), and starting the next round when all of them have completed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/coll/coll.h"
+#include "mpi/sim_internal.h"
+
+struct sched {
+    struct request *req;  /* the collective's request */
+    struct request *subs; /* this round's sends and receives */
+    const struct coll_algo *algo;
+    struct comm *comm;
+    struct coll_args args;
+    simtime_t round_end;
+    int32_t owner, round, pending;
+    uint32_t tag;
+    uint8_t posting;
+};
+
+static void release_subs(struct sim *s, struct sched *sc) {
+    while (sc->subs) {
+        struct request *q = sc->subs;
+        sc->subs = q->onext;
+        q->sched = NULL;
+        pt2pt_release(s, q);
+    }
+}
+
+static void post_round(struct sim *s, struct sched *sc, const struct coll_op *ops, int n) {
+    uint32_t ctx = sc->comm->ctx + 1;
+    sc->pending = n;
+    sc->round_end = s->eng.now;
+    sc->posting = 1;
+    for (int i = 0; i < n; i++) {
+        struct request *q =
+            ops[i].is_send
+                ? pt2pt_post_send(s, sc->owner, sc->comm, sc->args.me, ctx, ops[i].peer,
+                                  (int32_t)sc->tag, ops[i].size, SEND_STANDARD, sc)
+                : pt2pt_post_recv(s, sc->owner, sc->comm, ctx, ops[i].peer, (int32_t)sc->tag,
+                                  ops[i].size, sc);
+        q->onext = sc->subs;
+        sc->subs = q;
+    }
+    sc->posting = 0;
+}
+
+/* Runs rounds at the current time until one must wait, or the schedule ends. */
+static void run_rounds(struct sim *s, struct sched *sc) {
+    struct coll_op ops[COLL_MAX_OPS];
+    for (;;) {
+        int n = sc->algo->round(&sc->args, sc->round, ops);
+        if (n < 0) {
+            struct request *req = sc->req;
+            req->runs = NULL;
+            pool_put(&s->sched_pool, sc);
+            request_resolve(s, req, s->eng.now, s->eng.now);
+            return;
+        }
+        if (n > 0) {
+            post_round(s, sc, ops, n);
+            if (sc->pending > 0) return;
+            release_subs(s, sc);
+            if (sc->round_end > s->eng.now) {
+                engine_schedule(&s->eng, sc->round_end, sc->owner, EV_SCHED, 0, sc);
+                return;
+            }
+        }
+        sc->round++;
+    }
+}
+
+void sched_event(void *ctx, const struct event *ev) {
+    struct sim *s = ctx;
+    struct sched *sc = ev->arg;
+    release_subs(s, sc);
+    sc->round++;
+    run_rounds(s, sc);
+}
+
+void sched_notify(struct sim *s, struct sched *sc, simtime_t done) {
+    sc->pending--;
+    sc->round_end = sim_max(sc->round_end, done);
+    if (sc->pending == 0 && !sc->posting) {
+        engine_schedule(&s->eng, sc->round_end, sc->owner, EV_SCHED, 0, sc);
+    }
+}
+
+struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
+                            enum coll_kind kind, int64_t size, int32_t root) {
+    if (!s->sched_pool.obj_size) pool_init(&s->sched_pool, sizeof(struct sched), 1024);
+    uint32_t *seq = comm_coll_seq(s, c, rank, myrank);
+    struct sched *sc = pool_get(&s->sched_pool);
+    struct request *req = request_new(s, rank, c, c->ctx + 1, REQ_COLL, 0, size);
+    req->coll = (uint8_t)kind;
+    req->runs = sc;
+    sc->req = req;
+    sc->comm = c;
+    sc->owner = rank;
+    sc->tag = (*seq)++ & 0x7fffffff;
+    sc->args = (struct coll_args){c->size, myrank, root, size};
+    sc->algo = coll_select(kind, c->size, size);
+    run_rounds(s, sc);
+    return req;
+}
+
+struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum coll_kind kind,
+                          int64_t size, int32_t root, int32_t user_id) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    if (!c || kind >= COLL_KINDS) return NULL;
+    if (root < 0 || root >= c->size) {
+        sim_fail(s, "rank %d: %s with invalid root %d (MPI_ERR_ROOT); the communicator has %d "
+                    "ranks",
+                 rank, sim_coll_name(kind), root, c->size);
+        return NULL;
+    }
+    struct request *r = sched_start(s, rank, c, me, kind, size, root);
+    request_track(s, r, user_id);
+    return r;
+}
+
+void sched_describe(struct sim *s, struct sched *sc) {
+    if (!sc) return;
+    sim_report_append(s, "%s (%s) on a communicator of %d ranks, collective #%u, round %d:",
+                      sim_coll_name(sc->req->coll), sc->algo->name, sc->comm->size, sc->tag,
+                      sc->round);
+    for (struct request *q = sc->subs; q; q = q->onext) {
+        if (q->flags & RF_RESOLVED) continue;
+        sim_report_append(s, " %s rank %d", q->kind == REQ_SEND ? "send to" : "recv from",
+                          q->peer);
+    }
+    sim_report_append(s, " -> waits for ranks");
+    for (struct request *q = sc->subs; q; q = q->onext)
+        if (!(q->flags & RF_RESOLVED)) sim_report_append(s, " %d", q->peer);
+}

@@ -1,0 +1,170 @@
+/* The simulation: ranks, their wake-ups and compute bursts, the run loop,
+ * finish, and the failure report (deadlock wait-for graph). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "mpi/sim_internal.h"
+
+static void wake_event(void *ctx, const struct event *ev) {
+    struct sim *s = ctx;
+    struct srank *r = &s->ranks[ev->rank];
+    if (ev->gen != r->wake_gen) return; /* superseded */
+    if (r->state == RS_WAITING) {
+        wait_complete(s, ev->rank);
+    } else if (r->state != RS_COMPUTING && r->state != RS_READY) {
+        return;
+    }
+    r->state = RS_READY;
+    r->wake_at = SIMTIME_NEVER;
+    s->drv.resume(s->drv.ctx, ev->rank);
+}
+
+void sim_wake_at(struct sim *s, int32_t rank, simtime_t t) {
+    struct srank *r = &s->ranks[rank];
+    if (r->wake_at == t) return;
+    r->wake_at = t;
+    engine_schedule(&s->eng, t, rank, EV_WAKE, ++r->wake_gen, NULL);
+}
+
+struct sim *sim_create(struct platform *plat, const struct network *net, int32_t nranks,
+                       const struct sim_driver *drv, struct sim_error *err) {
+    if (nranks < 1) {
+        err_set(err, "a run needs at least one rank");
+        return NULL;
+    }
+    if (!platform_fit_ranks(plat, nranks, err)) return NULL;
+    struct sim *s = xcalloc(1, sizeof *s);
+    s->plat = plat;
+    s->net = net;
+    s->drv = *drv;
+    s->nranks = nranks;
+    s->ranks = xcalloc((size_t)nranks, sizeof *s->ranks);
+    for (int32_t i = 0; i < nranks; i++) {
+        s->ranks[i].node = platform_node_of(plat, i);
+        s->ranks[i].wake_at = SIMTIME_NEVER;
+    }
+    s->world.ctx = 0;
+    s->world.size = nranks;
+    s->next_ctx = 2;
+    engine_init(&s->eng, nranks);
+    engine_register(&s->eng, EV_WAKE, wake_event, s);
+    engine_register(&s->eng, EV_SCHED, sched_event, s);
+    pool_init(&s->req_pool, sizeof(struct request), 4096);
+    return s;
+}
+
+void sim_destroy(struct sim *s) {
+    if (!s) return;
+    for (int32_t i = 0; i < s->nranks; i++)
+        if (s->ranks[i].bsend) {
+            free(s->ranks[i].bsend->held);
+            free(s->ranks[i].bsend);
+        }
+    comm_free_all(s);
+    pool_destroy(&s->req_pool);
+    pool_destroy(&s->sched_pool);
+    engine_destroy(&s->eng);
+    free(s->ranks);
+    free(s->report);
+    free(s);
+}
+
+void sim_report_append(struct sim *s, const char *fmt, ...) {
+    va_list ap;
+    for (;;) {
+        size_t room = s->report_cap - s->report_len;
+        va_start(ap, fmt);
+        int n = vsnprintf(s->report ? s->report + s->report_len : NULL, s->report ? room : 0, fmt,
+                          ap);
+        va_end(ap);
+        if (n < 0) return;
+        if (s->report && (size_t)n < room) {
+            s->report_len += (size_t)n;
+            return;
+        }
+        s->report_cap = (s->report_cap + (size_t)n + 1) * 2;
+        s->report = xrealloc_or_die(s->report, s->report_cap);
+    }
+}
+
+void sim_fail(struct sim *s, const char *fmt, ...) {
+    if (s->status != SIM_OK) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    s->status = SIM_APP_ERROR;
+    sim_report_append(s, "%s\n", msg);
+    engine_stop(&s->eng);
+}
+
+/* Lists every rank that has not finished and what it waits for. */
+static void report_deadlock(struct sim *s) {
+    char tb[48];
+    int32_t stuck = 0;
+    for (int32_t i = 0; i < s->nranks; i++) stuck += s->ranks[i].state != RS_FINISHED;
+    sim_report_append(s,
+                      "deadlock at virtual time %s: %d of %d ranks are blocked and no event "
+                      "can wake them\nwait-for graph (rank: operation -> ranks it waits for):\n",
+                      units_format_time(s->eng.now, tb, sizeof tb), stuck, s->nranks);
+    int shown = 0;
+    for (int32_t i = 0; i < s->nranks; i++) {
+        if (s->ranks[i].state == RS_FINISHED) continue;
+        if (shown++ >= 64) {
+            sim_report_append(s, "  ... (%d more blocked ranks)\n", stuck - 64);
+            break;
+        }
+        sim_report_append(s, "  rank %d: ", i);
+        wait_describe(s, i);
+        sim_report_append(s, "\n");
+    }
+}
+
+enum sim_status sim_run(struct sim *s) {
+    for (int32_t i = 0; i < s->nranks; i++) sim_wake_at(s, i, 0);
+    engine_run(&s->eng);
+    if (s->status != SIM_OK) return s->status;
+    for (int32_t i = 0; i < s->nranks; i++) {
+        if (s->ranks[i].state != RS_FINISHED) {
+            s->status = SIM_DEADLOCK;
+            report_deadlock(s);
+            break;
+        }
+    }
+    return s->status;
+}
+
+simtime_t sim_now(const struct sim *s) { return s->eng.now; }
+int32_t sim_size(const struct sim *s) { return s->nranks; }
+const char *sim_failure_report(const struct sim *s) { return s->report ? s->report : ""; }
+const struct rank_stats *sim_rank_stats(const struct sim *s, int32_t rank) {
+    return &s->ranks[rank].st;
+}
+uint64_t sim_events(const struct sim *s) { return s->eng.events_run; }
+int64_t sim_unmatched_messages(const struct sim *s) { return pt2pt_unmatched(s); }
+
+bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
+    if (duration <= 0) return true;
+    struct srank *r = &s->ranks[rank];
+    r->st.compute += duration;
+    r->state = RS_COMPUTING;
+    sim_wake_at(s, rank, s->eng.now + duration);
+    return false;
+}
+
+void sim_finish(struct sim *s, int32_t rank) {
+    struct srank *r = &s->ranks[rank];
+    r->state = RS_FINISHED;
+    r->st.finish = s->eng.now;
+    /* Requests the program never waited for are released; their messages stay
+     * in the receivers' queues and count as unmatched if never received. */
+    while (r->outstanding) {
+        struct request *q = r->outstanding;
+        r->outstanding = q->onext;
+        q->flags &= (uint8_t)~RF_USER;
+        pt2pt_release(s, q);
+    }
+}

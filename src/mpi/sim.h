@@ -1,0 +1,111 @@
+/* The MPI semantics layer shared by both front ends (DESIGN 2): ranks issue
+ * actions (compute, send, receive, wait, collectives, communicator creation)
+ * and the layer matches messages, applies the send protocols, runs collective
+ * schedules and asks the network for costs. A front end is a driver with one
+ * callback, resume(rank), called whenever a blocked rank may continue. */
+#ifndef SIMPI_SIM_H
+#define SIMPI_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/error.h"
+#include "core/simtime.h"
+#include "net/network.h"
+#include "platform/platform.h"
+
+#define SIM_ANY_SOURCE (-1)
+#define SIM_ANY_TAG (-1)
+#define SIM_UNDEFINED (-32766)
+#define SIM_COMM_WORLD_ID 0
+/* Bytes of attached buffer a buffered send needs beyond its payload. */
+#define SIM_BSEND_OVERHEAD 0
+
+struct sim;
+struct request;
+
+enum send_mode { SEND_STANDARD, SEND_SYNC, SEND_BUFFERED, SEND_READY };
+
+enum coll_kind {
+    COLL_BARRIER,
+    COLL_BCAST,
+    COLL_REDUCE,
+    COLL_ALLREDUCE,
+    COLL_GATHER,
+    COLL_SCATTER,
+    COLL_ALLGATHER,
+    COLL_ALLTOALL,
+    COLL_KINDS
+};
+
+struct sim_driver {
+    void (*resume)(void *ctx, int32_t rank);
+    void *ctx;
+};
+
+enum sim_status { SIM_OK, SIM_DEADLOCK, SIM_APP_ERROR };
+
+struct rank_stats {
+    simtime_t compute, p2p, coll, blocked, finish;
+    int64_t msgs_sent, bytes_sent, msgs_recv, bytes_recv;
+};
+
+struct sim *sim_create(struct platform *plat, const struct network *net, int32_t nranks,
+                       const struct sim_driver *drv, struct sim_error *err);
+void sim_destroy(struct sim *s);
+/* Runs until every rank finished, a deadlock, or an application error. */
+enum sim_status sim_run(struct sim *s);
+simtime_t sim_now(const struct sim *s);
+int32_t sim_size(const struct sim *s);
+/* The report of a deadlock or application error (empty when SIM_OK). */
+const char *sim_failure_report(const struct sim *s);
+const struct rank_stats *sim_rank_stats(const struct sim *s, int32_t rank);
+uint64_t sim_events(const struct sim *s);
+/* Messages sent that no receive ever matched. */
+int64_t sim_unmatched_messages(const struct sim *s);
+/* Stops the run with an application error (message printed in the report). */
+void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* --- Actions; a rank issues them at sim_now() from within resume(). ---
+ * Functions returning bool return true when the rank may continue at once,
+ * false when it is now blocked and resume() will be called later. */
+bool sim_compute(struct sim *s, int32_t rank, simtime_t duration);
+void sim_finish(struct sim *s, int32_t rank);
+
+/* Communicator handles are per rank: (rank, id) -> communicator. id 0 is
+ * MPI_COMM_WORLD. Returns false if the rank has no communicator `id`. */
+bool sim_comm_valid(const struct sim *s, int32_t rank, int32_t comm_id);
+int32_t sim_comm_size(const struct sim *s, int32_t rank, int32_t comm_id);
+
+/* Non-blocking point-to-point; peer and source are ranks in the communicator.
+ * user_id names the request for sim_find_request (the trace's req=ID). */
+struct request *sim_isend(struct sim *s, int32_t rank, int32_t comm_id, int32_t dest, int32_t tag,
+                          int64_t size, enum send_mode mode, int32_t user_id);
+struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t source,
+                          int32_t tag, int64_t size, int32_t user_id);
+/* Starts a collective; size is the per-rank block (bytes). */
+struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum coll_kind kind,
+                          int64_t size, int32_t root, int32_t user_id);
+/* Collective communicator creation; the new communicator is known to the rank as
+ * new_id once the call completes (color SIM_UNDEFINED: no new communicator). */
+struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
+                               int32_t key, int32_t new_id);
+struct request *sim_comm_dup(struct sim *s, int32_t rank, int32_t comm_id, int32_t new_id);
+/* Attaches a buffer for buffered sends (only its size matters). */
+void sim_buffer_attach(struct sim *s, int32_t rank, int64_t size);
+void sim_buffer_detach(struct sim *s, int32_t rank);
+
+/* Looks up an outstanding request by the id given at creation. */
+struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id);
+/* Waits. NULL reqs with n == 0 means every outstanding request of the rank.
+ * wait_any: completes one; the index of the completed request is stored in
+ * *index when the wait returns (or via sim_last_index after resume). */
+bool sim_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool wait_any);
+int sim_last_index(const struct sim *s, int32_t rank);
+/* True (and the request is released) if it has completed by now. */
+bool sim_test(struct sim *s, int32_t rank, struct request *req);
+
+const char *sim_coll_name(enum coll_kind k);
+
+#endif

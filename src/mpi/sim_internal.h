@@ -1,0 +1,142 @@
+/* Internal structures of the MPI semantics layer, shared by its files only
+ * (sim.c, comm.c, pt2pt.c, wait.c, sched.c, coll/). */
+#ifndef SIMPI_SIM_INTERNAL_H
+#define SIMPI_SIM_INTERNAL_H
+
+#include "core/engine.h"
+#include "core/pool.h"
+#include "mpi/sim.h"
+
+enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL };
+enum req_flags {
+    RF_RESOLVED = 1,  /* done time known */
+    RF_MATCHED = 2,   /* send: matched by a receive (envelope left the queue) */
+    RF_RELEASED = 4,  /* the owner no longer holds it */
+    RF_WAITED = 8,    /* part of the owner's current wait */
+    RF_BSEND = 16,    /* holds attached-buffer space */
+    RF_USER = 32,     /* in the owner's outstanding list */
+};
+
+struct comm;
+struct sched;
+
+struct request {
+    struct request *qnext; /* matching queue */
+    struct request *onext; /* owner's outstanding list, or the schedule's round list */
+    struct sched *sched;   /* owning schedule for collective sub-requests */
+    struct sched *runs;    /* REQ_COLL: the schedule it completes */
+    struct comm *comm;
+    int64_t size;
+    simtime_t post_time;
+    simtime_t done_time;    /* valid when RF_RESOLVED */
+    simtime_t partner_time; /* when the partner posted (for blocked time) */
+    simtime_t deliver_time; /* bsend: when the receiver has the data */
+    int32_t owner;          /* world rank */
+    int32_t peer;           /* world rank of dest / source, -1 for any */
+    int32_t src;            /* comm rank of the sender (send) or wanted (recv, -1 any) */
+    int32_t tag;
+    uint32_t ctx;
+    int32_t user_id;
+    uint8_t kind, mode, flags, coll;
+};
+
+struct comm {
+    uint32_t ctx; /* point-to-point context; collectives use ctx + 1 */
+    int32_t size;
+    int32_t *world;     /* comm rank -> world rank; NULL for identity */
+    uint32_t *coll_seq; /* per member count of collectives (NULL for world) */
+};
+
+struct bsend_state {
+    int64_t capacity, used;
+    struct request **held;
+    int nheld, cap;
+};
+
+enum rank_state { RS_READY, RS_COMPUTING, RS_WAITING, RS_FINISHED };
+
+struct srank {
+    struct request *outstanding; /* user-visible requests not yet released */
+    struct request *posted_head, *posted_tail;
+    struct request *unexp_head, *unexp_tail;
+    struct bsend_state *bsend;
+    simtime_t wait_start, wake_at;
+    struct rank_stats st;
+    uint32_t wake_gen;
+    uint32_t world_coll_seq;
+    int32_t node;
+    int32_t last_index;
+    uint8_t state, wait_any;
+};
+
+/* Communicator handle table entry: (world rank, id) -> comm. */
+struct comm_handle {
+    int32_t rank, id, myrank;
+    struct comm *comm;
+};
+
+struct split_collector;
+
+struct sim {
+    struct engine eng;
+    struct platform *plat;
+    const struct network *net;
+    struct sim_driver drv;
+    int32_t nranks;
+    struct srank *ranks;
+    struct comm world;
+    struct pool req_pool, sched_pool;
+    struct comm_handle *handles; /* open addressing hash */
+    size_t handles_cap, handles_used;
+    struct comm **comms;
+    size_t ncomms, comms_cap;
+    uint32_t next_ctx;
+    struct split_collector *splits;
+    enum sim_status status;
+    char *report;
+    size_t report_len, report_cap;
+};
+
+enum { EV_WAKE = 0, EV_SCHED = 1 };
+
+/* sim.c */
+void sim_report_append(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sim_wake_at(struct sim *s, int32_t rank, simtime_t t);
+static inline simtime_t sim_max(simtime_t a, simtime_t b) { return a > b ? a : b; }
+
+/* comm.c */
+struct comm *sim_comm_get(const struct sim *s, int32_t rank, int32_t id, int32_t *myrank);
+static inline int32_t comm_world_rank(const struct comm *c, int32_t r) {
+    return c->world ? c->world[r] : r;
+}
+uint32_t *comm_coll_seq(struct sim *s, struct comm *c, int32_t world_rank, int32_t myrank);
+void comm_free_all(struct sim *s);
+void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_t color,
+                      int32_t key, int32_t new_id, uint32_t seq);
+
+/* pt2pt.c: internal send/receive used by user calls and schedules */
+struct request *request_new(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx, int kind,
+                            int32_t tag, int64_t size);
+struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
+                                uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
+                                enum send_mode mode, struct sched *owner);
+struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
+                                int32_t source, int32_t tag, int64_t size, struct sched *owner);
+void pt2pt_release(struct sim *s, struct request *r);
+int64_t pt2pt_unmatched(const struct sim *s);
+
+/* wait.c */
+void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time);
+void request_track(struct sim *s, struct request *r, int32_t user_id);
+void wait_recheck(struct sim *s, int32_t rank);
+void wait_complete(struct sim *s, int32_t rank);
+void wait_describe(struct sim *s, int32_t rank);
+
+/* sched.c */
+struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
+                            enum coll_kind kind, int64_t size, int32_t root);
+void sched_notify(struct sim *s, struct sched *sc, simtime_t done);
+void sched_event(void *ctx, const struct event *ev);
+void sched_describe(struct sim *s, struct sched *sc);
+
+#endif

@@ -1,0 +1,187 @@
+/* Requests seen by their owner: the outstanding list, resolution of
+ * completion times, wait / waitall / waitany / test, and the description of
+ * what a blocked rank waits for (deadlock reports). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/sim_internal.h"
+
+void request_track(struct sim *s, struct request *r, int32_t user_id) {
+    struct srank *me = &s->ranks[r->owner];
+    r->user_id = user_id;
+    r->flags |= RF_USER;
+    r->onext = me->outstanding;
+    me->outstanding = r;
+}
+
+void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time) {
+    if (r->flags & RF_RESOLVED) return;
+    r->flags |= RF_RESOLVED;
+    r->done_time = done;
+    r->partner_time = partner_time;
+    if (r->sched)
+        sched_notify(s, r->sched, done);
+    else if (r->flags & RF_WAITED)
+        wait_recheck(s, r->owner);
+    if (r->flags & RF_RELEASED) pt2pt_release(s, r);
+}
+
+struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id) {
+    for (struct request *q = s->ranks[rank].outstanding; q; q = q->onext)
+        if (q->user_id == user_id) return q;
+    return NULL;
+}
+
+int sim_last_index(const struct sim *s, int32_t rank) { return s->ranks[rank].last_index; }
+
+/* When the current wait can complete, or SIMTIME_NEVER if not known yet. */
+static simtime_t wait_ready_time(struct sim *s, int32_t rank) {
+    struct srank *me = &s->ranks[rank];
+    simtime_t t = me->wait_any ? SIMTIME_NEVER : me->wait_start;
+    for (struct request *q = me->outstanding; q; q = q->onext) {
+        if (!(q->flags & RF_WAITED)) continue;
+        if (!(q->flags & RF_RESOLVED)) {
+            if (!me->wait_any) return SIMTIME_NEVER;
+            continue;
+        }
+        if (me->wait_any ? q->done_time < t : q->done_time > t) t = q->done_time;
+    }
+    return t == SIMTIME_NEVER ? t : sim_max(t, s->eng.now);
+}
+
+void wait_recheck(struct sim *s, int32_t rank) {
+    if (s->ranks[rank].state != RS_WAITING) return;
+    simtime_t t = wait_ready_time(s, rank);
+    if (t != SIMTIME_NEVER) sim_wake_at(s, rank, t);
+}
+
+/* Removes q from the owner's outstanding list and releases it. */
+static void finish_request(struct sim *s, struct request **link) {
+    struct request *q = *link;
+    *link = q->onext;
+    q->flags &= (uint8_t)~(RF_WAITED | RF_USER);
+    pt2pt_release(s, q);
+}
+
+/* The request a waitany returns: resolved by now, earliest done time first. */
+static struct request *any_choice(struct srank *me, simtime_t now) {
+    struct request *best = NULL;
+    for (struct request *q = me->outstanding; q; q = q->onext)
+        if ((q->flags & RF_WAITED) && (q->flags & RF_RESOLVED) && q->done_time <= now &&
+            (!best || q->done_time < best->done_time))
+            best = q;
+    return best;
+}
+
+void wait_complete(struct sim *s, int32_t rank) {
+    struct srank *me = &s->ranks[rank];
+    simtime_t now = s->eng.now, partner = me->wait_start;
+    bool all_coll = true;
+    struct request *chosen = me->wait_any ? any_choice(me, now) : NULL;
+    for (struct request **link = &me->outstanding; *link;) {
+        struct request *q = *link;
+        if (!(q->flags & RF_WAITED)) {
+            link = &q->onext;
+            continue;
+        }
+        if (me->wait_any && q != chosen) {
+            q->flags &= (uint8_t)~RF_WAITED;
+            link = &q->onext;
+            continue;
+        }
+        if (q->kind != REQ_COLL) {
+            all_coll = false;
+            partner = sim_max(partner, q->partner_time);
+        }
+        me->last_index = q->user_id;
+        finish_request(s, link);
+    }
+    simtime_t dur = now - me->wait_start;
+    if (all_coll) {
+        me->st.coll += dur;
+    } else {
+        me->st.p2p += dur;
+        me->st.blocked += (partner < now ? partner : now) - me->wait_start;
+    }
+}
+
+bool sim_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool wait_any) {
+    struct srank *me = &s->ranks[rank];
+    int marked = 0;
+    if (!reqs && n == 0) {
+        for (struct request *q = me->outstanding; q; q = q->onext, marked++)
+            q->flags |= RF_WAITED;
+    } else {
+        for (int i = 0; i < n; i++)
+            if (reqs[i]) {
+                reqs[i]->flags |= RF_WAITED;
+                marked++;
+            }
+    }
+    if (marked == 0) return true;
+    me->wait_start = s->eng.now;
+    me->wait_any = wait_any;
+    me->state = RS_WAITING;
+    simtime_t t = wait_ready_time(s, rank);
+    if (t != SIMTIME_NEVER && t <= s->eng.now) {
+        wait_complete(s, rank);
+        me->state = RS_READY;
+        return true;
+    }
+    if (t != SIMTIME_NEVER) sim_wake_at(s, rank, t);
+    return false;
+}
+
+bool sim_test(struct sim *s, int32_t rank, struct request *req) {
+    struct srank *me = &s->ranks[rank];
+    if (!(req->flags & RF_RESOLVED) || req->done_time > s->eng.now) return false;
+    for (struct request **link = &me->outstanding; *link; link = &(*link)->onext) {
+        if (*link == req) {
+            finish_request(s, link);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void describe_request(struct sim *s, struct request *q) {
+    switch (q->kind) {
+    case REQ_SEND:
+        sim_report_append(s, "send of %lld bytes to rank %d tag %d, not yet received",
+                          (long long)q->size, q->peer, q->tag);
+        break;
+    case REQ_RECV:
+        if (q->peer < 0)
+            sim_report_append(s, "recv from any source");
+        else
+            sim_report_append(s, "recv from rank %d", q->peer);
+        if (q->tag == SIM_ANY_TAG)
+            sim_report_append(s, " any tag");
+        else
+            sim_report_append(s, " tag %d", q->tag);
+        break;
+    default:
+        break;
+    }
+}
+
+void wait_describe(struct sim *s, int32_t rank) {
+    struct srank *me = &s->ranks[rank];
+    int n = 0;
+    sim_report_append(s, "%s", me->wait_any ? "waitany on " : "");
+    for (struct request *q = me->outstanding; q; q = q->onext) {
+        if (!(q->flags & RF_WAITED) || (q->flags & RF_RESOLVED)) continue;
+        if (n++) sim_report_append(s, "; ");
+        if (q->kind == REQ_COLL)
+            sched_describe(s, q->runs);
+        else
+            describe_request(s, q);
+        if (q->kind != REQ_COLL) {
+            if (q->peer >= 0)
+                sim_report_append(s, " -> waits for rank %d", q->peer);
+            else
+                sim_report_append(s, " -> waits for any rank");
+        }
+    }
+    if (n == 0) sim_report_append(s, "blocked (no pending request)");
+}

@@ -1,0 +1,157 @@
+/* The affine, piecewise-linear and table point-to-point models and their
+ * registry. */
+#include "net/p2p.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+#include "core/units.h"
+
+static bool parse_affine(struct p2p_model *m, const struct conf_node *map, const char *path,
+                         struct sim_error *err) {
+    static const char *const keys[] = {"model", "latency", "bandwidth", NULL};
+    if (!conf_check_keys(map, path, keys, err)) return false;
+    m->nseg = 1;
+    m->seg = xcalloc(1, sizeof *m->seg);
+    m->seg[0].upto = INT64_MAX;
+    return conf_get_time(map, path, "latency", &m->seg[0].latency, err) &&
+           conf_get_bandwidth(map, path, "bandwidth", &m->seg[0].bandwidth, err);
+}
+
+static bool parse_segment(struct p2p_segment *s, const struct conf_node *item, const char *path,
+                          int i, struct sim_error *err) {
+    static const char *const keys[] = {"upto", "latency", "bandwidth", NULL};
+    char p[96];
+    snprintf(p, sizeof p, "%s.segments.%d", path, i);
+    if (item->kind != CONF_MAP)
+        return err_at(err, item->file, item->line,
+                      "'%s' must be a map {upto: SIZE, latency: TIME, bandwidth: RATE}", p);
+    return conf_check_keys(item, p, keys, err) &&
+           conf_get_size(item, p, "upto", true, &s->upto, err) &&
+           conf_get_time(item, p, "latency", &s->latency, err) &&
+           conf_get_bandwidth(item, p, "bandwidth", &s->bandwidth, err);
+}
+
+static bool parse_piecewise(struct p2p_model *m, const struct conf_node *map, const char *path,
+                            struct sim_error *err) {
+    static const char *const keys[] = {"model", "segments", NULL};
+    if (!conf_check_keys(map, path, keys, err)) return false;
+    const struct conf_node *segs = conf_map_get(map, "segments");
+    if (!segs || segs->kind != CONF_SEQ || segs->count == 0)
+        return err_at(err, map->file, segs ? segs->line : map->line,
+                      "'%s.segments': expected a non-empty list of {upto, latency, bandwidth}",
+                      path);
+    m->nseg = segs->count;
+    m->seg = xcalloc((size_t)m->nseg, sizeof *m->seg);
+    for (int i = 0; i < m->nseg; i++) {
+        if (!parse_segment(&m->seg[i], segs->items[i], path, i, err)) return false;
+        if (i > 0 && m->seg[i].upto <= m->seg[i - 1].upto)
+            return err_at(err, segs->items[i]->file, segs->items[i]->line,
+                          "'%s.segments.%d.upto' must be larger than the previous segment's",
+                          path, i);
+    }
+    if (m->seg[m->nseg - 1].upto != INT64_MAX)
+        return err_at(err, segs->items[m->nseg - 1]->file, segs->items[m->nseg - 1]->line,
+                      "'%s.segments': the last segment must have upto: inf", path);
+    return true;
+}
+
+/* A table point: {size: S, time: T} or [S, T]. */
+static bool parse_point(struct p2p_segment *s, const struct conf_node *item, const char *p,
+                        struct sim_error *err) {
+    const char *size_s = NULL, *time_s = NULL, *why = NULL;
+    if (item->kind == CONF_SEQ && item->count == 2 && item->items[0]->kind == CONF_SCALAR &&
+        item->items[1]->kind == CONF_SCALAR) {
+        size_s = item->items[0]->value;
+        time_s = item->items[1]->value;
+    } else if (item->kind == CONF_MAP) {
+        static const char *const keys[] = {"size", "time", NULL};
+        if (!conf_check_keys(item, p, keys, err)) return false;
+        if (!(size_s = conf_get_scalar(item, p, "size", err))) return false;
+        if (!(time_s = conf_get_scalar(item, p, "time", err))) return false;
+    } else {
+        return err_at(err, item->file, item->line, "'%s': expected {size: SIZE, time: TIME}", p);
+    }
+    if (!units_parse_size(size_s, true, false, &s->upto, &why))
+        return err_at(err, item->file, item->line, "'%s.size': found '%s', expected %s", p,
+                      size_s, why);
+    if (!units_parse_seconds(time_s, &s->latency, &why))
+        return err_at(err, item->file, item->line, "'%s.time': found '%s', expected %s", p,
+                      time_s, why);
+    return true;
+}
+
+static bool parse_table(struct p2p_model *m, const struct conf_node *map, const char *path,
+                        struct sim_error *err) {
+    static const char *const keys[] = {"model", "points", NULL};
+    if (!conf_check_keys(map, path, keys, err)) return false;
+    const struct conf_node *pts = conf_map_get(map, "points");
+    if (!pts || pts->kind != CONF_SEQ || pts->count == 0)
+        return err_at(err, map->file, pts ? pts->line : map->line,
+                      "'%s.points': expected a non-empty list of {size, time}", path);
+    m->nseg = pts->count;
+    m->seg = xcalloc((size_t)m->nseg, sizeof *m->seg);
+    for (int i = 0; i < m->nseg; i++) {
+        char p[96];
+        snprintf(p, sizeof p, "%s.points.%d", path, i);
+        if (!parse_point(&m->seg[i], pts->items[i], p, err)) return false;
+        if (i > 0 && m->seg[i].upto <= m->seg[i - 1].upto)
+            return err_at(err, pts->items[i]->file, pts->items[i]->line,
+                          "'%s.size' must be larger than the previous point's", p);
+    }
+    return true;
+}
+
+static double seconds_segments(const struct p2p_model *m, int64_t size) {
+    const struct p2p_segment *s = m->seg;
+    for (int i = 0; i < m->nseg - 1 && size > s->upto; i++) s++;
+    return s->latency + (double)size / s->bandwidth;
+}
+
+static double seconds_table(const struct p2p_model *m, int64_t size) {
+    const struct p2p_segment *p = m->seg;
+    if (m->nseg == 1) return p[0].latency;
+    int i = 1;
+    while (i < m->nseg - 1 && size > p[i].upto) i++;
+    /* Line through points i-1 and i; interpolates inside, extrapolates outside. */
+    double x0 = (double)p[i - 1].upto, x1 = (double)p[i].upto;
+    double t = p[i - 1].latency + (p[i].latency - p[i - 1].latency) * ((double)size - x0) / (x1 - x0);
+    return t > 0 ? t : 0;
+}
+
+static const struct p2p_model_ops models[] = {
+    {"affine", parse_affine, seconds_segments},
+    {"piecewise", parse_piecewise, seconds_segments},
+    {"table", parse_table, seconds_table},
+};
+
+const char *const *p2p_model_names(void) {
+    static const char *const names[] = {"affine", "piecewise", "table", NULL};
+    return names;
+}
+
+bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char *path,
+                    struct sim_error *err) {
+    memset(m, 0, sizeof *m);
+    const char *name = "affine";
+    struct conf_node *mn = conf_map_get(map, "model");
+    if (mn && !(name = conf_get_scalar(map, path, "model", err))) return false;
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+        if (strcmp(models[i].name, name) == 0) {
+            m->ops = &models[i];
+            return m->ops->parse(m, map, path, err);
+        }
+    }
+    return err_at(err, mn->file, mn->line,
+                  "'%s.model': found '%s', expected affine, piecewise or table", path, name);
+}
+
+void p2p_model_destroy(struct p2p_model *m) {
+    free(m->seg);
+    memset(m, 0, sizeof *m);
+}
+
+simtime_t p2p_model_cost(const struct p2p_model *m, int64_t size) {
+    return simtime_from_seconds(m->ops->seconds(m, size));
+}

@@ -1,0 +1,45 @@
+/* Point-to-point cost models, pluggable by name (DESIGN 4.6): the time to
+ * move a message of S bytes between two ranks.
+ *   affine:    T(S) = L + S / B
+ *   piecewise: T(S) = L_i + S / B_i for the first segment i with S <= upto_i
+ *   table:     measured (size, time) points, linear in between, extrapolated
+ *              from the two nearest points outside */
+#ifndef SIMPI_P2P_H
+#define SIMPI_P2P_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/conf.h"
+#include "core/simtime.h"
+
+struct p2p_segment {
+    int64_t upto;     /* bytes (inclusive); INT64_MAX for inf */
+    double latency;   /* seconds (table: time at `upto` bytes) */
+    double bandwidth; /* bytes/s (unused by table) */
+};
+
+struct p2p_model;
+
+struct p2p_model_ops {
+    const char *name;
+    bool (*parse)(struct p2p_model *m, const struct conf_node *map, const char *path,
+                  struct sim_error *err);
+    double (*seconds)(const struct p2p_model *m, int64_t size);
+};
+
+struct p2p_model {
+    const struct p2p_model_ops *ops;
+    struct p2p_segment *seg;
+    int nseg;
+};
+
+/* Builds the model named by map's `model:` key (default affine) from map. */
+bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char *path,
+                    struct sim_error *err);
+void p2p_model_destroy(struct p2p_model *m);
+simtime_t p2p_model_cost(const struct p2p_model *m, int64_t size);
+/* Names of all registered models, NULL-terminated. */
+const char *const *p2p_model_names(void);
+
+#endif

@@ -1,0 +1,190 @@
+/* Platform loading, validation, placement and display. */
+#include "platform/platform.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+#include "core/units.h"
+#include "platform/yaml_load.h"
+
+static const char *const top_keys[] = {"name",  "nodes", "cores_per_node", "speed", "intra",
+                                       "inter", "mpi",   "placement",      NULL};
+static const char *const mpi_keys[] = {"eager_limit", NULL};
+
+static bool read_nodes(struct platform *p, struct sim_error *err) {
+    const char *s = conf_get_scalar(p->conf, "", "nodes", err);
+    if (!s) return false;
+    if (strcmp(s, "auto") == 0) {
+        p->nodes = 0;
+        return true;
+    }
+    return conf_get_int(p->conf, "", "nodes", 1, INT32_MAX, &p->nodes, err);
+}
+
+static bool read_speed(struct platform *p, struct sim_error *err) {
+    struct conf_node *v = conf_map_get(p->conf, "speed");
+    p->speed = 1.0;
+    p->flop_rate = 0;
+    if (!v) return true;
+    const char *s = conf_get_scalar(p->conf, "", "speed", err);
+    if (!s) return false;
+    const char *why;
+    if (units_parse_number(s, &p->speed, &why) && p->speed > 0) return true;
+    if (units_parse_flops(s, &p->flop_rate, &why) && p->flop_rate > 0) {
+        p->speed = 1.0;
+        return true;
+    }
+    return err_at(err, v->file, v->line,
+                  "'speed': found '%s', expected a positive relative speed (e.g. 1.5) or a flop "
+                  "rate (e.g. 10Gf)",
+                  s);
+}
+
+static bool read_placement_list(struct platform *p, const struct conf_node *seq,
+                                struct sim_error *err) {
+    p->placement = PLACE_LIST;
+    p->node_list_len = seq->count;
+    p->node_list = xcalloc((size_t)seq->count, sizeof *p->node_list);
+    for (int i = 0; i < seq->count; i++) {
+        const struct conf_node *it = seq->items[i];
+        char *end = NULL;
+        long v = it->kind == CONF_SCALAR ? strtol(it->value, &end, 10) : -1;
+        if (it->kind != CONF_SCALAR || end == it->value || *end || v < 0 ||
+            (p->nodes > 0 && v >= p->nodes))
+            return err_at(err, it->file, it->line,
+                          "'placement' item %d: found '%s', expected a node number from 0 to "
+                          "nodes-1",
+                          i, it->kind == CONF_SCALAR ? it->value : "(not a value)");
+        p->node_list[i] = (int32_t)v;
+    }
+    return true;
+}
+
+static bool read_placement(struct platform *p, struct sim_error *err) {
+    struct conf_node *v = conf_map_get(p->conf, "placement");
+    p->placement = PLACE_BLOCK;
+    if (!v) return true;
+    if (v->kind == CONF_SEQ) return read_placement_list(p, v, err);
+    if (v->kind == CONF_MAP) {
+        struct conf_node *l = conf_map_get(v, "list");
+        if (v->count == 1 && l && l->kind == CONF_SEQ) return read_placement_list(p, l, err);
+        return err_at(err, v->file, v->line, "'placement': expected block, cyclic or list: [...]");
+    }
+    if (strcmp(v->value, "block") == 0) return true;
+    if (strcmp(v->value, "cyclic") == 0) {
+        p->placement = PLACE_CYCLIC;
+        return true;
+    }
+    return err_at(err, v->file, v->line,
+                  "'placement': found '%s', expected block, cyclic or list: [n0, n1, ...]",
+                  v->value);
+}
+
+static bool read_mpi(struct platform *p, struct sim_error *err) {
+    p->eager_limit = 65536;
+    struct conf_node *m = conf_map_get(p->conf, "mpi");
+    if (!m) return true;
+    if (m->kind != CONF_MAP) return err_at(err, m->file, m->line, "'mpi' must be a map");
+    if (!conf_check_keys(m, "mpi", mpi_keys, err)) return false;
+    if (conf_map_get(m, "eager_limit"))
+        return conf_get_size(m, "mpi", "eager_limit", true, &p->eager_limit, err);
+    return true;
+}
+
+static bool validate(struct platform *p, struct sim_error *err) {
+    if (!conf_check_keys(p->conf, "", top_keys, err)) return false;
+    if (!read_nodes(p, err)) return false;
+    if (!conf_get_int(p->conf, "", "cores_per_node", 1, 1 << 20, &p->cores_per_node, err))
+        return false;
+    if (!read_speed(p, err) || !read_mpi(p, err) || !read_placement(p, err)) return false;
+    const char *nets[] = {"intra", "inter"};
+    for (int i = 0; i < 2; i++) {
+        struct conf_node *n = conf_map_get(p->conf, nets[i]);
+        if (!n) return err_at(err, p->source, 0, "missing key '%s'", nets[i]);
+        if (n->kind != CONF_MAP)
+            return err_at(err, n->file, n->line, "'%s' must be a map (model:, latency:, ...)",
+                          nets[i]);
+    }
+    return true;
+}
+
+struct platform *platform_load(const char *path, const char *const *sets, int nsets,
+                               struct sim_error *err) {
+    struct conf_node *root =
+        path ? yaml_load_file(path, err)
+             : yaml_load_buffer(platform_default_yaml, strlen(platform_default_yaml),
+                                "<built-in platform>", err);
+    if (!root) return NULL;
+    for (int i = 0; i < nsets; i++) {
+        if (!conf_set_path(root, sets[i], err)) {
+            conf_free(root);
+            return NULL;
+        }
+    }
+    struct platform *p = xcalloc(1, sizeof *p);
+    p->conf = root;
+    p->source = root->owned_file;
+    if (!validate(p, err)) {
+        platform_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void platform_free(struct platform *p) {
+    if (!p) return;
+    conf_free(p->conf);
+    free(p->node_list);
+    free(p);
+}
+
+bool platform_fit_ranks(struct platform *p, int64_t nranks, struct sim_error *err) {
+    if (p->placement == PLACE_LIST) {
+        if (p->node_list_len < nranks)
+            return err_set(err,
+                           "%s: 'placement' lists %lld ranks but the run has %lld; give one node "
+                           "per rank",
+                           p->source, (long long)p->node_list_len, (long long)nranks);
+        if (p->nodes == 0) {
+            for (int64_t i = 0; i < p->node_list_len; i++)
+                if (p->node_list[i] >= p->nodes) p->nodes = p->node_list[i] + 1;
+        }
+        return true;
+    }
+    if (p->nodes == 0) p->nodes = (nranks + p->cores_per_node - 1) / p->cores_per_node;
+    if (p->nodes == 0) p->nodes = 1;
+    if (p->nodes * p->cores_per_node < nranks)
+        return err_set(err,
+                       "%s: the run has %lld ranks but the platform has only %lld cores (%lld "
+                       "nodes x %lld cores_per_node); add nodes, e.g. --set nodes=%lld",
+                       p->source, (long long)nranks, (long long)(p->nodes * p->cores_per_node),
+                       (long long)p->nodes, (long long)p->cores_per_node,
+                       (long long)((nranks + p->cores_per_node - 1) / p->cores_per_node));
+    return true;
+}
+
+int32_t platform_node_of(const struct platform *p, int64_t rank) {
+    switch (p->placement) {
+    case PLACE_CYCLIC:
+        return (int32_t)(rank % p->nodes);
+    case PLACE_LIST:
+        return p->node_list[rank];
+    default:
+        return (int32_t)(rank / p->cores_per_node);
+    }
+}
+
+double platform_scale_seconds(const struct platform *p, double seconds) {
+    return seconds / p->speed;
+}
+
+double platform_flops_seconds(const struct platform *p, double flops) {
+    double rate = p->flop_rate > 0 ? p->flop_rate : p->speed * PLATFORM_REFERENCE_FLOP_RATE;
+    return flops / rate;
+}
+
+void platform_show(const struct platform *p, FILE *out) {
+    fprintf(out, "# platform: %s\n", p->source);
+    conf_dump(p->conf, 0, out);
+}

@@ -1,0 +1,52 @@
+/* The platform description: nodes, cores, speed, MPI protocol parameters and
+ * rank placement. Network model parameters (intra:, inter:) stay in the tree
+ * and are read by the network models (src/net), which pick them by name. */
+#ifndef SIMPI_PLATFORM_H
+#define SIMPI_PLATFORM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/conf.h"
+
+enum placement_kind { PLACE_BLOCK, PLACE_CYCLIC, PLACE_LIST };
+
+struct platform {
+    struct conf_node *conf; /* resolved tree, overrides applied */
+    const char *source;     /* file name or "<built-in>" */
+    int64_t nodes;          /* 0 means "auto": as many as the ranks need */
+    int64_t cores_per_node;
+    double speed;     /* relative to the reference machine (1.0 = same) */
+    double flop_rate; /* flop/s when speed is given as a rate (e.g. 10Gf) */
+    int64_t eager_limit;
+    enum placement_kind placement;
+    int32_t *node_list; /* PLACE_LIST: node of each rank */
+    int64_t node_list_len;
+};
+
+/* The flop rate assumed for a relative speed of 1.0 (documented in models.md). */
+#define PLATFORM_REFERENCE_FLOP_RATE 1e9
+
+/* Loads path (NULL = built-in default), applies "key.path=value" overrides,
+ * validates. Returns NULL with err set. */
+struct platform *platform_load(const char *path, const char *const *sets, int nsets,
+                               struct sim_error *err);
+void platform_free(struct platform *p);
+
+/* Checks that nranks ranks fit and resolves nodes: auto. */
+bool platform_fit_ranks(struct platform *p, int64_t nranks, struct sim_error *err);
+/* Node hosting world rank r (after platform_fit_ranks). */
+int32_t platform_node_of(const struct platform *p, int64_t rank);
+/* Seconds a compute burst of `seconds` on the reference machine takes here. */
+double platform_scale_seconds(const struct platform *p, double seconds);
+/* Seconds that `flops` floating-point operations take on a node. */
+double platform_flops_seconds(const struct platform *p, double flops);
+
+/* Prints the resolved platform as YAML. */
+void platform_show(const struct platform *p, FILE *out);
+
+/* The embedded default platform (YAML text). */
+extern const char platform_default_yaml[];
+
+#endif

@@ -1,0 +1,142 @@
+/* libyaml document -> conf tree. Limits depth and node count so that alias
+ * bombs and deep nesting in hostile files fail cleanly. */
+#include "platform/yaml_load.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "core/pool.h"
+
+#define MAX_DEPTH 32
+#define MAX_NODES 100000
+
+struct loader {
+    yaml_document_t *doc;
+    const char *file;
+    int nodes;
+    struct sim_error *err;
+};
+
+static struct conf_node *convert(struct loader *l, yaml_node_t *yn, int depth);
+
+static bool convert_map(struct loader *l, yaml_node_t *yn, struct conf_node *n, int depth) {
+    for (yaml_node_pair_t *p = yn->data.mapping.pairs.start; p < yn->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(l->doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(l->doc, p->value);
+        if (!k || !v) return err_at(l->err, l->file, n->line, "malformed mapping");
+        if (k->type != YAML_SCALAR_NODE)
+            return err_at(l->err, l->file, (int)k->start_mark.line + 1,
+                          "map keys must be plain words");
+        const char *key = (const char *)k->data.scalar.value;
+        if (conf_map_get(n, key))
+            return err_at(l->err, l->file, (int)k->start_mark.line + 1, "duplicate key '%s'",
+                          key);
+        struct conf_node *c = convert(l, v, depth + 1);
+        if (!c) return false;
+        conf_map_put(n, key, c);
+    }
+    return true;
+}
+
+static bool convert_seq(struct loader *l, yaml_node_t *yn, struct conf_node *n, int depth) {
+    for (yaml_node_item_t *it = yn->data.sequence.items.start; it < yn->data.sequence.items.top;
+         it++) {
+        yaml_node_t *v = yaml_document_get_node(l->doc, *it);
+        if (!v) return err_at(l->err, l->file, n->line, "malformed list");
+        struct conf_node *c = convert(l, v, depth + 1);
+        if (!c) return false;
+        conf_seq_push(n, c);
+    }
+    return true;
+}
+
+static struct conf_node *convert(struct loader *l, yaml_node_t *yn, int depth) {
+    int line = (int)yn->start_mark.line + 1;
+    if (depth > MAX_DEPTH || ++l->nodes > MAX_NODES) {
+        err_at(l->err, l->file, line, "document nested too deeply or too large");
+        return NULL;
+    }
+    struct conf_node *n = NULL;
+    bool ok = true;
+    switch (yn->type) {
+    case YAML_SCALAR_NODE:
+        n = conf_new(CONF_SCALAR, l->file, line);
+        n->value = xstrdup((const char *)yn->data.scalar.value);
+        break;
+    case YAML_MAPPING_NODE:
+        n = conf_new(CONF_MAP, l->file, line);
+        ok = convert_map(l, yn, n, depth);
+        break;
+    case YAML_SEQUENCE_NODE:
+        n = conf_new(CONF_SEQ, l->file, line);
+        ok = convert_seq(l, yn, n, depth);
+        break;
+    default:
+        err_at(l->err, l->file, line, "unsupported YAML node");
+        return NULL;
+    }
+    if (!ok) {
+        conf_free(n);
+        return NULL;
+    }
+    return n;
+}
+
+struct conf_node *yaml_load_buffer(const char *text, size_t len, const char *name,
+                                   struct sim_error *err) {
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    struct conf_node *root = NULL;
+    char *file = xstrdup(name);
+    if (!yaml_parser_initialize(&parser)) {
+        err_set(err, "%s: cannot initialise the YAML parser", name);
+        free(file);
+        return NULL;
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    if (!yaml_parser_load(&parser, &doc)) {
+        err_at(err, name, (int)parser.problem_mark.line + 1, "YAML syntax error: %s",
+               parser.problem ? parser.problem : "unknown");
+        yaml_parser_delete(&parser);
+        free(file);
+        return NULL;
+    }
+    yaml_node_t *top = yaml_document_get_root_node(&doc);
+    if (!top) {
+        err_at(err, name, 0, "the platform file is empty");
+    } else if (top->type != YAML_MAPPING_NODE) {
+        err_at(err, name, (int)top->start_mark.line + 1,
+               "the platform must be a map of keys (nodes:, inter:, ...)");
+    } else {
+        struct loader l = {&doc, file, 0, err};
+        root = convert(&l, top, 0);
+    }
+    yaml_document_delete(&doc);
+    yaml_parser_delete(&parser);
+    if (root)
+        root->owned_file = file;
+    else
+        free(file);
+    return root;
+}
+
+struct conf_node *yaml_load_file(const char *path, struct sim_error *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        err_set(err, "%s: cannot open platform file", path);
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = xmalloc(cap);
+    size_t got;
+    while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap) buf = xrealloc_or_die(buf, cap *= 2);
+    }
+    fclose(f);
+    struct conf_node *root = yaml_load_buffer(buf, len, path, err);
+    free(buf);
+    return root;
+}

@@ -1,0 +1,204 @@
+/* Replay driver: turns trace records into MPI-layer actions, rank by rank,
+ * whenever the MPI layer says a rank may continue. */
+#include "replay/replay.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/memstat.h"
+#include "core/pool.h"
+
+struct replay {
+    struct sim *sim;
+    struct trace_reader *trace;
+    struct platform *plat;
+    struct sim_error *err;
+    int16_t *depth; /* open intervals per rank */
+};
+
+__attribute__((format(printf, 3, 4))) static bool rec_fail(struct replay *rp,
+                                                             const struct trace_rec *r,
+                                                             const char *fmt, ...) {
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sim_fail(rp->sim, "%s:%d: rank %d: %s", trace_file_of(rp->trace, r->rank), r->line, r->rank,
+             msg);
+    return false;
+}
+
+static simtime_t scaled_compute(const struct replay *rp, const struct trace_rec *r) {
+    if (r->op == TOP_COMPUTE_FLOPS)
+        return simtime_from_seconds(platform_flops_seconds(rp->plat, r->flops));
+    if (rp->plat->speed == 1.0 || rp->plat->flop_rate > 0) return r->size;
+    return (simtime_t)llround((double)r->size / rp->plat->speed);
+}
+
+static bool check_comm(struct replay *rp, const struct trace_rec *r) {
+    if (sim_comm_valid(rp->sim, r->rank, r->comm)) return true;
+    return rec_fail(rp, r, "communicator %d is not known to this rank (create it with comm_split "
+                           "or comm_dup first)",
+                    r->comm);
+}
+
+static bool check_new_id(struct replay *rp, const struct trace_rec *r, int32_t id) {
+    if (id < 0 || !sim_find_request(rp->sim, r->rank, id)) return true;
+    return rec_fail(rp, r, "request id %d is still in use by an earlier request", id);
+}
+
+/* Returns the requests named by a wait record, or fails the run. */
+static bool collect_requests(struct replay *rp, const struct trace_rec *r, struct request **out) {
+    for (int i = 0; i < r->nids; i++) {
+        out[i] = sim_find_request(rp->sim, r->rank, r->ids[i]);
+        if (!out[i])
+            return rec_fail(rp, r,
+                            "waits for request %d, which was never started or has completed",
+                            r->ids[i]);
+    }
+    return true;
+}
+
+static bool do_p2p(struct replay *rp, const struct trace_rec *r) {
+    struct sim *s = rp->sim;
+    struct request *q[2] = {NULL, NULL};
+    int32_t id = r->op == TOP_ISEND || r->op == TOP_IRECV ? r->req : -1;
+    if (!check_comm(rp, r) || !check_new_id(rp, r, id)) return false;
+    int32_t n = sim_comm_size(s, r->rank, r->comm);
+    if (r->peer >= n || r->peer2 >= n)
+        return rec_fail(rp, r, "peer rank %d is outside the communicator (%d ranks)",
+                        r->peer >= n ? r->peer : r->peer2, n);
+    if (r->op == TOP_SEND || r->op == TOP_ISEND || r->op == TOP_SENDRECV)
+        q[0] = sim_isend(s, r->rank, r->comm, r->peer, r->tag, r->size, (enum send_mode)r->mode,
+                         id);
+    if (r->op == TOP_RECV || r->op == TOP_IRECV)
+        q[0] = sim_irecv(s, r->rank, r->comm, r->peer, r->tag, r->size, id);
+    if (r->op == TOP_SENDRECV) q[1] = sim_irecv(s, r->rank, r->comm, r->peer2, r->tag2, r->size2, -1);
+    if (!q[0]) return false;
+    if (r->op == TOP_ISEND || r->op == TOP_IRECV) return true;
+    return sim_wait(s, r->rank, q, r->op == TOP_SENDRECV ? 2 : 1, false);
+}
+
+static bool do_wait(struct replay *rp, const struct trace_rec *r) {
+    struct request *q[TRACE_MAX_IDS];
+    if (r->op == TOP_WAITALL && r->nids == 0) return sim_wait(rp->sim, r->rank, NULL, 0, false);
+    if (!collect_requests(rp, r, q)) return false;
+    return sim_wait(rp->sim, r->rank, q, r->nids, r->op == TOP_WAITANY);
+}
+
+static bool do_coll(struct replay *rp, const struct trace_rec *r) {
+    int32_t id = r->op == TOP_ICOLL ? r->req : -1;
+    if (!check_comm(rp, r) || !check_new_id(rp, r, id)) return false;
+    int32_t n = sim_comm_size(rp->sim, r->rank, r->comm);
+    if (r->root >= n)
+        return rec_fail(rp, r, "root %d is outside the communicator (%d ranks)", r->root, n);
+    struct request *q = sim_icoll(rp->sim, r->rank, r->comm, (enum coll_kind)r->coll, r->size,
+                                  r->root, id);
+    if (!q) return false;
+    return r->op == TOP_ICOLL || sim_wait(rp->sim, r->rank, &q, 1, false);
+}
+
+static bool do_comm(struct replay *rp, const struct trace_rec *r) {
+    if (!check_comm(rp, r)) return false;
+    if (sim_comm_valid(rp->sim, r->rank, r->newcomm))
+        return rec_fail(rp, r, "communicator id %d is already in use on this rank",
+                        r->newcomm);
+    struct request *q =
+        r->op == TOP_COMM_DUP
+            ? sim_comm_dup(rp->sim, r->rank, r->comm, r->newcomm)
+            : sim_comm_split(rp->sim, r->rank, r->comm, r->color, r->key, r->newcomm);
+    return q && sim_wait(rp->sim, r->rank, &q, 1, false);
+}
+
+static bool do_interval(struct replay *rp, const struct trace_rec *r) {
+    if (r->op == TOP_INTERVAL_BEGIN) {
+        if (rp->depth[r->rank] == INT16_MAX)
+            return rec_fail(rp, r, "intervals nested too deeply");
+        rp->depth[r->rank]++;
+        return true;
+    }
+    if (rp->depth[r->rank] == 0)
+        return rec_fail(rp, r, "interval_end without a matching interval_begin");
+    rp->depth[r->rank]--;
+    return true;
+}
+
+/* Executes one record; true if the rank may go on at the same time. */
+static bool execute(struct replay *rp, const struct trace_rec *r) {
+    switch (r->op) {
+    case TOP_COMPUTE:
+    case TOP_COMPUTE_FLOPS:
+        return sim_compute(rp->sim, r->rank, scaled_compute(rp, r));
+    case TOP_SEND:
+    case TOP_ISEND:
+    case TOP_RECV:
+    case TOP_IRECV:
+    case TOP_SENDRECV:
+        return do_p2p(rp, r);
+    case TOP_WAIT:
+    case TOP_WAITALL:
+    case TOP_WAITANY:
+        return do_wait(rp, r);
+    case TOP_BUFFER_ATTACH:
+        sim_buffer_attach(rp->sim, r->rank, r->size);
+        return true;
+    case TOP_BUFFER_DETACH:
+        sim_buffer_detach(rp->sim, r->rank);
+        return true;
+    case TOP_COLL:
+    case TOP_ICOLL:
+        return do_coll(rp, r);
+    case TOP_COMM_SPLIT:
+    case TOP_COMM_DUP:
+        return do_comm(rp, r);
+    default:
+        return do_interval(rp, r);
+    }
+}
+
+static void resume(void *ctx, int32_t rank) {
+    struct replay *rp = ctx;
+    for (;;) {
+        struct trace_rec *r = trace_next(rp->trace, rank, rp->err);
+        if (!r) {
+            if (rp->err->set)
+                sim_fail(rp->sim, "%s", rp->err->msg);
+            else
+                sim_finish(rp->sim, rank);
+            return;
+        }
+        bool go_on = execute(rp, r);
+        trace_release(rp->trace, r);
+        if (!go_on) return;
+    }
+}
+
+bool replay_run(struct trace_reader *trace, struct platform *plat, const struct network *net,
+                struct replay_result *res, struct sim_error *err) {
+    memset(res, 0, sizeof *res);
+    struct replay rp = {NULL, trace, plat, err, NULL};
+    struct sim_driver drv = {resume, &rp};
+    double t0 = memstat_wall_seconds();
+    rp.sim = sim_create(plat, net, trace_ranks(trace), &drv, err);
+    if (!rp.sim) return false;
+    rp.depth = xcalloc((size_t)trace_ranks(trace), sizeof *rp.depth);
+    res->status = sim_run(rp.sim);
+    res->wall_seconds = memstat_wall_seconds() - t0;
+    res->records = trace_records(trace);
+    res->sim = rp.sim;
+    free(rp.depth);
+    if (err->set) {
+        /* A malformed record: reported as an input error, not as an app error. */
+        return false;
+    }
+    return true;
+}
+
+void replay_result_free(struct replay_result *r) {
+    sim_destroy(r->sim);
+    r->sim = NULL;
+}

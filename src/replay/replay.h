@@ -1,0 +1,22 @@
+/* The replay front end: each simulated rank is a cursor in the trace whose
+ * records become actions of the MPI semantics layer. */
+#ifndef SIMPI_REPLAY_H
+#define SIMPI_REPLAY_H
+
+#include "mpi/sim.h"
+#include "replay/trace.h"
+
+struct replay_result {
+    enum sim_status status;
+    struct sim *sim; /* kept for reporting; freed by replay_result_free */
+    uint64_t records;
+    double wall_seconds;
+};
+
+/* Replays trace on plat/net. On a trace error (bad record) returns false with
+ * err set; deadlocks and application errors are in result->status. */
+bool replay_run(struct trace_reader *trace, struct platform *plat, const struct network *net,
+                struct replay_result *result, struct sim_error *err);
+void replay_result_free(struct replay_result *r);
+
+#endif

@@ -1,0 +1,408 @@
+/* Trace reader: header, sources (one shared file or one file per rank),
+ * per-rank record queues, streaming through zlib with bounded buffers. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "core/pool.h"
+#include "replay/trace_internal.h"
+
+#define SHARED_BUF (1 << 18)
+#define RANK_BUF (1 << 12)
+#define MAX_OPEN_RANK_FILES 512
+
+/* A file read line by line; can be closed and reopened at the same place. */
+struct source {
+    char *path;
+    gzFile gz;
+    char *buf;
+    size_t cap, start, end;
+    int64_t consumed; /* uncompressed offset of buf[start] */
+    int line;
+    bool eof, header_done;
+};
+
+struct rank_queue {
+    struct trace_rec *head, *tail;
+};
+
+struct trace_reader {
+    struct source shared;  /* used when per_rank == NULL */
+    struct source *per_rank;
+    int32_t nranks;
+    int open_count, clock_hand;
+    struct rank_queue *queues;
+    struct pool recs;
+    uint64_t records;
+    char **names;
+    int32_t nnames, names_cap;
+};
+
+static bool source_open(struct trace_reader *t, struct source *s, struct sim_error *err);
+
+static void source_close(struct trace_reader *t, struct source *s) {
+    if (!s->gz) return;
+    gzclose(s->gz);
+    s->gz = NULL;
+    /* consumed already is the offset of buf[start]: reopening resumes there */
+    s->start = s->end = 0;
+    free(s->buf);
+    s->buf = NULL;
+    t->open_count--;
+}
+
+/* Closes another per-rank file when too many are open (clock order). */
+static void make_room(struct trace_reader *t, struct source *keep) {
+    while (t->per_rank && t->open_count >= MAX_OPEN_RANK_FILES) {
+        struct source *v = &t->per_rank[t->clock_hand];
+        t->clock_hand = (t->clock_hand + 1) % t->nranks;
+        if (v != keep && v->gz) source_close(t, v);
+    }
+}
+
+static bool source_open(struct trace_reader *t, struct source *s, struct sim_error *err) {
+    if (s->gz) return true;
+    make_room(t, s);
+    s->gz = gzopen(s->path, "rb");
+    if (!s->gz) return err_set(err, "%s: cannot open trace file: %s", s->path, strerror(errno));
+    gzbuffer(s->gz, t->per_rank ? 8192 : 1 << 17);
+    if (s->consumed > 0 && gzseek(s->gz, s->consumed, SEEK_SET) < 0)
+        return err_set(err, "%s: cannot seek back to offset %lld", s->path,
+                       (long long)s->consumed);
+    s->cap = t->per_rank ? RANK_BUF : SHARED_BUF;
+    s->buf = xmalloc(s->cap + 1);
+    s->start = s->end = 0;
+    t->open_count++;
+    return true;
+}
+
+/* Returns the next line (NUL-terminated, newline stripped) or NULL at EOF. */
+static char *source_line(struct trace_reader *t, struct source *s, struct sim_error *err) {
+    if (s->eof) return NULL;
+    if (!source_open(t, s, err)) return NULL;
+    for (;;) {
+        char *nl = memchr(s->buf + s->start, '\n', s->end - s->start);
+        if (nl) {
+            char *line = s->buf + s->start;
+            *nl = '\0';
+            s->consumed += nl + 1 - line;
+            s->start = (size_t)(nl + 1 - s->buf);
+            s->line++;
+            return line;
+        }
+        if (s->end - s->start == s->cap) {
+            err_at(err, s->path, s->line + 1, "line longer than %zu bytes", s->cap);
+            return NULL;
+        }
+        memmove(s->buf, s->buf + s->start, s->end - s->start);
+        s->end -= s->start;
+        s->start = 0;
+        int got = gzread(s->gz, s->buf + s->end, (unsigned)(s->cap - s->end));
+        if (got < 0) {
+            int code;
+            err_set(err, "%s: read error: %s", s->path, gzerror(s->gz, &code));
+            return NULL;
+        }
+        if (got == 0) {
+            if (s->end == 0) {
+                s->eof = true;
+                source_close(t, s);
+                return NULL;
+            }
+            s->buf[s->end++] = '\n'; /* last line without a newline */
+            continue;
+        }
+        s->end += (size_t)got;
+    }
+}
+
+static bool blank_or_comment(const char *l) {
+    while (*l == ' ' || *l == '\t' || *l == '\r') l++;
+    return *l == '\0' || *l == '#';
+}
+
+/* Reads the header lines "simpi-trace 1" and "ranks N" (ranks optional for
+ * per-rank files); leaves the source at the first record. */
+static bool read_header(struct trace_reader *t, struct source *s, int32_t *nranks,
+                        bool need_ranks, struct sim_error *err) {
+    char *l;
+    int stage = 0;
+    while (stage < 2) {
+        int64_t before = s->consumed;
+        int line_before = s->line;
+        if (!(l = source_line(t, s, err))) {
+            if (err->set) return false;
+            if (stage == 0) return err_at(err, s->path, 0, "empty trace: expected 'simpi-trace 1'");
+            break;
+        }
+        if (blank_or_comment(l)) continue;
+        if (stage == 0) {
+            if (strncmp(l, "simpi-trace", 11) != 0)
+                return err_at(err, s->path, s->line,
+                              "not a simpi trace: expected the header 'simpi-trace 1', found '%.40s'",
+                              l);
+            if (strcmp(l, "simpi-trace 1") != 0)
+                return err_at(err, s->path, s->line,
+                              "unsupported trace version '%.40s'; this simpi reads 'simpi-trace 1'",
+                              l);
+            stage = 1;
+            continue;
+        }
+        long v;
+        char *end;
+        if (strncmp(l, "ranks ", 6) == 0 && (v = strtol(l + 6, &end, 10)) > 0 && v < INT32_MAX &&
+            blank_or_comment(end)) {
+            *nranks = (int32_t)v;
+            return true;
+        }
+        if (strncmp(l, "ranks", 5) == 0)
+            return err_at(err, s->path, s->line,
+                          "field 'ranks': found '%.40s', expected 'ranks N' with N >= 1", l);
+        if (need_ranks)
+            return err_at(err, s->path, s->line,
+                          "expected 'ranks N' after the header, found '%.40s'", l);
+        /* Per-rank file without "ranks": rewind to this record. */
+        s->consumed = before;
+        s->line = line_before;
+        source_close(t, s);
+        s->eof = false;
+        break;
+    }
+    if (need_ranks) return err_at(err, s->path, 0, "missing 'ranks N' line");
+    return true;
+}
+
+static struct trace_reader *reader_new(void) {
+    struct trace_reader *t = xcalloc(1, sizeof *t);
+    pool_init(&t->recs, sizeof(struct trace_rec), 4096);
+    return t;
+}
+
+static void raise_fd_limit(void) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+static bool setup_per_rank(struct trace_reader *t, char **paths, int32_t n,
+                           struct sim_error *err) {
+    raise_fd_limit();
+    t->nranks = n;
+    t->per_rank = xcalloc((size_t)n, sizeof *t->per_rank);
+    for (int32_t i = 0; i < n; i++) t->per_rank[i].path = paths[i];
+    for (int32_t i = 0; i < n; i++) {
+        int32_t declared = n;
+        if (!read_header(t, &t->per_rank[i], &declared, false, err)) return false;
+        if (declared != n)
+            return err_at(err, t->per_rank[i].path, 0,
+                          "says 'ranks %d' but the trace has %d per-rank files", declared, n);
+        source_close(t, &t->per_rank[i]);
+    }
+    return true;
+}
+
+/* Directory: files rank<R>.trace or rank<R>.trace.gz for R = 0..N-1. */
+static bool open_directory(struct trace_reader *t, const char *dir, struct sim_error *err) {
+    DIR *d = opendir(dir);
+    if (!d) return err_set(err, "%s: cannot open directory: %s", dir, strerror(errno));
+    int32_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        long r;
+        char *end;
+        if (strncmp(e->d_name, "rank", 4) == 0 && (r = strtol(e->d_name + 4, &end, 10)) >= 0 &&
+            end != e->d_name + 4 && (!strcmp(end, ".trace") || !strcmp(end, ".trace.gz")) &&
+            r < INT32_MAX && r + 1 > n)
+            n = (int32_t)(r + 1);
+    }
+    closedir(d);
+    if (n == 0)
+        return err_set(err, "%s: directory holds no per-rank traces (rank0.trace, rank1.trace...)",
+                       dir);
+    char **paths = xcalloc((size_t)n, sizeof *paths);
+    bool ok = true;
+    for (int32_t i = 0; i < n && ok; i++) {
+        size_t len = strlen(dir) + 32;
+        paths[i] = xmalloc(len);
+        struct stat st;
+        snprintf(paths[i], len, "%s/rank%d.trace", dir, i);
+        if (stat(paths[i], &st) == 0) continue;
+        snprintf(paths[i], len, "%s/rank%d.trace.gz", dir, i);
+        if (stat(paths[i], &st) != 0)
+            ok = err_set(err, "%s: per-rank trace for rank %d is missing (rank%d.trace)", dir, i, i);
+    }
+    if (ok) ok = setup_per_rank(t, paths, n, err);
+    else
+        for (int32_t i = 0; i < n; i++) free(paths[i]);
+    free(paths);
+    return ok;
+}
+
+/* Index file: "simpi-trace-index 1", "ranks N", then "R PATH" lines. */
+static bool open_index(struct trace_reader *t, const char *path, struct sim_error *err) {
+    struct source s = {.path = (char *)path};
+    char *l;
+    int32_t n = 0, seen = 0;
+    char **paths = NULL;
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
+    bool ok = true;
+    while (ok && (l = source_line(t, &s, err))) {
+        if (blank_or_comment(l) || !strncmp(l, "simpi-trace-index", 17)) continue;
+        long v, r;
+        char *end;
+        if (!paths) {
+            if (strncmp(l, "ranks ", 6) || (v = strtol(l + 6, &end, 10)) <= 0 || v > (1 << 24))
+                ok = err_at(err, path, s.line, "expected 'ranks N', found '%.40s'", l);
+            else
+                paths = xcalloc((size_t)(n = (int32_t)v), sizeof *paths);
+            continue;
+        }
+        r = strtol(l, &end, 10);
+        while (*end == ' ' || *end == '\t') end++;
+        if (end == l || r < 0 || r >= n || !*end || paths[r]) {
+            ok = err_at(err, path, s.line, "expected 'RANK PATH' with a new rank below %d", n);
+            continue;
+        }
+        paths[r] = xmalloc(dirlen + strlen(end) + 1);
+        memcpy(paths[r], path, dirlen);
+        strcpy(paths[r] + dirlen, end);
+        seen++;
+    }
+    source_close(t, &s);
+    if (ok && err->set) ok = false;
+    if (ok && (!paths || seen != n))
+        ok = err_at(err, path, 0, "index lists %d of %d ranks", seen, n);
+    if (ok) ok = setup_per_rank(t, paths, n, err);
+    else
+        for (int32_t i = 0; paths && i < n; i++) free(paths[i]);
+    free(paths);
+    return ok;
+}
+
+static bool is_index_file(const char *path) {
+    gzFile f = gzopen(path, "rb");
+    if (!f) return false;
+    char head[18] = {0};
+    gzread(f, head, 17);
+    gzclose(f);
+    return strncmp(head, "simpi-trace-index", 17) == 0;
+}
+
+struct trace_reader *trace_open(const char *path, struct sim_error *err) {
+    struct trace_reader *t = reader_new();
+    struct stat st;
+    bool ok;
+    if (stat(path, &st) != 0) {
+        err_set(err, "%s: cannot open trace: %s", path, strerror(errno));
+        ok = false;
+    } else if (S_ISDIR(st.st_mode)) {
+        ok = open_directory(t, path, err);
+    } else if (is_index_file(path)) {
+        ok = open_index(t, path, err);
+    } else {
+        t->shared.path = xstrdup(path);
+        ok = read_header(t, &t->shared, &t->nranks, true, err);
+    }
+    if (ok) t->queues = xcalloc((size_t)t->nranks, sizeof *t->queues);
+    if (!ok) {
+        trace_close(t);
+        return NULL;
+    }
+    return t;
+}
+
+void trace_close(struct trace_reader *t) {
+    if (!t) return;
+    source_close(t, &t->shared);
+    free(t->shared.path);
+    for (int32_t i = 0; t->per_rank && i < t->nranks; i++) {
+        source_close(t, &t->per_rank[i]);
+        free(t->per_rank[i].path);
+    }
+    free(t->per_rank);
+    free(t->queues);
+    for (int32_t i = 0; i < t->nnames; i++) free(t->names[i]);
+    free(t->names);
+    pool_destroy(&t->recs);
+    free(t);
+}
+
+int32_t trace_ranks(const struct trace_reader *t) { return t->nranks; }
+uint64_t trace_records(const struct trace_reader *t) { return t->records; }
+
+const char *trace_file_of(const struct trace_reader *t, int32_t rank) {
+    return t->per_rank ? t->per_rank[rank].path : t->shared.path;
+}
+
+int32_t trace_intern(struct trace_reader *t, const char *name) {
+    for (int32_t i = 0; i < t->nnames; i++)
+        if (!strcmp(t->names[i], name)) return i;
+    if (t->nnames == t->names_cap) {
+        t->names_cap = t->names_cap ? t->names_cap * 2 : 16;
+        t->names = xrealloc_or_die(t->names, sizeof *t->names * (size_t)t->names_cap);
+    }
+    t->names[t->nnames] = xstrdup(name);
+    return t->nnames++;
+}
+
+const char *trace_interval_name(const struct trace_reader *t, int32_t id) {
+    return id >= 0 && id < t->nnames ? t->names[id] : "?";
+}
+
+/* Reads and parses the next record line of a source; NULL at EOF or error. */
+static struct trace_rec *read_record(struct trace_reader *t, struct source *s,
+                                     struct sim_error *err) {
+    char *l;
+    while ((l = source_line(t, s, err))) {
+        if (blank_or_comment(l)) continue;
+        struct trace_rec *r = pool_get(&t->recs);
+        if (!trace_parse_line(t, l, t->nranks, r, s->path, s->line, err)) {
+            pool_put(&t->recs, r);
+            return NULL;
+        }
+        t->records++;
+        return r;
+    }
+    return NULL;
+}
+
+struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
+    struct rank_queue *q = &t->queues[rank];
+    if (q->head) {
+        struct trace_rec *r = q->head;
+        if (!(q->head = r->next)) q->tail = NULL;
+        return r;
+    }
+    if (t->per_rank) {
+        struct source *s = &t->per_rank[rank];
+        struct trace_rec *r = read_record(t, s, err);
+        if (r && r->rank != rank) {
+            err_at(err, s->path, r->line, "record of rank %d in the file of rank %d", r->rank,
+                   rank);
+            pool_put(&t->recs, r);
+            return NULL;
+        }
+        return r;
+    }
+    struct trace_rec *r;
+    while ((r = read_record(t, &t->shared, err))) {
+        if (r->rank == rank) return r;
+        struct rank_queue *o = &t->queues[r->rank];
+        r->next = NULL;
+        if (o->tail)
+            o->tail->next = r;
+        else
+            o->head = r;
+        o->tail = r;
+    }
+    return NULL;
+}
+
+void trace_release(struct trace_reader *t, struct trace_rec *r) { pool_put(&t->recs, r); }

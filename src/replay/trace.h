@@ -1,0 +1,70 @@
+/* The native trace format reader (docs/trace-format.md). Streams records:
+ * from one file holding all ranks (interleaved; records of ranks not yet
+ * needed are queued) or from one file per rank (a directory or an index
+ * file). Plain and .gz files are read alike through zlib. */
+#ifndef SIMPI_TRACE_H
+#define SIMPI_TRACE_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+#include "mpi/sim.h"
+
+enum trace_op {
+    TOP_COMPUTE,
+    TOP_COMPUTE_FLOPS,
+    TOP_SEND,   /* blocking send; mode in rec.mode */
+    TOP_ISEND,  /* non-blocking send; mode in rec.mode */
+    TOP_RECV,
+    TOP_IRECV,
+    TOP_SENDRECV,
+    TOP_WAIT,
+    TOP_WAITALL,
+    TOP_WAITANY,
+    TOP_BUFFER_ATTACH,
+    TOP_BUFFER_DETACH,
+    TOP_COLL,  /* blocking collective; kind in rec.coll */
+    TOP_ICOLL, /* non-blocking collective */
+    TOP_COMM_SPLIT,
+    TOP_COMM_DUP,
+    TOP_INTERVAL_BEGIN,
+    TOP_INTERVAL_END,
+};
+
+#define TRACE_MAX_IDS 16
+
+struct trace_rec {
+    struct trace_rec *next;
+    int64_t size;      /* bytes; compute: picoseconds */
+    int64_t size2;     /* sendrecv: receive size */
+    double flops;      /* TOP_COMPUTE_FLOPS */
+    int32_t rank, peer, peer2, tag, tag2, req, comm, root, color, key, newcomm;
+    int32_t nids;      /* waitall / waitany ids (0 = all outstanding) */
+    int32_t ids[TRACE_MAX_IDS];
+    int32_t line;
+    uint8_t op, mode, coll;
+};
+
+struct trace_reader;
+
+/* Opens a trace file, directory of per-rank files, or index file. */
+struct trace_reader *trace_open(const char *path, struct sim_error *err);
+void trace_close(struct trace_reader *t);
+int32_t trace_ranks(const struct trace_reader *t);
+/* The next record of `rank`, or NULL at the end of its trace or on error
+ * (then err is set). Give the record back with trace_release. */
+struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err);
+void trace_release(struct trace_reader *t, struct trace_rec *r);
+uint64_t trace_records(const struct trace_reader *t);
+/* Name of the file a record came from (for error messages). */
+const char *trace_file_of(const struct trace_reader *t, int32_t rank);
+/* Interval names are interned; the id of a name and back. */
+const char *trace_interval_name(const struct trace_reader *t, int32_t id);
+
+/* Parses one record line (no header lines) into rec; exposed for the fuzzer
+ * and unit tests. nranks bounds rank fields; t (may be NULL) interns interval
+ * names. */
+bool trace_parse_line(struct trace_reader *t, char *line, int32_t nranks, struct trace_rec *rec,
+                      const char *file, int lineno, struct sim_error *err);
+
+#endif

@@ -1,0 +1,284 @@
+/* Parsing of one native trace record line into a struct trace_rec. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "replay/trace.h"
+#include "replay/trace_internal.h"
+
+struct parse_ctx {
+    const char *file;
+    int line;
+    int32_t nranks;
+    struct sim_error *err;
+    char **tok;
+    int ntok;
+};
+
+static bool fail(struct parse_ctx *p, const char *fmt, const char *a, const char *b) {
+    return err_at(p->err, p->file, p->line, fmt, a, b);
+}
+
+static bool parse_int(const char *s, int32_t min, int32_t max, int32_t *out) {
+    char *end = NULL;
+    if (!*s) return false;
+    long v = strtol(s, &end, 10);
+    if (*end || v < min || v > max) return false;
+    *out = (int32_t)v;
+    return true;
+}
+
+/* A rank field: 0..nranks-1, or "any" when any_ok. */
+static bool parse_rank(struct parse_ctx *p, const char *s, const char *field, bool any_ok,
+                       int32_t *out) {
+    if (any_ok && strcmp(s, "any") == 0) {
+        *out = SIM_ANY_SOURCE;
+        return true;
+    }
+    if (parse_int(s, 0, p->nranks - 1, out)) return true;
+    char want[96];
+    snprintf(want, sizeof want, "a rank from 0 to %d%s", p->nranks - 1, any_ok ? " or any" : "");
+    return err_at(p->err, p->file, p->line, "field '%s': found '%s', expected %s", field, s,
+                  want);
+}
+
+static bool parse_size_field(struct parse_ctx *p, const char *s, const char *field, int64_t *out) {
+    const char *why;
+    if (units_parse_size(s, true, false, out, &why)) return true;
+    return err_at(p->err, p->file, p->line, "field '%s': found '%s', expected %s", field, s, why);
+}
+
+/* key=value options after the positional fields. */
+static bool parse_option(struct parse_ctx *p, struct trace_rec *r, const char *tok) {
+    const char *eq = strchr(tok, '=');
+    if (!eq) return fail(p, "unexpected field '%s'%s", tok, " (options are key=value)");
+    size_t klen = (size_t)(eq - tok);
+    const char *v = eq + 1;
+    int32_t *dst = NULL;
+    int32_t lo = 0, hi = INT32_MAX;
+    bool any_ok = false;
+    if (klen == 3 && !strncmp(tok, "tag", 3)) dst = &r->tag, any_ok = true;
+    else if (klen == 7 && !strncmp(tok, "recvtag", 7)) dst = &r->tag2, any_ok = true;
+    else if (klen == 3 && !strncmp(tok, "req", 3)) dst = &r->req;
+    else if (klen == 4 && !strncmp(tok, "comm", 4)) dst = &r->comm;
+    else if (klen == 4 && !strncmp(tok, "root", 4)) dst = &r->root;
+    else if (klen == 5 && !strncmp(tok, "color", 5)) dst = &r->color;
+    else if (klen == 3 && !strncmp(tok, "key", 3)) dst = &r->key, lo = INT32_MIN;
+    else if (klen == 3 && !strncmp(tok, "new", 3)) dst = &r->newcomm, lo = 1;
+    else
+        return err_at(p->err, p->file, p->line,
+                      "unknown option '%.*s' (expected tag, recvtag, req, comm, root, color, key "
+                      "or new)",
+                      (int)klen, tok);
+    if (any_ok && strcmp(v, "any") == 0) {
+        *dst = SIM_ANY_TAG;
+        return true;
+    }
+    if (dst == &r->color && strcmp(v, "undefined") == 0) {
+        *dst = SIM_UNDEFINED;
+        return true;
+    }
+    if (!parse_int(v, lo, hi, dst))
+        return err_at(p->err, p->file, p->line, "option '%.*s': found '%s', expected %s",
+                      (int)klen, tok, v,
+                      any_ok ? "a non-negative integer or any" : "an integer in range");
+    return true;
+}
+
+static bool need(struct parse_ctx *p, int n, const char *usage) {
+    if (p->ntok >= n) return true;
+    return err_at(p->err, p->file, p->line, "too few fields for '%s' (expected: RANK %s)",
+                  p->tok[1], usage);
+}
+
+static bool parse_compute(struct parse_ctx *p, struct trace_rec *r) {
+    if (!need(p, 3, "compute DURATION|FLOPS")) return false;
+    const char *s = p->tok[2], *why;
+    if (units_parse_time(s, &r->size, &why)) {
+        r->op = TOP_COMPUTE;
+        return true;
+    }
+    if (units_parse_flops(s, &r->flops, &why)) {
+        r->op = TOP_COMPUTE_FLOPS;
+        return true;
+    }
+    return fail(p, "field 'duration': found '%s', expected %s", s,
+                "a time (1.5ms) or a flop count (2.5Gf)");
+}
+
+static bool parse_ids(struct parse_ctx *p, struct trace_rec *r, int first) {
+    for (int i = first; i < p->ntok; i++) {
+        if (strchr(p->tok[i], '=')) return fail(p, "unexpected option '%s'%s", p->tok[i], "");
+        if (r->nids == TRACE_MAX_IDS)
+            return fail(p, "too many request ids%s%s", "", " (at most 16; omit them to wait for all)");
+        if (!parse_int(p->tok[i], 0, INT32_MAX, &r->ids[r->nids++]))
+            return fail(p, "field 'request id': found '%s', expected %s", p->tok[i],
+                        "a non-negative integer");
+    }
+    return true;
+}
+
+struct op_name {
+    const char *name;
+    uint8_t op, mode, coll;
+    int8_t positional; /* fields after the op name */
+};
+
+static const struct op_name ops[] = {
+    {"send", TOP_SEND, SEND_STANDARD, 0, 2},
+    {"ssend", TOP_SEND, SEND_SYNC, 0, 2},
+    {"bsend", TOP_SEND, SEND_BUFFERED, 0, 2},
+    {"rsend", TOP_SEND, SEND_READY, 0, 2},
+    {"isend", TOP_ISEND, SEND_STANDARD, 0, 2},
+    {"issend", TOP_ISEND, SEND_SYNC, 0, 2},
+    {"ibsend", TOP_ISEND, SEND_BUFFERED, 0, 2},
+    {"irsend", TOP_ISEND, SEND_READY, 0, 2},
+    {"recv", TOP_RECV, 0, 0, 1},
+    {"irecv", TOP_IRECV, 0, 0, 1},
+    {"sendrecv", TOP_SENDRECV, 0, 0, 4},
+    {"barrier", TOP_COLL, 0, COLL_BARRIER, 0},
+    {"bcast", TOP_COLL, 0, COLL_BCAST, 1},
+    {"reduce", TOP_COLL, 0, COLL_REDUCE, 1},
+    {"allreduce", TOP_COLL, 0, COLL_ALLREDUCE, 1},
+    {"gather", TOP_COLL, 0, COLL_GATHER, 1},
+    {"scatter", TOP_COLL, 0, COLL_SCATTER, 1},
+    {"allgather", TOP_COLL, 0, COLL_ALLGATHER, 1},
+    {"alltoall", TOP_COLL, 0, COLL_ALLTOALL, 1},
+    {"ibarrier", TOP_ICOLL, 0, COLL_BARRIER, 0},
+    {"ibcast", TOP_ICOLL, 0, COLL_BCAST, 1},
+    {"ireduce", TOP_ICOLL, 0, COLL_REDUCE, 1},
+    {"iallreduce", TOP_ICOLL, 0, COLL_ALLREDUCE, 1},
+    {"igather", TOP_ICOLL, 0, COLL_GATHER, 1},
+    {"iscatter", TOP_ICOLL, 0, COLL_SCATTER, 1},
+    {"iallgather", TOP_ICOLL, 0, COLL_ALLGATHER, 1},
+    {"ialltoall", TOP_ICOLL, 0, COLL_ALLTOALL, 1},
+    {"buffer_attach", TOP_BUFFER_ATTACH, 0, 0, 1},
+    {"buffer_detach", TOP_BUFFER_DETACH, 0, 0, 0},
+    {"comm_split", TOP_COMM_SPLIT, 0, 0, 1},
+    {"comm_dup", TOP_COMM_DUP, 0, 0, 1},
+    {"interval_end", TOP_INTERVAL_END, 0, 0, 0},
+};
+
+/* Positional fields of the table-driven operations. */
+static bool parse_positional(struct parse_ctx *p, struct trace_rec *r, const struct op_name *o) {
+    switch (o->op) {
+    case TOP_SEND:
+    case TOP_ISEND:
+        return parse_rank(p, p->tok[2], "destination", false, &r->peer) &&
+               parse_size_field(p, p->tok[3], "size", &r->size);
+    case TOP_RECV:
+    case TOP_IRECV:
+        if (!parse_rank(p, p->tok[2], "source", true, &r->peer)) return false;
+        if (p->ntok > 3 && !strchr(p->tok[3], '='))
+            return parse_size_field(p, p->tok[3], "size", &r->size);
+        r->size = -1;
+        return true;
+    case TOP_SENDRECV:
+        return parse_rank(p, p->tok[2], "destination", false, &r->peer) &&
+               parse_size_field(p, p->tok[3], "size", &r->size) &&
+               parse_rank(p, p->tok[4], "source", true, &r->peer2) &&
+               parse_size_field(p, p->tok[5], "receive size", &r->size2);
+    case TOP_COLL:
+    case TOP_ICOLL:
+    case TOP_BUFFER_ATTACH:
+        return o->positional == 0 || parse_size_field(p, p->tok[2], "size", &r->size);
+    case TOP_COMM_SPLIT:
+    case TOP_COMM_DUP:
+        if (!parse_int(p->tok[2], 0, INT32_MAX, &r->comm))
+            return fail(p, "field 'communicator': found '%s', expected %s", p->tok[2],
+                        "a communicator id (0 = world)");
+        return true;
+    default:
+        return true;
+    }
+}
+
+static bool check_required(struct parse_ctx *p, struct trace_rec *r) {
+    bool nb = r->op == TOP_ISEND || r->op == TOP_IRECV || r->op == TOP_ICOLL;
+    if (nb && r->req < 0) return fail(p, "'%s' needs req=ID%s", p->tok[1], "");
+    if ((r->op == TOP_COMM_SPLIT || r->op == TOP_COMM_DUP) && r->newcomm < 1)
+        return fail(p, "'%s' needs new=ID (a communicator id >= 1)%s", p->tok[1], "");
+    if (r->op == TOP_COMM_SPLIT && r->color == INT32_MIN)
+        return fail(p, "'%s' needs color=C (or color=undefined)%s", p->tok[1], "");
+    if (r->op != TOP_SENDRECV && r->tag == SIM_ANY_TAG &&
+        (r->op == TOP_SEND || r->op == TOP_ISEND))
+        return fail(p, "'%s': a send cannot use tag=any%s", p->tok[1], "");
+    return true;
+}
+
+static bool parse_table_op(struct parse_ctx *p, struct trace_rec *r, const struct op_name *o) {
+    r->op = o->op;
+    r->mode = o->mode;
+    r->coll = o->coll;
+    char usage[64];
+    snprintf(usage, sizeof usage, "%s with %d fields", o->name, o->positional);
+    if (!need(p, 2 + o->positional, usage)) return false;
+    if (!parse_positional(p, r, o)) return false;
+    int first = 2 + o->positional;
+    if ((o->op == TOP_RECV || o->op == TOP_IRECV) && r->size >= 0) first = 4;
+    for (int i = first; i < p->ntok; i++)
+        if (!parse_option(p, r, p->tok[i])) return false;
+    return check_required(p, r);
+}
+
+static bool parse_op(struct parse_ctx *p, struct trace_reader *t, struct trace_rec *r) {
+    const char *name = p->tok[1];
+    if (!strcmp(name, "compute")) return parse_compute(p, r);
+    if (!strcmp(name, "wait")) {
+        r->op = TOP_WAIT;
+        return need(p, 3, "wait ID") && parse_ids(p, r, 2) &&
+               (r->nids == 1 || fail(p, "'wait' takes exactly one request id%s%s", "", ""));
+    }
+    if (!strcmp(name, "waitall") || !strcmp(name, "waitany")) {
+        r->op = name[4] == 'a' && name[5] == 'l' ? TOP_WAITALL : TOP_WAITANY;
+        if (!parse_ids(p, r, 2)) return false;
+        return r->op == TOP_WAITALL || r->nids > 0 ||
+               fail(p, "'waitany' needs the request ids to wait for%s%s", "", "");
+    }
+    if (!strcmp(name, "interval_begin")) {
+        r->op = TOP_INTERVAL_BEGIN;
+        if (!need(p, 3, "interval_begin NAME")) return false;
+        r->req = t ? trace_intern(t, p->tok[2]) : 0;
+        return true;
+    }
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (!strcmp(name, ops[i].name)) return parse_table_op(p, r, &ops[i]);
+    return fail(p, "unknown operation '%s'%s", name,
+                " (see docs/trace-format.md for the list of records)");
+}
+
+static int tokenize(char *line, char **tok, int max) {
+    int n = 0;
+    char *s = line;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\r') s++;
+        if (!*s || *s == '#') break;
+        if (n == max) return -1;
+        tok[n++] = s;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '#') s++;
+        if (*s == '#') {
+            *s = '\0';
+            break;
+        }
+        if (*s) *s++ = '\0';
+    }
+    return n;
+}
+
+bool trace_parse_line(struct trace_reader *t, char *line, int32_t nranks, struct trace_rec *r,
+                      const char *file, int lineno, struct sim_error *err) {
+    char *tok[40];
+    struct parse_ctx p = {file, lineno, nranks, err, tok, 0};
+    memset(r, 0, sizeof *r);
+    r->req = -1;
+    r->color = INT32_MIN;
+    r->line = lineno;
+    p.ntok = tokenize(line, tok, 40);
+    if (p.ntok < 0) return fail(&p, "too many fields on one line%s%s", "", "");
+    if (p.ntok < 2) return fail(&p, "expected 'RANK OPERATION ...'%s%s", "", "");
+    if (!parse_rank(&p, tok[0], "rank", false, &r->rank)) return false;
+    r->tag2 = INT32_MIN;
+    if (!parse_op(&p, t, r)) return false;
+    if (r->tag2 == INT32_MIN) r->tag2 = r->tag;
+    return true;
+}

@@ -1,0 +1,167 @@
+/* Text and JSON summaries of a finished (or failed) simulation. */
+#include "report/summary.h"
+
+#include <stdlib.h>
+
+#include "core/memstat.h"
+#include "core/pool.h"
+#include "core/units.h"
+
+#define TABLE_MAX_RANKS 16
+#define SLOWEST_SHOWN 5
+
+simtime_t summary_predicted(const struct sim *s) {
+    simtime_t t = 0;
+    for (int32_t i = 0; i < sim_size(s); i++) {
+        simtime_t f = sim_rank_stats(s, i)->finish;
+        if (f > t) t = f;
+    }
+    return t;
+}
+
+static int64_t total_messages(const struct sim *s) {
+    int64_t n = 0;
+    for (int32_t i = 0; i < sim_size(s); i++) n += sim_rank_stats(s, i)->msgs_sent;
+    return n;
+}
+
+static double sec(simtime_t t) { return simtime_to_seconds(t); }
+
+static void print_row(FILE *out, const char *label, double c, double p, double k, double b,
+                      double msgs, double bytes, double fin) {
+    fprintf(out, "  %-12s %12.6f %12.6f %12.6f %12.6f %10.0f %14.0f %12.6f\n", label, c * 1e3,
+            p * 1e3, k * 1e3, b * 1e3, msgs, bytes, fin * 1e3);
+}
+
+static void print_rank(FILE *out, const struct sim *s, int32_t i) {
+    const struct rank_stats *st = sim_rank_stats(s, i);
+    char label[32];
+    snprintf(label, sizeof label, "rank %d", i);
+    print_row(out, label, sec(st->compute), sec(st->p2p), sec(st->coll), sec(st->blocked),
+              (double)st->msgs_sent, (double)st->bytes_sent, sec(st->finish));
+}
+
+/* min / mean / max rows over all ranks for each column. */
+static void print_aggregate(FILE *out, const struct sim *s) {
+    double v[3][7];
+    int32_t n = sim_size(s);
+    for (int32_t i = 0; i < n; i++) {
+        const struct rank_stats *st = sim_rank_stats(s, i);
+        double x[7] = {sec(st->compute),         sec(st->p2p),       sec(st->coll),
+                       sec(st->blocked),         (double)st->msgs_sent, (double)st->bytes_sent,
+                       sec(st->finish)};
+        for (int c = 0; c < 7; c++) {
+            if (i == 0 || x[c] < v[0][c]) v[0][c] = x[c];
+            if (i == 0 || x[c] > v[2][c]) v[2][c] = x[c];
+            v[1][c] = (i == 0 ? 0 : v[1][c]) + x[c] / n;
+        }
+    }
+    const char *labels[3] = {"min", "mean", "max"};
+    for (int r = 0; r < 3; r++)
+        print_row(out, labels[r], v[r][0], v[r][1], v[r][2], v[r][3], v[r][4], v[r][5], v[r][6]);
+}
+
+static void print_slowest(FILE *out, const struct sim *s) {
+    int32_t best[SLOWEST_SHOWN];
+    int nb = 0;
+    for (int32_t i = 0; i < sim_size(s); i++) {
+        simtime_t f = sim_rank_stats(s, i)->finish;
+        int pos = nb < SLOWEST_SHOWN ? nb++ : SLOWEST_SHOWN;
+        while (pos > 0 && sim_rank_stats(s, best[pos - 1])->finish < f) {
+            if (pos < SLOWEST_SHOWN) best[pos] = best[pos - 1];
+            pos--;
+        }
+        if (pos < SLOWEST_SHOWN) best[pos] = i;
+    }
+    fprintf(out, "slowest ranks:\n");
+    for (int k = 0; k < nb; k++) print_rank(out, s, best[k]);
+}
+
+static void print_simulation(FILE *out, const struct sim *s, const struct run_info *in) {
+    double w = in->wall_seconds > 0 ? in->wall_seconds : 1e-9;
+    char mem[32];
+    fprintf(out,
+            "simulation: %.3f s wall, %llu events (%.3g events/s), %lld messages (%.3g "
+            "messages/s)",
+            in->wall_seconds, (unsigned long long)sim_events(s), (double)sim_events(s) / w,
+            (long long)total_messages(s), (double)total_messages(s) / w);
+    if (in->records)
+        fprintf(out, ", %llu trace records (%.3g records/s)", (unsigned long long)in->records,
+                (double)in->records / w);
+    fprintf(out, ", peak memory %s\n", units_format_size(memstat_peak_rss(), mem, sizeof mem));
+}
+
+void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
+    char tb[48];
+    int32_t n = sim_size(s);
+    fprintf(out, "simpi: %s on %s (%d ranks on %lld nodes)\n", in->what, in->platform, n,
+            (long long)in->nodes);
+    if (in->status == SIM_OK)
+        fprintf(out, "predicted execution time: %s\n",
+                units_format_time(summary_predicted(s), tb, sizeof tb));
+    else
+        fprintf(out, "no prediction: the run stopped with an error (times below are up to it)\n");
+    fprintf(out, "  %-12s %12s %12s %12s %12s %10s %14s %12s\n", "(times in ms)", "compute",
+            "p2p", "collective", "blocked", "msgs sent", "bytes sent", "finish");
+    if (n <= TABLE_MAX_RANKS) {
+        for (int32_t i = 0; i < n; i++) print_rank(out, s, i);
+    } else {
+        print_aggregate(out, s);
+        print_slowest(out, s);
+    }
+    int64_t unmatched = sim_unmatched_messages(s);
+    if (unmatched)
+        fprintf(out, "warning: %lld messages were sent but never received\n", (long long)unmatched);
+    print_simulation(out, s, in);
+}
+
+static void json_rank(FILE *f, const struct sim *s, int32_t i) {
+    const struct rank_stats *st = sim_rank_stats(s, i);
+    fprintf(f,
+            "    {\"rank\": %d, \"compute\": %.12g, \"p2p\": %.12g, \"collective\": %.12g, "
+            "\"blocked\": %.12g, \"finish\": %.12g, \"messages_sent\": %lld, \"bytes_sent\": "
+            "%lld, \"messages_received\": %lld, \"bytes_received\": %lld}",
+            i, sec(st->compute), sec(st->p2p), sec(st->coll), sec(st->blocked), sec(st->finish),
+            (long long)st->msgs_sent, (long long)st->bytes_sent, (long long)st->msgs_recv,
+            (long long)st->bytes_recv);
+}
+
+static void json_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+bool summary_write_json(const char *path, const struct sim *s, const struct run_info *in) {
+    FILE *f = fopen(path, "w");
+    if (!f) return false;
+    static const char *const status[] = {"ok", "deadlock", "error"};
+    fprintf(f, "{\n  \"predicted_time\": %.12g,\n  \"status\": \"%s\",\n  \"input\": ",
+            in->status == SIM_OK ? sec(summary_predicted(s)) : -1.0, status[in->status]);
+    json_string(f, in->what);
+    fprintf(f, ",\n  \"platform\": ");
+    json_string(f, in->platform);
+    fprintf(f, ",\n  \"error\": ");
+    json_string(f, sim_failure_report(s));
+    fprintf(f, ",\n  \"ranks\": [\n");
+    for (int32_t i = 0; i < sim_size(s); i++) {
+        json_rank(f, s, i);
+        fprintf(f, i + 1 < sim_size(s) ? ",\n" : "\n");
+    }
+    double w = in->wall_seconds;
+    fprintf(f,
+            "  ],\n  \"simulation\": {\"wall_time\": %.6f, \"records\": %llu, \"events\": %llu, "
+            "\"messages\": %lld, \"unmatched_messages\": %lld, \"peak_memory\": %lld}\n}\n",
+            w, (unsigned long long)in->records, (unsigned long long)sim_events(s),
+            (long long)total_messages(s), (long long)sim_unmatched_messages(s),
+            (long long)memstat_peak_rss());
+    return fclose(f) == 0;
+}

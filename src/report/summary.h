@@ -1,0 +1,27 @@
+/* The run summary: predicted time, per-rank breakdown (a table for few ranks;
+ * min/mean/max and the slowest ranks for many), simulation speed and memory;
+ * as text and as JSON. Reads the statistics the MPI layer keeps per rank. */
+#ifndef SIMPI_SUMMARY_H
+#define SIMPI_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mpi/sim.h"
+
+struct run_info {
+    const char *what;     /* e.g. the trace path */
+    const char *platform; /* platform source */
+    int64_t nodes;
+    uint64_t records;     /* trace records replayed (0 for on-line) */
+    double wall_seconds;
+    enum sim_status status;
+};
+
+/* The predicted execution time: the latest rank finish. */
+simtime_t summary_predicted(const struct sim *s);
+void summary_print(FILE *out, const struct sim *s, const struct run_info *info);
+bool summary_write_json(const char *path, const struct sim *s, const struct run_info *info);
+
+#endif
