@@ -97,8 +97,14 @@ struct conf_node *yaml_load_buffer(const char *text, size_t len, const char *nam
     }
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     if (!yaml_parser_load(&parser, &doc)) {
-        err_at(err, name, (int)parser.problem_mark.line + 1, "YAML syntax error: %s",
-               parser.problem ? parser.problem : "unknown");
+        if (parser.context)
+            err_at(err, name, (int)parser.problem_mark.line + 1,
+                   "YAML syntax error: %s (%s started at line %d)",
+                   parser.problem ? parser.problem : "unknown", parser.context,
+                   (int)parser.context_mark.line + 1);
+        else
+            err_at(err, name, (int)parser.problem_mark.line + 1, "YAML syntax error: %s",
+                   parser.problem ? parser.problem : "unknown");
         yaml_parser_delete(&parser);
         free(file);
         return NULL;

@@ -1,0 +1,45 @@
+/* Unit test runner: runs every registered test group, or those named on the
+ * command line, and exits non-zero if any check failed. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "test.h"
+
+int test_failures;
+
+extern const struct test_case units_tests[], engine_tests[], platform_tests[], p2p_tests[],
+    coll_tests[], trace_tests[], replay_tests[];
+
+static const struct test_case *const groups[] = {units_tests, engine_tests, platform_tests,
+                                                 p2p_tests,   coll_tests,   trace_tests,
+                                                 replay_tests};
+
+const char *test_write_temp(const char *suffix, const char *text) {
+    static char paths[8][128];
+    static int slot;
+    char *p = paths[slot++ % 8];
+    snprintf(p, 128, "/tmp/simpi-test-XXXXXX%s", suffix);
+    int fd = mkstemps(p, (int)strlen(suffix));
+    if (fd < 0) return NULL;
+    size_t len = strlen(text);
+    if (write(fd, text, len) != (ssize_t)len) p[0] = '\0';
+    close(fd);
+    return p;
+}
+
+int main(int argc, char **argv) {
+    int run = 0;
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+        for (const struct test_case *t = groups[g]; t->name; t++) {
+            bool selected = argc < 2;
+            for (int i = 1; i < argc; i++) selected |= strstr(t->name, argv[i]) != NULL;
+            if (!selected) continue;
+            int before = test_failures;
+            t->fn();
+            run++;
+            printf("%s %s\n", test_failures == before ? "ok  " : "FAIL", t->name);
+        }
+    }
+    printf("%d tests, %d failed checks\n", run, test_failures);
+    return test_failures ? 1 : 0;
+}

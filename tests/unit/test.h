@@ -1,0 +1,53 @@
+/* A minimal test harness for the unit tests: CHECK macros that record
+ * failures with file and line, and a registry of test functions. */
+#ifndef SIMPI_TEST_H
+#define SIMPI_TEST_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+extern int test_failures;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
+            test_failures++;                                                                       \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_EQ_INT(a, b)                                                                         \
+    do {                                                                                           \
+        long long va_ = (long long)(a), vb_ = (long long)(b);                                      \
+        if (va_ != vb_) {                                                                          \
+            fprintf(stderr, "%s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__, #a,    \
+                    va_, #b, vb_);                                                                 \
+            test_failures++;                                                                       \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_CONTAINS(hay, needle)                                                                \
+    do {                                                                                           \
+        const char *h_ = (hay);                                                                    \
+        if (!h_ || !strstr(h_, (needle))) {                                                        \
+            fprintf(stderr, "%s:%d: '%s' does not contain '%s'\n", __FILE__, __LINE__,             \
+                    h_ ? h_ : "(null)", (needle));                                                 \
+            test_failures++;                                                                       \
+        }                                                                                          \
+    } while (0)
+
+struct test_case {
+    const char *name;
+    void (*fn)(void);
+};
+
+#define TEST_LIST(name) const struct test_case name[]
+#define TEST_END {NULL, NULL}
+
+/* Writes text to a fresh temporary file; returns its path (static buffer per call
+ * slot, 8 slots). */
+const char *test_write_temp(const char *suffix, const char *text);
+
+#endif

@@ -1,0 +1,145 @@
+/* Unit tests for platform loading, overrides, placement and error messages. */
+#include <stdlib.h>
+
+#include "net/network.h"
+#include "platform/platform.h"
+#include "test.h"
+
+static struct platform *load_text(const char *yaml, const char *const *sets, int nsets,
+                                  struct sim_error *err) {
+    const char *path = test_write_temp(".yaml", yaml);
+    return platform_load(path, sets, nsets, err);
+}
+
+static void test_default(void) {
+    struct sim_error err = {0};
+    struct platform *p = platform_load(NULL, NULL, 0, &err);
+    CHECK(p != NULL);
+    if (!p) return;
+    CHECK_EQ_INT(p->nodes, 0); /* auto */
+    CHECK_EQ_INT(p->cores_per_node, 8);
+    CHECK_EQ_INT(p->eager_limit, 65536);
+    CHECK(platform_fit_ranks(p, 20, &err));
+    CHECK_EQ_INT(p->nodes, 3); /* ceil(20 / 8) */
+    CHECK_EQ_INT(platform_node_of(p, 17), 2);
+    platform_free(p);
+}
+
+static void test_examples(void) {
+    const char *files[] = {SIMPI_SOURCE_DIR "/examples/platforms/default.yaml",
+                           SIMPI_SOURCE_DIR "/examples/platforms/piecewise-cluster.yaml",
+                           SIMPI_SOURCE_DIR "/examples/platforms/table-cluster.yaml"};
+    for (int i = 0; i < 3; i++) {
+        struct sim_error err = {0};
+        struct platform *p = platform_load(files[i], NULL, 0, &err);
+        struct network n;
+        CHECK(p && network_init(&n, p->conf, &err));
+        if (err.set) fprintf(stderr, "%s\n", err.msg);
+        if (p && !err.set) network_destroy(&n);
+        platform_free(p);
+    }
+}
+
+static const char *base =
+    "nodes: 4\ncores_per_node: 2\nintra: {model: affine, latency: 1us, bandwidth: 1GB/s}\n"
+    "inter: {model: affine, latency: 10us, bandwidth: 100MB/s}\n";
+
+static void test_placement(void) {
+    struct sim_error err = {0};
+    struct platform *p = load_text(base, NULL, 0, &err);
+    CHECK(p && platform_fit_ranks(p, 8, &err));
+    CHECK_EQ_INT(platform_node_of(p, 3), 1); /* block: 3 / 2 */
+    platform_free(p);
+    const char *cyc[] = {"placement=cyclic"};
+    p = load_text(base, cyc, 1, &err);
+    CHECK(p && platform_fit_ranks(p, 8, &err));
+    CHECK_EQ_INT(platform_node_of(p, 5), 1); /* cyclic: 5 % 4 */
+    platform_free(p);
+    char text[512];
+    snprintf(text, sizeof text, "%splacement: [3, 2, 1, 0]\n", base);
+    p = load_text(text, NULL, 0, &err);
+    CHECK(p && platform_fit_ranks(p, 4, &err));
+    CHECK(p && platform_node_of(p, 0) == 3);
+    CHECK(p && !platform_fit_ranks(p, 5, &err));
+    CHECK_CONTAINS(err.msg, "lists 4 ranks");
+    platform_free(p);
+}
+
+static void test_too_many_ranks(void) {
+    struct sim_error err = {0};
+    struct platform *p = load_text(base, NULL, 0, &err);
+    CHECK(p && !platform_fit_ranks(p, 9, &err));
+    CHECK_CONTAINS(err.msg, "only 8 cores");
+    CHECK_CONTAINS(err.msg, "--set nodes=5");
+    platform_free(p);
+}
+
+static void test_overrides(void) {
+    struct sim_error err = {0};
+    const char *sets[] = {"inter.latency=2us", "nodes=16", "mpi.eager_limit=1KiB", "speed=10Gf"};
+    struct platform *p = load_text(base, sets, 4, &err);
+    CHECK(p != NULL);
+    if (!p) return;
+    CHECK_EQ_INT(p->nodes, 16);
+    CHECK_EQ_INT(p->eager_limit, 1024);
+    CHECK(p->flop_rate == 10e9);
+    struct network n;
+    CHECK(network_init(&n, p->conf, &err));
+    /* inter cost of 0 bytes = new latency 2us */
+    CHECK_EQ_INT(network_control_cost(&n, 0, 1), 2 * PS_PER_US);
+    network_destroy(&n);
+    platform_free(p);
+}
+
+/* Loads text (with overrides) and expects an error containing each needle. */
+static void expect_error(const char *text, const char *set, const char *n1, const char *n2) {
+    struct sim_error err = {0};
+    const char *sets[] = {set};
+    struct platform *p = load_text(text, sets, set ? 1 : 0, &err);
+    struct network n;
+    if (p && network_init(&n, p->conf, &err)) {
+        network_destroy(&n);
+        CHECK(!"expected an error");
+    }
+    CHECK(err.set);
+    CHECK_CONTAINS(err.msg, n1);
+    if (n2) CHECK_CONTAINS(err.msg, n2);
+    platform_free(p);
+}
+
+static void test_errors(void) {
+    expect_error("nodes: 4\ncores_pre_node: 2\n", NULL, ":2:", "did you mean 'cores_per_node'");
+    expect_error(base, "inter.latency=5", "'inter.latency': found '5'", "unit");
+    expect_error(base, "inter.bandwidth=fast", "'inter.bandwidth'", "B/s");
+    expect_error(base, "nodes=-1", "'nodes'", "integer");
+    expect_error(base, "inter.model=magic", "'inter.model': found 'magic'", "piecewise");
+    expect_error(base, "placement=random", "'placement': found 'random'", NULL);
+    expect_error(base, "speed=fast", "'speed'", "flop rate");
+    expect_error(base, "mpi.eagr_limit=1KiB", "did you mean 'eager_limit'", NULL);
+    expect_error("nodes: 4\n", NULL, "missing key 'cores_per_node'", NULL);
+    expect_error("nodes: [4\n", NULL, "YAML syntax error", NULL);
+    expect_error("- 1\n- 2\n", NULL, "must be a map", NULL);
+    expect_error("", NULL, "empty", NULL);
+    expect_error("nodes: 1\nnodes: 2\n", NULL, "duplicate key 'nodes'", NULL);
+    expect_error("nodes: 2\ncores_per_node: 1\nintra: {latency: 1us, bandwidth: 1GB/s}\n"
+                 "inter:\n  model: piecewise\n  segments:\n    - {upto: 1KiB, latency: 1us, "
+                 "bandwidth: 1GB/s}\n",
+                 NULL, "upto: inf", ":7:");
+    expect_error("nodes: 2\ncores_per_node: 1\nintra: {latency: 1us}\n"
+                 "inter: {latency: 1us, bandwidth: 1GB/s}\n",
+                 NULL, "missing key 'intra.bandwidth'", NULL);
+    expect_error("nodes: 2\ncores_per_node: 1\nintra: {latency: 1us, bandwidth: 1GB/s}\n"
+                 "inter: {model: table, points: [{size: 2KiB, time: 1us}, {size: 1KiB, time: "
+                 "2us}]}\n",
+                 NULL, "larger than the previous", NULL);
+}
+
+TEST_LIST(platform_tests) = {
+    {"platform.default", test_default},
+    {"platform.examples", test_examples},
+    {"platform.placement", test_placement},
+    {"platform.too_many_ranks", test_too_many_ranks},
+    {"platform.overrides", test_overrides},
+    {"platform.errors", test_errors},
+    TEST_END,
+};

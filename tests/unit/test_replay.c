@@ -1,0 +1,256 @@
+/* Golden replay tests: expected times are worked by hand from the model
+ * (docs/models.md) for a platform of one rank per node with
+ *   inter: L = 10us, B = 100 MB/s, so T(S) = 10us + S / 1e8 s,
+ *   T(0) = 10us (control messages), eager limit 64 KiB. */
+#include <stdlib.h>
+
+#include "replay/replay.h"
+#include "report/summary.h"
+#include "test.h"
+
+static const char *plat4 = "nodes: 4\ncores_per_node: 1\n"
+                           "intra: {model: affine, latency: 1us, bandwidth: 1GB/s}\n"
+                           "inter: {model: affine, latency: 10us, bandwidth: 100MB/s}\n"
+                           "mpi: {eager_limit: 64KiB}\n";
+
+#define US PS_PER_US
+
+struct outcome {
+    enum sim_status status;
+    bool input_ok;
+    simtime_t finish[8];
+    simtime_t predicted;
+    char report[2048];
+    struct rank_stats st[8];
+};
+
+static struct outcome run_with(const char *plat_yaml, const char *const *sets, int nsets,
+                               const char *trace) {
+    struct outcome o;
+    memset(&o, 0, sizeof o);
+    struct sim_error err = {0};
+    struct platform *p = platform_load(test_write_temp(".yaml", plat_yaml), sets, nsets, &err);
+    struct network net;
+    CHECK(p && network_init(&net, p->conf, &err));
+    struct trace_reader *t = trace_open(test_write_temp(".trace", trace), &err);
+    CHECK(t != NULL);
+    struct replay_result res;
+    o.input_ok = t && replay_run(t, p, &net, &res, &err);
+    if (t && res.sim) {
+        o.status = res.status;
+        for (int i = 0; i < sim_size(res.sim) && i < 8; i++) {
+            o.st[i] = *sim_rank_stats(res.sim, i);
+            o.finish[i] = o.st[i].finish;
+        }
+        o.predicted = summary_predicted(res.sim);
+        snprintf(o.report, sizeof o.report, "%s", sim_failure_report(res.sim));
+        replay_result_free(&res);
+    }
+    if (err.set) snprintf(o.report, sizeof o.report, "%s", err.msg);
+    trace_close(t);
+    if (p) network_destroy(&net);
+    platform_free(p);
+    return o;
+}
+
+static struct outcome run(const char *trace) { return run_with(plat4, NULL, 0, trace); }
+
+static void test_pingpong_eager(void) {
+    /* S = 10000 B: T(S) = 10us + 100us = 110us; a round trip is 2 x 110us. */
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 send 1 10000\n1 recv 0 10000\n"
+                           "1 send 0 10000\n0 recv 1 10000\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.predicted, 220 * US);
+    CHECK_EQ_INT(o.finish[1], 110 * US); /* rank 1's eager reply returns at once */
+    CHECK_EQ_INT(o.st[0].msgs_sent, 1);
+    CHECK_EQ_INT(o.st[1].bytes_recv, 10000);
+}
+
+static void test_pingpong_rendezvous(void) {
+    /* S = 1e6 B > 64 KiB: per message T(0) (RTS) + T(0) (CTS) + T(S)
+     * = 10 + 10 + (10 + 10000) us = 10030us; round trip 20060us. */
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 send 1 1000000\n1 recv 0 1000000\n"
+                           "1 send 0 1000000\n0 recv 1 1000000\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.predicted, 20060 * US);
+}
+
+static void test_eager_returns_before_late_receiver(void) {
+    /* 1000 B is eager: the send completes at 0 although the receive is posted
+     * at 1ms; the receiver has the data at max(1ms, T(1000) = 20us) = 1ms. */
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 send 1 1000\n1 compute 1ms\n1 recv 0 1000\n");
+    CHECK_EQ_INT(o.finish[0], 0);
+    CHECK_EQ_INT(o.finish[1], 1000 * US);
+}
+
+static void test_rendezvous_waits_for_late_receiver(void) {
+    /* 1e6 B: match at max(1ms, T(0)) = 1ms, done = 1ms + T(0) + T(S)
+     * = 1000 + 10 + 10010 = 11020us for both sides. */
+    struct outcome o =
+        run("simpi-trace 1\nranks 2\n0 send 1 1000000\n1 compute 1ms\n1 recv 0 1000000\n");
+    CHECK_EQ_INT(o.finish[0], 11020 * US);
+    CHECK_EQ_INT(o.finish[1], 11020 * US);
+    /* the sender waited for the receiver from 0 to 1ms: blocked time */
+    CHECK_EQ_INT(o.st[0].blocked, 1000 * US);
+}
+
+static void test_ssend_waits_for_receiver(void) {
+    /* eager-size Ssend: receiver matches at max(1ms, 20us) = 1ms, the ack
+     * reaches the sender T(0) = 10us later: 1010us. */
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 ssend 1 1000\n1 compute 1ms\n1 recv 0 1000\n");
+    CHECK_EQ_INT(o.finish[0], 1010 * US);
+    CHECK_EQ_INT(o.finish[1], 1000 * US);
+}
+
+static void test_bsend_ok(void) {
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 buffer_attach 8KiB\n0 bsend 1 1000\n"
+                           "0 bsend 1 1000\n1 compute 1ms\n1 recv 0 1000\n1 recv 0 1000\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[0], 0);
+    CHECK_EQ_INT(o.finish[1], 1000 * US);
+}
+
+static void test_bsend_overflow(void) {
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 buffer_attach 1KiB\n0 bsend 1 1000\n"
+                           "0 bsend 1 1000\n1 compute 1ms\n1 recv 0 1000\n1 recv 0 1000\n");
+    CHECK_EQ_INT(o.status, SIM_APP_ERROR);
+    CHECK_CONTAINS(o.report, "buffered send overflow");
+    CHECK_CONTAINS(o.report, "rank 0");
+    CHECK_CONTAINS(o.report, "buffer of 1024 bytes has 1000 bytes in flight");
+}
+
+static void test_bsend_released_after_delivery(void) {
+    /* The first message is delivered at T(1000) = 20us; a bsend after 30us
+     * of compute finds the buffer free again. */
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 buffer_attach 1KiB\n0 bsend 1 1000\n"
+                           "0 compute 30us\n0 bsend 1 1000\n1 recv 0 1000\n1 recv 0 1000\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[1], 50 * US); /* second arrives at 30 + 20us */
+}
+
+static void test_deadlock(void) {
+    struct outcome o = run("simpi-trace 1\nranks 3\n0 recv 1 8B tag=4\n1 recv 0 8B\n2 compute 1us\n");
+    CHECK_EQ_INT(o.status, SIM_DEADLOCK);
+    CHECK_CONTAINS(o.report, "2 of 3 ranks are blocked");
+    CHECK_CONTAINS(o.report, "rank 0: recv from rank 1 tag 4 -> waits for rank 1");
+    CHECK_CONTAINS(o.report, "rank 1: recv from rank 0 tag 0 -> waits for rank 0");
+}
+
+static void test_collective_deadlock(void) {
+    /* rank 3 never joins the barrier */
+    struct outcome o = run("simpi-trace 1\nranks 4\n0 barrier\n1 barrier\n2 barrier\n"
+                           "3 recv 0 8B\n");
+    CHECK_EQ_INT(o.status, SIM_DEADLOCK);
+    CHECK_CONTAINS(o.report, "barrier (dissemination)");
+    CHECK_CONTAINS(o.report, "waits for ranks 3");
+}
+
+static void test_collective_times(void) {
+    /* barrier, 4 ranks: 2 dissemination rounds of 0-byte messages: 2 x 10us */
+    struct outcome o = run("simpi-trace 1\nranks 4\n0 barrier\n1 barrier\n2 barrier\n3 barrier\n");
+    CHECK_EQ_INT(o.predicted, 20 * US);
+    /* bcast 1000 B from 0: 0 -> {2, 1} then 2 -> 3: two hops of T(1000) = 20us */
+    o = run("simpi-trace 1\nranks 4\n0 bcast 1000\n1 bcast 1000\n2 bcast 1000\n3 bcast 1000\n");
+    CHECK_EQ_INT(o.finish[1], 20 * US);
+    CHECK_EQ_INT(o.finish[3], 40 * US);
+    CHECK_EQ_INT(o.predicted, 40 * US);
+    /* allreduce 1000 B, 4 ranks: 2 recursive-doubling rounds of 20us */
+    o = run("simpi-trace 1\nranks 4\n0 allreduce 1000\n1 allreduce 1000\n2 allreduce 1000\n"
+            "3 allreduce 1000\n");
+    for (int i = 0; i < 4; i++) CHECK_EQ_INT(o.finish[i], 40 * US);
+    CHECK_EQ_INT(o.st[0].coll, 40 * US);
+}
+
+static void test_compute_scaling(void) {
+    const char *half[] = {"speed=2.0"};
+    struct outcome o = run_with(plat4, half, 1, "simpi-trace 1\nranks 1\n0 compute 1ms\n");
+    CHECK_EQ_INT(o.predicted, 500 * US); /* 1ms / 2 */
+    const char *rate[] = {"speed=10Gf"};
+    o = run_with(plat4, rate, 1, "simpi-trace 1\nranks 1\n0 compute 5Gf\n");
+    CHECK_EQ_INT(o.predicted, PS_PER_S / 2); /* 5e9 / 10e9 flop/s */
+    o = run_with(plat4, half, 1, "simpi-trace 1\nranks 1\n0 compute 1Gf\n");
+    CHECK_EQ_INT(o.predicted, PS_PER_S / 2); /* 1e9 / (2 x 1 Gf reference) */
+}
+
+static void test_non_overtaking(void) {
+    /* The large (rendezvous) message is sent first; the small one must not
+     * overtake it: the any-source receive sized for the large one gets it,
+     * else the 10-byte receive would be truncated. */
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 send 1 100000 tag=5\n0 send 1 10 tag=5\n"
+                           "1 compute 1ms\n1 recv any 100000 tag=any\n1 recv 0 10 tag=5\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    /* truncation is reported */
+    o = run("simpi-trace 1\nranks 2\n0 send 1 100 tag=5\n1 recv 0 10 tag=5\n");
+    CHECK_EQ_INT(o.status, SIM_APP_ERROR);
+    CHECK_CONTAINS(o.report, "MPI_ERR_TRUNCATE");
+}
+
+static void test_comm_split(void) {
+    /* color = rank % 2, key = -rank: comm 1 of even ranks is (world 2, world 0). */
+    struct outcome o = run("simpi-trace 1\nranks 4\n"
+                           "0 comm_split 0 color=0 key=0 new=1\n1 comm_split 0 color=1 key=-1 new=1\n"
+                           "2 comm_split 0 color=0 key=-2 new=1\n3 comm_split 0 color=1 key=-3 new=1\n"
+                           "2 send 1 10 comm=1\n0 recv 0 10 comm=1\n"
+                           "1 barrier comm=1\n3 barrier comm=1\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    /* split = allgather of 8 B over 4 ranks: 2 Bruck rounds of T(8 or 16 B) */
+    simtime_t split = 2 * 10 * US + 80000 + 160000; /* 8 B and 16 B at 1e8 B/s */
+    CHECK_EQ_INT(o.finish[1], split + 10 * US);     /* then a 1-round barrier of 2 ranks */
+    CHECK_EQ_INT(o.finish[0], split + 10 * US + 100000); /* 10 B after the split */
+}
+
+static void test_waitany(void) {
+    struct outcome o = run("simpi-trace 1\nranks 3\n0 irecv 1 8 req=1\n0 irecv 2 8 req=2\n"
+                           "0 waitany 1 2\n0 compute 5ms\n0 waitall\n1 compute 2ms\n1 send 0 8\n"
+                           "2 compute 1ms\n2 send 0 8\n");
+    /* waitany returns at 1ms + T(8) = 1010.08us, then 5ms of compute; the other
+     * message (2010.08us) has arrived by then, so waitall returns at once. */
+    CHECK_EQ_INT(o.finish[0], 6010 * US + 80000);
+}
+
+static void test_trace_errors_at_run_time(void) {
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 send 1 8 comm=3\n1 compute 1us\n");
+    CHECK_EQ_INT(o.status, SIM_APP_ERROR);
+    CHECK_CONTAINS(o.report, ":3: rank 0: communicator 3 is not known");
+    o = run("simpi-trace 1\nranks 2\n0 wait 9\n1 compute 1us\n");
+    CHECK_CONTAINS(o.report, "waits for request 9");
+    o = run("simpi-trace 1\nranks 2\n0 compute 1us\n1 compute nope\n");
+    CHECK(!o.input_ok);
+    CHECK_CONTAINS(o.report, ":4: field 'duration': found 'nope'");
+}
+
+static void test_piecewise_example(void) {
+    /* piecewise-cluster: 4 cores per node, so ranks 0 and 4 are on nodes 0 and 1;
+     * 2 KiB falls in the second segment: 50us + 2048 / 100e6 s = 70.48us */
+    FILE *f = fopen(SIMPI_SOURCE_DIR "/examples/platforms/piecewise-cluster.yaml", "r");
+    CHECK(f != NULL);
+    if (!f) return;
+    char text[2048];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    struct outcome o = run_with(text, NULL, 0,
+                                "simpi-trace 1\nranks 5\n0 send 4 2KiB\n4 recv 0 2KiB\n");
+    CHECK_EQ_INT(o.finish[4], 70 * US + 480000);
+}
+
+TEST_LIST(replay_tests) = {
+    {"replay.pingpong_eager", test_pingpong_eager},
+    {"replay.pingpong_rendezvous", test_pingpong_rendezvous},
+    {"replay.eager_late_receiver", test_eager_returns_before_late_receiver},
+    {"replay.rendezvous_late_receiver", test_rendezvous_waits_for_late_receiver},
+    {"replay.ssend", test_ssend_waits_for_receiver},
+    {"replay.bsend_ok", test_bsend_ok},
+    {"replay.bsend_overflow", test_bsend_overflow},
+    {"replay.bsend_release", test_bsend_released_after_delivery},
+    {"replay.deadlock", test_deadlock},
+    {"replay.collective_deadlock", test_collective_deadlock},
+    {"replay.collective_times", test_collective_times},
+    {"replay.compute_scaling", test_compute_scaling},
+    {"replay.non_overtaking", test_non_overtaking},
+    {"replay.comm_split", test_comm_split},
+    {"replay.waitany", test_waitany},
+    {"replay.runtime_errors", test_trace_errors_at_run_time},
+    {"replay.piecewise_example", test_piecewise_example},
+    TEST_END,
+};
