@@ -109,12 +109,9 @@ static bool validate(struct platform *p, struct sim_error *err) {
     return true;
 }
 
-struct platform *platform_load(const char *path, const char *const *sets, int nsets,
-                               struct sim_error *err) {
-    struct conf_node *root =
-        path ? yaml_load_file(path, err)
-             : yaml_load_buffer(platform_default_yaml, strlen(platform_default_yaml),
-                                "<built-in platform>", err);
+/* Applies the overrides to a loaded tree (taking ownership) and validates. */
+static struct platform *platform_from_tree(struct conf_node *root, const char *const *sets,
+                                           int nsets, struct sim_error *err) {
     if (!root) return NULL;
     for (int i = 0; i < nsets; i++) {
         if (!conf_set_path(root, sets[i], err)) {
@@ -130,6 +127,19 @@ struct platform *platform_load(const char *path, const char *const *sets, int ns
         return NULL;
     }
     return p;
+}
+
+struct platform *platform_load(const char *path, const char *const *sets, int nsets,
+                               struct sim_error *err) {
+    if (!path)
+        return platform_load_buffer(platform_default_yaml, strlen(platform_default_yaml),
+                                    "<built-in platform>", sets, nsets, err);
+    return platform_from_tree(yaml_load_file(path, err), sets, nsets, err);
+}
+
+struct platform *platform_load_buffer(const char *text, size_t len, const char *name,
+                                      const char *const *sets, int nsets, struct sim_error *err) {
+    return platform_from_tree(yaml_load_buffer(text, len, name, err), sets, nsets, err);
 }
 
 void platform_free(struct platform *p) {

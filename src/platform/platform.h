@@ -5,6 +5,7 @@
 #define SIMPI_PLATFORM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -32,6 +33,9 @@ struct platform {
  * validates. Returns NULL with err set. */
 struct platform *platform_load(const char *path, const char *const *sets, int nsets,
                                struct sim_error *err);
+/* Same from YAML text in memory; name is used in messages. */
+struct platform *platform_load_buffer(const char *text, size_t len, const char *name,
+                                      const char *const *sets, int nsets, struct sim_error *err);
 void platform_free(struct platform *p);
 
 /* Checks that nranks ranks fit and resolves nodes: auto. */
