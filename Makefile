@@ -12,7 +12,7 @@ deps:
 	./scripts/install-deps
 
 build:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 build-asan:

@@ -41,9 +41,9 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
 }
 
 static int report(const struct replay_opts *o, struct replay_result *res,
-                  const struct platform *p) {
-    struct run_info info = {o->trace, p->source, p->nodes, res->records, res->wall_seconds,
-                            res->status};
+                  const struct platform *p, const struct trace_reader *t) {
+    struct run_info info = {o->trace,           p->source,         p->nodes,   res->records,
+                            trace_buffer_peak(t), res->wall_seconds, res->status};
     if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
     if (!o->quiet) summary_print(stdout, res->sim, &info);
     if (o->json && !summary_write_json(o->json, res->sim, &info)) {
@@ -65,7 +65,7 @@ int cmd_replay(int argc, char **argv) {
     struct trace_reader *t = net_ok ? trace_open(o.trace, &err) : NULL;
     struct replay_result res = {0};
     if (t && replay_run(t, p, &net, &res, &err)) {
-        rc = report(&o, &res, p);
+        rc = report(&o, &res, p, t);
     } else {
         err_print(&err);
         rc = EXIT_INPUT_ERROR;

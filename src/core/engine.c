@@ -28,9 +28,7 @@ uint32_t engine_register(struct engine *e, uint32_t kind, event_handler fn, void
 }
 
 static inline bool before(const struct event *a, const struct event *b) {
-    if (a->time != b->time) return a->time < b->time;
-    if (a->rank != b->rank) return a->rank < b->rank;
-    return (int32_t)(a->seq - b->seq) < 0; /* wrap-safe */
+    return a->time < b->time || (a->time == b->time && a->key < b->key);
 }
 
 void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind, uint32_t gen,
@@ -40,8 +38,9 @@ void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind,
         e->cap *= 2;
         e->heap = xrealloc_or_die(e->heap, sizeof *e->heap * e->cap);
     }
-    uint32_t seq = rank >= 0 && rank < e->nranks ? e->rank_seq[rank]++ : e->rank_seq[e->nranks]++;
-    struct event ev = {t, rank, seq, kind, gen, arg};
+    uint32_t slot = rank >= 0 && rank < e->nranks ? (uint32_t)rank : (uint32_t)e->nranks;
+    uint64_t key = (uint64_t)slot << 32 | e->rank_seq[slot]++;
+    struct event ev = {t, key, kind, gen, arg, rank};
     size_t i = e->size++;
     while (i > 0) {
         size_t parent = (i - 1) / 4;

@@ -13,11 +13,11 @@
 
 struct event {
     simtime_t time;
-    int32_t rank;   /* rank the event belongs to (tie-break key) */
-    uint32_t seq;   /* per-rank sequence number (tie-break key) */
-    uint32_t kind;  /* index of the handler */
-    uint32_t gen;   /* free for the handler (e.g. to drop stale wake-ups) */
+    uint64_t key;  /* tie-break: rank (high 32 bits, offset) then per-rank sequence */
+    uint32_t kind; /* index of the handler */
+    uint32_t gen;  /* free for the handler (e.g. to drop stale wake-ups) */
     void *arg;
+    int32_t rank;  /* rank the event belongs to */
 };
 
 typedef void (*event_handler)(void *ctx, const struct event *ev);

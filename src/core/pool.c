@@ -55,14 +55,15 @@ static void add_chunk(struct pool *p) {
     }
 }
 
-void *pool_get(struct pool *p) {
+void *pool_get_raw(struct pool *p) {
     if (!p->free_list) add_chunk(p);
     void *obj = p->free_list;
     p->free_list = *(void **)obj;
-    memset(obj, 0, p->obj_size);
     if (++p->live > p->peak) p->peak = p->live;
     return obj;
 }
+
+void *pool_get(struct pool *p) { return memset(pool_get_raw(p), 0, p->obj_size); }
 
 void pool_put(struct pool *p, void *obj) {
     *(void **)obj = p->free_list;

@@ -11,6 +11,18 @@
 static bool split_number(const char *s, double *value, const char **suffix) {
     char *end = NULL;
     if (!s || !*s) return false;
+    /* fast path: plain digits followed by a unit or nothing */
+    if (*s >= '0' && *s <= '9') {
+        const char *d = s;
+        int64_t v = 0;
+        while (*d >= '0' && *d <= '9' && v < INT64_C(100000000000000)) v = v * 10 + (*d++ - '0');
+        if (*d != '.' && *d != 'e' && *d != 'E' && (*d < '0' || *d > '9') && *d != 'x' &&
+            *d != 'X' && !(*d == 'i' || *d == 'I' || *d == 'n' || *d == 'N')) {
+            *value = (double)v;
+            *suffix = d;
+            return true;
+        }
+    }
     if (*s == '-' || *s == '+' || *s == ' ') return false;
     if ((*s < '0' || *s > '9') && *s != '.') return false;
     double v = strtod(s, &end);

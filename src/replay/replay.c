@@ -84,10 +84,13 @@ static bool do_p2p(struct replay *rp, const struct trace_rec *r) {
 }
 
 static bool do_wait(struct replay *rp, const struct trace_rec *r) {
-    struct request *q[TRACE_MAX_IDS];
+    struct request *small[16], **q = small;
     if (r->op == TOP_WAITALL && r->nids == 0) return sim_wait(rp->sim, r->rank, NULL, 0, false);
-    if (!collect_requests(rp, r, q)) return false;
-    return sim_wait(rp->sim, r->rank, q, r->nids, r->op == TOP_WAITANY);
+    if (r->nids > 16) q = xcalloc((size_t)r->nids, sizeof *q);
+    bool ok = collect_requests(rp, r, q);
+    bool go_on = ok && sim_wait(rp->sim, r->rank, q, r->nids, r->op == TOP_WAITANY);
+    if (q != small) free(q);
+    return go_on;
 }
 
 static bool do_coll(struct replay *rp, const struct trace_rec *r) {

@@ -362,7 +362,7 @@ static struct trace_rec *read_record(struct trace_reader *t, struct source *s,
     char *l;
     while ((l = source_line(t, s, err))) {
         if (blank_or_comment(l)) continue;
-        struct trace_rec *r = pool_get(&t->recs);
+        struct trace_rec *r = pool_get_raw(&t->recs); /* parse fills it */
         if (!trace_parse_line(t, l, t->nranks, r, s->path, s->line, err)) {
             pool_put(&t->recs, r);
             return NULL;
@@ -386,7 +386,7 @@ struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_er
         if (r && r->rank != rank) {
             err_at(err, s->path, r->line, "record of rank %d in the file of rank %d", r->rank,
                    rank);
-            pool_put(&t->recs, r);
+            trace_release(t, r);
             return NULL;
         }
         return r;
@@ -405,4 +405,11 @@ struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_er
     return NULL;
 }
 
-void trace_release(struct trace_reader *t, struct trace_rec *r) { pool_put(&t->recs, r); }
+void trace_release(struct trace_reader *t, struct trace_rec *r) {
+    trace_rec_clear(r);
+    pool_put(&t->recs, r);
+}
+
+int64_t trace_buffer_peak(const struct trace_reader *t) {
+    return (int64_t)(t->recs.peak * t->recs.obj_size);
+}

@@ -31,8 +31,6 @@ enum trace_op {
     TOP_INTERVAL_END,
 };
 
-#define TRACE_MAX_IDS 16
-
 struct trace_rec {
     struct trace_rec *next;
     int64_t size;      /* bytes; compute: picoseconds */
@@ -40,7 +38,7 @@ struct trace_rec {
     double flops;      /* TOP_COMPUTE_FLOPS */
     int32_t rank, peer, peer2, tag, tag2, req, comm, root, color, key, newcomm;
     int32_t nids;      /* waitall / waitany ids (0 = all outstanding) */
-    int32_t ids[TRACE_MAX_IDS];
+    int32_t *ids;      /* malloc'd when nids > 0; freed by trace_release / trace_rec_clear */
     int32_t line;
     uint8_t op, mode, coll;
 };
@@ -55,6 +53,10 @@ int32_t trace_ranks(const struct trace_reader *t);
  * (then err is set). Give the record back with trace_release. */
 struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err);
 void trace_release(struct trace_reader *t, struct trace_rec *r);
+/* Frees what a parsed record owns (for records not obtained from trace_next). */
+void trace_rec_clear(struct trace_rec *r);
+/* Peak bytes held in queued records (the interleaved reader's read-ahead). */
+int64_t trace_buffer_peak(const struct trace_reader *t);
 uint64_t trace_records(const struct trace_reader *t);
 /* Name of the file a record came from (for error messages). */
 const char *trace_file_of(const struct trace_reader *t, int32_t rank);

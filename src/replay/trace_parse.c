@@ -2,9 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pool.h"
 #include "core/units.h"
 #include "replay/trace.h"
 #include "replay/trace_internal.h"
+
+#define MAX_TOKENS 1024
 
 struct parse_ctx {
     const char *file;
@@ -20,10 +23,16 @@ static bool fail(struct parse_ctx *p, const char *fmt, const char *a, const char
 }
 
 static bool parse_int(const char *s, int32_t min, int32_t max, int32_t *out) {
-    char *end = NULL;
-    if (!*s) return false;
-    long v = strtol(s, &end, 10);
-    if (*end || v < min || v > max) return false;
+    bool neg = *s == '-';
+    const char *d = s + neg;
+    int64_t v = 0;
+    if (!*d) return false;
+    for (; *d; d++) {
+        if (*d < '0' || *d > '9' || v > INT32_MAX) return false;
+        v = v * 10 + (*d - '0');
+    }
+    if (neg) v = -v;
+    if (v < min || v > max) return false;
     *out = (int32_t)v;
     return true;
 }
@@ -107,10 +116,9 @@ static bool parse_compute(struct parse_ctx *p, struct trace_rec *r) {
 }
 
 static bool parse_ids(struct parse_ctx *p, struct trace_rec *r, int first) {
+    if (p->ntok > first) r->ids = xcalloc((size_t)(p->ntok - first), sizeof *r->ids);
     for (int i = first; i < p->ntok; i++) {
         if (strchr(p->tok[i], '=')) return fail(p, "unexpected option '%s'%s", p->tok[i], "");
-        if (r->nids == TRACE_MAX_IDS)
-            return fail(p, "too many request ids%s%s", "", " (at most 16; omit them to wait for all)");
         if (!parse_int(p->tok[i], 0, INT32_MAX, &r->ids[r->nids++]))
             return fail(p, "field 'request id': found '%s', expected %s", p->tok[i],
                         "a non-negative integer");
@@ -158,6 +166,32 @@ static const struct op_name ops[] = {
     {"comm_dup", TOP_COMM_DUP, 0, 0, 1},
     {"interval_end", TOP_INTERVAL_END, 0, 0, 0},
 };
+
+#define OP_HASH_SIZE 128
+
+static unsigned op_hash(const char *name) {
+    unsigned h = 5381;
+    for (; *name; name++) h = h * 33 + (unsigned char)*name;
+    return h & (OP_HASH_SIZE - 1);
+}
+
+/* Finds an operation of the table through an open-addressing hash built on
+ * first use. */
+static const struct op_name *lookup_op(const char *name) {
+    static const struct op_name *table[OP_HASH_SIZE];
+    static bool built;
+    if (!built) {
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+            unsigned h = op_hash(ops[i].name);
+            while (table[h]) h = (h + 1) & (OP_HASH_SIZE - 1);
+            table[h] = &ops[i];
+        }
+        built = true;
+    }
+    for (unsigned h = op_hash(name); table[h]; h = (h + 1) & (OP_HASH_SIZE - 1))
+        if (!strcmp(table[h]->name, name)) return table[h];
+    return NULL;
+}
 
 /* Positional fields of the table-driven operations. */
 static bool parse_positional(struct parse_ctx *p, struct trace_rec *r, const struct op_name *o) {
@@ -210,9 +244,11 @@ static bool parse_table_op(struct parse_ctx *p, struct trace_rec *r, const struc
     r->op = o->op;
     r->mode = o->mode;
     r->coll = o->coll;
-    char usage[64];
-    snprintf(usage, sizeof usage, "%s with %d fields", o->name, o->positional);
-    if (!need(p, 2 + o->positional, usage)) return false;
+    if (p->ntok < 2 + o->positional) {
+        char usage[64];
+        snprintf(usage, sizeof usage, "%s with %d fields", o->name, o->positional);
+        return need(p, 2 + o->positional, usage);
+    }
     if (!parse_positional(p, r, o)) return false;
     int first = 2 + o->positional;
     if ((o->op == TOP_RECV || o->op == TOP_IRECV) && r->size >= 0) first = 4;
@@ -223,26 +259,26 @@ static bool parse_table_op(struct parse_ctx *p, struct trace_rec *r, const struc
 
 static bool parse_op(struct parse_ctx *p, struct trace_reader *t, struct trace_rec *r) {
     const char *name = p->tok[1];
-    if (!strcmp(name, "compute")) return parse_compute(p, r);
-    if (!strcmp(name, "wait")) {
+    if (name[0] == 'c' && !strcmp(name, "compute")) return parse_compute(p, r);
+    if (name[0] == 'w' && !strcmp(name, "wait")) {
         r->op = TOP_WAIT;
         return need(p, 3, "wait ID") && parse_ids(p, r, 2) &&
                (r->nids == 1 || fail(p, "'wait' takes exactly one request id%s%s", "", ""));
     }
-    if (!strcmp(name, "waitall") || !strcmp(name, "waitany")) {
+    if (name[0] == 'w' && (!strcmp(name, "waitall") || !strcmp(name, "waitany"))) {
         r->op = name[4] == 'a' && name[5] == 'l' ? TOP_WAITALL : TOP_WAITANY;
         if (!parse_ids(p, r, 2)) return false;
         return r->op == TOP_WAITALL || r->nids > 0 ||
                fail(p, "'waitany' needs the request ids to wait for%s%s", "", "");
     }
-    if (!strcmp(name, "interval_begin")) {
+    if (name[0] == 'i' && !strcmp(name, "interval_begin")) {
         r->op = TOP_INTERVAL_BEGIN;
         if (!need(p, 3, "interval_begin NAME")) return false;
         r->req = t ? trace_intern(t, p->tok[2]) : 0;
         return true;
     }
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (!strcmp(name, ops[i].name)) return parse_table_op(p, r, &ops[i]);
+    const struct op_name *o = lookup_op(name);
+    if (o) return parse_table_op(p, r, o);
     return fail(p, "unknown operation '%s'%s", name,
                 " (see docs/trace-format.md for the list of records)");
 }
@@ -267,18 +303,27 @@ static int tokenize(char *line, char **tok, int max) {
 
 bool trace_parse_line(struct trace_reader *t, char *line, int32_t nranks, struct trace_rec *r,
                       const char *file, int lineno, struct sim_error *err) {
-    char *tok[40];
+    char *tok[MAX_TOKENS];
     struct parse_ctx p = {file, lineno, nranks, err, tok, 0};
     memset(r, 0, sizeof *r);
     r->req = -1;
     r->color = INT32_MIN;
     r->line = lineno;
-    p.ntok = tokenize(line, tok, 40);
+    p.ntok = tokenize(line, tok, MAX_TOKENS);
     if (p.ntok < 0) return fail(&p, "too many fields on one line%s%s", "", "");
     if (p.ntok < 2) return fail(&p, "expected 'RANK OPERATION ...'%s%s", "", "");
     if (!parse_rank(&p, tok[0], "rank", false, &r->rank)) return false;
     r->tag2 = INT32_MIN;
-    if (!parse_op(&p, t, r)) return false;
+    if (!parse_op(&p, t, r)) {
+        trace_rec_clear(r);
+        return false;
+    }
     if (r->tag2 == INT32_MIN) r->tag2 = r->tag;
     return true;
+}
+
+void trace_rec_clear(struct trace_rec *r) {
+    free(r->ids);
+    r->ids = NULL;
+    r->nids = 0;
 }

@@ -88,7 +88,11 @@ static void print_simulation(FILE *out, const struct sim *s, const struct run_in
     if (in->records)
         fprintf(out, ", %llu trace records (%.3g records/s)", (unsigned long long)in->records,
                 (double)in->records / w);
-    fprintf(out, ", peak memory %s\n", units_format_size(memstat_peak_rss(), mem, sizeof mem));
+    fprintf(out, ", peak memory %s", units_format_size(memstat_peak_rss(), mem, sizeof mem));
+    if (in->records)
+        fprintf(out, " (trace read-ahead %s)",
+                units_format_size(in->trace_buffer, mem, sizeof mem));
+    fprintf(out, "\n");
 }
 
 void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
@@ -159,9 +163,10 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
     double w = in->wall_seconds;
     fprintf(f,
             "  ],\n  \"simulation\": {\"wall_time\": %.6f, \"records\": %llu, \"events\": %llu, "
-            "\"messages\": %lld, \"unmatched_messages\": %lld, \"peak_memory\": %lld}\n}\n",
+            "\"messages\": %lld, \"unmatched_messages\": %lld, \"peak_memory\": %lld, "
+            "\"trace_buffer_peak\": %lld}\n}\n",
             w, (unsigned long long)in->records, (unsigned long long)sim_events(s),
             (long long)total_messages(s), (long long)sim_unmatched_messages(s),
-            (long long)memstat_peak_rss());
+            (long long)memstat_peak_rss(), (long long)in->trace_buffer);
     return fclose(f) == 0;
 }

@@ -15,6 +15,7 @@ struct run_info {
     const char *platform; /* platform source */
     int64_t nodes;
     uint64_t records;     /* trace records replayed (0 for on-line) */
+    int64_t trace_buffer; /* peak bytes of queued trace records */
     double wall_seconds;
     enum sim_status status;
 };
