@@ -37,7 +37,7 @@ char *xstrdup(const char *s) {
 void pool_init(struct pool *p, size_t obj_size, size_t per_chunk) {
     memset(p, 0, sizeof *p);
     if (obj_size < sizeof(void *)) obj_size = sizeof(void *);
-    p->obj_size = (obj_size + 15) & ~(size_t)15;
+    p->obj_size = (obj_size + 7) & ~(size_t)7;
     p->per_chunk = per_chunk ? per_chunk : 256;
 }
 

@@ -96,21 +96,19 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
                  (long long)send->size, send->tag, recv->owner, (long long)recv->size);
     }
     recv->size = send->size;
-    send->deliver_time = recv_done;
     send->flags |= RF_MATCHED;
     account_transfer(s, send, recv);
     request_resolve(s, recv, recv_done, ts);
     if (!(send->flags & RF_RESOLVED))
         request_resolve(s, send, send_done, tr);
-    else
-        maybe_free(s, send);
+    if (send->flags & RF_BSEND) send->partner_time = recv_done; /* buffer freed then */
+    maybe_free(s, send);
 }
 
-struct request *request_new(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
-                                   int kind, int32_t tag, int64_t size) {
+struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,
+                            int64_t size) {
     struct request *r = pool_get(&s->req_pool);
     r->owner = rank;
-    r->comm = c;
     r->ctx = ctx;
     r->kind = (uint8_t)kind;
     r->tag = tag;
@@ -127,7 +125,7 @@ static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
     int kept = 0;
     for (int i = 0; b && i < b->nheld; i++) {
         struct request *h = b->held[i];
-        if ((h->flags & RF_MATCHED) && h->deliver_time <= s->eng.now) {
+        if ((h->flags & RF_MATCHED) && h->partner_time <= s->eng.now) {
             b->used -= h->size + SIM_BSEND_OVERHEAD;
             h->flags &= (uint8_t)~RF_BSEND;
             maybe_free(s, h);
@@ -160,7 +158,7 @@ static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                                 uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
                                 enum send_mode mode, struct sched *owner) {
-    struct request *r = request_new(s, rank, c, ctx, REQ_SEND, tag, size);
+    struct request *r = request_new(s, rank, ctx, REQ_SEND, tag, size);
     r->sched = owner;
     int32_t wdest = comm_world_rank(c, dest);
     r->src = myrank;
@@ -181,7 +179,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
 
 struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
                                 int32_t source, int32_t tag, int64_t size, struct sched *owner) {
-    struct request *r = request_new(s, rank, c, ctx, REQ_RECV, tag, size);
+    struct request *r = request_new(s, rank, ctx, REQ_RECV, tag, size);
     r->sched = owner;
     r->src = source;
     r->peer = source == SIM_ANY_SOURCE ? -1 : comm_world_rank(c, source);

@@ -54,7 +54,7 @@ static void run_rounds(struct sim *s, struct sched *sc) {
         int n = sc->algo->round(&sc->args, sc->round, ops);
         if (n < 0) {
             struct request *req = sc->req;
-            req->runs = NULL;
+            req->sched = NULL;
             pool_put(&s->sched_pool, sc);
             request_resolve(s, req, s->eng.now, s->eng.now);
             return;
@@ -93,9 +93,9 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     if (!s->sched_pool.obj_size) pool_init(&s->sched_pool, sizeof(struct sched), 1024);
     uint32_t *seq = comm_coll_seq(s, c, rank, myrank);
     struct sched *sc = pool_get(&s->sched_pool);
-    struct request *req = request_new(s, rank, c, c->ctx + 1, REQ_COLL, 0, size);
+    struct request *req = request_new(s, rank, c->ctx + 1, REQ_COLL, 0, size);
     req->coll = (uint8_t)kind;
-    req->runs = sc;
+    req->sched = sc;
     sc->req = req;
     sc->comm = c;
     sc->owner = rank;

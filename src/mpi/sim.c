@@ -168,3 +168,10 @@ void sim_finish(struct sim *s, int32_t rank) {
         pt2pt_release(s, q);
     }
 }
+
+void sim_memory_usage(const struct sim *s, struct sim_memory *m) {
+    m->rank_state = (int64_t)(sizeof(struct srank) + sizeof(uint32_t)) * s->nranks;
+    m->requests_peak = (int64_t)(s->req_pool.peak * s->req_pool.obj_size);
+    m->schedules_peak = (int64_t)(s->sched_pool.peak * s->sched_pool.obj_size);
+    m->events_peak = (int64_t)(s->eng.cap * sizeof(struct event));
+}

@@ -64,6 +64,12 @@ const struct rank_stats *sim_rank_stats(const struct sim *s, int32_t rank);
 uint64_t sim_events(const struct sim *s);
 /* Messages sent that no receive ever matched. */
 int64_t sim_unmatched_messages(const struct sim *s);
+/* Bytes the simulation holds: fixed per-rank state, and the peaks of
+ * requests (messages in flight), collective schedules and the event queue. */
+struct sim_memory {
+    int64_t rank_state, requests_peak, schedules_peak, events_peak;
+};
+void sim_memory_usage(const struct sim *s, struct sim_memory *m);
 /* Stops the run with an application error (message printed in the report). */
 void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -23,14 +23,13 @@ struct sched;
 struct request {
     struct request *qnext; /* matching queue */
     struct request *onext; /* owner's outstanding list, or the schedule's round list */
-    struct sched *sched;   /* owning schedule for collective sub-requests */
-    struct sched *runs;    /* REQ_COLL: the schedule it completes */
-    struct comm *comm;
+    struct sched *sched;   /* send/recv: owning schedule (collective sub-request);
+                              REQ_COLL: the schedule it completes */
     int64_t size;
     simtime_t post_time;
     simtime_t done_time;    /* valid when RF_RESOLVED */
-    simtime_t partner_time; /* when the partner posted (for blocked time) */
-    simtime_t deliver_time; /* bsend: when the receiver has the data */
+    simtime_t partner_time; /* when the partner posted (for blocked time); for a
+                               matched buffered send: when the receiver has the data */
     int32_t owner;          /* world rank */
     int32_t peer;           /* world rank of dest / source, -1 for any */
     int32_t src;            /* comm rank of the sender (send) or wanted (recv, -1 any) */
@@ -115,8 +114,8 @@ void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_
                       int32_t key, int32_t new_id, uint32_t seq);
 
 /* pt2pt.c: internal send/receive used by user calls and schedules */
-struct request *request_new(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx, int kind,
-                            int32_t tag, int64_t size);
+struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,
+                            int64_t size);
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                                 uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
                                 enum send_mode mode, struct sched *owner);

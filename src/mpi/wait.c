@@ -19,7 +19,7 @@ void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t
     r->flags |= RF_RESOLVED;
     r->done_time = done;
     r->partner_time = partner_time;
-    if (r->sched)
+    if (r->kind != REQ_COLL && r->sched)
         sched_notify(s, r->sched, done);
     else if (r->flags & RF_WAITED)
         wait_recheck(s, r->owner);
@@ -173,7 +173,7 @@ void wait_describe(struct sim *s, int32_t rank) {
         if (!(q->flags & RF_WAITED) || (q->flags & RF_RESOLVED)) continue;
         if (n++) sim_report_append(s, "; ");
         if (q->kind == REQ_COLL)
-            sched_describe(s, q->runs);
+            sched_describe(s, q->sched);
         else
             describe_request(s, q);
         if (q->kind != REQ_COLL) {

@@ -161,12 +161,16 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
         fprintf(f, i + 1 < sim_size(s) ? ",\n" : "\n");
     }
     double w = in->wall_seconds;
+    struct sim_memory m;
+    sim_memory_usage(s, &m);
     fprintf(f,
             "  ],\n  \"simulation\": {\"wall_time\": %.6f, \"records\": %llu, \"events\": %llu, "
             "\"messages\": %lld, \"unmatched_messages\": %lld, \"peak_memory\": %lld, "
-            "\"trace_buffer_peak\": %lld}\n}\n",
+            "\"trace_buffer_peak\": %lld, \"rank_state\": %lld, \"requests_peak\": %lld, "
+            "\"schedules_peak\": %lld, \"event_queue_peak\": %lld}\n}\n",
             w, (unsigned long long)in->records, (unsigned long long)sim_events(s),
             (long long)total_messages(s), (long long)sim_unmatched_messages(s),
-            (long long)memstat_peak_rss(), (long long)in->trace_buffer);
+            (long long)memstat_peak_rss(), (long long)in->trace_buffer, (long long)m.rank_state,
+            (long long)m.requests_peak, (long long)m.schedules_peak, (long long)m.events_peak);
     return fclose(f) == 0;
 }
