@@ -41,12 +41,18 @@ static int parse(struct gen_opts *o, int argc, char **argv) {
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) return EXIT_USAGE;
-        if (!strcmp(a, "--ranks")) o->ranks = atol(v);
-        else if (!strcmp(a, "--iters")) o->iters = atol(v);
-        else if (!strcmp(a, "--size")) o->size = v;
-        else if (!strcmp(a, "--compute")) o->compute = v;
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) o->out = v;
-        else return EXIT_USAGE;
+        if (!strcmp(a, "--ranks"))
+            o->ranks = atol(v);
+        else if (!strcmp(a, "--iters"))
+            o->iters = atol(v);
+        else if (!strcmp(a, "--size"))
+            o->size = v;
+        else if (!strcmp(a, "--compute"))
+            o->compute = v;
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+            o->out = v;
+        else
+            return EXIT_USAGE;
         i++;
     }
     int64_t sz;
@@ -73,11 +79,13 @@ int cmd_gen(int argc, char **argv) {
     }
     long px, py;
     grid_shape(o.ranks, &px, &py);
-    gzprintf(f, "simpi-trace 1\nranks %ld\n# 2-D stencil %ldx%ld, %ld iterations, halo %s, "
-                "compute %s\n",
+    gzprintf(f,
+             "simpi-trace 1\nranks %ld\n# 2-D stencil %ldx%ld, %ld iterations, halo %s, "
+             "compute %s\n",
              o.ranks, px, py, o.iters, o.size, o.compute);
     for (long it = 0; it < o.iters; it++)
-        for (long r = 0; r < o.ranks; r++) emit_rank_iteration(f, &o, r, px, py);
+        for (long r = 0; r < o.ranks; r++)
+            emit_rank_iteration(f, &o, r, px, py);
     if (gzclose(f) != Z_OK) {
         fprintf(stderr, "simpi: error: writing %s failed\n", o.out);
         return EXIT_INPUT_ERROR;

@@ -40,10 +40,11 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
     return 0;
 }
 
-static int report(const struct replay_opts *o, struct replay_result *res,
-                  const struct platform *p, const struct trace_reader *t) {
-    struct run_info info = {o->trace,           p->source,         p->nodes,   res->records,
-                            trace_buffer_peak(t), res->wall_seconds, res->status};
+static int report(const struct replay_opts *o, struct replay_result *res, const struct platform *p,
+                  const struct trace_reader *t) {
+    struct run_info info = {
+        o->trace,          p->source,  p->nodes, res->records, trace_buffer_peak(t),
+        res->wall_seconds, res->status};
     if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
     if (!o->quiet) summary_print(stdout, res->sim, &info);
     if (o->json && !summary_write_json(o->json, res->sim, &info)) {

@@ -97,7 +97,8 @@ bool conf_check_keys(const struct conf_node *map, const char *path, const char *
     for (int i = 0; i < map->count; i++) {
         const char *k = map->keys[i];
         bool ok = false;
-        for (int j = 0; allowed[j] && !ok; j++) ok = strcmp(k, allowed[j]) == 0;
+        for (int j = 0; allowed[j] && !ok; j++)
+            ok = strcmp(k, allowed[j]) == 0;
         if (ok) continue;
         const char *near = closest(k, allowed);
         char list[512];
@@ -131,7 +132,7 @@ static struct conf_node *step(struct conf_node *n, const char *comp, const char 
         long idx = strtol(comp, NULL, 10);
         if (idx >= n->count) {
             err_set(err, "--set %s: index %ld is past the end of the list (%d items)", full, idx,
-                     n->count);
+                    n->count);
             return NULL;
         }
         return n->items[idx];
@@ -199,8 +200,8 @@ const char *conf_get_scalar(const struct conf_node *map, const char *path, const
         return NULL;
     }
     if (v->kind != CONF_SCALAR) {
-        err_at(err, v->file, v->line, "'%s%s%s' must be a single value, found a %s", path, sep,
-               key, v->kind == CONF_MAP ? "map" : "list");
+        err_at(err, v->file, v->line, "'%s%s%s' must be a single value, found a %s", path, sep, key,
+               v->kind == CONF_MAP ? "map" : "list");
         return NULL;
     }
     return v->value;
@@ -232,8 +233,8 @@ bool conf_get_size(const struct conf_node *map, const char *path, const char *ke
     return true;
 }
 
-bool conf_get_bandwidth(const struct conf_node *map, const char *path, const char *key,
-                        double *out, struct sim_error *err) {
+bool conf_get_bandwidth(const struct conf_node *map, const char *path, const char *key, double *out,
+                        struct sim_error *err) {
     const char *s = conf_get_scalar(map, path, key, err), *why;
     if (!s) return false;
     if (!units_parse_bandwidth(s, out, &why)) return bad_value(map, path, key, why, err);

@@ -19,7 +19,7 @@ struct conf_node {
     char *value;      /* scalar text */
     int count;        /* map entries or sequence items */
     int cap;
-    char **keys;             /* map keys */
+    char **keys;              /* map keys */
     struct conf_node **items; /* map values or sequence items */
     char *owned_file;         /* set on the root only */
 };
@@ -47,8 +47,8 @@ bool conf_get_time(const struct conf_node *map, const char *path, const char *ke
                    struct sim_error *err);
 bool conf_get_size(const struct conf_node *map, const char *path, const char *key, bool inf_ok,
                    int64_t *out, struct sim_error *err);
-bool conf_get_bandwidth(const struct conf_node *map, const char *path, const char *key,
-                        double *out, struct sim_error *err);
+bool conf_get_bandwidth(const struct conf_node *map, const char *path, const char *key, double *out,
+                        struct sim_error *err);
 bool conf_get_int(const struct conf_node *map, const char *path, const char *key, int64_t min,
                   int64_t max, int64_t *out, struct sim_error *err);
 /* The scalar text at map[key], or an error. */

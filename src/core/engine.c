@@ -78,4 +78,6 @@ void engine_run(struct engine *e) {
     }
 }
 
-void engine_stop(struct engine *e) { e->stop = true; }
+void engine_stop(struct engine *e) {
+    e->stop = true;
+}

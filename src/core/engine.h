@@ -17,7 +17,7 @@ struct event {
     uint32_t kind; /* index of the handler */
     uint32_t gen;  /* free for the handler (e.g. to drop stale wake-ups) */
     void *arg;
-    int32_t rank;  /* rank the event belongs to */
+    int32_t rank; /* rank the event belongs to */
 };
 
 typedef void (*event_handler)(void *ctx, const struct event *ev);

@@ -63,7 +63,9 @@ void *pool_get_raw(struct pool *p) {
     return obj;
 }
 
-void *pool_get(struct pool *p) { return memset(pool_get_raw(p), 0, p->obj_size); }
+void *pool_get(struct pool *p) {
+    return memset(pool_get_raw(p), 0, p->obj_size);
+}
 
 void pool_put(struct pool *p, void *obj) {
     *(void **)obj = p->free_list;
@@ -72,7 +74,8 @@ void pool_put(struct pool *p, void *obj) {
 }
 
 void pool_destroy(struct pool *p) {
-    for (size_t i = 0; i < p->nchunks; i++) free(p->chunks[i]);
+    for (size_t i = 0; i < p->nchunks; i++)
+        free(p->chunks[i]);
     free(p->chunks);
     memset(p, 0, sizeof *p);
 }

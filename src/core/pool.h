@@ -16,7 +16,7 @@ struct pool {
 };
 
 void pool_init(struct pool *p, size_t obj_size, size_t per_chunk);
-void *pool_get(struct pool *p); /* zero-filled */
+void *pool_get(struct pool *p);     /* zero-filled */
 void *pool_get_raw(struct pool *p); /* contents undefined */
 void pool_put(struct pool *p, void *obj);
 void pool_destroy(struct pool *p);

@@ -10,4 +10,6 @@ simtime_t simtime_from_seconds(double seconds) {
     return (simtime_t)llround(ps);
 }
 
-double simtime_to_seconds(simtime_t t) { return (double)t / 1e12; }
+double simtime_to_seconds(simtime_t t) {
+    return (double)t / 1e12;
+}

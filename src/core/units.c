@@ -15,7 +15,8 @@ static bool split_number(const char *s, double *value, const char **suffix) {
     if (*s >= '0' && *s <= '9') {
         const char *d = s;
         int64_t v = 0;
-        while (*d >= '0' && *d <= '9' && v < INT64_C(100000000000000)) v = v * 10 + (*d++ - '0');
+        while (*d >= '0' && *d <= '9' && v < INT64_C(100000000000000))
+            v = v * 10 + (*d++ - '0');
         if (*d != '.' && *d != 'e' && *d != 'E' && (*d < '0' || *d > '9') && *d != 'x' &&
             *d != 'X' && !(*d == 'i' || *d == 'I' || *d == 'n' || *d == 'N')) {
             *value = (double)v;
@@ -38,14 +39,8 @@ static double read_prefix(const char **p) {
         const char *name;
         double mult;
     } prefixes[] = {
-        {"Ki", 1024.0},
-        {"Mi", 1048576.0},
-        {"Gi", 1073741824.0},
-        {"Ti", 1099511627776.0},
-        {"k", 1e3},
-        {"K", 1e3},
-        {"M", 1e6},
-        {"G", 1e9},
+        {"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0},
+        {"k", 1e3},     {"K", 1e3},        {"M", 1e6},           {"G", 1e9},
         {"T", 1e12},
     };
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {

@@ -127,7 +127,8 @@ static void split_build(struct sim *s, struct split_collector *sc) {
     int32_t i = 0;
     while (i < p->size) {
         int32_t j = i;
-        while (j < p->size && sc->entries[j].color == sc->entries[i].color) j++;
+        while (j < p->size && sc->entries[j].color == sc->entries[i].color)
+            j++;
         if (sc->entries[i].color != SIM_UNDEFINED) {
             struct comm *c = comm_new(s, j - i);
             for (int32_t k = i; k < j; k++) {
@@ -143,7 +144,8 @@ static void split_build(struct sim *s, struct split_collector *sc) {
 void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_t color,
                       int32_t key, int32_t new_id, uint32_t seq) {
     struct split_collector **pp = &s->splits, *sc;
-    while ((sc = *pp) && !(sc->parent == parent && sc->seq == seq)) pp = &sc->next;
+    while ((sc = *pp) && !(sc->parent == parent && sc->seq == seq))
+        pp = &sc->next;
     if (!sc) {
         sc = xcalloc(1, sizeof *sc);
         sc->parent = parent;

@@ -60,7 +60,8 @@ static void queue_append(struct request **head, struct request **tail, struct re
     *tail = r;
 }
 
-static void account_transfer(struct sim *s, const struct request *send, const struct request *recv) {
+static void account_transfer(struct sim *s, const struct request *send,
+                             const struct request *recv) {
     struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
     sr->st.msgs_sent++;
     sr->st.bytes_sent += send->size;
@@ -92,15 +93,14 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
         sim_fail(s,
                  "message truncated (MPI_ERR_TRUNCATE) at virtual time %s: rank %d sent %lld "
                  "bytes with tag %d to rank %d, whose receive has room for %lld bytes",
-                 units_format_time(s->eng.now, tb, sizeof tb), send->owner,
-                 (long long)send->size, send->tag, recv->owner, (long long)recv->size);
+                 units_format_time(s->eng.now, tb, sizeof tb), send->owner, (long long)send->size,
+                 send->tag, recv->owner, (long long)recv->size);
     }
     recv->size = send->size;
     send->flags |= RF_MATCHED;
     account_transfer(s, send, recv);
     request_resolve(s, recv, recv_done, ts);
-    if (!(send->flags & RF_RESOLVED))
-        request_resolve(s, send, send_done, tr);
+    if (!(send->flags & RF_RESOLVED)) request_resolve(s, send, send_done, tr);
     if (send->flags & RF_BSEND) send->partner_time = recv_done; /* buffer freed then */
     maybe_free(s, send);
 }
@@ -195,7 +195,8 @@ struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uin
 int64_t pt2pt_unmatched(const struct sim *s) {
     int64_t n = 0;
     for (int32_t i = 0; i < s->nranks; i++)
-        for (struct request *q = s->ranks[i].unexp_head; q; q = q->qnext) n++;
+        for (struct request *q = s->ranks[i].unexp_head; q; q = q->qnext)
+            n++;
     return n;
 }
 
@@ -217,8 +218,8 @@ struct request *sim_isend(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     return r;
 }
 
-struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t source,
-                          int32_t tag, int64_t size, int32_t user_id) {
+struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
+                          int64_t size, int32_t user_id) {
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || !check_peer(s, rank, c, source, true, "source")) return NULL;

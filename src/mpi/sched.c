@@ -36,11 +36,10 @@ static void post_round(struct sim *s, struct sched *sc, const struct coll_op *op
     sc->posting = 1;
     for (int i = 0; i < n; i++) {
         struct request *q =
-            ops[i].is_send
-                ? pt2pt_post_send(s, sc->owner, sc->comm, sc->args.me, ctx, ops[i].peer,
-                                  (int32_t)sc->tag, ops[i].size, SEND_STANDARD, sc)
-                : pt2pt_post_recv(s, sc->owner, sc->comm, ctx, ops[i].peer, (int32_t)sc->tag,
-                                  ops[i].size, sc);
+            ops[i].is_send ? pt2pt_post_send(s, sc->owner, sc->comm, sc->args.me, ctx, ops[i].peer,
+                                             (int32_t)sc->tag, ops[i].size, SEND_STANDARD, sc)
+                           : pt2pt_post_recv(s, sc->owner, sc->comm, ctx, ops[i].peer,
+                                             (int32_t)sc->tag, ops[i].size, sc);
         q->onext = sc->subs;
         sc->subs = q;
     }
@@ -112,8 +111,9 @@ struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum col
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || kind >= COLL_KINDS) return NULL;
     if (root < 0 || root >= c->size) {
-        sim_fail(s, "rank %d: %s with invalid root %d (MPI_ERR_ROOT); the communicator has %d "
-                    "ranks",
+        sim_fail(s,
+                 "rank %d: %s with invalid root %d (MPI_ERR_ROOT); the communicator has %d "
+                 "ranks",
                  rank, sim_coll_name(kind), root, c->size);
         return NULL;
     }
@@ -129,8 +129,7 @@ void sched_describe(struct sim *s, struct sched *sc) {
                       sc->round);
     for (struct request *q = sc->subs; q; q = q->onext) {
         if (q->flags & RF_RESOLVED) continue;
-        sim_report_append(s, " %s rank %d", q->kind == REQ_SEND ? "send to" : "recv from",
-                          q->peer);
+        sim_report_append(s, " %s rank %d", q->kind == REQ_SEND ? "send to" : "recv from", q->peer);
     }
     sim_report_append(s, " -> waits for ranks");
     for (struct request *q = sc->subs; q; q = q->onext)

@@ -76,8 +76,8 @@ void sim_report_append(struct sim *s, const char *fmt, ...) {
     for (;;) {
         size_t room = s->report_cap - s->report_len;
         va_start(ap, fmt);
-        int n = vsnprintf(s->report ? s->report + s->report_len : NULL, s->report ? room : 0, fmt,
-                          ap);
+        int n =
+            vsnprintf(s->report ? s->report + s->report_len : NULL, s->report ? room : 0, fmt, ap);
         va_end(ap);
         if (n < 0) return;
         if (s->report && (size_t)n < room) {
@@ -105,7 +105,8 @@ void sim_fail(struct sim *s, const char *fmt, ...) {
 static void report_deadlock(struct sim *s) {
     char tb[48];
     int32_t stuck = 0;
-    for (int32_t i = 0; i < s->nranks; i++) stuck += s->ranks[i].state != RS_FINISHED;
+    for (int32_t i = 0; i < s->nranks; i++)
+        stuck += s->ranks[i].state != RS_FINISHED;
     sim_report_append(s,
                       "deadlock at virtual time %s: %d of %d ranks are blocked and no event "
                       "can wake them\nwait-for graph (rank: operation -> ranks it waits for):\n",
@@ -124,7 +125,8 @@ static void report_deadlock(struct sim *s) {
 }
 
 enum sim_status sim_run(struct sim *s) {
-    for (int32_t i = 0; i < s->nranks; i++) sim_wake_at(s, i, 0);
+    for (int32_t i = 0; i < s->nranks; i++)
+        sim_wake_at(s, i, 0);
     engine_run(&s->eng);
     if (s->status != SIM_OK) return s->status;
     for (int32_t i = 0; i < s->nranks; i++) {
@@ -137,14 +139,24 @@ enum sim_status sim_run(struct sim *s) {
     return s->status;
 }
 
-simtime_t sim_now(const struct sim *s) { return s->eng.now; }
-int32_t sim_size(const struct sim *s) { return s->nranks; }
-const char *sim_failure_report(const struct sim *s) { return s->report ? s->report : ""; }
+simtime_t sim_now(const struct sim *s) {
+    return s->eng.now;
+}
+int32_t sim_size(const struct sim *s) {
+    return s->nranks;
+}
+const char *sim_failure_report(const struct sim *s) {
+    return s->report ? s->report : "";
+}
 const struct rank_stats *sim_rank_stats(const struct sim *s, int32_t rank) {
     return &s->ranks[rank].st;
 }
-uint64_t sim_events(const struct sim *s) { return s->eng.events_run; }
-int64_t sim_unmatched_messages(const struct sim *s) { return pt2pt_unmatched(s); }
+uint64_t sim_events(const struct sim *s) {
+    return s->eng.events_run;
+}
+int64_t sim_unmatched_messages(const struct sim *s) {
+    return pt2pt_unmatched(s);
+}
 
 bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
     if (duration <= 0) return true;

@@ -88,8 +88,8 @@ int32_t sim_comm_size(const struct sim *s, int32_t rank, int32_t comm_id);
  * user_id names the request for sim_find_request (the trace's req=ID). */
 struct request *sim_isend(struct sim *s, int32_t rank, int32_t comm_id, int32_t dest, int32_t tag,
                           int64_t size, enum send_mode mode, int32_t user_id);
-struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t source,
-                          int32_t tag, int64_t size, int32_t user_id);
+struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
+                          int64_t size, int32_t user_id);
 /* Starts a collective; size is the per-rank block (bytes). */
 struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum coll_kind kind,
                           int64_t size, int32_t root, int32_t user_id);

@@ -9,12 +9,12 @@
 
 enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL };
 enum req_flags {
-    RF_RESOLVED = 1,  /* done time known */
-    RF_MATCHED = 2,   /* send: matched by a receive (envelope left the queue) */
-    RF_RELEASED = 4,  /* the owner no longer holds it */
-    RF_WAITED = 8,    /* part of the owner's current wait */
-    RF_BSEND = 16,    /* holds attached-buffer space */
-    RF_USER = 32,     /* in the owner's outstanding list */
+    RF_RESOLVED = 1, /* done time known */
+    RF_MATCHED = 2,  /* send: matched by a receive (envelope left the queue) */
+    RF_RELEASED = 4, /* the owner no longer holds it */
+    RF_WAITED = 8,   /* part of the owner's current wait */
+    RF_BSEND = 16,   /* holds attached-buffer space */
+    RF_USER = 32,    /* in the owner's outstanding list */
 };
 
 struct comm;
@@ -101,7 +101,9 @@ enum { EV_WAKE = 0, EV_SCHED = 1 };
 /* sim.c */
 void sim_report_append(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sim_wake_at(struct sim *s, int32_t rank, simtime_t t);
-static inline simtime_t sim_max(simtime_t a, simtime_t b) { return a > b ? a : b; }
+static inline simtime_t sim_max(simtime_t a, simtime_t b) {
+    return a > b ? a : b;
+}
 
 /* comm.c */
 struct comm *sim_comm_get(const struct sim *s, int32_t rank, int32_t id, int32_t *myrank);

@@ -32,7 +32,9 @@ struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user
     return NULL;
 }
 
-int sim_last_index(const struct sim *s, int32_t rank) { return s->ranks[rank].last_index; }
+int sim_last_index(const struct sim *s, int32_t rank) {
+    return s->ranks[rank].last_index;
+}
 
 /* When the current wait can complete, or SIMTIME_NEVER if not known yet. */
 static simtime_t wait_ready_time(struct sim *s, int32_t rank) {
@@ -59,7 +61,7 @@ void wait_recheck(struct sim *s, int32_t rank) {
 static void finish_request(struct sim *s, struct request **link) {
     struct request *q = *link;
     *link = q->onext;
-    q->flags &= (uint8_t)~(RF_WAITED | RF_USER);
+    q->flags &= (uint8_t) ~(RF_WAITED | RF_USER);
     pt2pt_release(s, q);
 }
 

@@ -13,8 +13,7 @@ struct network {
 };
 
 /* Reads the `intra:` and `inter:` maps of the platform tree. */
-bool network_init(struct network *n, const struct conf_node *platform_root,
-                  struct sim_error *err);
+bool network_init(struct network *n, const struct conf_node *platform_root, struct sim_error *err);
 void network_destroy(struct network *n);
 
 static inline simtime_t network_cost(const struct network *n, int32_t src_node, int32_t dst_node,

@@ -48,8 +48,8 @@ static bool parse_piecewise(struct p2p_model *m, const struct conf_node *map, co
         if (!parse_segment(&m->seg[i], segs->items[i], path, i, err)) return false;
         if (i > 0 && m->seg[i].upto <= m->seg[i - 1].upto)
             return err_at(err, segs->items[i]->file, segs->items[i]->line,
-                          "'%s.segments.%d.upto' must be larger than the previous segment's",
-                          path, i);
+                          "'%s.segments.%d.upto' must be larger than the previous segment's", path,
+                          i);
     }
     if (m->seg[m->nseg - 1].upto != INT64_MAX)
         return err_at(err, segs->items[m->nseg - 1]->file, segs->items[m->nseg - 1]->line,
@@ -74,11 +74,11 @@ static bool parse_point(struct p2p_segment *s, const struct conf_node *item, con
         return err_at(err, item->file, item->line, "'%s': expected {size: SIZE, time: TIME}", p);
     }
     if (!units_parse_size(size_s, true, false, &s->upto, &why))
-        return err_at(err, item->file, item->line, "'%s.size': found '%s', expected %s", p,
-                      size_s, why);
+        return err_at(err, item->file, item->line, "'%s.size': found '%s', expected %s", p, size_s,
+                      why);
     if (!units_parse_seconds(time_s, &s->latency, &why))
-        return err_at(err, item->file, item->line, "'%s.time': found '%s', expected %s", p,
-                      time_s, why);
+        return err_at(err, item->file, item->line, "'%s.time': found '%s', expected %s", p, time_s,
+                      why);
     return true;
 }
 
@@ -105,7 +105,8 @@ static bool parse_table(struct p2p_model *m, const struct conf_node *map, const 
 
 static double seconds_segments(const struct p2p_model *m, int64_t size) {
     const struct p2p_segment *s = m->seg;
-    for (int i = 0; i < m->nseg - 1 && size > s->upto; i++) s++;
+    for (int i = 0; i < m->nseg - 1 && size > s->upto; i++)
+        s++;
     return s->latency + (double)size / s->bandwidth;
 }
 
@@ -113,10 +114,12 @@ static double seconds_table(const struct p2p_model *m, int64_t size) {
     const struct p2p_segment *p = m->seg;
     if (m->nseg == 1) return p[0].latency;
     int i = 1;
-    while (i < m->nseg - 1 && size > p[i].upto) i++;
+    while (i < m->nseg - 1 && size > p[i].upto)
+        i++;
     /* Line through points i-1 and i; interpolates inside, extrapolates outside. */
     double x0 = (double)p[i - 1].upto, x1 = (double)p[i].upto;
-    double t = p[i - 1].latency + (p[i].latency - p[i - 1].latency) * ((double)size - x0) / (x1 - x0);
+    double t =
+        p[i - 1].latency + (p[i].latency - p[i - 1].latency) * ((double)size - x0) / (x1 - x0);
     return t > 0 ? t : 0;
 }
 

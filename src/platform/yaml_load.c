@@ -31,8 +31,7 @@ static bool convert_map(struct loader *l, yaml_node_t *yn, struct conf_node *n, 
                           "map keys must be plain words");
         const char *key = (const char *)k->data.scalar.value;
         if (conf_map_get(n, key))
-            return err_at(l->err, l->file, (int)k->start_mark.line + 1, "duplicate key '%s'",
-                          key);
+            return err_at(l->err, l->file, (int)k->start_mark.line + 1, "duplicate key '%s'", key);
         struct conf_node *c = convert(l, v, depth + 1);
         if (!c) return false;
         conf_map_put(n, key, c);

@@ -19,9 +19,8 @@ struct replay {
     int16_t *depth; /* open intervals per rank */
 };
 
-__attribute__((format(printf, 3, 4))) static bool rec_fail(struct replay *rp,
-                                                             const struct trace_rec *r,
-                                                             const char *fmt, ...) {
+__attribute__((format(printf, 3, 4))) static bool
+rec_fail(struct replay *rp, const struct trace_rec *r, const char *fmt, ...) {
     char msg[256];
     va_list ap;
     va_start(ap, fmt);
@@ -41,8 +40,9 @@ static simtime_t scaled_compute(const struct replay *rp, const struct trace_rec 
 
 static bool check_comm(struct replay *rp, const struct trace_rec *r) {
     if (sim_comm_valid(rp->sim, r->rank, r->comm)) return true;
-    return rec_fail(rp, r, "communicator %d is not known to this rank (create it with comm_split "
-                           "or comm_dup first)",
+    return rec_fail(rp, r,
+                    "communicator %d is not known to this rank (create it with comm_split "
+                    "or comm_dup first)",
                     r->comm);
 }
 
@@ -56,8 +56,7 @@ static bool collect_requests(struct replay *rp, const struct trace_rec *r, struc
     for (int i = 0; i < r->nids; i++) {
         out[i] = sim_find_request(rp->sim, r->rank, r->ids[i]);
         if (!out[i])
-            return rec_fail(rp, r,
-                            "waits for request %d, which was never started or has completed",
+            return rec_fail(rp, r, "waits for request %d, which was never started or has completed",
                             r->ids[i]);
     }
     return true;
@@ -73,11 +72,12 @@ static bool do_p2p(struct replay *rp, const struct trace_rec *r) {
         return rec_fail(rp, r, "peer rank %d is outside the communicator (%d ranks)",
                         r->peer >= n ? r->peer : r->peer2, n);
     if (r->op == TOP_SEND || r->op == TOP_ISEND || r->op == TOP_SENDRECV)
-        q[0] = sim_isend(s, r->rank, r->comm, r->peer, r->tag, r->size, (enum send_mode)r->mode,
-                         id);
+        q[0] =
+            sim_isend(s, r->rank, r->comm, r->peer, r->tag, r->size, (enum send_mode)r->mode, id);
     if (r->op == TOP_RECV || r->op == TOP_IRECV)
         q[0] = sim_irecv(s, r->rank, r->comm, r->peer, r->tag, r->size, id);
-    if (r->op == TOP_SENDRECV) q[1] = sim_irecv(s, r->rank, r->comm, r->peer2, r->tag2, r->size2, -1);
+    if (r->op == TOP_SENDRECV)
+        q[1] = sim_irecv(s, r->rank, r->comm, r->peer2, r->tag2, r->size2, -1);
     if (!q[0]) return false;
     if (r->op == TOP_ISEND || r->op == TOP_IRECV) return true;
     return sim_wait(s, r->rank, q, r->op == TOP_SENDRECV ? 2 : 1, false);
@@ -99,8 +99,8 @@ static bool do_coll(struct replay *rp, const struct trace_rec *r) {
     int32_t n = sim_comm_size(rp->sim, r->rank, r->comm);
     if (r->root >= n)
         return rec_fail(rp, r, "root %d is outside the communicator (%d ranks)", r->root, n);
-    struct request *q = sim_icoll(rp->sim, r->rank, r->comm, (enum coll_kind)r->coll, r->size,
-                                  r->root, id);
+    struct request *q =
+        sim_icoll(rp->sim, r->rank, r->comm, (enum coll_kind)r->coll, r->size, r->root, id);
     if (!q) return false;
     return r->op == TOP_ICOLL || sim_wait(rp->sim, r->rank, &q, 1, false);
 }
@@ -108,19 +108,16 @@ static bool do_coll(struct replay *rp, const struct trace_rec *r) {
 static bool do_comm(struct replay *rp, const struct trace_rec *r) {
     if (!check_comm(rp, r)) return false;
     if (sim_comm_valid(rp->sim, r->rank, r->newcomm))
-        return rec_fail(rp, r, "communicator id %d is already in use on this rank",
-                        r->newcomm);
-    struct request *q =
-        r->op == TOP_COMM_DUP
-            ? sim_comm_dup(rp->sim, r->rank, r->comm, r->newcomm)
-            : sim_comm_split(rp->sim, r->rank, r->comm, r->color, r->key, r->newcomm);
+        return rec_fail(rp, r, "communicator id %d is already in use on this rank", r->newcomm);
+    struct request *q = r->op == TOP_COMM_DUP ? sim_comm_dup(rp->sim, r->rank, r->comm, r->newcomm)
+                                              : sim_comm_split(rp->sim, r->rank, r->comm, r->color,
+                                                               r->key, r->newcomm);
     return q && sim_wait(rp->sim, r->rank, &q, 1, false);
 }
 
 static bool do_interval(struct replay *rp, const struct trace_rec *r) {
     if (r->op == TOP_INTERVAL_BEGIN) {
-        if (rp->depth[r->rank] == INT16_MAX)
-            return rec_fail(rp, r, "intervals nested too deeply");
+        if (rp->depth[r->rank] == INT16_MAX) return rec_fail(rp, r, "intervals nested too deeply");
         rp->depth[r->rank]++;
         return true;
     }

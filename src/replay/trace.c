@@ -31,7 +31,7 @@ struct rank_queue {
 };
 
 struct trace_reader {
-    struct source shared;  /* used when per_rank == NULL */
+    struct source shared; /* used when per_rank == NULL */
     struct source *per_rank;
     int32_t nranks;
     int open_count, clock_hand;
@@ -71,8 +71,7 @@ static bool source_open(struct trace_reader *t, struct source *s, struct sim_err
     if (!s->gz) return err_set(err, "%s: cannot open trace file: %s", s->path, strerror(errno));
     gzbuffer(s->gz, t->per_rank ? 8192 : 1 << 17);
     if (s->consumed > 0 && gzseek(s->gz, s->consumed, SEEK_SET) < 0)
-        return err_set(err, "%s: cannot seek back to offset %lld", s->path,
-                       (long long)s->consumed);
+        return err_set(err, "%s: cannot seek back to offset %lld", s->path, (long long)s->consumed);
     s->cap = t->per_rank ? RANK_BUF : SHARED_BUF;
     s->buf = xmalloc(s->cap + 1);
     s->start = s->end = 0;
@@ -121,14 +120,15 @@ static char *source_line(struct trace_reader *t, struct source *s, struct sim_er
 }
 
 static bool blank_or_comment(const char *l) {
-    while (*l == ' ' || *l == '\t' || *l == '\r') l++;
+    while (*l == ' ' || *l == '\t' || *l == '\r')
+        l++;
     return *l == '\0' || *l == '#';
 }
 
 /* Reads the header lines "simpi-trace 1" and "ranks N" (ranks optional for
  * per-rank files); leaves the source at the first record. */
-static bool read_header(struct trace_reader *t, struct source *s, int32_t *nranks,
-                        bool need_ranks, struct sim_error *err) {
+static bool read_header(struct trace_reader *t, struct source *s, int32_t *nranks, bool need_ranks,
+                        struct sim_error *err) {
     char *l;
     int stage = 0;
     while (stage < 2) {
@@ -142,9 +142,9 @@ static bool read_header(struct trace_reader *t, struct source *s, int32_t *nrank
         if (blank_or_comment(l)) continue;
         if (stage == 0) {
             if (strncmp(l, "simpi-trace", 11) != 0)
-                return err_at(err, s->path, s->line,
-                              "not a simpi trace: expected the header 'simpi-trace 1', found '%.40s'",
-                              l);
+                return err_at(
+                    err, s->path, s->line,
+                    "not a simpi trace: expected the header 'simpi-trace 1', found '%.40s'", l);
             if (strcmp(l, "simpi-trace 1") != 0)
                 return err_at(err, s->path, s->line,
                               "unsupported trace version '%.40s'; this simpi reads 'simpi-trace 1'",
@@ -190,12 +190,12 @@ static void raise_fd_limit(void) {
     }
 }
 
-static bool setup_per_rank(struct trace_reader *t, char **paths, int32_t n,
-                           struct sim_error *err) {
+static bool setup_per_rank(struct trace_reader *t, char **paths, int32_t n, struct sim_error *err) {
     raise_fd_limit();
     t->nranks = n;
     t->per_rank = xcalloc((size_t)n, sizeof *t->per_rank);
-    for (int32_t i = 0; i < n; i++) t->per_rank[i].path = paths[i];
+    for (int32_t i = 0; i < n; i++)
+        t->per_rank[i].path = paths[i];
     for (int32_t i = 0; i < n; i++) {
         int32_t declared = n;
         if (!read_header(t, &t->per_rank[i], &declared, false, err)) return false;
@@ -235,11 +235,14 @@ static bool open_directory(struct trace_reader *t, const char *dir, struct sim_e
         if (stat(paths[i], &st) == 0) continue;
         snprintf(paths[i], len, "%s/rank%d.trace.gz", dir, i);
         if (stat(paths[i], &st) != 0)
-            ok = err_set(err, "%s: per-rank trace for rank %d is missing (rank%d.trace)", dir, i, i);
+            ok =
+                err_set(err, "%s: per-rank trace for rank %d is missing (rank%d.trace)", dir, i, i);
     }
-    if (ok) ok = setup_per_rank(t, paths, n, err);
+    if (ok)
+        ok = setup_per_rank(t, paths, n, err);
     else
-        for (int32_t i = 0; i < n; i++) free(paths[i]);
+        for (int32_t i = 0; i < n; i++)
+            free(paths[i]);
     free(paths);
     return ok;
 }
@@ -265,7 +268,8 @@ static bool open_index(struct trace_reader *t, const char *path, struct sim_erro
             continue;
         }
         r = strtol(l, &end, 10);
-        while (*end == ' ' || *end == '\t') end++;
+        while (*end == ' ' || *end == '\t')
+            end++;
         if (end == l || r < 0 || r >= n || !*end || paths[r]) {
             ok = err_at(err, path, s.line, "expected 'RANK PATH' with a new rank below %d", n);
             continue;
@@ -279,9 +283,11 @@ static bool open_index(struct trace_reader *t, const char *path, struct sim_erro
     if (ok && err->set) ok = false;
     if (ok && (!paths || seen != n))
         ok = err_at(err, path, 0, "index lists %d of %d ranks", seen, n);
-    if (ok) ok = setup_per_rank(t, paths, n, err);
+    if (ok)
+        ok = setup_per_rank(t, paths, n, err);
     else
-        for (int32_t i = 0; paths && i < n; i++) free(paths[i]);
+        for (int32_t i = 0; paths && i < n; i++)
+            free(paths[i]);
     free(paths);
     return ok;
 }
@@ -328,14 +334,19 @@ void trace_close(struct trace_reader *t) {
     }
     free(t->per_rank);
     free(t->queues);
-    for (int32_t i = 0; i < t->nnames; i++) free(t->names[i]);
+    for (int32_t i = 0; i < t->nnames; i++)
+        free(t->names[i]);
     free(t->names);
     pool_destroy(&t->recs);
     free(t);
 }
 
-int32_t trace_ranks(const struct trace_reader *t) { return t->nranks; }
-uint64_t trace_records(const struct trace_reader *t) { return t->records; }
+int32_t trace_ranks(const struct trace_reader *t) {
+    return t->nranks;
+}
+uint64_t trace_records(const struct trace_reader *t) {
+    return t->records;
+}
 
 const char *trace_file_of(const struct trace_reader *t, int32_t rank) {
     return t->per_rank ? t->per_rank[rank].path : t->shared.path;

@@ -13,8 +13,8 @@
 enum trace_op {
     TOP_COMPUTE,
     TOP_COMPUTE_FLOPS,
-    TOP_SEND,   /* blocking send; mode in rec.mode */
-    TOP_ISEND,  /* non-blocking send; mode in rec.mode */
+    TOP_SEND,  /* blocking send; mode in rec.mode */
+    TOP_ISEND, /* non-blocking send; mode in rec.mode */
     TOP_RECV,
     TOP_IRECV,
     TOP_SENDRECV,
@@ -33,12 +33,12 @@ enum trace_op {
 
 struct trace_rec {
     struct trace_rec *next;
-    int64_t size;      /* bytes; compute: picoseconds */
-    int64_t size2;     /* sendrecv: receive size */
-    double flops;      /* TOP_COMPUTE_FLOPS */
+    int64_t size;  /* bytes; compute: picoseconds */
+    int64_t size2; /* sendrecv: receive size */
+    double flops;  /* TOP_COMPUTE_FLOPS */
     int32_t rank, peer, peer2, tag, tag2, req, comm, root, color, key, newcomm;
-    int32_t nids;      /* waitall / waitany ids (0 = all outstanding) */
-    int32_t *ids;      /* malloc'd when nids > 0; freed by trace_release / trace_rec_clear */
+    int32_t nids; /* waitall / waitany ids (0 = all outstanding) */
+    int32_t *ids; /* malloc'd when nids > 0; freed by trace_release / trace_rec_clear */
     int32_t line;
     uint8_t op, mode, coll;
 };

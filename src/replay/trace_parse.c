@@ -47,8 +47,7 @@ static bool parse_rank(struct parse_ctx *p, const char *s, const char *field, bo
     if (parse_int(s, 0, p->nranks - 1, out)) return true;
     char want[96];
     snprintf(want, sizeof want, "a rank from 0 to %d%s", p->nranks - 1, any_ok ? " or any" : "");
-    return err_at(p->err, p->file, p->line, "field '%s': found '%s', expected %s", field, s,
-                  want);
+    return err_at(p->err, p->file, p->line, "field '%s': found '%s', expected %s", field, s, want);
 }
 
 static bool parse_size_field(struct parse_ctx *p, const char *s, const char *field, int64_t *out) {
@@ -66,14 +65,22 @@ static bool parse_option(struct parse_ctx *p, struct trace_rec *r, const char *t
     int32_t *dst = NULL;
     int32_t lo = 0, hi = INT32_MAX;
     bool any_ok = false;
-    if (klen == 3 && !strncmp(tok, "tag", 3)) dst = &r->tag, any_ok = true;
-    else if (klen == 7 && !strncmp(tok, "recvtag", 7)) dst = &r->tag2, any_ok = true;
-    else if (klen == 3 && !strncmp(tok, "req", 3)) dst = &r->req;
-    else if (klen == 4 && !strncmp(tok, "comm", 4)) dst = &r->comm;
-    else if (klen == 4 && !strncmp(tok, "root", 4)) dst = &r->root;
-    else if (klen == 5 && !strncmp(tok, "color", 5)) dst = &r->color;
-    else if (klen == 3 && !strncmp(tok, "key", 3)) dst = &r->key, lo = INT32_MIN;
-    else if (klen == 3 && !strncmp(tok, "new", 3)) dst = &r->newcomm, lo = 1;
+    if (klen == 3 && !strncmp(tok, "tag", 3))
+        dst = &r->tag, any_ok = true;
+    else if (klen == 7 && !strncmp(tok, "recvtag", 7))
+        dst = &r->tag2, any_ok = true;
+    else if (klen == 3 && !strncmp(tok, "req", 3))
+        dst = &r->req;
+    else if (klen == 4 && !strncmp(tok, "comm", 4))
+        dst = &r->comm;
+    else if (klen == 4 && !strncmp(tok, "root", 4))
+        dst = &r->root;
+    else if (klen == 5 && !strncmp(tok, "color", 5))
+        dst = &r->color;
+    else if (klen == 3 && !strncmp(tok, "key", 3))
+        dst = &r->key, lo = INT32_MIN;
+    else if (klen == 3 && !strncmp(tok, "new", 3))
+        dst = &r->newcomm, lo = 1;
     else
         return err_at(p->err, p->file, p->line,
                       "unknown option '%.*s' (expected tag, recvtag, req, comm, root, color, key "
@@ -88,9 +95,8 @@ static bool parse_option(struct parse_ctx *p, struct trace_rec *r, const char *t
         return true;
     }
     if (!parse_int(v, lo, hi, dst))
-        return err_at(p->err, p->file, p->line, "option '%.*s': found '%s', expected %s",
-                      (int)klen, tok, v,
-                      any_ok ? "a non-negative integer or any" : "an integer in range");
+        return err_at(p->err, p->file, p->line, "option '%.*s': found '%s', expected %s", (int)klen,
+                      tok, v, any_ok ? "a non-negative integer or any" : "an integer in range");
     return true;
 }
 
@@ -171,7 +177,8 @@ static const struct op_name ops[] = {
 
 static unsigned op_hash(const char *name) {
     unsigned h = 5381;
-    for (; *name; name++) h = h * 33 + (unsigned char)*name;
+    for (; *name; name++)
+        h = h * 33 + (unsigned char)*name;
     return h & (OP_HASH_SIZE - 1);
 }
 
@@ -183,7 +190,8 @@ static const struct op_name *lookup_op(const char *name) {
     if (!built) {
         for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
             unsigned h = op_hash(ops[i].name);
-            while (table[h]) h = (h + 1) & (OP_HASH_SIZE - 1);
+            while (table[h])
+                h = (h + 1) & (OP_HASH_SIZE - 1);
             table[h] = &ops[i];
         }
         built = true;
@@ -234,8 +242,7 @@ static bool check_required(struct parse_ctx *p, struct trace_rec *r) {
         return fail(p, "'%s' needs new=ID (a communicator id >= 1)%s", p->tok[1], "");
     if (r->op == TOP_COMM_SPLIT && r->color == INT32_MIN)
         return fail(p, "'%s' needs color=C (or color=undefined)%s", p->tok[1], "");
-    if (r->op != TOP_SENDRECV && r->tag == SIM_ANY_TAG &&
-        (r->op == TOP_SEND || r->op == TOP_ISEND))
+    if (r->op != TOP_SENDRECV && r->tag == SIM_ANY_TAG && (r->op == TOP_SEND || r->op == TOP_ISEND))
         return fail(p, "'%s': a send cannot use tag=any%s", p->tok[1], "");
     return true;
 }
@@ -287,11 +294,13 @@ static int tokenize(char *line, char **tok, int max) {
     int n = 0;
     char *s = line;
     for (;;) {
-        while (*s == ' ' || *s == '\t' || *s == '\r') s++;
+        while (*s == ' ' || *s == '\t' || *s == '\r')
+            s++;
         if (!*s || *s == '#') break;
         if (n == max) return -1;
         tok[n++] = s;
-        while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '#') s++;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '#')
+            s++;
         if (*s == '#') {
             *s = '\0';
             break;

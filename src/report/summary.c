@@ -21,11 +21,14 @@ simtime_t summary_predicted(const struct sim *s) {
 
 static int64_t total_messages(const struct sim *s) {
     int64_t n = 0;
-    for (int32_t i = 0; i < sim_size(s); i++) n += sim_rank_stats(s, i)->msgs_sent;
+    for (int32_t i = 0; i < sim_size(s); i++)
+        n += sim_rank_stats(s, i)->msgs_sent;
     return n;
 }
 
-static double sec(simtime_t t) { return simtime_to_seconds(t); }
+static double sec(simtime_t t) {
+    return simtime_to_seconds(t);
+}
 
 static void print_row(FILE *out, const char *label, double c, double p, double k, double b,
                       double msgs, double bytes, double fin) {
@@ -47,8 +50,8 @@ static void print_aggregate(FILE *out, const struct sim *s) {
     int32_t n = sim_size(s);
     for (int32_t i = 0; i < n; i++) {
         const struct rank_stats *st = sim_rank_stats(s, i);
-        double x[7] = {sec(st->compute),         sec(st->p2p),       sec(st->coll),
-                       sec(st->blocked),         (double)st->msgs_sent, (double)st->bytes_sent,
+        double x[7] = {sec(st->compute), sec(st->p2p),          sec(st->coll),
+                       sec(st->blocked), (double)st->msgs_sent, (double)st->bytes_sent,
                        sec(st->finish)};
         for (int c = 0; c < 7; c++) {
             if (i == 0 || x[c] < v[0][c]) v[0][c] = x[c];
@@ -74,7 +77,8 @@ static void print_slowest(FILE *out, const struct sim *s) {
         if (pos < SLOWEST_SHOWN) best[pos] = i;
     }
     fprintf(out, "slowest ranks:\n");
-    for (int k = 0; k < nb; k++) print_rank(out, s, best[k]);
+    for (int k = 0; k < nb; k++)
+        print_rank(out, s, best[k]);
 }
 
 static void print_simulation(FILE *out, const struct sim *s, const struct run_info *in) {
@@ -98,17 +102,18 @@ static void print_simulation(FILE *out, const struct sim *s, const struct run_in
 void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
     char tb[48];
     int32_t n = sim_size(s);
-    fprintf(out, "simpi: %s on %s (%d ranks on %lld nodes)\n", in->what, in->platform, n,
+    fprintf(out, "simpi: %s on %s (%d ranks, %lld nodes)\n", in->what, in->platform, n,
             (long long)in->nodes);
     if (in->status == SIM_OK)
         fprintf(out, "predicted execution time: %s\n",
                 units_format_time(summary_predicted(s), tb, sizeof tb));
     else
         fprintf(out, "no prediction: the run stopped with an error (times below are up to it)\n");
-    fprintf(out, "  %-12s %12s %12s %12s %12s %10s %14s %12s\n", "(times in ms)", "compute",
-            "p2p", "collective", "blocked", "msgs sent", "bytes sent", "finish");
+    fprintf(out, "  %-12s %12s %12s %12s %12s %10s %14s %12s\n", "(times in ms)", "compute", "p2p",
+            "collective", "blocked", "msgs sent", "bytes sent", "finish");
     if (n <= TABLE_MAX_RANKS) {
-        for (int32_t i = 0; i < n; i++) print_rank(out, s, i);
+        for (int32_t i = 0; i < n; i++)
+            print_rank(out, s, i);
     } else {
         print_aggregate(out, s);
         print_slowest(out, s);

@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         struct network n;
         if (network_init(&n, p->conf, &err)) {
             if (platform_fit_ranks(p, 64, &err)) {
-                for (int r = 0; r < 64; r++) (void)platform_node_of(p, r);
+                for (int r = 0; r < 64; r++)
+                    (void)platform_node_of(p, r);
                 (void)network_cost(&n, 0, 1, 12345);
                 (void)network_cost(&n, 0, 0, 1 << 20);
             }

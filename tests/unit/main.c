@@ -10,9 +10,8 @@ int test_failures;
 extern const struct test_case units_tests[], engine_tests[], platform_tests[], p2p_tests[],
     coll_tests[], trace_tests[], replay_tests[];
 
-static const struct test_case *const groups[] = {units_tests, engine_tests, platform_tests,
-                                                 p2p_tests,   coll_tests,   trace_tests,
-                                                 replay_tests};
+static const struct test_case *const groups[] = {
+    units_tests, engine_tests, platform_tests, p2p_tests, coll_tests, trace_tests, replay_tests};
 
 const char *test_write_temp(const char *suffix, const char *text) {
     static char paths[8][128];
@@ -32,7 +31,8 @@ int main(int argc, char **argv) {
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
         for (const struct test_case *t = groups[g]; t->name; t++) {
             bool selected = argc < 2;
-            for (int i = 1; i < argc; i++) selected |= strstr(t->name, argv[i]) != NULL;
+            for (int i = 1; i < argc; i++)
+                selected |= strstr(t->name, argv[i]) != NULL;
             if (!selected) continue;
             int before = test_failures;
             t->fn();

@@ -44,7 +44,8 @@ struct test_case {
 };
 
 #define TEST_LIST(name) const struct test_case name[]
-#define TEST_END {NULL, NULL}
+#define TEST_END                                                                                   \
+    { NULL, NULL }
 
 /* Writes text to a fresh temporary file; returns its path (static buffer per call
  * slot, 8 slots). */

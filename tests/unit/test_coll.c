@@ -86,7 +86,8 @@ static bool execute(const struct coll_algo *al, int n, int root, int64_t size) {
     memset(chans, 0, sizeof chans);
     memset(rks, 0, sizeof rks);
     struct coll_args a = {n, 0, root, size};
-    for (int i = 0; i < n; i++) rks[i].know = (uint64_t)1 << i;
+    for (int i = 0; i < n; i++)
+        rks[i].know = (uint64_t)1 << i;
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = 0; i < n; i++) {
@@ -102,11 +103,14 @@ static bool execute(const struct coll_algo *al, int n, int root, int64_t size) {
     for (int i = 0; i < n; i++)
         if (!rks[i].done) return false;
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) CHECK_EQ_INT(chans[i][j].head, chans[i][j].tail);
+        for (int j = 0; j < n; j++)
+            CHECK_EQ_INT(chans[i][j].head, chans[i][j].tail);
     return true;
 }
 
-static uint64_t all_bits(int n) { return n == 64 ? ~0ull : ((uint64_t)1 << n) - 1; }
+static uint64_t all_bits(int n) {
+    return n == 64 ? ~0ull : ((uint64_t)1 << n) - 1;
+}
 
 static void check_kind(enum coll_kind kind) {
     const struct coll_algo *al = coll_select(kind, 4, 8);
@@ -155,19 +159,39 @@ static void check_kind(enum coll_kind kind) {
     }
 }
 
-static void test_barrier(void) { check_kind(COLL_BARRIER); }
-static void test_bcast(void) { check_kind(COLL_BCAST); }
-static void test_reduce(void) { check_kind(COLL_REDUCE); }
-static void test_allreduce(void) { check_kind(COLL_ALLREDUCE); }
-static void test_gather(void) { check_kind(COLL_GATHER); }
-static void test_scatter(void) { check_kind(COLL_SCATTER); }
-static void test_allgather(void) { check_kind(COLL_ALLGATHER); }
-static void test_alltoall(void) { check_kind(COLL_ALLTOALL); }
+static void test_barrier(void) {
+    check_kind(COLL_BARRIER);
+}
+static void test_bcast(void) {
+    check_kind(COLL_BCAST);
+}
+static void test_reduce(void) {
+    check_kind(COLL_REDUCE);
+}
+static void test_allreduce(void) {
+    check_kind(COLL_ALLREDUCE);
+}
+static void test_gather(void) {
+    check_kind(COLL_GATHER);
+}
+static void test_scatter(void) {
+    check_kind(COLL_SCATTER);
+}
+static void test_allgather(void) {
+    check_kind(COLL_ALLGATHER);
+}
+static void test_alltoall(void) {
+    check_kind(COLL_ALLTOALL);
+}
 
 TEST_LIST(coll_tests) = {
-    {"coll.barrier", test_barrier},     {"coll.bcast", test_bcast},
-    {"coll.reduce", test_reduce},       {"coll.allreduce", test_allreduce},
-    {"coll.gather", test_gather},       {"coll.scatter", test_scatter},
-    {"coll.allgather", test_allgather}, {"coll.alltoall", test_alltoall},
+    {"coll.barrier", test_barrier},
+    {"coll.bcast", test_bcast},
+    {"coll.reduce", test_reduce},
+    {"coll.allreduce", test_allreduce},
+    {"coll.gather", test_gather},
+    {"coll.scatter", test_scatter},
+    {"coll.allgather", test_allgather},
+    {"coll.alltoall", test_alltoall},
     TEST_END,
 };

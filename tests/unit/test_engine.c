@@ -25,7 +25,8 @@ static void test_order(void) {
     engine_schedule(&e, 5, 3, 0, 0, (void *)(intptr_t)0);
     engine_run(&e);
     CHECK_EQ_INT(norder, 6);
-    for (int i = 0; i < 6; i++) CHECK_EQ_INT(order[i], i);
+    for (int i = 0; i < 6; i++)
+        CHECK_EQ_INT(order[i], i);
     CHECK_EQ_INT(e.now, 30);
     CHECK_EQ_INT(e.events_run, 6);
     engine_destroy(&e);
@@ -59,10 +60,12 @@ static void test_pool(void) {
     struct pool p;
     pool_init(&p, 40, 4);
     void *a[10];
-    for (int i = 0; i < 10; i++) a[i] = pool_get(&p);
+    for (int i = 0; i < 10; i++)
+        a[i] = pool_get(&p);
     CHECK_EQ_INT(p.live, 10);
     CHECK(p.nchunks == 3);
-    for (int i = 0; i < 10; i++) pool_put(&p, a[i]);
+    for (int i = 0; i < 10; i++)
+        pool_put(&p, a[i]);
     void *b = pool_get(&p);
     CHECK(b == a[9]); /* reuses the last freed object */
     CHECK_EQ_INT(p.peak, 10);

@@ -53,7 +53,9 @@ static struct outcome run_with(const char *plat_yaml, const char *const *sets, i
     return o;
 }
 
-static struct outcome run(const char *trace) { return run_with(plat4, NULL, 0, trace); }
+static struct outcome run(const char *trace) {
+    return run_with(plat4, NULL, 0, trace);
+}
 
 static void test_pingpong_eager(void) {
     /* S = 10000 B: T(S) = 10us + 100us = 110us; a round trip is 2 x 110us. */
@@ -97,7 +99,8 @@ static void test_rendezvous_waits_for_late_receiver(void) {
 static void test_ssend_waits_for_receiver(void) {
     /* eager-size Ssend: receiver matches at max(1ms, 20us) = 1ms, the ack
      * reaches the sender T(0) = 10us later: 1010us. */
-    struct outcome o = run("simpi-trace 1\nranks 2\n0 ssend 1 1000\n1 compute 1ms\n1 recv 0 1000\n");
+    struct outcome o =
+        run("simpi-trace 1\nranks 2\n0 ssend 1 1000\n1 compute 1ms\n1 recv 0 1000\n");
     CHECK_EQ_INT(o.finish[0], 1010 * US);
     CHECK_EQ_INT(o.finish[1], 1000 * US);
 }
@@ -129,7 +132,8 @@ static void test_bsend_released_after_delivery(void) {
 }
 
 static void test_deadlock(void) {
-    struct outcome o = run("simpi-trace 1\nranks 3\n0 recv 1 8B tag=4\n1 recv 0 8B\n2 compute 1us\n");
+    struct outcome o =
+        run("simpi-trace 1\nranks 3\n0 recv 1 8B tag=4\n1 recv 0 8B\n2 compute 1us\n");
     CHECK_EQ_INT(o.status, SIM_DEADLOCK);
     CHECK_CONTAINS(o.report, "2 of 3 ranks are blocked");
     CHECK_CONTAINS(o.report, "rank 0: recv from rank 1 tag 4 -> waits for rank 1");
@@ -157,7 +161,8 @@ static void test_collective_times(void) {
     /* allreduce 1000 B, 4 ranks: 2 recursive-doubling rounds of 20us */
     o = run("simpi-trace 1\nranks 4\n0 allreduce 1000\n1 allreduce 1000\n2 allreduce 1000\n"
             "3 allreduce 1000\n");
-    for (int i = 0; i < 4; i++) CHECK_EQ_INT(o.finish[i], 40 * US);
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ_INT(o.finish[i], 40 * US);
     CHECK_EQ_INT(o.st[0].coll, 40 * US);
 }
 
@@ -187,15 +192,16 @@ static void test_non_overtaking(void) {
 
 static void test_comm_split(void) {
     /* color = rank % 2, key = -rank: comm 1 of even ranks is (world 2, world 0). */
-    struct outcome o = run("simpi-trace 1\nranks 4\n"
-                           "0 comm_split 0 color=0 key=0 new=1\n1 comm_split 0 color=1 key=-1 new=1\n"
-                           "2 comm_split 0 color=0 key=-2 new=1\n3 comm_split 0 color=1 key=-3 new=1\n"
-                           "2 send 1 10 comm=1\n0 recv 0 10 comm=1\n"
-                           "1 barrier comm=1\n3 barrier comm=1\n");
+    struct outcome o =
+        run("simpi-trace 1\nranks 4\n"
+            "0 comm_split 0 color=0 key=0 new=1\n1 comm_split 0 color=1 key=-1 new=1\n"
+            "2 comm_split 0 color=0 key=-2 new=1\n3 comm_split 0 color=1 key=-3 new=1\n"
+            "2 send 1 10 comm=1\n0 recv 0 10 comm=1\n"
+            "1 barrier comm=1\n3 barrier comm=1\n");
     CHECK_EQ_INT(o.status, SIM_OK);
     /* split = allgather of 8 B over 4 ranks: 2 Bruck rounds of T(8 or 16 B) */
-    simtime_t split = 2 * 10 * US + 80000 + 160000; /* 8 B and 16 B at 1e8 B/s */
-    CHECK_EQ_INT(o.finish[1], split + 10 * US);     /* then a 1-round barrier of 2 ranks */
+    simtime_t split = 2 * 10 * US + 80000 + 160000;      /* 8 B and 16 B at 1e8 B/s */
+    CHECK_EQ_INT(o.finish[1], split + 10 * US);          /* then a 1-round barrier of 2 ranks */
     CHECK_EQ_INT(o.finish[0], split + 10 * US + 100000); /* 10 B after the split */
 }
 
@@ -229,8 +235,8 @@ static void test_piecewise_example(void) {
     size_t n = fread(text, 1, sizeof text - 1, f);
     text[n] = '\0';
     fclose(f);
-    struct outcome o = run_with(text, NULL, 0,
-                                "simpi-trace 1\nranks 5\n0 send 4 2KiB\n4 recv 0 2KiB\n");
+    struct outcome o =
+        run_with(text, NULL, 0, "simpi-trace 1\nranks 5\n0 send 4 2KiB\n4 recv 0 2KiB\n");
     CHECK_EQ_INT(o.finish[4], 70 * US + 480000);
 }
 

@@ -7,12 +7,15 @@
 
 static int32_t log2_floor(int32_t n) {
     int32_t l = 0;
-    while (((int32_t)2 << l) <= n) l++;
+    while (((int32_t)2 << l) <= n)
+        l++;
     return l;
 }
 
 /* Rank of the participant with index nr in the doubling phase. */
-static int32_t real_rank(int32_t nr, int32_t rem) { return nr < rem ? nr * 2 + 1 : nr + rem; }
+static int32_t real_rank(int32_t nr, int32_t rem) {
+    return nr < rem ? nr * 2 + 1 : nr + rem;
+}
 
 int coll_allreduce_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops) {
     int32_t n = a->n, me = a->me, L = log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;

@@ -23,12 +23,13 @@ const struct coll_algo *coll_select(enum coll_kind kind, int32_t n, int64_t size
 int32_t coll_lowbit_or_top(int32_t v, int32_t n) {
     if (v) return v & -v;
     int32_t top = 1;
-    while (top < n) top <<= 1;
+    while (top < n)
+        top <<= 1;
     return top;
 }
 
 const char *sim_coll_name(enum coll_kind k) {
-    static const char *const names[COLL_KINDS] = {"barrier", "bcast",  "reduce",    "allreduce",
+    static const char *const names[COLL_KINDS] = {"barrier", "bcast",   "reduce",    "allreduce",
                                                   "gather",  "scatter", "allgather", "alltoall"};
     return k < COLL_KINDS ? names[k] : "collective";
 }
