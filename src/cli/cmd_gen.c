@@ -1,10 +1,15 @@
 /* `simpi gen stencil`: writes a synthetic trace of a 2-D five-point stencil:
  * per iteration, a compute burst, halo exchange with the up to four grid
- * neighbours (irecv, isend, waitall) and an allreduce of one double. Records
- * are interleaved iteration by iteration so that replay memory stays bounded. */
+ * neighbours (irecv, isend, waitall) and an allreduce of one double.
+ * Native output interleaves records iteration by iteration so that replay
+ * memory stays bounded; --format simgrid writes the same program as SimGrid
+ * time-independent per-rank traces plus their description file, so that
+ * SMPI can replay it (bench/compare-smpi). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "cli/cli.h"
@@ -12,21 +17,36 @@
 
 struct gen_opts {
     long ranks, iters;
-    const char *size, *compute, *out;
+    const char *size, *compute, *out, *format;
+    int64_t size_bytes;
+    simtime_t compute_ps;
+    double flop_rate; /* simgrid: flops per second of the traced host */
 };
 
-static void grid_shape(long n, long *px, long *py) {
+struct stencil {
+    long px, py;
+};
+
+static void grid_shape(long n, struct stencil *g) {
     long best = 1;
     for (long d = 1; d * d <= n; d++)
         if (n % d == 0) best = d;
-    *px = n / best;
-    *py = best;
+    g->px = n / best;
+    g->py = best;
 }
 
-static void emit_rank_iteration(gzFile f, const struct gen_opts *o, long r, long px, long py) {
-    long x = r % px, y = r / px;
-    long nb[4] = {x > 0 ? r - 1 : -1, x < px - 1 ? r + 1 : -1, y > 0 ? r - px : -1,
-                  y < py - 1 ? r + px : -1};
+/* The up to four neighbours of rank r (-1 where the grid ends). */
+static void neighbours(const struct stencil *g, long r, long nb[4]) {
+    long x = r % g->px, y = r / g->px;
+    nb[0] = x > 0 ? r - 1 : -1;
+    nb[1] = x < g->px - 1 ? r + 1 : -1;
+    nb[2] = y > 0 ? r - g->px : -1;
+    nb[3] = y < g->py - 1 ? r + g->px : -1;
+}
+
+static void emit_native(gzFile f, const struct gen_opts *o, const struct stencil *g, long r) {
+    long nb[4];
+    neighbours(g, r, nb);
     gzprintf(f, "%ld compute %s\n", r, o->compute);
     int req = 0;
     for (int k = 0; k < 4; k++)
@@ -36,9 +56,20 @@ static void emit_rank_iteration(gzFile f, const struct gen_opts *o, long r, long
     gzprintf(f, "%ld waitall\n%ld allreduce 8B\n", r, r);
 }
 
+static void emit_simgrid(FILE *f, const struct gen_opts *o, const struct stencil *g, long r) {
+    long nb[4];
+    neighbours(g, r, nb);
+    fprintf(f, "%ld compute %.0f\n", r, simtime_to_seconds(o->compute_ps) * o->flop_rate);
+    for (int k = 0; k < 4; k++)
+        if (nb[k] >= 0) fprintf(f, "%ld irecv %ld 0 %lld\n", r, nb[k], (long long)o->size_bytes);
+    for (int k = 0; k < 4; k++)
+        if (nb[k] >= 0) fprintf(f, "%ld isend %ld 0 %lld\n", r, nb[k], (long long)o->size_bytes);
+    fprintf(f, "%ld waitall\n%ld allreduce 8 0\n", r, r);
+}
+
 static int parse(struct gen_opts *o, int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "stencil") != 0) return EXIT_USAGE;
-    for (int i = 2; i < argc; i++) {
+    for (int i = 2; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) return EXIT_USAGE;
         if (!strcmp(a, "--ranks"))
@@ -49,46 +80,80 @@ static int parse(struct gen_opts *o, int argc, char **argv) {
             o->size = v;
         else if (!strcmp(a, "--compute"))
             o->compute = v;
+        else if (!strcmp(a, "--format"))
+            o->format = v;
         else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
             o->out = v;
         else
             return EXIT_USAGE;
-        i++;
     }
-    int64_t sz;
-    simtime_t t;
     if (o->ranks < 1 || o->ranks > INT32_MAX || o->iters < 0 ||
-        !units_parse_size(o->size, true, false, &sz, NULL) ||
-        !units_parse_time(o->compute, &t, NULL))
+        !units_parse_size(o->size, true, false, &o->size_bytes, NULL) ||
+        !units_parse_time(o->compute, &o->compute_ps, NULL))
         return EXIT_USAGE;
+    if (strcmp(o->format, "native") && strcmp(o->format, "simgrid")) return EXIT_USAGE;
+    if (!strcmp(o->format, "simgrid") && !strcmp(o->out, "-")) return EXIT_USAGE;
     return 0;
 }
 
-int cmd_gen(int argc, char **argv) {
-    struct gen_opts o = {0, 0, "8KiB", "1ms", "-"};
-    if (parse(&o, argc, argv)) {
-        fprintf(stderr, "usage: simpi gen stencil --ranks N --iters K [--size 8KiB] "
-                        "[--compute 1ms] [-o FILE[.gz]]\n");
-        return EXIT_USAGE;
-    }
-    bool gz = strlen(o.out) > 3 && !strcmp(o.out + strlen(o.out) - 3, ".gz");
-    gzFile f = !strcmp(o.out, "-") ? gzdopen(1, "wT") : gzopen(o.out, gz ? "wb6" : "wT");
+static int write_native(const struct gen_opts *o, const struct stencil *g) {
+    bool gz = strlen(o->out) > 3 && !strcmp(o->out + strlen(o->out) - 3, ".gz");
+    gzFile f = !strcmp(o->out, "-") ? gzdopen(1, "wT") : gzopen(o->out, gz ? "wb6" : "wT");
     if (!f) {
-        fprintf(stderr, "simpi: error: cannot write %s\n", o.out);
+        fprintf(stderr, "simpi: error: cannot write %s\n", o->out);
         return EXIT_INPUT_ERROR;
     }
-    long px, py;
-    grid_shape(o.ranks, &px, &py);
-    gzprintf(f,
-             "simpi-trace 1\nranks %ld\n# 2-D stencil %ldx%ld, %ld iterations, halo %s, "
-             "compute %s\n",
-             o.ranks, px, py, o.iters, o.size, o.compute);
-    for (long it = 0; it < o.iters; it++)
-        for (long r = 0; r < o.ranks; r++)
-            emit_rank_iteration(f, &o, r, px, py);
+    gzprintf(f, "simpi-trace 1\nranks %ld\n# 2-D stencil %ldx%ld, %ld iterations, halo %s, "
+                "compute %s\n",
+             o->ranks, g->px, g->py, o->iters, o->size, o->compute);
+    for (long it = 0; it < o->iters; it++)
+        for (long r = 0; r < o->ranks; r++) emit_native(f, o, g, r);
     if (gzclose(f) != Z_OK) {
-        fprintf(stderr, "simpi: error: writing %s failed\n", o.out);
+        fprintf(stderr, "simpi: error: writing %s failed\n", o->out);
         return EXIT_INPUT_ERROR;
     }
     return 0;
+}
+
+/* DIR/rank<R>.txt per rank and DIR/description listing them (absolute paths
+ * are not needed by SMPI; paths are relative to where smpirun runs, so the
+ * description uses DIR as given). */
+static int write_simgrid(const struct gen_opts *o, const struct stencil *g) {
+    if (mkdir(o->out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "simpi: error: cannot create directory %s\n", o->out);
+        return EXIT_INPUT_ERROR;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/description", o->out);
+    FILE *desc = fopen(path, "w");
+    if (!desc) return EXIT_INPUT_ERROR;
+    for (long r = 0; r < o->ranks; r++) {
+        snprintf(path, sizeof path, "%s/rank%ld.txt", o->out, r);
+        fprintf(desc, "%s\n", path);
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            fclose(desc);
+            fprintf(stderr, "simpi: error: cannot write %s\n", path);
+            return EXIT_INPUT_ERROR;
+        }
+        fprintf(f, "%ld init\n", r);
+        for (long it = 0; it < o->iters; it++) emit_simgrid(f, o, g, r);
+        fprintf(f, "%ld finalize\n", r);
+        fclose(f);
+    }
+    return fclose(desc) == 0 ? 0 : EXIT_INPUT_ERROR;
+}
+
+int cmd_gen(int argc, char **argv) {
+    struct gen_opts o = {0, 0, "8KiB", "1ms", "-", "native", 0, 0, 1e9};
+    if (parse(&o, argc, argv)) {
+        fprintf(stderr, "usage: simpi gen stencil --ranks N --iters K [--size 8KiB] "
+                        "[--compute 1ms] [-o FILE[.gz]]\n"
+                        "       simpi gen stencil ... --format simgrid -o DIR   (SMPI "
+                        "time-independent traces, compute in flops at 1 Gf/s)\n");
+        return EXIT_USAGE;
+    }
+    struct stencil g;
+    grid_shape(o.ranks, &g);
+    return !strcmp(o.format, "simgrid") ? write_simgrid(&o, &g) : write_native(&o, &g);
 }
