@@ -175,6 +175,7 @@ void sim_finish(struct sim *s, int32_t rank) {
      * in the receivers' queues and count as unmatched if never received. */
     while (r->outstanding) {
         struct request *q = r->outstanding;
+        s->abandoned_requests++;
         r->outstanding = q->onext;
         q->flags &= (uint8_t)~RF_USER;
         pt2pt_release(s, q);
@@ -187,3 +188,5 @@ void sim_memory_usage(const struct sim *s, struct sim_memory *m) {
     m->schedules_peak = (int64_t)(s->sched_pool.peak * s->sched_pool.obj_size);
     m->events_peak = (int64_t)(s->eng.cap * sizeof(struct event));
 }
+
+int64_t sim_abandoned_requests(const struct sim *s) { return s->abandoned_requests; }

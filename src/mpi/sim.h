@@ -64,6 +64,8 @@ const struct rank_stats *sim_rank_stats(const struct sim *s, int32_t rank);
 uint64_t sim_events(const struct sim *s);
 /* Messages sent that no receive ever matched. */
 int64_t sim_unmatched_messages(const struct sim *s);
+/* Requests a rank had neither waited for nor tested when it finished. */
+int64_t sim_abandoned_requests(const struct sim *s);
 /* Bytes the simulation holds: fixed per-rank state, and the peaks of
  * requests (messages in flight), collective schedules and the event queue. */
 struct sim_memory {

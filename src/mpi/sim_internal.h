@@ -92,6 +92,7 @@ struct sim {
     uint32_t next_ctx;
     struct split_collector *splits;
     enum sim_status status;
+    int64_t abandoned_requests; /* still outstanding when their rank finished */
     char *report;
     size_t report_len, report_cap;
 };

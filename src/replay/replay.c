@@ -93,6 +93,15 @@ static bool do_wait(struct replay *rp, const struct trace_rec *r) {
     return go_on;
 }
 
+/* MPI_Test: completes the request if it has completed by now; the rank goes
+ * on either way. */
+static bool do_test(struct replay *rp, const struct trace_rec *r) {
+    struct request *q;
+    if (!collect_requests(rp, r, &q)) return false;
+    sim_test(rp->sim, r->rank, q);
+    return true;
+}
+
 static bool do_coll(struct replay *rp, const struct trace_rec *r) {
     int32_t id = r->op == TOP_ICOLL ? r->req : -1;
     if (!check_comm(rp, r) || !check_new_id(rp, r, id)) return false;
@@ -143,6 +152,8 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
     case TOP_WAITALL:
     case TOP_WAITANY:
         return do_wait(rp, r);
+    case TOP_TEST:
+        return do_test(rp, r);
     case TOP_BUFFER_ATTACH:
         sim_buffer_attach(rp->sim, r->rank, r->size);
         return true;

@@ -21,6 +21,7 @@ enum trace_op {
     TOP_WAIT,
     TOP_WAITALL,
     TOP_WAITANY,
+    TOP_TEST,
     TOP_BUFFER_ATTACH,
     TOP_BUFFER_DETACH,
     TOP_COLL,  /* blocking collective; kind in rec.coll */

@@ -267,10 +267,10 @@ static bool parse_table_op(struct parse_ctx *p, struct trace_rec *r, const struc
 static bool parse_op(struct parse_ctx *p, struct trace_reader *t, struct trace_rec *r) {
     const char *name = p->tok[1];
     if (name[0] == 'c' && !strcmp(name, "compute")) return parse_compute(p, r);
-    if (name[0] == 'w' && !strcmp(name, "wait")) {
-        r->op = TOP_WAIT;
+    if ((name[0] == 'w' && !strcmp(name, "wait")) || (name[0] == 't' && !strcmp(name, "test"))) {
+        r->op = name[0] == 'w' ? TOP_WAIT : TOP_TEST;
         return need(p, 3, "wait ID") && parse_ids(p, r, 2) &&
-               (r->nids == 1 || fail(p, "'wait' takes exactly one request id%s%s", "", ""));
+               (r->nids == 1 || fail(p, "'%s' takes exactly one request id%s", name, ""));
     }
     if (name[0] == 'w' && (!strcmp(name, "waitall") || !strcmp(name, "waitany"))) {
         r->op = name[4] == 'a' && name[5] == 'l' ? TOP_WAITALL : TOP_WAITANY;

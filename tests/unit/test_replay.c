@@ -214,6 +214,20 @@ static void test_waitany(void) {
     CHECK_EQ_INT(o.finish[0], 6010 * US + 80000);
 }
 
+static void test_test_record(void) {
+    /* test at 5us finds the receive incomplete (the message arrives at
+     * T(8) = 10.08us); a later wait completes it at that time. */
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 irecv 1 8 req=1\n0 compute 5us\n0 test 1\n"
+                           "0 wait 1\n1 send 0 8\n");
+    CHECK_EQ_INT(o.finish[0], 10 * US + 80000);
+    /* test after the arrival completes it: the following wait names a request
+     * that no longer exists */
+    o = run("simpi-trace 1\nranks 2\n0 irecv 1 8 req=1\n0 compute 20us\n0 test 1\n0 wait 1\n"
+            "1 send 0 8\n");
+    CHECK_EQ_INT(o.status, SIM_APP_ERROR);
+    CHECK_CONTAINS(o.report, "waits for request 1, which was never started or has completed");
+}
+
 static void test_trace_errors_at_run_time(void) {
     struct outcome o = run("simpi-trace 1\nranks 2\n0 send 1 8 comm=3\n1 compute 1us\n");
     CHECK_EQ_INT(o.status, SIM_APP_ERROR);
@@ -256,6 +270,7 @@ TEST_LIST(replay_tests) = {
     {"replay.non_overtaking", test_non_overtaking},
     {"replay.comm_split", test_comm_split},
     {"replay.waitany", test_waitany},
+    {"replay.test_record", test_test_record},
     {"replay.runtime_errors", test_trace_errors_at_run_time},
     {"replay.piecewise_example", test_piecewise_example},
     TEST_END,
