@@ -134,6 +134,32 @@ static void test_errors(void) {
                  NULL, "larger than the previous", NULL);
 }
 
+static void test_set_errors(void) {
+    const char *cases[][2] = {
+        {"nodes", "expected KEY.PATH=VALUE"},
+        {"=3", "expected KEY.PATH=VALUE"},
+        {"nodes.x=3", "parent of 'x' is a plain value"},
+        {"inter.latency.x.y=3", "'x' is inside a plain value"},
+    };
+    for (int i = 0; i < 4; i++) {
+        struct sim_error err = {0};
+        const char *sets[] = {cases[i][0]};
+        CHECK(load_text(base, sets, 1, &err) == NULL);
+        CHECK_CONTAINS(err.msg, cases[i][1]);
+    }
+    struct sim_error err = {0};
+    const char *seg[] = {"inter.segments.5.latency=1us"};
+    CHECK(load_text("nodes: 1\ncores_per_node: 1\nintra: {latency: 1us, bandwidth: 1GB/s}\n"
+                    "inter: {model: piecewise, segments: [{upto: inf, latency: 1us, bandwidth: "
+                    "1GB/s}]}\n",
+                    seg, 1, &err) == NULL);
+    CHECK_CONTAINS(err.msg, "index 5 is past the end of the list (1 items)");
+    expect_error("nodes: 2\ncores_per_node: 1\nintra: {latency: 1us, bandwidth: 1GB/s}\n"
+                 "inter:\n  model: piecewise\n  segments:\n    - {upto: 2KiB, latency: 1us, "
+                 "bandwidth: 1GB/s}\n    - {upto: 1KiB, latency: 1us, bandwidth: 1GB/s}\n",
+                 NULL, ":8:", "larger than the previous segment's");
+}
+
 TEST_LIST(platform_tests) = {
     {"platform.default", test_default},
     {"platform.examples", test_examples},
@@ -141,5 +167,6 @@ TEST_LIST(platform_tests) = {
     {"platform.too_many_ranks", test_too_many_ranks},
     {"platform.overrides", test_overrides},
     {"platform.errors", test_errors},
+    {"platform.set_errors", test_set_errors},
     TEST_END,
 };

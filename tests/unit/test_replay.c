@@ -239,6 +239,30 @@ static void test_trace_errors_at_run_time(void) {
     CHECK_CONTAINS(o.report, ":4: field 'duration': found 'nope'");
 }
 
+/* Runs a trace expected to stop with an application error naming needle. */
+static void expect_app_error(const char *trace, const char *needle) {
+    struct outcome o = run(trace);
+    CHECK_EQ_INT(o.status, SIM_APP_ERROR);
+    CHECK_CONTAINS(o.report, needle);
+}
+
+static void test_more_runtime_errors(void) {
+    expect_app_error("simpi-trace 1\nranks 4\n0 comm_split 0 color=0 key=0 new=1\n"
+                     "1 comm_split 0 color=0 key=0 new=1\n2 comm_split 0 color=1 key=0 new=1\n"
+                     "3 comm_split 0 color=1 key=0 new=1\n0 send 3 8 comm=1\n",
+                     ":7: rank 0: peer rank 3 is outside the communicator (2 ranks)");
+    expect_app_error("simpi-trace 1\nranks 2\n0 comm_dup 0 new=1\n1 comm_dup 0 new=1\n"
+                     "0 bcast 8 root=3 comm=1\n",
+                     "root 3 is outside the communicator");
+    expect_app_error("simpi-trace 1\nranks 2\n0 irecv 1 8 req=1\n0 irecv 1 8 req=1\n",
+                     "request id 1 is still in use");
+    expect_app_error("simpi-trace 1\nranks 2\n0 comm_dup 0 new=1\n1 comm_dup 0 new=1\n"
+                     "0 comm_dup 0 new=1\n",
+                     "communicator id 1 is already in use");
+    expect_app_error("simpi-trace 1\nranks 1\n0 interval_end\n",
+                     "interval_end without a matching interval_begin");
+}
+
 static void test_piecewise_example(void) {
     /* piecewise-cluster: 4 cores per node, so ranks 0 and 4 are on nodes 0 and 1;
      * 2 KiB falls in the second segment: 50us + 2048 / 100e6 s = 70.48us */
@@ -272,6 +296,7 @@ TEST_LIST(replay_tests) = {
     {"replay.waitany", test_waitany},
     {"replay.test_record", test_test_record},
     {"replay.runtime_errors", test_trace_errors_at_run_time},
+    {"replay.more_runtime_errors", test_more_runtime_errors},
     {"replay.piecewise_example", test_piecewise_example},
     TEST_END,
 };

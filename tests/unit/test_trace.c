@@ -154,6 +154,51 @@ static void test_bad_headers(void) {
     CHECK_CONTAINS(e4.msg, "cannot open trace");
 }
 
+static void test_source_errors(void) {
+    char dir[] = "/tmp/simpi-test-dir-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char p[256], cmd[300];
+    /* rank1.trace missing while rank2.trace exists */
+    snprintf(p, sizeof p, "%s/rank0.trace", dir);
+    FILE *f = fopen(p, "w");
+    fprintf(f, "simpi-trace 1\n");
+    fclose(f);
+    snprintf(p, sizeof p, "%s/rank2.trace", dir);
+    f = fopen(p, "w");
+    fprintf(f, "simpi-trace 1\n");
+    fclose(f);
+    struct sim_error e1 = {0}, e2 = {0}, e3 = {0}, e4 = {0};
+    CHECK(!trace_open(dir, &e1));
+    CHECK_CONTAINS(e1.msg, "per-rank trace for rank 1 is missing");
+    /* index listing 2 of 3 ranks, and a malformed index line */
+    snprintf(p, sizeof p, "%s/a.index", dir);
+    f = fopen(p, "w");
+    fprintf(f, "simpi-trace-index 1\nranks 3\n0 rank0.trace\n2 rank2.trace\n");
+    fclose(f);
+    CHECK(!trace_open(p, &e2));
+    CHECK_CONTAINS(e2.msg, "index lists 2 of 3 ranks");
+    f = fopen(p, "w");
+    fprintf(f, "simpi-trace-index 1\nranks 3\n7 rank0.trace\n");
+    fclose(f);
+    CHECK(!trace_open(p, &e3));
+    CHECK_CONTAINS(e3.msg, "a.index:3: expected 'RANK PATH'");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+    /* a line longer than the reader's buffer */
+    size_t n = (1 << 18) + 100;
+    char *big = malloc(n + 64);
+    strcpy(big, "simpi-trace 1\nranks 1\n0 compute 1us ");
+    size_t used = strlen(big);
+    memset(big + used, '#', n - used);
+    strcpy(big + n, "\n");
+    struct trace_reader *t = trace_open(test_write_temp(".trace", big), &e4);
+    CHECK(t != NULL);
+    CHECK(t && trace_next(t, 0, &e4) == NULL);
+    CHECK_CONTAINS(e4.msg, ":3: line longer than");
+    trace_close(t);
+    free(big);
+}
+
 TEST_LIST(trace_tests) = {
     {"trace.records", test_records},
     {"trace.bad_records", test_bad_records},
@@ -161,5 +206,6 @@ TEST_LIST(trace_tests) = {
     {"trace.gzip", test_gzip},
     {"trace.directory_index", test_directory_and_index},
     {"trace.bad_headers", test_bad_headers},
+    {"trace.source_errors", test_source_errors},
     TEST_END,
 };
