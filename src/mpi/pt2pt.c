@@ -106,14 +106,14 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
 }
 
 struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,
-                            int64_t size) {
+                            int64_t size, simtime_t at) {
     struct request *r = pool_get(&s->req_pool);
     r->owner = rank;
     r->ctx = ctx;
     r->kind = (uint8_t)kind;
     r->tag = tag;
     r->size = size;
-    r->post_time = s->eng.now;
+    r->post_time = at;
     r->user_id = -1;
     return r;
 }
@@ -157,8 +157,8 @@ static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
 
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                                 uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
-                                enum send_mode mode, struct sched *owner) {
-    struct request *r = request_new(s, rank, ctx, REQ_SEND, tag, size);
+                                enum send_mode mode, struct sched *owner, simtime_t at) {
+    struct request *r = request_new(s, rank, ctx, REQ_SEND, tag, size, at);
     r->sched = owner;
     int32_t wdest = comm_world_rank(c, dest);
     r->src = myrank;
@@ -166,8 +166,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     r->mode = (uint8_t)mode;
     if (mode == SEND_BUFFERED) bsend_reserve(s, rank, r);
     bool eager = size <= s->plat->eager_limit;
-    if (mode == SEND_BUFFERED || (eager && mode != SEND_SYNC))
-        request_resolve(s, r, s->eng.now, s->eng.now);
+    if (mode == SEND_BUFFERED || (eager && mode != SEND_SYNC)) request_resolve(s, r, at, at);
     struct srank *dr = &s->ranks[wdest];
     struct request *recv = queue_take(&dr->posted_head, &dr->posted_tail, r, false);
     if (recv)
@@ -178,8 +177,9 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
 }
 
 struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
-                                int32_t source, int32_t tag, int64_t size, struct sched *owner) {
-    struct request *r = request_new(s, rank, ctx, REQ_RECV, tag, size);
+                                int32_t source, int32_t tag, int64_t size, struct sched *owner,
+                                simtime_t at) {
+    struct request *r = request_new(s, rank, ctx, REQ_RECV, tag, size, at);
     r->sched = owner;
     r->src = source;
     r->peer = source == SIM_ANY_SOURCE ? -1 : comm_world_rank(c, source);
@@ -213,7 +213,7 @@ struct request *sim_isend(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || !check_peer(s, rank, c, dest, false, "destination")) return NULL;
-    struct request *r = pt2pt_post_send(s, rank, c, me, c->ctx, dest, tag, size, mode, NULL);
+    struct request *r = pt2pt_post_send(s, rank, c, me, c->ctx, dest, tag, size, mode, NULL, s->eng.now);
     request_track(s, r, user_id);
     return r;
 }
@@ -223,7 +223,7 @@ struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || !check_peer(s, rank, c, source, true, "source")) return NULL;
-    struct request *r = pt2pt_post_recv(s, rank, c, c->ctx, source, tag, size, NULL);
+    struct request *r = pt2pt_post_recv(s, rank, c, c->ctx, source, tag, size, NULL, s->eng.now);
     request_track(s, r, user_id);
     return r;
 }

@@ -1,7 +1,15 @@
 /* The schedule executor: runs a collective algorithm's rounds for one rank,
  * posting each round's sends and receives through the same point-to-point
  * layer as user messages (collective context, tag = collective sequence
- * number), and starting the next round when all of them have completed. */
+ * number), and starting the next round when all of them have completed.
+ *
+ * A round is posted at the virtual time the previous round ended, which may
+ * lie ahead of the engine's clock: once a round's completion time is known,
+ * the next round is posted at once rather than from an event at that time.
+ * This is exact because collective messages match on an explicit source and
+ * tag in their own context, so only their post times matter, and it costs no
+ * event per round. Schedules whose round completed during another rank's
+ * action wait in a ready list, drained iteratively after each event. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +22,8 @@ struct sched {
     const struct coll_algo *algo;
     struct comm *comm;
     struct coll_args args;
-    simtime_t round_end;
+    struct sched *next_ready;
+    simtime_t round_end; /* when the current round (so far) completes */
     int32_t owner, round, pending;
     uint32_t tag;
     uint8_t posting;
@@ -31,59 +40,64 @@ static void release_subs(struct sim *s, struct sched *sc) {
 
 static void post_round(struct sim *s, struct sched *sc, const struct coll_op *ops, int n) {
     uint32_t ctx = sc->comm->ctx + 1;
+    simtime_t at = sc->round_end; /* the previous round's end */
     sc->pending = n;
-    sc->round_end = s->eng.now;
     sc->posting = 1;
     for (int i = 0; i < n; i++) {
         struct request *q =
-            ops[i].is_send ? pt2pt_post_send(s, sc->owner, sc->comm, sc->args.me, ctx, ops[i].peer,
-                                             (int32_t)sc->tag, ops[i].size, SEND_STANDARD, sc)
-                           : pt2pt_post_recv(s, sc->owner, sc->comm, ctx, ops[i].peer,
-                                             (int32_t)sc->tag, ops[i].size, sc);
+            ops[i].is_send
+                ? pt2pt_post_send(s, sc->owner, sc->comm, sc->args.me, ctx, ops[i].peer,
+                                  (int32_t)sc->tag, ops[i].size, SEND_STANDARD, sc, at)
+                : pt2pt_post_recv(s, sc->owner, sc->comm, ctx, ops[i].peer, (int32_t)sc->tag,
+                                  ops[i].size, sc, at);
         q->onext = sc->subs;
         sc->subs = q;
     }
     sc->posting = 0;
 }
 
-/* Runs rounds at the current time until one must wait, or the schedule ends. */
+/* Runs rounds until one must wait for a partner, or the schedule ends. */
 static void run_rounds(struct sim *s, struct sched *sc) {
     struct coll_op ops[COLL_MAX_OPS];
     for (;;) {
         int n = sc->algo->round(&sc->args, sc->round, ops);
         if (n < 0) {
             struct request *req = sc->req;
+            simtime_t end = sc->round_end;
             req->sched = NULL;
             pool_put(&s->sched_pool, sc);
-            request_resolve(s, req, s->eng.now, s->eng.now);
+            request_resolve(s, req, end, end);
             return;
         }
         if (n > 0) {
             post_round(s, sc, ops, n);
             if (sc->pending > 0) return;
             release_subs(s, sc);
-            if (sc->round_end > s->eng.now) {
-                engine_schedule(&s->eng, sc->round_end, sc->owner, EV_SCHED, 0, sc);
-                return;
-            }
         }
         sc->round++;
     }
 }
 
-void sched_event(void *ctx, const struct event *ev) {
-    struct sim *s = ctx;
-    struct sched *sc = ev->arg;
-    release_subs(s, sc);
-    sc->round++;
-    run_rounds(s, sc);
+void sched_drain(struct sim *s) {
+    while (s->ready_head) {
+        struct sched *sc = s->ready_head;
+        if (!(s->ready_head = sc->next_ready)) s->ready_tail = NULL;
+        release_subs(s, sc);
+        sc->round++;
+        run_rounds(s, sc);
+    }
 }
 
 void sched_notify(struct sim *s, struct sched *sc, simtime_t done) {
     sc->pending--;
     sc->round_end = sim_max(sc->round_end, done);
     if (sc->pending == 0 && !sc->posting) {
-        engine_schedule(&s->eng, sc->round_end, sc->owner, EV_SCHED, 0, sc);
+        sc->next_ready = NULL;
+        if (s->ready_tail)
+            s->ready_tail->next_ready = sc;
+        else
+            s->ready_head = sc;
+        s->ready_tail = sc;
     }
 }
 
@@ -92,12 +106,13 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     if (!s->sched_pool.obj_size) pool_init(&s->sched_pool, sizeof(struct sched), 1024);
     uint32_t *seq = comm_coll_seq(s, c, rank, myrank);
     struct sched *sc = pool_get(&s->sched_pool);
-    struct request *req = request_new(s, rank, c->ctx + 1, REQ_COLL, 0, size);
+    struct request *req = request_new(s, rank, c->ctx + 1, REQ_COLL, 0, size, s->eng.now);
     req->coll = (uint8_t)kind;
     req->sched = sc;
     sc->req = req;
     sc->comm = c;
     sc->owner = rank;
+    sc->round_end = s->eng.now;
     sc->tag = (*seq)++ & 0x7fffffff;
     sc->args = (struct coll_args){c->size, myrank, root, size};
     sc->algo = coll_select(kind, c->size, size);

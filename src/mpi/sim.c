@@ -19,6 +19,7 @@ static void wake_event(void *ctx, const struct event *ev) {
     r->state = RS_READY;
     r->wake_at = SIMTIME_NEVER;
     s->drv.resume(s->drv.ctx, ev->rank);
+    sched_drain(s);
 }
 
 void sim_wake_at(struct sim *s, int32_t rank, simtime_t t) {
@@ -50,7 +51,6 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     s->next_ctx = 2;
     engine_init(&s->eng, nranks);
     engine_register(&s->eng, EV_WAKE, wake_event, s);
-    engine_register(&s->eng, EV_SCHED, sched_event, s);
     pool_init(&s->req_pool, sizeof(struct request), 4096);
     return s;
 }

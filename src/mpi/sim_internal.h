@@ -91,13 +91,14 @@ struct sim {
     size_t ncomms, comms_cap;
     uint32_t next_ctx;
     struct split_collector *splits;
+    struct sched *ready_head, *ready_tail; /* schedules whose round completed */
     enum sim_status status;
     int64_t abandoned_requests; /* still outstanding when their rank finished */
     char *report;
     size_t report_len, report_cap;
 };
 
-enum { EV_WAKE = 0, EV_SCHED = 1 };
+enum { EV_WAKE = 0 };
 
 /* sim.c */
 void sim_report_append(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -117,13 +118,16 @@ void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_
                       int32_t key, int32_t new_id, uint32_t seq);
 
 /* pt2pt.c: internal send/receive used by user calls and schedules */
+/* `at` is the virtual post time: now for user calls, possibly later for
+ * collective schedules (see sched.c). */
 struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,
-                            int64_t size);
+                            int64_t size, simtime_t at);
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                                 uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
-                                enum send_mode mode, struct sched *owner);
+                                enum send_mode mode, struct sched *owner, simtime_t at);
 struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
-                                int32_t source, int32_t tag, int64_t size, struct sched *owner);
+                                int32_t source, int32_t tag, int64_t size, struct sched *owner,
+                                simtime_t at);
 void pt2pt_release(struct sim *s, struct request *r);
 int64_t pt2pt_unmatched(const struct sim *s);
 
@@ -138,7 +142,8 @@ void wait_describe(struct sim *s, int32_t rank);
 struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                             enum coll_kind kind, int64_t size, int32_t root);
 void sched_notify(struct sim *s, struct sched *sc, simtime_t done);
-void sched_event(void *ctx, const struct event *ev);
+/* Advances every schedule whose round completed; call after each event. */
+void sched_drain(struct sim *s);
 void sched_describe(struct sim *s, struct sched *sc);
 
 #endif
