@@ -103,11 +103,13 @@ static int write_native(const struct gen_opts *o, const struct stencil *g) {
         fprintf(stderr, "simpi: error: cannot write %s\n", o->out);
         return EXIT_INPUT_ERROR;
     }
-    gzprintf(f, "simpi-trace 1\nranks %ld\n# 2-D stencil %ldx%ld, %ld iterations, halo %s, "
-                "compute %s\n",
+    gzprintf(f,
+             "simpi-trace 1\nranks %ld\n# 2-D stencil %ldx%ld, %ld iterations, halo %s, "
+             "compute %s\n",
              o->ranks, g->px, g->py, o->iters, o->size, o->compute);
     for (long it = 0; it < o->iters; it++)
-        for (long r = 0; r < o->ranks; r++) emit_native(f, o, g, r);
+        for (long r = 0; r < o->ranks; r++)
+            emit_native(f, o, g, r);
     if (gzclose(f) != Z_OK) {
         fprintf(stderr, "simpi: error: writing %s failed\n", o->out);
         return EXIT_INPUT_ERROR;
@@ -137,7 +139,8 @@ static int write_simgrid(const struct gen_opts *o, const struct stencil *g) {
             return EXIT_INPUT_ERROR;
         }
         fprintf(f, "%ld init\n", r);
-        for (long it = 0; it < o->iters; it++) emit_simgrid(f, o, g, r);
+        for (long it = 0; it < o->iters; it++)
+            emit_simgrid(f, o, g, r);
         fprintf(f, "%ld finalize\n", r);
         fclose(f);
     }

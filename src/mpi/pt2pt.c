@@ -213,7 +213,8 @@ struct request *sim_isend(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || !check_peer(s, rank, c, dest, false, "destination")) return NULL;
-    struct request *r = pt2pt_post_send(s, rank, c, me, c->ctx, dest, tag, size, mode, NULL, s->eng.now);
+    struct request *r =
+        pt2pt_post_send(s, rank, c, me, c->ctx, dest, tag, size, mode, NULL, s->eng.now);
     request_track(s, r, user_id);
     return r;
 }

@@ -189,4 +189,6 @@ void sim_memory_usage(const struct sim *s, struct sim_memory *m) {
     m->events_peak = (int64_t)(s->eng.cap * sizeof(struct event));
 }
 
-int64_t sim_abandoned_requests(const struct sim *s) { return s->abandoned_requests; }
+int64_t sim_abandoned_requests(const struct sim *s) {
+    return s->abandoned_requests;
+}

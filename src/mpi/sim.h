@@ -111,6 +111,10 @@ struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user
  * *index when the wait returns (or via sim_last_index after resume). */
 bool sim_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool wait_any);
 int sim_last_index(const struct sim *s, int32_t rank);
+/* The oldest outstanding point-to-point request of rank that sends to (send)
+ * or receives from world rank peer with this tag; NULL if none. */
+struct request *sim_find_p2p_request(const struct sim *s, int32_t rank, bool send, int32_t peer,
+                                     int32_t tag);
 /* True (and the request is released) if it has completed by now. */
 bool sim_test(struct sim *s, int32_t rank, struct request *req);
 

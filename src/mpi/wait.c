@@ -187,3 +187,11 @@ void wait_describe(struct sim *s, int32_t rank) {
     }
     if (n == 0) sim_report_append(s, "blocked (no pending request)");
 }
+
+struct request *sim_find_p2p_request(const struct sim *s, int32_t rank, bool send, int32_t peer,
+                                     int32_t tag) {
+    struct request *found = NULL; /* the list is newest first: keep the last match */
+    for (struct request *q = s->ranks[rank].outstanding; q; q = q->onext)
+        if (q->kind == (send ? REQ_SEND : REQ_RECV) && q->peer == peer && q->tag == tag) found = q;
+    return found;
+}

@@ -30,8 +30,13 @@ struct rank_queue {
     struct trace_rec *head, *tail;
 };
 
+enum trace_format { FMT_NATIVE, FMT_SIMGRID };
+
 struct trace_reader {
-    struct source shared; /* used when per_rank == NULL */
+    enum trace_format format;
+    uint8_t *tit_dt;         /* SimGrid: per-rank default datatype size */
+    struct trace_rec *extra; /* SimGrid: a second record from the last line */
+    struct source shared;    /* used when per_rank == NULL */
     struct source *per_rank;
     int32_t nranks;
     int open_count, clock_hand;
@@ -196,7 +201,7 @@ static bool setup_per_rank(struct trace_reader *t, char **paths, int32_t n, stru
     t->per_rank = xcalloc((size_t)n, sizeof *t->per_rank);
     for (int32_t i = 0; i < n; i++)
         t->per_rank[i].path = paths[i];
-    for (int32_t i = 0; i < n; i++) {
+    for (int32_t i = 0; i < n && t->format == FMT_NATIVE; i++) {
         int32_t declared = n;
         if (!read_header(t, &t->per_rank[i], &declared, false, err)) return false;
         if (declared != n)
@@ -292,13 +297,110 @@ static bool open_index(struct trace_reader *t, const char *path, struct sim_erro
     return ok;
 }
 
-static bool is_index_file(const char *path) {
+/* The first non-blank, non-comment line of a file (at most len-1 bytes). */
+static bool first_line(const char *path, char *buf, int len) {
     gzFile f = gzopen(path, "rb");
     if (!f) return false;
-    char head[18] = {0};
-    gzread(f, head, 17);
+    bool found = false;
+    while (!found && gzgets(f, buf, len)) {
+        buf[strcspn(buf, "\r\n")] = '\0';
+        found = !blank_or_comment(buf);
+    }
     gzclose(f);
-    return strncmp(head, "simpi-trace-index", 17) == 0;
+    return found;
+}
+
+static bool file_exists(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A per-rank path of a SimGrid description: as written, else relative to the
+ * description's folder, else its base name in that folder. */
+static char *resolve_near(const char *desc, const char *p) {
+    const char *slash = strrchr(desc, '/');
+    size_t dirlen = slash ? (size_t)(slash - desc + 1) : 0;
+    if (file_exists(p) || p[0] == '/' || !dirlen) return xstrdup(p);
+    const char *cands[2] = {p, strrchr(p, '/') ? strrchr(p, '/') + 1 : p};
+    for (int i = 0; i < 2; i++) {
+        char *q = xmalloc(dirlen + strlen(cands[i]) + 1);
+        memcpy(q, desc, dirlen);
+        strcpy(q + dirlen, cands[i]);
+        if (file_exists(q)) return q;
+        free(q);
+    }
+    return xstrdup(p);
+}
+
+/* A SimGrid description file: one per-rank trace path per line. */
+static bool open_simgrid_description(struct trace_reader *t, const char *path,
+                                     struct sim_error *err) {
+    gzFile f = gzopen(path, "rb");
+    char line[4096];
+    int32_t n = 0, cap = 0;
+    char **paths = NULL;
+    while (f && gzgets(f, line, sizeof line)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (blank_or_comment(line)) continue;
+        if (n == cap)
+            paths = xrealloc_or_die(paths, sizeof *paths * (size_t)(cap = cap ? cap * 2 : 64));
+        paths[n++] = resolve_near(path, line);
+    }
+    if (f) gzclose(f);
+    bool ok = true;
+    for (int32_t i = 0; i < n && ok; i++)
+        if (!file_exists(paths[i]))
+            ok = err_at(err, path, 0, "the trace of rank %d, '%s', does not exist", i, paths[i]);
+    t->format = FMT_SIMGRID;
+    if (ok)
+        ok = setup_per_rank(t, paths, n, err);
+    else
+        for (int32_t i = 0; i < n; i++)
+            free(paths[i]);
+    free(paths);
+    return ok;
+}
+
+/* One SimGrid trace holding every rank's actions: the rank count is the
+ * largest rank that appears, plus one (a first streaming pass). */
+static bool open_simgrid_single(struct trace_reader *t, const char *path, struct sim_error *err) {
+    gzFile f = gzopen(path, "rb");
+    char line[4096];
+    long top = -1;
+    while (f && gzgets(f, line, sizeof line)) {
+        char *end;
+        long r = strtol(line, &end, 10);
+        if (end != line && r > top && r < INT32_MAX) top = r;
+    }
+    if (f) gzclose(f);
+    t->format = FMT_SIMGRID;
+    t->nranks = (int32_t)(top + 1);
+    t->shared.path = xstrdup(path);
+    return t->nranks > 0 || err_at(err, path, 0, "no actions found");
+}
+
+/* Chooses the reader from the first line: native header, index, SimGrid. */
+static bool open_file(struct trace_reader *t, const char *path, struct sim_error *err) {
+    char head[4096];
+    if (!first_line(path, head, sizeof head))
+        return err_at(err, path, 0, "empty trace: expected 'simpi-trace 1'");
+    if (!strncmp(head, "simpi-trace-index", 17)) return open_index(t, path, err);
+    if (!strncmp(head, "simpi-trace", 11)) {
+        t->shared.path = xstrdup(path);
+        return read_header(t, &t->shared, &t->nranks, true, err);
+    }
+    char *copy = resolve_near(path, head);
+    bool listed = file_exists(copy);
+    free(copy);
+    if (listed) return open_simgrid_description(t, path, err);
+    char *end;
+    long r = strtol(head, &end, 10);
+    if (end != head && r >= 0 && (*end == ' ' || *end == '\t') && strstr(head, " init"))
+        return open_simgrid_single(t, path, err);
+    return err_at(err, path, 1,
+                  "not a trace: expected the header 'simpi-trace 1', an index, or a SimGrid "
+                  "time-independent trace; found '%.40s'",
+                  head);
 }
 
 struct trace_reader *trace_open(const char *path, struct sim_error *err) {
@@ -310,13 +412,11 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
         ok = false;
     } else if (S_ISDIR(st.st_mode)) {
         ok = open_directory(t, path, err);
-    } else if (is_index_file(path)) {
-        ok = open_index(t, path, err);
     } else {
-        t->shared.path = xstrdup(path);
-        ok = read_header(t, &t->shared, &t->nranks, true, err);
+        ok = open_file(t, path, err);
     }
     if (ok) t->queues = xcalloc((size_t)t->nranks, sizeof *t->queues);
+    if (ok && t->format == FMT_SIMGRID) t->tit_dt = xcalloc((size_t)t->nranks, 1);
     if (!ok) {
         trace_close(t);
         return NULL;
@@ -334,6 +434,8 @@ void trace_close(struct trace_reader *t) {
     }
     free(t->per_rank);
     free(t->queues);
+    free(t->tit_dt);
+    if (t->extra) pool_put(&t->recs, t->extra);
     for (int32_t i = 0; i < t->nnames; i++)
         free(t->names[i]);
     free(t->names);
@@ -368,20 +470,62 @@ const char *trace_interval_name(const struct trace_reader *t, int32_t id) {
 }
 
 /* Reads and parses the next record line of a source; NULL at EOF or error. */
+/* Parses a SimGrid action line; 1 record, 0 nothing, -1 error. A second
+ * record, if any, is left in t->extra. */
+static int parse_simgrid(struct trace_reader *t, struct source *s, char *l, struct trace_rec *r,
+                         struct sim_error *err) {
+    int32_t rank = t->per_rank ? (int32_t)(s - t->per_rank) : -1;
+    char *end;
+    long who = strtol(l, &end, 10);
+    int32_t dt_rank =
+        rank >= 0 ? rank : (end != l && who >= 0 && who < t->nranks ? (int32_t)who : 0);
+    struct trace_rec *x = pool_get_raw(&t->recs);
+    bool has_x = false;
+    int got = tit_parse_line(l, rank, t->nranks, &t->tit_dt[dt_rank], r, x, &has_x, s->path,
+                             s->line, err);
+    if (got == 1 && has_x) {
+        x->ids = NULL;
+        x->nids = 0;
+        t->extra = x;
+    } else {
+        pool_put(&t->recs, x);
+    }
+    return got;
+}
+
 static struct trace_rec *read_record(struct trace_reader *t, struct source *s,
                                      struct sim_error *err) {
     char *l;
     while ((l = source_line(t, s, err))) {
         if (blank_or_comment(l)) continue;
         struct trace_rec *r = pool_get_raw(&t->recs); /* parse fills it */
-        if (!trace_parse_line(t, l, t->nranks, r, s->path, s->line, err)) {
+        int got = t->format == FMT_SIMGRID
+                      ? parse_simgrid(t, s, l, r, err)
+                      : (trace_parse_line(t, l, t->nranks, r, s->path, s->line, err) ? 1 : -1);
+        if (got != 1) {
             pool_put(&t->recs, r);
-            return NULL;
+            if (got < 0) return NULL;
+            continue;
         }
         t->records++;
         return r;
     }
     return NULL;
+}
+
+static void queue_push_back(struct rank_queue *q, struct trace_rec *r) {
+    r->next = NULL;
+    if (q->tail)
+        q->tail->next = r;
+    else
+        q->head = r;
+    q->tail = r;
+}
+
+static void queue_push_front(struct rank_queue *q, struct trace_rec *r) {
+    r->next = q->head;
+    q->head = r;
+    if (!q->tail) q->tail = r;
 }
 
 struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
@@ -400,18 +544,20 @@ struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_er
             trace_release(t, r);
             return NULL;
         }
+        if (r && t->extra) queue_push_front(q, t->extra);
+        t->extra = NULL;
         return r;
     }
     struct trace_rec *r;
     while ((r = read_record(t, &t->shared, err))) {
-        if (r->rank == rank) return r;
-        struct rank_queue *o = &t->queues[r->rank];
-        r->next = NULL;
-        if (o->tail)
-            o->tail->next = r;
-        else
-            o->head = r;
-        o->tail = r;
+        struct trace_rec *x = t->extra;
+        t->extra = NULL;
+        if (r->rank == rank) {
+            if (x) queue_push_front(q, x);
+            return r;
+        }
+        queue_push_back(&t->queues[r->rank], r);
+        if (x) queue_push_back(&t->queues[r->rank], x);
     }
     return NULL;
 }

@@ -22,6 +22,8 @@ enum trace_op {
     TOP_WAITALL,
     TOP_WAITANY,
     TOP_TEST,
+    TOP_WAIT_PEER, /* wait for the request with (peer, tag); mode: 1 send, 0 recv */
+    TOP_TEST_PEER,
     TOP_BUFFER_ATTACH,
     TOP_BUFFER_DETACH,
     TOP_COLL,  /* blocking collective; kind in rec.coll */

@@ -4,6 +4,23 @@
 
 #include "replay/trace.h"
 
+#define MAX_TOKENS 1024
+
 int32_t trace_intern(struct trace_reader *t, const char *name);
+/* Splits a line in place at blanks, stopping at '#'; returns the number of
+ * fields, or -1 when there are more than max. */
+int trace_tokenize(char *line, char **tok, int max);
+/* A decimal integer in [min, max]. */
+bool trace_parse_int(const char *s, int32_t min, int32_t max, int32_t *out);
+
+/* SimGrid time-independent traces (trace_tit.c). Parses one action line of
+ * the trace of rank `rank`. Returns 1 with rec filled (and *extra filled and
+ * *has_extra set when the action needs a second record: the computation that
+ * follows a reduction), 0 for an action with no simulated effect (init,
+ * finalize, location, comm_size...), -1 on error. default_dt holds the rank's
+ * default datatype size, set by its init action. */
+int tit_parse_line(char *line, int32_t rank, int32_t nranks, uint8_t *default_dt,
+                   struct trace_rec *rec, struct trace_rec *extra, bool *has_extra,
+                   const char *file, int lineno, struct sim_error *err);
 
 #endif

@@ -7,8 +7,6 @@
 #include "replay/trace.h"
 #include "replay/trace_internal.h"
 
-#define MAX_TOKENS 1024
-
 struct parse_ctx {
     const char *file;
     int line;
@@ -22,7 +20,7 @@ static bool fail(struct parse_ctx *p, const char *fmt, const char *a, const char
     return err_at(p->err, p->file, p->line, fmt, a, b);
 }
 
-static bool parse_int(const char *s, int32_t min, int32_t max, int32_t *out) {
+bool trace_parse_int(const char *s, int32_t min, int32_t max, int32_t *out) {
     bool neg = *s == '-';
     const char *d = s + neg;
     int64_t v = 0;
@@ -44,7 +42,7 @@ static bool parse_rank(struct parse_ctx *p, const char *s, const char *field, bo
         *out = SIM_ANY_SOURCE;
         return true;
     }
-    if (parse_int(s, 0, p->nranks - 1, out)) return true;
+    if (trace_parse_int(s, 0, p->nranks - 1, out)) return true;
     char want[96];
     snprintf(want, sizeof want, "a rank from 0 to %d%s", p->nranks - 1, any_ok ? " or any" : "");
     return err_at(p->err, p->file, p->line, "field '%s': found '%s', expected %s", field, s, want);
@@ -94,7 +92,7 @@ static bool parse_option(struct parse_ctx *p, struct trace_rec *r, const char *t
         *dst = SIM_UNDEFINED;
         return true;
     }
-    if (!parse_int(v, lo, hi, dst))
+    if (!trace_parse_int(v, lo, hi, dst))
         return err_at(p->err, p->file, p->line, "option '%.*s': found '%s', expected %s", (int)klen,
                       tok, v, any_ok ? "a non-negative integer or any" : "an integer in range");
     return true;
@@ -125,7 +123,7 @@ static bool parse_ids(struct parse_ctx *p, struct trace_rec *r, int first) {
     if (p->ntok > first) r->ids = xcalloc((size_t)(p->ntok - first), sizeof *r->ids);
     for (int i = first; i < p->ntok; i++) {
         if (strchr(p->tok[i], '=')) return fail(p, "unexpected option '%s'%s", p->tok[i], "");
-        if (!parse_int(p->tok[i], 0, INT32_MAX, &r->ids[r->nids++]))
+        if (!trace_parse_int(p->tok[i], 0, INT32_MAX, &r->ids[r->nids++]))
             return fail(p, "field 'request id': found '%s', expected %s", p->tok[i],
                         "a non-negative integer");
     }
@@ -226,7 +224,7 @@ static bool parse_positional(struct parse_ctx *p, struct trace_rec *r, const str
         return o->positional == 0 || parse_size_field(p, p->tok[2], "size", &r->size);
     case TOP_COMM_SPLIT:
     case TOP_COMM_DUP:
-        if (!parse_int(p->tok[2], 0, INT32_MAX, &r->comm))
+        if (!trace_parse_int(p->tok[2], 0, INT32_MAX, &r->comm))
             return fail(p, "field 'communicator': found '%s', expected %s", p->tok[2],
                         "a communicator id (0 = world)");
         return true;
@@ -290,7 +288,7 @@ static bool parse_op(struct parse_ctx *p, struct trace_reader *t, struct trace_r
                 " (see docs/trace-format.md for the list of records)");
 }
 
-static int tokenize(char *line, char **tok, int max) {
+int trace_tokenize(char *line, char **tok, int max) {
     int n = 0;
     char *s = line;
     for (;;) {
@@ -318,7 +316,7 @@ bool trace_parse_line(struct trace_reader *t, char *line, int32_t nranks, struct
     r->req = -1;
     r->color = INT32_MIN;
     r->line = lineno;
-    p.ntok = tokenize(line, tok, MAX_TOKENS);
+    p.ntok = trace_tokenize(line, tok, MAX_TOKENS);
     if (p.ntok < 0) return fail(&p, "too many fields on one line%s%s", "", "");
     if (p.ntok < 2) return fail(&p, "expected 'RANK OPERATION ...'%s%s", "", "");
     if (!parse_rank(&p, tok[0], "rank", false, &r->rank)) return false;

@@ -123,8 +123,9 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
         fprintf(out, "warning: %lld messages were sent but never received\n", (long long)unmatched);
     int64_t abandoned = sim_abandoned_requests(s);
     if (abandoned)
-        fprintf(out, "warning: %lld requests were never completed by a wait or test before their rank "
-                     "finished\n",
+        fprintf(out,
+                "warning: %lld requests were never completed by a wait or test before their rank "
+                "finished\n",
                 (long long)abandoned);
     print_simulation(out, s, in);
 }

@@ -161,12 +161,8 @@ static void test_set_errors(void) {
 }
 
 TEST_LIST(platform_tests) = {
-    {"platform.default", test_default},
-    {"platform.examples", test_examples},
-    {"platform.placement", test_placement},
-    {"platform.too_many_ranks", test_too_many_ranks},
-    {"platform.overrides", test_overrides},
-    {"platform.errors", test_errors},
-    {"platform.set_errors", test_set_errors},
-    TEST_END,
+    {"platform.default", test_default},       {"platform.examples", test_examples},
+    {"platform.placement", test_placement},   {"platform.too_many_ranks", test_too_many_ranks},
+    {"platform.overrides", test_overrides},   {"platform.errors", test_errors},
+    {"platform.set_errors", test_set_errors}, TEST_END,
 };

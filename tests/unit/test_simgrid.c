@@ -1,0 +1,120 @@
+/* Unit tests for the SimGrid time-independent trace reader: action syntax,
+ * datatype sizes, description files, and replay times worked by hand. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "net/network.h"
+#include "platform/platform.h"
+#include "replay/replay.h"
+#include "replay/trace_internal.h"
+#include "report/summary.h"
+#include "test.h"
+
+static int parse(const char *text, struct trace_rec *r, struct trace_rec *x, bool *hx,
+                 uint8_t *dt, struct sim_error *err) {
+    char line[256];
+    snprintf(line, sizeof line, "%s", text);
+    return tit_parse_line(line, -1, 4, dt, r, x, hx, "r.txt", 3, err);
+}
+
+static void test_actions(void) {
+    struct trace_rec r, x;
+    bool hx;
+    uint8_t dt = 0;
+    struct sim_error err = {0};
+    CHECK(parse("0 init", &r, &x, &hx, &dt, &err) == 0 && dt == 1);
+    CHECK(parse("1 send 2 7 100 0", &r, &x, &hx, &dt, &err) == 1 && r.op == TOP_SEND &&
+          r.peer == 2 && r.tag == 7 && r.size == 800); /* 100 doubles */
+    CHECK(parse("1 isend 2 7 100", &r, &x, &hx, &dt, &err) == 1 && r.op == TOP_ISEND &&
+          r.size == 100); /* default type: bytes */
+    CHECK(parse("0 init 1", &r, &x, &hx, &dt, &err) == 0 && dt == 8);
+    CHECK(parse("1 irecv 0 3 10", &r, &x, &hx, &dt, &err) == 1 && r.size == 80); /* doubles */
+    CHECK(parse("1 recv 0 3 10 3", &r, &x, &hx, &dt, &err) == 1 && r.size == 20); /* shorts */
+    CHECK(parse("2 compute 2.5e6", &r, &x, &hx, &dt, &err) == 1 && r.op == TOP_COMPUTE_FLOPS &&
+          r.flops == 2.5e6);
+    CHECK(parse("2 wait 2 0 5", &r, &x, &hx, &dt, &err) == 1 && r.op == TOP_WAIT_PEER &&
+          r.mode == 1 && r.peer == 0 && r.tag == 5);
+    CHECK(parse("2 wait 3 2 5", &r, &x, &hx, &dt, &err) == 1 && r.mode == 0 && r.peer == 3);
+    CHECK(parse("0 allreduce 20 1000 5", &r, &x, &hx, &dt, &err) == 1 && r.op == TOP_COLL &&
+          r.coll == COLL_ALLREDUCE && r.size == 80 && hx && x.op == TOP_COMPUTE_FLOPS &&
+          x.flops == 1000); /* 20 floats, then 1000 flops */
+    CHECK(parse("0 bcast 50 1 6", &r, &x, &hx, &dt, &err) == 1 && r.coll == COLL_BCAST &&
+          r.root == 1 && r.size == 50);
+    CHECK(parse("0 gather 5 5 2 0 0", &r, &x, &hx, &dt, &err) == 1 && r.coll == COLL_GATHER &&
+          r.root == 2 && r.size == 40);
+    CHECK(parse("0 sendRecv 8 1 4 3 0 1", &r, &x, &hx, &dt, &err) == 1 &&
+          r.op == TOP_SENDRECV && r.size == 64 && r.peer == 1 && r.size2 == 16 && r.peer2 == 3);
+    CHECK(parse("0 alltoallv 100 1 7 10 12 100 1 70 10 5", &r, &x, &hx, &dt, &err) == 1 &&
+          r.coll == COLL_ALLTOALL && r.size == 60); /* mean of 1,7,10,12 = 7.5 -> 8 doubles */
+    CHECK(parse("0 finalize", &r, &x, &hx, &dt, &err) == 0);
+    CHECK(parse("0 comm_size 4", &r, &x, &hx, &dt, &err) == 0);
+    CHECK(!err.set);
+    CHECK(parse("0 jump 3", &r, &x, &hx, &dt, &err) == -1);
+    CHECK_CONTAINS(err.msg, "r.txt:3: unknown SimGrid action 'jump'");
+    struct sim_error e2 = {0}, e3 = {0};
+    CHECK(parse("0 send 9 0 10", &r, &x, &hx, &dt, &e2) == -1);
+    CHECK_CONTAINS(e2.msg, "field 'partner': found '9'");
+    CHECK(parse("0 send 1 0 10 99", &r, &x, &hx, &dt, &e3) == -1);
+    CHECK_CONTAINS(e3.msg, "SimGrid datatype id");
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_description_replay(void) {
+    char dir[] = "/tmp/simpi-test-tit-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char p[256], desc[256];
+    /* rank 0: 1e6 flops, then sends 1000 B; rank 1 receives, waits by peer/tag */
+    snprintf(p, sizeof p, "%s/r0.txt", dir);
+    write_file(p, "0 init\n0 compute 1000000\n0 isend 1 4 1000\n0 wait 0 1 4\n0 finalize\n");
+    snprintf(p, sizeof p, "%s/r1.txt", dir);
+    write_file(p, "1 init\n1 irecv 0 4 1000\n1 waitall 1\n1 allreduce 8 2000000\n1 finalize\n");
+    snprintf(p, sizeof p, "%s/r1.txt", dir);
+    snprintf(desc, sizeof desc, "%s/description", dir);
+    char text[600];
+    snprintf(text, sizeof text, "%s/r0.txt\nr1.txt\n", dir); /* absolute and relative */
+    write_file(desc, text);
+    /* rank 0 also joins the allreduce */
+    snprintf(p, sizeof p, "%s/r0.txt", dir);
+    write_file(p, "0 init\n0 compute 1000000\n0 isend 1 4 1000\n0 wait 0 1 4\n"
+                  "0 allreduce 8 0\n0 finalize\n");
+    struct sim_error err = {0};
+    struct trace_reader *t = trace_open(desc, &err);
+    CHECK(t && trace_ranks(t) == 2);
+    if (err.set) fprintf(stderr, "%s\n", err.msg);
+    const char *sets[] = {"cores_per_node=1", "speed=1Gf", "inter.latency=10us",
+                          "inter.bandwidth=100MB/s"};
+    struct platform *plat = platform_load(NULL, sets, 4, &err);
+    struct network net;
+    CHECK(plat && network_init(&net, plat->conf, &err));
+    struct replay_result res;
+    CHECK(t && replay_run(t, plat, &net, &res, &err));
+    if (t && res.sim) {
+        /* The message is sent at 1ms (1e6 flops at 1 Gf/s) and arrives 10us + 1000/1e8 s
+         * = 20us later: rank 1 enters the allreduce (one exchange of 8 B on 2 ranks) at
+         * 1.02ms, where rank 0's part (sent at 1ms, 10.08us in flight) already waits, so
+         * rank 1 leaves at once and computes 2e6 flops: 1.02ms + 2ms. Rank 0 gets rank
+         * 1's part at 1.02ms + 10.08us. */
+        CHECK_EQ_INT(sim_rank_stats(res.sim, 1)->finish, 3020000000);
+        CHECK_EQ_INT(sim_rank_stats(res.sim, 0)->finish, 1030080000);
+        replay_result_free(&res);
+    }
+    trace_close(t);
+    network_destroy(&net);
+    platform_free(plat);
+    snprintf(text, sizeof text, "rm -rf %s", dir);
+    CHECK(system(text) == 0);
+}
+
+TEST_LIST(simgrid_tests) = {
+    {"simgrid.actions", test_actions},
+    {"simgrid.description_replay", test_description_replay},
+    TEST_END,
+};
