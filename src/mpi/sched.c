@@ -149,3 +149,10 @@ void sched_describe(struct sim *s, struct sched *sc) {
     for (struct request *q = sc->subs; q; q = q->onext)
         if (!(q->flags & RF_RESOLVED)) sim_report_append(s, " %d", q->peer);
 }
+
+int sched_targets(const struct sched *sc, int32_t *out, int max) {
+    int n = 0;
+    for (const struct request *q = sc ? sc->subs : NULL; q && n < max; q = q->onext)
+        if (!(q->flags & RF_RESOLVED)) out[n++] = q->peer;
+    return n;
+}

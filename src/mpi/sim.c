@@ -101,29 +101,6 @@ void sim_fail(struct sim *s, const char *fmt, ...) {
     engine_stop(&s->eng);
 }
 
-/* Lists every rank that has not finished and what it waits for. */
-static void report_deadlock(struct sim *s) {
-    char tb[48];
-    int32_t stuck = 0;
-    for (int32_t i = 0; i < s->nranks; i++)
-        stuck += s->ranks[i].state != RS_FINISHED;
-    sim_report_append(s,
-                      "deadlock at virtual time %s: %d of %d ranks are blocked and no event "
-                      "can wake them\nwait-for graph (rank: operation -> ranks it waits for):\n",
-                      units_format_time(s->eng.now, tb, sizeof tb), stuck, s->nranks);
-    int shown = 0;
-    for (int32_t i = 0; i < s->nranks; i++) {
-        if (s->ranks[i].state == RS_FINISHED) continue;
-        if (shown++ >= 64) {
-            sim_report_append(s, "  ... (%d more blocked ranks)\n", stuck - 64);
-            break;
-        }
-        sim_report_append(s, "  rank %d: ", i);
-        wait_describe(s, i);
-        sim_report_append(s, "\n");
-    }
-}
-
 enum sim_status sim_run(struct sim *s) {
     for (int32_t i = 0; i < s->nranks; i++)
         sim_wake_at(s, i, 0);

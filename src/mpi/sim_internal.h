@@ -137,6 +137,11 @@ void request_track(struct sim *s, struct request *r, int32_t user_id);
 void wait_recheck(struct sim *s, int32_t rank);
 void wait_complete(struct sim *s, int32_t rank);
 void wait_describe(struct sim *s, int32_t rank);
+/* The world ranks a blocked rank waits for (any-source receives excluded). */
+int wait_targets(struct sim *s, int32_t rank, int32_t *out, int max);
+
+/* deadlock.c */
+void report_deadlock(struct sim *s);
 
 /* sched.c */
 struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
@@ -145,5 +150,6 @@ void sched_notify(struct sim *s, struct sched *sc, simtime_t done);
 /* Advances every schedule whose round completed; call after each event. */
 void sched_drain(struct sim *s);
 void sched_describe(struct sim *s, struct sched *sc);
+int sched_targets(const struct sched *sc, int32_t *out, int max);
 
 #endif

@@ -195,3 +195,15 @@ struct request *sim_find_p2p_request(const struct sim *s, int32_t rank, bool sen
         if (q->kind == (send ? REQ_SEND : REQ_RECV) && q->peer == peer && q->tag == tag) found = q;
     return found;
 }
+
+int wait_targets(struct sim *s, int32_t rank, int32_t *out, int max) {
+    int n = 0;
+    for (struct request *q = s->ranks[rank].outstanding; q && n < max; q = q->onext) {
+        if (!(q->flags & RF_WAITED) || (q->flags & RF_RESOLVED)) continue;
+        if (q->kind == REQ_COLL)
+            n += sched_targets(q->sched, out + n, max - n);
+        else if (q->peer >= 0)
+            out[n++] = q->peer;
+    }
+    return n;
+}

@@ -36,7 +36,7 @@ static int datatype_size(const char *id) {
     static const struct {
         const char *id;
         int size;
-    } ids[] = {{"0", 8}, {"1", 4}, {"2", 1},  {"3", 2},  {"4", 8},
+    } ids[] = {{"0", 8}, {"1", 4}, {"2", 1}, {"3", 2},  {"4", 8},
                {"5", 4}, {"6", 1}, {"7", 8}, {"11", 4}, {"20", 8}};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         if (!strcmp(ids[i].id, id)) return ids[i].size;
@@ -228,9 +228,9 @@ static int parse_action(struct tit_ctx *c, struct trace_rec *r, struct trace_rec
     else if (!strcmp(a, "scatter"))
         ok = gather_like(c, r, COLL_SCATTER, true);
     else if (!strcmp(a, "sendRecv") || !strcmp(a, "sendrecv"))
-        ok = need(c, 6) && count_bytes(c, 2, 6, &r->size) && rank_field(c, 3, "field 'dst'", &r->peer) &&
-             count_bytes(c, 4, 7, &r->size2) && rank_field(c, 5, "field 'src'", &r->peer2) &&
-             (r->op = TOP_SENDRECV, true);
+        ok = need(c, 6) && count_bytes(c, 2, 6, &r->size) &&
+             rank_field(c, 3, "field 'dst'", &r->peer) && count_bytes(c, 4, 7, &r->size2) &&
+             rank_field(c, 5, "field 'src'", &r->peer2) && (r->op = TOP_SENDRECV, true);
     else if (!strcmp(a, "gatherv") || !strcmp(a, "allgatherv") || !strcmp(a, "scatterv") ||
              !strcmp(a, "alltoallv") || !strcmp(a, "reducescatter"))
         ok = vcoll(c, r, a);
@@ -240,8 +240,8 @@ static int parse_action(struct tit_ctx *c, struct trace_rec *r, struct trace_rec
 }
 
 int tit_parse_line(char *line, int32_t rank, int32_t nranks, uint8_t *default_dt,
-                   struct trace_rec *r, struct trace_rec *extra, bool *has_extra,
-                   const char *file, int lineno, struct sim_error *err) {
+                   struct trace_rec *r, struct trace_rec *extra, bool *has_extra, const char *file,
+                   int lineno, struct sim_error *err) {
     char *tok[MAX_TOKENS];
     struct tit_ctx c = {tok, 0, nranks, *default_dt ? *default_dt : 1, file, lineno, err};
     memset(r, 0, sizeof *r);
@@ -254,11 +254,13 @@ int tit_parse_line(char *line, int32_t rank, int32_t nranks, uint8_t *default_dt
     if (c.ntok == 0) return 0;
     int32_t who;
     if (c.ntok < 2 || !trace_parse_int(tok[0], 0, nranks - 1, &who))
-        return err_at(err, file, lineno, "expected 'RANK ACTION ...' (SimGrid time-independent "
-                                         "trace)"),
+        return err_at(err, file, lineno,
+                      "expected 'RANK ACTION ...' (SimGrid time-independent "
+                      "trace)"),
                -1;
     if (rank >= 0 && who != rank)
-        return err_at(err, file, lineno, "action of rank %d in the trace of rank %d", who, rank), -1;
+        return err_at(err, file, lineno, "action of rank %d in the trace of rank %d", who, rank),
+               -1;
     r->rank = who;
     int got = parse_action(&c, r, extra, has_extra, default_dt);
     r->tag2 = r->tag;

@@ -138,6 +138,12 @@ static void test_deadlock(void) {
     CHECK_CONTAINS(o.report, "2 of 3 ranks are blocked");
     CHECK_CONTAINS(o.report, "rank 0: recv from rank 1 tag 4 -> waits for rank 1");
     CHECK_CONTAINS(o.report, "rank 1: recv from rank 0 tag 0 -> waits for rank 0");
+    CHECK_CONTAINS(o.report, "cycle: 0 -> 1 -> 0");
+    /* a longer cycle among 3 ranks, and a wait on a finished rank */
+    o = run("simpi-trace 1\nranks 4\n0 recv 1 8B\n1 recv 2 8B\n2 recv 0 8B\n3 recv any 8B\n");
+    CHECK_CONTAINS(o.report, "cycle: 0 -> 1 -> 2 -> 0");
+    o = run("simpi-trace 1\nranks 2\n0 recv 1 8B\n1 compute 1us\n");
+    CHECK_CONTAINS(o.report, "rank 0 waits for rank 1, which has finished its program");
 }
 
 static void test_collective_deadlock(void) {

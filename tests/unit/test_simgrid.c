@@ -11,8 +11,8 @@
 #include "report/summary.h"
 #include "test.h"
 
-static int parse(const char *text, struct trace_rec *r, struct trace_rec *x, bool *hx,
-                 uint8_t *dt, struct sim_error *err) {
+static int parse(const char *text, struct trace_rec *r, struct trace_rec *x, bool *hx, uint8_t *dt,
+                 struct sim_error *err) {
     char line[256];
     snprintf(line, sizeof line, "%s", text);
     return tit_parse_line(line, -1, 4, dt, r, x, hx, "r.txt", 3, err);
@@ -29,7 +29,7 @@ static void test_actions(void) {
     CHECK(parse("1 isend 2 7 100", &r, &x, &hx, &dt, &err) == 1 && r.op == TOP_ISEND &&
           r.size == 100); /* default type: bytes */
     CHECK(parse("0 init 1", &r, &x, &hx, &dt, &err) == 0 && dt == 8);
-    CHECK(parse("1 irecv 0 3 10", &r, &x, &hx, &dt, &err) == 1 && r.size == 80); /* doubles */
+    CHECK(parse("1 irecv 0 3 10", &r, &x, &hx, &dt, &err) == 1 && r.size == 80);  /* doubles */
     CHECK(parse("1 recv 0 3 10 3", &r, &x, &hx, &dt, &err) == 1 && r.size == 20); /* shorts */
     CHECK(parse("2 compute 2.5e6", &r, &x, &hx, &dt, &err) == 1 && r.op == TOP_COMPUTE_FLOPS &&
           r.flops == 2.5e6);
@@ -43,8 +43,8 @@ static void test_actions(void) {
           r.root == 1 && r.size == 50);
     CHECK(parse("0 gather 5 5 2 0 0", &r, &x, &hx, &dt, &err) == 1 && r.coll == COLL_GATHER &&
           r.root == 2 && r.size == 40);
-    CHECK(parse("0 sendRecv 8 1 4 3 0 1", &r, &x, &hx, &dt, &err) == 1 &&
-          r.op == TOP_SENDRECV && r.size == 64 && r.peer == 1 && r.size2 == 16 && r.peer2 == 3);
+    CHECK(parse("0 sendRecv 8 1 4 3 0 1", &r, &x, &hx, &dt, &err) == 1 && r.op == TOP_SENDRECV &&
+          r.size == 64 && r.peer == 1 && r.size2 == 16 && r.peer2 == 3);
     CHECK(parse("0 alltoallv 100 1 7 10 12 100 1 70 10 5", &r, &x, &hx, &dt, &err) == 1 &&
           r.coll == COLL_ALLTOALL && r.size == 60); /* mean of 1,7,10,12 = 7.5 -> 8 doubles */
     CHECK(parse("0 finalize", &r, &x, &hx, &dt, &err) == 0);

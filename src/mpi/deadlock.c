@@ -1,0 +1,99 @@
+/* Deadlock analysis: when no event is left and ranks are still blocked, the
+ * wait-for graph (a blocked rank -> the ranks it waits for) is printed, with
+ * a cycle in it if there is one, or the finished ranks that are waited for. */
+#include <stdlib.h>
+
+#include "core/units.h"
+#include "mpi/sim_internal.h"
+
+#define MAX_TARGETS 64
+
+/* The colours of the depth-first search. */
+enum { WHITE, GREY, BLACK };
+
+/* Depth-first search from `start` over blocked ranks; on finding a cycle,
+ * prints it and returns true. Iterative: the path is kept in `path`. */
+static bool find_cycle(struct sim *s, int32_t start, uint8_t *colour, int32_t *path,
+                       int32_t *next_edge) {
+    int32_t depth = 0, targets[MAX_TARGETS];
+    path[0] = start;
+    next_edge[0] = 0;
+    colour[start] = GREY;
+    while (depth >= 0) {
+        int32_t v = path[depth];
+        int n = wait_targets(s, v, targets, MAX_TARGETS);
+        if (next_edge[depth] >= n) {
+            colour[v] = BLACK;
+            depth--;
+            continue;
+        }
+        int32_t w = targets[next_edge[depth]++];
+        if (s->ranks[w].state == RS_FINISHED || colour[w] == BLACK) continue;
+        if (colour[w] == GREY) {
+            int32_t from = depth;
+            while (path[from] != w) from--;
+            sim_report_append(s, "cycle:");
+            for (int32_t k = from; k <= depth; k++) sim_report_append(s, " %d ->", path[k]);
+            sim_report_append(s, " %d\n", w);
+            return true;
+        }
+        colour[w] = GREY;
+        path[++depth] = w;
+        next_edge[depth] = 0;
+    }
+    return false;
+}
+
+/* Lists up to a few blocked ranks that wait for a rank that has finished. */
+static void report_finished_targets(struct sim *s) {
+    int32_t targets[MAX_TARGETS];
+    int shown = 0;
+    for (int32_t i = 0; i < s->nranks && shown < 8; i++) {
+        if (s->ranks[i].state == RS_FINISHED) continue;
+        int n = wait_targets(s, i, targets, MAX_TARGETS);
+        for (int k = 0; k < n; k++) {
+            if (s->ranks[targets[k]].state != RS_FINISHED) continue;
+            sim_report_append(s, "rank %d waits for rank %d, which has finished its program\n",
+                              i, targets[k]);
+            shown++;
+            break;
+        }
+    }
+}
+
+static void report_cycle(struct sim *s) {
+    uint8_t *colour = xcalloc((size_t)s->nranks, 1);
+    int32_t *path = xcalloc((size_t)s->nranks, sizeof *path);
+    int32_t *next_edge = xcalloc((size_t)s->nranks, sizeof *next_edge);
+    bool found = false;
+    for (int32_t i = 0; i < s->nranks && !found; i++)
+        if (s->ranks[i].state != RS_FINISHED && colour[i] == WHITE)
+            found = find_cycle(s, i, colour, path, next_edge);
+    if (!found) report_finished_targets(s);
+    free(colour);
+    free(path);
+    free(next_edge);
+}
+
+void report_deadlock(struct sim *s) {
+    char tb[48];
+    int32_t stuck = 0;
+    for (int32_t i = 0; i < s->nranks; i++)
+        stuck += s->ranks[i].state != RS_FINISHED;
+    sim_report_append(s,
+                      "deadlock at virtual time %s: %d of %d ranks are blocked and no event "
+                      "can wake them\nwait-for graph (rank: operation -> ranks it waits for):\n",
+                      units_format_time(s->eng.now, tb, sizeof tb), stuck, s->nranks);
+    int shown = 0;
+    for (int32_t i = 0; i < s->nranks; i++) {
+        if (s->ranks[i].state == RS_FINISHED) continue;
+        if (shown++ >= 64) {
+            sim_report_append(s, "  ... (%d more blocked ranks)\n", stuck - 64);
+            break;
+        }
+        sim_report_append(s, "  rank %d: ", i);
+        wait_describe(s, i);
+        sim_report_append(s, "\n");
+    }
+    report_cycle(s);
+}
