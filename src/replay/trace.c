@@ -212,6 +212,18 @@ static bool setup_per_rank(struct trace_reader *t, char **paths, int32_t n, stru
     return true;
 }
 
+/* Takes the per-rank paths (and their array) when ok, else frees them. */
+static bool adopt_paths(struct trace_reader *t, char **paths, int32_t n, bool ok,
+                        struct sim_error *err) {
+    if (ok)
+        ok = setup_per_rank(t, paths, n, err);
+    else
+        for (int32_t i = 0; i < n; i++)
+            free(paths[i]);
+    free(paths);
+    return ok;
+}
+
 /* Directory: files rank<R>.trace or rank<R>.trace.gz for R = 0..N-1. */
 static bool open_directory(struct trace_reader *t, const char *dir, struct sim_error *err) {
     DIR *d = opendir(dir);
@@ -243,13 +255,7 @@ static bool open_directory(struct trace_reader *t, const char *dir, struct sim_e
             ok =
                 err_set(err, "%s: per-rank trace for rank %d is missing (rank%d.trace)", dir, i, i);
     }
-    if (ok)
-        ok = setup_per_rank(t, paths, n, err);
-    else
-        for (int32_t i = 0; i < n; i++)
-            free(paths[i]);
-    free(paths);
-    return ok;
+    return adopt_paths(t, paths, n, ok, err);
 }
 
 /* Index file: "simpi-trace-index 1", "ranks N", then "R PATH" lines. */
@@ -288,13 +294,7 @@ static bool open_index(struct trace_reader *t, const char *path, struct sim_erro
     if (ok && err->set) ok = false;
     if (ok && (!paths || seen != n))
         ok = err_at(err, path, 0, "index lists %d of %d ranks", seen, n);
-    if (ok)
-        ok = setup_per_rank(t, paths, n, err);
-    else
-        for (int32_t i = 0; paths && i < n; i++)
-            free(paths[i]);
-    free(paths);
-    return ok;
+    return adopt_paths(t, paths, paths ? n : 0, ok, err);
 }
 
 /* The first non-blank, non-comment line of a file (at most len-1 bytes). */
@@ -352,13 +352,7 @@ static bool open_simgrid_description(struct trace_reader *t, const char *path,
         if (!file_exists(paths[i]))
             ok = err_at(err, path, 0, "the trace of rank %d, '%s', does not exist", i, paths[i]);
     t->format = FMT_SIMGRID;
-    if (ok)
-        ok = setup_per_rank(t, paths, n, err);
-    else
-        for (int32_t i = 0; i < n; i++)
-            free(paths[i]);
-    free(paths);
-    return ok;
+    return adopt_paths(t, paths, n, ok, err);
 }
 
 /* One SimGrid trace holding every rank's actions: the rank count is the
