@@ -31,9 +31,11 @@ static bool find_cycle(struct sim *s, int32_t start, uint8_t *colour, int32_t *p
         if (s->ranks[w].state == RS_FINISHED || colour[w] == BLACK) continue;
         if (colour[w] == GREY) {
             int32_t from = depth;
-            while (path[from] != w) from--;
+            while (path[from] != w)
+                from--;
             sim_report_append(s, "cycle:");
-            for (int32_t k = from; k <= depth; k++) sim_report_append(s, " %d ->", path[k]);
+            for (int32_t k = from; k <= depth; k++)
+                sim_report_append(s, " %d ->", path[k]);
             sim_report_append(s, " %d\n", w);
             return true;
         }
@@ -53,8 +55,8 @@ static void report_finished_targets(struct sim *s) {
         int n = wait_targets(s, i, targets, MAX_TARGETS);
         for (int k = 0; k < n; k++) {
             if (s->ranks[targets[k]].state != RS_FINISHED) continue;
-            sim_report_append(s, "rank %d waits for rank %d, which has finished its program\n",
-                              i, targets[k]);
+            sim_report_append(s, "rank %d waits for rank %d, which has finished its program\n", i,
+                              targets[k]);
             shown++;
             break;
         }

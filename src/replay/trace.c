@@ -2,10 +2,12 @@
  * per-rank record queues, streaming through zlib with bounded buffers. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "core/pool.h"
@@ -14,6 +16,7 @@
 #define SHARED_BUF (1 << 18)
 #define RANK_BUF (1 << 12)
 #define MAX_OPEN_RANK_FILES 512
+#define MAX_LINE (1 << 20)
 
 /* A file read line by line; can be closed and reopened at the same place. */
 struct source {
@@ -24,6 +27,15 @@ struct source {
     int64_t consumed; /* uncompressed offset of buf[start] */
     int line;
     bool eof, header_done;
+    uint8_t kind;     /* enum source_kind */
+    struct run *runs; /* shared rank-ordered file: this rank's runs of records */
+    int32_t nruns, next_run;
+};
+
+/* A run: consecutive records of one rank in a shared file. */
+struct run {
+    int64_t offset;
+    int32_t line, rank;
 };
 
 struct rank_queue {
@@ -49,9 +61,15 @@ struct trace_reader {
 
 static bool source_open(struct trace_reader *t, struct source *s, struct sim_error *err);
 
+/* Plain files are read with pread at the source's offset (cheap to resume
+ * anywhere, no descriptor kept); gzip files through a zlib handle kept open
+ * while the source's buffer is (reopening one means decompressing again up
+ * to the offset). */
+enum source_kind { SRC_UNKNOWN, SRC_PLAIN, SRC_GZIP };
+
 static void source_close(struct trace_reader *t, struct source *s) {
-    if (!s->gz) return;
-    gzclose(s->gz);
+    if (!s->buf) return;
+    if (s->gz) gzclose(s->gz);
     s->gz = NULL;
     /* consumed already is the offset of buf[start]: reopening resumes there */
     s->start = s->end = 0;
@@ -60,27 +78,63 @@ static void source_close(struct trace_reader *t, struct source *s) {
     t->open_count--;
 }
 
-/* Closes another per-rank file when too many are open (clock order). */
+/* Frees another per-rank buffer when too many are in use (clock order). */
 static void make_room(struct trace_reader *t, struct source *keep) {
     while (t->per_rank && t->open_count >= MAX_OPEN_RANK_FILES) {
         struct source *v = &t->per_rank[t->clock_hand];
         t->clock_hand = (t->clock_hand + 1) % t->nranks;
-        if (v != keep && v->gz) source_close(t, v);
+        if (v != keep && v->buf) source_close(t, v);
     }
 }
 
+static int sniff_kind(const char *path) {
+    unsigned char magic[2] = {0, 0};
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return SRC_UNKNOWN;
+    ssize_t got = pread(fd, magic, 2, 0);
+    close(fd);
+    return got == 2 && magic[0] == 0x1f && magic[1] == 0x8b ? SRC_GZIP : SRC_PLAIN;
+}
+
 static bool source_open(struct trace_reader *t, struct source *s, struct sim_error *err) {
-    if (s->gz) return true;
+    if (s->buf) return true;
+    if (s->kind == SRC_UNKNOWN && (s->kind = (uint8_t)sniff_kind(s->path)) == SRC_UNKNOWN)
+        return err_set(err, "%s: cannot open trace file: %s", s->path, strerror(errno));
     make_room(t, s);
-    s->gz = gzopen(s->path, "rb");
-    if (!s->gz) return err_set(err, "%s: cannot open trace file: %s", s->path, strerror(errno));
-    gzbuffer(s->gz, t->per_rank ? 8192 : 1 << 17);
-    if (s->consumed > 0 && gzseek(s->gz, s->consumed, SEEK_SET) < 0)
-        return err_set(err, "%s: cannot seek back to offset %lld", s->path, (long long)s->consumed);
+    if (s->kind == SRC_GZIP) {
+        s->gz = gzopen(s->path, "rb");
+        if (!s->gz) return err_set(err, "%s: cannot open trace file: %s", s->path, strerror(errno));
+        gzbuffer(s->gz, t->per_rank ? 8192 : 1 << 17);
+        if (s->consumed > 0 && gzseek(s->gz, s->consumed, SEEK_SET) < 0)
+            return err_set(err, "%s: cannot seek to offset %lld", s->path, (long long)s->consumed);
+    }
     s->cap = t->per_rank ? RANK_BUF : SHARED_BUF;
     s->buf = xmalloc(s->cap + 1);
     s->start = s->end = 0;
     t->open_count++;
+    return true;
+}
+
+/* Reads up to n bytes following the buffered ones; -1 on error. */
+static ssize_t source_fill(struct source *s, char *dst, size_t n, struct sim_error *err) {
+    if (s->kind == SRC_GZIP) {
+        int got = gzread(s->gz, dst, (unsigned)n), code;
+        if (got < 0) err_set(err, "%s: read error: %s", s->path, gzerror(s->gz, &code));
+        return got;
+    }
+    int fd = open(s->path, O_RDONLY);
+    ssize_t got = fd < 0 ? -1 : pread(fd, dst, n, (off_t)(s->consumed + (int64_t)s->end));
+    if (got < 0) err_set(err, "%s: read error: %s", s->path, strerror(errno));
+    if (fd >= 0) close(fd);
+    return got;
+}
+
+/* Doubles a source's buffer for a long line, up to MAX_LINE bytes. */
+static bool source_grow(struct source *s, struct sim_error *err) {
+    if (s->cap >= MAX_LINE)
+        return err_at(err, s->path, s->line + 1, "line longer than %d bytes", MAX_LINE);
+    s->cap *= 2;
+    s->buf = xrealloc_or_die(s->buf, s->cap + 1);
     return true;
 }
 
@@ -98,19 +152,12 @@ static char *source_line(struct trace_reader *t, struct source *s, struct sim_er
             s->line++;
             return line;
         }
-        if (s->end - s->start == s->cap) {
-            err_at(err, s->path, s->line + 1, "line longer than %zu bytes", s->cap);
-            return NULL;
-        }
         memmove(s->buf, s->buf + s->start, s->end - s->start);
         s->end -= s->start;
         s->start = 0;
-        int got = gzread(s->gz, s->buf + s->end, (unsigned)(s->cap - s->end));
-        if (got < 0) {
-            int code;
-            err_set(err, "%s: read error: %s", s->path, gzerror(s->gz, &code));
-            return NULL;
-        }
+        if (s->end == s->cap && !source_grow(s, err)) return NULL;
+        ssize_t got = source_fill(s, s->buf + s->end, s->cap - s->end, err);
+        if (got < 0) return NULL;
         if (got == 0) {
             if (s->end == 0) {
                 s->eof = true;
@@ -373,6 +420,90 @@ static bool open_simgrid_single(struct trace_reader *t, const char *path, struct
     return t->nranks > 0 || err_at(err, path, 0, "no actions found");
 }
 
+/* Records the runs of a shared file after its header, while there are few
+ * (at most RUNS_PER_RANK per rank on average); returns their count, or -1
+ * when the file is finely interleaved (then it is read in one pass, queueing
+ * records of ranks other than the one being served, which stays bounded). */
+#define RUNS_PER_RANK 4
+static int64_t scan_runs(struct trace_reader *t, struct run **out, struct sim_error *err) {
+    struct source s = t->shared;
+    s.gz = NULL;
+    s.buf = NULL;
+    s.eof = false;
+    int64_t n = 0, cap = 0, limit = (int64_t)t->nranks * RUNS_PER_RANK + 64;
+    long last = -1;
+    char *l;
+    for (int64_t at = s.consumed; (l = source_line(t, &s, err)); at = s.consumed) {
+        if (blank_or_comment(l)) continue;
+        char *end;
+        long r = strtol(l, &end, 10);
+        if (end == l || r == last) continue; /* bad lines are reported when read */
+        if (n == limit) {
+            n = -1;
+            break;
+        }
+        if (n == cap)
+            *out = xrealloc_or_die(*out, sizeof **out * (size_t)(cap = cap ? cap * 2 : 256));
+        (*out)[n++] = (struct run){at, s.line, (int32_t)r};
+        last = r;
+    }
+    source_close(t, &s);
+    return err->set ? -2 : n;
+}
+
+/* Gives each rank its own cursor over its runs (see scan_runs). */
+static void setup_runs(struct trace_reader *t, struct run *runs, int64_t n) {
+    t->per_rank = xcalloc((size_t)t->nranks, sizeof *t->per_rank);
+    int32_t *count = xcalloc((size_t)t->nranks, sizeof *count);
+    for (int64_t i = 0; i < n; i++)
+        if (runs[i].rank >= 0 && runs[i].rank < t->nranks) count[runs[i].rank]++;
+    for (int32_t r = 0; r < t->nranks; r++) {
+        struct source *s = &t->per_rank[r];
+        s->path = xstrdup(t->shared.path);
+        s->runs = xcalloc((size_t)count[r] + 1, sizeof *s->runs);
+        s->eof = count[r] == 0;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if (runs[i].rank < 0 || runs[i].rank >= t->nranks) continue;
+        struct source *s = &t->per_rank[runs[i].rank];
+        s->runs[s->nruns++] = runs[i];
+    }
+    for (int32_t r = 0; r < t->nranks; r++) {
+        struct source *s = &t->per_rank[r];
+        if (s->nruns) {
+            s->consumed = s->runs[0].offset;
+            s->line = s->runs[0].line - 1;
+            s->next_run = 1;
+        }
+    }
+    free(count);
+}
+
+static bool index_runs(struct trace_reader *t, struct sim_error *err) {
+    struct run *runs = NULL;
+    int64_t n = scan_runs(t, &runs, err);
+    if (n >= 0) {
+        raise_fd_limit();
+        setup_runs(t, runs, n);
+        source_close(t, &t->shared);
+    }
+    free(runs);
+    return n != -2;
+}
+
+/* Moves a rank's cursor to its next run; false when it has none left. */
+static bool next_run(struct trace_reader *t, struct source *s) {
+    source_close(t, s);
+    if (s->next_run >= s->nruns) {
+        s->eof = true;
+        return false;
+    }
+    struct run *r = &s->runs[s->next_run++];
+    s->consumed = r->offset;
+    s->line = r->line - 1;
+    return true;
+}
+
 /* Chooses the reader from the first line: native header, index, SimGrid. */
 static bool open_file(struct trace_reader *t, const char *path, struct sim_error *err) {
     char head[4096];
@@ -381,7 +512,7 @@ static bool open_file(struct trace_reader *t, const char *path, struct sim_error
     if (!strncmp(head, "simpi-trace-index", 17)) return open_index(t, path, err);
     if (!strncmp(head, "simpi-trace", 11)) {
         t->shared.path = xstrdup(path);
-        return read_header(t, &t->shared, &t->nranks, true, err);
+        return read_header(t, &t->shared, &t->nranks, true, err) && index_runs(t, err);
     }
     char *copy = resolve_near(path, head);
     bool listed = file_exists(copy);
@@ -425,6 +556,7 @@ void trace_close(struct trace_reader *t) {
     for (int32_t i = 0; t->per_rank && i < t->nranks; i++) {
         source_close(t, &t->per_rank[i]);
         free(t->per_rank[i].path);
+        free(t->per_rank[i].runs);
     }
     free(t->per_rank);
     free(t->queues);
@@ -532,6 +664,11 @@ struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_er
     if (t->per_rank) {
         struct source *s = &t->per_rank[rank];
         struct trace_rec *r = read_record(t, s, err);
+        while (r && r->rank != rank && s->runs) { /* end of this run */
+            trace_release(t, r);
+            t->records--; /* read again by its own rank */
+            r = next_run(t, s) ? read_record(t, s, err) : NULL;
+        }
         if (r && r->rank != rank) {
             err_at(err, s->path, r->line, "record of rank %d in the file of rank %d", r->rank,
                    rank);
