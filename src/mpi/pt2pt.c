@@ -69,6 +69,18 @@ static void account_transfer(struct sim *s, const struct request *send,
     rr->st.bytes_recv += send->size;
 }
 
+/* Copies a user message into its receive target, then frees the payload. */
+static void deliver(struct request *send, struct sim_recv_target *t) {
+    int64_t n = send->size < t->capacity ? send->size : t->capacity;
+    if (n > 0 && send->data && t->buf) memcpy(t->buf, send->data, (size_t)n);
+    t->source = send->src;
+    t->tag = send->tag;
+    t->size = send->size;
+    if (send->flags & RF_OWNS) free(send->data);
+    send->flags &= (uint8_t)~RF_OWNS;
+    send->data = NULL;
+}
+
 /* Applies the protocol timing to a matched pair (see the file comment). */
 static void match(struct sim *s, struct request *send, struct request *recv) {
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
@@ -88,7 +100,9 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     send->peer = recv->owner;
     recv->src = send->src;
     recv->tag = send->tag;
-    if (recv->size >= 0 && send->size > recv->size && s->status == SIM_OK) {
+    if (!(recv->flags & RF_SUB) && recv->data) {
+        deliver(send, recv->data);
+    } else if (recv->size >= 0 && send->size > recv->size && s->status == SIM_OK) {
         char tb[48];
         sim_fail(s,
                  "message truncated (MPI_ERR_TRUNCATE) at virtual time %s: rank %d sent %lld "
@@ -157,9 +171,15 @@ static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
 
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                                 uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
-                                enum send_mode mode, struct sched *owner, simtime_t at) {
+                                enum send_mode mode, struct sched *owner, simtime_t at,
+                                const void *buf) {
     struct request *r = request_new(s, rank, ctx, REQ_SEND, tag, size, at);
-    r->sched = owner;
+    if (owner) {
+        r->sched = owner;
+        r->flags |= RF_SUB;
+    } else {
+        r->data = (void *)buf; /* delivered from the caller's buffer if matched at once */
+    }
     int32_t wdest = comm_world_rank(c, dest);
     r->src = myrank;
     r->peer = wdest;
@@ -169,18 +189,30 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (mode == SEND_BUFFERED || (eager && mode != SEND_SYNC)) request_resolve(s, r, at, at);
     struct srank *dr = &s->ranks[wdest];
     struct request *recv = queue_take(&dr->posted_head, &dr->posted_tail, r, false);
-    if (recv)
+    if (recv) {
         match(s, r, recv);
-    else
+    } else {
+        if (buf && size > 0) { /* the caller may reuse its buffer: keep a copy */
+            r->data = xmalloc((size_t)size);
+            memcpy(r->data, buf, (size_t)size);
+            r->flags |= RF_OWNS;
+        }
         queue_append(&dr->unexp_head, &dr->unexp_tail, r);
+    }
+    if (!(r->flags & RF_SUB) && !(r->flags & RF_OWNS)) r->data = NULL;
     return r;
 }
 
 struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
                                 int32_t source, int32_t tag, int64_t size, struct sched *owner,
-                                simtime_t at) {
+                                simtime_t at, struct sim_recv_target *target) {
     struct request *r = request_new(s, rank, ctx, REQ_RECV, tag, size, at);
-    r->sched = owner;
+    if (owner) {
+        r->sched = owner;
+        r->flags |= RF_SUB;
+    } else {
+        r->data = target;
+    }
     r->src = source;
     r->peer = source == SIM_ANY_SOURCE ? -1 : comm_world_rank(c, source);
     struct srank *me = &s->ranks[rank];
@@ -214,7 +246,7 @@ struct request *sim_isend(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || !check_peer(s, rank, c, dest, false, "destination")) return NULL;
     struct request *r =
-        pt2pt_post_send(s, rank, c, me, c->ctx, dest, tag, size, mode, NULL, s->eng.now);
+        pt2pt_post_send(s, rank, c, me, c->ctx, dest, tag, size, mode, NULL, s->eng.now, NULL);
     request_track(s, r, user_id);
     return r;
 }
@@ -224,7 +256,8 @@ struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || !check_peer(s, rank, c, source, true, "source")) return NULL;
-    struct request *r = pt2pt_post_recv(s, rank, c, c->ctx, source, tag, size, NULL, s->eng.now);
+    struct request *r =
+        pt2pt_post_recv(s, rank, c, c->ctx, source, tag, size, NULL, s->eng.now, NULL);
     request_track(s, r, user_id);
     return r;
 }
@@ -238,4 +271,35 @@ void sim_buffer_attach(struct sim *s, int32_t rank, int64_t size) {
 void sim_buffer_detach(struct sim *s, int32_t rank) {
     struct srank *r = &s->ranks[rank];
     if (r->bsend) r->bsend->capacity = 0;
+}
+
+struct request *sim_isend_buf(struct sim *s, int32_t rank, int32_t comm_id, int32_t dest,
+                              int32_t tag, int64_t size, enum send_mode mode, const void *buf) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    if (!c || !check_peer(s, rank, c, dest, false, "destination")) return NULL;
+    struct request *r =
+        pt2pt_post_send(s, rank, c, me, c->ctx, dest, tag, size, mode, NULL, s->eng.now, buf);
+    request_track(s, r, -1);
+    return r;
+}
+
+struct request *sim_irecv_buf(struct sim *s, int32_t rank, int32_t comm_id, int32_t source,
+                              int32_t tag, struct sim_recv_target *target) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    if (!c || !check_peer(s, rank, c, source, true, "source")) return NULL;
+    struct request *r =
+        pt2pt_post_recv(s, rank, c, c->ctx, source, tag, -1, NULL, s->eng.now, target);
+    request_track(s, r, -1);
+    return r;
+}
+
+void pt2pt_free_payloads(struct sim *s) {
+    for (int32_t i = 0; i < s->nranks; i++)
+        for (struct request *q = s->ranks[i].unexp_head; q; q = q->qnext)
+            if (q->flags & RF_OWNS) {
+                free(q->data);
+                q->flags &= (uint8_t)~RF_OWNS;
+            }
 }

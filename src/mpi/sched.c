@@ -34,6 +34,7 @@ static void release_subs(struct sim *s, struct sched *sc) {
         struct request *q = sc->subs;
         sc->subs = q->onext;
         q->sched = NULL;
+        q->flags &= (uint8_t)~RF_SUB;
         pt2pt_release(s, q);
     }
 }
@@ -45,10 +46,11 @@ static void post_round(struct sim *s, struct sched *sc, const struct coll_op *op
     sc->posting = 1;
     for (int i = 0; i < n; i++) {
         struct request *q =
-            ops[i].is_send ? pt2pt_post_send(s, sc->owner, sc->comm, sc->args.me, ctx, ops[i].peer,
-                                             (int32_t)sc->tag, ops[i].size, SEND_STANDARD, sc, at)
-                           : pt2pt_post_recv(s, sc->owner, sc->comm, ctx, ops[i].peer,
-                                             (int32_t)sc->tag, ops[i].size, sc, at);
+            ops[i].is_send
+                ? pt2pt_post_send(s, sc->owner, sc->comm, sc->args.me, ctx, ops[i].peer,
+                                  (int32_t)sc->tag, ops[i].size, SEND_STANDARD, sc, at, NULL)
+                : pt2pt_post_recv(s, sc->owner, sc->comm, ctx, ops[i].peer, (int32_t)sc->tag,
+                                  ops[i].size, sc, at, NULL);
         q->onext = sc->subs;
         sc->subs = q;
     }

@@ -62,6 +62,7 @@ void sim_destroy(struct sim *s) {
             free(s->ranks[i].bsend->held);
             free(s->ranks[i].bsend);
         }
+    pt2pt_free_payloads(s);
     comm_free_all(s);
     pool_destroy(&s->req_pool);
     pool_destroy(&s->sched_pool);

@@ -104,6 +104,22 @@ struct request *sim_comm_dup(struct sim *s, int32_t rank, int32_t comm_id, int32
 void sim_buffer_attach(struct sim *s, int32_t rank, int64_t size);
 void sim_buffer_detach(struct sim *s, int32_t rank);
 
+/* Real data for the on-line front end. A receive names where its data goes;
+ * when the message is matched, min(size, capacity) bytes are copied there and
+ * the envelope is recorded (MPI_Status). */
+struct sim_recv_target {
+    void *buf;
+    int64_t capacity;
+    int32_t source, tag; /* rank in the communicator, tag */
+    int64_t size;        /* bytes the message carried */
+};
+/* As sim_isend / sim_irecv, with data: the send's `size` bytes at buf are
+ * copied (the caller may reuse buf at once); the receive fills *target. */
+struct request *sim_isend_buf(struct sim *s, int32_t rank, int32_t comm_id, int32_t dest,
+                              int32_t tag, int64_t size, enum send_mode mode, const void *buf);
+struct request *sim_irecv_buf(struct sim *s, int32_t rank, int32_t comm_id, int32_t source,
+                              int32_t tag, struct sim_recv_target *target);
+
 /* Looks up an outstanding request by the id given at creation. */
 struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id);
 /* Waits. NULL reqs with n == 0 means every outstanding request of the rank.

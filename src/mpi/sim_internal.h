@@ -15,6 +15,8 @@ enum req_flags {
     RF_WAITED = 8,   /* part of the owner's current wait */
     RF_BSEND = 16,   /* holds attached-buffer space */
     RF_USER = 32,    /* in the owner's outstanding list */
+    RF_SUB = 64,     /* a collective schedule's send or receive (uses `sched`) */
+    RF_OWNS = 128,   /* send: `data` is a payload copy to free once delivered */
 };
 
 struct comm;
@@ -23,8 +25,10 @@ struct sched;
 struct request {
     struct request *qnext; /* matching queue */
     struct request *onext; /* owner's outstanding list, or the schedule's round list */
-    struct sched *sched;   /* send/recv: owning schedule (collective sub-request);
-                              REQ_COLL: the schedule it completes */
+    union {
+        struct sched *sched; /* RF_SUB: owning schedule; REQ_COLL: the schedule it completes */
+        void *data;          /* user send: the payload; user receive: a sim_recv_target */
+    };
     int64_t size;
     simtime_t post_time;
     simtime_t done_time;    /* valid when RF_RESOLVED */
@@ -124,10 +128,13 @@ struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind,
                             int64_t size, simtime_t at);
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                                 uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
-                                enum send_mode mode, struct sched *owner, simtime_t at);
+                                enum send_mode mode, struct sched *owner, simtime_t at,
+                                const void *buf);
 struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
                                 int32_t source, int32_t tag, int64_t size, struct sched *owner,
-                                simtime_t at);
+                                simtime_t at, struct sim_recv_target *target);
+/* Frees the payloads of messages never received (at the end of a run). */
+void pt2pt_free_payloads(struct sim *s);
 void pt2pt_release(struct sim *s, struct request *r);
 int64_t pt2pt_unmatched(const struct sim *s);
 

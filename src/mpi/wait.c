@@ -19,7 +19,7 @@ void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t
     r->flags |= RF_RESOLVED;
     r->done_time = done;
     r->partner_time = partner_time;
-    if (r->kind != REQ_COLL && r->sched)
+    if (r->flags & RF_SUB)
         sched_notify(s, r->sched, done);
     else if (r->flags & RF_WAITED)
         wait_recheck(s, r->owner);
