@@ -171,6 +171,30 @@ static char *source_line(struct trace_reader *t, struct source *s, struct sim_er
     }
 }
 
+static int64_t max_ranks_override;
+
+void trace_set_max_ranks(int64_t n) {
+    max_ranks_override = n;
+}
+
+/* The most ranks this machine can simulate: about 1 KiB each must fit in
+ * physical memory (or the override, for tests and fuzzing). */
+static int64_t max_ranks(void) {
+    if (max_ranks_override > 0) return max_ranks_override;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    int64_t bytes = pages > 0 && page > 0 ? (int64_t)pages * page : INT64_C(1) << 34;
+    int64_t n = bytes / 1024;
+    return n < INT32_MAX ? n : INT32_MAX;
+}
+
+static bool check_rank_count(int64_t n, const char *path, int line, struct sim_error *err) {
+    if (n <= max_ranks()) return true;
+    return err_at(err, path, line,
+                  "the trace has %lld ranks; this machine's memory allows at most %lld "
+                  "simulated ranks",
+                  (long long)n, (long long)max_ranks());
+}
+
 static bool blank_or_comment(const char *l) {
     while (*l == ' ' || *l == '\t' || *l == '\r')
         l++;
@@ -209,7 +233,7 @@ static bool read_header(struct trace_reader *t, struct source *s, int32_t *nrank
         if (strncmp(l, "ranks ", 6) == 0 && (v = strtol(l + 6, &end, 10)) > 0 && v < INT32_MAX &&
             blank_or_comment(end)) {
             *nranks = (int32_t)v;
-            return true;
+            return check_rank_count(v, s->path, s->line, err);
         }
         if (strncmp(l, "ranks", 5) == 0)
             return err_at(err, s->path, s->line,
@@ -289,6 +313,7 @@ static bool open_directory(struct trace_reader *t, const char *dir, struct sim_e
     if (n == 0)
         return err_set(err, "%s: directory holds no per-rank traces (rank0.trace, rank1.trace...)",
                        dir);
+    if (!check_rank_count(n, dir, 0, err)) return false;
     char **paths = xcalloc((size_t)n, sizeof *paths);
     bool ok = true;
     for (int32_t i = 0; i < n && ok; i++) {
@@ -319,8 +344,10 @@ static bool open_index(struct trace_reader *t, const char *path, struct sim_erro
         long v, r;
         char *end;
         if (!paths) {
-            if (strncmp(l, "ranks ", 6) || (v = strtol(l + 6, &end, 10)) <= 0 || v > (1 << 24))
+            if (strncmp(l, "ranks ", 6) || (v = strtol(l + 6, &end, 10)) <= 0 || v >= INT32_MAX)
                 ok = err_at(err, path, s.line, "expected 'ranks N', found '%.40s'", l);
+            else if (!(ok = check_rank_count(v, path, s.line, err)))
+                continue;
             else
                 paths = xcalloc((size_t)(n = (int32_t)v), sizeof *paths);
             continue;
@@ -415,8 +442,9 @@ static bool open_simgrid_single(struct trace_reader *t, const char *path, struct
     }
     if (f) gzclose(f);
     t->format = FMT_SIMGRID;
-    t->nranks = (int32_t)(top + 1);
     t->shared.path = xstrdup(path);
+    if (!check_rank_count(top + 1, path, 0, err)) return false;
+    t->nranks = (int32_t)(top + 1);
     return t->nranks > 0 || err_at(err, path, 0, "no actions found");
 }
 

@@ -48,6 +48,9 @@ struct trace_rec {
 
 struct trace_reader;
 
+/* Caps the rank count a trace may declare (default: what physical memory
+ * allows at about 1 KiB per rank); for tests and fuzzing. */
+void trace_set_max_ranks(int64_t n);
 /* Opens a trace file, directory of per-rank files, or index file. */
 struct trace_reader *trace_open(const char *path, struct sim_error *err);
 void trace_close(struct trace_reader *t);

@@ -35,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     close(fd);
     struct sim_error err = {0};
+    trace_set_max_ranks(4096); /* keep within the fuzzer's memory limit */
     struct trace_reader *t = trace_open(path, &err);
     if (t && trace_ranks(t) <= 16) replay_small(t);
     trace_close(t);

@@ -8,11 +8,11 @@
 int test_failures;
 
 extern const struct test_case units_tests[], engine_tests[], platform_tests[], p2p_tests[],
-    coll_tests[], trace_tests[], replay_tests[], simgrid_tests[];
+    coll_tests[], trace_tests[], replay_tests[], simgrid_tests[], context_tests[];
 
-static const struct test_case *const groups[] = {units_tests,  engine_tests, platform_tests,
-                                                 p2p_tests,    coll_tests,   trace_tests,
-                                                 replay_tests, simgrid_tests};
+static const struct test_case *const groups[] = {units_tests,  engine_tests,  platform_tests,
+                                                 p2p_tests,    coll_tests,    trace_tests,
+                                                 replay_tests, simgrid_tests, context_tests};
 
 const char *test_write_temp(const char *suffix, const char *text) {
     static char paths[8][128];

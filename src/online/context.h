@@ -1,0 +1,55 @@
+/* Execution contexts for on-line simulation: every simulated rank runs on its
+ * own stack in the one OS thread, and control passes between the scheduler
+ * and ranks with a hand-written context switch (x86-64, aarch64; ucontext
+ * elsewhere). Stacks come from one large mapping so that 100,000+ ranks do
+ * not exhaust vm.max_map_count; guard pages are added when the map count
+ * allows, and a canary word at the bottom of every stack catches overflows
+ * otherwise. */
+#ifndef SIMPI_CONTEXT_H
+#define SIMPI_CONTEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ctx {
+    void *sp;       /* saved stack pointer (hand-written switch) */
+    void *fallback; /* ucontext_t when the fallback is used */
+    void *stack_lo; /* lowest usable address of the stack (NULL: the thread's own) */
+    size_t stack_size;
+};
+
+typedef void (*ctx_entry)(void *arg);
+
+/* Prepares c to run entry(arg) on [stack, stack + size) at its first switch.
+ * entry must never return; it switches away for good instead. */
+void ctx_init(struct ctx *c, void *stack, size_t size, ctx_entry entry, void *arg);
+/* Must be the first call of every entry function (sanitizer bookkeeping). */
+void ctx_entered(void);
+/* Saves the current context into from and resumes to. */
+void ctx_switch(struct ctx *from, struct ctx *to);
+/* The name of the implementation in use ("x86-64 assembly", ...). */
+const char *ctx_implementation(void);
+
+/* Stacks for n contexts of `size` bytes each (rounded up to pages), from one
+ * mapping; guard pages when `guards` (see stacks_guards_affordable). */
+struct stacks {
+    char *base;
+    size_t stride, size, total;
+    int64_t n;
+    bool guards;
+};
+
+bool stacks_alloc(struct stacks *st, int64_t n, size_t size, bool guards);
+void stacks_free(struct stacks *st);
+void *stacks_at(const struct stacks *st, int64_t i); /* lowest usable address */
+/* Whether n more guard pages keep the map count well under vm.max_map_count. */
+bool stacks_guards_affordable(int64_t n);
+/* Canary words at the bottom of each stack: written at start, checked on
+ * every switch away from a rank. */
+void stacks_set_canary(const struct stacks *st, int64_t i);
+bool stacks_canary_intact(const struct stacks *st, int64_t i);
+/* If addr lies in a guard page, the rank whose stack overflowed; else -1. */
+int64_t stacks_guard_owner(const struct stacks *st, const void *addr);
+
+#endif

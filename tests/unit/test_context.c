@@ -1,0 +1,82 @@
+/* Unit tests for execution contexts: switching back and forth, callee-saved
+ * state and floating point across switches, stack alignment, many contexts
+ * from one mapping, guard-page arithmetic and canaries. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "online/context.h"
+#include "test.h"
+
+static struct ctx main_ctx, ctxs[3];
+static int trail[32], ntrail;
+
+struct arg {
+    int id;
+    double x;
+};
+
+static int aligned_ok = 1;
+
+static void worker(void *p) {
+    ctx_entered();
+    struct arg *a = p;
+    double local = a->x; /* kept across switches */
+    _Alignas(16) char probe[16];
+    aligned_ok &= ((uintptr_t)probe % 16) == 0;
+    char buf[64];
+    for (int round = 0; round < 3; round++) {
+        trail[ntrail++] = a->id * 10 + round;
+        local *= 2.0;
+        snprintf(buf, sizeof buf, "%.1f", local); /* varargs with doubles need alignment */
+        ctx_switch(&ctxs[a->id], &main_ctx);
+    }
+    a->x = local;
+    trail[ntrail++] = a->id * 10 + 9;
+    ctx_switch(&ctxs[a->id], &main_ctx);
+}
+
+static void test_switching(void) {
+    struct stacks st;
+    CHECK(stacks_alloc(&st, 3, 64 * 1024, true));
+    struct arg args[3] = {{0, 1.0}, {1, 1.5}, {2, 3.0}};
+    for (int i = 0; i < 3; i++) ctx_init(&ctxs[i], stacks_at(&st, i), st.size, worker, &args[i]);
+    ntrail = 0;
+    volatile double here = 7.25;
+    for (int round = 0; round < 4; round++)
+        for (int i = 0; i < 3; i++) ctx_switch(&main_ctx, &ctxs[i]);
+    CHECK(here == 7.25);
+    CHECK_EQ_INT(ntrail, 12);
+    /* rounds interleave: 0,10,20, 1,11,21, 2,12,22, 9,19,29 */
+    int want[12] = {0, 10, 20, 1, 11, 21, 2, 12, 22, 9, 19, 29};
+    for (int i = 0; i < 12; i++) CHECK_EQ_INT(trail[i], want[i]);
+    CHECK(args[0].x == 8.0 && args[1].x == 12.0 && args[2].x == 24.0); /* x * 2^3 */
+    CHECK(aligned_ok);
+    stacks_free(&st);
+}
+
+static void test_stacks(void) {
+    struct stacks st;
+    CHECK(stacks_alloc(&st, 1000, 10000, false));
+    CHECK(st.size % 4096 == 0 && st.size >= 10000);
+    char *a = stacks_at(&st, 0), *b = stacks_at(&st, 1);
+    CHECK((size_t)(b - a) == st.stride);
+    stacks_set_canary(&st, 5);
+    CHECK(stacks_canary_intact(&st, 5));
+    *(char *)stacks_at(&st, 5) = 0; /* an overflow reaching the bottom word */
+    CHECK(!stacks_canary_intact(&st, 5));
+    stacks_free(&st);
+    CHECK(stacks_alloc(&st, 4, 8192, true));
+    char *guard2 = (char *)stacks_at(&st, 2) - 100; /* inside rank 2's guard page */
+    CHECK_EQ_INT(stacks_guard_owner(&st, guard2), 2);
+    CHECK_EQ_INT(stacks_guard_owner(&st, (char *)stacks_at(&st, 2) + 4000), -1);
+    CHECK_EQ_INT(stacks_guard_owner(&st, &st), -1);
+    stacks_free(&st);
+    CHECK(stacks_guards_affordable(1000));
+    CHECK(!stacks_guards_affordable(1000000));
+}
+
+TEST_LIST(context_tests) = {
+    {"context.switching", test_switching},
+    {"context.stacks", test_stacks},
+    TEST_END,
+};
