@@ -10,6 +10,7 @@
 #define CLI_MAX_SETS 64
 
 int cmd_replay(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_platform(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 

@@ -11,6 +11,8 @@ static void usage(FILE *out) {
             "simpi %s: predicts how long an MPI application takes on a machine you do not have\n"
             "\n"
             "usage:\n"
+            "  simpi run -n N [--platform FILE] [--set KEY=VALUE]... ./program [args]\n"
+            "        run an MPI program built with simpicc as N simulated ranks\n"
             "  simpi replay [--platform FILE] [--set KEY=VALUE]... [--json FILE] TRACE\n"
             "        replay a trace (file, .gz, directory of rankN.trace, or index file)\n"
             "  simpi platform show [FILE] [--set KEY=VALUE]...\n"
@@ -38,6 +40,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "replay")) return cmd_replay(argc - 1, argv + 1);
+    if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "platform")) return cmd_platform(argc - 1, argv + 1);
     if (!strcmp(cmd, "gen")) return cmd_gen(argc - 1, argv + 1);
     fprintf(stderr, "simpi: unknown command '%s'\n\n", cmd);

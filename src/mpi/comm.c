@@ -179,3 +179,20 @@ struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int
 struct request *sim_comm_dup(struct sim *s, int32_t rank, int32_t comm_id, int32_t new_id) {
     return sim_comm_split(s, rank, comm_id, 0, 0, new_id);
 }
+
+uint32_t sim_comm_context(const struct sim *s, int32_t rank, int32_t comm_id) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    return c ? c->ctx : UINT32_MAX;
+}
+
+int32_t sim_comm_rank(const struct sim *s, int32_t rank, int32_t comm_id) {
+    int32_t me = -1;
+    return sim_comm_get(s, rank, comm_id, &me) ? me : -1;
+}
+
+void sim_comm_self(struct sim *s, int32_t rank, int32_t id) {
+    struct comm *c = comm_new(s, 1);
+    c->world[0] = rank;
+    handle_put(s, rank, id, c, 0);
+}

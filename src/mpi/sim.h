@@ -120,6 +120,15 @@ struct request *sim_isend_buf(struct sim *s, int32_t rank, int32_t comm_id, int3
 struct request *sim_irecv_buf(struct sim *s, int32_t rank, int32_t comm_id, int32_t source,
                               int32_t tag, struct sim_recv_target *target);
 
+/* The context id that identifies a rank's communicator `id` among all
+ * communicators (the same on every member), and the rank's place in it. */
+uint32_t sim_comm_context(const struct sim *s, int32_t rank, int32_t comm_id);
+int32_t sim_comm_rank(const struct sim *s, int32_t rank, int32_t comm_id);
+/* A communicator of just this rank (MPI_COMM_SELF), known to it as id. */
+void sim_comm_self(struct sim *s, int32_t rank, int32_t id);
+/* Renames a request (e.g. to its index in a caller's array for sim_last_index). */
+void sim_request_set_id(struct request *r, int32_t id);
+
 /* Looks up an outstanding request by the id given at creation. */
 struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id);
 /* Waits. NULL reqs with n == 0 means every outstanding request of the rank.
@@ -131,6 +140,8 @@ int sim_last_index(const struct sim *s, int32_t rank);
  * or receives from world rank peer with this tag; NULL if none. */
 struct request *sim_find_p2p_request(const struct sim *s, int32_t rank, bool send, int32_t peer,
                                      int32_t tag);
+/* True if the request has completed by now (without releasing it). */
+bool sim_request_done(const struct sim *s, const struct request *req);
 /* True (and the request is released) if it has completed by now. */
 bool sim_test(struct sim *s, int32_t rank, struct request *req);
 

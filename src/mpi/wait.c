@@ -207,3 +207,11 @@ int wait_targets(struct sim *s, int32_t rank, int32_t *out, int max) {
     }
     return n;
 }
+
+void sim_request_set_id(struct request *r, int32_t id) {
+    r->user_id = id;
+}
+
+bool sim_request_done(const struct sim *s, const struct request *req) {
+    return (req->flags & RF_RESOLVED) && req->done_time <= s->eng.now;
+}

@@ -54,27 +54,31 @@ void ctx_init(struct ctx *c, void *stack, size_t size, ctx_entry entry, void *ar
      * r13 = entry, r14, r15, then the control-word slot. */
     uint64_t *sp = (uint64_t *)top; /* rsp is 16-byte aligned at simpi_ctx_start */
     *--sp = (uint64_t)(uintptr_t)simpi_ctx_start;
-    *--sp = 0;                        /* rbp */
-    *--sp = 0;                        /* rbx */
-    *--sp = (uint64_t)(uintptr_t)arg; /* r12 */
+    *--sp = 0;                          /* rbp */
+    *--sp = 0;                          /* rbx */
+    *--sp = (uint64_t)(uintptr_t)arg;   /* r12 */
     *--sp = (uint64_t)(uintptr_t)entry; /* r13 */
-    *--sp = 0;                        /* r14 */
-    *--sp = 0;                        /* r15 */
-    *--sp = 0x037F00001F80ull;        /* mxcsr 0x1F80, x87 control word 0x037F */
+    *--sp = 0;                          /* r14 */
+    *--sp = 0;                          /* r15 */
+    *--sp = 0x037F00001F80ull;          /* mxcsr 0x1F80, x87 control word 0x037F */
     c->sp = sp;
 #else
     uint64_t *sp = (uint64_t *)(top - 160);
     memset(sp, 0, 160);
-    sp[0] = (uint64_t)(uintptr_t)entry;           /* x19 */
-    sp[1] = (uint64_t)(uintptr_t)arg;             /* x20 */
+    sp[0] = (uint64_t)(uintptr_t)entry;            /* x19 */
+    sp[1] = (uint64_t)(uintptr_t)arg;              /* x20 */
     sp[11] = (uint64_t)(uintptr_t)simpi_ctx_start; /* x30: the "return" address */
     c->sp = sp;
 #endif
 }
 
-static void raw_switch(struct ctx *from, struct ctx *to) { simpi_ctx_swap(&from->sp, to->sp); }
+static void raw_switch(struct ctx *from, struct ctx *to) {
+    simpi_ctx_swap(&from->sp, to->sp);
+}
 #else
-const char *ctx_implementation(void) { return "ucontext (fallback)"; }
+const char *ctx_implementation(void) {
+    return "ucontext (fallback)";
+}
 
 static void start_thunk(unsigned hi_e, unsigned lo_e, unsigned hi_a, unsigned lo_a) {
     ctx_entry entry = (ctx_entry)(((uintptr_t)hi_e << 32) | lo_e);

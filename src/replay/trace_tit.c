@@ -122,7 +122,7 @@ static bool mean_block(struct tit_ctx *c, int first, int n, int dt_field, int64_
     }
     int64_t total = 0;
     for (int i = 0; i < n; i++) {
-        int64_t b;
+        int64_t b = 0;
         if (!count_bytes(c, first + i, dt_field, &b)) return false;
         total += b;
     }

@@ -39,16 +39,19 @@ static void test_switching(void) {
     struct stacks st;
     CHECK(stacks_alloc(&st, 3, 64 * 1024, true));
     struct arg args[3] = {{0, 1.0}, {1, 1.5}, {2, 3.0}};
-    for (int i = 0; i < 3; i++) ctx_init(&ctxs[i], stacks_at(&st, i), st.size, worker, &args[i]);
+    for (int i = 0; i < 3; i++)
+        ctx_init(&ctxs[i], stacks_at(&st, i), st.size, worker, &args[i]);
     ntrail = 0;
     volatile double here = 7.25;
     for (int round = 0; round < 4; round++)
-        for (int i = 0; i < 3; i++) ctx_switch(&main_ctx, &ctxs[i]);
+        for (int i = 0; i < 3; i++)
+            ctx_switch(&main_ctx, &ctxs[i]);
     CHECK(here == 7.25);
     CHECK_EQ_INT(ntrail, 12);
     /* rounds interleave: 0,10,20, 1,11,21, 2,12,22, 9,19,29 */
     int want[12] = {0, 10, 20, 1, 11, 21, 2, 12, 22, 9, 19, 29};
-    for (int i = 0; i < 12; i++) CHECK_EQ_INT(trail[i], want[i]);
+    for (int i = 0; i < 12; i++)
+        CHECK_EQ_INT(trail[i], want[i]);
     CHECK(args[0].x == 8.0 && args[1].x == 12.0 && args[2].x == 24.0); /* x * 2^3 */
     CHECK(aligned_ok);
     stacks_free(&st);

@@ -1,0 +1,88 @@
+/* `simpi run -n N [options] ./app args...`: runs a program built with
+ * simpicc as N simulated ranks. The settings travel to the program's runtime
+ * in SIMPI_* environment variables; the program's own output is untouched and
+ * simpi's summary goes to stderr (or --json). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
+            "                 [--cpu=measure|ignore] [--host-speed RATE] [--stack-size SIZE]\n"
+            "                 ./program [args...]\n");
+}
+
+/* Options with a value: "--opt v" or "--opt=v". Returns the value or NULL. */
+static const char *value_of(const char *name, int argc, char **argv, int *i) {
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0) return NULL;
+    if (argv[*i][n] == '=') return argv[*i] + n + 1;
+    if (argv[*i][n] == '\0' && *i + 1 < argc) return argv[++*i];
+    return NULL;
+}
+
+static int set_env(const char *name, const char *value) {
+    if (setenv(name, value, 1) == 0) return 0;
+    fprintf(stderr, "simpi run: cannot set %s\n", name);
+    return EXIT_USAGE;
+}
+
+int cmd_run(int argc, char **argv) {
+    char sets[8192] = "";
+    const char *v;
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        if ((v = value_of("-np", argc, argv, &i)) || (v = value_of("-n", argc, argv, &i))) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*end || n < 1 || n > INT32_MAX) {
+                fprintf(stderr, "simpi run: -n: found '%s', expected a positive rank count\n", v);
+                return EXIT_USAGE;
+            }
+            set_env("SIMPI_NP", v);
+        } else if ((v = value_of("--platform", argc, argv, &i))) {
+            set_env("SIMPI_PLATFORM", v);
+        } else if ((v = value_of("--set", argc, argv, &i))) {
+            if (strlen(sets) + strlen(v) + 2 > sizeof sets) return EXIT_USAGE;
+            strcat(sets, v);
+            strcat(sets, "\n");
+        } else if ((v = value_of("--json", argc, argv, &i))) {
+            set_env("SIMPI_JSON", v);
+        } else if ((v = value_of("--cpu", argc, argv, &i))) {
+            if (strcmp(v, "measure") && strcmp(v, "ignore")) {
+                fprintf(stderr, "simpi run: --cpu: found '%s', expected measure or ignore\n", v);
+                return EXIT_USAGE;
+            }
+            set_env("SIMPI_CPU", v);
+        } else if ((v = value_of("--host-speed", argc, argv, &i))) {
+            set_env("SIMPI_HOST_SPEED", v);
+        } else if ((v = value_of("--stack-size", argc, argv, &i))) {
+            set_env("SIMPI_STACK_SIZE", v);
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            set_env("SIMPI_QUIET", "1");
+        } else {
+            fprintf(stderr, "simpi run: unknown option '%s'\n", a);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (i >= argc) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    set_env("SIMPI_SET", sets);
+    execv(argv[i], argv + i);
+    fprintf(stderr, "simpi run: cannot run '%s': %s\n", argv[i], strerror(errno));
+    return EXIT_INPUT_ERROR;
+}

@@ -1,0 +1,250 @@
+/* MPI environment functions: init, finalize, timers, queries, errors, and
+ * the communicator queries and creation calls. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+#include "online/api.h"
+
+static int errhandler = MPI_ERRORS_ARE_FATAL;
+
+void api_set_errhandler(int handler) { errhandler = handler; }
+
+static const char *error_text(int code) {
+    static const char *const texts[] = {
+        [MPI_SUCCESS] = "no error",         [MPI_ERR_BUFFER] = "invalid buffer",
+        [MPI_ERR_COUNT] = "invalid count",  [MPI_ERR_TYPE] = "invalid datatype",
+        [MPI_ERR_TAG] = "invalid tag",      [MPI_ERR_COMM] = "invalid communicator",
+        [MPI_ERR_RANK] = "invalid rank",    [MPI_ERR_REQUEST] = "invalid request",
+        [MPI_ERR_ROOT] = "invalid root",    [MPI_ERR_GROUP] = "invalid group",
+        [MPI_ERR_OP] = "invalid operation", [MPI_ERR_TOPOLOGY] = "invalid topology",
+        [MPI_ERR_DIMS] = "invalid dimensions", [MPI_ERR_ARG] = "invalid argument",
+        [MPI_ERR_UNKNOWN] = "unknown error", [MPI_ERR_TRUNCATE] = "message truncated",
+        [MPI_ERR_OTHER] = "other error",    [MPI_ERR_INTERN] = "internal error",
+        [MPI_ERR_IN_STATUS] = "error in status", [MPI_ERR_PENDING] = "pending request",
+    };
+    if (code == MPI_ERR_UNSUPPORTED_OPERATION) return "operation not supported by simpi";
+    if (code < 0 || code >= (int)(sizeof texts / sizeof texts[0]) || !texts[code])
+        return "unknown error code";
+    return texts[code];
+}
+
+int api_error(const char *func, int code, const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (errhandler == MPI_ERRORS_RETURN) return code;
+    runtime_abort("%s: %s (%s)", func, msg, error_text(code));
+}
+
+int api_check_init(const char *func) {
+    struct runtime *rt = simpi_rt;
+    if (!rt || rt->current < 0) {
+        fprintf(stderr, "simpi: error: %s called outside a simulated rank\n", func);
+        exit(4);
+    }
+    struct orank *o = &rt->ranks[rt->current];
+    if (!o->initialized) runtime_abort("%s called before MPI_Init", func);
+    if (o->finalized) runtime_abort("%s called after MPI_Finalize", func);
+    return MPI_SUCCESS;
+}
+
+int api_check_comm(const char *func, MPI_Comm comm) {
+    if (comm != MPI_COMM_NULL && sim_comm_valid(simpi_rt->sim, runtime_rank(), comm))
+        return MPI_SUCCESS;
+    return api_error(func, MPI_ERR_COMM, "communicator %d does not exist", comm);
+}
+
+int api_check_type(const char *func, MPI_Datatype type, int count) {
+    if (dtype_size(type) < 0) return api_error(func, MPI_ERR_TYPE, "datatype %d is not valid", type);
+    if (count < 0) return api_error(func, MPI_ERR_COUNT, "count %d is negative", count);
+    return MPI_SUCCESS;
+}
+
+void api_fill_status(MPI_Status *status, const struct simpi_request *q) {
+    if (status == MPI_STATUS_IGNORE) return;
+    if (!q->r && q->is_recv) { /* MPI_PROC_NULL */
+        status->MPI_SOURCE = MPI_PROC_NULL;
+        status->MPI_TAG = MPI_ANY_TAG;
+        status->simpi_bytes = 0;
+    } else if (q->is_recv) {
+        status->MPI_SOURCE = q->tgt.source;
+        status->MPI_TAG = q->tgt.tag;
+        status->simpi_bytes = q->tgt.size < q->tgt.capacity ? q->tgt.size : q->tgt.capacity;
+    }
+    status->MPI_ERROR = MPI_SUCCESS;
+}
+
+int MPI_Init(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    struct runtime *rt = simpi_rt;
+    if (!rt || rt->current < 0) {
+        fprintf(stderr, "simpi: error: MPI_Init called outside a simulated rank\n");
+        exit(4);
+    }
+    runtime_enter();
+    struct orank *o = &rt->ranks[rt->current];
+    if (o->initialized) runtime_abort("MPI_Init called twice");
+    o->initialized = 1;
+    sim_comm_self(rt->sim, rt->current, MPI_COMM_SELF);
+    runtime_leave();
+    return MPI_SUCCESS;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    (void)required;
+    if (provided) *provided = MPI_THREAD_SINGLE;
+    return MPI_Init(argc, argv);
+}
+
+int MPI_Finalize(void) {
+    API_ENTER("MPI_Finalize");
+    struct runtime *rt = simpi_rt;
+    rt->ranks[rt->current].finalized = 1;
+    sim_finish(rt->sim, rt->current);
+    runtime_leave();
+    return MPI_SUCCESS;
+}
+
+int MPI_Initialized(int *flag) {
+    *flag = simpi_rt && simpi_rt->current >= 0 && simpi_rt->ranks[simpi_rt->current].initialized;
+    return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int *flag) {
+    *flag = simpi_rt && simpi_rt->current >= 0 && simpi_rt->ranks[simpi_rt->current].finalized;
+    return MPI_SUCCESS;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode) {
+    runtime_enter();
+    runtime_abort("MPI_Abort(comm %d, error code %d)", comm, errorcode);
+}
+
+double MPI_Wtime(void) {
+    runtime_enter(); /* charge the computation so far */
+    double t = simtime_to_seconds(sim_now(simpi_rt->sim));
+    runtime_leave();
+    return t;
+}
+
+double MPI_Wtick(void) { return 1e-12; }
+
+int MPI_Get_processor_name(char *name, int *resultlen) {
+    struct runtime *rt = simpi_rt;
+    int32_t node = rt && rt->current >= 0 ? platform_node_of(rt->plat, rt->current) : 0;
+    *resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "node-%d", node);
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_version(int *version, int *subversion) {
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char *version, int *resultlen) {
+    *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "simpi 0.1.0 (simulated MPI)");
+    return MPI_SUCCESS;
+}
+
+int MPI_Error_string(int errorcode, char *string, int *resultlen) {
+    *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", error_text(errorcode));
+    return MPI_SUCCESS;
+}
+
+int MPI_Error_class(int errorcode, int *errorclass) {
+    *errorclass = errorcode;
+    return MPI_SUCCESS;
+}
+
+int MPI_Query_thread(int *provided) {
+    *provided = MPI_THREAD_SINGLE;
+    return MPI_SUCCESS;
+}
+
+int MPI_Is_thread_main(int *flag) {
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_size(MPI_Comm comm, int *size) {
+    API_ENTER("MPI_Comm_size");
+    int rc = api_check_comm("MPI_Comm_size", comm);
+    if (rc == MPI_SUCCESS) *size = sim_comm_size(simpi_rt->sim, runtime_rank(), comm);
+    API_RETURN(rc);
+}
+
+int MPI_Comm_rank(MPI_Comm comm, int *rank) {
+    API_ENTER("MPI_Comm_rank");
+    int rc = api_check_comm("MPI_Comm_rank", comm);
+    if (rc == MPI_SUCCESS) *rank = sim_comm_rank(simpi_rt->sim, runtime_rank(), comm);
+    API_RETURN(rc);
+}
+
+/* Communicator ids are per rank; each rank numbers its new ones from 2. */
+static MPI_Comm next_comm_id(void) {
+    static int32_t *next;
+    struct runtime *rt = simpi_rt;
+    if (!next) next = xcalloc((size_t)rt->n, sizeof *next);
+    return 2 + next[rt->current]++;
+}
+
+static int split(const char *func, MPI_Comm comm, int color, int key, MPI_Comm *newcomm, bool dup) {
+    int rc = api_check_comm(func, comm);
+    if (rc != MPI_SUCCESS) return rc;
+    if (!dup && color < 0 && color != MPI_UNDEFINED)
+        return api_error(func, MPI_ERR_ARG, "color %d is negative", color);
+    MPI_Comm id = next_comm_id();
+    struct sim *s = simpi_rt->sim;
+    int32_t me = runtime_rank();
+    struct request *q = dup ? sim_comm_dup(s, me, comm, id)
+                            : sim_comm_split(s, me, comm, color == MPI_UNDEFINED ? SIM_UNDEFINED : color,
+                                             key, id);
+    runtime_wait(&q, 1, false);
+    *newcomm = sim_comm_valid(s, me, id) ? id : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
+    API_ENTER("MPI_Comm_dup");
+    API_RETURN(split("MPI_Comm_dup", comm, 0, 0, newcomm, true));
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
+    API_ENTER("MPI_Comm_split");
+    API_RETURN(split("MPI_Comm_split", comm, color, key, newcomm, false));
+}
+
+int MPI_Comm_free(MPI_Comm *comm) {
+    API_ENTER("MPI_Comm_free");
+    int rc = api_check_comm("MPI_Comm_free", *comm);
+    if (rc == MPI_SUCCESS) *comm = MPI_COMM_NULL;
+    API_RETURN(rc);
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler) {
+    API_ENTER("MPI_Comm_set_errhandler");
+    int rc = api_check_comm("MPI_Comm_set_errhandler", comm);
+    if (rc == MPI_SUCCESS) api_set_errhandler(handler);
+    API_RETURN(rc);
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *handler) {
+    API_ENTER("MPI_Comm_get_errhandler");
+    int rc = api_check_comm("MPI_Comm_get_errhandler", comm);
+    if (rc == MPI_SUCCESS) *handler = errhandler;
+    API_RETURN(rc);
+}
+
+int MPI_Type_size(MPI_Datatype type, int *size) {
+    int s = dtype_size(type);
+    if (s < 0) return api_error("MPI_Type_size", MPI_ERR_TYPE, "datatype %d is not valid", type);
+    *size = s;
+    return MPI_SUCCESS;
+}

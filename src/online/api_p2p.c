@@ -1,0 +1,250 @@
+/* MPI point-to-point entry points: sends in all modes, receives, waits and
+ * tests, over the MPI layer's requests with real data. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+#include "online/api.h"
+
+static int check_peer(const char *func, MPI_Comm comm, int peer, bool any_ok) {
+    int n = sim_comm_size(simpi_rt->sim, runtime_rank(), comm);
+    if (peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE) || (peer >= 0 && peer < n))
+        return MPI_SUCCESS;
+    return api_error(func, MPI_ERR_RANK, "rank %d is not in the communicator (size %d)", peer, n);
+}
+
+static int check_tag(const char *func, int tag, bool any_ok) {
+    if (tag >= 0 || (any_ok && tag == MPI_ANY_TAG)) return MPI_SUCCESS;
+    return api_error(func, MPI_ERR_TAG, "tag %d is invalid", tag);
+}
+
+static int check_args(const char *func, int count, MPI_Datatype type, int peer, int tag,
+                      MPI_Comm comm, bool is_recv) {
+    int rc = api_check_comm(func, comm);
+    if (rc == MPI_SUCCESS) rc = api_check_type(func, type, count);
+    if (rc == MPI_SUCCESS) rc = check_peer(func, comm, peer, is_recv);
+    if (rc == MPI_SUCCESS) rc = check_tag(func, tag, is_recv);
+    return rc;
+}
+
+static int start_send(const char *func, const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm, enum send_mode mode, struct simpi_request **out) {
+    int rc = check_args(func, count, type, dest, tag, comm, false);
+    if (rc != MPI_SUCCESS) return rc;
+    struct simpi_request *q = xcalloc(1, sizeof *q);
+    q->type_size = dtype_size(type);
+    if (dest != MPI_PROC_NULL)
+        q->r = sim_isend_buf(simpi_rt->sim, runtime_rank(), comm, dest, tag,
+                             (int64_t)count * q->type_size, mode, buf);
+    *out = q;
+    return MPI_SUCCESS;
+}
+
+static int start_recv(const char *func, void *buf, int count, MPI_Datatype type, int source,
+                      int tag, MPI_Comm comm, struct simpi_request **out) {
+    int rc = check_args(func, count, type, source, tag, comm, true);
+    if (rc != MPI_SUCCESS) return rc;
+    struct simpi_request *q = xcalloc(1, sizeof *q);
+    q->is_recv = true;
+    q->type_size = dtype_size(type);
+    q->tgt.buf = buf;
+    q->tgt.capacity = (int64_t)count * q->type_size;
+    if (source != MPI_PROC_NULL)
+        q->r = sim_irecv_buf(simpi_rt->sim, runtime_rank(), comm, source, tag, &q->tgt);
+    *out = q;
+    return MPI_SUCCESS;
+}
+
+/* After completion: status, truncation check, free the wrapper. */
+static int finish(const char *func, struct simpi_request *q, MPI_Status *status) {
+    api_fill_status(status, q);
+    int rc = MPI_SUCCESS;
+    if (q->is_recv && q->r && q->tgt.size > q->tgt.capacity)
+        rc = api_error(func, MPI_ERR_TRUNCATE,
+                       "a message of %lld bytes from rank %d (tag %d) arrived in a receive of "
+                       "%lld bytes",
+                       (long long)q->tgt.size, q->tgt.source, q->tgt.tag,
+                       (long long)q->tgt.capacity);
+    if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = rc;
+    free(q);
+    return rc;
+}
+
+static int blocking(const char *func, struct simpi_request *q, MPI_Status *status) {
+    if (q->r) runtime_wait(&q->r, 1, false);
+    return finish(func, q, status);
+}
+
+#define SEND_FN(NAME, MODE)                                                                        \
+    int NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {    \
+        API_ENTER(#NAME);                                                                          \
+        struct simpi_request *q;                                                                   \
+        int rc = start_send(#NAME, buf, count, type, dest, tag, comm, MODE, &q);                   \
+        API_RETURN(rc == MPI_SUCCESS ? blocking(#NAME, q, MPI_STATUS_IGNORE) : rc);                \
+    }
+
+#define ISEND_FN(NAME, MODE)                                                                       \
+    int NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,      \
+             MPI_Request *request) {                                                               \
+        API_ENTER(#NAME);                                                                          \
+        int rc = start_send(#NAME, buf, count, type, dest, tag, comm, MODE, request);              \
+        API_RETURN(rc);                                                                            \
+    }
+
+SEND_FN(MPI_Send, SEND_STANDARD)
+SEND_FN(MPI_Ssend, SEND_SYNC)
+SEND_FN(MPI_Bsend, SEND_BUFFERED)
+SEND_FN(MPI_Rsend, SEND_READY)
+ISEND_FN(MPI_Isend, SEND_STANDARD)
+ISEND_FN(MPI_Issend, SEND_SYNC)
+ISEND_FN(MPI_Ibsend, SEND_BUFFERED)
+ISEND_FN(MPI_Irsend, SEND_READY)
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+             MPI_Status *status) {
+    API_ENTER("MPI_Recv");
+    struct simpi_request *q;
+    int rc = start_recv("MPI_Recv", buf, count, type, source, tag, comm, &q);
+    API_RETURN(rc == MPI_SUCCESS ? blocking("MPI_Recv", q, status) : rc);
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request *request) {
+    API_ENTER("MPI_Irecv");
+    API_RETURN(start_recv("MPI_Irecv", buf, count, type, source, tag, comm, request));
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status) {
+    API_ENTER("MPI_Sendrecv");
+    struct simpi_request *s = NULL, *r = NULL;
+    int rc = start_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, &r);
+    if (rc == MPI_SUCCESS)
+        rc = start_send("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, comm,
+                        SEND_STANDARD, &s);
+    if (rc != MPI_SUCCESS) {
+        free(r);
+        API_RETURN(rc);
+    }
+    struct request *both[2] = {s->r, r->r};
+    runtime_wait(both, 2, false);
+    finish("MPI_Sendrecv", s, MPI_STATUS_IGNORE);
+    API_RETURN(finish("MPI_Sendrecv", r, status));
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+    API_ENTER("MPI_Wait");
+    struct simpi_request *q = *request;
+    if (!q) {
+        if (status != MPI_STATUS_IGNORE) {
+            status->MPI_SOURCE = MPI_ANY_SOURCE;
+            status->MPI_TAG = MPI_ANY_TAG;
+            status->simpi_bytes = 0;
+        }
+        API_RETURN(MPI_SUCCESS);
+    }
+    *request = MPI_REQUEST_NULL;
+    API_RETURN(blocking("MPI_Wait", q, status));
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+    API_ENTER("MPI_Waitall");
+    struct request *small[16], **list = count > 16 ? xcalloc((size_t)count, sizeof *list) : small;
+    int n = 0;
+    for (int i = 0; i < count; i++)
+        if (requests[i] && requests[i]->r) list[n++] = requests[i]->r;
+    if (n) runtime_wait(list, n, false);
+    if (list != small) free(list);
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (requests[i] && finish("MPI_Waitall", requests[i], st) != MPI_SUCCESS)
+            rc = MPI_ERR_IN_STATUS;
+        requests[i] = MPI_REQUEST_NULL;
+    }
+    API_RETURN(rc);
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
+    API_ENTER("MPI_Waitany");
+    *index = MPI_UNDEFINED;
+    for (int i = 0; i < count; i++) /* an operation on MPI_PROC_NULL is complete at once */
+        if (requests[i] && !requests[i]->r) {
+            *index = i;
+            break;
+        }
+    if (*index == MPI_UNDEFINED) {
+        struct request *small[16], **list = count > 16 ? xcalloc((size_t)count, sizeof *list) : small;
+        int n = 0;
+        for (int i = 0; i < count; i++)
+            if (requests[i]) {
+                sim_request_set_id(requests[i]->r, i);
+                list[n++] = requests[i]->r;
+            }
+        if (n) {
+            runtime_wait(list, n, true);
+            *index = sim_last_index(simpi_rt->sim, runtime_rank());
+        }
+        if (list != small) free(list);
+    }
+    if (*index == MPI_UNDEFINED) API_RETURN(MPI_SUCCESS);
+    struct simpi_request *q = requests[*index];
+    requests[*index] = MPI_REQUEST_NULL;
+    API_RETURN(finish("MPI_Waitany", q, status));
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+    API_ENTER("MPI_Test");
+    struct simpi_request *q = *request;
+    *flag = !q || !q->r || sim_test(simpi_rt->sim, runtime_rank(), q->r);
+    if (!*flag || !q) API_RETURN(MPI_SUCCESS);
+    *request = MPI_REQUEST_NULL;
+    API_RETURN(finish("MPI_Test", q, status));
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]) {
+    API_ENTER("MPI_Testall");
+    /* all or nothing: complete them only if every one has completed */
+    *flag = 1;
+    for (int i = 0; i < count && *flag; i++) {
+        struct simpi_request *q = requests[i];
+        *flag = !q || !q->r || sim_request_done(simpi_rt->sim, q->r);
+    }
+    if (!*flag) API_RETURN(MPI_SUCCESS);
+    runtime_leave();
+    return MPI_Waitall(count, requests, statuses);
+}
+
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count) {
+    int size = dtype_size(type);
+    if (size < 0) return api_error("MPI_Get_count", MPI_ERR_TYPE, "datatype %d is not valid", type);
+    *count = size == 0 ? 0
+             : status->simpi_bytes % size ? MPI_UNDEFINED
+                                          : (int)(status->simpi_bytes / size);
+    return MPI_SUCCESS;
+}
+
+/* The buffers attached by each rank (only their size matters to the model). */
+static struct attached {
+    void *buf;
+    int size;
+} *attached;
+
+int MPI_Buffer_attach(void *buffer, int size) {
+    API_ENTER("MPI_Buffer_attach");
+    if (!attached) attached = xcalloc((size_t)simpi_rt->n, sizeof *attached);
+    attached[runtime_rank()] = (struct attached){buffer, size};
+    sim_buffer_attach(simpi_rt->sim, runtime_rank(), size);
+    API_RETURN(MPI_SUCCESS);
+}
+
+int MPI_Buffer_detach(void *buffer_addr, int *size) {
+    API_ENTER("MPI_Buffer_detach");
+    struct attached a = attached ? attached[runtime_rank()] : (struct attached){NULL, 0};
+    *(void **)buffer_addr = a.buf;
+    *size = a.size;
+    if (attached) attached[runtime_rank()] = (struct attached){NULL, 0};
+    sim_buffer_detach(simpi_rt->sim, runtime_rank());
+    API_RETURN(MPI_SUCCESS);
+}

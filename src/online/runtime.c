@@ -1,0 +1,195 @@
+/* The on-line runtime: settings, contexts, the scheduler loop, CPU-burst
+ * measurement, rank start and end, and the final summary. */
+#include "online/runtime.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/memstat.h"
+#include "core/pool.h"
+#include "core/units.h"
+#include "report/summary.h"
+
+struct runtime *simpi_rt;
+
+static double thread_cpu(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int32_t runtime_rank(void) { return simpi_rt->current; }
+
+void runtime_block(void) {
+    struct runtime *rt = simpi_rt;
+    ctx_switch(&rt->ranks[rt->current].ctx, &rt->scheduler);
+}
+
+void runtime_enter(void) {
+    struct runtime *rt = simpi_rt;
+    if (!rt || rt->current < 0) return;
+    struct orank *o = &rt->ranks[rt->current];
+    double burst = thread_cpu() - o->cpu_mark;
+    if (rt->cpu == CPU_MEASURE && burst > 0 && !o->finalized) {
+        simtime_t t = simtime_from_seconds(burst * rt->cpu_scale);
+        if (!sim_compute(rt->sim, rt->current, t)) runtime_block();
+    }
+}
+
+void runtime_leave(void) {
+    struct runtime *rt = simpi_rt;
+    if (rt && rt->current >= 0) rt->ranks[rt->current].cpu_mark = thread_cpu();
+}
+
+void runtime_wait(struct request **reqs, int n, bool any) {
+    struct runtime *rt = simpi_rt;
+    if (!sim_wait(rt->sim, rt->current, reqs, n, any)) runtime_block();
+}
+
+_Noreturn void runtime_abort(const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    struct runtime *rt = simpi_rt;
+    char tb[48];
+    sim_fail(rt->sim, "rank %d at virtual time %s: %s", rt->current,
+             units_format_time(sim_now(rt->sim), tb, sizeof tb), msg);
+    rt->ranks[rt->current].done = 1;
+    for (;;) runtime_block();
+}
+
+/* A rank's context: runs the user's main, then never returns. */
+static void rank_entry(void *arg) {
+    ctx_entered();
+    struct runtime *rt = simpi_rt;
+    int32_t r = (int32_t)(intptr_t)arg;
+    char **argv = xcalloc((size_t)rt->argc + 1, sizeof *argv);
+    memcpy(argv, rt->argv, sizeof *argv * (size_t)rt->argc);
+    rt->ranks[r].cpu_mark = thread_cpu();
+    rt->user_main(rt->argc, argv);
+    free(argv);
+    if (!rt->ranks[r].finalized) {
+        if (rt->ranks[r].initialized)
+            runtime_abort("returned from main without calling MPI_Finalize");
+        sim_finish(rt->sim, r); /* a rank that never used MPI */
+    }
+    rt->ranks[r].done = 1;
+    for (;;) runtime_block();
+}
+
+static void resume(void *ctx, int32_t rank) {
+    struct runtime *rt = ctx;
+    if (rt->ranks[rank].done) return;
+    rt->current = rank;
+    ctx_switch(&rt->scheduler, &rt->ranks[rank].ctx);
+    rt->current = -1;
+    if (!stacks_canary_intact(&rt->stacks, rank)) {
+        fprintf(stderr,
+                "simpi: error: rank %d overflowed its stack of %zu bytes; rerun with a larger "
+                "--stack-size\n",
+                rank, rt->stacks.size);
+        exit(4);
+    }
+}
+
+static const char *env_or(const char *name, const char *fallback) {
+    const char *v = getenv(name);
+    return v && *v ? v : fallback;
+}
+
+/* Splits SIMPI_SET (overrides separated by newlines) into an array. */
+static int split_sets(char *all, const char **sets, int max) {
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(all, "\n", &save); t && n < max;
+         t = strtok_r(NULL, "\n", &save))
+        sets[n++] = t;
+    return n;
+}
+
+static bool configure(struct runtime *rt, struct sim_error *err) {
+    rt->n = (int32_t)atol(env_or("SIMPI_NP", "1"));
+    if (rt->n < 1) return err_set(err, "SIMPI_NP must be a positive number of ranks");
+    char *sets_text = xstrdup(env_or("SIMPI_SET", ""));
+    const char *sets[64];
+    int nsets = split_sets(sets_text, sets, 64);
+    rt->plat = platform_load(getenv("SIMPI_PLATFORM"), sets, nsets, err);
+    free(sets_text);
+    if (!rt->plat || !network_init(&rt->net, rt->plat->conf, err)) return false;
+    rt->cpu = !strcmp(env_or("SIMPI_CPU", "measure"), "ignore") ? CPU_IGNORE : CPU_MEASURE;
+    double host = 0;
+    const char *hs = getenv("SIMPI_HOST_SPEED");
+    if (hs && !units_parse_flops(hs, &host, NULL))
+        return err_set(err, "--host-speed: found '%s', expected a flop rate such as 2Gf", hs);
+    if (rt->plat->flop_rate > 0)
+        rt->cpu_scale = (host > 0 ? host : PLATFORM_REFERENCE_FLOP_RATE) / rt->plat->flop_rate;
+    else
+        rt->cpu_scale = 1.0 / rt->plat->speed;
+    rt->json = getenv("SIMPI_JSON");
+    rt->quiet = getenv("SIMPI_QUIET") != NULL;
+    return true;
+}
+
+static bool start_ranks(struct runtime *rt, struct sim_error *err) {
+    int64_t stack = 0;
+    if (!units_parse_size(env_or("SIMPI_STACK_SIZE", "256KiB"), true, false, &stack, NULL) ||
+        stack < 16384)
+        return err_set(err, "--stack-size: expected a size of at least 16KiB");
+    bool guards = stacks_guards_affordable(rt->n);
+    if (!stacks_alloc(&rt->stacks, rt->n, (size_t)stack, guards))
+        return err_set(err, "cannot reserve %lld stacks of %lld bytes", (long long)rt->n,
+                       (long long)stack);
+    rt->ranks = xcalloc((size_t)rt->n, sizeof *rt->ranks);
+    for (int32_t i = 0; i < rt->n; i++) {
+        stacks_set_canary(&rt->stacks, i);
+        ctx_init(&rt->ranks[i].ctx, (char *)stacks_at(&rt->stacks, i) + 64,
+                 rt->stacks.size - 64, rank_entry, (void *)(intptr_t)i);
+    }
+    return true;
+}
+
+static int finish(struct runtime *rt, enum sim_status st) {
+    struct run_info info = {rt->app,
+                            rt->plat->source,
+                            rt->plat->nodes,
+                            0,
+                            0,
+                            memstat_wall_seconds() - rt->wall_start,
+                            st};
+    fflush(stdout);
+    if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));
+    if (!rt->quiet) summary_print(stderr, rt->sim, &info);
+    if (rt->json && !summary_write_json(rt->json, rt->sim, &info))
+        fprintf(stderr, "simpi: error: cannot write %s\n", rt->json);
+    return st == SIM_OK ? 0 : st == SIM_DEADLOCK ? 3 : 4;
+}
+
+int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
+    static struct runtime rt;
+    struct sim_error err = {0};
+    simpi_rt = &rt;
+    rt.current = -1;
+    rt.argc = argc;
+    rt.argv = argv;
+    rt.user_main = user_main;
+    rt.app = argv[0];
+    rt.wall_start = memstat_wall_seconds();
+    struct sim_driver drv = {resume, &rt};
+    if (!configure(&rt, &err) || !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) ||
+        !start_ranks(&rt, &err)) {
+        err_print(&err);
+        return 1;
+    }
+    enum sim_status st = sim_run(rt.sim);
+    int rc = finish(&rt, st);
+    sim_destroy(rt.sim);
+    stacks_free(&rt.stacks);
+    free(rt.ranks);
+    network_destroy(&rt.net);
+    platform_free(rt.plat);
+    return rc;
+}

@@ -1,0 +1,59 @@
+/* The on-line runtime: runs one copy of the user's main per simulated rank,
+ * each in its own execution context, on top of the MPI semantics layer.
+ * Computation between MPI calls is measured with the thread CPU clock and
+ * charged as simulated compute; MPI calls become MPI-layer actions. */
+#ifndef SIMPI_RUNTIME_H
+#define SIMPI_RUNTIME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mpi/sim.h"
+#include "net/network.h"
+#include "online/context.h"
+#include "platform/platform.h"
+
+enum cpu_mode { CPU_MEASURE, CPU_IGNORE };
+
+struct orank {
+    struct ctx ctx;
+    double cpu_mark; /* thread CPU seconds when the rank last left simpi */
+    uint8_t initialized, finalized, done;
+};
+
+struct runtime {
+    struct sim *sim;
+    struct platform *plat;
+    struct network net;
+    struct stacks stacks;
+    struct ctx scheduler;
+    struct orank *ranks;
+    int32_t n, current;
+    int argc;
+    char **argv;
+    int (*user_main)(int, char **);
+    enum cpu_mode cpu;
+    double cpu_scale; /* simulated seconds per measured second */
+    const char *json, *app;
+    bool quiet;
+    double wall_start;
+};
+
+extern struct runtime *simpi_rt;
+
+/* Entry from the real main(): reads SIMPI_* settings from the environment
+ * (set by `simpi run`), runs the simulation, prints the summary. */
+int runtime_main(int argc, char **argv, int (*user_main)(int, char **));
+
+/* Called at the start and end of every MPI function by the running rank. */
+void runtime_enter(void);
+void runtime_leave(void);
+/* Gives control back to the scheduler until the MPI layer resumes this rank. */
+void runtime_block(void);
+/* Waits (blocking the rank as needed) for n requests, or any one of them. */
+void runtime_wait(struct request **reqs, int n, bool any);
+int32_t runtime_rank(void);
+/* Stops the simulation with an error attributed to the running rank. */
+_Noreturn void runtime_abort(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
