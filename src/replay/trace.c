@@ -532,6 +532,13 @@ static bool next_run(struct trace_reader *t, struct source *s) {
     return true;
 }
 
+/* "RANK word ...": the shape of a SimGrid time-independent action. */
+static bool looks_like_action(const char *l) {
+    char *end;
+    long r = strtol(l, &end, 10);
+    return end != l && r >= 0 && (*end == ' ' || *end == '\t') && end[1] >= 'a' && end[1] <= 'z';
+}
+
 /* Chooses the reader from the first line: native header, index, SimGrid. */
 static bool open_file(struct trace_reader *t, const char *path, struct sim_error *err) {
     char head[4096];
@@ -542,13 +549,13 @@ static bool open_file(struct trace_reader *t, const char *path, struct sim_error
         t->shared.path = xstrdup(path);
         return read_header(t, &t->shared, &t->nranks, true, err) && index_runs(t, err);
     }
+    /* a description lists existing files that hold SimGrid actions */
     char *copy = resolve_near(path, head);
-    bool listed = file_exists(copy);
+    char sub[4096];
+    bool listed = file_exists(copy) && first_line(copy, sub, sizeof sub) && looks_like_action(sub);
     free(copy);
     if (listed) return open_simgrid_description(t, path, err);
-    char *end;
-    long r = strtol(head, &end, 10);
-    if (end != head && r >= 0 && (*end == ' ' || *end == '\t') && strstr(head, " init"))
+    if (looks_like_action(head) && strstr(head, " init"))
         return open_simgrid_single(t, path, err);
     return err_at(err, path, 1,
                   "not a trace: expected the header 'simpi-trace 1', an index, or a SimGrid "
