@@ -12,10 +12,9 @@
 #include "cli/cli.h"
 
 static void usage(FILE *out) {
-    fprintf(out,
-            "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
-            "                 [--cpu=measure|ignore] [--host-speed RATE] [--stack-size SIZE]\n"
-            "                 ./program [args...]\n");
+    fprintf(out, "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
+                 "                 [--cpu=measure|ignore] [--host-speed RATE] [--stack-size SIZE]\n"
+                 "                 ./program [args...]\n");
 }
 
 /* Options with a value: "--opt v" or "--opt=v". Returns the value or NULL. */

@@ -12,20 +12,23 @@
 
 /* An MPI_Request: the MPI-layer request and where a receive's data goes. */
 struct simpi_request {
-    struct request *r;      /* NULL for an operation on MPI_PROC_NULL */
+    struct request *r; /* NULL for an operation on MPI_PROC_NULL */
     struct sim_recv_target tgt;
     int type_size;
     bool is_recv;
 };
 
 /* Reports an error: aborts under MPI_ERRORS_ARE_FATAL, returns it otherwise. */
-int api_error(const char *func, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int api_error(const char *func, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Checks shared by most calls; return MPI_SUCCESS or the reported error. */
 int api_check_init(const char *func);
 int api_check_comm(const char *func, MPI_Comm comm);
 int api_check_type(const char *func, MPI_Datatype type, int count);
 /* Fills status (if not ignored) from a finished request wrapper. */
 void api_fill_status(MPI_Status *status, const struct simpi_request *q);
+struct simpi_request *api_request_new(void);
+void api_request_free(struct simpi_request *q);
 /* Per-rank, per-communicator collective sequence numbers. */
 uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm);
 void api_set_errhandler(int handler);

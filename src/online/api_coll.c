@@ -26,7 +26,8 @@ uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm) {
         for (size_t i = 0; i < oldcap; i++)
             if (old[i].key) {
                 size_t j = (size_t)(old[i].key * 0x9E3779B97F4A7C15ll >> 20) & (seqs_cap - 1);
-                while (seqs[j].key) j = (j + 1) & (seqs_cap - 1);
+                while (seqs[j].key)
+                    j = (j + 1) & (seqs_cap - 1);
                 seqs[j] = old[i];
                 seqs_used++;
             }
@@ -34,7 +35,8 @@ uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm) {
     }
     key += 1; /* 0 marks a free slot */
     size_t j = (size_t)(key * 0x9E3779B97F4A7C15ll >> 20) & (seqs_cap - 1);
-    while (seqs[j].key && seqs[j].key != key) j = (j + 1) & (seqs_cap - 1);
+    while (seqs[j].key && seqs[j].key != key)
+        j = (j + 1) & (seqs_cap - 1);
     if (!seqs[j].key) {
         seqs[j].key = key;
         seqs_used++;
@@ -86,7 +88,12 @@ static int reduction(const char *func, const void *sendbuf, void *recvbuf, int c
     int es = dtype_size(type);
     int me = sim_comm_rank(simpi_rt->sim, runtime_rank(), comm);
     bool gets_result = all || me == root;
-    struct coll_call c = {all ? COLL_ALLREDUCE : COLL_REDUCE, all ? 0 : root, op, type, count, es,
+    struct coll_call c = {all ? COLL_ALLREDUCE : COLL_REDUCE,
+                          all ? 0 : root,
+                          op,
+                          type,
+                          count,
+                          es,
                           sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
                           gets_result ? recvbuf : NULL};
     return run(func, comm, &c, (int64_t)count * es);
@@ -128,8 +135,8 @@ static int blocks(const char *func, enum coll_kind kind, const void *sendbuf, in
     if (in_place && kind == COLL_ALLTOALL) in = recvbuf;
     if (kind == COLL_GATHER && !is_root) out = NULL;
     if (kind == COLL_SCATTER && in_place && is_root) out = NULL;
-    struct coll_call c = {kind, kind == COLL_GATHER || kind == COLL_SCATTER ? root : 0, 0, type,
-                          count, es, in, out};
+    struct coll_call c = {
+        kind, kind == COLL_GATHER || kind == COLL_SCATTER ? root : 0, 0, type, count, es, in, out};
     (void)n;
     return run(func, comm, &c, block);
 }
@@ -144,8 +151,8 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     API_ENTER("MPI_Scatter");
-    API_RETURN(blocks("MPI_Scatter", COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf,
-                      recvcount, recvtype, root, comm));
+    API_RETURN(blocks("MPI_Scatter", COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                      recvtype, root, comm));
 }
 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,

@@ -10,20 +10,32 @@
 
 static int errhandler = MPI_ERRORS_ARE_FATAL;
 
-void api_set_errhandler(int handler) { errhandler = handler; }
+void api_set_errhandler(int handler) {
+    errhandler = handler;
+}
 
 static const char *error_text(int code) {
     static const char *const texts[] = {
-        [MPI_SUCCESS] = "no error",         [MPI_ERR_BUFFER] = "invalid buffer",
-        [MPI_ERR_COUNT] = "invalid count",  [MPI_ERR_TYPE] = "invalid datatype",
-        [MPI_ERR_TAG] = "invalid tag",      [MPI_ERR_COMM] = "invalid communicator",
-        [MPI_ERR_RANK] = "invalid rank",    [MPI_ERR_REQUEST] = "invalid request",
-        [MPI_ERR_ROOT] = "invalid root",    [MPI_ERR_GROUP] = "invalid group",
-        [MPI_ERR_OP] = "invalid operation", [MPI_ERR_TOPOLOGY] = "invalid topology",
-        [MPI_ERR_DIMS] = "invalid dimensions", [MPI_ERR_ARG] = "invalid argument",
-        [MPI_ERR_UNKNOWN] = "unknown error", [MPI_ERR_TRUNCATE] = "message truncated",
-        [MPI_ERR_OTHER] = "other error",    [MPI_ERR_INTERN] = "internal error",
-        [MPI_ERR_IN_STATUS] = "error in status", [MPI_ERR_PENDING] = "pending request",
+        [MPI_SUCCESS] = "no error",
+        [MPI_ERR_BUFFER] = "invalid buffer",
+        [MPI_ERR_COUNT] = "invalid count",
+        [MPI_ERR_TYPE] = "invalid datatype",
+        [MPI_ERR_TAG] = "invalid tag",
+        [MPI_ERR_COMM] = "invalid communicator",
+        [MPI_ERR_RANK] = "invalid rank",
+        [MPI_ERR_REQUEST] = "invalid request",
+        [MPI_ERR_ROOT] = "invalid root",
+        [MPI_ERR_GROUP] = "invalid group",
+        [MPI_ERR_OP] = "invalid operation",
+        [MPI_ERR_TOPOLOGY] = "invalid topology",
+        [MPI_ERR_DIMS] = "invalid dimensions",
+        [MPI_ERR_ARG] = "invalid argument",
+        [MPI_ERR_UNKNOWN] = "unknown error",
+        [MPI_ERR_TRUNCATE] = "message truncated",
+        [MPI_ERR_OTHER] = "other error",
+        [MPI_ERR_INTERN] = "internal error",
+        [MPI_ERR_IN_STATUS] = "error in status",
+        [MPI_ERR_PENDING] = "pending request",
     };
     if (code == MPI_ERR_UNSUPPORTED_OPERATION) return "operation not supported by simpi";
     if (code < 0 || code >= (int)(sizeof texts / sizeof texts[0]) || !texts[code])
@@ -60,7 +72,8 @@ int api_check_comm(const char *func, MPI_Comm comm) {
 }
 
 int api_check_type(const char *func, MPI_Datatype type, int count) {
-    if (dtype_size(type) < 0) return api_error(func, MPI_ERR_TYPE, "datatype %d is not valid", type);
+    if (dtype_size(type) < 0)
+        return api_error(func, MPI_ERR_TYPE, "datatype %d is not valid", type);
     if (count < 0) return api_error(func, MPI_ERR_COUNT, "count %d is negative", count);
     return MPI_SUCCESS;
 }
@@ -133,7 +146,9 @@ double MPI_Wtime(void) {
     return t;
 }
 
-double MPI_Wtick(void) { return 1e-12; }
+double MPI_Wtick(void) {
+    return 1e-12;
+}
 
 int MPI_Get_processor_name(char *name, int *resultlen) {
     struct runtime *rt = simpi_rt;
@@ -203,9 +218,9 @@ static int split(const char *func, MPI_Comm comm, int color, int key, MPI_Comm *
     MPI_Comm id = next_comm_id();
     struct sim *s = simpi_rt->sim;
     int32_t me = runtime_rank();
-    struct request *q = dup ? sim_comm_dup(s, me, comm, id)
-                            : sim_comm_split(s, me, comm, color == MPI_UNDEFINED ? SIM_UNDEFINED : color,
-                                             key, id);
+    struct request *q =
+        dup ? sim_comm_dup(s, me, comm, id)
+            : sim_comm_split(s, me, comm, color == MPI_UNDEFINED ? SIM_UNDEFINED : color, key, id);
     runtime_wait(&q, 1, false);
     *newcomm = sim_comm_valid(s, me, id) ? id : MPI_COMM_NULL;
     return MPI_SUCCESS;

@@ -6,6 +6,15 @@
 #include "core/pool.h"
 #include "online/api.h"
 
+/* Request wrappers come from the runtime's pool, so that those of ranks
+ * stopped by an error are reclaimed with it. */
+struct simpi_request *api_request_new(void) {
+    return pool_get(&simpi_rt->request_pool);
+}
+void api_request_free(struct simpi_request *q) {
+    pool_put(&simpi_rt->request_pool, q);
+}
+
 static int check_peer(const char *func, MPI_Comm comm, int peer, bool any_ok) {
     int n = sim_comm_size(simpi_rt->sim, runtime_rank(), comm);
     if (peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE) || (peer >= 0 && peer < n))
@@ -31,7 +40,7 @@ static int start_send(const char *func, const void *buf, int count, MPI_Datatype
                       int tag, MPI_Comm comm, enum send_mode mode, struct simpi_request **out) {
     int rc = check_args(func, count, type, dest, tag, comm, false);
     if (rc != MPI_SUCCESS) return rc;
-    struct simpi_request *q = xcalloc(1, sizeof *q);
+    struct simpi_request *q = api_request_new();
     q->type_size = dtype_size(type);
     if (dest != MPI_PROC_NULL)
         q->r = sim_isend_buf(simpi_rt->sim, runtime_rank(), comm, dest, tag,
@@ -44,7 +53,7 @@ static int start_recv(const char *func, void *buf, int count, MPI_Datatype type,
                       int tag, MPI_Comm comm, struct simpi_request **out) {
     int rc = check_args(func, count, type, source, tag, comm, true);
     if (rc != MPI_SUCCESS) return rc;
-    struct simpi_request *q = xcalloc(1, sizeof *q);
+    struct simpi_request *q = api_request_new();
     q->is_recv = true;
     q->type_size = dtype_size(type);
     q->tgt.buf = buf;
@@ -66,7 +75,7 @@ static int finish(const char *func, struct simpi_request *q, MPI_Status *status)
                        (long long)q->tgt.size, q->tgt.source, q->tgt.tag,
                        (long long)q->tgt.capacity);
     if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = rc;
-    free(q);
+    api_request_free(q);
     return rc;
 }
 
@@ -124,7 +133,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
         rc = start_send("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, comm,
                         SEND_STANDARD, &s);
     if (rc != MPI_SUCCESS) {
-        free(r);
+        if (r) api_request_free(r);
         API_RETURN(rc);
     }
     struct request *both[2] = {s->r, r->r};
@@ -175,7 +184,8 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *statu
             break;
         }
     if (*index == MPI_UNDEFINED) {
-        struct request *small[16], **list = count > 16 ? xcalloc((size_t)count, sizeof *list) : small;
+        struct request *small[16],
+            **list = count > 16 ? xcalloc((size_t)count, sizeof *list) : small;
         int n = 0;
         for (int i = 0; i < count; i++)
             if (requests[i]) {
@@ -219,7 +229,7 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count) {
     int size = dtype_size(type);
     if (size < 0) return api_error("MPI_Get_count", MPI_ERR_TYPE, "datatype %d is not valid", type);
-    *count = size == 0 ? 0
+    *count = size == 0                    ? 0
              : status->simpi_bytes % size ? MPI_UNDEFINED
                                           : (int)(status->simpi_bytes / size);
     return MPI_SUCCESS;
@@ -229,7 +239,7 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count) {
 static struct attached {
     void *buf;
     int size;
-} *attached;
+} * attached;
 
 int MPI_Buffer_attach(void *buffer, int size) {
     API_ENTER("MPI_Buffer_attach");

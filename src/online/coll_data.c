@@ -44,7 +44,8 @@ static void drop_slot(struct slot *s) {
             *p = s->next;
             break;
         }
-    for (int32_t i = 0; i < s->n; i++) free(s->m[i].in);
+    for (int32_t i = 0; i < s->n; i++)
+        free(s->m[i].in);
     free(s->m);
     free(s);
 }
@@ -108,7 +109,9 @@ static void serve(struct slot *s, int32_t r, const void *reduced) {
     }
 }
 
-static bool root_only(enum coll_kind k) { return k == COLL_BCAST || k == COLL_SCATTER; }
+static bool root_only(enum coll_kind k) {
+    return k == COLL_BCAST || k == COLL_SCATTER;
+}
 
 int coll_data_arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struct coll_call *c) {
     struct slot *s = find_slot(ctx, seq, n, c);
@@ -135,7 +138,8 @@ int coll_data_arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const st
             reduced = xmalloc((size_t)(s->call.count * s->call.esize) + 1);
             rc = reduce_all(s, reduced);
         }
-        for (int32_t j = 0; j < n && rc == 0; j++) serve(s, j, reduced);
+        for (int32_t j = 0; j < n && rc == 0; j++)
+            serve(s, j, reduced);
         free(reduced);
     }
     if (s->arrived == n) drop_slot(s);

@@ -14,10 +14,10 @@
 
 struct coll_call {
     enum coll_kind kind;
-    int root;      /* rank in the communicator */
-    int op, type;  /* reductions */
-    int64_t count; /* elements per block (reductions: vector length) */
-    int esize;     /* bytes per element */
+    int root;       /* rank in the communicator */
+    int op, type;   /* reductions */
+    int64_t count;  /* elements per block (reductions: vector length) */
+    int esize;      /* bytes per element */
     const void *in; /* this rank's input (already resolved for MPI_IN_PLACE) */
     void *out;      /* this rank's output, or NULL */
 };

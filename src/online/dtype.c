@@ -9,32 +9,67 @@
 
 #include "mpi.h"
 
-struct float_int { float v; int i; };
-struct double_int { double v; int i; };
-struct long_int { long v; int i; };
-struct int_int { int v; int i; };
-struct short_int { short v; int i; };
-struct ldouble_int { long double v; int i; };
+struct float_int {
+    float v;
+    int i;
+};
+struct double_int {
+    double v;
+    int i;
+};
+struct long_int {
+    long v;
+    int i;
+};
+struct int_int {
+    int v;
+    int i;
+};
+struct short_int {
+    short v;
+    int i;
+};
+struct ldouble_int {
+    long double v;
+    int i;
+};
 
 int dtype_size(int t) {
     static const int sizes[] = {
-        [MPI_CHAR] = sizeof(char),          [MPI_SIGNED_CHAR] = sizeof(signed char),
-        [MPI_UNSIGNED_CHAR] = 1,            [MPI_BYTE] = 1,
-        [MPI_SHORT] = sizeof(short),        [MPI_UNSIGNED_SHORT] = sizeof(unsigned short),
-        [MPI_INT] = sizeof(int),            [MPI_UNSIGNED] = sizeof(unsigned),
-        [MPI_LONG] = sizeof(long),          [MPI_UNSIGNED_LONG] = sizeof(unsigned long),
-        [MPI_LONG_LONG_INT] = sizeof(long long), [MPI_UNSIGNED_LONG_LONG] = sizeof(unsigned long long),
-        [MPI_FLOAT] = sizeof(float),        [MPI_DOUBLE] = sizeof(double),
-        [MPI_LONG_DOUBLE] = sizeof(long double), [MPI_WCHAR] = sizeof(wchar_t),
-        [MPI_C_BOOL] = sizeof(_Bool),       [MPI_INT8_T] = 1,
-        [MPI_INT16_T] = 2,                  [MPI_INT32_T] = 4,
-        [MPI_INT64_T] = 8,                  [MPI_UINT8_T] = 1,
-        [MPI_UINT16_T] = 2,                 [MPI_UINT32_T] = 4,
-        [MPI_UINT64_T] = 8,                 [MPI_AINT] = sizeof(MPI_Aint),
-        [MPI_OFFSET] = sizeof(MPI_Offset),  [MPI_COUNT] = sizeof(MPI_Count),
-        [MPI_PACKED] = 1,                   [MPI_FLOAT_INT] = sizeof(struct float_int),
-        [MPI_DOUBLE_INT] = sizeof(struct double_int), [MPI_LONG_INT] = sizeof(struct long_int),
-        [MPI_2INT] = sizeof(struct int_int), [MPI_SHORT_INT] = sizeof(struct short_int),
+        [MPI_CHAR] = sizeof(char),
+        [MPI_SIGNED_CHAR] = sizeof(signed char),
+        [MPI_UNSIGNED_CHAR] = 1,
+        [MPI_BYTE] = 1,
+        [MPI_SHORT] = sizeof(short),
+        [MPI_UNSIGNED_SHORT] = sizeof(unsigned short),
+        [MPI_INT] = sizeof(int),
+        [MPI_UNSIGNED] = sizeof(unsigned),
+        [MPI_LONG] = sizeof(long),
+        [MPI_UNSIGNED_LONG] = sizeof(unsigned long),
+        [MPI_LONG_LONG_INT] = sizeof(long long),
+        [MPI_UNSIGNED_LONG_LONG] = sizeof(unsigned long long),
+        [MPI_FLOAT] = sizeof(float),
+        [MPI_DOUBLE] = sizeof(double),
+        [MPI_LONG_DOUBLE] = sizeof(long double),
+        [MPI_WCHAR] = sizeof(wchar_t),
+        [MPI_C_BOOL] = sizeof(_Bool),
+        [MPI_INT8_T] = 1,
+        [MPI_INT16_T] = 2,
+        [MPI_INT32_T] = 4,
+        [MPI_INT64_T] = 8,
+        [MPI_UINT8_T] = 1,
+        [MPI_UINT16_T] = 2,
+        [MPI_UINT32_T] = 4,
+        [MPI_UINT64_T] = 8,
+        [MPI_AINT] = sizeof(MPI_Aint),
+        [MPI_OFFSET] = sizeof(MPI_Offset),
+        [MPI_COUNT] = sizeof(MPI_Count),
+        [MPI_PACKED] = 1,
+        [MPI_FLOAT_INT] = sizeof(struct float_int),
+        [MPI_DOUBLE_INT] = sizeof(struct double_int),
+        [MPI_LONG_INT] = sizeof(struct long_int),
+        [MPI_2INT] = sizeof(struct int_int),
+        [MPI_SHORT_INT] = sizeof(struct short_int),
         [MPI_LONG_DOUBLE_INT] = sizeof(struct ldouble_int),
         [MPI_C_FLOAT_COMPLEX] = sizeof(float _Complex),
         [MPI_C_DOUBLE_COMPLEX] = sizeof(double _Complex),
@@ -43,40 +78,52 @@ int dtype_size(int t) {
     return sizes[t];
 }
 
-bool op_valid(int op) { return op >= MPI_MAX && op <= MPI_NO_OP; }
+bool op_valid(int op) {
+    return op >= MPI_MAX && op <= MPI_NO_OP;
+}
 
 #define ARITH_CASES(T)                                                                             \
     case MPI_SUM:                                                                                  \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)(o[i] + a[i]);                                        \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = (T)(o[i] + a[i]);                                                               \
         return MPI_SUCCESS;                                                                        \
     case MPI_PROD:                                                                                 \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)(o[i] * a[i]);                                        \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = (T)(o[i] * a[i]);                                                               \
         return MPI_SUCCESS;                                                                        \
     case MPI_MAX:                                                                                  \
-        for (int64_t i = 0; i < n; i++) o[i] = a[i] > o[i] ? a[i] : o[i];                          \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = a[i] > o[i] ? a[i] : o[i];                                                      \
         return MPI_SUCCESS;                                                                        \
     case MPI_MIN:                                                                                  \
-        for (int64_t i = 0; i < n; i++) o[i] = a[i] < o[i] ? a[i] : o[i];                          \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = a[i] < o[i] ? a[i] : o[i];                                                      \
         return MPI_SUCCESS;                                                                        \
     case MPI_LAND:                                                                                 \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)(a[i] && o[i]);                                  \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = (T)(a[i] && o[i]);                                                              \
         return MPI_SUCCESS;                                                                        \
     case MPI_LOR:                                                                                  \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)(a[i] || o[i]);                                  \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = (T)(a[i] || o[i]);                                                              \
         return MPI_SUCCESS;                                                                        \
     case MPI_LXOR:                                                                                 \
-        for (int64_t i = 0; i < n; i++) o[i] = (T)(!a[i] != !o[i]);                                \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] = (T)(!a[i] != !o[i]);                                                            \
         return MPI_SUCCESS;
 
 #define BIT_CASES                                                                                  \
     case MPI_BAND:                                                                                 \
-        for (int64_t i = 0; i < n; i++) o[i] &= a[i];                                              \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] &= a[i];                                                                          \
         return MPI_SUCCESS;                                                                        \
     case MPI_BOR:                                                                                  \
-        for (int64_t i = 0; i < n; i++) o[i] |= a[i];                                              \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] |= a[i];                                                                          \
         return MPI_SUCCESS;                                                                        \
     case MPI_BXOR:                                                                                 \
-        for (int64_t i = 0; i < n; i++) o[i] ^= a[i];                                              \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            o[i] ^= a[i];                                                                          \
         return MPI_SUCCESS;
 
 #define INT_OP(T)                                                                                  \
@@ -136,9 +183,11 @@ bool op_valid(int op) { return op >= MPI_MAX && op <= MPI_NO_OP; }
         const T *a = in;                                                                           \
         T *o = inout;                                                                              \
         if (op == MPI_SUM)                                                                         \
-            for (int64_t i = 0; i < n; i++) o[i] += a[i];                                          \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                o[i] += a[i];                                                                      \
         else if (op == MPI_PROD)                                                                   \
-            for (int64_t i = 0; i < n; i++) o[i] *= a[i];                                          \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                o[i] *= a[i];                                                                      \
         else                                                                                       \
             return MPI_ERR_OP;                                                                     \
         return MPI_SUCCESS;                                                                        \
@@ -149,46 +198,71 @@ int op_apply(int op, int type, const void *in, void *inout, int64_t n) {
     if (op == MPI_REPLACE) {
         int sz = dtype_size(type);
         if (sz < 0) return MPI_ERR_TYPE;
-        for (int64_t i = 0; i < n * sz; i++) ((char *)inout)[i] = ((const char *)in)[i];
+        for (int64_t i = 0; i < n * sz; i++)
+            ((char *)inout)[i] = ((const char *)in)[i];
         return MPI_SUCCESS;
     }
     switch (type) {
     case MPI_CHAR:
     case MPI_SIGNED_CHAR:
-    case MPI_INT8_T: INT_OP(signed char)
+    case MPI_INT8_T:
+        INT_OP(signed char)
     case MPI_UNSIGNED_CHAR:
     case MPI_UINT8_T:
-    case MPI_BYTE: INT_OP(unsigned char)
+    case MPI_BYTE:
+        INT_OP(unsigned char)
     case MPI_SHORT:
-    case MPI_INT16_T: INT_OP(short)
+    case MPI_INT16_T:
+        INT_OP(short)
     case MPI_UNSIGNED_SHORT:
-    case MPI_UINT16_T: INT_OP(unsigned short)
+    case MPI_UINT16_T:
+        INT_OP(unsigned short)
     case MPI_INT:
-    case MPI_INT32_T: INT_OP(int)
+    case MPI_INT32_T:
+        INT_OP(int)
     case MPI_UNSIGNED:
-    case MPI_UINT32_T: INT_OP(unsigned)
-    case MPI_LONG: INT_OP(long)
-    case MPI_UNSIGNED_LONG: INT_OP(unsigned long)
+    case MPI_UINT32_T:
+        INT_OP(unsigned)
+    case MPI_LONG:
+        INT_OP(long)
+    case MPI_UNSIGNED_LONG:
+        INT_OP(unsigned long)
     case MPI_LONG_LONG_INT:
     case MPI_INT64_T:
     case MPI_OFFSET:
-    case MPI_COUNT: INT_OP(long long)
+    case MPI_COUNT:
+        INT_OP(long long)
     case MPI_UNSIGNED_LONG_LONG:
-    case MPI_UINT64_T: INT_OP(unsigned long long)
-    case MPI_AINT: INT_OP(MPI_Aint)
-    case MPI_WCHAR: INT_OP(wchar_t)
-    case MPI_C_BOOL: BOOL_OP
-    case MPI_FLOAT: FLOAT_OP(float)
-    case MPI_DOUBLE: FLOAT_OP(double)
-    case MPI_LONG_DOUBLE: FLOAT_OP(long double)
-    case MPI_C_FLOAT_COMPLEX: COMPLEX_OP(float _Complex)
-    case MPI_C_DOUBLE_COMPLEX: COMPLEX_OP(double _Complex)
-    case MPI_FLOAT_INT: LOC_OP(float_int)
-    case MPI_DOUBLE_INT: LOC_OP(double_int)
-    case MPI_LONG_INT: LOC_OP(long_int)
-    case MPI_2INT: LOC_OP(int_int)
-    case MPI_SHORT_INT: LOC_OP(short_int)
-    case MPI_LONG_DOUBLE_INT: LOC_OP(ldouble_int)
+    case MPI_UINT64_T:
+        INT_OP(unsigned long long)
+    case MPI_AINT:
+        INT_OP(MPI_Aint)
+    case MPI_WCHAR:
+        INT_OP(wchar_t)
+    case MPI_C_BOOL:
+        BOOL_OP
+    case MPI_FLOAT:
+        FLOAT_OP(float)
+    case MPI_DOUBLE:
+        FLOAT_OP(double)
+    case MPI_LONG_DOUBLE:
+        FLOAT_OP(long double)
+    case MPI_C_FLOAT_COMPLEX:
+        COMPLEX_OP(float _Complex)
+    case MPI_C_DOUBLE_COMPLEX:
+        COMPLEX_OP(double _Complex)
+    case MPI_FLOAT_INT:
+        LOC_OP(float_int)
+    case MPI_DOUBLE_INT:
+        LOC_OP(double_int)
+    case MPI_LONG_INT:
+        LOC_OP(long_int)
+    case MPI_2INT:
+        LOC_OP(int_int)
+    case MPI_SHORT_INT:
+        LOC_OP(short_int)
+    case MPI_LONG_DOUBLE_INT:
+        LOC_OP(ldouble_int)
     default:
         return MPI_ERR_TYPE;
     }

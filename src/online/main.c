@@ -6,4 +6,6 @@
 
 int simpi_user_main(int argc, char **argv);
 
-int main(int argc, char **argv) { return runtime_main(argc, argv, simpi_user_main); }
+int main(int argc, char **argv) {
+    return runtime_main(argc, argv, simpi_user_main);
+}

@@ -11,6 +11,7 @@
 #include "core/memstat.h"
 #include "core/pool.h"
 #include "core/units.h"
+#include "online/api.h"
 #include "report/summary.h"
 
 struct runtime *simpi_rt;
@@ -21,7 +22,9 @@ static double thread_cpu(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int32_t runtime_rank(void) { return simpi_rt->current; }
+int32_t runtime_rank(void) {
+    return simpi_rt->current;
+}
 
 void runtime_block(void) {
     struct runtime *rt = simpi_rt;
@@ -60,7 +63,8 @@ _Noreturn void runtime_abort(const char *fmt, ...) {
     sim_fail(rt->sim, "rank %d at virtual time %s: %s", rt->current,
              units_format_time(sim_now(rt->sim), tb, sizeof tb), msg);
     rt->ranks[rt->current].done = 1;
-    for (;;) runtime_block();
+    for (;;)
+        runtime_block();
 }
 
 /* A rank's context: runs the user's main, then never returns. */
@@ -68,18 +72,19 @@ static void rank_entry(void *arg) {
     ctx_entered();
     struct runtime *rt = simpi_rt;
     int32_t r = (int32_t)(intptr_t)arg;
-    char **argv = xcalloc((size_t)rt->argc + 1, sizeof *argv);
+    /* each rank gets its own argv array (programs may modify it) */
+    char **argv = rt->argv_copies + (size_t)r * ((size_t)rt->argc + 1);
     memcpy(argv, rt->argv, sizeof *argv * (size_t)rt->argc);
     rt->ranks[r].cpu_mark = thread_cpu();
     rt->user_main(rt->argc, argv);
-    free(argv);
     if (!rt->ranks[r].finalized) {
         if (rt->ranks[r].initialized)
             runtime_abort("returned from main without calling MPI_Finalize");
         sim_finish(rt->sim, r); /* a rank that never used MPI */
     }
     rt->ranks[r].done = 1;
-    for (;;) runtime_block();
+    for (;;)
+        runtime_block();
 }
 
 static void resume(void *ctx, int32_t rank) {
@@ -144,22 +149,20 @@ static bool start_ranks(struct runtime *rt, struct sim_error *err) {
         return err_set(err, "cannot reserve %lld stacks of %lld bytes", (long long)rt->n,
                        (long long)stack);
     rt->ranks = xcalloc((size_t)rt->n, sizeof *rt->ranks);
+    pool_init(&rt->request_pool, sizeof(struct simpi_request), 256);
+    rt->argv_copies = xcalloc((size_t)rt->n * ((size_t)rt->argc + 1), sizeof *rt->argv_copies);
     for (int32_t i = 0; i < rt->n; i++) {
         stacks_set_canary(&rt->stacks, i);
-        ctx_init(&rt->ranks[i].ctx, (char *)stacks_at(&rt->stacks, i) + 64,
-                 rt->stacks.size - 64, rank_entry, (void *)(intptr_t)i);
+        ctx_init(&rt->ranks[i].ctx, (char *)stacks_at(&rt->stacks, i) + 64, rt->stacks.size - 64,
+                 rank_entry, (void *)(intptr_t)i);
     }
     return true;
 }
 
 static int finish(struct runtime *rt, enum sim_status st) {
-    struct run_info info = {rt->app,
-                            rt->plat->source,
-                            rt->plat->nodes,
-                            0,
-                            0,
-                            memstat_wall_seconds() - rt->wall_start,
-                            st};
+    struct run_info info = {
+        rt->app, rt->plat->source, rt->plat->nodes, 0, 0, memstat_wall_seconds() - rt->wall_start,
+        st};
     fflush(stdout);
     if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));
     if (!rt->quiet) summary_print(stderr, rt->sim, &info);
@@ -189,6 +192,8 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     sim_destroy(rt.sim);
     stacks_free(&rt.stacks);
     free(rt.ranks);
+    free(rt.argv_copies);
+    pool_destroy(&rt.request_pool);
     network_destroy(&rt.net);
     platform_free(rt.plat);
     return rc;

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/pool.h"
 #include "mpi/sim.h"
 #include "net/network.h"
 #include "online/context.h"
@@ -31,6 +32,8 @@ struct runtime {
     int32_t n, current;
     int argc;
     char **argv;
+    char **argv_copies;       /* one argv array per rank */
+    struct pool request_pool; /* MPI_Request wrappers */
     int (*user_main)(int, char **);
     enum cpu_mode cpu;
     double cpu_scale; /* simulated seconds per measured second */

@@ -555,8 +555,7 @@ static bool open_file(struct trace_reader *t, const char *path, struct sim_error
     bool listed = file_exists(copy) && first_line(copy, sub, sizeof sub) && looks_like_action(sub);
     free(copy);
     if (listed) return open_simgrid_description(t, path, err);
-    if (looks_like_action(head) && strstr(head, " init"))
-        return open_simgrid_single(t, path, err);
+    if (looks_like_action(head) && strstr(head, " init")) return open_simgrid_single(t, path, err);
     return err_at(err, path, 1,
                   "not a trace: expected the header 'simpi-trace 1', an index, or a SimGrid "
                   "time-independent trace; found '%.40s'",

@@ -1,4 +1,5 @@
-/* Smallest check of the on-line front end: every rank reports its rank and
+/* ranks: 4
+ * Smallest check of the on-line front end: every rank learns its rank and
  * the size, rank 0 sums the ranks with MPI_Reduce and checks the result. */
 #include <mpi.h>
 #include <stdio.h>
