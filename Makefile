@@ -21,6 +21,8 @@ build-asan:
 
 demo: deps build
 	./$(BUILD)/simpi replay examples/traces/halo2d.trace
+	./$(BUILD)/simpicc -O2 -o $(BUILD)/heat examples/heat/heat.c -lm
+	./$(BUILD)/simpi run -n 16 ./$(BUILD)/heat
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
