@@ -39,6 +39,7 @@ check: deps test test-asan fuzz
 
 bench: build
 	./bench/replay-stencil
+	./bench/online-allreduce
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
