@@ -26,7 +26,8 @@ int main(void) {
     ctx_init(&other, stacks_at(&st, 0), st.size, bouncer, NULL);
     ctx_switch(&main_ctx, &other); /* warm up */
     double t0 = memstat_wall_seconds();
-    for (long i = 0; i < ROUNDS; i++) ctx_switch(&main_ctx, &other);
+    for (long i = 0; i < ROUNDS; i++)
+        ctx_switch(&main_ctx, &other);
     double t = memstat_wall_seconds() - t0;
     printf("context switch (%s): %.1f ns per switch (%ld round trips in %.3f s)\n",
            ctx_implementation(), t * 1e9 / (2.0 * ROUNDS), ROUNDS, t);

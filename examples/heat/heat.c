@@ -27,8 +27,8 @@ static void my_rows(int n, int rank, int size, int *first, int *count) {
 static void exchange(double *u, int rows, int n, int up, int down) {
     MPI_Sendrecv(&u[1 * n], n, MPI_DOUBLE, up, 0, &u[(rows + 1) * n], n, MPI_DOUBLE, down, 0,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&u[rows * n], n, MPI_DOUBLE, down, 1, &u[0], n, MPI_DOUBLE, up, 1,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&u[rows * n], n, MPI_DOUBLE, down, 1, &u[0], n, MPI_DOUBLE, up, 1, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
 }
 
 /* One Jacobi sweep over the owned rows; returns the largest change. */
@@ -43,8 +43,8 @@ static double sweep(const double *u, double *next, int rows, int n, int first) {
             else if (global == n - 1 || j == 0 || j == n - 1)
                 v = 0.0; /* other edges */
             else
-                v = 0.25 * (u[(i - 1) * n + j] + u[(i + 1) * n + j] + u[i * n + j - 1] +
-                            u[i * n + j + 1]);
+                v = 0.25 *
+                    (u[(i - 1) * n + j] + u[(i + 1) * n + j] + u[i * n + j - 1] + u[i * n + j + 1]);
             next[i * n + j] = v;
             double d = fabs(v - u[i * n + j]);
             if (d > change) change = d;
@@ -82,7 +82,8 @@ int main(int argc, char **argv) {
     }
     double local_sum = 0, sum = 0;
     for (int i = 1; i <= rows; i++)
-        for (int j = 0; j < n; j++) local_sum += u[i * n + j] * (first + i + 0.5 * j);
+        for (int j = 0; j < n; j++)
+            local_sum += u[i * n + j] * (first + i + 0.5 * j);
     MPI_Reduce(&local_sum, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     double elapsed = MPI_Wtime() - start;
     if (rank == 0) {

@@ -65,14 +65,14 @@ static int check(const char *func, MPI_Comm comm, MPI_Datatype type, int count) 
     return rc == MPI_SUCCESS ? api_check_type(func, type, count) : rc;
 }
 
-int MPI_Barrier(MPI_Comm comm) {
+int PMPI_Barrier(MPI_Comm comm) {
     API_ENTER("MPI_Barrier");
     int rc = api_check_comm("MPI_Barrier", comm);
     struct coll_call c = {COLL_BARRIER, 0, 0, MPI_BYTE, 0, 1, NULL, NULL};
     API_RETURN(rc == MPI_SUCCESS ? run("MPI_Barrier", comm, &c, 0) : rc);
 }
 
-int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
     API_ENTER("MPI_Bcast");
     int rc = check("MPI_Bcast", comm, type, count);
     int es = dtype_size(type);
@@ -99,14 +99,14 @@ static int reduction(const char *func, const void *sendbuf, void *recvbuf, int c
     return run(func, comm, &c, (int64_t)count * es);
 }
 
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-               int root, MPI_Comm comm) {
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                int root, MPI_Comm comm) {
     API_ENTER("MPI_Reduce");
     API_RETURN(reduction("MPI_Reduce", sendbuf, recvbuf, count, type, op, root, comm, false));
 }
 
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                  MPI_Comm comm) {
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                   MPI_Comm comm) {
     API_ENTER("MPI_Allreduce");
     API_RETURN(reduction("MPI_Allreduce", sendbuf, recvbuf, count, type, op, 0, comm, true));
 }
@@ -141,30 +141,40 @@ static int blocks(const char *func, enum coll_kind kind, const void *sendbuf, in
     return run(func, comm, &c, block);
 }
 
-int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     API_ENTER("MPI_Gather");
     API_RETURN(blocks("MPI_Gather", COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                       recvtype, root, comm));
 }
 
-int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     API_ENTER("MPI_Scatter");
     API_RETURN(blocks("MPI_Scatter", COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                       recvtype, root, comm));
 }
 
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
     API_ENTER("MPI_Allgather");
     API_RETURN(blocks("MPI_Allgather", COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
                       recvcount, recvtype, 0, comm));
 }
 
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
     API_ENTER("MPI_Alltoall");
     API_RETURN(blocks("MPI_Alltoall", COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf,
                       recvcount, recvtype, 0, comm));
 }
+
+/* MPI_ names are weak aliases of the PMPI_ entry points (profiling interface). */
+#pragma weak MPI_Barrier = PMPI_Barrier
+#pragma weak MPI_Bcast = PMPI_Bcast
+#pragma weak MPI_Reduce = PMPI_Reduce
+#pragma weak MPI_Allreduce = PMPI_Allreduce
+#pragma weak MPI_Gather = PMPI_Gather
+#pragma weak MPI_Scatter = PMPI_Scatter
+#pragma weak MPI_Allgather = PMPI_Allgather
+#pragma weak MPI_Alltoall = PMPI_Alltoall

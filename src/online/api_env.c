@@ -92,7 +92,7 @@ void api_fill_status(MPI_Status *status, const struct simpi_request *q) {
     status->MPI_ERROR = MPI_SUCCESS;
 }
 
-int MPI_Init(int *argc, char ***argv) {
+int PMPI_Init(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     struct runtime *rt = simpi_rt;
@@ -109,13 +109,13 @@ int MPI_Init(int *argc, char ***argv) {
     return MPI_SUCCESS;
 }
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
     (void)required;
     if (provided) *provided = MPI_THREAD_SINGLE;
-    return MPI_Init(argc, argv);
+    return PMPI_Init(argc, argv);
 }
 
-int MPI_Finalize(void) {
+int PMPI_Finalize(void) {
     API_ENTER("MPI_Finalize");
     struct runtime *rt = simpi_rt;
     rt->ranks[rt->current].finalized = 1;
@@ -124,78 +124,78 @@ int MPI_Finalize(void) {
     return MPI_SUCCESS;
 }
 
-int MPI_Initialized(int *flag) {
+int PMPI_Initialized(int *flag) {
     *flag = simpi_rt && simpi_rt->current >= 0 && simpi_rt->ranks[simpi_rt->current].initialized;
     return MPI_SUCCESS;
 }
 
-int MPI_Finalized(int *flag) {
+int PMPI_Finalized(int *flag) {
     *flag = simpi_rt && simpi_rt->current >= 0 && simpi_rt->ranks[simpi_rt->current].finalized;
     return MPI_SUCCESS;
 }
 
-int MPI_Abort(MPI_Comm comm, int errorcode) {
+int PMPI_Abort(MPI_Comm comm, int errorcode) {
     runtime_enter();
     runtime_abort("MPI_Abort(comm %d, error code %d)", comm, errorcode);
 }
 
-double MPI_Wtime(void) {
+double PMPI_Wtime(void) {
     runtime_enter(); /* charge the computation so far */
     double t = simtime_to_seconds(sim_now(simpi_rt->sim));
     runtime_leave();
     return t;
 }
 
-double MPI_Wtick(void) {
+double PMPI_Wtick(void) {
     return 1e-12;
 }
 
-int MPI_Get_processor_name(char *name, int *resultlen) {
+int PMPI_Get_processor_name(char *name, int *resultlen) {
     struct runtime *rt = simpi_rt;
     int32_t node = rt && rt->current >= 0 ? platform_node_of(rt->plat, rt->current) : 0;
     *resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "node-%d", node);
     return MPI_SUCCESS;
 }
 
-int MPI_Get_version(int *version, int *subversion) {
+int PMPI_Get_version(int *version, int *subversion) {
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;
 }
 
-int MPI_Get_library_version(char *version, int *resultlen) {
+int PMPI_Get_library_version(char *version, int *resultlen) {
     *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "simpi 0.1.0 (simulated MPI)");
     return MPI_SUCCESS;
 }
 
-int MPI_Error_string(int errorcode, char *string, int *resultlen) {
+int PMPI_Error_string(int errorcode, char *string, int *resultlen) {
     *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", error_text(errorcode));
     return MPI_SUCCESS;
 }
 
-int MPI_Error_class(int errorcode, int *errorclass) {
+int PMPI_Error_class(int errorcode, int *errorclass) {
     *errorclass = errorcode;
     return MPI_SUCCESS;
 }
 
-int MPI_Query_thread(int *provided) {
+int PMPI_Query_thread(int *provided) {
     *provided = MPI_THREAD_SINGLE;
     return MPI_SUCCESS;
 }
 
-int MPI_Is_thread_main(int *flag) {
+int PMPI_Is_thread_main(int *flag) {
     *flag = 1;
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_size(MPI_Comm comm, int *size) {
+int PMPI_Comm_size(MPI_Comm comm, int *size) {
     API_ENTER("MPI_Comm_size");
     int rc = api_check_comm("MPI_Comm_size", comm);
     if (rc == MPI_SUCCESS) *size = sim_comm_size(simpi_rt->sim, runtime_rank(), comm);
     API_RETURN(rc);
 }
 
-int MPI_Comm_rank(MPI_Comm comm, int *rank) {
+int PMPI_Comm_rank(MPI_Comm comm, int *rank) {
     API_ENTER("MPI_Comm_rank");
     int rc = api_check_comm("MPI_Comm_rank", comm);
     if (rc == MPI_SUCCESS) *rank = sim_comm_rank(simpi_rt->sim, runtime_rank(), comm);
@@ -226,40 +226,65 @@ static int split(const char *func, MPI_Comm comm, int color, int key, MPI_Comm *
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     API_ENTER("MPI_Comm_dup");
     API_RETURN(split("MPI_Comm_dup", comm, 0, 0, newcomm, true));
 }
 
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
     API_ENTER("MPI_Comm_split");
     API_RETURN(split("MPI_Comm_split", comm, color, key, newcomm, false));
 }
 
-int MPI_Comm_free(MPI_Comm *comm) {
+int PMPI_Comm_free(MPI_Comm *comm) {
     API_ENTER("MPI_Comm_free");
     int rc = api_check_comm("MPI_Comm_free", *comm);
     if (rc == MPI_SUCCESS) *comm = MPI_COMM_NULL;
     API_RETURN(rc);
 }
 
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler) {
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler) {
     API_ENTER("MPI_Comm_set_errhandler");
     int rc = api_check_comm("MPI_Comm_set_errhandler", comm);
     if (rc == MPI_SUCCESS) api_set_errhandler(handler);
     API_RETURN(rc);
 }
 
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *handler) {
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *handler) {
     API_ENTER("MPI_Comm_get_errhandler");
     int rc = api_check_comm("MPI_Comm_get_errhandler", comm);
     if (rc == MPI_SUCCESS) *handler = errhandler;
     API_RETURN(rc);
 }
 
-int MPI_Type_size(MPI_Datatype type, int *size) {
+int PMPI_Type_size(MPI_Datatype type, int *size) {
     int s = dtype_size(type);
     if (s < 0) return api_error("MPI_Type_size", MPI_ERR_TYPE, "datatype %d is not valid", type);
     *size = s;
     return MPI_SUCCESS;
 }
+
+/* MPI_ names are weak aliases of the PMPI_ entry points (profiling interface). */
+#pragma weak MPI_Init = PMPI_Init
+#pragma weak MPI_Init_thread = PMPI_Init_thread
+#pragma weak MPI_Finalize = PMPI_Finalize
+#pragma weak MPI_Initialized = PMPI_Initialized
+#pragma weak MPI_Finalized = PMPI_Finalized
+#pragma weak MPI_Abort = PMPI_Abort
+#pragma weak MPI_Wtime = PMPI_Wtime
+#pragma weak MPI_Wtick = PMPI_Wtick
+#pragma weak MPI_Get_processor_name = PMPI_Get_processor_name
+#pragma weak MPI_Get_version = PMPI_Get_version
+#pragma weak MPI_Get_library_version = PMPI_Get_library_version
+#pragma weak MPI_Error_string = PMPI_Error_string
+#pragma weak MPI_Error_class = PMPI_Error_class
+#pragma weak MPI_Query_thread = PMPI_Query_thread
+#pragma weak MPI_Is_thread_main = PMPI_Is_thread_main
+#pragma weak MPI_Comm_size = PMPI_Comm_size
+#pragma weak MPI_Comm_rank = PMPI_Comm_rank
+#pragma weak MPI_Comm_dup = PMPI_Comm_dup
+#pragma weak MPI_Comm_split = PMPI_Comm_split
+#pragma weak MPI_Comm_free = PMPI_Comm_free
+#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
+#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
+#pragma weak MPI_Type_size = PMPI_Type_size

@@ -85,7 +85,7 @@ static int blocking(const char *func, struct simpi_request *q, MPI_Status *statu
 }
 
 #define SEND_FN(NAME, MODE)                                                                        \
-    int NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {    \
+    int P##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) { \
         API_ENTER(#NAME);                                                                          \
         struct simpi_request *q;                                                                   \
         int rc = start_send(#NAME, buf, count, type, dest, tag, comm, MODE, &q);                   \
@@ -93,8 +93,8 @@ static int blocking(const char *func, struct simpi_request *q, MPI_Status *statu
     }
 
 #define ISEND_FN(NAME, MODE)                                                                       \
-    int NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,      \
-             MPI_Request *request) {                                                               \
+    int P##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,   \
+                MPI_Request *request) {                                                            \
         API_ENTER(#NAME);                                                                          \
         int rc = start_send(#NAME, buf, count, type, dest, tag, comm, MODE, request);              \
         API_RETURN(rc);                                                                            \
@@ -109,23 +109,23 @@ ISEND_FN(MPI_Issend, SEND_SYNC)
 ISEND_FN(MPI_Ibsend, SEND_BUFFERED)
 ISEND_FN(MPI_Irsend, SEND_READY)
 
-int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-             MPI_Status *status) {
+int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Status *status) {
     API_ENTER("MPI_Recv");
     struct simpi_request *q;
     int rc = start_recv("MPI_Recv", buf, count, type, source, tag, comm, &q);
     API_RETURN(rc == MPI_SUCCESS ? blocking("MPI_Recv", q, status) : rc);
 }
 
-int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-              MPI_Request *request) {
+int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+               MPI_Request *request) {
     API_ENTER("MPI_Irecv");
     API_RETURN(start_recv("MPI_Irecv", buf, count, type, source, tag, comm, request));
 }
 
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                 MPI_Comm comm, MPI_Status *status) {
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status) {
     API_ENTER("MPI_Sendrecv");
     struct simpi_request *s = NULL, *r = NULL;
     int rc = start_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, &r);
@@ -142,7 +142,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     API_RETURN(finish("MPI_Sendrecv", r, status));
 }
 
-int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
     API_ENTER("MPI_Wait");
     struct simpi_request *q = *request;
     if (!q) {
@@ -157,7 +157,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
     API_RETURN(blocking("MPI_Wait", q, status));
 }
 
-int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
     API_ENTER("MPI_Waitall");
     struct request *small[16], **list = count > 16 ? xcalloc((size_t)count, sizeof *list) : small;
     int n = 0;
@@ -175,7 +175,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
     API_RETURN(rc);
 }
 
-int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
+int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
     API_ENTER("MPI_Waitany");
     *index = MPI_UNDEFINED;
     for (int i = 0; i < count; i++) /* an operation on MPI_PROC_NULL is complete at once */
@@ -204,7 +204,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *statu
     API_RETURN(finish("MPI_Waitany", q, status));
 }
 
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
     API_ENTER("MPI_Test");
     struct simpi_request *q = *request;
     *flag = !q || !q->r || sim_test(simpi_rt->sim, runtime_rank(), q->r);
@@ -213,7 +213,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
     API_RETURN(finish("MPI_Test", q, status));
 }
 
-int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]) {
+int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]) {
     API_ENTER("MPI_Testall");
     /* all or nothing: complete them only if every one has completed */
     *flag = 1;
@@ -223,10 +223,10 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
     }
     if (!*flag) API_RETURN(MPI_SUCCESS);
     runtime_leave();
-    return MPI_Waitall(count, requests, statuses);
+    return PMPI_Waitall(count, requests, statuses);
 }
 
-int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count) {
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count) {
     int size = dtype_size(type);
     if (size < 0) return api_error("MPI_Get_count", MPI_ERR_TYPE, "datatype %d is not valid", type);
     *count = size == 0                    ? 0
@@ -241,7 +241,7 @@ static struct attached {
     int size;
 } * attached;
 
-int MPI_Buffer_attach(void *buffer, int size) {
+int PMPI_Buffer_attach(void *buffer, int size) {
     API_ENTER("MPI_Buffer_attach");
     if (!attached) attached = xcalloc((size_t)simpi_rt->n, sizeof *attached);
     attached[runtime_rank()] = (struct attached){buffer, size};
@@ -249,7 +249,7 @@ int MPI_Buffer_attach(void *buffer, int size) {
     API_RETURN(MPI_SUCCESS);
 }
 
-int MPI_Buffer_detach(void *buffer_addr, int *size) {
+int PMPI_Buffer_detach(void *buffer_addr, int *size) {
     API_ENTER("MPI_Buffer_detach");
     struct attached a = attached ? attached[runtime_rank()] : (struct attached){NULL, 0};
     *(void **)buffer_addr = a.buf;
@@ -258,3 +258,24 @@ int MPI_Buffer_detach(void *buffer_addr, int *size) {
     sim_buffer_detach(simpi_rt->sim, runtime_rank());
     API_RETURN(MPI_SUCCESS);
 }
+
+/* MPI_ names are weak aliases of the PMPI_ entry points (profiling interface). */
+#pragma weak MPI_Recv = PMPI_Recv
+#pragma weak MPI_Irecv = PMPI_Irecv
+#pragma weak MPI_Sendrecv = PMPI_Sendrecv
+#pragma weak MPI_Wait = PMPI_Wait
+#pragma weak MPI_Waitall = PMPI_Waitall
+#pragma weak MPI_Waitany = PMPI_Waitany
+#pragma weak MPI_Test = PMPI_Test
+#pragma weak MPI_Testall = PMPI_Testall
+#pragma weak MPI_Get_count = PMPI_Get_count
+#pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
+#pragma weak MPI_Buffer_detach = PMPI_Buffer_detach
+#pragma weak MPI_Send = PMPI_Send
+#pragma weak MPI_Ssend = PMPI_Ssend
+#pragma weak MPI_Bsend = PMPI_Bsend
+#pragma weak MPI_Rsend = PMPI_Rsend
+#pragma weak MPI_Isend = PMPI_Isend
+#pragma weak MPI_Issend = PMPI_Issend
+#pragma weak MPI_Ibsend = PMPI_Ibsend
+#pragma weak MPI_Irsend = PMPI_Irsend

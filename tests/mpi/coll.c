@@ -30,7 +30,8 @@ static void check_comm(MPI_Comm comm, int me_, int *errs) {
     long prod = me + 1, all = 0;
     MPI_Allreduce(&prod, &all, 1, MPI_LONG, MPI_PROD, comm);
     long fact = 1;
-    for (int i = 2; i <= n; i++) fact *= i;
+    for (int i = 2; i <= n; i++)
+        fact *= i;
     EXPECT(all == fact);
     int mx[2] = {me, -me};
     MPI_Allreduce(MPI_IN_PLACE, mx, 2, MPI_INT, MPI_MAX, comm);
@@ -48,19 +49,25 @@ static void check_comm(MPI_Comm comm, int me_, int *errs) {
     int block[2] = {me * 10, me * 10 + 1}, gathered[64];
     MPI_Gather(block, 2, MPI_INT, gathered, 2, MPI_INT, n - 1, comm);
     if (me == n - 1)
-        for (int j = 0; j < n; j++) EXPECT(gathered[2 * j] == j * 10 && gathered[2 * j + 1] == j * 10 + 1);
+        for (int j = 0; j < n; j++)
+            EXPECT(gathered[2 * j] == j * 10 && gathered[2 * j + 1] == j * 10 + 1);
     int all_blocks[64], mine[2] = {-1, -1};
-    for (int j = 0; j < 2 * n; j++) all_blocks[j] = 7 * j;
+    for (int j = 0; j < 2 * n; j++)
+        all_blocks[j] = 7 * j;
     MPI_Scatter(all_blocks, 2, MPI_INT, mine, 2, MPI_INT, 0, comm);
     EXPECT(mine[0] == 14 * me && mine[1] == 14 * me + 7);
     MPI_Allgather(block, 2, MPI_INT, gathered, 2, MPI_INT, comm);
-    for (int j = 0; j < n; j++) EXPECT(gathered[2 * j] == j * 10);
-    for (int j = 0; j < n; j++) gathered[j] = me * 100 + j;
+    for (int j = 0; j < n; j++)
+        EXPECT(gathered[2 * j] == j * 10);
+    for (int j = 0; j < n; j++)
+        gathered[j] = me * 100 + j;
     MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered, 1, MPI_INT, comm);
     int send[64], recv[64];
-    for (int j = 0; j < n; j++) send[j] = me * 100 + j;
+    for (int j = 0; j < n; j++)
+        send[j] = me * 100 + j;
     MPI_Alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, comm);
-    for (int j = 0; j < n; j++) EXPECT(recv[j] == j * 100 + me);
+    for (int j = 0; j < n; j++)
+        EXPECT(recv[j] == j * 100 + me);
     MPI_Barrier(comm);
 }
 

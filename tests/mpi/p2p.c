@@ -27,13 +27,16 @@ int main(int argc, char **argv) {
 
     /* ping-pong of a rendezvous-size message: contents come back doubled */
     if (rank == 0) {
-        for (int i = 0; i < 20000; i++) big[i] = i;
+        for (int i = 0; i < 20000; i++)
+            big[i] = i;
         MPI_Send(big, 20000, MPI_DOUBLE, 1, 5, MPI_COMM_WORLD);
         MPI_Recv(big, 20000, MPI_DOUBLE, 1, 6, MPI_COMM_WORLD, &st);
-        for (int i = 0; i < 20000; i += 997) EXPECT(big[i] == 2.0 * i);
+        for (int i = 0; i < 20000; i += 997)
+            EXPECT(big[i] == 2.0 * i);
     } else if (rank == 1) {
         MPI_Recv(big, 20000, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD, &st);
-        for (int i = 0; i < 20000; i++) big[i] *= 2;
+        for (int i = 0; i < 20000; i++)
+            big[i] *= 2;
         MPI_Send(big, 20000, MPI_DOUBLE, 0, 6, MPI_COMM_WORLD);
     }
 
@@ -99,7 +102,8 @@ int main(int argc, char **argv) {
         MPI_Waitany(2, rq, &idx, &st);
         EXPECT((idx == 0 && a == 1) || (idx == 1 && b == 2));
         EXPECT(rq[idx] == MPI_REQUEST_NULL);
-        while (!flag) MPI_Test(&rq[1 - idx], &flag, &st);
+        while (!flag)
+            MPI_Test(&rq[1 - idx], &flag, &st);
         EXPECT(a == 1 && b == 2);
     } else if (rank == 1 || rank == 2) {
         MPI_Send(&rank, 1, MPI_INT, 0, 19 + rank, MPI_COMM_WORLD);

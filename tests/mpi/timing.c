@@ -31,7 +31,8 @@ int main(int argc, char **argv) {
     double rndv = pingpong(rank, buf, 1000000);
     if (rank == 0) {
         if (fabs(eager - 3.16e-6) > 1e-12) errors++, printf("eager ping-pong took %.9g s\n", eager);
-        if (fabs(rndv - 169e-6) > 1e-12) errors++, printf("rendezvous ping-pong took %.9g s\n", rndv);
+        if (fabs(rndv - 169e-6) > 1e-12)
+            errors++, printf("rendezvous ping-pong took %.9g s\n", rndv);
         printf(errors ? "Found %d errors\n" : "No Errors\n", errors);
     }
     free(buf);
