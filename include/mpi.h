@@ -1,6 +1,6 @@
 /* mpi.h for programs simulated by simpi (compile with simpicc / simpicxx).
- * The program's main() is renamed so that simpi's runtime can run one copy
- * of it per simulated rank, each on its own stack; see docs/online.md. */
+ * Linking with libsimpi makes the program's main() the entry point of every
+ * simulated rank, each on its own stack; see docs/online.md. */
 #ifndef SIMPI_MPI_H
 #define SIMPI_MPI_H
 
@@ -283,12 +283,6 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 int PMPI_Type_size(MPI_Datatype type, int *size);
-
-/* The program's main becomes one rank's entry point. */
-int simpi_user_main(int argc, char **argv);
-#ifndef SIMPI_NO_MAIN_RENAME
-#define main simpi_user_main
-#endif
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,17 @@
 
 static int errhandler = MPI_ERRORS_ARE_FATAL;
 
+int main(int argc, char **argv);
+
+/* Takes over the program before its main runs: glibc calls constructors
+ * with (argc, argv, envp). This object is linked only into programs that
+ * call MPI_Init, so the simulation runs one copy of main per rank and the
+ * process exits with the simulation's status without entering main itself. */
+__attribute__((constructor)) static void simpi_boot(int argc, char **argv, char **envp) {
+    (void)envp;
+    exit(runtime_main(argc, argv, main));
+}
+
 void api_set_errhandler(int handler) {
     errhandler = handler;
 }
