@@ -7,6 +7,7 @@
 
 #include "mpi.h"
 #include "mpi/sim.h"
+#include "online/datatype.h"
 #include "online/dtype.h"
 #include "online/runtime.h"
 
@@ -14,8 +15,12 @@
 struct simpi_request {
     struct request *r; /* NULL for an operation on MPI_PROC_NULL */
     struct sim_recv_target tgt;
-    int type_size;
+    int64_t type_size;
     bool is_recv;
+    /* a receive of a non-contiguous datatype lands in tgt.buf (staging),
+     * then is unpacked into user_buf */
+    void *user_buf;
+    int type;
 };
 
 /* Reports an error: aborts under MPI_ERRORS_ARE_FATAL, returns it otherwise. */

@@ -6,6 +6,7 @@
 #include "core/pool.h"
 #include "online/api.h"
 #include "online/coll_data.h"
+#include "online/datatype.h"
 
 /* Collective sequence numbers per (rank, communicator id). */
 struct seq_entry {
@@ -60,6 +61,38 @@ static int run(const char *func, MPI_Comm comm, struct coll_call *c, int64_t wir
     return MPI_SUCCESS;
 }
 
+/* Non-contiguous datatypes travel packed: inputs are packed before the call,
+ * outputs land in a staging buffer and are unpacked after it. */
+struct stage {
+    void *in, *out, *user_out;
+    int type;
+    int64_t out_count;
+};
+
+static const void *stage_in(struct stage *st, const void *buf, int type, int64_t count) {
+    if (dt_contiguous(type) || !buf || buf == MPI_IN_PLACE) return buf;
+    st->in = xmalloc((size_t)(dt_size(type) * count) + 1);
+    dt_pack(type, buf, count, st->in);
+    return st->in;
+}
+
+static void *stage_out(struct stage *st, void *buf, int type, int64_t count) {
+    if (dt_contiguous(type) || !buf || buf == MPI_IN_PLACE) return buf;
+    st->out = xmalloc((size_t)(dt_size(type) * count) + 1);
+    dt_pack(type, buf, count, st->out); /* keeps in-place contents */
+    st->user_out = buf;
+    st->type = type;
+    st->out_count = count;
+    return st->out;
+}
+
+static int unstage(struct stage *st, int rc) {
+    if (st->out && rc == MPI_SUCCESS) dt_unpack(st->type, st->out, st->out_count, st->user_out);
+    free(st->in);
+    free(st->out);
+    return rc;
+}
+
 static int check(const char *func, MPI_Comm comm, MPI_Datatype type, int count) {
     int rc = api_check_comm(func, comm);
     return rc == MPI_SUCCESS ? api_check_type(func, type, count) : rc;
@@ -75,9 +108,12 @@ int PMPI_Barrier(MPI_Comm comm) {
 int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
     API_ENTER("MPI_Bcast");
     int rc = check("MPI_Bcast", comm, type, count);
-    int es = dtype_size(type);
-    struct coll_call c = {COLL_BCAST, root, 0, type, count, es, buf, buf};
-    API_RETURN(rc == MPI_SUCCESS ? run("MPI_Bcast", comm, &c, (int64_t)count * es) : rc);
+    if (rc != MPI_SUCCESS) API_RETURN(rc);
+    int64_t es = dt_size(type);
+    struct stage st = {0};
+    void *data = stage_out(&st, buf, type, count);
+    struct coll_call c = {COLL_BCAST, root, 0, type, count, (int)es, data, data};
+    API_RETURN(unstage(&st, run("MPI_Bcast", comm, &c, (int64_t)count * es)));
 }
 
 static int reduction(const char *func, const void *sendbuf, void *recvbuf, int count,
@@ -85,18 +121,24 @@ static int reduction(const char *func, const void *sendbuf, void *recvbuf, int c
     int rc = check(func, comm, type, count);
     if (rc != MPI_SUCCESS) return rc;
     if (!op_valid(op)) return api_error(func, MPI_ERR_OP, "operation %d is not valid", op);
-    int es = dtype_size(type);
+    int64_t per;
+    int basic = dt_basic(type, &per);
+    if (basic <= 0)
+        return api_error(func, MPI_ERR_OP, "reductions need a datatype made of one basic type");
     int me = sim_comm_rank(simpi_rt->sim, runtime_rank(), comm);
     bool gets_result = all || me == root;
+    struct stage st = {0};
+    const void *in = stage_in(&st, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, type, count);
+    void *out = gets_result ? stage_out(&st, recvbuf, type, count) : NULL;
     struct coll_call c = {all ? COLL_ALLREDUCE : COLL_REDUCE,
                           all ? 0 : root,
                           op,
-                          type,
-                          count,
-                          es,
-                          sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
-                          gets_result ? recvbuf : NULL};
-    return run(func, comm, &c, (int64_t)count * es);
+                          basic,
+                          count * per,
+                          dtype_size(basic),
+                          in,
+                          out};
+    return unstage(&st, run(func, comm, &c, (int64_t)count * dt_size(type)));
 }
 
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -126,19 +168,25 @@ static int blocks(const char *func, enum coll_kind kind, const void *sendbuf, in
     int count = in_place || (kind == COLL_SCATTER && !is_root) ? recvcount : sendcount;
     MPI_Datatype type = in_place || (kind == COLL_SCATTER && !is_root) ? recvtype : sendtype;
     if ((rc = api_check_type(func, type, count)) != MPI_SUCCESS) return rc;
-    int es = dtype_size(type);
-    int64_t block = (int64_t)count * es;
-    const void *in = sendbuf;
+    int64_t es = dt_size(type), block = (int64_t)count * es;
+    /* elements in this rank's input and output buffers */
+    int64_t in_n =
+        kind == COLL_ALLTOALL || (kind == COLL_SCATTER && is_root) ? (int64_t)count * n : count;
+    int64_t out_n = kind == COLL_GATHER || kind == COLL_ALLGATHER || kind == COLL_ALLTOALL
+                        ? (int64_t)count * n
+                        : count;
+    struct stage st = {0};
     void *out = recvbuf;
-    if (in_place && (kind == COLL_GATHER || kind == COLL_ALLGATHER))
-        in = (char *)recvbuf + block * me;
-    if (in_place && kind == COLL_ALLTOALL) in = recvbuf;
     if (kind == COLL_GATHER && !is_root) out = NULL;
     if (kind == COLL_SCATTER && in_place && is_root) out = NULL;
+    out = stage_out(&st, out, type, out_n);
+    const void *in = stage_in(&st, sendbuf, type, in_n);
+    if (in_place && (kind == COLL_GATHER || kind == COLL_ALLGATHER)) in = (char *)out + block * me;
+    if (in_place && kind == COLL_ALLTOALL) in = out;
     struct coll_call c = {
-        kind, kind == COLL_GATHER || kind == COLL_SCATTER ? root : 0, 0, type, count, es, in, out};
-    (void)n;
-    return run(func, comm, &c, block);
+        kind, kind == COLL_GATHER || kind == COLL_SCATTER ? root : 0, 0, type, count, (int)es, in,
+        out};
+    return unstage(&st, run(func, comm, &c, block));
 }
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,

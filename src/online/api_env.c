@@ -83,8 +83,7 @@ int api_check_comm(const char *func, MPI_Comm comm) {
 }
 
 int api_check_type(const char *func, MPI_Datatype type, int count) {
-    if (dtype_size(type) < 0)
-        return api_error(func, MPI_ERR_TYPE, "datatype %d is not valid", type);
+    if (dt_size(type) < 0) return api_error(func, MPI_ERR_TYPE, "datatype %d is not valid", type);
     if (count < 0) return api_error(func, MPI_ERR_COUNT, "count %d is negative", count);
     return MPI_SUCCESS;
 }
@@ -268,13 +267,6 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *handler) {
     API_RETURN(rc);
 }
 
-int PMPI_Type_size(MPI_Datatype type, int *size) {
-    int s = dtype_size(type);
-    if (s < 0) return api_error("MPI_Type_size", MPI_ERR_TYPE, "datatype %d is not valid", type);
-    *size = s;
-    return MPI_SUCCESS;
-}
-
 /* MPI_ names are weak aliases of the PMPI_ entry points (profiling interface). */
 #pragma weak MPI_Init = PMPI_Init
 #pragma weak MPI_Init_thread = PMPI_Init_thread
@@ -298,4 +290,3 @@ int PMPI_Type_size(MPI_Datatype type, int *size) {
 #pragma weak MPI_Comm_free = PMPI_Comm_free
 #pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
 #pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
-#pragma weak MPI_Type_size = PMPI_Type_size

@@ -41,10 +41,17 @@ static int start_send(const char *func, const void *buf, int count, MPI_Datatype
     int rc = check_args(func, count, type, dest, tag, comm, false);
     if (rc != MPI_SUCCESS) return rc;
     struct simpi_request *q = api_request_new();
-    q->type_size = dtype_size(type);
+    q->type_size = dt_size(type);
+    int64_t bytes = (int64_t)count * q->type_size;
+    void *packed = NULL;
+    if (!dt_contiguous(type) && bytes > 0) {
+        packed = xmalloc((size_t)bytes);
+        dt_pack(type, buf, count, packed);
+    }
     if (dest != MPI_PROC_NULL)
-        q->r = sim_isend_buf(simpi_rt->sim, runtime_rank(), comm, dest, tag,
-                             (int64_t)count * q->type_size, mode, buf);
+        q->r = sim_isend_buf(simpi_rt->sim, runtime_rank(), comm, dest, tag, bytes, mode,
+                             packed ? packed : buf);
+    free(packed); /* the MPI layer delivered it or kept its own copy */
     *out = q;
     return MPI_SUCCESS;
 }
@@ -55,9 +62,14 @@ static int start_recv(const char *func, void *buf, int count, MPI_Datatype type,
     if (rc != MPI_SUCCESS) return rc;
     struct simpi_request *q = api_request_new();
     q->is_recv = true;
-    q->type_size = dtype_size(type);
+    q->type_size = dt_size(type);
+    q->type = type;
     q->tgt.buf = buf;
     q->tgt.capacity = (int64_t)count * q->type_size;
+    if (!dt_contiguous(type) && q->tgt.capacity > 0) {
+        q->user_buf = buf;
+        q->tgt.buf = xmalloc((size_t)q->tgt.capacity);
+    }
     if (source != MPI_PROC_NULL)
         q->r = sim_irecv_buf(simpi_rt->sim, runtime_rank(), comm, source, tag, &q->tgt);
     *out = q;
@@ -75,6 +87,11 @@ static int finish(const char *func, struct simpi_request *q, MPI_Status *status)
                        (long long)q->tgt.size, q->tgt.source, q->tgt.tag,
                        (long long)q->tgt.capacity);
     if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = rc;
+    if (q->user_buf) {
+        int64_t got = q->tgt.size < q->tgt.capacity ? q->tgt.size : q->tgt.capacity;
+        if (q->r) dt_unpack(q->type, q->tgt.buf, got / q->type_size, q->user_buf);
+        free(q->tgt.buf);
+    }
     api_request_free(q);
     return rc;
 }
@@ -227,7 +244,7 @@ int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status status
 }
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count) {
-    int size = dtype_size(type);
+    int64_t size = dt_size(type);
     if (size < 0) return api_error("MPI_Get_count", MPI_ERR_TYPE, "datatype %d is not valid", type);
     *count = size == 0                    ? 0
              : status->simpi_bytes % size ? MPI_UNDEFINED

@@ -1,0 +1,215 @@
+/* Derived datatypes: construction by flattening, extents, packing. */
+#include "online/datatype.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+#include "mpi.h"
+#include "online/dtype.h"
+
+struct block {
+    int64_t off, len;
+};
+
+struct dtype {
+    int64_t size, lb, extent, true_lb, true_ub, nbasic;
+    struct block *blocks;
+    int nblocks, basic, align;
+    bool committed, used;
+};
+
+static struct dtype *types; /* index t - DT_FIRST_DERIVED */
+static int ntypes, cap;
+
+static struct dtype *get(int t) {
+    if (t < DT_FIRST_DERIVED || t - DT_FIRST_DERIVED >= ntypes) return NULL;
+    struct dtype *d = &types[t - DT_FIRST_DERIVED];
+    return d->used ? d : NULL;
+}
+
+int64_t dt_size(int t) {
+    if (t > 0 && t < DT_FIRST_DERIVED) return dtype_size(t);
+    struct dtype *d = get(t);
+    return d ? d->size : -1;
+}
+
+int64_t dt_extent(int t) {
+    struct dtype *d = get(t);
+    return d ? d->extent : dt_size(t);
+}
+
+int64_t dt_lb(int t) {
+    struct dtype *d = get(t);
+    return d ? d->lb : 0;
+}
+
+int64_t dt_true_lb(int t) {
+    struct dtype *d = get(t);
+    return d ? d->true_lb : 0;
+}
+
+int64_t dt_true_extent(int t) {
+    struct dtype *d = get(t);
+    return d ? d->true_ub - d->true_lb : dt_size(t);
+}
+
+bool dt_committed(int t) {
+    struct dtype *d = get(t);
+    return !d || d->committed;
+}
+
+bool dt_contiguous(int t) {
+    struct dtype *d = get(t);
+    if (!d) return true;
+    return d->nblocks == 1 && d->blocks[0].off == 0 && d->blocks[0].len == d->extent && d->lb == 0;
+}
+
+int dt_basic(int t, int64_t *per_element) {
+    struct dtype *d = get(t);
+    if (!d) {
+        *per_element = 1;
+        return t;
+    }
+    *per_element = d->nbasic;
+    return d->basic;
+}
+
+/* The blocks of one element of t (a predefined type is one block). */
+static const struct block *blocks_of(int t, int *n, struct block *one) {
+    struct dtype *d = get(t);
+    if (d) {
+        *n = d->nblocks;
+        return d->blocks;
+    }
+    one->off = 0;
+    one->len = dtype_size(t);
+    *n = 1;
+    return one;
+}
+
+static void add_block(struct dtype *d, int *cap_blocks, int64_t off, int64_t len) {
+    if (len <= 0) return;
+    if (d->nblocks && d->blocks[d->nblocks - 1].off + d->blocks[d->nblocks - 1].len == off) {
+        d->blocks[d->nblocks - 1].len += len; /* merge with the previous block */
+        return;
+    }
+    if (d->nblocks == *cap_blocks) {
+        *cap_blocks = *cap_blocks ? *cap_blocks * 2 : 8;
+        d->blocks = xrealloc_or_die(d->blocks, sizeof *d->blocks * (size_t)*cap_blocks);
+    }
+    d->blocks[d->nblocks++] = (struct block){off, len};
+}
+
+static int alignment_of(int t) {
+    struct dtype *d = get(t);
+    if (d) return d->align;
+    int s = dtype_size(t);
+    if (t == MPI_FLOAT_INT || t == MPI_DOUBLE_INT || t == MPI_LONG_INT || t == MPI_2INT ||
+        t == MPI_SHORT_INT || t == MPI_LONG_DOUBLE_INT)
+        return s >= 16 ? 16 : s >= 8 ? 8 : 4;
+    return s > 16 ? 16 : s < 1 ? 1 : s;
+}
+
+static int new_handle(void) {
+    if (ntypes == cap) {
+        cap = cap ? cap * 2 : 64;
+        types = xrealloc_or_die(types, sizeof *types * (size_t)cap);
+    }
+    memset(&types[ntypes], 0, sizeof *types);
+    types[ntypes].used = true;
+    return DT_FIRST_DERIVED + ntypes++;
+}
+
+/* Appends `len` elements of old at byte displacement disp. */
+static void append(struct dtype *d, int *cap_blocks, int old, int64_t disp, int len, bool *first) {
+    struct block one;
+    int nb;
+    const struct block *b = blocks_of(old, &nb, &one);
+    int64_t ext = dt_extent(old), lb = dt_lb(old);
+    for (int k = 0; k < len; k++)
+        for (int i = 0; i < nb; i++) add_block(d, cap_blocks, disp + k * ext + b[i].off, b[i].len);
+    if (len <= 0) return;
+    int64_t lo = disp + lb, hi = disp + lb + len * ext;
+    int64_t tlo = disp + dt_true_lb(old), thi = disp + (len - 1) * ext + dt_true_lb(old) + dt_true_extent(old);
+    if (*first || lo < d->lb) d->lb = lo;
+    if (*first || hi > d->lb + d->extent) d->extent = hi - d->lb;
+    if (*first || tlo < d->true_lb) d->true_lb = tlo;
+    if (*first || thi > d->true_ub) d->true_ub = thi;
+    *first = false;
+}
+
+int dt_create_blocks(int count, const int *blocklens, const int64_t *displs, const int *ts,
+                     bool is_struct, int *out) {
+    for (int i = 0; i < count; i++)
+        if (dt_size(ts[i]) < 0 || blocklens[i] < 0) return blocklens[i] < 0 ? MPI_ERR_ARG : MPI_ERR_TYPE;
+    int h = new_handle();
+    struct dtype *d = get(h);
+    int cap_blocks = 0, basic = -1;
+    bool first = true;
+    d->align = 1;
+    for (int i = 0; i < count; i++) {
+        append(d, &cap_blocks, ts[i], displs[i], blocklens[i], &first);
+        int64_t per;
+        int b = dt_basic(ts[i], &per);
+        basic = basic == -1 || basic == b ? b : 0;
+        d->nbasic += per * blocklens[i];
+        d->size += dt_size(ts[i]) * blocklens[i];
+        if (alignment_of(ts[i]) > d->align) d->align = alignment_of(ts[i]);
+    }
+    d->basic = basic < 0 ? 0 : basic;
+    if (is_struct && d->extent % d->align) d->extent += d->align - d->extent % d->align;
+    *out = h;
+    return MPI_SUCCESS;
+}
+
+int dt_create_resized(int old, int64_t lb, int64_t extent, int *out) {
+    int one = 1;
+    int64_t zero = 0;
+    int rc = dt_create_blocks(1, &one, &zero, &old, false, out);
+    if (rc != MPI_SUCCESS) return rc;
+    struct dtype *d = get(*out);
+    d->lb = lb;
+    d->extent = extent;
+    return MPI_SUCCESS;
+}
+
+int dt_commit(int t) {
+    struct dtype *d = get(t);
+    if (d) d->committed = true;
+    return d || dt_size(t) > 0 ? MPI_SUCCESS : MPI_ERR_TYPE;
+}
+
+int dt_free(int t) {
+    struct dtype *d = get(t);
+    if (!d) return MPI_ERR_TYPE;
+    free(d->blocks);
+    memset(d, 0, sizeof *d); /* handles are not reused */
+    return MPI_SUCCESS;
+}
+
+void dt_pack(int t, const void *buf, int64_t count, void *packed) {
+    struct block one;
+    int nb;
+    const struct block *b = blocks_of(t, &nb, &one);
+    int64_t ext = dt_extent(t);
+    char *o = packed;
+    for (int64_t e = 0; e < count; e++)
+        for (int i = 0; i < nb; i++) {
+            memcpy(o, (const char *)buf + e * ext + b[i].off, (size_t)b[i].len);
+            o += b[i].len;
+        }
+}
+
+void dt_unpack(int t, const void *packed, int64_t count, void *buf) {
+    struct block one;
+    int nb;
+    const struct block *b = blocks_of(t, &nb, &one);
+    int64_t ext = dt_extent(t);
+    const char *in = packed;
+    for (int64_t e = 0; e < count; e++)
+        for (int i = 0; i < nb; i++) {
+            memcpy((char *)buf + e * ext + b[i].off, in, (size_t)b[i].len);
+            in += b[i].len;
+        }
+}

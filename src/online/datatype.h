@@ -1,0 +1,39 @@
+/* MPI datatypes for the on-line API: the predefined ones and derived types
+ * (contiguous, vector, indexed, struct, resized...). A derived type is kept
+ * flattened as the list of byte blocks of one element, so that packing and
+ * unpacking are block copies. Handles are shared by all ranks: a rank's new
+ * type gets a fresh handle. */
+#ifndef SIMPI_DATATYPE_H
+#define SIMPI_DATATYPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define DT_FIRST_DERIVED 64
+
+/* Bytes of data in one element; -1 for an unknown or freed handle. */
+int64_t dt_size(int type);
+int64_t dt_extent(int type);
+int64_t dt_lb(int type);
+int64_t dt_true_lb(int type);
+int64_t dt_true_extent(int type);
+bool dt_committed(int type);
+/* True when an element's data is exactly [0, extent) (no packing needed). */
+bool dt_contiguous(int type);
+/* The predefined type all of an element's data is made of (0 if mixed), and
+ * how many such basic elements one element holds. */
+int dt_basic(int type, int64_t *per_element);
+
+/* Copies count elements at buf into / out of the packed bytes. */
+void dt_pack(int type, const void *buf, int64_t count, void *packed);
+void dt_unpack(int type, const void *packed, int64_t count, void *buf);
+
+/* Constructors; return an MPI error class and the new handle in *out.
+ * Displacements in bytes (the API converts element counts). */
+int dt_create_blocks(int count, const int *blocklens, const int64_t *displs, const int *types,
+                     bool is_struct, int *out);
+int dt_create_resized(int old, int64_t lb, int64_t extent, int *out);
+int dt_commit(int type);
+int dt_free(int type);
+
+#endif
