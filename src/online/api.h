@@ -12,6 +12,8 @@
 #include "online/runtime.h"
 
 /* An MPI_Request: the MPI-layer request and where a receive's data goes. */
+struct stage;
+
 struct simpi_request {
     struct request *r; /* NULL for an operation on MPI_PROC_NULL */
     struct sim_recv_target tgt;
@@ -21,7 +23,12 @@ struct simpi_request {
      * then is unpacked into user_buf */
     void *user_buf;
     int type;
+    struct stage *stage; /* non-blocking collective: staging to finish */
 };
+
+struct stage;
+/* Finishes a collective's staging (unpacks outputs) and frees it. */
+void api_unstage(struct stage *st);
 
 /* Reports an error: aborts under MPI_ERRORS_ARE_FATAL, returns it otherwise. */
 int api_error(const char *func, int code, const char *fmt, ...)

@@ -1,5 +1,8 @@
-/* MPI collective entry points: timing through the MPI layer's schedules,
- * data through coll_data (see coll_data.h). */
+/* MPI collective entry points, blocking and non-blocking: timing through the
+ * MPI layer's schedules, data through coll_data (see coll_data.h). The
+ * variable-count collectives are timed as their uniform form with the mean
+ * count per rank, and scans and reduce-scatter as an allreduce, until the
+ * collective library has schedules of their own. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,26 +19,29 @@ struct seq_entry {
 static struct seq_entry *seqs;
 static size_t seqs_cap, seqs_used;
 
-uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm) {
-    int64_t key = ((int64_t)rank << 32) | (uint32_t)comm;
-    if ((seqs_used + 1) * 2 > seqs_cap) {
-        struct seq_entry *old = seqs;
-        size_t oldcap = seqs_cap;
-        seqs_cap = oldcap ? oldcap * 2 : 1024;
-        seqs = xcalloc(seqs_cap, sizeof *seqs);
-        seqs_used = 0;
-        for (size_t i = 0; i < oldcap; i++)
-            if (old[i].key) {
-                size_t j = (size_t)(old[i].key * 0x9E3779B97F4A7C15ll >> 20) & (seqs_cap - 1);
-                while (seqs[j].key)
-                    j = (j + 1) & (seqs_cap - 1);
-                seqs[j] = old[i];
-                seqs_used++;
-            }
-        free(old);
+static size_t seq_slot(int64_t key) {
+    return (size_t)((uint64_t)key * 0x9E3779B97F4A7C15ull >> 20) & (seqs_cap - 1);
+}
+
+static void seqs_grow(void) {
+    struct seq_entry *old = seqs;
+    size_t oldcap = seqs_cap;
+    seqs_cap = oldcap ? oldcap * 2 : 1024;
+    seqs = xcalloc(seqs_cap, sizeof *seqs);
+    for (size_t i = 0; i < oldcap; i++) {
+        if (!old[i].key) continue;
+        size_t j = seq_slot(old[i].key);
+        while (seqs[j].key)
+            j = (j + 1) & (seqs_cap - 1);
+        seqs[j] = old[i];
     }
-    key += 1; /* 0 marks a free slot */
-    size_t j = (size_t)(key * 0x9E3779B97F4A7C15ll >> 20) & (seqs_cap - 1);
+    free(old);
+}
+
+uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm) {
+    if ((seqs_used + 1) * 2 > seqs_cap) seqs_grow();
+    int64_t key = (((int64_t)rank << 32) | (uint32_t)comm) + 1; /* 0 marks a free slot */
+    size_t j = seq_slot(key);
     while (seqs[j].key && seqs[j].key != key)
         j = (j + 1) & (seqs_cap - 1);
     if (!seqs[j].key) {
@@ -45,28 +51,13 @@ uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm) {
     return seqs[j].next++;
 }
 
-/* Runs one collective: deposits the data, then waits for the schedule. */
-static int run(const char *func, MPI_Comm comm, struct coll_call *c, int64_t wire_bytes) {
-    struct sim *s = simpi_rt->sim;
-    int32_t me = runtime_rank(), n = sim_comm_size(s, me, comm);
-    if (c->root < 0 || c->root >= n)
-        return api_error(func, MPI_ERR_ROOT, "root %d is not in the communicator (size %d)",
-                         c->root, n);
-    uint32_t seq = api_next_coll_seq(me, comm);
-    int rc = coll_data_arrive(sim_comm_context(s, me, comm), seq, n, sim_comm_rank(s, me, comm), c);
-    if (rc != MPI_SUCCESS)
-        return api_error(func, rc, "operation %d is not defined on datatype %d", c->op, c->type);
-    struct request *q = sim_icoll(s, me, comm, c->kind, wire_bytes, c->root, -1);
-    runtime_wait(&q, 1, false);
-    return MPI_SUCCESS;
-}
-
 /* Non-contiguous datatypes travel packed: inputs are packed before the call,
- * outputs land in a staging buffer and are unpacked after it. */
+ * outputs land in a staging buffer unpacked when the call completes. */
 struct stage {
     void *in, *out, *user_out;
     int type;
     int64_t out_count;
+    int64_t *arrays, *out_arrays, *in_arrays; /* counts, offsets and lengths for coll_data */
 };
 
 static const void *stage_in(struct stage *st, const void *buf, int type, int64_t count) {
@@ -79,18 +70,52 @@ static const void *stage_in(struct stage *st, const void *buf, int type, int64_t
 static void *stage_out(struct stage *st, void *buf, int type, int64_t count) {
     if (dt_contiguous(type) || !buf || buf == MPI_IN_PLACE) return buf;
     st->out = xmalloc((size_t)(dt_size(type) * count) + 1);
-    dt_pack(type, buf, count, st->out); /* keeps in-place contents */
+    dt_pack(type, buf, count, st->out); /* keeps what is not overwritten */
     st->user_out = buf;
     st->type = type;
     st->out_count = count;
     return st->out;
 }
 
-static int unstage(struct stage *st, int rc) {
-    if (st->out && rc == MPI_SUCCESS) dt_unpack(st->type, st->out, st->out_count, st->user_out);
+void api_unstage(struct stage *st) {
+    if (!st) return;
+    if (st->out) dt_unpack(st->type, st->out, st->out_count, st->user_out);
     free(st->in);
     free(st->out);
-    return rc;
+    free(st->arrays);
+    free(st->out_arrays);
+    free(st->in_arrays);
+    free(st);
+}
+
+/* Starts one collective: deposits the data, starts the schedule. With
+ * request == NULL, waits for it (a blocking call). */
+static int run(const char *func, MPI_Comm comm, struct coll_call *c, enum coll_kind timing,
+               int64_t wire_bytes, struct stage *st, MPI_Request *request) {
+    struct sim *s = simpi_rt->sim;
+    int32_t me = runtime_rank(), n = sim_comm_size(s, me, comm);
+    if (c->root < 0 || c->root >= n) {
+        api_unstage(st);
+        return api_error(func, MPI_ERR_ROOT, "root %d is not in the communicator (size %d)",
+                         c->root, n);
+    }
+    uint32_t seq = api_next_coll_seq(me, comm);
+    int rc = coll_data_arrive(sim_comm_context(s, me, comm), seq, n, sim_comm_rank(s, me, comm), c);
+    if (rc != MPI_SUCCESS) {
+        api_unstage(st);
+        return api_error(func, rc, "operation %d is not defined on datatype %d", c->op, c->type);
+    }
+    struct request *q = sim_icoll(s, me, comm, timing, wire_bytes, c->root, -1);
+    if (request) {
+        struct simpi_request *w = api_request_new();
+        w->r = q;
+        w->stage = st;
+        *request = w;
+        return MPI_SUCCESS;
+    }
+    runtime_wait(&q, 1, false);
+    api_unstage(st);
+    return MPI_SUCCESS;
 }
 
 static int check(const char *func, MPI_Comm comm, MPI_Datatype type, int count) {
@@ -98,131 +123,374 @@ static int check(const char *func, MPI_Comm comm, MPI_Datatype type, int count) 
     return rc == MPI_SUCCESS ? api_check_type(func, type, count) : rc;
 }
 
-int PMPI_Barrier(MPI_Comm comm) {
-    API_ENTER("MPI_Barrier");
+static void comm_shape(MPI_Comm comm, int *me, int *n) {
+    *me = sim_comm_rank(simpi_rt->sim, runtime_rank(), comm);
+    *n = sim_comm_size(simpi_rt->sim, runtime_rank(), comm);
+}
+
+static int barrier(MPI_Comm comm, MPI_Request *request) {
     int rc = api_check_comm("MPI_Barrier", comm);
-    struct coll_call c = {COLL_BARRIER, 0, 0, MPI_BYTE, 0, 1, NULL, NULL};
-    API_RETURN(rc == MPI_SUCCESS ? run("MPI_Barrier", comm, &c, 0) : rc);
+    if (rc != MPI_SUCCESS) return rc;
+    struct coll_call c = {.kind = CD_NONE};
+    return run("MPI_Barrier", comm, &c, COLL_BARRIER, 0, NULL, request);
 }
 
-int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-    API_ENTER("MPI_Bcast");
+static int bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+                 MPI_Request *request) {
     int rc = check("MPI_Bcast", comm, type, count);
-    if (rc != MPI_SUCCESS) API_RETURN(rc);
-    int64_t es = dt_size(type);
-    struct stage st = {0};
-    void *data = stage_out(&st, buf, type, count);
-    struct coll_call c = {COLL_BCAST, root, 0, type, count, (int)es, data, data};
-    API_RETURN(unstage(&st, run("MPI_Bcast", comm, &c, (int64_t)count * es)));
+    if (rc != MPI_SUCCESS) return rc;
+    struct stage *st = xcalloc(1, sizeof *st);
+    void *data = stage_out(st, buf, type, count);
+    int64_t bytes = (int64_t)count * dt_size(type);
+    struct coll_call c = {
+        .kind = CD_BCAST, .root = root, .in = data, .in_len = bytes, .out = data, .out_len = bytes};
+    return run("MPI_Bcast", comm, &c, COLL_BCAST, bytes, st, request);
 }
 
-static int reduction(const char *func, const void *sendbuf, void *recvbuf, int count,
-                     MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, bool all) {
+/* reduce, allreduce, scan, exscan, reduce_scatter(_block) */
+static int reduction(const char *func, enum coll_data_kind kind, const void *sendbuf, void *recvbuf,
+                     int count, const int *recvcounts, MPI_Datatype type, MPI_Op op, int root,
+                     MPI_Comm comm, MPI_Request *request) {
     int rc = check(func, comm, type, count);
     if (rc != MPI_SUCCESS) return rc;
     if (!op_valid(op)) return api_error(func, MPI_ERR_OP, "operation %d is not valid", op);
     int64_t per;
-    int basic = dt_basic(type, &per);
+    int basic = dt_basic(type, &per), me, n;
     if (basic <= 0)
         return api_error(func, MPI_ERR_OP, "reductions need a datatype made of one basic type");
-    int me = sim_comm_rank(simpi_rt->sim, runtime_rank(), comm);
-    bool gets_result = all || me == root;
-    struct stage st = {0};
-    const void *in = stage_in(&st, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, type, count);
-    void *out = gets_result ? stage_out(&st, recvbuf, type, count) : NULL;
-    struct coll_call c = {all ? COLL_ALLREDUCE : COLL_REDUCE,
-                          all ? 0 : root,
-                          op,
-                          basic,
-                          count * per,
-                          dtype_size(basic),
-                          in,
-                          out};
-    return unstage(&st, run(func, comm, &c, (int64_t)count * dt_size(type)));
+    comm_shape(comm, &me, &n);
+    struct stage *st = xcalloc(1, sizeof *st);
+    int64_t total = count, mine = count; /* elements in the vector, and in my result */
+    if (recvcounts) {
+        total = 0;
+        for (int j = 0; j < n; j++)
+            total += recvcounts[j];
+        mine = recvcounts[me];
+        st->arrays = xcalloc((size_t)n, sizeof *st->arrays);
+        for (int j = 0; j < n; j++)
+            st->arrays[j] = recvcounts[j] * per;
+    }
+    bool gets = kind != CD_REDUCE || me == root;
+    const void *in = stage_in(st, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, type, total);
+    void *out = gets ? stage_out(st, recvbuf, type, mine) : NULL;
+    struct coll_call c = {.kind = kind,
+                          .root = kind == CD_REDUCE ? root : 0,
+                          .op = op,
+                          .type = basic,
+                          .count = total * per,
+                          .in = in,
+                          .in_len = total * dt_size(type),
+                          .out = out,
+                          .out_len_from = st->arrays};
+    enum coll_kind timing = kind == CD_REDUCE ? COLL_REDUCE : COLL_ALLREDUCE;
+    return run(func, comm, &c, timing, total * dt_size(type), st, request);
 }
 
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                int root, MPI_Comm comm) {
-    API_ENTER("MPI_Reduce");
-    API_RETURN(reduction("MPI_Reduce", sendbuf, recvbuf, count, type, op, root, comm, false));
+/* Per-member offsets and lengths in bytes from counts and displacements in
+ * elements (displs NULL: packed one after the other). */
+static int64_t *layout(int64_t **slot, int n, const int *counts, const int *displs, int uniform,
+                       int64_t esize, int64_t *total) {
+    int64_t *a = xcalloc(2 * (size_t)n, sizeof *a);
+    *total = 0;
+    for (int j = 0; j < n; j++) {
+        int64_t cnt = counts ? counts[j] : uniform;
+        a[j] =
+            (displs ? displs[j] : (counts ? *total / (esize ? esize : 1) : (int64_t)j * uniform)) *
+            esize;
+        a[n + j] = cnt * esize;
+        if (a[j] + a[n + j] > *total) *total = a[j] + a[n + j];
+    }
+    *slot = a;
+    return a;
 }
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                   MPI_Comm comm) {
-    API_ENTER("MPI_Allreduce");
-    API_RETURN(reduction("MPI_Allreduce", sendbuf, recvbuf, count, type, op, 0, comm, true));
-}
+/* gather(v), scatter(v), allgather(v), alltoall(v) */
+struct vspec {
+    const void *sendbuf;
+    int sendcount;
+    const int *sendcounts, *sdispls;
+    MPI_Datatype sendtype;
+    void *recvbuf;
+    int recvcount;
+    const int *recvcounts, *rdispls;
+    MPI_Datatype recvtype;
+    int root;
+};
 
-/* Gather-like calls: block = sendcount elements of sendtype (the receive side
- * must describe the same bytes, as MPI requires for these calls). */
-static int blocks(const char *func, enum coll_kind kind, const void *sendbuf, int sendcount,
-                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm) {
-    int rc = api_check_comm(func, comm);
+static int data_coll(const char *func, enum coll_data_kind kind, const struct vspec *v,
+                     MPI_Comm comm, MPI_Request *request) {
+    int rc = api_check_comm(func, comm), me, n;
     if (rc != MPI_SUCCESS) return rc;
-    struct sim *s = simpi_rt->sim;
-    int me = sim_comm_rank(s, runtime_rank(), comm), n = sim_comm_size(s, runtime_rank(), comm);
-    bool in_place = sendbuf == MPI_IN_PLACE;
-    bool is_root = me == root || kind == COLL_ALLGATHER || kind == COLL_ALLTOALL;
-    /* the side that describes the data: receivers for in-place, senders otherwise */
-    int count = in_place || (kind == COLL_SCATTER && !is_root) ? recvcount : sendcount;
-    MPI_Datatype type = in_place || (kind == COLL_SCATTER && !is_root) ? recvtype : sendtype;
-    if ((rc = api_check_type(func, type, count)) != MPI_SUCCESS) return rc;
-    int64_t es = dt_size(type), block = (int64_t)count * es;
-    /* elements in this rank's input and output buffers */
-    int64_t in_n =
-        kind == COLL_ALLTOALL || (kind == COLL_SCATTER && is_root) ? (int64_t)count * n : count;
-    int64_t out_n = kind == COLL_GATHER || kind == COLL_ALLGATHER || kind == COLL_ALLTOALL
-                        ? (int64_t)count * n
-                        : count;
-    struct stage st = {0};
-    void *out = recvbuf;
-    if (kind == COLL_GATHER && !is_root) out = NULL;
-    if (kind == COLL_SCATTER && in_place && is_root) out = NULL;
-    out = stage_out(&st, out, type, out_n);
-    const void *in = stage_in(&st, sendbuf, type, in_n);
-    if (in_place && (kind == COLL_GATHER || kind == COLL_ALLGATHER)) in = (char *)out + block * me;
-    if (in_place && kind == COLL_ALLTOALL) in = out;
-    struct coll_call c = {
-        kind, kind == COLL_GATHER || kind == COLL_SCATTER ? root : 0, 0, type, count, (int)es, in,
-        out};
-    return unstage(&st, run(func, comm, &c, block));
+    comm_shape(comm, &me, &n);
+    bool root = me == v->root || kind == CD_ALLGATHER || kind == CD_ALLTOALL;
+    bool in_place = v->sendbuf == MPI_IN_PLACE || v->recvbuf == MPI_IN_PLACE;
+    bool sends = !(in_place && root) && !(kind == CD_SCATTER && !root);
+    bool recvs = root || kind == CD_SCATTER;
+    if (sends && (rc = api_check_type(func, v->sendtype, 0)) != MPI_SUCCESS) return rc;
+    if (recvs && (rc = api_check_type(func, v->recvtype, 0)) != MPI_SUCCESS) return rc;
+    struct stage *st = xcalloc(1, sizeof *st);
+    struct coll_call c = {.kind = kind,
+                          .root = kind == CD_GATHER || kind == CD_SCATTER ? v->root : 0};
+    int64_t rsize = recvs ? dt_size(v->recvtype) : 0, ssize = sends ? dt_size(v->sendtype) : 0;
+    int64_t out_bytes = 0, in_bytes = 0, wire = 0;
+    int64_t *out_arr = NULL, *in_arr = NULL;
+    /* the output side */
+    if (recvs && kind != CD_SCATTER && !(kind == CD_GATHER && !root)) {
+        out_arr =
+            layout(&st->out_arrays, n, v->recvcounts, v->rdispls, v->recvcount, rsize, &out_bytes);
+        c.out = stage_out(st, v->recvbuf, v->recvtype, out_bytes / (rsize ? rsize : 1));
+        c.out_off = out_arr;
+        c.out_len_from = out_arr + n;
+    } else if (kind == CD_SCATTER && !(in_place && root)) {
+        c.out = stage_out(st, v->recvbuf, v->recvtype, v->recvcount);
+        out_bytes = v->recvcount * rsize;
+    }
+    /* the input side */
+    if (kind == CD_SCATTER || kind == CD_ALLTOALL) {
+        if (root || kind == CD_ALLTOALL) {
+            const void *src = kind == CD_ALLTOALL && in_place ? c.out : v->sendbuf;
+            int64_t esize = kind == CD_ALLTOALL && in_place ? rsize : ssize;
+            in_arr = layout(
+                &st->in_arrays, n, kind == CD_ALLTOALL && in_place ? v->recvcounts : v->sendcounts,
+                kind == CD_ALLTOALL && in_place ? v->rdispls : v->sdispls,
+                kind == CD_ALLTOALL && in_place ? v->recvcount : v->sendcount, esize, &in_bytes);
+            c.in =
+                src == c.out ? src : stage_in(st, src, v->sendtype, in_bytes / (esize ? esize : 1));
+            c.in_len = in_bytes;
+            c.in_off = in_arr;
+            c.in_len_to = in_arr + n;
+        }
+    } else if (in_place && root) {
+        c.in = (char *)c.out + (out_arr ? out_arr[me] : 0);
+        c.in_len = out_arr ? out_arr[n + me] : 0;
+    } else {
+        c.in = stage_in(st, v->sendbuf, v->sendtype, v->sendcount);
+        c.in_len = v->sendcount * ssize;
+    }
+    wire = (kind == CD_SCATTER ? out_bytes : c.in_len);
+    if (kind == CD_ALLTOALL || (kind == CD_SCATTER && root)) wire = in_bytes / (n ? n : 1);
+    rc = run(func, comm, &c,
+             kind == CD_GATHER      ? COLL_GATHER
+             : kind == CD_SCATTER   ? COLL_SCATTER
+             : kind == CD_ALLGATHER ? COLL_ALLGATHER
+                                    : COLL_ALLTOALL,
+             wire, st, request);
+    return rc;
 }
+
+/* --- entry points --- */
+
+int PMPI_Barrier(MPI_Comm comm) {
+    API_ENTER("MPI_Barrier");
+    API_RETURN(barrier(comm, NULL));
+}
+
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
+    API_ENTER("MPI_Ibarrier");
+    API_RETURN(barrier(comm, request));
+}
+
+int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+    API_ENTER("MPI_Bcast");
+    API_RETURN(bcast(buf, count, type, root, comm, NULL));
+}
+
+int PMPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+                MPI_Request *request) {
+    API_ENTER("MPI_Ibcast");
+    API_RETURN(bcast(buf, count, type, root, comm, request));
+}
+
+#define REDUCE_FN(NAME, INAME, KIND, ROOT_ARG, ROOT)                                               \
+    int P##NAME(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,                  \
+                MPI_Op op ROOT_ARG, MPI_Comm comm) {                                               \
+        API_ENTER(#NAME);                                                                          \
+        API_RETURN(                                                                                \
+            reduction(#NAME, KIND, sendbuf, recvbuf, count, NULL, type, op, ROOT, comm, NULL));    \
+    }                                                                                              \
+    int P##INAME(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,                 \
+                 MPI_Op op ROOT_ARG, MPI_Comm comm, MPI_Request *request) {                        \
+        API_ENTER(#INAME);                                                                         \
+        API_RETURN(reduction(#INAME, KIND, sendbuf, recvbuf, count, NULL, type, op, ROOT, comm,    \
+                             request));                                                            \
+    }
+
+#define COMMA ,
+REDUCE_FN(MPI_Reduce, MPI_Ireduce, CD_REDUCE, COMMA int root, root)
+REDUCE_FN(MPI_Allreduce, MPI_Iallreduce, CD_ALLREDUCE, , 0)
+REDUCE_FN(MPI_Scan, MPI_Iscan, CD_SCAN, , 0)
+REDUCE_FN(MPI_Exscan, MPI_Iexscan, CD_EXSCAN, , 0)
+
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    API_ENTER("MPI_Reduce_scatter");
+    API_RETURN(reduction("MPI_Reduce_scatter", CD_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts,
+                         type, op, 0, comm, NULL));
+}
+
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
+                              MPI_Op op, MPI_Comm comm) {
+    API_ENTER("MPI_Reduce_scatter_block");
+    int me, n;
+    comm_shape(comm, &me, &n);
+    int *counts = xcalloc((size_t)n + 1, sizeof *counts);
+    for (int j = 0; j < n; j++)
+        counts[j] = recvcount;
+    int rc = reduction("MPI_Reduce_scatter_block", CD_REDUCE_SCATTER, sendbuf, recvbuf, 0, counts,
+                       type, op, 0, comm, NULL);
+    free(counts);
+    API_RETURN(rc);
+}
+
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype type, MPI_Op op) {
+    int64_t per;
+    int basic = dt_basic(type, &per);
+    int rc = basic > 0 ? op_apply(op, basic, inbuf, inoutbuf, count * per) : MPI_ERR_TYPE;
+    return rc == MPI_SUCCESS ? rc
+                             : api_error("MPI_Reduce_local", rc, "op %d on datatype %d", op, type);
+}
+
+#define V(...) (&(struct vspec){__VA_ARGS__})
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     API_ENTER("MPI_Gather");
-    API_RETURN(blocks("MPI_Gather", COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                      recvtype, root, comm));
+    API_RETURN(data_coll(
+        "MPI_Gather", CD_GATHER,
+        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root),
+        comm, NULL));
+}
+
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm) {
+    API_ENTER("MPI_Gatherv");
+    API_RETURN(data_coll(
+        "MPI_Gatherv", CD_GATHER,
+        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root),
+        comm, NULL));
 }
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     API_ENTER("MPI_Scatter");
-    API_RETURN(blocks("MPI_Scatter", COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                      recvtype, root, comm));
+    API_RETURN(data_coll(
+        "MPI_Scatter", CD_SCATTER,
+        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root),
+        comm, NULL));
+}
+
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm) {
+    API_ENTER("MPI_Scatterv");
+    API_RETURN(data_coll(
+        "MPI_Scatterv", CD_SCATTER,
+        V(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root),
+        comm, NULL));
 }
 
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
     API_ENTER("MPI_Allgather");
-    API_RETURN(blocks("MPI_Allgather", COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
-                      recvcount, recvtype, 0, comm));
+    API_RETURN(data_coll(
+        "MPI_Allgather", CD_ALLGATHER,
+        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, 0),
+        comm, NULL));
+}
+
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm) {
+    API_ENTER("MPI_Allgatherv");
+    API_RETURN(data_coll(
+        "MPI_Allgatherv", CD_ALLGATHER,
+        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts, displs, recvtype, 0),
+        comm, NULL));
 }
 
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
     API_ENTER("MPI_Alltoall");
-    API_RETURN(blocks("MPI_Alltoall", COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf,
-                      recvcount, recvtype, 0, comm));
+    API_RETURN(data_coll(
+        "MPI_Alltoall", CD_ALLTOALL,
+        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, 0),
+        comm, NULL));
+}
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+    API_ENTER("MPI_Alltoallv");
+    API_RETURN(data_coll(
+        "MPI_Alltoallv", CD_ALLTOALL,
+        V(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, 0),
+        comm, NULL));
+}
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request) {
+    API_ENTER("MPI_Igather");
+    API_RETURN(data_coll(
+        "MPI_Igather", CD_GATHER,
+        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root),
+        comm, request));
+}
+
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request) {
+    API_ENTER("MPI_Iscatter");
+    API_RETURN(data_coll(
+        "MPI_Iscatter", CD_SCATTER,
+        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root),
+        comm, request));
+}
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+    API_ENTER("MPI_Iallgather");
+    API_RETURN(data_coll(
+        "MPI_Iallgather", CD_ALLGATHER,
+        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, 0),
+        comm, request));
+}
+
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+    API_ENTER("MPI_Ialltoall");
+    API_RETURN(data_coll(
+        "MPI_Ialltoall", CD_ALLTOALL,
+        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, 0),
+        comm, request));
 }
 
 /* MPI_ names are weak aliases of the PMPI_ entry points (profiling interface). */
 #pragma weak MPI_Barrier = PMPI_Barrier
+#pragma weak MPI_Ibarrier = PMPI_Ibarrier
 #pragma weak MPI_Bcast = PMPI_Bcast
+#pragma weak MPI_Ibcast = PMPI_Ibcast
 #pragma weak MPI_Reduce = PMPI_Reduce
+#pragma weak MPI_Ireduce = PMPI_Ireduce
 #pragma weak MPI_Allreduce = PMPI_Allreduce
+#pragma weak MPI_Iallreduce = PMPI_Iallreduce
+#pragma weak MPI_Scan = PMPI_Scan
+#pragma weak MPI_Iscan = PMPI_Iscan
+#pragma weak MPI_Exscan = PMPI_Exscan
+#pragma weak MPI_Iexscan = PMPI_Iexscan
+#pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
+#pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
+#pragma weak MPI_Reduce_local = PMPI_Reduce_local
 #pragma weak MPI_Gather = PMPI_Gather
+#pragma weak MPI_Gatherv = PMPI_Gatherv
 #pragma weak MPI_Scatter = PMPI_Scatter
+#pragma weak MPI_Scatterv = PMPI_Scatterv
 #pragma weak MPI_Allgather = PMPI_Allgather
+#pragma weak MPI_Allgatherv = PMPI_Allgatherv
 #pragma weak MPI_Alltoall = PMPI_Alltoall
+#pragma weak MPI_Alltoallv = PMPI_Alltoallv
+#pragma weak MPI_Igather = PMPI_Igather
+#pragma weak MPI_Iscatter = PMPI_Iscatter
+#pragma weak MPI_Iallgather = PMPI_Iallgather
+#pragma weak MPI_Ialltoall = PMPI_Ialltoall

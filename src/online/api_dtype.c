@@ -70,13 +70,15 @@ static int indexed(const char *func, int count, const int *lens, const int64_t *
 
 static int64_t *widen(int count, const int *v) {
     int64_t *w = xcalloc((size_t)count + 1, sizeof *w);
-    for (int i = 0; i < count; i++) w[i] = v[i];
+    for (int i = 0; i < count; i++)
+        w[i] = v[i];
     return w;
 }
 
 static int64_t *widen_aint(int count, const MPI_Aint *v) {
     int64_t *w = xcalloc((size_t)count + 1, sizeof *w);
-    for (int i = 0; i < count; i++) w[i] = v[i];
+    for (int i = 0; i < count; i++)
+        w[i] = v[i];
     return w;
 }
 
@@ -88,8 +90,8 @@ int PMPI_Type_indexed(int count, const int *lens, const int *displs, MPI_Datatyp
     return rc;
 }
 
-int PMPI_Type_create_hindexed(int count, const int *lens, const MPI_Aint *displs,
-                              MPI_Datatype old, MPI_Datatype *newtype) {
+int PMPI_Type_create_hindexed(int count, const int *lens, const MPI_Aint *displs, MPI_Datatype old,
+                              MPI_Datatype *newtype) {
     int64_t *d = widen_aint(count, displs);
     int rc = indexed("MPI_Type_create_hindexed", count, lens, d, 1, old, newtype);
     free(d);
@@ -103,12 +105,13 @@ int PMPI_Type_hindexed(int count, const int *lens, const MPI_Aint *displs, MPI_D
 
 static int *repeat(int count, int v) {
     int *a = xcalloc((size_t)count + 1, sizeof *a);
-    for (int i = 0; i < count; i++) a[i] = v;
+    for (int i = 0; i < count; i++)
+        a[i] = v;
     return a;
 }
 
-int PMPI_Type_create_indexed_block(int count, int blocklength, const int *displs,
-                                   MPI_Datatype old, MPI_Datatype *newtype) {
+int PMPI_Type_create_indexed_block(int count, int blocklength, const int *displs, MPI_Datatype old,
+                                   MPI_Datatype *newtype) {
     int *lens = repeat(count, blocklength);
     int64_t *d = widen(count, displs);
     int rc = indexed("MPI_Type_create_indexed_block", count, lens, d, dt_extent(old), old, newtype);
@@ -183,7 +186,8 @@ int PMPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent) {
 
 int PMPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent) {
     if (dt_size(type) < 0)
-        return api_error("MPI_Type_get_true_extent", MPI_ERR_TYPE, "datatype %d is not valid", type);
+        return api_error("MPI_Type_get_true_extent", MPI_ERR_TYPE, "datatype %d is not valid",
+                         type);
     *lb = dt_true_lb(type);
     *extent = dt_true_extent(type);
     return MPI_SUCCESS;
@@ -241,7 +245,9 @@ int PMPI_Get_address(const void *location, MPI_Aint *address) {
     return MPI_SUCCESS;
 }
 
-int PMPI_Address(void *location, MPI_Aint *address) { return PMPI_Get_address(location, address); }
+int PMPI_Address(void *location, MPI_Aint *address) {
+    return PMPI_Get_address(location, address);
+}
 
 #pragma weak MPI_Type_contiguous = PMPI_Type_contiguous
 #pragma weak MPI_Type_vector = PMPI_Type_vector

@@ -87,6 +87,7 @@ static int finish(const char *func, struct simpi_request *q, MPI_Status *status)
                        (long long)q->tgt.size, q->tgt.source, q->tgt.tag,
                        (long long)q->tgt.capacity);
     if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = rc;
+    if (q->stage) api_unstage(q->stage);
     if (q->user_buf) {
         int64_t got = q->tgt.size < q->tgt.capacity ? q->tgt.size : q->tgt.capacity;
         if (q->r) dt_unpack(q->type, q->tgt.buf, got / q->type_size, q->user_buf);

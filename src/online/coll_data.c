@@ -10,7 +10,10 @@
 
 struct member {
     void *in; /* copy of the input */
+    int64_t in_len;
+    int64_t *in_off, *in_len_to; /* copies */
     void *out;
+    const int64_t *out_off, *out_len_from;
     uint8_t arrived, served;
 };
 
@@ -18,7 +21,7 @@ struct slot {
     struct slot *next;
     uint32_t ctx, seq;
     int32_t n, arrived;
-    struct coll_call call; /* of the first arrival: kind, root, op, type, sizes */
+    struct coll_call call; /* kind, root, op, type, count of the first arrival */
     struct member *m;
 };
 
@@ -44,103 +47,136 @@ static void drop_slot(struct slot *s) {
             *p = s->next;
             break;
         }
-    for (int32_t i = 0; i < s->n; i++)
+    for (int32_t i = 0; i < s->n; i++) {
         free(s->m[i].in);
+        free(s->m[i].in_off);
+        free(s->m[i].in_len_to);
+    }
     free(s->m);
     free(s);
 }
 
-/* Bytes of input a member contributes for this collective. */
-static int64_t in_bytes(const struct slot *s, int32_t who) {
-    int64_t block = s->call.count * s->call.esize;
-    switch (s->call.kind) {
-    case COLL_BCAST:
-        return who == s->call.root ? block : 0;
-    case COLL_SCATTER:
-        return who == s->call.root ? block * s->n : 0;
-    case COLL_ALLTOALL:
-        return block * s->n;
-    case COLL_BARRIER:
-        return 0;
-    default:
-        return block;
-    }
+static int64_t *copy_array(const int64_t *a, int32_t n) {
+    if (!a) return NULL;
+    int64_t *c = xmalloc(sizeof *c * (size_t)n);
+    memcpy(c, a, sizeof *c * (size_t)n);
+    return c;
 }
 
-/* result = in_0 op in_1 op ... op in_(n-1), folded from the right. */
-static int reduce_all(struct slot *s, void *result) {
-    int64_t bytes = s->call.count * s->call.esize;
-    memcpy(result, s->m[s->n - 1].in, (size_t)bytes);
-    for (int32_t j = s->n - 2; j >= 0; j--) {
-        int rc = op_apply(s->call.op, s->call.type, s->m[j].in, result, s->call.count);
-        if (rc != 0) return rc;
+static void deposit(struct member *m, const struct coll_call *c, int32_t n) {
+    m->in_len = c->in && c->in_len > 0 ? c->in_len : 0;
+    if (m->in_len) {
+        m->in = xmalloc((size_t)m->in_len);
+        memcpy(m->in, c->in, (size_t)m->in_len);
     }
-    return 0;
+    m->in_off = copy_array(c->in_off, n);
+    m->in_len_to = copy_array(c->in_len_to, n);
+    m->out = c->out;
+    m->out_off = c->out_off;
+    m->out_len_from = c->out_len_from;
+    m->arrived = 1;
 }
 
-/* Writes member r's output; everything it depends on has arrived. */
-static void serve(struct slot *s, int32_t r, const void *reduced) {
-    struct member *m = &s->m[r];
-    int64_t block = s->call.count * s->call.esize;
+static void copy_piece(void *dst, const void *src, int64_t len) {
+    if (len > 0 && dst && src) memcpy(dst, src, (size_t)len);
+}
+
+/* acc = acc op x (left fold in rank order); tmp has room for the vector. */
+static int fold(const struct coll_call *c, void *acc, const void *x, void *tmp, int64_t bytes) {
+    memcpy(tmp, x, (size_t)bytes);
+    int rc = op_apply(c->op, c->type, acc, tmp, c->count);
+    memcpy(acc, tmp, (size_t)bytes);
+    return rc;
+}
+
+/* Reductions and prefix reductions, computed once everyone has arrived. */
+static int serve_reductions(struct slot *s) {
+    const struct coll_call *c = &s->call;
+    int64_t bytes = c->count * dtype_size(c->type);
+    char *acc = xmalloc((size_t)bytes + 1), *tmp = xmalloc((size_t)bytes + 1);
+    int rc = 0;
+    memcpy(acc, s->m[0].in, (size_t)bytes);
+    for (int32_t j = 0; j < s->n && rc == 0; j++) {
+        if (j > 0) {
+            if (c->kind == CD_EXSCAN) copy_piece(s->m[j].out, acc, bytes); /* prefix of 0..j-1 */
+            rc = fold(c, acc, s->m[j].in, tmp, bytes);
+        }
+        if (c->kind == CD_SCAN) copy_piece(s->m[j].out, acc, bytes);
+    }
+    if (rc == 0 && c->kind != CD_SCAN && c->kind != CD_EXSCAN) {
+        int64_t esize = dtype_size(c->type), at = 0;
+        for (int32_t j = 0; j < s->n; j++) {
+            struct member *m = &s->m[j];
+            if (c->kind == CD_REDUCE_SCATTER) {
+                int64_t len = m->out_len_from ? m->out_len_from[j] * esize : 0;
+                copy_piece(m->out, acc + at, len);
+                at += len;
+            } else {
+                copy_piece(m->out, acc, bytes);
+            }
+        }
+    }
+    free(acc);
+    free(tmp);
+    return rc;
+}
+
+/* Writes member r's output for the data-moving collectives. */
+static void serve(struct slot *s, int32_t r) {
+    struct member *m = &s->m[r], *root = &s->m[s->call.root];
     m->served = 1;
     if (!m->out) return;
     switch (s->call.kind) {
-    case COLL_BCAST:
-        if (r != s->call.root) memcpy(m->out, s->m[s->call.root].in, (size_t)block);
+    case CD_BCAST:
+        if (r != s->call.root) copy_piece(m->out, root->in, root->in_len);
         break;
-    case COLL_SCATTER:
-        memcpy(m->out, (char *)s->m[s->call.root].in + block * r, (size_t)block);
+    case CD_SCATTER:
+        if (root->in_off)
+            copy_piece(m->out, (char *)root->in + root->in_off[r], root->in_len_to[r]);
         break;
-    case COLL_REDUCE:
-    case COLL_ALLREDUCE:
-        memcpy(m->out, reduced, (size_t)block);
+    case CD_GATHER:
+    case CD_ALLGATHER:
+        for (int32_t j = 0; j < s->n; j++) {
+            int64_t len = s->m[j].in_len < m->out_len_from[j] ? s->m[j].in_len : m->out_len_from[j];
+            copy_piece((char *)m->out + m->out_off[j], s->m[j].in, len);
+        }
         break;
-    case COLL_GATHER:
-    case COLL_ALLGATHER:
+    case CD_ALLTOALL:
         for (int32_t j = 0; j < s->n; j++)
-            memcpy((char *)m->out + block * j, s->m[j].in, (size_t)block);
-        break;
-    case COLL_ALLTOALL:
-        for (int32_t j = 0; j < s->n; j++)
-            memcpy((char *)m->out + block * j, (char *)s->m[j].in + block * r, (size_t)block);
+            copy_piece((char *)m->out + m->out_off[j], (char *)s->m[j].in + s->m[j].in_off[r],
+                       s->m[j].in_len_to[r]);
         break;
     default:
         break;
     }
 }
 
-static bool root_only(enum coll_kind k) {
-    return k == COLL_BCAST || k == COLL_SCATTER;
+static bool root_only(enum coll_data_kind k) {
+    return k == CD_BCAST || k == CD_SCATTER;
+}
+static bool reduction(enum coll_data_kind k) {
+    return k == CD_REDUCE || k == CD_ALLREDUCE || k == CD_SCAN || k == CD_EXSCAN ||
+           k == CD_REDUCE_SCATTER;
 }
 
 int coll_data_arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struct coll_call *c) {
     struct slot *s = find_slot(ctx, seq, n, c);
-    struct member *m = &s->m[me];
-    int64_t bytes = in_bytes(s, me);
-    if (bytes > 0 && c->in) {
-        m->in = xmalloc((size_t)bytes);
-        memcpy(m->in, c->in, (size_t)bytes);
-    }
-    m->out = c->out;
-    m->arrived = 1;
+    deposit(&s->m[me], c, n);
     s->arrived++;
     int rc = 0;
     if (root_only(s->call.kind)) {
         if (me == s->call.root) {
             for (int32_t j = 0; j < n; j++)
-                if (s->m[j].arrived && !s->m[j].served) serve(s, j, NULL);
+                if (s->m[j].arrived && !s->m[j].served) serve(s, j);
         } else if (s->m[s->call.root].arrived) {
-            serve(s, me, NULL);
+            serve(s, me);
         }
     } else if (s->arrived == n) {
-        void *reduced = NULL;
-        if (s->call.kind == COLL_REDUCE || s->call.kind == COLL_ALLREDUCE) {
-            reduced = xmalloc((size_t)(s->call.count * s->call.esize) + 1);
-            rc = reduce_all(s, reduced);
-        }
-        for (int32_t j = 0; j < n && rc == 0; j++)
-            serve(s, j, reduced);
-        free(reduced);
+        if (reduction(s->call.kind))
+            rc = serve_reductions(s);
+        else
+            for (int32_t j = 0; j < n; j++)
+                serve(s, j);
     }
     if (s->arrived == n) drop_slot(s);
     return rc;

@@ -2,28 +2,44 @@
  * schedules; their data is moved directly, in the one address space, through
  * a rendezvous slot per collective call: every member deposits a copy of its
  * input on arrival, and each output is written as soon as the inputs it
- * depends on are there (for a broadcast, the root's; for a reduction, all).
- * A rank cannot leave the collective before that point in virtual time, so
- * the program sees MPI's results. Reductions run in rank order. */
+ * depends on are there (for a broadcast or scatter, the root's; otherwise
+ * all). A rank cannot complete the collective before that point in virtual
+ * time, so the program sees MPI's results. Reductions run in rank order. */
 #ifndef SIMPI_COLL_DATA_H
 #define SIMPI_COLL_DATA_H
 
 #include <stdint.h>
 
-#include "mpi/sim.h"
-
-struct coll_call {
-    enum coll_kind kind;
-    int root;       /* rank in the communicator */
-    int op, type;   /* reductions */
-    int64_t count;  /* elements per block (reductions: vector length) */
-    int esize;      /* bytes per element */
-    const void *in; /* this rank's input (already resolved for MPI_IN_PLACE) */
-    void *out;      /* this rank's output, or NULL */
+enum coll_data_kind {
+    CD_NONE,
+    CD_BCAST,
+    CD_SCATTER,   /* root's input in pieces, one per member */
+    CD_GATHER,    /* every input placed in the root's output */
+    CD_ALLGATHER, /* every input placed in every output */
+    CD_ALLTOALL,  /* piece j of member i's input goes to member j */
+    CD_REDUCE,
+    CD_ALLREDUCE,
+    CD_SCAN,
+    CD_EXSCAN,
+    CD_REDUCE_SCATTER
 };
 
-/* Deposits this rank's part of collective number seq on communicator
- * context ctx (size n, this rank me) and writes every output that becomes
+struct coll_call {
+    enum coll_data_kind kind;
+    int root;
+    int op, type;  /* reductions: predefined op and basic type */
+    int64_t count; /* reductions: basic elements in the vector */
+    const void *in;
+    int64_t in_len;                    /* bytes of input */
+    const int64_t *in_off, *in_len_to; /* CD_SCATTER (root) / CD_ALLTOALL: piece for member j */
+    void *out;                         /* NULL if this member receives nothing */
+    int64_t out_len;
+    const int64_t *out_off, *out_len_from; /* gathers / CD_ALLTOALL: place of member j's data;
+                                              CD_REDUCE_SCATTER: element counts per member */
+};
+
+/* Deposits this member's part of collective number seq on communicator
+ * context ctx (size n, this member me) and writes every output that becomes
  * computable. Returns an MPI error class. */
 int coll_data_arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struct coll_call *c);
 

@@ -128,10 +128,12 @@ static void append(struct dtype *d, int *cap_blocks, int old, int64_t disp, int 
     const struct block *b = blocks_of(old, &nb, &one);
     int64_t ext = dt_extent(old), lb = dt_lb(old);
     for (int k = 0; k < len; k++)
-        for (int i = 0; i < nb; i++) add_block(d, cap_blocks, disp + k * ext + b[i].off, b[i].len);
+        for (int i = 0; i < nb; i++)
+            add_block(d, cap_blocks, disp + k * ext + b[i].off, b[i].len);
     if (len <= 0) return;
     int64_t lo = disp + lb, hi = disp + lb + len * ext;
-    int64_t tlo = disp + dt_true_lb(old), thi = disp + (len - 1) * ext + dt_true_lb(old) + dt_true_extent(old);
+    int64_t tlo = disp + dt_true_lb(old),
+            thi = disp + (len - 1) * ext + dt_true_lb(old) + dt_true_extent(old);
     if (*first || lo < d->lb) d->lb = lo;
     if (*first || hi > d->lb + d->extent) d->extent = hi - d->lb;
     if (*first || tlo < d->true_lb) d->true_lb = tlo;
@@ -142,7 +144,8 @@ static void append(struct dtype *d, int *cap_blocks, int old, int64_t disp, int 
 int dt_create_blocks(int count, const int *blocklens, const int64_t *displs, const int *ts,
                      bool is_struct, int *out) {
     for (int i = 0; i < count; i++)
-        if (dt_size(ts[i]) < 0 || blocklens[i] < 0) return blocklens[i] < 0 ? MPI_ERR_ARG : MPI_ERR_TYPE;
+        if (dt_size(ts[i]) < 0 || blocklens[i] < 0)
+            return blocklens[i] < 0 ? MPI_ERR_ARG : MPI_ERR_TYPE;
     int h = new_handle();
     struct dtype *d = get(h);
     int cap_blocks = 0, basic = -1;

@@ -32,12 +32,14 @@ int main(int argc, char **argv) {
     MPI_Type_commit(&column);
     int m[4][5], col[4] = {0};
     for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 5; j++) m[i][j] = 10 * i + j;
+        for (int j = 0; j < 5; j++)
+            m[i][j] = 10 * i + j;
     if (rank == 0) MPI_Send(&m[0][2], 1, column, 1, 0, MPI_COMM_WORLD);
     if (rank == 1) {
         MPI_Status st;
         MPI_Recv(col, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, &st);
-        for (int i = 0; i < 4; i++) EXPECT(col[i] == 10 * i + 2);
+        for (int i = 0; i < 4; i++)
+            EXPECT(col[i] == 10 * i + 2);
         int n;
         MPI_Get_elements(&st, column, &n);
         EXPECT(n == 4);
@@ -47,7 +49,8 @@ int main(int argc, char **argv) {
     if (rank == 1) MPI_Send(col, 4, MPI_INT, 0, 1, MPI_COMM_WORLD);
     if (rank == 0) {
         MPI_Recv(&m2[0][3], 1, column, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        for (int i = 0; i < 4; i++) EXPECT(m2[i][3] == 10 * i + 2 && m2[i][2] == 0);
+        for (int i = 0; i < 4; i++)
+            EXPECT(m2[i][3] == 10 * i + 2 && m2[i][2] == 0);
     }
     MPI_Aint lb, extent;
     MPI_Type_get_extent(column, &lb, &extent);
@@ -67,9 +70,12 @@ int main(int argc, char **argv) {
     MPI_Type_size(ptype, &size);
     EXPECT(size == 8 + 4 + 1);
     struct particle ps[3];
-    for (int i = 0; i < 3; i++) ps[i] = (struct particle){rank == 2 ? 1.5 * i : -1, rank == 2 ? i : -1, rank == 2 ? (char)('a' + i) : 0};
+    for (int i = 0; i < 3; i++)
+        ps[i] = (struct particle){rank == 2 ? 1.5 * i : -1, rank == 2 ? i : -1,
+                                  rank == 2 ? (char)('a' + i) : 0};
     MPI_Bcast(ps, 3, ptype, 2, MPI_COMM_WORLD);
-    for (int i = 0; i < 3; i++) EXPECT(ps[i].x == 1.5 * i && ps[i].id == i && ps[i].tag == 'a' + i);
+    for (int i = 0; i < 3; i++)
+        EXPECT(ps[i].x == 1.5 * i && ps[i].id == i && ps[i].tag == 'a' + i);
 
     /* indexed: elements 1, 2 and 5 */
     MPI_Datatype idx;
