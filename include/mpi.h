@@ -196,6 +196,8 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *statu
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count);
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 int MPI_Buffer_attach(void *buffer, int size);
 int MPI_Buffer_detach(void *buffer_addr, int *size);
 
@@ -326,108 +328,110 @@ int PMPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
 int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-              MPI_Status *status);
+             MPI_Status *status);
 int PMPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request);
+              MPI_Request *request);
 int PMPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                MPI_Request *request);
-int PMPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                MPI_Request *request);
-int PMPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                MPI_Request *request);
-int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                MPI_Request *request);
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request);
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request);
+int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request *request);
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                  MPI_Comm comm, MPI_Status *status);
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status);
 int PMPI_Wait(MPI_Request *request, MPI_Status *status);
 int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count);
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 int PMPI_Buffer_attach(void *buffer, int size);
 int PMPI_Buffer_detach(void *buffer_addr, int *size);
 int PMPI_Barrier(MPI_Comm comm);
 int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                int root, MPI_Comm comm);
+               int root, MPI_Comm comm);
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                   MPI_Comm comm);
+                  MPI_Comm comm);
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
 int PMPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
-                MPI_Request *request);
+               MPI_Request *request);
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                 int root, MPI_Comm comm, MPI_Request *request);
+                int root, MPI_Comm comm, MPI_Request *request);
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                    MPI_Comm comm, MPI_Request *request);
+                   MPI_Comm comm, MPI_Request *request);
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-              MPI_Comm comm);
+             MPI_Comm comm);
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-               MPI_Comm comm, MPI_Request *request);
+              MPI_Comm comm, MPI_Request *request);
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                MPI_Comm comm);
+               MPI_Comm comm);
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                 MPI_Comm comm, MPI_Request *request);
+                MPI_Comm comm, MPI_Request *request);
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                        MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+                       MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
-                              MPI_Op op, MPI_Comm comm);
+                             MPI_Op op, MPI_Comm comm);
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype type, MPI_Op op);
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                 MPI_Comm comm);
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm);
 int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm);
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm);
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm);
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm);
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm);
 int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                MPI_Request *request);
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request);
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request);
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
 int PMPI_Type_size(MPI_Datatype type, int *size);
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                     MPI_Datatype *newtype);
+                    MPI_Datatype *newtype);
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                             MPI_Datatype *newtype);
+                            MPI_Datatype *newtype);
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                      MPI_Datatype *newtype);
+                     MPI_Datatype *newtype);
 int PMPI_Type_indexed(int count, const int blocklengths[], const int displacements[],
-                      MPI_Datatype oldtype, MPI_Datatype *newtype);
+                     MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
-                              MPI_Datatype oldtype, MPI_Datatype *newtype);
+                             MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
-                       MPI_Datatype oldtype, MPI_Datatype *newtype);
+                      MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int displacements[],
-                                   MPI_Datatype oldtype, MPI_Datatype *newtype);
+                                  MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[],
-                                    MPI_Datatype oldtype, MPI_Datatype *newtype);
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
-                            const MPI_Datatype types[], MPI_Datatype *newtype);
+                           const MPI_Datatype types[], MPI_Datatype *newtype);
 int PMPI_Type_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
-                     const MPI_Datatype types[], MPI_Datatype *newtype);
+                    const MPI_Datatype types[], MPI_Datatype *newtype);
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                             MPI_Datatype *newtype);
+                            MPI_Datatype *newtype);
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_commit(MPI_Datatype *type);
 int PMPI_Type_free(MPI_Datatype *type);
@@ -435,9 +439,9 @@ int PMPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent);
 int PMPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *true_lb, MPI_Aint *true_extent);
 int PMPI_Type_extent(MPI_Datatype type, MPI_Aint *extent);
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf, int outsize,
-              int *position, MPI_Comm comm);
+             int *position, MPI_Comm comm);
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-                MPI_Datatype type, MPI_Comm comm);
+               MPI_Datatype type, MPI_Comm comm);
 int PMPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int *size);
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype type, int *count);
 int PMPI_Get_address(const void *location, MPI_Aint *address);

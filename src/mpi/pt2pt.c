@@ -170,6 +170,73 @@ static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
     return true;
 }
 
+static bool check_peer(struct sim *s, int32_t rank, struct comm *c, int32_t peer, bool any_ok,
+                       const char *what);
+
+/* When the envelope (eager: the data; rendezvous: the request-to-send) of a
+ * send reaches its receiver. */
+static simtime_t arrival(const struct sim *s, const struct request *send) {
+    const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[send->peer];
+    if (send->size <= s->plat->eager_limit)
+        return send->post_time + network_cost(s->net, sr->node, rr->node, send->size);
+    return send->post_time + network_control_cost(s->net, sr->node, rr->node);
+}
+
+/* A probe learns of a matching send: it completes when the envelope arrives. */
+static void probe_hit(struct sim *s, struct request *send, struct request *probe) {
+    struct sim_recv_target *t = probe->data;
+    if (t) {
+        t->source = send->src;
+        t->tag = send->tag;
+        t->size = send->size;
+    }
+    probe->peer = send->owner;
+    request_resolve(s, probe, sim_max(probe->post_time, arrival(s, send)), send->post_time);
+}
+
+/* The first envelope in rank's unexpected queue matching want, or NULL. */
+static struct request *find_envelope(const struct sim *s, int32_t rank, const struct request *want) {
+    for (struct request *q = s->ranks[rank].unexp_head; q; q = q->qnext)
+        if (envelope_matches(q, want)) return q;
+    return NULL;
+}
+
+struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source,
+                          int32_t tag, struct sim_recv_target *target) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    if (!c || !check_peer(s, rank, c, source, true, "source")) return NULL;
+    struct request *p = request_new(s, rank, c->ctx, REQ_RECV, tag, -1, s->eng.now);
+    p->mode = PROBE_MODE;
+    p->src = source;
+    p->peer = source == SIM_ANY_SOURCE ? -1 : comm_world_rank(c, source);
+    p->data = target;
+    request_track(s, p, -1);
+    struct request *e = find_envelope(s, rank, p);
+    struct srank *mine = &s->ranks[rank];
+    if (e)
+        probe_hit(s, e, p);
+    else
+        queue_append(&mine->posted_head, &mine->posted_tail, p);
+    return p;
+}
+
+bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
+                struct sim_recv_target *target) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    if (!c) return false;
+    struct request want = {.ctx = c->ctx, .src = source, .tag = tag};
+    for (struct request *q = s->ranks[rank].unexp_head; q; q = q->qnext) {
+        if (!envelope_matches(q, &want) || arrival(s, q) > s->eng.now) continue;
+        target->source = q->src;
+        target->tag = q->tag;
+        target->size = q->size;
+        return true;
+    }
+    return false;
+}
+
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                                 uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
                                 enum send_mode mode, struct sched *owner, simtime_t at,
@@ -190,6 +257,10 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (mode == SEND_BUFFERED || (eager && mode != SEND_SYNC)) request_resolve(s, r, at, at);
     struct srank *dr = &s->ranks[wdest];
     struct request *recv = queue_take(&dr->posted_head, &dr->posted_tail, r, false);
+    while (recv && recv->mode == PROBE_MODE) { /* a probe sees the message, takes nothing */
+        probe_hit(s, r, recv);
+        recv = queue_take(&dr->posted_head, &dr->posted_tail, r, false);
+    }
     if (recv) {
         match(s, r, recv);
     } else {

@@ -129,6 +129,14 @@ void sim_comm_self(struct sim *s, int32_t rank, int32_t id);
 /* Renames a request (e.g. to its index in a caller's array for sim_last_index). */
 void sim_request_set_id(struct request *r, int32_t id);
 
+/* MPI_Probe: a request that completes when a matching message has arrived
+ * (without receiving it); *target gets its envelope. MPI_Iprobe: whether
+ * one has arrived by now. */
+struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source,
+                          int32_t tag, struct sim_recv_target *target);
+bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
+                struct sim_recv_target *target);
+
 /* Looks up an outstanding request by the id given at creation. */
 struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id);
 /* Waits. NULL reqs with n == 0 means every outstanding request of the rank.

@@ -103,6 +103,8 @@ struct sim {
 };
 
 enum { EV_WAKE = 0 };
+/* `mode` of a receive request that is a probe (MPI_Probe) */
+#define PROBE_MODE 7
 
 /* sim.c */
 void sim_report_append(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -8,7 +8,13 @@
 #include "core/pool.h"
 #include "online/api.h"
 
-static int errhandler = MPI_ERRORS_ARE_FATAL;
+/* Error handler of each rank (set on any of its communicators, it applies to
+ * all of them: a simplification of MPI's per-communicator handlers). */
+static uint8_t *errhandlers;
+
+static int errhandler_of(int32_t rank) {
+    return errhandlers && rank >= 0 && errhandlers[rank] ? errhandlers[rank] : MPI_ERRORS_ARE_FATAL;
+}
 
 int main(int argc, char **argv);
 
@@ -22,7 +28,8 @@ __attribute__((constructor)) static void simpi_boot(int argc, char **argv, char 
 }
 
 void api_set_errhandler(int handler) {
-    errhandler = handler;
+    if (!errhandlers) errhandlers = xcalloc((size_t)simpi_rt->n, 1);
+    errhandlers[runtime_rank()] = (uint8_t)handler;
 }
 
 static const char *error_text(int code) {
@@ -60,7 +67,7 @@ int api_error(const char *func, int code, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (errhandler == MPI_ERRORS_RETURN) return code;
+    if (errhandler_of(runtime_rank()) == MPI_ERRORS_RETURN) return code;
     runtime_abort("%s: %s (%s)", func, msg, error_text(code));
 }
 
@@ -263,7 +270,7 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler) {
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *handler) {
     API_ENTER("MPI_Comm_get_errhandler");
     int rc = api_check_comm("MPI_Comm_get_errhandler", comm);
-    if (rc == MPI_SUCCESS) *handler = errhandler;
+    if (rc == MPI_SUCCESS) *handler = errhandler_of(runtime_rank());
     API_RETURN(rc);
 }
 

@@ -297,3 +297,46 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size) {
 #pragma weak MPI_Issend = PMPI_Issend
 #pragma weak MPI_Ibsend = PMPI_Ibsend
 #pragma weak MPI_Irsend = PMPI_Irsend
+
+static void probe_status(MPI_Status *status, const struct sim_recv_target *t) {
+    if (status == MPI_STATUS_IGNORE) return;
+    status->MPI_SOURCE = t->source;
+    status->MPI_TAG = t->tag;
+    status->simpi_bytes = t->size;
+    status->MPI_ERROR = MPI_SUCCESS;
+}
+
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+    API_ENTER("MPI_Probe");
+    int rc = check_args("MPI_Probe", 0, MPI_BYTE, source, tag, comm, true);
+    if (rc != MPI_SUCCESS) API_RETURN(rc);
+    struct sim_recv_target t = {0};
+    if (source == MPI_PROC_NULL) {
+        t.source = MPI_PROC_NULL;
+        t.tag = MPI_ANY_TAG;
+    } else {
+        struct request *q = sim_probe(simpi_rt->sim, runtime_rank(), comm, source, tag, &t);
+        runtime_wait(&q, 1, false);
+    }
+    probe_status(status, &t);
+    API_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
+    API_ENTER("MPI_Iprobe");
+    int rc = check_args("MPI_Iprobe", 0, MPI_BYTE, source, tag, comm, true);
+    if (rc != MPI_SUCCESS) API_RETURN(rc);
+    struct sim_recv_target t = {0};
+    if (source == MPI_PROC_NULL) {
+        t.source = MPI_PROC_NULL;
+        t.tag = MPI_ANY_TAG;
+        *flag = 1;
+    } else {
+        *flag = sim_iprobe(simpi_rt->sim, runtime_rank(), comm, source, tag, &t);
+    }
+    if (*flag) probe_status(status, &t);
+    API_RETURN(MPI_SUCCESS);
+}
+
+#pragma weak MPI_Probe = PMPI_Probe
+#pragma weak MPI_Iprobe = PMPI_Iprobe

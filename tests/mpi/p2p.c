@@ -124,6 +124,29 @@ int main(int argc, char **argv) {
     EXPECT(MPI_Send(&rank, 1, MPI_INT, size + 5, 0, MPI_COMM_WORLD) == MPI_ERR_RANK);
     EXPECT(MPI_Send(&rank, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD) == MPI_ERR_TYPE);
 
+    /* Probe then receive a message of unknown size; Iprobe before and after */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    if (rank == 3) {
+        int flag = 1;
+        MPI_Iprobe(0, 40, MPI_COMM_WORLD, &flag, &st);
+        EXPECT(!flag); /* rank 0 has not sent yet at this virtual time */
+        MPI_Probe(MPI_ANY_SOURCE, 40, MPI_COMM_WORLD, &st);
+        int n = 0;
+        MPI_Get_count(&st, MPI_INT, &n);
+        EXPECT(st.MPI_SOURCE == 0 && n == 3);
+        MPI_Iprobe(0, 40, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        EXPECT(flag);
+        int three[3] = {0};
+        MPI_Recv(three, n, MPI_INT, st.MPI_SOURCE, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        EXPECT(three[2] == 3);
+    } else if (rank == 0) {
+        double t0 = MPI_Wtime();
+        while (MPI_Wtime() - t0 < 1e-3) { /* compute for 1 ms of virtual time */
+        }
+        int three[3] = {1, 2, 3};
+        MPI_Send(three, 3, MPI_INT, 3, 40, MPI_COMM_WORLD);
+    }
+
     int all;
     MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) printf(all ? "Found %d errors\n" : "No Errors\n", all);
