@@ -196,3 +196,9 @@ void sim_comm_self(struct sim *s, int32_t rank, int32_t id) {
     c->world[0] = rank;
     handle_put(s, rank, id, c, 0);
 }
+
+int32_t sim_comm_member(const struct sim *s, int32_t rank, int32_t comm_id, int32_t member) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    return c && member >= 0 && member < c->size ? comm_world_rank(c, member) : -1;
+}

@@ -195,14 +195,15 @@ static void probe_hit(struct sim *s, struct request *send, struct request *probe
 }
 
 /* The first envelope in rank's unexpected queue matching want, or NULL. */
-static struct request *find_envelope(const struct sim *s, int32_t rank, const struct request *want) {
+static struct request *find_envelope(const struct sim *s, int32_t rank,
+                                     const struct request *want) {
     for (struct request *q = s->ranks[rank].unexp_head; q; q = q->qnext)
         if (envelope_matches(q, want)) return q;
     return NULL;
 }
 
-struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source,
-                          int32_t tag, struct sim_recv_target *target) {
+struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
+                          struct sim_recv_target *target) {
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || !check_peer(s, rank, c, source, true, "source")) return NULL;

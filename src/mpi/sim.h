@@ -124,6 +124,8 @@ struct request *sim_irecv_buf(struct sim *s, int32_t rank, int32_t comm_id, int3
  * communicators (the same on every member), and the rank's place in it. */
 uint32_t sim_comm_context(const struct sim *s, int32_t rank, int32_t comm_id);
 int32_t sim_comm_rank(const struct sim *s, int32_t rank, int32_t comm_id);
+/* World rank of a communicator's member (-1 if out of range). */
+int32_t sim_comm_member(const struct sim *s, int32_t rank, int32_t comm_id, int32_t member);
 /* A communicator of just this rank (MPI_COMM_SELF), known to it as id. */
 void sim_comm_self(struct sim *s, int32_t rank, int32_t id);
 /* Renames a request (e.g. to its index in a caller's array for sim_last_index). */
@@ -132,8 +134,8 @@ void sim_request_set_id(struct request *r, int32_t id);
 /* MPI_Probe: a request that completes when a matching message has arrived
  * (without receiving it); *target gets its envelope. MPI_Iprobe: whether
  * one has arrived by now. */
-struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source,
-                          int32_t tag, struct sim_recv_target *target);
+struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
+                          struct sim_recv_target *target);
 bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
                 struct sim_recv_target *target);
 

@@ -14,6 +14,15 @@
 /* An MPI_Request: the MPI-layer request and where a receive's data goes. */
 struct stage;
 
+/* What a persistent request starts each time. */
+struct persist {
+    void *buf;
+    int count, type, peer, tag;
+    MPI_Comm comm;
+    int mode;
+    bool is_recv;
+};
+
 struct simpi_request {
     struct request *r; /* NULL for an operation on MPI_PROC_NULL */
     struct sim_recv_target tgt;
@@ -24,6 +33,9 @@ struct simpi_request {
     void *user_buf;
     int type;
     struct stage *stage; /* non-blocking collective: staging to finish */
+    bool active;         /* started and not yet completed */
+    bool persistent;
+    struct persist persist;
 };
 
 struct stage;
@@ -41,6 +53,10 @@ int api_check_type(const char *func, MPI_Datatype type, int count);
 void api_fill_status(MPI_Status *status, const struct simpi_request *q);
 struct simpi_request *api_request_new(void);
 void api_request_free(struct simpi_request *q);
+/* Persistent requests: create (inactive), and start. */
+int api_make_persistent(const char *func, const void *buf, int count, MPI_Datatype type, int peer,
+                        int tag, MPI_Comm comm, int mode, bool is_recv, MPI_Request *request);
+void api_start(struct simpi_request *q);
 /* Per-rank, per-communicator collective sequence numbers. */
 uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm);
 void api_set_errhandler(int handler);

@@ -110,6 +110,7 @@ static int run(const char *func, MPI_Comm comm, struct coll_call *c, enum coll_k
         struct simpi_request *w = api_request_new();
         w->r = q;
         w->stage = st;
+        w->active = true;
         *request = w;
         return MPI_SUCCESS;
     }
@@ -156,8 +157,15 @@ static int reduction(const char *func, enum coll_data_kind kind, const void *sen
     if (!op_valid(op)) return api_error(func, MPI_ERR_OP, "operation %d is not valid", op);
     int64_t per;
     int basic = dt_basic(type, &per), me, n;
-    if (basic <= 0)
+    if (op_is_user(op)) { /* user functions see the caller's datatype and count */
+        basic = type;
+        per = 1;
+        if (!dt_contiguous(type))
+            return api_error(func, MPI_ERR_UNSUPPORTED_OPERATION,
+                             "user operations on non-contiguous datatypes are not supported yet");
+    } else if (basic <= 0) {
         return api_error(func, MPI_ERR_OP, "reductions need a datatype made of one basic type");
+    }
     comm_shape(comm, &me, &n);
     struct stage *st = xcalloc(1, sizeof *st);
     int64_t total = count, mine = count; /* elements in the vector, and in my result */
@@ -178,6 +186,7 @@ static int reduction(const char *func, enum coll_data_kind kind, const void *sen
                           .op = op,
                           .type = basic,
                           .count = total * per,
+                          .esize = op_is_user(op) ? dt_size(type) : dtype_size(basic),
                           .in = in,
                           .in_len = total * dt_size(type),
                           .out = out,

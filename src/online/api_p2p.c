@@ -36,11 +36,9 @@ static int check_args(const char *func, int count, MPI_Datatype type, int peer, 
     return rc;
 }
 
-static int start_send(const char *func, const void *buf, int count, MPI_Datatype type, int dest,
-                      int tag, MPI_Comm comm, enum send_mode mode, struct simpi_request **out) {
-    int rc = check_args(func, count, type, dest, tag, comm, false);
-    if (rc != MPI_SUCCESS) return rc;
-    struct simpi_request *q = api_request_new();
+/* Posts a send on an existing wrapper (also MPI_Start of a persistent one). */
+static void post_send(struct simpi_request *q, const void *buf, int count, MPI_Datatype type,
+                      int dest, int tag, MPI_Comm comm, enum send_mode mode) {
     q->type_size = dt_size(type);
     int64_t bytes = (int64_t)count * q->type_size;
     void *packed = NULL;
@@ -48,11 +46,39 @@ static int start_send(const char *func, const void *buf, int count, MPI_Datatype
         packed = xmalloc((size_t)bytes);
         dt_pack(type, buf, count, packed);
     }
+    q->r = NULL;
     if (dest != MPI_PROC_NULL)
         q->r = sim_isend_buf(simpi_rt->sim, runtime_rank(), comm, dest, tag, bytes, mode,
                              packed ? packed : buf);
     free(packed); /* the MPI layer delivered it or kept its own copy */
-    *out = q;
+    q->active = true;
+}
+
+static void post_recv(struct simpi_request *q, void *buf, int count, MPI_Datatype type, int source,
+                      int tag, MPI_Comm comm) {
+    q->is_recv = true;
+    q->type_size = dt_size(type);
+    q->type = type;
+    memset(&q->tgt, 0, sizeof q->tgt);
+    q->tgt.buf = buf;
+    q->tgt.capacity = (int64_t)count * q->type_size;
+    q->user_buf = NULL;
+    if (!dt_contiguous(type) && q->tgt.capacity > 0) {
+        q->user_buf = buf;
+        q->tgt.buf = xmalloc((size_t)q->tgt.capacity);
+    }
+    q->r = NULL;
+    if (source != MPI_PROC_NULL)
+        q->r = sim_irecv_buf(simpi_rt->sim, runtime_rank(), comm, source, tag, &q->tgt);
+    q->active = true;
+}
+
+static int start_send(const char *func, const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm, enum send_mode mode, struct simpi_request **out) {
+    int rc = check_args(func, count, type, dest, tag, comm, false);
+    if (rc != MPI_SUCCESS) return rc;
+    *out = api_request_new();
+    post_send(*out, buf, count, type, dest, tag, comm, mode);
     return MPI_SUCCESS;
 }
 
@@ -60,19 +86,27 @@ static int start_recv(const char *func, void *buf, int count, MPI_Datatype type,
                       int tag, MPI_Comm comm, struct simpi_request **out) {
     int rc = check_args(func, count, type, source, tag, comm, true);
     if (rc != MPI_SUCCESS) return rc;
+    *out = api_request_new();
+    post_recv(*out, buf, count, type, source, tag, comm);
+    return MPI_SUCCESS;
+}
+
+void api_start(struct simpi_request *q) {
+    struct persist *p = &q->persist;
+    if (p->is_recv)
+        post_recv(q, p->buf, p->count, p->type, p->peer, p->tag, p->comm);
+    else
+        post_send(q, p->buf, p->count, p->type, p->peer, p->tag, p->comm, (enum send_mode)p->mode);
+}
+
+int api_make_persistent(const char *func, const void *buf, int count, MPI_Datatype type, int peer,
+                        int tag, MPI_Comm comm, int mode, bool is_recv, MPI_Request *request) {
+    int rc = check_args(func, count, type, peer, tag, comm, is_recv);
+    if (rc != MPI_SUCCESS) return rc;
     struct simpi_request *q = api_request_new();
-    q->is_recv = true;
-    q->type_size = dt_size(type);
-    q->type = type;
-    q->tgt.buf = buf;
-    q->tgt.capacity = (int64_t)count * q->type_size;
-    if (!dt_contiguous(type) && q->tgt.capacity > 0) {
-        q->user_buf = buf;
-        q->tgt.buf = xmalloc((size_t)q->tgt.capacity);
-    }
-    if (source != MPI_PROC_NULL)
-        q->r = sim_irecv_buf(simpi_rt->sim, runtime_rank(), comm, source, tag, &q->tgt);
-    *out = q;
+    q->persistent = true;
+    q->persist = (struct persist){(void *)buf, count, type, peer, tag, comm, mode, is_recv};
+    *request = q;
     return MPI_SUCCESS;
 }
 
@@ -92,8 +126,11 @@ static int finish(const char *func, struct simpi_request *q, MPI_Status *status)
         int64_t got = q->tgt.size < q->tgt.capacity ? q->tgt.size : q->tgt.capacity;
         if (q->r) dt_unpack(q->type, q->tgt.buf, got / q->type_size, q->user_buf);
         free(q->tgt.buf);
+        q->user_buf = NULL;
     }
-    api_request_free(q);
+    q->active = false;
+    q->r = NULL;
+    if (!q->persistent) api_request_free(q);
     return rc;
 }
 
@@ -163,7 +200,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
     API_ENTER("MPI_Wait");
     struct simpi_request *q = *request;
-    if (!q) {
+    if (!q || (q->persistent && !q->active)) {
         if (status != MPI_STATUS_IGNORE) {
             status->MPI_SOURCE = MPI_ANY_SOURCE;
             status->MPI_TAG = MPI_ANY_TAG;
@@ -171,7 +208,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
         }
         API_RETURN(MPI_SUCCESS);
     }
-    *request = MPI_REQUEST_NULL;
+    if (!q->persistent) *request = MPI_REQUEST_NULL;
     API_RETURN(blocking("MPI_Wait", q, status));
 }
 
@@ -180,15 +217,19 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
     struct request *small[16], **list = count > 16 ? xcalloc((size_t)count, sizeof *list) : small;
     int n = 0;
     for (int i = 0; i < count; i++)
-        if (requests[i] && requests[i]->r) list[n++] = requests[i]->r;
+        if (requests[i] && requests[i]->active && requests[i]->r) list[n++] = requests[i]->r;
     if (n) runtime_wait(list, n, false);
     if (list != small) free(list);
     int rc = MPI_SUCCESS;
     for (int i = 0; i < count; i++) {
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
-        if (requests[i] && finish("MPI_Waitall", requests[i], st) != MPI_SUCCESS)
-            rc = MPI_ERR_IN_STATUS;
-        requests[i] = MPI_REQUEST_NULL;
+        struct simpi_request *q = requests[i];
+        if (!q || !q->active) {
+            if (st != MPI_STATUS_IGNORE) st->MPI_SOURCE = MPI_ANY_SOURCE, st->MPI_TAG = MPI_ANY_TAG;
+            continue;
+        }
+        if (finish("MPI_Waitall", q, st) != MPI_SUCCESS) rc = MPI_ERR_IN_STATUS;
+        if (!q->persistent) requests[i] = MPI_REQUEST_NULL;
     }
     API_RETURN(rc);
 }
@@ -197,7 +238,7 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
     API_ENTER("MPI_Waitany");
     *index = MPI_UNDEFINED;
     for (int i = 0; i < count; i++) /* an operation on MPI_PROC_NULL is complete at once */
-        if (requests[i] && !requests[i]->r) {
+        if (requests[i] && requests[i]->active && !requests[i]->r) {
             *index = i;
             break;
         }
@@ -206,7 +247,7 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
             **list = count > 16 ? xcalloc((size_t)count, sizeof *list) : small;
         int n = 0;
         for (int i = 0; i < count; i++)
-            if (requests[i]) {
+            if (requests[i] && requests[i]->active) {
                 sim_request_set_id(requests[i]->r, i);
                 list[n++] = requests[i]->r;
             }
@@ -218,16 +259,16 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
     }
     if (*index == MPI_UNDEFINED) API_RETURN(MPI_SUCCESS);
     struct simpi_request *q = requests[*index];
-    requests[*index] = MPI_REQUEST_NULL;
+    if (!q->persistent) requests[*index] = MPI_REQUEST_NULL;
     API_RETURN(finish("MPI_Waitany", q, status));
 }
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
     API_ENTER("MPI_Test");
     struct simpi_request *q = *request;
-    *flag = !q || !q->r || sim_test(simpi_rt->sim, runtime_rank(), q->r);
-    if (!*flag || !q) API_RETURN(MPI_SUCCESS);
-    *request = MPI_REQUEST_NULL;
+    *flag = !q || !q->active || !q->r || sim_test(simpi_rt->sim, runtime_rank(), q->r);
+    if (!*flag || !q || !q->active) API_RETURN(MPI_SUCCESS);
+    if (!q->persistent) *request = MPI_REQUEST_NULL;
     API_RETURN(finish("MPI_Test", q, status));
 }
 
@@ -237,7 +278,7 @@ int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status status
     *flag = 1;
     for (int i = 0; i < count && *flag; i++) {
         struct simpi_request *q = requests[i];
-        *flag = !q || !q->r || sim_request_done(simpi_rt->sim, q->r);
+        *flag = !q || !q->active || !q->r || sim_request_done(simpi_rt->sim, q->r);
     }
     if (!*flag) API_RETURN(MPI_SUCCESS);
     runtime_leave();

@@ -92,7 +92,7 @@ static int fold(const struct coll_call *c, void *acc, const void *x, void *tmp, 
 /* Reductions and prefix reductions, computed once everyone has arrived. */
 static int serve_reductions(struct slot *s) {
     const struct coll_call *c = &s->call;
-    int64_t bytes = c->count * dtype_size(c->type);
+    int64_t bytes = c->count * c->esize;
     char *acc = xmalloc((size_t)bytes + 1), *tmp = xmalloc((size_t)bytes + 1);
     int rc = 0;
     memcpy(acc, s->m[0].in, (size_t)bytes);
@@ -104,7 +104,7 @@ static int serve_reductions(struct slot *s) {
         if (c->kind == CD_SCAN) copy_piece(s->m[j].out, acc, bytes);
     }
     if (rc == 0 && c->kind != CD_SCAN && c->kind != CD_EXSCAN) {
-        int64_t esize = dtype_size(c->type), at = 0;
+        int64_t esize = c->esize, at = 0;
         for (int32_t j = 0; j < s->n; j++) {
             struct member *m = &s->m[j];
             if (c->kind == CD_REDUCE_SCATTER) {

@@ -28,7 +28,8 @@ struct coll_call {
     enum coll_data_kind kind;
     int root;
     int op, type;  /* reductions: predefined op and basic type */
-    int64_t count; /* reductions: basic elements in the vector */
+    int64_t count; /* reductions: elements in the vector */
+    int64_t esize; /* reductions: bytes per element */
     const void *in;
     int64_t in_len;                    /* bytes of input */
     const int64_t *in_off, *in_len_to; /* CD_SCATTER (root) / CD_ALLTOALL: piece for member j */

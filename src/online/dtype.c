@@ -5,6 +5,7 @@
 
 #include <complex.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <wchar.h>
 
 #include "mpi.h"
@@ -78,8 +79,35 @@ int dtype_size(int t) {
     return sizes[t];
 }
 
+static struct user_op {
+    user_op_fn fn;
+    bool commute, used;
+} * user_ops;
+static int nuser_ops;
+
+int op_register(user_op_fn fn, bool commute) {
+    user_ops = realloc(user_ops, sizeof *user_ops * (size_t)(nuser_ops + 1));
+    if (!user_ops) abort();
+    user_ops[nuser_ops] = (struct user_op){fn, commute, true};
+    return USER_OP_BASE + nuser_ops++;
+}
+
+bool op_is_user(int op) {
+    return op >= USER_OP_BASE && op - USER_OP_BASE < nuser_ops && user_ops[op - USER_OP_BASE].used;
+}
+
+bool op_free(int op) {
+    if (!op_is_user(op)) return false;
+    user_ops[op - USER_OP_BASE].used = false;
+    return true;
+}
+
+bool op_commutes(int op) {
+    return !op_is_user(op) || user_ops[op - USER_OP_BASE].commute;
+}
+
 bool op_valid(int op) {
-    return op >= MPI_MAX && op <= MPI_NO_OP;
+    return (op >= MPI_MAX && op <= MPI_NO_OP) || op_is_user(op);
 }
 
 #define ARITH_CASES(T)                                                                             \
@@ -194,6 +222,11 @@ bool op_valid(int op) {
     }
 
 int op_apply(int op, int type, const void *in, void *inout, int64_t n) {
+    if (op_is_user(op)) {
+        int len = (int)n, t = type;
+        user_ops[op - USER_OP_BASE].fn((void *)in, inout, &len, &t);
+        return MPI_SUCCESS;
+    }
     if (op == MPI_NO_OP) return MPI_SUCCESS;
     if (op == MPI_REPLACE) {
         int sz = dtype_size(type);

@@ -13,4 +13,13 @@ int dtype_size(int type);
 int op_apply(int op, int type, const void *in, void *inout, int64_t count);
 bool op_valid(int op);
 
+/* User-defined operations (MPI_Op_create): handles from USER_OP_BASE. The
+ * function is called as fn(in, inout, &count, &type). */
+#define USER_OP_BASE 32
+typedef void (*user_op_fn)(void *in, void *inout, int *len, int *type);
+int op_register(user_op_fn fn, bool commute);
+bool op_free(int op);
+bool op_is_user(int op);
+bool op_commutes(int op);
+
 #endif

@@ -21,7 +21,8 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &n);
     /* rank j contributes j + 1 values j*10, j*10+1, ... */
     int mine[8], counts[8], displs[8], all[64] = {0}, total = 0;
-    for (int i = 0; i <= me; i++) mine[i] = me * 10 + i;
+    for (int i = 0; i <= me; i++)
+        mine[i] = me * 10 + i;
     for (int j = 0; j < n; j++) {
         counts[j] = j + 1;
         displs[j] = total + j; /* one gap slot between blocks */
@@ -30,20 +31,24 @@ int main(int argc, char **argv) {
     MPI_Gatherv(mine, me + 1, MPI_INT, all, counts, displs, MPI_INT, 1, MPI_COMM_WORLD);
     if (me == 1)
         for (int j = 0; j < n; j++)
-            for (int i = 0; i <= j; i++) EXPECT(all[displs[j] + i] == j * 10 + i);
+            for (int i = 0; i <= j; i++)
+                EXPECT(all[displs[j] + i] == j * 10 + i);
     int everyone[64] = {0};
     MPI_Allgatherv(mine, me + 1, MPI_INT, everyone, counts, displs, MPI_INT, MPI_COMM_WORLD);
-    for (int j = 0; j < n; j++) EXPECT(everyone[displs[j] + j] == j * 10 + j);
+    for (int j = 0; j < n; j++)
+        EXPECT(everyone[displs[j] + j] == j * 10 + j);
     int back[8] = {0};
     MPI_Scatterv(all, counts, displs, MPI_INT, back, me + 1, MPI_INT, 1, MPI_COMM_WORLD);
-    for (int i = 0; i <= me; i++) EXPECT(back[i] == me * 10 + i);
+    for (int i = 0; i <= me; i++)
+        EXPECT(back[i] == me * 10 + i);
 
     /* alltoallv: rank i sends i+1 copies of (100 i + j) to rank j */
     int sbuf[64], sc[8], sd[8], rbuf[64] = {0}, rc[8], rd[8], at = 0;
     for (int j = 0; j < n; j++) {
         sc[j] = me + 1;
         sd[j] = at;
-        for (int k = 0; k <= me; k++) sbuf[at++] = 100 * me + j;
+        for (int k = 0; k <= me; k++)
+            sbuf[at++] = 100 * me + j;
     }
     at = 0;
     for (int j = 0; j < n; j++) {
@@ -52,7 +57,8 @@ int main(int argc, char **argv) {
         at += j + 1;
     }
     MPI_Alltoallv(sbuf, sc, sd, MPI_INT, rbuf, rc, rd, MPI_INT, MPI_COMM_WORLD);
-    for (int j = 0; j < n; j++) EXPECT(rbuf[rd[j]] == 100 * j + me && rbuf[rd[j] + j] == 100 * j + me);
+    for (int j = 0; j < n; j++)
+        EXPECT(rbuf[rd[j]] == 100 * j + me && rbuf[rd[j] + j] == 100 * j + me);
 
     /* prefix reductions */
     int v = me + 1, pre = -1, ex = -1;
@@ -63,10 +69,12 @@ int main(int argc, char **argv) {
 
     /* reduce_scatter: the vector [0..total) summed over ranks, split by counts */
     int vec[64], part[8] = {0};
-    for (int i = 0; i < total; i++) vec[i] = i;
+    for (int i = 0; i < total; i++)
+        vec[i] = i;
     MPI_Reduce_scatter(vec, part, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     int first = me * (me + 1) / 2;
-    for (int i = 0; i <= me; i++) EXPECT(part[i] == n * (first + i));
+    for (int i = 0; i <= me; i++)
+        EXPECT(part[i] == n * (first + i));
     int blk[2] = {-1, -1};
     MPI_Reduce_scatter_block(vec, blk, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     EXPECT(blk[0] == 2 * me && blk[1] == 2 * me + 1);
@@ -82,11 +90,13 @@ int main(int argc, char **argv) {
     MPI_Ibcast(&bc, 1, MPI_INT, 2, MPI_COMM_WORLD, &rq[1]);
     MPI_Iallreduce(&v, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[2]);
     MPI_Igather(&v, 1, MPI_INT, gathered, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq[3]);
-    for (int i = 0; i < 1000; i++) work += i * 0.5;
+    for (int i = 0; i < 1000; i++)
+        work += i * 0.5;
     MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
     EXPECT(bc == 77 && sum == n * (n + 1) / 2 && work > 0);
     if (me == 0)
-        for (int j = 0; j < n; j++) EXPECT(gathered[j] == j + 1);
+        for (int j = 0; j < n; j++)
+            EXPECT(gathered[j] == j + 1);
 
     int errs_all;
     MPI_Allreduce(&errors, &errs_all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

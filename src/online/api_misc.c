@@ -1,0 +1,456 @@
+/* MPI entry points beyond the core: persistent requests, more completion
+ * calls, user-defined operations, communicator queries and attributes,
+ * groups and group-based communicator creation. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+#include "online/api.h"
+
+/* --- persistent requests --- */
+
+#define INIT_FN(NAME, MODE)                                                                        \
+    int P##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,   \
+                MPI_Request *request) {                                                            \
+        API_ENTER(#NAME);                                                                          \
+        API_RETURN(api_make_persistent(#NAME, buf, count, type, dest, tag, comm, MODE, false,      \
+                                       request));                                                  \
+    }
+
+INIT_FN(MPI_Send_init, SEND_STANDARD)
+INIT_FN(MPI_Ssend_init, SEND_SYNC)
+INIT_FN(MPI_Bsend_init, SEND_BUFFERED)
+INIT_FN(MPI_Rsend_init, SEND_READY)
+
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                   MPI_Request *request) {
+    API_ENTER("MPI_Recv_init");
+    API_RETURN(api_make_persistent("MPI_Recv_init", buf, count, type, source, tag, comm, 0, true,
+                                   request));
+}
+
+int PMPI_Start(MPI_Request *request) {
+    API_ENTER("MPI_Start");
+    struct simpi_request *q = *request;
+    if (!q || !q->persistent || q->active)
+        API_RETURN(api_error("MPI_Start", MPI_ERR_REQUEST,
+                             "not an inactive persistent request"));
+    api_start(q);
+    API_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Startall(int count, MPI_Request requests[]) {
+    for (int i = 0; i < count; i++) {
+        int rc = PMPI_Start(&requests[i]);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Request_free(MPI_Request *request) {
+    API_ENTER("MPI_Request_free");
+    struct simpi_request *q = *request;
+    if (q && q->active && q->r) runtime_wait(&q->r, 1, false); /* let it complete first */
+    if (q) api_request_free(q);
+    *request = MPI_REQUEST_NULL;
+    API_RETURN(MPI_SUCCESS);
+}
+
+/* --- more completion calls, built on Test and Wait --- */
+
+int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
+    *index = MPI_UNDEFINED;
+    *flag = 1; /* true when no request is active */
+    for (int i = 0; i < count; i++) {
+        if (!requests[i] || !requests[i]->active) continue;
+        *flag = 0;
+        int done = 0, rc = PMPI_Test(&requests[i], &done, status);
+        if (rc != MPI_SUCCESS) return rc;
+        if (done) {
+            *index = i;
+            *flag = 1;
+            return MPI_SUCCESS;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                  MPI_Status statuses[]) {
+    int n = 0, active = 0;
+    for (int i = 0; i < incount; i++) {
+        if (!requests[i] || !requests[i]->active) continue;
+        active++;
+        int done = 0;
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
+        PMPI_Test(&requests[i], &done, st);
+        if (done) indices[n++] = i;
+    }
+    *outcount = active ? n : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                  MPI_Status statuses[]) {
+    int index;
+    MPI_Status *first = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[0];
+    int rc = PMPI_Waitany(incount, requests, &index, first);
+    if (rc != MPI_SUCCESS || index == MPI_UNDEFINED) {
+        *outcount = MPI_UNDEFINED;
+        return rc;
+    }
+    indices[0] = index;
+    int more = 0;
+    PMPI_Testsome(incount, requests, &more, indices + 1,
+                  statuses == MPI_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : statuses + 1);
+    *outcount = 1 + (more == MPI_UNDEFINED ? 0 : more);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
+    API_ENTER("MPI_Request_get_status");
+    struct simpi_request *q = request;
+    *flag = !q || !q->active || !q->r || sim_request_done(simpi_rt->sim, q->r);
+    if (*flag && q) api_fill_status(status, q);
+    API_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Cancel(MPI_Request *request) {
+    API_ENTER("MPI_Cancel");
+    (void)request;
+    API_RETURN(api_error("MPI_Cancel", MPI_ERR_UNSUPPORTED_OPERATION,
+                         "cancelling requests is not supported yet"));
+}
+
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag) {
+    (void)status;
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+/* --- user-defined operations --- */
+
+int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op) {
+    *op = op_register((user_op_fn)fn, commute != 0);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Op_free(MPI_Op *op) {
+    if (!op_free(*op)) return api_error("MPI_Op_free", MPI_ERR_OP, "op %d is not user-defined", *op);
+    *op = MPI_OP_NULL;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Op_commutative(MPI_Op op, int *commute) {
+    if (!op_valid(op)) return api_error("MPI_Op_commutative", MPI_ERR_OP, "op %d is not valid", op);
+    *commute = op_commutes(op);
+    return MPI_SUCCESS;
+}
+
+/* --- communicator queries and attributes --- */
+
+/* The world ranks of a communicator's members (caller frees). */
+static int32_t *members(MPI_Comm comm, int *n) {
+    struct sim *s = simpi_rt->sim;
+    *n = sim_comm_size(s, runtime_rank(), comm);
+    int32_t *w = xcalloc((size_t)*n + 1, sizeof *w);
+    for (int i = 0; i < *n; i++) w[i] = sim_comm_member(s, runtime_rank(), comm, i);
+    return w;
+}
+
+int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result) {
+    API_ENTER("MPI_Comm_compare");
+    int rc = api_check_comm("MPI_Comm_compare", a);
+    if (rc == MPI_SUCCESS) rc = api_check_comm("MPI_Comm_compare", b);
+    if (rc != MPI_SUCCESS) API_RETURN(rc);
+    struct sim *s = simpi_rt->sim;
+    if (sim_comm_context(s, runtime_rank(), a) == sim_comm_context(s, runtime_rank(), b)) {
+        *result = MPI_IDENT;
+        API_RETURN(MPI_SUCCESS);
+    }
+    int na, nb;
+    int32_t *wa = members(a, &na), *wb = members(b, &nb);
+    bool same_order = na == nb, same_set = na == nb;
+    for (int i = 0; i < na && same_order; i++) same_order = wa[i] == wb[i];
+    for (int i = 0; i < na && same_set; i++) {
+        bool found = false;
+        for (int j = 0; j < nb && !found; j++) found = wa[i] == wb[j];
+        same_set = found;
+    }
+    *result = same_order ? MPI_CONGRUENT : same_set ? MPI_SIMILAR : MPI_UNEQUAL;
+    free(wa);
+    free(wb);
+    API_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag) {
+    (void)comm;
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+/* Communicator names, per rank and communicator id (a small table). */
+struct name {
+    int32_t rank;
+    MPI_Comm comm;
+    char text[MPI_MAX_OBJECT_NAME];
+};
+static struct name *names;
+static int nnames;
+
+int PMPI_Comm_set_name(MPI_Comm comm, const char *name) {
+    int32_t r = runtime_rank();
+    int i = 0;
+    while (i < nnames && !(names[i].rank == r && names[i].comm == comm)) i++;
+    if (i == nnames) {
+        names = realloc(names, sizeof *names * (size_t)(++nnames));
+        if (!names) abort();
+        names[i].rank = r;
+        names[i].comm = comm;
+    }
+    strncpy(names[i].text, name, MPI_MAX_OBJECT_NAME - 1);
+    names[i].text[MPI_MAX_OBJECT_NAME - 1] = '\0';
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen) {
+    int32_t r = runtime_rank();
+    const char *found = comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
+                        : comm == MPI_COMM_SELF ? "MPI_COMM_SELF"
+                                                : "";
+    for (int i = 0; i < nnames; i++)
+        if (names[i].rank == r && names[i].comm == comm) found = names[i].text;
+    *resultlen = (int)strlen(found);
+    memcpy(name, found, (size_t)*resultlen + 1);
+    return MPI_SUCCESS;
+}
+
+/* Predefined attributes; user keyvals are not supported yet. */
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag) {
+    (void)comm;
+    static int tag_ub = 0x7fffffff, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 1;
+    static int universe;
+    universe = simpi_rt ? simpi_rt->n : 1;
+    int *v = keyval == MPI_TAG_UB ? &tag_ub
+             : keyval == MPI_HOST ? &host
+             : keyval == MPI_IO ? &io
+             : keyval == MPI_WTIME_IS_GLOBAL ? &wtime_global
+             : keyval == MPI_UNIVERSE_SIZE ? &universe
+                                          : NULL;
+    *flag = v != NULL;
+    if (v) *(int **)value = v;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag) {
+    return PMPI_Comm_get_attr(comm, keyval, value, flag);
+}
+
+/* --- groups: tables of world ranks --- */
+
+struct group {
+    int32_t *w;
+    int n;
+};
+static struct group *groups; /* handle = index + 2 (0: null, 1: empty) */
+static int ngroups;
+
+static MPI_Group group_new(int32_t *w, int n) {
+    groups = realloc(groups, sizeof *groups * (size_t)(ngroups + 1));
+    if (!groups) abort();
+    groups[ngroups] = (struct group){w, n};
+    return 2 + ngroups++;
+}
+
+static struct group *group_get(MPI_Group g) {
+    static struct group empty;
+    if (g == MPI_GROUP_EMPTY) return &empty;
+    return g >= 2 && g - 2 < ngroups && groups[g - 2].w ? &groups[g - 2] : NULL;
+}
+
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
+    API_ENTER("MPI_Comm_group");
+    int rc = api_check_comm("MPI_Comm_group", comm), n;
+    if (rc == MPI_SUCCESS) {
+        int32_t *w = members(comm, &n);
+        *group = group_new(w, n);
+    }
+    API_RETURN(rc);
+}
+
+#define GROUP_OR_FAIL(func, g, var)                                                                \
+    struct group *var = group_get(g);                                                              \
+    if (!var) return api_error(func, MPI_ERR_GROUP, "group %d is not valid", g)
+
+int PMPI_Group_size(MPI_Group g, int *size) {
+    GROUP_OR_FAIL("MPI_Group_size", g, gr);
+    *size = gr->n;
+    return MPI_SUCCESS;
+}
+
+static int index_of(const struct group *g, int32_t world) {
+    for (int i = 0; i < g->n; i++)
+        if (g->w[i] == world) return i;
+    return MPI_UNDEFINED;
+}
+
+int PMPI_Group_rank(MPI_Group g, int *rank) {
+    GROUP_OR_FAIL("MPI_Group_rank", g, gr);
+    *rank = index_of(gr, runtime_rank());
+    return MPI_SUCCESS;
+}
+
+int PMPI_Group_incl(MPI_Group g, int n, const int ranks[], MPI_Group *out) {
+    GROUP_OR_FAIL("MPI_Group_incl", g, gr);
+    int32_t *w = xcalloc((size_t)n + 1, sizeof *w);
+    for (int i = 0; i < n; i++) {
+        if (ranks[i] < 0 || ranks[i] >= gr->n) {
+            free(w);
+            return api_error("MPI_Group_incl", MPI_ERR_RANK, "rank %d not in the group", ranks[i]);
+        }
+        w[i] = gr->w[ranks[i]];
+    }
+    *out = group_new(w, n);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Group_excl(MPI_Group g, int n, const int ranks[], MPI_Group *out) {
+    GROUP_OR_FAIL("MPI_Group_excl", g, gr);
+    int32_t *w = xcalloc((size_t)gr->n + 1, sizeof *w);
+    int k = 0;
+    for (int i = 0; i < gr->n; i++) {
+        bool drop = false;
+        for (int j = 0; j < n && !drop; j++) drop = ranks[j] == i;
+        if (!drop) w[k++] = gr->w[i];
+    }
+    *out = group_new(w, k);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group *out) {
+    GROUP_OR_FAIL("MPI_Group_range_incl", g, gr);
+    int32_t *w = xcalloc((size_t)gr->n + 1, sizeof *w);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+        if (stride == 0) {
+            free(w);
+            return api_error("MPI_Group_range_incl", MPI_ERR_ARG, "stride 0");
+        }
+        for (int r = first; stride > 0 ? r <= last : r >= last; r += stride)
+            if (r >= 0 && r < gr->n && k < gr->n) w[k++] = gr->w[r];
+    }
+    *out = group_new(w, k);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Group_translate_ranks(MPI_Group a, int n, const int ranks_a[], MPI_Group b,
+                               int ranks_b[]) {
+    GROUP_OR_FAIL("MPI_Group_translate_ranks", a, ga);
+    GROUP_OR_FAIL("MPI_Group_translate_ranks", b, gb);
+    for (int i = 0; i < n; i++)
+        ranks_b[i] = ranks_a[i] == MPI_PROC_NULL ? MPI_PROC_NULL
+                     : ranks_a[i] >= 0 && ranks_a[i] < ga->n ? index_of(gb, ga->w[ranks_a[i]])
+                                                             : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+/* union (mode 0), intersection (1), difference (2), in the order MPI gives */
+static int group_setop(const char *func, MPI_Group a, MPI_Group b, int mode, MPI_Group *out) {
+    GROUP_OR_FAIL(func, a, ga);
+    GROUP_OR_FAIL(func, b, gb);
+    int32_t *w = xcalloc((size_t)(ga->n + gb->n) + 1, sizeof *w);
+    int k = 0;
+    for (int i = 0; i < ga->n; i++) {
+        bool in_b = index_of(gb, ga->w[i]) != MPI_UNDEFINED;
+        if (mode == 0 || (mode == 1 && in_b) || (mode == 2 && !in_b)) w[k++] = ga->w[i];
+    }
+    for (int i = 0; mode == 0 && i < gb->n; i++)
+        if (index_of(ga, gb->w[i]) == MPI_UNDEFINED) w[k++] = gb->w[i];
+    *out = group_new(w, k);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Group_union(MPI_Group a, MPI_Group b, MPI_Group *out) {
+    return group_setop("MPI_Group_union", a, b, 0, out);
+}
+int PMPI_Group_intersection(MPI_Group a, MPI_Group b, MPI_Group *out) {
+    return group_setop("MPI_Group_intersection", a, b, 1, out);
+}
+int PMPI_Group_difference(MPI_Group a, MPI_Group b, MPI_Group *out) {
+    return group_setop("MPI_Group_difference", a, b, 2, out);
+}
+
+int PMPI_Group_compare(MPI_Group a, MPI_Group b, int *result) {
+    GROUP_OR_FAIL("MPI_Group_compare", a, ga);
+    GROUP_OR_FAIL("MPI_Group_compare", b, gb);
+    bool order = ga->n == gb->n, set = ga->n == gb->n;
+    for (int i = 0; i < ga->n && order; i++) order = ga->w[i] == gb->w[i];
+    for (int i = 0; i < ga->n && set; i++) set = index_of(gb, ga->w[i]) != MPI_UNDEFINED;
+    *result = order ? MPI_IDENT : set ? MPI_SIMILAR : MPI_UNEQUAL;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Group_free(MPI_Group *g) {
+    struct group *gr = group_get(*g);
+    if (gr && *g != MPI_GROUP_EMPTY) {
+        free(gr->w);
+        gr->w = NULL;
+    }
+    *g = MPI_GROUP_NULL;
+    return MPI_SUCCESS;
+}
+
+/* Comm_create: a split in which members of the group take color 0, ordered
+ * by their rank in the group. */
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm) {
+    struct group *gr = group_get(g);
+    int idx = gr ? index_of(gr, runtime_rank()) : MPI_UNDEFINED;
+    return PMPI_Comm_split(comm, idx == MPI_UNDEFINED ? MPI_UNDEFINED : 0, idx, newcomm);
+}
+
+/* MPI_COMM_TYPE_SHARED: the ranks of this rank's node. */
+int PMPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *newcomm) {
+    (void)info;
+    int color = type == MPI_COMM_TYPE_SHARED ? platform_node_of(simpi_rt->plat, runtime_rank())
+                                             : MPI_UNDEFINED;
+    return PMPI_Comm_split(comm, color, key, newcomm);
+}
+
+#pragma weak MPI_Send_init = PMPI_Send_init
+#pragma weak MPI_Ssend_init = PMPI_Ssend_init
+#pragma weak MPI_Bsend_init = PMPI_Bsend_init
+#pragma weak MPI_Rsend_init = PMPI_Rsend_init
+#pragma weak MPI_Recv_init = PMPI_Recv_init
+#pragma weak MPI_Start = PMPI_Start
+#pragma weak MPI_Startall = PMPI_Startall
+#pragma weak MPI_Request_free = PMPI_Request_free
+#pragma weak MPI_Testany = PMPI_Testany
+#pragma weak MPI_Testsome = PMPI_Testsome
+#pragma weak MPI_Waitsome = PMPI_Waitsome
+#pragma weak MPI_Request_get_status = PMPI_Request_get_status
+#pragma weak MPI_Cancel = PMPI_Cancel
+#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled
+#pragma weak MPI_Op_create = PMPI_Op_create
+#pragma weak MPI_Op_free = PMPI_Op_free
+#pragma weak MPI_Op_commutative = PMPI_Op_commutative
+#pragma weak MPI_Comm_compare = PMPI_Comm_compare
+#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
+#pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
+#pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
+#pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
+#pragma weak MPI_Attr_get = PMPI_Attr_get
+#pragma weak MPI_Comm_group = PMPI_Comm_group
+#pragma weak MPI_Group_size = PMPI_Group_size
+#pragma weak MPI_Group_rank = PMPI_Group_rank
+#pragma weak MPI_Group_incl = PMPI_Group_incl
+#pragma weak MPI_Group_excl = PMPI_Group_excl
+#pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
+#pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks
+#pragma weak MPI_Group_union = PMPI_Group_union
+#pragma weak MPI_Group_intersection = PMPI_Group_intersection
+#pragma weak MPI_Group_difference = PMPI_Group_difference
+#pragma weak MPI_Group_compare = PMPI_Group_compare
+#pragma weak MPI_Group_free = PMPI_Group_free
+#pragma weak MPI_Comm_create = PMPI_Comm_create
+#pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
