@@ -13,8 +13,8 @@
     int P##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,   \
                 MPI_Request *request) {                                                            \
         API_ENTER(#NAME);                                                                          \
-        API_RETURN(api_make_persistent(#NAME, buf, count, type, dest, tag, comm, MODE, false,      \
-                                       request));                                                  \
+        API_RETURN(                                                                                \
+            api_make_persistent(#NAME, buf, count, type, dest, tag, comm, MODE, false, request));  \
     }
 
 INIT_FN(MPI_Send_init, SEND_STANDARD)
@@ -33,8 +33,7 @@ int PMPI_Start(MPI_Request *request) {
     API_ENTER("MPI_Start");
     struct simpi_request *q = *request;
     if (!q || !q->persistent || q->active)
-        API_RETURN(api_error("MPI_Start", MPI_ERR_REQUEST,
-                             "not an inactive persistent request"));
+        API_RETURN(api_error("MPI_Start", MPI_ERR_REQUEST, "not an inactive persistent request"));
     api_start(q);
     API_RETURN(MPI_SUCCESS);
 }
@@ -136,7 +135,8 @@ int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op) {
 }
 
 int PMPI_Op_free(MPI_Op *op) {
-    if (!op_free(*op)) return api_error("MPI_Op_free", MPI_ERR_OP, "op %d is not user-defined", *op);
+    if (!op_free(*op))
+        return api_error("MPI_Op_free", MPI_ERR_OP, "op %d is not user-defined", *op);
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }
@@ -154,7 +154,8 @@ static int32_t *members(MPI_Comm comm, int *n) {
     struct sim *s = simpi_rt->sim;
     *n = sim_comm_size(s, runtime_rank(), comm);
     int32_t *w = xcalloc((size_t)*n + 1, sizeof *w);
-    for (int i = 0; i < *n; i++) w[i] = sim_comm_member(s, runtime_rank(), comm, i);
+    for (int i = 0; i < *n; i++)
+        w[i] = sim_comm_member(s, runtime_rank(), comm, i);
     return w;
 }
 
@@ -171,10 +172,12 @@ int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result) {
     int na, nb;
     int32_t *wa = members(a, &na), *wb = members(b, &nb);
     bool same_order = na == nb, same_set = na == nb;
-    for (int i = 0; i < na && same_order; i++) same_order = wa[i] == wb[i];
+    for (int i = 0; i < na && same_order; i++)
+        same_order = wa[i] == wb[i];
     for (int i = 0; i < na && same_set; i++) {
         bool found = false;
-        for (int j = 0; j < nb && !found; j++) found = wa[i] == wb[j];
+        for (int j = 0; j < nb && !found; j++)
+            found = wa[i] == wb[j];
         same_set = found;
     }
     *result = same_order ? MPI_CONGRUENT : same_set ? MPI_SIMILAR : MPI_UNEQUAL;
@@ -201,7 +204,8 @@ static int nnames;
 int PMPI_Comm_set_name(MPI_Comm comm, const char *name) {
     int32_t r = runtime_rank();
     int i = 0;
-    while (i < nnames && !(names[i].rank == r && names[i].comm == comm)) i++;
+    while (i < nnames && !(names[i].rank == r && names[i].comm == comm))
+        i++;
     if (i == nnames) {
         names = realloc(names, sizeof *names * (size_t)(++nnames));
         if (!names) abort();
@@ -215,7 +219,7 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *name) {
 
 int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen) {
     int32_t r = runtime_rank();
-    const char *found = comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
+    const char *found = comm == MPI_COMM_WORLD  ? "MPI_COMM_WORLD"
                         : comm == MPI_COMM_SELF ? "MPI_COMM_SELF"
                                                 : "";
     for (int i = 0; i < nnames; i++)
@@ -231,12 +235,12 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag) {
     static int tag_ub = 0x7fffffff, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 1;
     static int universe;
     universe = simpi_rt ? simpi_rt->n : 1;
-    int *v = keyval == MPI_TAG_UB ? &tag_ub
-             : keyval == MPI_HOST ? &host
-             : keyval == MPI_IO ? &io
+    int *v = keyval == MPI_TAG_UB            ? &tag_ub
+             : keyval == MPI_HOST            ? &host
+             : keyval == MPI_IO              ? &io
              : keyval == MPI_WTIME_IS_GLOBAL ? &wtime_global
-             : keyval == MPI_UNIVERSE_SIZE ? &universe
-                                          : NULL;
+             : keyval == MPI_UNIVERSE_SIZE   ? &universe
+                                             : NULL;
     *flag = v != NULL;
     if (v) *(int **)value = v;
     return MPI_SUCCESS;
@@ -320,7 +324,8 @@ int PMPI_Group_excl(MPI_Group g, int n, const int ranks[], MPI_Group *out) {
     int k = 0;
     for (int i = 0; i < gr->n; i++) {
         bool drop = false;
-        for (int j = 0; j < n && !drop; j++) drop = ranks[j] == i;
+        for (int j = 0; j < n && !drop; j++)
+            drop = ranks[j] == i;
         if (!drop) w[k++] = gr->w[i];
     }
     *out = group_new(w, k);
@@ -349,7 +354,7 @@ int PMPI_Group_translate_ranks(MPI_Group a, int n, const int ranks_a[], MPI_Grou
     GROUP_OR_FAIL("MPI_Group_translate_ranks", a, ga);
     GROUP_OR_FAIL("MPI_Group_translate_ranks", b, gb);
     for (int i = 0; i < n; i++)
-        ranks_b[i] = ranks_a[i] == MPI_PROC_NULL ? MPI_PROC_NULL
+        ranks_b[i] = ranks_a[i] == MPI_PROC_NULL             ? MPI_PROC_NULL
                      : ranks_a[i] >= 0 && ranks_a[i] < ga->n ? index_of(gb, ga->w[ranks_a[i]])
                                                              : MPI_UNDEFINED;
     return MPI_SUCCESS;
@@ -385,8 +390,10 @@ int PMPI_Group_compare(MPI_Group a, MPI_Group b, int *result) {
     GROUP_OR_FAIL("MPI_Group_compare", a, ga);
     GROUP_OR_FAIL("MPI_Group_compare", b, gb);
     bool order = ga->n == gb->n, set = ga->n == gb->n;
-    for (int i = 0; i < ga->n && order; i++) order = ga->w[i] == gb->w[i];
-    for (int i = 0; i < ga->n && set; i++) set = index_of(gb, ga->w[i]) != MPI_UNDEFINED;
+    for (int i = 0; i < ga->n && order; i++)
+        order = ga->w[i] == gb->w[i];
+    for (int i = 0; i < ga->n && set; i++)
+        set = index_of(gb, ga->w[i]) != MPI_UNDEFINED;
     *result = order ? MPI_IDENT : set ? MPI_SIMILAR : MPI_UNEQUAL;
     return MPI_SUCCESS;
 }

@@ -51,13 +51,15 @@ int main(int argc, char **argv) {
     if (me == 0) {
         MPI_Request r[8];
         int got[8] = {0}, done = 0, idx[8];
-        for (int j = 1; j < n; j++) MPI_Irecv(&got[j], 1, MPI_INT, j, 3, MPI_COMM_WORLD, &r[j - 1]);
+        for (int j = 1; j < n; j++)
+            MPI_Irecv(&got[j], 1, MPI_INT, j, 3, MPI_COMM_WORLD, &r[j - 1]);
         while (done < n - 1) {
             int k;
             MPI_Waitsome(n - 1, r, &k, idx, MPI_STATUSES_IGNORE);
             done += k;
         }
-        for (int j = 1; j < n; j++) EXPECT(got[j] == j * j);
+        for (int j = 1; j < n; j++)
+            EXPECT(got[j] == j * j);
         int index, flag;
         MPI_Testany(n - 1, r, &index, &flag, MPI_STATUS_IGNORE);
         EXPECT(flag && index == MPI_UNDEFINED); /* nothing active left */
