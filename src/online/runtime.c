@@ -2,11 +2,13 @@
  * measurement, rank start and end, and the final summary. */
 #include "online/runtime.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/memstat.h"
 #include "core/pool.h"
@@ -102,6 +104,44 @@ static void resume(void *ctx, int32_t rank) {
     }
 }
 
+/* A crash inside a rank (segmentation fault, bus error, illegal instruction,
+ * arithmetic error) is reported with the rank and the virtual time; a fault
+ * in a guard page is a stack overflow. Runs on its own signal stack. */
+static void on_crash(int sig, siginfo_t *info, void *uctx) {
+    (void)uctx;
+    struct runtime *rt = simpi_rt;
+    char msg[512], tb[48];
+    int64_t owner = rt ? stacks_guard_owner(&rt->stacks, info->si_addr) : -1;
+    if (owner >= 0)
+        snprintf(msg, sizeof msg,
+                 "simpi: error: rank %lld overflowed its stack of %zu bytes at virtual time %s; "
+                 "rerun with a larger --stack-size\n",
+                 (long long)owner, rt->stacks.size,
+                 units_format_time(sim_now(rt->sim), tb, sizeof tb));
+    else if (rt && rt->current >= 0)
+        snprintf(msg, sizeof msg,
+                 "simpi: error: rank %d crashed (%s at address %p) at virtual time %s\n",
+                 rt->current, strsignal(sig), info->si_addr,
+                 units_format_time(sim_now(rt->sim), tb, sizeof tb));
+    else
+        snprintf(msg, sizeof msg, "simpi: error: the simulator crashed (%s)\n", strsignal(sig));
+    if (write(2, msg, strlen(msg)) < 0) _exit(5);
+    _exit(4);
+}
+
+static void install_crash_handlers(void) {
+    static char altstack[64 * 1024];
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_crash;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
 static const char *env_or(const char *name, const char *fallback) {
     const char *v = getenv(name);
     return v && *v ? v : fallback;
@@ -187,6 +227,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         err_print(&err);
         return 1;
     }
+    if (!getenv("SIMPI_NO_CRASH_HANDLER")) install_crash_handlers();
     enum sim_status st = sim_run(rt.sim);
     int rc = finish(&rt, st);
     sim_destroy(rt.sim);

@@ -49,7 +49,8 @@ void simpi_compute_flops(double flops) {
 struct simpi_sample *simpi_sample_begin(const char *file, int line, int n, int global) {
     runtime_enter(); /* charge what ran before the block */
     struct simpi_sample *s = sites;
-    while (s && !(s->line == line && !strcmp(s->file, file))) s = s->next;
+    while (s && !(s->line == line && !strcmp(s->file, file)))
+        s = s->next;
     if (!s) {
         s = xcalloc(1, sizeof *s);
         s->file = file;
@@ -107,7 +108,8 @@ static struct shared *shared_blocks;
 
 void *simpi_shared_malloc(size_t size, const char *file, int line) {
     struct shared *b = shared_blocks;
-    while (b && !(b->line == line && !strcmp(b->file, file) && b->p)) b = b->next;
+    while (b && !(b->line == line && !strcmp(b->file, file) && b->p))
+        b = b->next;
     if (!b) {
         b = xcalloc(1, sizeof *b);
         b->file = file;

@@ -18,12 +18,17 @@ int main(int argc, char **argv) {
     double t0 = MPI_Wtime();
     simpi_compute_seconds(1e-3);
     int skipped_ran = 0;
-    SIMPI_SAMPLE_FLOPS(2e6) { skipped_ran = 1; }
+    SIMPI_SAMPLE_FLOPS(2e6) {
+        skipped_ran = 1;
+    }
     simpi_compute_flops(5e5);
     double dt = MPI_Wtime() - t0;
     if (fabs(dt - 3.5e-3) > 1e-12 || skipped_ran) errors++, printf("rank %d: %.12g s\n", me, dt);
     int runs = 0;
-    for (int i = 0; i < 10; i++) SIMPI_SAMPLE_LOCAL(2) { runs++; }
+    for (int i = 0; i < 10; i++)
+        SIMPI_SAMPLE_LOCAL(2) {
+            runs++;
+        }
     if (runs != 2) errors++, printf("rank %d: sampled block ran %d times\n", me, runs);
     double *big = SIMPI_SHARED_MALLOC(1 << 20);
     long mine = (long)big, first = mine;
