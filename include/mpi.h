@@ -20,6 +20,11 @@ typedef int MPI_Op;
 typedef int MPI_Group;
 typedef int MPI_Errhandler;
 typedef int MPI_Info;
+typedef int MPI_Win;
+typedef int MPI_File;
+typedef int MPI_Message;
+typedef int MPI_Fint;
+
 typedef ptrdiff_t MPI_Aint;
 typedef long long MPI_Offset;
 typedef long long MPI_Count;
@@ -31,6 +36,23 @@ typedef struct MPI_Status {
     int MPI_ERROR;
     long long simpi_bytes; /* bytes received (MPI_Get_count) */
 } MPI_Status;
+
+typedef int(MPI_Comm_copy_attr_function)(MPI_Comm, int, void *, void *, void *, int *);
+typedef int(MPI_Comm_delete_attr_function)(MPI_Comm, int, void *, void *);
+typedef int(MPI_Type_copy_attr_function)(MPI_Datatype, int, void *, void *, void *, int *);
+typedef int(MPI_Type_delete_attr_function)(MPI_Datatype, int, void *, void *);
+typedef int(MPI_Win_copy_attr_function)(MPI_Win, int, void *, void *, void *, int *);
+typedef int(MPI_Win_delete_attr_function)(MPI_Win, int, void *, void *);
+typedef int(MPI_Copy_function)(MPI_Comm, int, void *, void *, void *, int *);
+typedef int(MPI_Delete_function)(MPI_Comm, int, void *, void *);
+typedef void(MPI_Comm_errhandler_function)(MPI_Comm *, int *, ...);
+typedef void(MPI_Win_errhandler_function)(MPI_Win *, int *, ...);
+typedef void(MPI_File_errhandler_function)(MPI_File *, int *, ...);
+typedef int(MPI_Grequest_query_function)(void *, MPI_Status *);
+typedef int(MPI_Grequest_free_function)(void *);
+typedef int(MPI_Grequest_cancel_function)(void *, int);
+typedef int(MPI_Datarep_conversion_function)(void *, MPI_Datatype, int, void *, MPI_Offset, void *);
+typedef int(MPI_Datarep_extent_function)(MPI_Datatype, MPI_Aint *, void *);
 
 typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 
@@ -557,6 +579,8 @@ int PMPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int *size);
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype type, int *count);
 int PMPI_Get_address(const void *location, MPI_Aint *address);
 int PMPI_Address(void *location, MPI_Aint *address);
+
+#include "mpi_stubs.h"
 
 #ifdef __cplusplus
 }

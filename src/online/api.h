@@ -45,6 +45,8 @@ void api_unstage(struct stage *st);
 /* Reports an error: aborts under MPI_ERRORS_ARE_FATAL, returns it otherwise. */
 int api_error(const char *func, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A function simpi lacks: stops the run naming it (api_stubs.c). */
+_Noreturn void api_unsupported(const char *func);
 /* Checks shared by most calls; return MPI_SUCCESS or the reported error. */
 int api_check_init(const char *func);
 int api_check_comm(const char *func, MPI_Comm comm);

@@ -71,6 +71,11 @@ int api_error(const char *func, int code, const char *fmt, ...) {
     runtime_abort("%s: %s (%s)", func, msg, error_text(code));
 }
 
+_Noreturn void api_unsupported(const char *func) {
+    runtime_enter();
+    runtime_abort("%s is not supported by simpi yet (docs/mpi-coverage.md lists what is)", func);
+}
+
 int api_check_init(const char *func) {
     struct runtime *rt = simpi_rt;
     if (!rt || rt->current < 0) {
