@@ -5,7 +5,9 @@
 
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
     api_unsupported("MPI_Accumulate");
 }
 #pragma weak MPI_Accumulate = PMPI_Accumulate
@@ -30,7 +32,9 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
 }
 #pragma weak MPI_Alloc_mem = PMPI_Alloc_mem
 
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
     api_unsupported("MPI_Alltoallw");
 }
 #pragma weak MPI_Alltoallw = PMPI_Alltoallw
@@ -45,52 +49,18 @@ int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
 }
 #pragma weak MPI_Attr_put = PMPI_Attr_put
 
-int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
-    api_unsupported("MPI_Cart_coords");
-}
-#pragma weak MPI_Cart_coords = PMPI_Cart_coords
-
-int PMPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart) {
-    api_unsupported("MPI_Cart_create");
-}
-#pragma weak MPI_Cart_create = PMPI_Cart_create
-
-int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
-    api_unsupported("MPI_Cart_get");
-}
-#pragma weak MPI_Cart_get = PMPI_Cart_get
-
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) {
     api_unsupported("MPI_Cart_map");
 }
 #pragma weak MPI_Cart_map = PMPI_Cart_map
-
-int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) {
-    api_unsupported("MPI_Cart_rank");
-}
-#pragma weak MPI_Cart_rank = PMPI_Cart_rank
-
-int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) {
-    api_unsupported("MPI_Cart_shift");
-}
-#pragma weak MPI_Cart_shift = PMPI_Cart_shift
-
-int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) {
-    api_unsupported("MPI_Cart_sub");
-}
-#pragma weak MPI_Cart_sub = PMPI_Cart_sub
-
-int PMPI_Cartdim_get(MPI_Comm comm, int *ndims) {
-    api_unsupported("MPI_Cartdim_get");
-}
-#pragma weak MPI_Cartdim_get = PMPI_Cartdim_get
 
 int PMPI_Close_port(const char *port_name) {
     api_unsupported("MPI_Close_port");
 }
 #pragma weak MPI_Close_port = PMPI_Close_port
 
-int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
+int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                     MPI_Comm *newcomm) {
     api_unsupported("MPI_Comm_accept");
 }
 #pragma weak MPI_Comm_accept = PMPI_Comm_accept
@@ -105,12 +75,14 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
 }
 #pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
 
-int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
+int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                      MPI_Comm *newcomm) {
     api_unsupported("MPI_Comm_connect");
 }
 #pragma weak MPI_Comm_connect = PMPI_Comm_connect
 
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler) {
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function,
+                                MPI_Errhandler *errhandler) {
     api_unsupported("MPI_Comm_create_errhandler");
 }
 #pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
@@ -120,7 +92,9 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 }
 #pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
 
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state) {
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+                            void *extra_state) {
     api_unsupported("MPI_Comm_create_keyval");
 }
 #pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
@@ -190,42 +164,50 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
 }
 #pragma weak MPI_Comm_set_info = PMPI_Comm_set_info
 
-int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
     api_unsupported("MPI_Comm_spawn");
 }
 #pragma weak MPI_Comm_spawn = PMPI_Comm_spawn
 
-int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                             int root, MPI_Comm comm, MPI_Comm *intercomm,
+                             int array_of_errcodes[]) {
     api_unsupported("MPI_Comm_spawn_multiple");
 }
 #pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
 
-int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                          MPI_Win win) {
     api_unsupported("MPI_Compare_and_swap");
 }
 #pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
 
-int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
-    api_unsupported("MPI_Dims_create");
-}
-#pragma weak MPI_Dims_create = PMPI_Dims_create
-
-int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm) {
+int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[],
+                           const int targets[], const int weights[], MPI_Info info, int reorder,
+                           MPI_Comm *newcomm) {
     api_unsupported("MPI_Dist_graph_create");
 }
 #pragma weak MPI_Dist_graph_create = PMPI_Dist_graph_create
 
-int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) {
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                    const int sourceweights[], int outdegree,
+                                    const int destinations[], const int destweights[],
+                                    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) {
     api_unsupported("MPI_Dist_graph_create_adjacent");
 }
 #pragma weak MPI_Dist_graph_create_adjacent = PMPI_Dist_graph_create_adjacent
 
-int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[]) {
+int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                              int maxoutdegree, int destinations[], int destweights[]) {
     api_unsupported("MPI_Dist_graph_neighbors");
 }
 #pragma weak MPI_Dist_graph_neighbors = PMPI_Dist_graph_neighbors
 
-int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors, int *weighted) {
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors,
+                                    int *weighted) {
     api_unsupported("MPI_Dist_graph_neighbors_count");
 }
 #pragma weak MPI_Dist_graph_neighbors_count = PMPI_Dist_graph_neighbors_count
@@ -245,7 +227,8 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler) {
 }
 #pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
 
-int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
     api_unsupported("MPI_Fetch_and_op");
 }
 #pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
@@ -265,7 +248,8 @@ int PMPI_File_close(MPI_File *fh) {
 }
 #pragma weak MPI_File_close = PMPI_File_close
 
-int PMPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errhandler *errhandler) {
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *function,
+                                MPI_Errhandler *errhandler) {
     api_unsupported("MPI_File_create_errhandler");
 }
 #pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
@@ -330,57 +314,68 @@ int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exte
 }
 #pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent
 
-int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep) {
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
+                       char *datarep) {
     api_unsupported("MPI_File_get_view");
 }
 #pragma weak MPI_File_get_view = PMPI_File_get_view
 
-int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) {
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                    MPI_Request *request) {
     api_unsupported("MPI_File_iread");
 }
 #pragma weak MPI_File_iread = PMPI_File_iread
 
-int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) {
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                        MPI_Request *request) {
     api_unsupported("MPI_File_iread_all");
 }
 #pragma weak MPI_File_iread_all = PMPI_File_iread_all
 
-int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) {
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                       MPI_Request *request) {
     api_unsupported("MPI_File_iread_at");
 }
 #pragma weak MPI_File_iread_at = PMPI_File_iread_at
 
-int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) {
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                           MPI_Datatype datatype, MPI_Request *request) {
     api_unsupported("MPI_File_iread_at_all");
 }
 #pragma weak MPI_File_iread_at_all = PMPI_File_iread_at_all
 
-int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) {
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Request *request) {
     api_unsupported("MPI_File_iread_shared");
 }
 #pragma weak MPI_File_iread_shared = PMPI_File_iread_shared
 
-int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) {
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                     MPI_Request *request) {
     api_unsupported("MPI_File_iwrite");
 }
 #pragma weak MPI_File_iwrite = PMPI_File_iwrite
 
-int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) {
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                         MPI_Request *request) {
     api_unsupported("MPI_File_iwrite_all");
 }
 #pragma weak MPI_File_iwrite_all = PMPI_File_iwrite_all
 
-int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) {
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                        MPI_Datatype datatype, MPI_Request *request) {
     api_unsupported("MPI_File_iwrite_at");
 }
 #pragma weak MPI_File_iwrite_at = PMPI_File_iwrite_at
 
-int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) {
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                            MPI_Datatype datatype, MPI_Request *request) {
     api_unsupported("MPI_File_iwrite_at_all");
 }
 #pragma weak MPI_File_iwrite_at_all = PMPI_File_iwrite_at_all
 
-int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) {
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Request *request) {
     api_unsupported("MPI_File_iwrite_shared");
 }
 #pragma weak MPI_File_iwrite_shared = PMPI_File_iwrite_shared
@@ -400,7 +395,8 @@ int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
 }
 #pragma weak MPI_File_read = PMPI_File_read
 
-int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                       MPI_Status *status) {
     api_unsupported("MPI_File_read_all");
 }
 #pragma weak MPI_File_read_all = PMPI_File_read_all
@@ -415,17 +411,20 @@ int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
 }
 #pragma weak MPI_File_read_all_end = PMPI_File_read_all_end
 
-int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                      MPI_Status *status) {
     api_unsupported("MPI_File_read_at");
 }
 #pragma weak MPI_File_read_at = PMPI_File_read_at
 
-int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                          MPI_Datatype datatype, MPI_Status *status) {
     api_unsupported("MPI_File_read_at_all");
 }
 #pragma weak MPI_File_read_at_all = PMPI_File_read_at_all
 
-int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype) {
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                MPI_Datatype datatype) {
     api_unsupported("MPI_File_read_at_all_begin");
 }
 #pragma weak MPI_File_read_at_all_begin = PMPI_File_read_at_all_begin
@@ -435,7 +434,8 @@ int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) {
 }
 #pragma weak MPI_File_read_at_all_end = PMPI_File_read_at_all_end
 
-int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status) {
     api_unsupported("MPI_File_read_ordered");
 }
 #pragma weak MPI_File_read_ordered = PMPI_File_read_ordered
@@ -450,7 +450,8 @@ int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
 }
 #pragma weak MPI_File_read_ordered_end = PMPI_File_read_ordered_end
 
-int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                          MPI_Status *status) {
     api_unsupported("MPI_File_read_shared");
 }
 #pragma weak MPI_File_read_shared = PMPI_File_read_shared
@@ -485,7 +486,8 @@ int PMPI_File_set_size(MPI_File fh, MPI_Offset size) {
 }
 #pragma weak MPI_File_set_size = PMPI_File_set_size
 
-int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info) {
+int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+                       const char *datarep, MPI_Info info) {
     api_unsupported("MPI_File_set_view");
 }
 #pragma weak MPI_File_set_view = PMPI_File_set_view
@@ -495,12 +497,14 @@ int PMPI_File_sync(MPI_File fh) {
 }
 #pragma weak MPI_File_sync = PMPI_File_sync
 
-int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                    MPI_Status *status) {
     api_unsupported("MPI_File_write");
 }
 #pragma weak MPI_File_write = PMPI_File_write
 
-int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                        MPI_Status *status) {
     api_unsupported("MPI_File_write_all");
 }
 #pragma weak MPI_File_write_all = PMPI_File_write_all
@@ -515,17 +519,20 @@ int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
 }
 #pragma weak MPI_File_write_all_end = PMPI_File_write_all_end
 
-int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                       MPI_Datatype datatype, MPI_Status *status) {
     api_unsupported("MPI_File_write_at");
 }
 #pragma weak MPI_File_write_at = PMPI_File_write_at
 
-int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                           MPI_Datatype datatype, MPI_Status *status) {
     api_unsupported("MPI_File_write_at_all");
 }
 #pragma weak MPI_File_write_at_all = PMPI_File_write_at_all
 
-int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype) {
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                 MPI_Datatype datatype) {
     api_unsupported("MPI_File_write_at_all_begin");
 }
 #pragma weak MPI_File_write_at_all_begin = PMPI_File_write_at_all_begin
@@ -535,7 +542,8 @@ int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 }
 #pragma weak MPI_File_write_at_all_end = PMPI_File_write_at_all_end
 
-int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Status *status) {
     api_unsupported("MPI_File_write_ordered");
 }
 #pragma weak MPI_File_write_ordered = PMPI_File_write_ordered
@@ -550,7 +558,8 @@ int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status
 }
 #pragma weak MPI_File_write_ordered_end = PMPI_File_write_ordered_end
 
-int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status) {
     api_unsupported("MPI_File_write_shared");
 }
 #pragma weak MPI_File_write_shared = PMPI_File_write_shared
@@ -560,12 +569,16 @@ int PMPI_Free_mem(void *base) {
 }
 #pragma weak MPI_Free_mem = PMPI_Free_mem
 
-int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
     api_unsupported("MPI_Get");
 }
 #pragma weak MPI_Get = PMPI_Get
 
-int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
     api_unsupported("MPI_Get_accumulate");
 }
 #pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
@@ -575,7 +588,8 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 }
 #pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
 
-int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph) {
+int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                      int reorder, MPI_Comm *comm_graph) {
     api_unsupported("MPI_Graph_create");
 }
 #pragma weak MPI_Graph_create = PMPI_Graph_create
@@ -610,7 +624,9 @@ int PMPI_Grequest_complete(MPI_Request request) {
 }
 #pragma weak MPI_Grequest_complete = PMPI_Grequest_complete
 
-int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request) {
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request) {
     api_unsupported("MPI_Grequest_start");
 }
 #pragma weak MPI_Grequest_start = PMPI_Grequest_start
@@ -630,57 +646,81 @@ int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
 }
 #pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
 
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request) {
     api_unsupported("MPI_Iallgatherv");
 }
 #pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
 
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request) {
     api_unsupported("MPI_Ialltoallv");
 }
 #pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
 
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request) {
     api_unsupported("MPI_Ialltoallw");
 }
 #pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
 
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request) {
     api_unsupported("MPI_Igatherv");
 }
 #pragma weak MPI_Igatherv = PMPI_Igatherv
 
-int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status) {
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                 MPI_Status *status) {
     api_unsupported("MPI_Improbe");
 }
 #pragma weak MPI_Improbe = PMPI_Improbe
 
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request) {
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+                MPI_Request *request) {
     api_unsupported("MPI_Imrecv");
 }
 #pragma weak MPI_Imrecv = PMPI_Imrecv
 
-int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request) {
     api_unsupported("MPI_Ineighbor_allgather");
 }
 #pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
 
-int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
     api_unsupported("MPI_Ineighbor_allgatherv");
 }
 #pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
 
-int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request) {
     api_unsupported("MPI_Ineighbor_alltoall");
 }
 #pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
 
-int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request) {
     api_unsupported("MPI_Ineighbor_alltoallv");
 }
 #pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
 
-int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                             MPI_Comm comm, MPI_Request *request) {
     api_unsupported("MPI_Ineighbor_alltoallw");
 }
 #pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
@@ -740,7 +780,8 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value) {
 }
 #pragma weak MPI_Info_set = PMPI_Info_set
 
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm) {
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm) {
     api_unsupported("MPI_Intercomm_create");
 }
 #pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
@@ -750,22 +791,28 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
 }
 #pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
 
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
     api_unsupported("MPI_Ireduce_scatter");
 }
 #pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
 
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request) {
     api_unsupported("MPI_Ireduce_scatter_block");
 }
 #pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
 
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request) {
     api_unsupported("MPI_Iscatterv");
 }
 #pragma weak MPI_Iscatterv = PMPI_Iscatterv
 
-int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state) {
+int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                       void *extra_state) {
     api_unsupported("MPI_Keyval_create");
 }
 #pragma weak MPI_Keyval_create = PMPI_Keyval_create
@@ -800,27 +847,36 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MP
 }
 #pragma weak MPI_Mrecv = PMPI_Mrecv
 
-int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
     api_unsupported("MPI_Neighbor_allgather");
 }
 #pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
 
-int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm) {
     api_unsupported("MPI_Neighbor_allgatherv");
 }
 #pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
 
-int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
     api_unsupported("MPI_Neighbor_alltoall");
 }
 #pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
 
-int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
     api_unsupported("MPI_Neighbor_alltoallv");
 }
 #pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
 
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                            MPI_Comm comm) {
     api_unsupported("MPI_Neighbor_alltoallw");
 }
 #pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
@@ -840,12 +896,14 @@ int PMPI_Open_port(MPI_Info info, char *port_name) {
 }
 #pragma weak MPI_Open_port = PMPI_Open_port
 
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                       void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
     api_unsupported("MPI_Pack_external");
 }
 #pragma weak MPI_Pack_external = PMPI_Pack_external
 
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size) {
+int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                            MPI_Aint *size) {
     api_unsupported("MPI_Pack_external_size");
 }
 #pragma weak MPI_Pack_external_size = PMPI_Pack_external_size
@@ -860,17 +918,23 @@ int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_
 }
 #pragma weak MPI_Publish_name = PMPI_Publish_name
 
-int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win) {
     api_unsupported("MPI_Put");
 }
 #pragma weak MPI_Put = PMPI_Put
 
-int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) {
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) {
     api_unsupported("MPI_Raccumulate");
 }
 #pragma weak MPI_Raccumulate = PMPI_Raccumulate
 
-int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) {
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                          MPI_Datarep_conversion_function *write_conversion_fn,
+                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) {
     api_unsupported("MPI_Register_datarep");
 }
 #pragma weak MPI_Register_datarep = PMPI_Register_datarep
@@ -885,22 +949,31 @@ MPI_Request PMPI_Request_f2c(MPI_Fint request) {
 }
 #pragma weak MPI_Request_f2c = PMPI_Request_f2c
 
-int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request) {
     api_unsupported("MPI_Rget");
 }
 #pragma weak MPI_Rget = PMPI_Rget
 
-int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) {
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                         void *result_addr, int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                         MPI_Request *request) {
     api_unsupported("MPI_Rget_accumulate");
 }
 #pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
 
-int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype,
+              MPI_Win win, MPI_Request *request) {
     api_unsupported("MPI_Rput");
 }
 #pragma weak MPI_Rput = PMPI_Rput
 
-int PMPI_Sendrecv_replace(void * buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
     api_unsupported("MPI_Sendrecv_replace");
 }
 #pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
@@ -930,17 +1003,15 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
 }
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 
-int PMPI_Topo_test(MPI_Comm comm, int *status) {
-    api_unsupported("MPI_Topo_test");
-}
-#pragma weak MPI_Topo_test = PMPI_Topo_test
-
 MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype) {
     api_unsupported("MPI_Type_c2f");
 }
 #pragma weak MPI_Type_c2f = PMPI_Type_c2f
 
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[], const int distrib_array[], const int darg_array[], const int psize_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) {
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[],
+                            const int distrib_array[], const int darg_array[],
+                            const int psize_array[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype) {
     api_unsupported("MPI_Type_create_darray");
 }
 #pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
@@ -960,12 +1031,16 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
 }
 #pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
 
-int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state) {
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                            MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                            void *extra_state) {
     api_unsupported("MPI_Type_create_keyval");
 }
 #pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
 
-int PMPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[], const int start_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) {
+int PMPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[],
+                              const int start_array[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype) {
     api_unsupported("MPI_Type_create_subarray");
 }
 #pragma weak MPI_Type_create_subarray = PMPI_Type_create_subarray
@@ -990,12 +1065,15 @@ int PMPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, 
 }
 #pragma weak MPI_Type_get_attr = PMPI_Type_get_attr
 
-int PMPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
+int PMPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses,
+                           int max_datatypes, int array_of_integers[],
+                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
     api_unsupported("MPI_Type_get_contents");
 }
 #pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
 
-int PMPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner) {
+int PMPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses,
+                           int *num_datatypes, int *combiner) {
     api_unsupported("MPI_Type_get_envelope");
 }
 #pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
@@ -1035,7 +1113,8 @@ int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size) {
 }
 #pragma weak MPI_Type_size_x = PMPI_Type_size_x
 
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
     api_unsupported("MPI_Unpack_external");
 }
 #pragma weak MPI_Unpack_external = PMPI_Unpack_external
@@ -1045,12 +1124,14 @@ int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *por
 }
 #pragma weak MPI_Unpublish_name = PMPI_Unpublish_name
 
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) {
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                      MPI_Win *win) {
     api_unsupported("MPI_Win_allocate");
 }
 #pragma weak MPI_Win_allocate = PMPI_Win_allocate
 
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) {
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             void *baseptr, MPI_Win *win) {
     api_unsupported("MPI_Win_allocate_shared");
 }
 #pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
@@ -1075,7 +1156,8 @@ int PMPI_Win_complete(MPI_Win win) {
 }
 #pragma weak MPI_Win_complete = PMPI_Win_complete
 
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win) {
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                    MPI_Win *win) {
     api_unsupported("MPI_Win_create");
 }
 #pragma weak MPI_Win_create = PMPI_Win_create
@@ -1090,7 +1172,9 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhan
 }
 #pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
 
-int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval, void *extra_state) {
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                           void *extra_state) {
     api_unsupported("MPI_Win_create_keyval");
 }
 #pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
