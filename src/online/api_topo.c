@@ -32,7 +32,8 @@ static void cart_attach(MPI_Comm comm, int ndims, const int *dims, const int *pe
     c->dims = xcalloc((size_t)ndims + 1, sizeof *c->dims);
     c->periods = xcalloc((size_t)ndims + 1, sizeof *c->periods);
     memcpy(c->dims, dims, sizeof *dims * (size_t)ndims);
-    for (int i = 0; i < ndims; i++) c->periods[i] = periods[i] != 0;
+    for (int i = 0; i < ndims; i++)
+        c->periods[i] = periods[i] != 0;
     c->next = carts;
     carts = c;
 }
@@ -50,7 +51,8 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
         return api_error("MPI_Dims_create", MPI_ERR_DIMS, "%d nodes do not fit the fixed dims",
                          nnodes);
     int rest = nnodes / fixed, *f = xcalloc((size_t)ndims + 1, sizeof *f);
-    for (int i = 0; i < free_dims; i++) f[i] = 1;
+    for (int i = 0; i < free_dims; i++)
+        f[i] = 1;
     /* prime factors, largest first, each to the currently smallest dimension */
     int primes[64], np = 0;
     for (int p = 2; rest > 1 && np < 64;) {
@@ -84,7 +86,8 @@ int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int perio
                      MPI_Comm *newcomm) {
     (void)reorder;
     int size = 1, me;
-    for (int i = 0; i < ndims; i++) size *= dims[i];
+    for (int i = 0; i < ndims; i++)
+        size *= dims[i];
     PMPI_Comm_rank(comm, &me);
     int n;
     PMPI_Comm_size(comm, &n);
@@ -97,7 +100,8 @@ int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int perio
 
 #define CART_OR_FAIL(func, comm, c)                                                                \
     struct cart *c = cart_of(comm);                                                                \
-    if (!c) return api_error(func, MPI_ERR_TOPOLOGY, "communicator %d has no Cartesian topology", comm)
+    if (!c)                                                                                        \
+    return api_error(func, MPI_ERR_TOPOLOGY, "communicator %d has no Cartesian topology", comm)
 
 int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
     CART_OR_FAIL("MPI_Cart_coords", comm, c);

@@ -14,6 +14,7 @@
 #include "core/pool.h"
 #include "core/units.h"
 #include "online/api.h"
+#include "online/globals.h"
 #include "report/summary.h"
 
 struct runtime *simpi_rt;
@@ -142,6 +143,21 @@ static void install_crash_handlers(void) {
         sigaction(sigs[i], &sa, NULL);
 }
 
+/* Warns once when the program has writable globals: all ranks share them. */
+static void warn_globals(void) {
+    struct globals_info g = globals_scan();
+    if (g.count == 0) return;
+    fprintf(stderr,
+            "simpi: warning: the program has %d writable global variable%s (%lld bytes:", g.count,
+            g.count > 1 ? "s" : "", (long long)g.bytes);
+    for (int i = 0; i < g.count && i < GLOBALS_NAMED; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", g.names[i]);
+    fprintf(stderr,
+            "%s); all ranks share them, as they run in one address space: per-rank state "
+            "kept there will be wrong (docs/online.md)\n",
+            g.count > GLOBALS_NAMED ? ", ..." : "");
+}
+
 static const char *env_or(const char *name, const char *fallback) {
     const char *v = getenv(name);
     return v && *v ? v : fallback;
@@ -228,6 +244,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         return 1;
     }
     if (!getenv("SIMPI_NO_CRASH_HANDLER")) install_crash_handlers();
+    if (rt.n > 1) warn_globals();
     enum sim_status st = sim_run(rt.sim);
     int rc = finish(&rt, st);
     sim_destroy(rt.sim);

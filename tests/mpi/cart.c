@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
     MPI_Cartdim_get(grid, &nd);
     EXPECT(status == MPI_CART && nd == 2);
     int up, down, left, right;
-    MPI_Cart_shift(grid, 0, 1, &up, &down); /* periodic */
+    MPI_Cart_shift(grid, 0, 1, &up, &down);    /* periodic */
     MPI_Cart_shift(grid, 1, 1, &left, &right); /* open */
     EXPECT(down == ((coords[0] + 1) % 3) * 2 + coords[1]);
     EXPECT(up == ((coords[0] + 2) % 3) * 2 + coords[1]);
