@@ -70,9 +70,12 @@ static void account_transfer(struct sim *s, const struct request *send,
 }
 
 /* Copies a user message into its receive target, then frees the payload. */
+void *(*sim_address_hook)(int32_t owner, void *addr);
+
 static void deliver(struct request *send, struct sim_recv_target *t) {
     int64_t n = send->size < t->capacity ? send->size : t->capacity;
-    if (n > 0 && send->data && t->buf) memcpy(t->buf, send->data, (size_t)n);
+    void *dst = t->buf && sim_address_hook ? sim_address_hook(t->owner, t->buf) : t->buf;
+    if (n > 0 && send->data && dst) memcpy(dst, send->data, (size_t)n);
     t->source = send->src;
     t->tag = send->tag;
     t->size = send->size;

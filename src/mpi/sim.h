@@ -112,7 +112,11 @@ struct sim_recv_target {
     int64_t capacity;
     int32_t source, tag; /* rank in the communicator, tag */
     int64_t size;        /* bytes the message carried */
+    int32_t owner;       /* world rank whose memory buf is */
 };
+/* Where data for `owner` at addr really lives right now (the on-line front
+ * end's privatized globals); NULL hook: addr itself. */
+extern void *(*sim_address_hook)(int32_t owner, void *addr);
 /* As sim_isend / sim_irecv, with data: the send's `size` bytes at buf are
  * copied (the caller may reuse buf at once); the receive fills *target. */
 struct request *sim_isend_buf(struct sim *s, int32_t rank, int32_t comm_id, int32_t dest,

@@ -100,6 +100,7 @@ static int run(const char *func, MPI_Comm comm, struct coll_call *c, enum coll_k
                          c->root, n);
     }
     uint32_t seq = api_next_coll_seq(me, comm);
+    c->owner = me;
     int rc = coll_data_arrive(sim_comm_context(s, me, comm), seq, n, sim_comm_rank(s, me, comm), c);
     if (rc != MPI_SUCCESS) {
         api_unstage(st);

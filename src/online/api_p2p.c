@@ -61,6 +61,7 @@ static void post_recv(struct simpi_request *q, void *buf, int count, MPI_Datatyp
     q->type = type;
     memset(&q->tgt, 0, sizeof q->tgt);
     q->tgt.buf = buf;
+    q->tgt.owner = runtime_rank();
     q->tgt.capacity = (int64_t)count * q->type_size;
     q->user_buf = NULL;
     if (!dt_contiguous(type) && q->tgt.capacity > 0) {

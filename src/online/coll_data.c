@@ -6,6 +6,7 @@
 
 #include "core/pool.h"
 #include "mpi.h"
+#include "mpi/sim.h"
 #include "online/dtype.h"
 
 struct member {
@@ -14,6 +15,7 @@ struct member {
     int64_t *in_off, *in_len_to; /* copies */
     void *out;
     const int64_t *out_off, *out_len_from;
+    int32_t owner; /* world rank, for privatized globals */
     uint8_t arrived, served;
 };
 
@@ -72,6 +74,7 @@ static void deposit(struct member *m, const struct coll_call *c, int32_t n) {
     m->in_off = copy_array(c->in_off, n);
     m->in_len_to = copy_array(c->in_len_to, n);
     m->out = c->out;
+    m->owner = c->owner;
     m->out_off = c->out_off;
     m->out_len_from = c->out_len_from;
     m->arrived = 1;
@@ -79,6 +82,11 @@ static void deposit(struct member *m, const struct coll_call *c, int32_t n) {
 
 static void copy_piece(void *dst, const void *src, int64_t len) {
     if (len > 0 && dst && src) memcpy(dst, src, (size_t)len);
+}
+
+/* Where member m's output really lives now (privatized globals). */
+static char *out_of(const struct member *m) {
+    return sim_address_hook && m->out ? sim_address_hook(m->owner, m->out) : m->out;
 }
 
 /* acc = acc op x (left fold in rank order); tmp has room for the vector. */
@@ -98,10 +106,10 @@ static int serve_reductions(struct slot *s) {
     memcpy(acc, s->m[0].in, (size_t)bytes);
     for (int32_t j = 0; j < s->n && rc == 0; j++) {
         if (j > 0) {
-            if (c->kind == CD_EXSCAN) copy_piece(s->m[j].out, acc, bytes); /* prefix of 0..j-1 */
+            if (c->kind == CD_EXSCAN) copy_piece(out_of(&s->m[j]), acc, bytes); /* prefix 0..j-1 */
             rc = fold(c, acc, s->m[j].in, tmp, bytes);
         }
-        if (c->kind == CD_SCAN) copy_piece(s->m[j].out, acc, bytes);
+        if (c->kind == CD_SCAN) copy_piece(out_of(&s->m[j]), acc, bytes);
     }
     if (rc == 0 && c->kind != CD_SCAN && c->kind != CD_EXSCAN) {
         int64_t esize = c->esize, at = 0;
@@ -109,10 +117,10 @@ static int serve_reductions(struct slot *s) {
             struct member *m = &s->m[j];
             if (c->kind == CD_REDUCE_SCATTER) {
                 int64_t len = m->out_len_from ? m->out_len_from[j] * esize : 0;
-                copy_piece(m->out, acc + at, len);
+                copy_piece(out_of(m), acc + at, len);
                 at += len;
             } else {
-                copy_piece(m->out, acc, bytes);
+                copy_piece(out_of(m), acc, bytes);
             }
         }
     }
@@ -123,8 +131,10 @@ static int serve_reductions(struct slot *s) {
 
 /* Writes member r's output for the data-moving collectives. */
 static void serve(struct slot *s, int32_t r) {
-    struct member *m = &s->m[r], *root = &s->m[s->call.root];
-    m->served = 1;
+    struct member copy = s->m[r], *root = &s->m[s->call.root];
+    s->m[r].served = 1;
+    copy.out = out_of(&s->m[r]);
+    struct member *m = &copy;
     if (!m->out) return;
     switch (s->call.kind) {
     case CD_BCAST:

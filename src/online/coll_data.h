@@ -34,6 +34,7 @@ struct coll_call {
     int64_t in_len;                    /* bytes of input */
     const int64_t *in_off, *in_len_to; /* CD_SCATTER (root) / CD_ALLTOALL: piece for member j */
     void *out;                         /* NULL if this member receives nothing */
+    int32_t owner;                     /* world rank of this member (privatized globals) */
     int64_t out_len;
     const int64_t *out_off, *out_len_from; /* gathers / CD_ALLTOALL: place of member j's data;
                                               CD_REDUCE_SCATTER: element counts per member */

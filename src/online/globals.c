@@ -3,9 +3,11 @@
  * rank. At start-up the program's own symbol table (/proc/self/exe) is read
  * and the variables in .data and .bss that come from the program (not from
  * simpi or the C runtime) are counted, to warn once. */
+#define _GNU_SOURCE /* dl_iterate_phdr */
 #include "online/globals.h"
 
 #include <elf.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +31,8 @@ static bool from_runtime(const char *file, const char *name) {
     if (file && (strstr(file, "crtstuff") || strstr(file, "crt1") || strstr(file, "crti")))
         return true;
     return strchr(name, '@') || !strncmp(name, "__", 2) || !strncmp(name, "simpi_", 6) ||
-           !strcmp(name, "_edata") || !strcmp(name, "_end") || !strcmp(name, "data_start") ||
-           !strcmp(name, "completed.0");
+           !strncmp(name, "sim_", 4) || !strcmp(name, "_edata") || !strcmp(name, "_end") ||
+           !strcmp(name, "data_start") || !strcmp(name, "completed.0");
 }
 
 static void *read_all(const char *path, size_t *len) {
@@ -46,11 +48,13 @@ static void *read_all(const char *path, size_t *len) {
 }
 
 /* Section indices of .data and .bss, and the symbol and string tables. */
-static bool find_sections(const char *img, size_t len, int *data, int *bss, const Elf64_Shdr **symtab,
-                          const Elf64_Shdr **strtab) {
+static bool find_sections(const char *img, size_t len, int *data, int *bss,
+                          const Elf64_Shdr **symtab, const Elf64_Shdr **strtab) {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
-    if (len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh->e_shoff + (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > len || eh->e_shstrndx >= eh->e_shnum)
+    if (len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+        eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_shoff + (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > len ||
+        eh->e_shstrndx >= eh->e_shnum)
         return false;
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
     const char *names = img + sh[eh->e_shstrndx].sh_offset;
@@ -69,8 +73,42 @@ static bool find_sections(const char *img, size_t len, int *data, int *bss, cons
            (*strtab)->sh_offset + (*strtab)->sh_size <= len;
 }
 
-struct globals_info globals_scan(void) {
+/* Load address of the main program (0 unless it is position-independent). */
+static int first_object(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    *(uintptr_t *)data = (uintptr_t)info->dlpi_addr;
+    return 1; /* the first entry is the program itself */
+}
+
+static int by_address(const void *a, const void *b) {
+    const struct global_range *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Sorts the ranges and merges overlapping or adjacent ones. */
+static int merge_ranges(struct global_range *r, int n) {
+    qsort(r, (size_t)n, sizeof *r, by_address);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (k && r[i].addr <= r[k - 1].addr + r[k - 1].len) {
+            char *end = r[i].addr + r[i].len;
+            if (end > r[k - 1].addr + r[k - 1].len) r[k - 1].len = (size_t)(end - r[k - 1].addr);
+        } else {
+            r[k++] = r[i];
+        }
+    }
+    return k;
+}
+
+struct globals_info globals_scan(struct global_range **ranges, int *nranges) {
     struct globals_info g = {0};
+    uintptr_t base = 0;
+    int cap = 0;
+    if (ranges) {
+        *ranges = NULL;
+        *nranges = 0;
+        dl_iterate_phdr(first_object, &base);
+    }
     size_t len;
     char *img = read_all("/proc/self/exe", &len);
     const Elf64_Shdr *symtab, *strtab;
@@ -94,7 +132,14 @@ struct globals_info globals_scan(void) {
         if (g.count < GLOBALS_NAMED) snprintf(g.names[g.count], sizeof g.names[0], "%s", name);
         g.count++;
         g.bytes += (int64_t)sym[i].st_size;
+        if (!ranges) continue;
+        if (*nranges == cap)
+            *ranges =
+                xrealloc_or_die(*ranges, sizeof **ranges * (size_t)(cap = cap ? cap * 2 : 16));
+        (*ranges)[(*nranges)++] =
+            (struct global_range){(char *)(base + sym[i].st_value), sym[i].st_size};
     }
+    if (ranges && *nranges) *nranges = merge_ranges(*ranges, *nranges);
     free(img);
     return g;
 }

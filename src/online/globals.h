@@ -3,6 +3,7 @@
 #define SIMPI_GLOBALS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define GLOBALS_NAMED 5
@@ -13,8 +14,15 @@ struct globals_info {
     char names[GLOBALS_NAMED][64];
 };
 
+/* One variable: its address in this process and its size. */
+struct global_range {
+    char *addr;
+    size_t len;
+};
+
 /* The program's writable globals, from its symbol table (none found if the
- * executable is stripped). */
-struct globals_info globals_scan(void);
+ * executable is stripped). With ranges != NULL, also returns (malloc'd) the
+ * address ranges of all of them, sorted and merged, in *ranges / *nranges. */
+struct globals_info globals_scan(struct global_range **ranges, int *nranges);
 
 #endif

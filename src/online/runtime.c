@@ -15,6 +15,7 @@
 #include "core/units.h"
 #include "online/api.h"
 #include "online/globals.h"
+#include "online/privatize.h"
 #include "report/summary.h"
 
 struct runtime *simpi_rt;
@@ -94,7 +95,9 @@ static void resume(void *ctx, int32_t rank) {
     struct runtime *rt = ctx;
     if (rt->ranks[rank].done) return;
     rt->current = rank;
+    if (rt->privatize) privatize_load(rank);
     ctx_switch(&rt->scheduler, &rt->ranks[rank].ctx);
+    if (rt->privatize) privatize_save(rank);
     rt->current = -1;
     if (!stacks_canary_intact(&rt->stacks, rank)) {
         fprintf(stderr,
@@ -145,7 +148,7 @@ static void install_crash_handlers(void) {
 
 /* Warns once when the program has writable globals: all ranks share them. */
 static void warn_globals(void) {
-    struct globals_info g = globals_scan();
+    struct globals_info g = globals_scan(NULL, NULL);
     if (g.count == 0) return;
     fprintf(stderr,
             "simpi: warning: the program has %d writable global variable%s (%lld bytes:", g.count,
@@ -154,7 +157,7 @@ static void warn_globals(void) {
         fprintf(stderr, "%s %s", i ? "," : "", g.names[i]);
     fprintf(stderr,
             "%s); all ranks share them, as they run in one address space: per-rank state "
-            "kept there will be wrong (docs/online.md)\n",
+            "kept there will be wrong unless you run with --privatize (docs/online.md)\n",
             g.count > GLOBALS_NAMED ? ", ..." : "");
 }
 
@@ -192,6 +195,7 @@ static bool configure(struct runtime *rt, struct sim_error *err) {
         rt->cpu_scale = 1.0 / rt->plat->speed;
     rt->json = getenv("SIMPI_JSON");
     rt->quiet = getenv("SIMPI_QUIET") != NULL;
+    rt->privatize = getenv("SIMPI_PRIVATIZE") != NULL;
     return true;
 }
 
@@ -244,13 +248,21 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         return 1;
     }
     if (!getenv("SIMPI_NO_CRASH_HANDLER")) install_crash_handlers();
-    if (rt.n > 1) warn_globals();
+    if (rt.privatize) {
+        int64_t bytes = privatize_init(rt.n);
+        if (!rt.quiet)
+            fprintf(stderr, "simpi: privatizing %lld bytes of globals for each of %d ranks\n",
+                    (long long)bytes, rt.n);
+    } else if (rt.n > 1) {
+        warn_globals();
+    }
     enum sim_status st = sim_run(rt.sim);
     int rc = finish(&rt, st);
     sim_destroy(rt.sim);
     stacks_free(&rt.stacks);
     free(rt.ranks);
     free(rt.argv_copies);
+    if (rt.privatize) privatize_end();
     pool_destroy(&rt.request_pool);
     network_destroy(&rt.net);
     platform_free(rt.plat);

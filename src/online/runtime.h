@@ -38,7 +38,7 @@ struct runtime {
     enum cpu_mode cpu;
     double cpu_scale; /* simulated seconds per measured second */
     const char *json, *app;
-    bool quiet;
+    bool quiet, privatize;
     double wall_start;
 };
 
