@@ -55,6 +55,10 @@ int api_check_type(const char *func, MPI_Datatype type, int count);
 void api_fill_status(MPI_Status *status, const struct simpi_request *q);
 struct simpi_request *api_request_new(void);
 void api_request_free(struct simpi_request *q);
+/* Attributes follow communicators (api_misc.c). */
+void api_copy_attrs(MPI_Comm from, MPI_Comm to);
+void api_delete_attrs(MPI_Comm comm);
+bool api_call_user_handler(int errhandler, MPI_Comm comm, int code);
 /* Persistent requests: create (inactive), and start. */
 int api_make_persistent(const char *func, const void *buf, int count, MPI_Datatype type, int peer,
                         int tag, MPI_Comm comm, int mode, bool is_recv, MPI_Request *request);

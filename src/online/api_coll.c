@@ -504,3 +504,57 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 #pragma weak MPI_Iscatter = PMPI_Iscatter
 #pragma weak MPI_Iallgather = PMPI_Iallgather
 #pragma weak MPI_Ialltoall = PMPI_Ialltoall
+
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request) {
+    API_ENTER("MPI_Igatherv");
+    API_RETURN(data_coll(
+        "MPI_Igatherv", CD_GATHER,
+        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root),
+        comm, request));
+}
+
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request) {
+    API_ENTER("MPI_Iscatterv");
+    API_RETURN(data_coll(
+        "MPI_Iscatterv", CD_SCATTER,
+        V(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root),
+        comm, request));
+}
+
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request) {
+    API_ENTER("MPI_Iallgatherv");
+    API_RETURN(data_coll(
+        "MPI_Iallgatherv", CD_ALLGATHER,
+        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts, displs, recvtype, 0),
+        comm, request));
+}
+
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request) {
+    API_ENTER("MPI_Ialltoallv");
+    API_RETURN(data_coll(
+        "MPI_Ialltoallv", CD_ALLTOALL,
+        V(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, 0),
+        comm, request));
+}
+
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
+    API_ENTER("MPI_Ireduce_scatter");
+    API_RETURN(reduction("MPI_Ireduce_scatter", CD_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts,
+                         type, op, 0, comm, request));
+}
+
+#pragma weak MPI_Igatherv = PMPI_Igatherv
+#pragma weak MPI_Iscatterv = PMPI_Iscatterv
+#pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
+#pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
+#pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter

@@ -67,7 +67,9 @@ int api_error(const char *func, int code, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (errhandler_of(runtime_rank()) == MPI_ERRORS_RETURN) return code;
+    int handler = errhandler_of(runtime_rank());
+    if (handler == MPI_ERRORS_RETURN) return code;
+    if (api_call_user_handler(handler, MPI_COMM_WORLD, code)) return code;
     runtime_abort("%s: %s (%s)", func, msg, error_text(code));
 }
 
@@ -245,6 +247,7 @@ static int split(const char *func, MPI_Comm comm, int color, int key, MPI_Comm *
             : sim_comm_split(s, me, comm, color == MPI_UNDEFINED ? SIM_UNDEFINED : color, key, id);
     runtime_wait(&q, 1, false);
     *newcomm = sim_comm_valid(s, me, id) ? id : MPI_COMM_NULL;
+    if (dup) api_copy_attrs(comm, id);
     return MPI_SUCCESS;
 }
 
@@ -261,6 +264,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
 int PMPI_Comm_free(MPI_Comm *comm) {
     API_ENTER("MPI_Comm_free");
     int rc = api_check_comm("MPI_Comm_free", *comm);
+    if (rc == MPI_SUCCESS) api_delete_attrs(*comm);
     if (rc == MPI_SUCCESS) *comm = MPI_COMM_NULL;
     API_RETURN(rc);
 }

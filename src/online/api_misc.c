@@ -230,11 +230,16 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen) {
 }
 
 /* Predefined attributes; user keyvals are not supported yet. */
+bool api_user_attr(MPI_Comm comm, int keyval, void **value);
+
 int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag) {
-    (void)comm;
     static int tag_ub = 0x7fffffff, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 1;
     static int universe;
     universe = simpi_rt ? simpi_rt->n : 1;
+    if (api_user_attr(comm, keyval, (void **)value)) {
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
     int *v = keyval == MPI_TAG_UB            ? &tag_ub
              : keyval == MPI_HOST            ? &host
              : keyval == MPI_IO              ? &io
@@ -461,3 +466,175 @@ int PMPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Co
 #pragma weak MPI_Group_free = PMPI_Group_free
 #pragma weak MPI_Comm_create = PMPI_Comm_create
 #pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
+
+/* --- user attributes (keyvals) --- */
+
+struct keyval {
+    MPI_Comm_copy_attr_function *copy;
+    MPI_Comm_delete_attr_function *del;
+    void *extra;
+    bool used;
+};
+static struct keyval *keyvals; /* keyval = index + KEYVAL_BASE */
+static int nkeyvals;
+#define KEYVAL_BASE 16
+
+struct attr {
+    struct attr *next;
+    int32_t rank;
+    MPI_Comm comm;
+    int keyval;
+    void *value;
+};
+static struct attr *attrs;
+
+int simpi_comm_dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag) {
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static struct keyval *keyval_get(int k) {
+    return k >= KEYVAL_BASE && k - KEYVAL_BASE < nkeyvals && keyvals[k - KEYVAL_BASE].used
+               ? &keyvals[k - KEYVAL_BASE]
+               : NULL;
+}
+
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
+                            int *keyval, void *extra) {
+    keyvals = realloc(keyvals, sizeof *keyvals * (size_t)(nkeyvals + 1));
+    if (!keyvals) abort();
+    keyvals[nkeyvals] = (struct keyval){copy, del, extra, true};
+    *keyval = KEYVAL_BASE + nkeyvals++;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_free_keyval(int *keyval) {
+    struct keyval *k = keyval_get(*keyval);
+    if (!k) return api_error("MPI_Comm_free_keyval", MPI_ERR_ARG, "keyval %d", *keyval);
+    k->used = false;
+    *keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+
+static struct attr **attr_find(MPI_Comm comm, int keyval) {
+    int32_t r = runtime_rank();
+    struct attr **pp = &attrs;
+    while (*pp && !((*pp)->rank == r && (*pp)->comm == comm && (*pp)->keyval == keyval))
+        pp = &(*pp)->next;
+    return pp;
+}
+
+int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value) {
+    if (!keyval_get(keyval))
+        return api_error("MPI_Comm_set_attr", MPI_ERR_ARG, "keyval %d", keyval);
+    struct attr **pp = attr_find(comm, keyval);
+    if (!*pp) {
+        *pp = xcalloc(1, sizeof **pp);
+        (*pp)->rank = runtime_rank();
+        (*pp)->comm = comm;
+        (*pp)->keyval = keyval;
+    }
+    (*pp)->value = value;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
+    struct attr **pp = attr_find(comm, keyval), *a = *pp;
+    struct keyval *k = keyval_get(keyval);
+    if (!a || !k) return api_error("MPI_Comm_delete_attr", MPI_ERR_ARG, "no attribute %d", keyval);
+    if (k->del) k->del(comm, keyval, a->value, k->extra);
+    *pp = a->next;
+    free(a);
+    return MPI_SUCCESS;
+}
+
+/* User keyvals for MPI_Comm_get_attr (the predefined ones are handled there). */
+bool api_user_attr(MPI_Comm comm, int keyval, void **value) {
+    struct attr *a = *attr_find(comm, keyval);
+    if (a) *value = a->value;
+    return a != NULL;
+}
+
+/* On MPI_Comm_dup: the copy callbacks decide what the new one gets. */
+void api_copy_attrs(MPI_Comm from, MPI_Comm to) {
+    int32_t r = runtime_rank();
+    for (struct attr *a = attrs; a; a = a->next) {
+        struct keyval *k = keyval_get(a->keyval);
+        if (a->rank != r || a->comm != from || !k || !k->copy) continue;
+        void *out = NULL;
+        int flag = 0;
+        k->copy(from, a->keyval, k->extra, a->value, &out, &flag);
+        if (flag) PMPI_Comm_set_attr(to, a->keyval, out);
+    }
+}
+
+/* On MPI_Comm_free: the delete callbacks run. */
+void api_delete_attrs(MPI_Comm comm) {
+    int32_t r = runtime_rank();
+    for (struct attr **pp = &attrs; *pp;) {
+        struct attr *a = *pp;
+        if (a->rank != r || a->comm != comm) {
+            pp = &a->next;
+            continue;
+        }
+        struct keyval *k = keyval_get(a->keyval);
+        if (k && k->del) k->del(comm, a->keyval, a->value, k->extra);
+        *pp = a->next;
+        free(a);
+    }
+}
+
+int PMPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del, int *keyval,
+                       void *extra) {
+    return PMPI_Comm_create_keyval(copy, del, keyval, extra);
+}
+int PMPI_Keyval_free(int *keyval) {
+    return PMPI_Comm_free_keyval(keyval);
+}
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *value) {
+    return PMPI_Comm_set_attr(comm, keyval, value);
+}
+int PMPI_Attr_delete(MPI_Comm comm, int keyval) {
+    return PMPI_Comm_delete_attr(comm, keyval);
+}
+
+/* --- user error handlers --- */
+
+static MPI_Comm_errhandler_function **handlers; /* errhandler = index + HANDLER_BASE */
+static int nhandlers;
+#define HANDLER_BASE 3
+
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler) {
+    handlers = realloc(handlers, sizeof *handlers * (size_t)(nhandlers + 1));
+    if (!handlers) abort();
+    handlers[nhandlers] = fn;
+    *errhandler = HANDLER_BASE + nhandlers++;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler) {
+    *errhandler = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}
+
+/* Calls a user handler; false if errhandler is not one. */
+bool api_call_user_handler(int errhandler, MPI_Comm comm, int code) {
+    if (errhandler < HANDLER_BASE || errhandler - HANDLER_BASE >= nhandlers) return false;
+    handlers[errhandler - HANDLER_BASE](&comm, &code);
+    return true;
+}
+
+#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
+#pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
+#pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
+#pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
+#pragma weak MPI_Keyval_create = PMPI_Keyval_create
+#pragma weak MPI_Keyval_free = PMPI_Keyval_free
+#pragma weak MPI_Attr_put = PMPI_Attr_put
+#pragma weak MPI_Attr_delete = PMPI_Attr_delete
+#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
+#pragma weak MPI_Errhandler_free = PMPI_Errhandler_free

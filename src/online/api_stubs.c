@@ -39,16 +39,6 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 }
 #pragma weak MPI_Alltoallw = PMPI_Alltoallw
 
-int PMPI_Attr_delete(MPI_Comm comm, int keyval) {
-    api_unsupported("MPI_Attr_delete");
-}
-#pragma weak MPI_Attr_delete = PMPI_Attr_delete
-
-int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
-    api_unsupported("MPI_Attr_put");
-}
-#pragma weak MPI_Attr_put = PMPI_Attr_put
-
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) {
     api_unsupported("MPI_Cart_map");
 }
@@ -81,28 +71,10 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
 }
 #pragma weak MPI_Comm_connect = PMPI_Comm_connect
 
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function,
-                                MPI_Errhandler *errhandler) {
-    api_unsupported("MPI_Comm_create_errhandler");
-}
-#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
-
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
     api_unsupported("MPI_Comm_create_group");
 }
 #pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
-
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
-                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
-                            void *extra_state) {
-    api_unsupported("MPI_Comm_create_keyval");
-}
-#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
-
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
-    api_unsupported("MPI_Comm_delete_attr");
-}
-#pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
 
 int PMPI_Comm_disconnect(MPI_Comm *comm) {
     api_unsupported("MPI_Comm_disconnect");
@@ -118,11 +90,6 @@ MPI_Comm PMPI_Comm_f2c(MPI_Fint comm) {
     api_unsupported("MPI_Comm_f2c");
 }
 #pragma weak MPI_Comm_f2c = PMPI_Comm_f2c
-
-int PMPI_Comm_free_keyval(int *comm_keyval) {
-    api_unsupported("MPI_Comm_free_keyval");
-}
-#pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
 
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
     api_unsupported("MPI_Comm_get_info");
@@ -153,11 +120,6 @@ int PMPI_Comm_remote_size(MPI_Comm comm, int *size) {
     api_unsupported("MPI_Comm_remote_size");
 }
 #pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
-
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
-    api_unsupported("MPI_Comm_set_attr");
-}
-#pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
 
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
     api_unsupported("MPI_Comm_set_info");
@@ -221,11 +183,6 @@ MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler) {
     api_unsupported("MPI_Errhandler_f2c");
 }
 #pragma weak MPI_Errhandler_f2c = PMPI_Errhandler_f2c
-
-int PMPI_Errhandler_free(MPI_Errhandler *errhandler) {
-    api_unsupported("MPI_Errhandler_free");
-}
-#pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
 
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
@@ -646,21 +603,6 @@ int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
 }
 #pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
 
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                     MPI_Comm comm, MPI_Request *request) {
-    api_unsupported("MPI_Iallgatherv");
-}
-#pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
-
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request) {
-    api_unsupported("MPI_Ialltoallv");
-}
-#pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
-
 int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
@@ -668,13 +610,6 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
     api_unsupported("MPI_Ialltoallw");
 }
 #pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
-
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                  MPI_Comm comm, MPI_Request *request) {
-    api_unsupported("MPI_Igatherv");
-}
-#pragma weak MPI_Igatherv = PMPI_Igatherv
 
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                  MPI_Status *status) {
@@ -791,36 +726,12 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
 }
 #pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
 
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
-    api_unsupported("MPI_Ireduce_scatter");
-}
-#pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
-
 int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Request *request) {
     api_unsupported("MPI_Ireduce_scatter_block");
 }
 #pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
-
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   int root, MPI_Comm comm, MPI_Request *request) {
-    api_unsupported("MPI_Iscatterv");
-}
-#pragma weak MPI_Iscatterv = PMPI_Iscatterv
-
-int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
-                       void *extra_state) {
-    api_unsupported("MPI_Keyval_create");
-}
-#pragma weak MPI_Keyval_create = PMPI_Keyval_create
-
-int PMPI_Keyval_free(int *keyval) {
-    api_unsupported("MPI_Keyval_free");
-}
-#pragma weak MPI_Keyval_free = PMPI_Keyval_free
 
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
     api_unsupported("MPI_Lookup_name");

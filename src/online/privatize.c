@@ -34,7 +34,8 @@ static void *translate(int32_t owner, void *addr) {
 int64_t privatize_init(int32_t n) {
     globals_scan(&ranges, &nranges);
     total = 0;
-    for (int i = 0; i < nranges; i++) total += ranges[i].len;
+    for (int i = 0; i < nranges; i++)
+        total += ranges[i].len;
     nranks = n;
     if (total == 0) return 0;
     copies = xmalloc(total * (size_t)n);

@@ -22,7 +22,8 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
-    for (int i = 0; i <= my_rank; i++) counter += 10;
+    for (int i = 0; i <= my_rank; i++)
+        counter += 10;
     MPI_Barrier(MPI_COMM_WORLD); /* every rank has run in between */
     /* a message into a global array of a rank that is not running */
     double mine[4] = {my_rank, my_rank, my_rank, my_rank};
@@ -32,7 +33,8 @@ int main(int argc, char **argv) {
     MPI_Send(mine, 4, MPI_DOUBLE, (my_rank + 1) % n, 0, MPI_COMM_WORLD);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     int errors = check();
-    if (inbox[3] != (my_rank + n - 1) % n) errors++, printf("rank %d: inbox %g\n", my_rank, inbox[3]);
+    if (inbox[3] != (my_rank + n - 1) % n)
+        errors++, printf("rank %d: inbox %g\n", my_rank, inbox[3]);
     double v[2] = {my_rank, 1};
     MPI_Allreduce(v, sums, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     if (sums[0] != n * (n - 1) / 2.0 || sums[1] != n) errors++;
