@@ -11,6 +11,7 @@
 
 int cmd_replay(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_platform(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 

@@ -13,6 +13,8 @@ static void usage(FILE *out) {
             "usage:\n"
             "  simpi run -n N [--platform FILE] [--set KEY=VALUE]... ./program [args]\n"
             "        run an MPI program built with simpicc as N simulated ranks\n"
+            "  simpi calibrate-host\n"
+            "        measure this machine's flop rate (for --host-speed)\n"
             "  simpi replay [--platform FILE] [--set KEY=VALUE]... [--json FILE] TRACE\n"
             "        replay a trace (file, .gz, directory of rankN.trace, or index file)\n"
             "  simpi platform show [FILE] [--set KEY=VALUE]...\n"
@@ -41,6 +43,7 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(cmd, "replay")) return cmd_replay(argc - 1, argv + 1);
     if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "calibrate-host")) return cmd_calibrate(argc - 1, argv + 1);
     if (!strcmp(cmd, "platform")) return cmd_platform(argc - 1, argv + 1);
     if (!strcmp(cmd, "gen")) return cmd_gen(argc - 1, argv + 1);
     fprintf(stderr, "simpi: unknown command '%s'\n\n", cmd);

@@ -58,12 +58,15 @@ int main(int argc, char **argv) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 
     int counts[8], displs[8], all[32] = {0}, mine[8];
-    for (int j = 0; j < n; j++) counts[j] = j + 1, displs[j] = j * 8;
-    for (int i = 0; i <= me; i++) mine[i] = me;
+    for (int j = 0; j < n; j++)
+        counts[j] = j + 1, displs[j] = j * 8;
+    for (int i = 0; i <= me; i++)
+        mine[i] = me;
     MPI_Request r;
     MPI_Iallgatherv(mine, me + 1, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD, &r);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
-    for (int j = 0; j < n; j++) EXPECT(all[j * 8 + j] == j);
+    for (int j = 0; j < n; j++)
+        EXPECT(all[j * 8 + j] == j);
     int sum;
     MPI_Allreduce(&errors, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (me == 0) printf(sum ? "Found %d errors\n" : "No Errors\n", sum);
