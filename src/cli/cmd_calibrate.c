@@ -17,11 +17,13 @@ static double cpu_seconds(void) {
 static double axpy_rate(int n, int reps) {
     double *x = calloc((size_t)n, sizeof *x), *y = calloc((size_t)n, sizeof *y);
     if (!x || !y) exit(EXIT_INPUT_ERROR);
-    for (int i = 0; i < n; i++) x[i] = i * 1e-3;
+    for (int i = 0; i < n; i++)
+        x[i] = i * 1e-3;
     volatile double a = 1.000001;
     double t0 = cpu_seconds();
     for (int r = 0; r < reps; r++)
-        for (int i = 0; i < n; i++) y[i] = a * x[i] + y[i];
+        for (int i = 0; i < n; i++)
+            y[i] = a * x[i] + y[i];
     double t = cpu_seconds() - t0;
     volatile double sink = y[n / 2];
     (void)sink;

@@ -379,3 +379,40 @@ void pt2pt_free_payloads(struct sim *s) {
                 q->flags &= (uint8_t)~RF_OWNS;
             }
 }
+
+/* Removes r from a queue if it is there. */
+static bool queue_remove(struct request **head, struct request **tail, struct request *r) {
+    struct request *prev = NULL;
+    for (struct request *q = *head; q; prev = q, q = q->qnext) {
+        if (q != r) continue;
+        if (prev)
+            prev->qnext = q->qnext;
+        else
+            *head = q->qnext;
+        if (*tail == q) *tail = prev;
+        q->qnext = NULL;
+        return true;
+    }
+    return false;
+}
+
+bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
+    struct srank *me = &s->ranks[rank];
+    if (r->kind == REQ_RECV && !(r->flags & RF_RESOLVED) &&
+        queue_remove(&me->posted_head, &me->posted_tail, r)) {
+        request_resolve(s, r, s->eng.now, s->eng.now);
+        return true;
+    }
+    if (r->kind == REQ_SEND && !(r->flags & RF_MATCHED)) {
+        struct srank *dr = &s->ranks[r->peer];
+        if (!queue_remove(&dr->unexp_head, &dr->unexp_tail, r)) return false;
+        r->flags |= RF_MATCHED; /* no longer referenced by a queue */
+        if (r->flags & RF_OWNS) free(r->data);
+        r->flags &= (uint8_t)~RF_OWNS;
+        r->data = NULL;
+        r->partner_time = s->eng.now; /* a held buffered send frees its space now */
+        if (!(r->flags & RF_RESOLVED)) request_resolve(s, r, s->eng.now, s->eng.now);
+        return true;
+    }
+    return false;
+}

@@ -143,6 +143,10 @@ struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
 bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
                 struct sim_recv_target *target);
 
+/* MPI_Cancel: a receive not yet matched, or a send not yet received, is
+ * withdrawn and completes at once; returns whether it was cancelled. */
+bool sim_cancel(struct sim *s, int32_t rank, struct request *req);
+
 /* Looks up an outstanding request by the id given at creation. */
 struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id);
 /* Waits. NULL reqs with n == 0 means every outstanding request of the rank.

@@ -34,6 +34,7 @@ struct simpi_request {
     int type;
     struct stage *stage; /* non-blocking collective: staging to finish */
     bool active;         /* started and not yet completed */
+    bool cancelled;
     bool persistent;
     struct persist persist;
 };

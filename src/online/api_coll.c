@@ -558,3 +558,71 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 #pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
 #pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
 #pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
+
+/* Alltoallw: a datatype and a byte displacement per peer. The pieces travel
+ * packed; received pieces are unpacked with their own types afterwards. */
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+    API_ENTER("MPI_Alltoallw");
+    int rc = api_check_comm("MPI_Alltoallw", comm), me, n;
+    if (rc != MPI_SUCCESS) API_RETURN(rc);
+    comm_shape(comm, &me, &n);
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    const void *src = in_place ? recvbuf : sendbuf;
+    const int *sc = in_place ? recvcounts : sendcounts, *sd = in_place ? rdispls : sdispls;
+    const MPI_Datatype *st = in_place ? recvtypes : sendtypes;
+    int64_t *arr = xcalloc(4 * (size_t)n, sizeof *arr), in_total = 0, out_total = 0;
+    for (int j = 0; j < n; j++) {
+        if ((rc = api_check_type("MPI_Alltoallw", st[j], sc[j])) != MPI_SUCCESS ||
+            (rc = api_check_type("MPI_Alltoallw", recvtypes[j], recvcounts[j])) != MPI_SUCCESS) {
+            free(arr);
+            API_RETURN(rc);
+        }
+        arr[j] = in_total;
+        arr[n + j] = sc[j] * dt_size(st[j]);
+        in_total += arr[n + j];
+        arr[2 * n + j] = out_total;
+        arr[3 * n + j] = recvcounts[j] * dt_size(recvtypes[j]);
+        out_total += arr[3 * n + j];
+    }
+    char *packed = xmalloc((size_t)in_total + 1), *staged = xmalloc((size_t)out_total + 1);
+    for (int j = 0; j < n; j++)
+        dt_pack(st[j], (const char *)src + sd[j], sc[j], packed + arr[j]);
+    struct coll_call c = {.kind = CD_ALLTOALL,
+                          .in = packed,
+                          .in_len = in_total,
+                          .in_off = arr,
+                          .in_len_to = arr + n,
+                          .out = staged,
+                          .out_len = out_total,
+                          .out_off = arr + 2 * n,
+                          .out_len_from = arr + 3 * n};
+    rc = run("MPI_Alltoallw", comm, &c, COLL_ALLTOALL, in_total / (n ? n : 1), NULL, NULL);
+    if (rc == MPI_SUCCESS)
+        for (int j = 0; j < n; j++)
+            dt_unpack(recvtypes[j], staged + arr[2 * n + j], recvcounts[j],
+                      (char *)recvbuf + rdispls[j]);
+    free(packed);
+    free(staged);
+    free(arr);
+    API_RETURN(rc);
+}
+
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
+                               MPI_Op op, MPI_Comm comm, MPI_Request *request) {
+    API_ENTER("MPI_Ireduce_scatter_block");
+    int me, n;
+    comm_shape(comm, &me, &n);
+    int *counts = xcalloc((size_t)n + 1, sizeof *counts);
+    for (int j = 0; j < n; j++)
+        counts[j] = recvcount;
+    /* reduction() keeps its own copy of the counts */
+    int rc = reduction("MPI_Ireduce_scatter_block", CD_REDUCE_SCATTER, sendbuf, recvbuf, 0, counts,
+                       type, op, 0, comm, request);
+    free(counts);
+    API_RETURN(rc);
+}
+
+#pragma weak MPI_Alltoallw = PMPI_Alltoallw
+#pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block

@@ -114,6 +114,8 @@ void api_fill_status(MPI_Status *status, const struct simpi_request *q) {
         status->simpi_bytes = q->tgt.size < q->tgt.capacity ? q->tgt.size : q->tgt.capacity;
     }
     status->MPI_ERROR = MPI_SUCCESS;
+    status->simpi_cancelled = q->cancelled;
+    if (q->cancelled) status->simpi_bytes = 0;
 }
 
 int PMPI_Init(int *argc, char ***argv) {

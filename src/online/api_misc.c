@@ -116,14 +116,14 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
 
 int PMPI_Cancel(MPI_Request *request) {
     API_ENTER("MPI_Cancel");
-    (void)request;
-    API_RETURN(api_error("MPI_Cancel", MPI_ERR_UNSUPPORTED_OPERATION,
-                         "cancelling requests is not supported yet"));
+    struct simpi_request *q = *request;
+    if (q && q->active && q->r && !q->stage)
+        q->cancelled = sim_cancel(simpi_rt->sim, runtime_rank(), q->r);
+    API_RETURN(MPI_SUCCESS);
 }
 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag) {
-    (void)status;
-    *flag = 0;
+    *flag = status->simpi_cancelled;
     return MPI_SUCCESS;
 }
 

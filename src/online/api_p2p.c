@@ -52,6 +52,7 @@ static void post_send(struct simpi_request *q, const void *buf, int count, MPI_D
                              packed ? packed : buf);
     free(packed); /* the MPI layer delivered it or kept its own copy */
     q->active = true;
+    q->cancelled = false;
 }
 
 static void post_recv(struct simpi_request *q, void *buf, int count, MPI_Datatype type, int source,
@@ -72,6 +73,7 @@ static void post_recv(struct simpi_request *q, void *buf, int count, MPI_Datatyp
     if (source != MPI_PROC_NULL)
         q->r = sim_irecv_buf(simpi_rt->sim, runtime_rank(), comm, source, tag, &q->tgt);
     q->active = true;
+    q->cancelled = false;
 }
 
 static int start_send(const char *func, const void *buf, int count, MPI_Datatype type, int dest,

@@ -32,13 +32,6 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
 }
 #pragma weak MPI_Alloc_mem = PMPI_Alloc_mem
 
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-    api_unsupported("MPI_Alltoallw");
-}
-#pragma weak MPI_Alltoallw = PMPI_Alltoallw
-
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) {
     api_unsupported("MPI_Cart_map");
 }
@@ -725,13 +718,6 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
     api_unsupported("MPI_Intercomm_merge");
 }
 #pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
-
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request) {
-    api_unsupported("MPI_Ireduce_scatter_block");
-}
-#pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
 
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
     api_unsupported("MPI_Lookup_name");

@@ -98,6 +98,40 @@ int main(int argc, char **argv) {
         for (int j = 0; j < n; j++)
             EXPECT(gathered[j] == j + 1);
 
+    /* alltoallw: to rank j, j+1 ints; received as doubles? no: as ints placed by byte offsets */
+    int wsend[32], wrecv[32] = {0}, wsc[8], wsd[8], wrc[8], wrd[8];
+    MPI_Datatype wst[8], wrt[8];
+    for (int j = 0, at = 0; j < n; j++) {
+        wsc[j] = j + 1;
+        wsd[j] = at * (int)sizeof(int);
+        wst[j] = MPI_INT;
+        for (int k = 0; k <= j; k++)
+            wsend[at++] = 1000 * me + j;
+        wrc[j] = me + 1;
+        wrd[j] = j * 8 * (int)sizeof(int);
+        wrt[j] = MPI_INT;
+    }
+    MPI_Alltoallw(wsend, wsc, wsd, wst, wrecv, wrc, wrd, wrt, MPI_COMM_WORLD);
+    for (int j = 0; j < n; j++)
+        EXPECT(wrecv[j * 8] == 1000 * j + me && wrecv[j * 8 + me] == 1000 * j + me);
+
+    /* cancelling a receive nobody sends to, and a send nobody receives */
+    if (me == 0) {
+        int never = 0, cancelled = 0;
+        MPI_Request rc2;
+        MPI_Status st;
+        MPI_Irecv(&never, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, &rc2);
+        MPI_Cancel(&rc2);
+        MPI_Wait(&rc2, &st);
+        MPI_Test_cancelled(&st, &cancelled);
+        EXPECT(cancelled);
+        MPI_Isend(&never, 1, MPI_INT, 1, 98, MPI_COMM_WORLD, &rc2);
+        MPI_Cancel(&rc2);
+        MPI_Wait(&rc2, &st);
+        MPI_Test_cancelled(&st, &cancelled);
+        EXPECT(cancelled);
+    }
+
     int errs_all;
     MPI_Allreduce(&errors, &errs_all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (me == 0) printf(errs_all ? "Found %d errors\n" : "No Errors\n", errs_all);
