@@ -6,13 +6,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#define EXPECT(c)                                                                                  \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            (*errs)++;                                                                             \
-            printf("rank %d: line %d: %s\n", me_, __LINE__, #c);                                   \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
+#define check_rank me_
 
 static void check_comm(MPI_Comm comm, int me_, int *errs) {
     int me, n;

@@ -6,13 +6,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#define EXPECT(c)                                                                                  \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            (*errs)++;                                                                             \
-            printf("rank %d: line %d: %s\n", me, __LINE__, #c);                                    \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
+#define check_rank me
 
 int main(int argc, char **argv) {
     int me, n, errors = 0, *errs = &errors;

@@ -7,13 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define EXPECT(c)                                                                                  \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            (*errs)++;                                                                             \
-            printf("rank %d: line %d: %s\n", rank, __LINE__, #c);                                  \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
+#define check_rank rank
 
 struct particle {
     double x;

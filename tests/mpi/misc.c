@@ -6,13 +6,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#define EXPECT(c)                                                                                  \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            (*errs)++;                                                                             \
-            printf("rank %d: line %d: %s\n", me, __LINE__, #c);                                    \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
+#define check_rank me
 
 /* (a, b) o (c, d) = (a*c, a*d + b): composition of affine maps, not commutative */
 static void compose(void *in, void *inout, int *len, MPI_Datatype *type) {

@@ -7,13 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define EXPECT(c)                                                                                  \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            (*errs)++;                                                                             \
-            printf("rank %d: line %d: %s\n", me_, __LINE__, #c);                                   \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
+#define check_rank me_
 
 /* No global variables: all simulated ranks share the program's globals. */
 int main(int argc, char **argv) {
