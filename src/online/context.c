@@ -25,7 +25,7 @@ void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_
                                      size_t *size_old);
 #endif
 
-#if defined(__x86_64__) || defined(__aarch64__)
+#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(SIMPI_FORCE_UCONTEXT)
 #define SIMPI_ASM_SWITCH 1
 void simpi_ctx_swap(void **save_sp, void *load_sp);
 void simpi_ctx_start(void);
