@@ -2,7 +2,9 @@
  * simpicc as N simulated ranks. The settings travel to the program's runtime
  * in SIMPI_* environment variables; the program's own output is untouched and
  * simpi's summary goes to stderr (or --json). */
+#define _GNU_SOURCE /* memmem */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +33,24 @@ static int set_env(const char *name, const char *value) {
     if (setenv(name, value, 1) == 0) return 0;
     fprintf(stderr, "simpi run: cannot set %s\n", name);
     return EXIT_USAGE;
+}
+
+/* Whether the program contains simpi's runtime (a string only libsimpi has). */
+static bool built_with_simpicc(const char *path) {
+    static const char mark[] = "is not supported by simpi yet";
+    FILE *f = fopen(path, "rb");
+    if (!f) return true; /* let execv report it */
+    char buf[1 << 16];
+    size_t keep = 0, got;
+    bool found = false;
+    while (!found && (got = fread(buf + keep, 1, sizeof buf - keep, f)) > 0) {
+        size_t n = keep + got;
+        found = memmem(buf, n, mark, sizeof mark - 1) != NULL;
+        keep = n < sizeof mark ? n : sizeof mark; /* overlap between chunks */
+        memmove(buf, buf + n - keep, keep);
+    }
+    fclose(f);
+    return found;
 }
 
 int cmd_run(int argc, char **argv) {
@@ -84,6 +104,13 @@ int cmd_run(int argc, char **argv) {
         return EXIT_USAGE;
     }
     set_env("SIMPI_SET", sets);
+    if (!built_with_simpicc(argv[i])) {
+        fprintf(stderr,
+                "simpi run: '%s' was not built with simpicc (it does not contain simpi's runtime); "
+                "build it with simpicc or simpicxx\n",
+                argv[i]);
+        return EXIT_INPUT_ERROR;
+    }
     execv(argv[i], argv + i);
     fprintf(stderr, "simpi run: cannot run '%s': %s\n", argv[i], strerror(errno));
     return EXIT_INPUT_ERROR;
