@@ -133,7 +133,20 @@ static void on_crash(int sig, siginfo_t *info, void *uctx) {
     _exit(4);
 }
 
+/* A rank that calls exit() ends the whole process: say so. */
+static void on_process_exit(int status, void *arg) {
+    (void)arg;
+    struct runtime *rt = simpi_rt;
+    if (!rt || rt->current < 0) return;
+    char tb[48];
+    fprintf(stderr,
+            "simpi: rank %d called exit(%d) at virtual time %s, which ends the simulation of all "
+            "ranks\n",
+            rt->current, status, units_format_time(sim_now(rt->sim), tb, sizeof tb));
+}
+
 static void install_crash_handlers(void) {
+    on_exit(on_process_exit, NULL);
     static char altstack[64 * 1024];
     stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
     sigaltstack(&ss, NULL);
