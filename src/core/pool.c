@@ -68,6 +68,13 @@ void *pool_get(struct pool *p) {
 }
 
 void pool_put(struct pool *p, void *obj) {
+#ifdef SIMPI_POOL_CHECK /* sanitizer builds: catch an object given back twice */
+    for (void *f = p->free_list; f; f = *(void **)f)
+        if (f == obj) {
+            fprintf(stderr, "simpi: internal error: pool object %p released twice\n", obj);
+            abort();
+        }
+#endif
     *(void **)obj = p->free_list;
     p->free_list = obj;
     p->live--;

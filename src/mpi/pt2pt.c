@@ -116,11 +116,14 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     }
     recv->size = send->size;
     send->flags |= RF_MATCHED;
+    if (send->flags & RF_BSEND) send->partner_time = recv_done; /* buffer freed then */
     account_transfer(s, send, recv);
     request_resolve(s, recv, recv_done, ts);
-    if (!(send->flags & RF_RESOLVED)) request_resolve(s, send, send_done, tr);
-    if (send->flags & RF_BSEND) send->partner_time = recv_done; /* buffer freed then */
-    maybe_free(s, send);
+    /* Resolving may free the send (its owner released it): not touched after. */
+    if (!(send->flags & RF_RESOLVED))
+        request_resolve(s, send, send_done, tr);
+    else
+        maybe_free(s, send);
 }
 
 struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,

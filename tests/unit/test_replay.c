@@ -252,6 +252,17 @@ static void expect_app_error(const char *trace, const char *needle) {
     CHECK_CONTAINS(o.report, needle);
 }
 
+static void test_released_rendezvous_send(void) {
+    /* Rank 1 starts a rendezvous send and ends without waiting for it; the
+     * receive at 1 ms still completes: match at max(1ms, T(0)) = 1ms, then
+     * T(0) + T(S) = 10 + 10010 us: 11020 us. */
+    struct outcome o = run("simpi-trace 1\nranks 2\n1 isend 0 1000000 req=1\n0 compute 1ms\n"
+                           "0 recv 1 1000000\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[0], 11020 * US);
+    CHECK_EQ_INT(o.finish[1], 0);
+}
+
 static void test_more_runtime_errors(void) {
     expect_app_error("simpi-trace 1\nranks 4\n0 comm_split 0 color=0 key=0 new=1\n"
                      "1 comm_split 0 color=0 key=0 new=1\n2 comm_split 0 color=1 key=0 new=1\n"
@@ -302,6 +313,7 @@ TEST_LIST(replay_tests) = {
     {"replay.waitany", test_waitany},
     {"replay.test_record", test_test_record},
     {"replay.runtime_errors", test_trace_errors_at_run_time},
+    {"replay.released_rendezvous_send", test_released_rendezvous_send},
     {"replay.more_runtime_errors", test_more_runtime_errors},
     {"replay.piecewise_example", test_piecewise_example},
     TEST_END,
