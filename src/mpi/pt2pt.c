@@ -141,7 +141,8 @@ struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind,
 
 /* Purges delivered buffered sends, then reserves room for `need` bytes. */
 static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
-    struct bsend_state *b = s->ranks[rank].bsend;
+    if (!s->ranks[rank].bsend) s->ranks[rank].bsend = xcalloc(1, sizeof *s->ranks[rank].bsend);
+    struct bsend_state *b = s->ranks[rank].bsend; /* capacity 0 until a buffer is attached */
     int64_t need = r->size + SIM_BSEND_OVERHEAD;
     int kept = 0;
     for (int i = 0; b && i < b->nheld; i++) {

@@ -110,7 +110,7 @@ void wait_complete(struct sim *s, int32_t rank) {
 bool sim_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool wait_any) {
     struct srank *me = &s->ranks[rank];
     int marked = 0;
-    if (!reqs && n == 0) {
+    if (!reqs) { /* every outstanding request */
         for (struct request *q = me->outstanding; q; q = q->onext, marked++)
             q->flags |= RF_WAITED;
     } else {

@@ -146,7 +146,7 @@ bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char
             return m->ops->parse(m, map, path, err);
         }
     }
-    return err_at(err, mn->file, mn->line,
+    return err_at(err, mn ? mn->file : map->file, mn ? mn->line : map->line,
                   "'%s.model': found '%s', expected affine, piecewise or table", path, name);
 }
 

@@ -85,6 +85,8 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
 int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                      MPI_Comm *newcomm) {
     (void)reorder;
+    if (ndims < 0 || ndims > 64)
+        return api_error("MPI_Cart_create", MPI_ERR_DIMS, "%d dimensions (at most 64)", ndims);
     int size = 1, me;
     for (int i = 0; i < ndims; i++)
         size *= dims[i];

@@ -46,7 +46,7 @@ static void print_rank(FILE *out, const struct sim *s, int32_t i) {
 
 /* min / mean / max rows over all ranks for each column. */
 static void print_aggregate(FILE *out, const struct sim *s) {
-    double v[3][7];
+    double v[3][7] = {{0}};
     int32_t n = sim_size(s);
     for (int32_t i = 0; i < n; i++) {
         const struct rank_stats *st = sim_rank_stats(s, i);

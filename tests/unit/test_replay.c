@@ -122,6 +122,13 @@ static void test_bsend_overflow(void) {
     CHECK_CONTAINS(o.report, "buffer of 1024 bytes has 1000 bytes in flight");
 }
 
+static void test_bsend_empty_without_buffer(void) {
+    /* a zero-byte buffered send needs no buffer space: no buffer is fine */
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 bsend 1 0B\n1 recv 0 0B\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[1], 10 * US); /* T(0) */
+}
+
 static void test_bsend_released_after_delivery(void) {
     /* The first message is delivered at T(1000) = 20us; a bsend after 30us
      * of compute finds the buffer free again. */
@@ -304,6 +311,7 @@ TEST_LIST(replay_tests) = {
     {"replay.bsend_ok", test_bsend_ok},
     {"replay.bsend_overflow", test_bsend_overflow},
     {"replay.bsend_release", test_bsend_released_after_delivery},
+    {"replay.bsend_empty", test_bsend_empty_without_buffer},
     {"replay.deadlock", test_deadlock},
     {"replay.collective_deadlock", test_collective_deadlock},
     {"replay.collective_times", test_collective_times},
