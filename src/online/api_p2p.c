@@ -384,3 +384,21 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 
 #pragma weak MPI_Probe = PMPI_Probe
 #pragma weak MPI_Iprobe = PMPI_Iprobe
+
+/* The message goes out from a copy, and the reply lands in the same buffer. */
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+    int64_t size = dt_size(type), extent = dt_extent(type);
+    if (size < 0 || count < 0)
+        return api_error("MPI_Sendrecv_replace", size < 0 ? MPI_ERR_TYPE : MPI_ERR_COUNT,
+                         "datatype %d, count %d", type, count);
+    int64_t span = count > 0 ? (count - 1) * extent + dt_true_lb(type) + dt_true_extent(type) : 0;
+    char *copy = xmalloc((size_t)(span > 0 ? span : 1));
+    if (span > 0) memcpy(copy, buf, (size_t)span);
+    int rc = PMPI_Sendrecv(copy, count, type, dest, sendtag, buf, count, type, source, recvtag,
+                           comm, status);
+    free(copy);
+    return rc;
+}
+
+#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace

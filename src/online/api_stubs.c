@@ -869,12 +869,6 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
 }
 #pragma weak MPI_Rput = PMPI_Rput
 
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
-    api_unsupported("MPI_Sendrecv_replace");
-}
-#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
-
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) {
     api_unsupported("MPI_Status_c2f");
 }

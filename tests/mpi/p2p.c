@@ -84,6 +84,11 @@ int main(int argc, char **argv) {
     MPI_Sendrecv(&rank, 1, MPI_INT, left, 8, &got2, 1, MPI_INT, right, 8, MPI_COMM_WORLD, &st);
     EXPECT(got2 == right && st.MPI_SOURCE == right);
 
+    /* Sendrecv_replace: the value moves one step around the ring in place */
+    int token = 1000 + rank;
+    MPI_Sendrecv_replace(&token, 1, MPI_INT, right, 11, left, 11, MPI_COMM_WORLD, &st);
+    EXPECT(token == 1000 + left && st.MPI_SOURCE == left);
+
     /* MPI_PROC_NULL completes at once */
     MPI_Recv(&got, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st);
     EXPECT(st.MPI_SOURCE == MPI_PROC_NULL);
