@@ -407,6 +407,40 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
                               MPI_Op op, MPI_Comm comm, MPI_Request *request);
 
+/* Utilities */
+#define MPI_ERR_NO_MEM 34
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int MPI_Free_mem(void *base);
+int MPI_Pcontrol(const int level, ...);
+int MPI_Info_create(MPI_Info *info);
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+int MPI_Info_delete(MPI_Info info, const char *key);
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int MPI_Info_free(MPI_Info *info);
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size);
+int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent);
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+int MPI_Type_set_name(MPI_Datatype type, const char *type_name);
+int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen);
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+
 /* Datatypes */
 int MPI_Type_size(MPI_Datatype type, int *size);
 int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
@@ -645,6 +679,37 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
 int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
                                MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int PMPI_Free_mem(void *base);
+int PMPI_Pcontrol(const int level, ...);
+int PMPI_Info_create(MPI_Info *info);
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+int PMPI_Info_delete(MPI_Info info, const char *key);
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int PMPI_Info_free(MPI_Info *info);
+MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
+MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
+MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype);
+MPI_Fint PMPI_Group_c2f(MPI_Group group);
+MPI_Group PMPI_Group_f2c(MPI_Fint group);
+MPI_Fint PMPI_Op_c2f(MPI_Op op);
+MPI_Op PMPI_Op_f2c(MPI_Fint op);
+MPI_Fint PMPI_Info_c2f(MPI_Info info);
+MPI_Info PMPI_Info_f2c(MPI_Fint info);
+MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
+int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size);
+int PMPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent);
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+int PMPI_Type_set_name(MPI_Datatype type, const char *type_name);
+int PMPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen);
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int PMPI_Type_size(MPI_Datatype type, int *size);
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,

@@ -17,8 +17,6 @@ int MPI_Add_error_code(int errorclass, int *errorcode);
 int PMPI_Add_error_code(int errorclass, int *errorcode);
 int MPI_Add_error_string(int errorcode, const char *string);
 int PMPI_Add_error_string(int errorcode, const char *string);
-int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
-int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank);
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank);
 int MPI_Close_port(const char *port_name);
@@ -27,10 +25,6 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
                     MPI_Comm *newcomm);
 int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                      MPI_Comm *newcomm);
-MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
-MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
-int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
-int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                      MPI_Comm *newcomm);
 int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
@@ -41,8 +35,6 @@ int MPI_Comm_disconnect(MPI_Comm *comm);
 int PMPI_Comm_disconnect(MPI_Comm *comm);
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
-MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
-MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 int MPI_Comm_get_parent(MPI_Comm *parent);
@@ -94,10 +86,6 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneig
                                    int *weighted);
 int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors,
                                     int *weighted);
-MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
-MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
-MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
-MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
@@ -271,8 +259,6 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
                           MPI_Status *status);
 int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                            MPI_Status *status);
-int MPI_Free_mem(void *base);
-int PMPI_Free_mem(void *base);
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -285,8 +271,6 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                         void *result_addr, int result_count, MPI_Datatype result_datatype,
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
-int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
-int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
                      int reorder, MPI_Comm *comm_graph);
 int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
@@ -309,10 +293,6 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
 int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
                         MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
                         MPI_Request *request);
-MPI_Fint MPI_Group_c2f(MPI_Group group);
-MPI_Fint PMPI_Group_c2f(MPI_Group group);
-MPI_Group MPI_Group_f2c(MPI_Fint group);
-MPI_Group PMPI_Group_f2c(MPI_Fint group);
 int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
 int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -364,28 +344,6 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
                              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                              MPI_Comm comm, MPI_Request *request);
-MPI_Fint MPI_Info_c2f(MPI_Info info);
-MPI_Fint PMPI_Info_c2f(MPI_Info info);
-int MPI_Info_create(MPI_Info *info);
-int PMPI_Info_create(MPI_Info *info);
-int MPI_Info_delete(MPI_Info info, const char *key);
-int PMPI_Info_delete(MPI_Info info, const char *key);
-int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
-int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
-MPI_Info MPI_Info_f2c(MPI_Fint info);
-MPI_Info PMPI_Info_f2c(MPI_Fint info);
-int MPI_Info_free(MPI_Info *info);
-int PMPI_Info_free(MPI_Info *info);
-int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
-int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
-int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
-int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
-int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
-int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
-int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
-int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
-int MPI_Info_set(MPI_Info info, const char *key, const char *value);
-int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
                          int remote_leader, int tag, MPI_Comm *newintercomm);
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
@@ -429,10 +387,6 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                             MPI_Comm comm);
-MPI_Fint MPI_Op_c2f(MPI_Op op);
-MPI_Fint PMPI_Op_c2f(MPI_Op op);
-MPI_Op MPI_Op_f2c(MPI_Fint op);
-MPI_Op PMPI_Op_f2c(MPI_Fint op);
 int MPI_Open_port(MPI_Info info, char *port_name);
 int PMPI_Open_port(MPI_Info info, char *port_name);
 int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
@@ -443,8 +397,6 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
                            MPI_Aint *size);
 int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
                             MPI_Aint *size);
-int MPI_Pcontrol(const int level, ...);
-int PMPI_Pcontrol(const int level, ...);
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
@@ -500,8 +452,6 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
 int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
-MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
-MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
 int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[],
                            const int distrib_array[], const int darg_array[],
                            const int psize_array[], int order, MPI_Datatype oldtype,
@@ -530,8 +480,6 @@ int PMPI_Type_create_subarray(int ndims, const int size_array[], const int subsi
                               MPI_Datatype *newtype);
 int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval);
 int PMPI_Type_delete_attr(MPI_Datatype type, int type_keyval);
-MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
-MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype);
 int MPI_Type_free_keyval(int *type_keyval);
 int PMPI_Type_free_keyval(int *type_keyval);
 int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag);
@@ -546,20 +494,10 @@ int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_address
                           int *num_datatypes, int *combiner);
 int PMPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses,
                            int *num_datatypes, int *combiner);
-int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent);
-int PMPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent);
-int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen);
-int PMPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen);
-int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
 int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
 int PMPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
-int MPI_Type_set_name(MPI_Datatype type, const char *type_name);
-int PMPI_Type_set_name(MPI_Datatype type, const char *type_name);
-int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size);
-int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size);
 int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,

@@ -27,11 +27,6 @@ int PMPI_Add_error_string(int errorcode, const char *string) {
 }
 #pragma weak MPI_Add_error_string = PMPI_Add_error_string
 
-int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
-    api_unsupported("MPI_Alloc_mem");
-}
-#pragma weak MPI_Alloc_mem = PMPI_Alloc_mem
-
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) {
     api_unsupported("MPI_Cart_map");
 }
@@ -47,16 +42,6 @@ int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm co
     api_unsupported("MPI_Comm_accept");
 }
 #pragma weak MPI_Comm_accept = PMPI_Comm_accept
-
-MPI_Fint PMPI_Comm_c2f(MPI_Comm comm) {
-    api_unsupported("MPI_Comm_c2f");
-}
-#pragma weak MPI_Comm_c2f = PMPI_Comm_c2f
-
-int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
-    api_unsupported("MPI_Comm_call_errhandler");
-}
-#pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
 
 int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                       MPI_Comm *newcomm) {
@@ -78,11 +63,6 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
     api_unsupported("MPI_Comm_dup_with_info");
 }
 #pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
-
-MPI_Comm PMPI_Comm_f2c(MPI_Fint comm) {
-    api_unsupported("MPI_Comm_f2c");
-}
-#pragma weak MPI_Comm_f2c = PMPI_Comm_f2c
 
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
     api_unsupported("MPI_Comm_get_info");
@@ -166,16 +146,6 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outnei
     api_unsupported("MPI_Dist_graph_neighbors_count");
 }
 #pragma weak MPI_Dist_graph_neighbors_count = PMPI_Dist_graph_neighbors_count
-
-MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler) {
-    api_unsupported("MPI_Errhandler_c2f");
-}
-#pragma weak MPI_Errhandler_c2f = PMPI_Errhandler_c2f
-
-MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler) {
-    api_unsupported("MPI_Errhandler_f2c");
-}
-#pragma weak MPI_Errhandler_f2c = PMPI_Errhandler_f2c
 
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
@@ -514,11 +484,6 @@ int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
 }
 #pragma weak MPI_File_write_shared = PMPI_File_write_shared
 
-int PMPI_Free_mem(void *base) {
-    api_unsupported("MPI_Free_mem");
-}
-#pragma weak MPI_Free_mem = PMPI_Free_mem
-
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
     api_unsupported("MPI_Get");
@@ -532,11 +497,6 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     api_unsupported("MPI_Get_accumulate");
 }
 #pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
-
-int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) {
-    api_unsupported("MPI_Get_elements_x");
-}
-#pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
 
 int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
                       int reorder, MPI_Comm *comm_graph) {
@@ -580,16 +540,6 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
     api_unsupported("MPI_Grequest_start");
 }
 #pragma weak MPI_Grequest_start = PMPI_Grequest_start
-
-MPI_Fint PMPI_Group_c2f(MPI_Group group) {
-    api_unsupported("MPI_Group_c2f");
-}
-#pragma weak MPI_Group_c2f = PMPI_Group_c2f
-
-MPI_Group PMPI_Group_f2c(MPI_Fint group) {
-    api_unsupported("MPI_Group_f2c");
-}
-#pragma weak MPI_Group_f2c = PMPI_Group_f2c
 
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
     api_unsupported("MPI_Group_range_excl");
@@ -652,61 +602,6 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
     api_unsupported("MPI_Ineighbor_alltoallw");
 }
 #pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
-
-MPI_Fint PMPI_Info_c2f(MPI_Info info) {
-    api_unsupported("MPI_Info_c2f");
-}
-#pragma weak MPI_Info_c2f = PMPI_Info_c2f
-
-int PMPI_Info_create(MPI_Info *info) {
-    api_unsupported("MPI_Info_create");
-}
-#pragma weak MPI_Info_create = PMPI_Info_create
-
-int PMPI_Info_delete(MPI_Info info, const char *key) {
-    api_unsupported("MPI_Info_delete");
-}
-#pragma weak MPI_Info_delete = PMPI_Info_delete
-
-int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
-    api_unsupported("MPI_Info_dup");
-}
-#pragma weak MPI_Info_dup = PMPI_Info_dup
-
-MPI_Info PMPI_Info_f2c(MPI_Fint info) {
-    api_unsupported("MPI_Info_f2c");
-}
-#pragma weak MPI_Info_f2c = PMPI_Info_f2c
-
-int PMPI_Info_free(MPI_Info *info) {
-    api_unsupported("MPI_Info_free");
-}
-#pragma weak MPI_Info_free = PMPI_Info_free
-
-int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) {
-    api_unsupported("MPI_Info_get");
-}
-#pragma weak MPI_Info_get = PMPI_Info_get
-
-int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
-    api_unsupported("MPI_Info_get_nkeys");
-}
-#pragma weak MPI_Info_get_nkeys = PMPI_Info_get_nkeys
-
-int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
-    api_unsupported("MPI_Info_get_nthkey");
-}
-#pragma weak MPI_Info_get_nthkey = PMPI_Info_get_nthkey
-
-int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) {
-    api_unsupported("MPI_Info_get_valuelen");
-}
-#pragma weak MPI_Info_get_valuelen = PMPI_Info_get_valuelen
-
-int PMPI_Info_set(MPI_Info info, const char *key, const char *value) {
-    api_unsupported("MPI_Info_set");
-}
-#pragma weak MPI_Info_set = PMPI_Info_set
 
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
                           int remote_leader, int tag, MPI_Comm *newintercomm) {
@@ -778,16 +673,6 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
 }
 #pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
 
-MPI_Fint PMPI_Op_c2f(MPI_Op op) {
-    api_unsupported("MPI_Op_c2f");
-}
-#pragma weak MPI_Op_c2f = PMPI_Op_c2f
-
-MPI_Op PMPI_Op_f2c(MPI_Fint op) {
-    api_unsupported("MPI_Op_f2c");
-}
-#pragma weak MPI_Op_f2c = PMPI_Op_f2c
-
 int PMPI_Open_port(MPI_Info info, char *port_name) {
     api_unsupported("MPI_Open_port");
 }
@@ -804,11 +689,6 @@ int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype data
     api_unsupported("MPI_Pack_external_size");
 }
 #pragma weak MPI_Pack_external_size = PMPI_Pack_external_size
-
-int PMPI_Pcontrol(const int level, ...) {
-    api_unsupported("MPI_Pcontrol");
-}
-#pragma weak MPI_Pcontrol = PMPI_Pcontrol
 
 int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) {
     api_unsupported("MPI_Publish_name");
@@ -894,11 +774,6 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
 }
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 
-MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype) {
-    api_unsupported("MPI_Type_c2f");
-}
-#pragma weak MPI_Type_c2f = PMPI_Type_c2f
-
 int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[],
                             const int distrib_array[], const int darg_array[],
                             const int psize_array[], int order, MPI_Datatype oldtype,
@@ -941,11 +816,6 @@ int PMPI_Type_delete_attr(MPI_Datatype type, int type_keyval) {
 }
 #pragma weak MPI_Type_delete_attr = PMPI_Type_delete_attr
 
-MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype) {
-    api_unsupported("MPI_Type_f2c");
-}
-#pragma weak MPI_Type_f2c = PMPI_Type_f2c
-
 int PMPI_Type_free_keyval(int *type_keyval) {
     api_unsupported("MPI_Type_free_keyval");
 }
@@ -969,21 +839,6 @@ int PMPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addres
 }
 #pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
 
-int PMPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) {
-    api_unsupported("MPI_Type_get_extent_x");
-}
-#pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
-
-int PMPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen) {
-    api_unsupported("MPI_Type_get_name");
-}
-#pragma weak MPI_Type_get_name = PMPI_Type_get_name
-
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) {
-    api_unsupported("MPI_Type_get_true_extent_x");
-}
-#pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
-
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
     api_unsupported("MPI_Type_match_size");
 }
@@ -993,16 +848,6 @@ int PMPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) {
     api_unsupported("MPI_Type_set_attr");
 }
 #pragma weak MPI_Type_set_attr = PMPI_Type_set_attr
-
-int PMPI_Type_set_name(MPI_Datatype type, const char *type_name) {
-    api_unsupported("MPI_Type_set_name");
-}
-#pragma weak MPI_Type_set_name = PMPI_Type_set_name
-
-int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size) {
-    api_unsupported("MPI_Type_size_x");
-}
-#pragma weak MPI_Type_size_x = PMPI_Type_size_x
 
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
                          MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
