@@ -420,3 +420,32 @@ bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
     }
     return false;
 }
+
+struct request *sim_claim(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
+                          struct sim_recv_target *target) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    if (!c) return NULL;
+    struct request want = {.ctx = c->ctx, .src = source, .tag = tag};
+    struct srank *mine = &s->ranks[rank];
+    for (struct request *q = mine->unexp_head; q; q = q->qnext) {
+        if (!envelope_matches(q, &want) || arrival(s, q) > s->eng.now) continue;
+        queue_remove(&mine->unexp_head, &mine->unexp_tail, q);
+        target->source = q->src;
+        target->tag = q->tag;
+        target->size = q->size;
+        return q; /* still unmatched: kept alive until sim_mrecv */
+    }
+    return NULL;
+}
+
+struct request *sim_mrecv(struct sim *s, int32_t rank, struct request *send,
+                          struct sim_recv_target *target) {
+    struct request *r = request_new(s, rank, send->ctx, REQ_RECV, send->tag, -1, s->eng.now);
+    r->data = target;
+    r->src = send->src;
+    r->peer = send->owner;
+    match(s, send, r);
+    request_track(s, r, -1);
+    return r;
+}

@@ -143,6 +143,14 @@ struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
 bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
                 struct sim_recv_target *target);
 
+/* Matched probes: sim_claim takes the first matching message that has
+ * arrived out of the queue (so no other receive can match it; *target gets
+ * its envelope) or returns NULL; sim_mrecv then receives it into target. */
+struct request *sim_claim(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
+                          struct sim_recv_target *target);
+struct request *sim_mrecv(struct sim *s, int32_t rank, struct request *send,
+                          struct sim_recv_target *target);
+
 /* MPI_Cancel: a receive not yet matched, or a send not yet received, is
  * withdrawn and completes at once; returns whether it was cancelled. */
 bool sim_cancel(struct sim *s, int32_t rank, struct request *req);

@@ -84,7 +84,8 @@ int PMPI_Info_get_nkeys(MPI_Info h, int *nkeys) {
 
 int PMPI_Info_get_nthkey(MPI_Info h, int n, char *key) {
     struct info *in = info_get(h);
-    if (!in || n < 0 || n >= in->n) return api_error("MPI_Info_get_nthkey", MPI_ERR_ARG, "key %d", n);
+    if (!in || n < 0 || n >= in->n)
+        return api_error("MPI_Info_get_nthkey", MPI_ERR_ARG, "key %d", n);
     strcpy(key, in->keys[n]);
     return MPI_SUCCESS;
 }
@@ -139,18 +140,42 @@ int PMPI_Info_free(MPI_Info *h) {
 }
 
 /* Handles are integers already: Fortran conversion is the identity. */
-MPI_Fint PMPI_Comm_c2f(MPI_Comm comm) { return comm; }
-MPI_Comm PMPI_Comm_f2c(MPI_Fint comm) { return comm; }
-MPI_Fint PMPI_Type_c2f(MPI_Datatype type) { return type; }
-MPI_Datatype PMPI_Type_f2c(MPI_Fint type) { return type; }
-MPI_Fint PMPI_Group_c2f(MPI_Group group) { return group; }
-MPI_Group PMPI_Group_f2c(MPI_Fint group) { return group; }
-MPI_Fint PMPI_Op_c2f(MPI_Op op) { return op; }
-MPI_Op PMPI_Op_f2c(MPI_Fint op) { return op; }
-MPI_Fint PMPI_Info_c2f(MPI_Info info) { return info; }
-MPI_Info PMPI_Info_f2c(MPI_Fint info) { return info; }
-MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler e) { return e; }
-MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint e) { return e; }
+MPI_Fint PMPI_Comm_c2f(MPI_Comm comm) {
+    return comm;
+}
+MPI_Comm PMPI_Comm_f2c(MPI_Fint comm) {
+    return comm;
+}
+MPI_Fint PMPI_Type_c2f(MPI_Datatype type) {
+    return type;
+}
+MPI_Datatype PMPI_Type_f2c(MPI_Fint type) {
+    return type;
+}
+MPI_Fint PMPI_Group_c2f(MPI_Group group) {
+    return group;
+}
+MPI_Group PMPI_Group_f2c(MPI_Fint group) {
+    return group;
+}
+MPI_Fint PMPI_Op_c2f(MPI_Op op) {
+    return op;
+}
+MPI_Op PMPI_Op_f2c(MPI_Fint op) {
+    return op;
+}
+MPI_Fint PMPI_Info_c2f(MPI_Info info) {
+    return info;
+}
+MPI_Info PMPI_Info_f2c(MPI_Fint info) {
+    return info;
+}
+MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler e) {
+    return e;
+}
+MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint e) {
+    return e;
+}
 
 int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size) {
     int s;
@@ -200,13 +225,13 @@ int PMPI_Type_set_name(MPI_Datatype type, const char *name) {
 
 int PMPI_Type_get_name(MPI_Datatype type, char *name, int *len) {
     static const char *const predefined[] = {
-        [MPI_CHAR] = "MPI_CHAR",   [MPI_BYTE] = "MPI_BYTE",     [MPI_INT] = "MPI_INT",
-        [MPI_LONG] = "MPI_LONG",   [MPI_FLOAT] = "MPI_FLOAT",   [MPI_DOUBLE] = "MPI_DOUBLE",
+        [MPI_CHAR] = "MPI_CHAR",   [MPI_BYTE] = "MPI_BYTE",        [MPI_INT] = "MPI_INT",
+        [MPI_LONG] = "MPI_LONG",   [MPI_FLOAT] = "MPI_FLOAT",      [MPI_DOUBLE] = "MPI_DOUBLE",
         [MPI_SHORT] = "MPI_SHORT", [MPI_UNSIGNED] = "MPI_UNSIGNED"};
-    const char *found = type > 0 && type < (int)(sizeof predefined / sizeof *predefined) &&
-                                predefined[type]
-                            ? predefined[type]
-                            : "";
+    const char *found =
+        type > 0 && type < (int)(sizeof predefined / sizeof *predefined) && predefined[type]
+            ? predefined[type]
+            : "";
     for (int i = 0; i < ntnames; i++)
         if (tnames[i].type == type) found = tnames[i].name;
     *len = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", found);

@@ -402,3 +402,95 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int
 }
 
 #pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
+
+/* Matched probes: an MPI_Message names a claimed message (index + 1). */
+static struct request **messages;
+static int nmessages;
+
+static MPI_Message message_new(struct request *send) {
+    for (int i = 0; i < nmessages; i++)
+        if (!messages[i]) {
+            messages[i] = send;
+            return i + 1;
+        }
+    messages = realloc(messages, sizeof *messages * (size_t)(nmessages + 1));
+    if (!messages) abort();
+    messages[nmessages++] = send;
+    return nmessages;
+}
+
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                 MPI_Status *status) {
+    API_ENTER("MPI_Improbe");
+    int rc = check_args("MPI_Improbe", 0, MPI_BYTE, source, tag, comm, true);
+    if (rc != MPI_SUCCESS) API_RETURN(rc);
+    struct sim_recv_target t = {0};
+    *flag = 1;
+    if (source == MPI_PROC_NULL) {
+        *message = MPI_MESSAGE_NO_PROC;
+        t.source = MPI_PROC_NULL;
+        t.tag = MPI_ANY_TAG;
+    } else {
+        struct request *send = sim_claim(simpi_rt->sim, runtime_rank(), comm, source, tag, &t);
+        *flag = send != NULL;
+        if (send) *message = message_new(send);
+    }
+    if (*flag) probe_status(status, &t);
+    API_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) {
+    int flag = 0, rc;
+    while ((rc = PMPI_Improbe(source, tag, comm, &flag, message, status)) == MPI_SUCCESS && !flag)
+        PMPI_Probe(source, tag, comm, MPI_STATUS_IGNORE); /* wait for one to arrive */
+    return rc;
+}
+
+static int mrecv(const char *func, void *buf, int count, MPI_Datatype type, MPI_Message *message,
+                 struct simpi_request **out) {
+    int rc = api_check_type(func, type, count);
+    if (rc != MPI_SUCCESS) return rc;
+    struct simpi_request *q = api_request_new();
+    *out = q;
+    q->is_recv = true;
+    q->type_size = dt_size(type);
+    q->type = type;
+    q->tgt.buf = buf;
+    q->tgt.owner = runtime_rank();
+    q->tgt.capacity = (int64_t)count * q->type_size;
+    q->active = true;
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        *message = MPI_MESSAGE_NULL;
+        return MPI_SUCCESS; /* r == NULL: completes at once, from MPI_PROC_NULL */
+    }
+    if (*message < 1 || *message > nmessages || !messages[*message - 1]) {
+        api_request_free(q);
+        return api_error(func, MPI_ERR_REQUEST, "message %d is not valid", *message);
+    }
+    if (!dt_contiguous(type) && q->tgt.capacity > 0) {
+        q->user_buf = buf;
+        q->tgt.buf = xmalloc((size_t)q->tgt.capacity);
+    }
+    q->r = sim_mrecv(simpi_rt->sim, runtime_rank(), messages[*message - 1], &q->tgt);
+    messages[*message - 1] = NULL;
+    *message = MPI_MESSAGE_NULL;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status) {
+    API_ENTER("MPI_Mrecv");
+    struct simpi_request *q;
+    int rc = mrecv("MPI_Mrecv", buf, count, type, message, &q);
+    API_RETURN(rc == MPI_SUCCESS ? blocking("MPI_Mrecv", q, status) : rc);
+}
+
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+                MPI_Request *request) {
+    API_ENTER("MPI_Imrecv");
+    API_RETURN(mrecv("MPI_Imrecv", buf, count, type, message, request));
+}
+
+#pragma weak MPI_Improbe = PMPI_Improbe
+#pragma weak MPI_Mprobe = PMPI_Mprobe
+#pragma weak MPI_Mrecv = PMPI_Mrecv
+#pragma weak MPI_Imrecv = PMPI_Imrecv

@@ -554,18 +554,6 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
 }
 #pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
 
-int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                 MPI_Status *status) {
-    api_unsupported("MPI_Improbe");
-}
-#pragma weak MPI_Improbe = PMPI_Improbe
-
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
-                MPI_Request *request) {
-    api_unsupported("MPI_Imrecv");
-}
-#pragma weak MPI_Imrecv = PMPI_Imrecv
-
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request) {
@@ -628,16 +616,6 @@ MPI_Message PMPI_Message_f2c(MPI_Fint message) {
     api_unsupported("MPI_Message_f2c");
 }
 #pragma weak MPI_Message_f2c = PMPI_Message_f2c
-
-int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) {
-    api_unsupported("MPI_Mprobe");
-}
-#pragma weak MPI_Mprobe = PMPI_Mprobe
-
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status) {
-    api_unsupported("MPI_Mrecv");
-}
-#pragma weak MPI_Mrecv = PMPI_Mrecv
 
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {

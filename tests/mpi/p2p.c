@@ -147,6 +147,24 @@ int main(int argc, char **argv) {
         MPI_Send(three, 3, MPI_INT, 3, 40, MPI_COMM_WORLD);
     }
 
+    /* matched probe: claim the message, then receive exactly it */
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 2) {
+        int v[5] = {5, 6, 7, 8, 9};
+        MPI_Send(v, 5, MPI_INT, 1, 60, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Message msg;
+        MPI_Mprobe(2, 60, MPI_COMM_WORLD, &msg, &st);
+        int n = 0, got5[5] = {0};
+        MPI_Get_count(&st, MPI_INT, &n);
+        EXPECT(n == 5);
+        int flag = 1;
+        MPI_Iprobe(2, 60, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        EXPECT(!flag); /* claimed: no longer visible */
+        MPI_Mrecv(got5, n, MPI_INT, &msg, &st);
+        EXPECT(got5[4] == 9 && msg == MPI_MESSAGE_NULL && st.MPI_SOURCE == 2);
+    }
+
     int all;
     MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) printf(all ? "Found %d errors\n" : "No Errors\n", all);
