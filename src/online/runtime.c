@@ -1,6 +1,9 @@
 /* The on-line runtime: settings, contexts, the scheduler loop, CPU-burst
  * measurement, rank start and end, and the final summary. */
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "online/runtime.h"
+
+#include <dlfcn.h>
 
 #include <signal.h>
 #include <stdarg.h>
@@ -133,20 +136,35 @@ static void on_crash(int sig, siginfo_t *info, void *uctx) {
     _exit(4);
 }
 
-/* A rank that calls exit() ends the whole process: say so. */
-static void on_process_exit(int status, void *arg) {
-    (void)arg;
+/* exit() called by a rank ends that rank, as it would end one process of a
+ * real MPI job: after MPI_Finalize (or without ever using MPI) the rank is
+ * simply done; before it, the run stops with an error, as mpirun would.
+ * Outside a rank (simpi itself, or the program before or after the
+ * simulation) it is the C library's exit. */
+static _Noreturn void libc_exit(int status) {
+    void (*real)(int) = (void (*)(int))dlsym(RTLD_NEXT, "exit");
+    if (real) real(status);
+    _exit(status);
+}
+
+void exit(int status) {
     struct runtime *rt = simpi_rt;
-    if (!rt || rt->current < 0) return;
-    char tb[48];
-    fprintf(stderr,
-            "simpi: rank %d called exit(%d) at virtual time %s, which ends the simulation of all "
-            "ranks\n",
-            rt->current, status, units_format_time(sim_now(rt->sim), tb, sizeof tb));
+    if (!rt || rt->current < 0 || rt->ranks[rt->current].done) libc_exit(status);
+    int32_t r = rt->current;
+    struct orank *o = &rt->ranks[r];
+    if (o->initialized && !o->finalized)
+        runtime_abort("called exit(%d) before MPI_Finalize", status);
+    if (!o->initialized) sim_finish(rt->sim, r);
+    if (status != 0) {
+        fprintf(stderr, "simpi: rank %d called exit(%d) after MPI_Finalize\n", r, status);
+        rt->exit_status = status;
+    }
+    o->done = 1;
+    for (;;)
+        runtime_block();
 }
 
 static void install_crash_handlers(void) {
-    on_exit(on_process_exit, NULL);
     static char altstack[64 * 1024];
     stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
     sigaltstack(&ss, NULL);
@@ -241,7 +259,8 @@ static int finish(struct runtime *rt, enum sim_status st) {
     if (!rt->quiet) summary_print(stderr, rt->sim, &info);
     if (rt->json && !summary_write_json(rt->json, rt->sim, &info))
         fprintf(stderr, "simpi: error: cannot write %s\n", rt->json);
-    return st == SIM_OK ? 0 : st == SIM_DEADLOCK ? 3 : 4;
+    if (st == SIM_OK) return rt->exit_status;
+    return st == SIM_DEADLOCK ? 3 : 4;
 }
 
 int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {

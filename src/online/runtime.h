@@ -39,6 +39,7 @@ struct runtime {
     double cpu_scale; /* simulated seconds per measured second */
     const char *json, *app;
     bool quiet, privatize;
+    int exit_status; /* a rank's non-zero exit() after MPI_Finalize */
     double wall_start;
 };
 

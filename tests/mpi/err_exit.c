@@ -1,5 +1,6 @@
-/* ranks: 3 exit: 5 expect: rank 1 called exit(5) at virtual time
- * A rank calling exit() ends the process; simpi says which rank did. */
+/* ranks: 3 exit: 4 expect: called exit(5) before MPI_Finalize
+ * A rank calling exit() before MPI_Finalize stops the run, as mpirun would;
+ * the report names the rank and "called exit(5) before MPI_Finalize". */
 #include <mpi.h>
 #include <stdlib.h>
 
