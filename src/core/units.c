@@ -174,13 +174,3 @@ const char *units_format_size(int64_t bytes, char *buf, int len) {
         snprintf(buf, (size_t)len, "%lldB", (long long)bytes);
     return buf;
 }
-
-const char *units_format_bandwidth(double bps, char *buf, int len) {
-    if (bps >= 1e9)
-        snprintf(buf, (size_t)len, "%gGB/s", bps / 1e9);
-    else if (bps >= 1e6)
-        snprintf(buf, (size_t)len, "%gMB/s", bps / 1e6);
-    else
-        snprintf(buf, (size_t)len, "%gB/s", bps);
-    return buf;
-}

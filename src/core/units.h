@@ -24,9 +24,8 @@ bool units_parse_flops(const char *s, double *out, const char **why);
 /* A plain non-negative number without unit. */
 bool units_parse_number(const char *s, double *out, const char **why);
 
-/* Formats a time / size / bandwidth for humans into buf. */
+/* Formats a time / size for humans into buf. */
 const char *units_format_time(simtime_t t, char *buf, int len);
 const char *units_format_size(int64_t bytes, char *buf, int len);
-const char *units_format_bandwidth(double bytes_per_s, char *buf, int len);
 
 #endif

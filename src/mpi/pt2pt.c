@@ -72,13 +72,18 @@ static void account_transfer(struct sim *s, const struct request *send,
 /* Copies a user message into its receive target, then frees the payload. */
 void *(*sim_address_hook)(int32_t owner, void *addr);
 
+/* Records a message's envelope (MPI_Status) for a receive or a probe. */
+static void note_envelope(struct sim_recv_target *t, const struct request *send) {
+    t->source = send->src;
+    t->tag = send->tag;
+    t->size = send->size;
+}
+
 static void deliver(struct request *send, struct sim_recv_target *t) {
     int64_t n = send->size < t->capacity ? send->size : t->capacity;
     void *dst = t->buf && sim_address_hook ? sim_address_hook(t->owner, t->buf) : t->buf;
     if (n > 0 && send->data && dst) memcpy(dst, send->data, (size_t)n);
-    t->source = send->src;
-    t->tag = send->tag;
-    t->size = send->size;
+    note_envelope(t, send);
     if (send->flags & RF_OWNS) free(send->data);
     send->flags &= (uint8_t)~RF_OWNS;
     send->data = NULL;
@@ -191,12 +196,7 @@ static simtime_t arrival(const struct sim *s, const struct request *send) {
 
 /* A probe learns of a matching send: it completes when the envelope arrives. */
 static void probe_hit(struct sim *s, struct request *send, struct request *probe) {
-    struct sim_recv_target *t = probe->data;
-    if (t) {
-        t->source = send->src;
-        t->tag = send->tag;
-        t->size = send->size;
-    }
+    if (probe->data) note_envelope(probe->data, send);
     probe->peer = send->owner;
     request_resolve(s, probe, sim_max(probe->post_time, arrival(s, send)), send->post_time);
 }
@@ -229,20 +229,24 @@ struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     return p;
 }
 
-bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
-                struct sim_recv_target *target) {
+/* The first message matching (source, tag) on the rank's communicator that
+ * has reached it by now, still in its unexpected queue; NULL if none. */
+static struct request *arrived_envelope(const struct sim *s, int32_t rank, int32_t comm_id,
+                                        int32_t source, int32_t tag) {
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
-    if (!c) return false;
+    if (!c) return NULL;
     struct request want = {.ctx = c->ctx, .src = source, .tag = tag};
-    for (struct request *q = s->ranks[rank].unexp_head; q; q = q->qnext) {
-        if (!envelope_matches(q, &want) || arrival(s, q) > s->eng.now) continue;
-        target->source = q->src;
-        target->tag = q->tag;
-        target->size = q->size;
-        return true;
-    }
-    return false;
+    for (struct request *q = s->ranks[rank].unexp_head; q; q = q->qnext)
+        if (envelope_matches(q, &want) && arrival(s, q) <= s->eng.now) return q;
+    return NULL;
+}
+
+bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
+                struct sim_recv_target *target) {
+    struct request *q = arrived_envelope(s, rank, comm_id, source, tag);
+    if (q) note_envelope(target, q);
+    return q != NULL;
 }
 
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
@@ -423,20 +427,12 @@ bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
 
 struct request *sim_claim(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
                           struct sim_recv_target *target) {
-    int32_t me;
-    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
-    if (!c) return NULL;
-    struct request want = {.ctx = c->ctx, .src = source, .tag = tag};
+    struct request *q = arrived_envelope(s, rank, comm_id, source, tag);
+    if (!q) return NULL;
     struct srank *mine = &s->ranks[rank];
-    for (struct request *q = mine->unexp_head; q; q = q->qnext) {
-        if (!envelope_matches(q, &want) || arrival(s, q) > s->eng.now) continue;
-        queue_remove(&mine->unexp_head, &mine->unexp_tail, q);
-        target->source = q->src;
-        target->tag = q->tag;
-        target->size = q->size;
-        return q; /* still unmatched: kept alive until sim_mrecv */
-    }
-    return NULL;
+    queue_remove(&mine->unexp_head, &mine->unexp_tail, q);
+    note_envelope(target, q);
+    return q; /* still unmatched: kept alive until sim_mrecv */
 }
 
 struct request *sim_mrecv(struct sim *s, int32_t rank, struct request *send,

@@ -129,11 +129,6 @@ static const struct p2p_model_ops models[] = {
     {"table", parse_table, seconds_table},
 };
 
-const char *const *p2p_model_names(void) {
-    static const char *const names[] = {"affine", "piecewise", "table", NULL};
-    return names;
-}
-
 bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char *path,
                     struct sim_error *err) {
     memset(m, 0, sizeof *m);

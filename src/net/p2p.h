@@ -39,7 +39,5 @@ bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char
                     struct sim_error *err);
 void p2p_model_destroy(struct p2p_model *m);
 simtime_t p2p_model_cost(const struct p2p_model *m, int64_t size);
-/* Names of all registered models, NULL-terminated. */
-const char *const *p2p_model_names(void);
 
 #endif

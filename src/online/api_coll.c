@@ -338,18 +338,26 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                          type, op, 0, comm, NULL));
 }
 
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
-                              MPI_Op op, MPI_Comm comm) {
-    API_ENTER("MPI_Reduce_scatter_block");
+/* Reduce_scatter_block: reduce_scatter with the same count for every rank
+ * (reduction() keeps its own copy of the counts). */
+static int scatter_block(const char *func, const void *sendbuf, void *recvbuf, int recvcount,
+                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
     int me, n;
     comm_shape(comm, &me, &n);
     int *counts = xcalloc((size_t)n + 1, sizeof *counts);
     for (int j = 0; j < n; j++)
         counts[j] = recvcount;
-    int rc = reduction("MPI_Reduce_scatter_block", CD_REDUCE_SCATTER, sendbuf, recvbuf, 0, counts,
-                       type, op, 0, comm, NULL);
+    int rc =
+        reduction(func, CD_REDUCE_SCATTER, sendbuf, recvbuf, 0, counts, type, op, 0, comm, request);
     free(counts);
-    API_RETURN(rc);
+    return rc;
+}
+
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
+                              MPI_Op op, MPI_Comm comm) {
+    API_ENTER("MPI_Reduce_scatter_block");
+    API_RETURN(scatter_block("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, type, op,
+                             comm, NULL));
 }
 
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype type, MPI_Op op) {
@@ -612,16 +620,8 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,
                                MPI_Op op, MPI_Comm comm, MPI_Request *request) {
     API_ENTER("MPI_Ireduce_scatter_block");
-    int me, n;
-    comm_shape(comm, &me, &n);
-    int *counts = xcalloc((size_t)n + 1, sizeof *counts);
-    for (int j = 0; j < n; j++)
-        counts[j] = recvcount;
-    /* reduction() keeps its own copy of the counts */
-    int rc = reduction("MPI_Ireduce_scatter_block", CD_REDUCE_SCATTER, sendbuf, recvbuf, 0, counts,
-                       type, op, 0, comm, request);
-    free(counts);
-    API_RETURN(rc);
+    API_RETURN(scatter_block("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, type, op,
+                             comm, request));
 }
 
 #pragma weak MPI_Alltoallw = PMPI_Alltoallw

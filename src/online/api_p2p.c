@@ -55,8 +55,9 @@ static void post_send(struct simpi_request *q, const void *buf, int count, MPI_D
     q->cancelled = false;
 }
 
-static void post_recv(struct simpi_request *q, void *buf, int count, MPI_Datatype type, int source,
-                      int tag, MPI_Comm comm) {
+/* Readies a receive wrapper: its target, and staging for a non-contiguous
+ * datatype (unpacked into buf when the receive completes). */
+static void prepare_recv(struct simpi_request *q, void *buf, int count, MPI_Datatype type) {
     q->is_recv = true;
     q->type_size = dt_size(type);
     q->type = type;
@@ -70,10 +71,15 @@ static void post_recv(struct simpi_request *q, void *buf, int count, MPI_Datatyp
         q->tgt.buf = xmalloc((size_t)q->tgt.capacity);
     }
     q->r = NULL;
-    if (source != MPI_PROC_NULL)
-        q->r = sim_irecv_buf(simpi_rt->sim, runtime_rank(), comm, source, tag, &q->tgt);
     q->active = true;
     q->cancelled = false;
+}
+
+static void post_recv(struct simpi_request *q, void *buf, int count, MPI_Datatype type, int source,
+                      int tag, MPI_Comm comm) {
+    prepare_recv(q, buf, count, type);
+    if (source != MPI_PROC_NULL)
+        q->r = sim_irecv_buf(simpi_rt->sim, runtime_rank(), comm, source, tag, &q->tgt);
 }
 
 static int start_send(const char *func, const void *buf, int count, MPI_Datatype type, int dest,
@@ -342,6 +348,13 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size) {
 #pragma weak MPI_Ibsend = PMPI_Ibsend
 #pragma weak MPI_Irsend = PMPI_Irsend
 
+/* The envelope of a probe on MPI_PROC_NULL. */
+static void proc_null_envelope(struct sim_recv_target *t) {
+    t->source = MPI_PROC_NULL;
+    t->tag = MPI_ANY_TAG;
+    t->size = 0;
+}
+
 static void probe_status(MPI_Status *status, const struct sim_recv_target *t) {
     if (status == MPI_STATUS_IGNORE) return;
     status->MPI_SOURCE = t->source;
@@ -356,8 +369,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
     if (rc != MPI_SUCCESS) API_RETURN(rc);
     struct sim_recv_target t = {0};
     if (source == MPI_PROC_NULL) {
-        t.source = MPI_PROC_NULL;
-        t.tag = MPI_ANY_TAG;
+        proc_null_envelope(&t);
     } else {
         struct request *q = sim_probe(simpi_rt->sim, runtime_rank(), comm, source, tag, &t);
         runtime_wait(&q, 1, false);
@@ -372,8 +384,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     if (rc != MPI_SUCCESS) API_RETURN(rc);
     struct sim_recv_target t = {0};
     if (source == MPI_PROC_NULL) {
-        t.source = MPI_PROC_NULL;
-        t.tag = MPI_ANY_TAG;
+        proc_null_envelope(&t);
         *flag = 1;
     } else {
         *flag = sim_iprobe(simpi_rt->sim, runtime_rank(), comm, source, tag, &t);
@@ -428,8 +439,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
     *flag = 1;
     if (source == MPI_PROC_NULL) {
         *message = MPI_MESSAGE_NO_PROC;
-        t.source = MPI_PROC_NULL;
-        t.tag = MPI_ANY_TAG;
+        proc_null_envelope(&t);
     } else {
         struct request *send = sim_claim(simpi_rt->sim, runtime_rank(), comm, source, tag, &t);
         *flag = send != NULL;
@@ -450,29 +460,16 @@ static int mrecv(const char *func, void *buf, int count, MPI_Datatype type, MPI_
                  struct simpi_request **out) {
     int rc = api_check_type(func, type, count);
     if (rc != MPI_SUCCESS) return rc;
+    bool no_proc = *message == MPI_MESSAGE_NO_PROC;
+    if (!no_proc && (*message < 1 || *message > nmessages || !messages[*message - 1]))
+        return api_error(func, MPI_ERR_REQUEST, "message %d is not valid", *message);
     struct simpi_request *q = api_request_new();
     *out = q;
-    q->is_recv = true;
-    q->type_size = dt_size(type);
-    q->type = type;
-    q->tgt.buf = buf;
-    q->tgt.owner = runtime_rank();
-    q->tgt.capacity = (int64_t)count * q->type_size;
-    q->active = true;
-    if (*message == MPI_MESSAGE_NO_PROC) {
-        *message = MPI_MESSAGE_NULL;
-        return MPI_SUCCESS; /* r == NULL: completes at once, from MPI_PROC_NULL */
+    prepare_recv(q, buf, count, type);
+    if (!no_proc) { /* with no_proc, r stays NULL: completes at once, from MPI_PROC_NULL */
+        q->r = sim_mrecv(simpi_rt->sim, runtime_rank(), messages[*message - 1], &q->tgt);
+        messages[*message - 1] = NULL;
     }
-    if (*message < 1 || *message > nmessages || !messages[*message - 1]) {
-        api_request_free(q);
-        return api_error(func, MPI_ERR_REQUEST, "message %d is not valid", *message);
-    }
-    if (!dt_contiguous(type) && q->tgt.capacity > 0) {
-        q->user_buf = buf;
-        q->tgt.buf = xmalloc((size_t)q->tgt.capacity);
-    }
-    q->r = sim_mrecv(simpi_rt->sim, runtime_rank(), messages[*message - 1], &q->tgt);
-    messages[*message - 1] = NULL;
     *message = MPI_MESSAGE_NULL;
     return MPI_SUCCESS;
 }
