@@ -7,8 +7,6 @@
 #define EXIT_DEADLOCK 3
 #define EXIT_APP_ERROR 4
 
-#define CLI_MAX_SETS 64
-
 int cmd_replay(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
@@ -19,7 +17,7 @@ int cmd_gen(int argc, char **argv);
  * if argv[*i] was one of them (consuming its value), 0 if not, -1 on error. */
 struct platform_opts {
     const char *path;
-    const char *sets[CLI_MAX_SETS];
+    const char **sets; /* any number (malloc'd; never freed: lives as long as the command) */
     int nsets;
 };
 int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i);

@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "cli/cli.h"
+#include "core/outfile.h"
 #include "core/units.h"
 
 struct gen_opts {
@@ -96,11 +98,21 @@ static int parse(struct gen_opts *o, int argc, char **argv) {
     return 0;
 }
 
+/* The native trace, through zlib (plain or .gz) into an atomic output
+ * file; every write is checked. */
 static int write_native(const struct gen_opts *o, const struct stencil *g) {
     bool gz = strlen(o->out) > 3 && !strcmp(o->out + strlen(o->out) - 3, ".gz");
-    gzFile f = !strcmp(o->out, "-") ? gzdopen(1, "wT") : gzopen(o->out, gz ? "wb6" : "wT");
+    struct outfile out;
+    struct sim_error err = {0};
+    if (!outfile_open(&out, o->out, &err)) {
+        err_print(&err);
+        return EXIT_INPUT_ERROR;
+    }
+    fflush(out.f);
+    gzFile f = gzdopen(dup(fileno(out.f)), gz ? "wb6" : "wT");
     if (!f) {
-        fprintf(stderr, "simpi: error: cannot write %s\n", o->out);
+        outfile_discard(&out);
+        fprintf(stderr, "simpi: error: cannot write %s: %s\n", o->out, strerror(errno));
         return EXIT_INPUT_ERROR;
     }
     gzprintf(f,
@@ -110,41 +122,64 @@ static int write_native(const struct gen_opts *o, const struct stencil *g) {
     for (long it = 0; it < o->iters; it++)
         for (long r = 0; r < o->ranks; r++)
             emit_native(f, o, g, r);
+    errno = 0;
     if (gzclose(f) != Z_OK) {
-        fprintf(stderr, "simpi: error: writing %s failed\n", o->out);
+        fprintf(stderr, "simpi: error: cannot write %s: %s\n", o->out,
+                errno ? strerror(errno) : "compression error");
+        outfile_discard(&out);
         return EXIT_INPUT_ERROR;
     }
-    return 0;
+    if (outfile_commit(&out, &err)) return 0;
+    err_print(&err);
+    return EXIT_INPUT_ERROR;
+}
+
+/* Writes one file of the SimGrid form atomically; false (after printing
+ * why) on any failed write. */
+static bool write_simgrid_rank(const struct gen_opts *o, const struct stencil *g, long r,
+                               const char *path) {
+    struct outfile out;
+    struct sim_error err = {0};
+    if (!outfile_open(&out, path, &err)) {
+        err_print(&err);
+        return false;
+    }
+    fprintf(out.f, "%ld init\n", r);
+    for (long it = 0; it < o->iters; it++)
+        emit_simgrid(out.f, o, g, r);
+    fprintf(out.f, "%ld finalize\n", r);
+    if (outfile_commit(&out, &err)) return true;
+    err_print(&err);
+    return false;
 }
 
 /* DIR/rank<R>.txt per rank and DIR/description listing them (absolute paths
  * are not needed by SMPI; paths are relative to where smpirun runs, so the
- * description uses DIR as given). */
+ * description uses DIR as given). Every write is checked. */
 static int write_simgrid(const struct gen_opts *o, const struct stencil *g) {
     if (mkdir(o->out, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "simpi: error: cannot create directory %s\n", o->out);
+        fprintf(stderr, "simpi: error: cannot create directory %s: %s\n", o->out, strerror(errno));
         return EXIT_INPUT_ERROR;
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/description", o->out);
-    FILE *desc = fopen(path, "w");
-    if (!desc) return EXIT_INPUT_ERROR;
+    struct outfile desc;
+    struct sim_error err = {0};
+    if (!outfile_open(&desc, path, &err)) {
+        err_print(&err);
+        return EXIT_INPUT_ERROR;
+    }
     for (long r = 0; r < o->ranks; r++) {
         snprintf(path, sizeof path, "%s/rank%ld.txt", o->out, r);
-        fprintf(desc, "%s\n", path);
-        FILE *f = fopen(path, "w");
-        if (!f) {
-            fclose(desc);
-            fprintf(stderr, "simpi: error: cannot write %s\n", path);
+        fprintf(desc.f, "%s\n", path);
+        if (!write_simgrid_rank(o, g, r, path)) {
+            outfile_discard(&desc);
             return EXIT_INPUT_ERROR;
         }
-        fprintf(f, "%ld init\n", r);
-        for (long it = 0; it < o->iters; it++)
-            emit_simgrid(f, o, g, r);
-        fprintf(f, "%ld finalize\n", r);
-        fclose(f);
     }
-    return fclose(desc) == 0 ? 0 : EXIT_INPUT_ERROR;
+    if (outfile_commit(&desc, &err)) return 0;
+    err_print(&err);
+    return EXIT_INPUT_ERROR;
 }
 
 int cmd_gen(int argc, char **argv) {

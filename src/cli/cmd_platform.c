@@ -4,8 +4,14 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/pool.h"
 #include "net/network.h"
 #include "platform/platform.h"
+
+static void add_set(struct platform_opts *o, const char *v) {
+    o->sets = xrealloc_or_die(o->sets, sizeof *o->sets * (size_t)(o->nsets + 1));
+    o->sets[o->nsets++] = v;
+}
 
 int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i) {
     const char *a = argv[*i];
@@ -17,8 +23,7 @@ int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i) 
             return 1;
         }
         if (!strncmp(a, "--set=", 6)) {
-            if (o->nsets == CLI_MAX_SETS) return -1;
-            o->sets[o->nsets++] = a + 6;
+            add_set(o, a + 6);
             return 1;
         }
         return 0;
@@ -31,11 +36,7 @@ int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i) 
     if (is_platform) {
         o->path = v;
     } else {
-        if (o->nsets == CLI_MAX_SETS) {
-            fprintf(stderr, "simpi: at most %d --set options\n", CLI_MAX_SETS);
-            return -1;
-        }
-        o->sets[o->nsets++] = v;
+        add_set(o, v);
     }
     return 1;
 }

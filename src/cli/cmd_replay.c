@@ -53,17 +53,30 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
 
 static int report(const struct replay_opts *o, struct replay_result *res, const struct platform *p,
                   const struct trace_reader *t) {
-    struct run_info info = {
-        o->trace,          p->source,  p->nodes, res->records, trace_buffer_peak(t),
-        res->wall_seconds, res->status};
+    struct run_info info = {o->trace,
+                            p->source,
+                            p->nodes,
+                            res->records,
+                            trace_buffer_peak(t),
+                            res->wall_seconds,
+                            res->status,
+                            sim_exit_code(res->status)};
     if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
-    if (!o->quiet) summary_print(stdout, res->sim, &info);
-    if (o->json && !summary_write_json(o->json, res->sim, &info)) {
-        fprintf(stderr, "simpi: error: cannot write %s\n", o->json);
-        return EXIT_INPUT_ERROR;
+    if (!o->quiet)
+        summary_print(o->json && !strcmp(o->json, "-") ? stderr : stdout, res->sim, &info);
+    struct sim_error err = {0};
+    if (o->json && !summary_write_json(o->json, res->sim, &info, &err)) {
+        err_print(&err);
+        return info.exit_status ? info.exit_status : EXIT_INPUT_ERROR;
     }
-    if (res->status == SIM_DEADLOCK) return EXIT_DEADLOCK;
-    return res->status == SIM_OK ? 0 : EXIT_APP_ERROR;
+    return info.exit_status;
+}
+
+/* A run that could not start still replaces the JSON report. */
+static void report_failure(const struct replay_opts *o, const struct sim_error *why) {
+    struct sim_error err = {0};
+    if (o->json && !summary_write_failure_json(o->json, o->trace, EXIT_INPUT_ERROR, why->msg, &err))
+        err_print(&err);
 }
 
 int cmd_replay(int argc, char **argv) {
@@ -80,6 +93,7 @@ int cmd_replay(int argc, char **argv) {
         rc = report(&o, &res, p, t);
     } else {
         err_print(&err);
+        report_failure(&o, &err);
         rc = EXIT_INPUT_ERROR;
     }
     replay_result_free(&res);

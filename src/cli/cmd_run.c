@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/pool.h"
 
 static void usage(FILE *out) {
     fprintf(out, "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
@@ -54,7 +55,7 @@ static bool built_with_simpicc(const char *path) {
 }
 
 int cmd_run(int argc, char **argv) {
-    char sets[8192] = "";
+    char *sets = xstrdup("");
     const char *v;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
@@ -74,9 +75,10 @@ int cmd_run(int argc, char **argv) {
         } else if ((v = value_of("--platform", argc, argv, &i))) {
             set_env("SIMPI_PLATFORM", v);
         } else if ((v = value_of("--set", argc, argv, &i))) {
-            if (strlen(sets) + strlen(v) + 2 > sizeof sets) return EXIT_USAGE;
-            strcat(sets, v);
-            strcat(sets, "\n");
+            size_t n = strlen(sets);
+            sets = xrealloc_or_die(sets, n + strlen(v) + 2);
+            strcpy(sets + n, v);
+            strcat(sets + n, "\n");
         } else if ((v = value_of("--json", argc, argv, &i))) {
             set_env("SIMPI_JSON", v);
         } else if ((v = value_of("--cpu", argc, argv, &i))) {

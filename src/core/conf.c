@@ -104,12 +104,13 @@ bool conf_check_keys(const struct conf_node *map, const char *path, const char *
         char list[512];
         join_allowed(allowed, list, sizeof list);
         const char *sep = path[0] ? "." : "";
+        const char *file = map->items[i]->file;
         if (near)
-            return err_at(err, map->file, map->items[i]->line,
+            return err_at(err, file, map->items[i]->line,
                           "unknown key '%s%s%s' (did you mean '%s'?); expected one of: %s", path,
                           sep, k, near, list);
-        return err_at(err, map->file, map->items[i]->line,
-                      "unknown key '%s%s%s'; expected one of: %s", path, sep, k, list);
+        return err_at(err, file, map->items[i]->line, "unknown key '%s%s%s'; expected one of: %s",
+                      path, sep, k, list);
     }
     return true;
 }
@@ -119,6 +120,16 @@ static bool is_index(const char *s) {
     for (; *s; s++)
         if (*s < '0' || *s > '9') return false;
     return true;
+}
+
+/* A node made by --set: errors about it name the --set, not a file. */
+static struct conf_node *set_node(enum conf_kind kind, const char *assignment) {
+    size_t n = strlen(assignment) + 7;
+    char *origin = xrealloc(NULL, n);
+    snprintf(origin, n, "--set %s", assignment);
+    struct conf_node *c = conf_new(kind, origin, 0);
+    c->owned_file = origin;
+    return c;
 }
 
 /* Walks one path component, creating a map child when missing. */
@@ -143,7 +154,7 @@ static struct conf_node *step(struct conf_node *n, const char *comp, const char 
     }
     struct conf_node *c = conf_map_get(n, comp);
     if (!c) {
-        c = conf_new(CONF_MAP, n->file, 0);
+        c = set_node(CONF_MAP, full);
         conf_map_put(n, comp, c);
     }
     return c;
@@ -170,7 +181,7 @@ bool conf_set_path(struct conf_node *root, const char *assignment, struct sim_er
         last = c;
     }
     if (!last) return err_set(err, "--set '%s': empty key", assignment);
-    struct conf_node *v = conf_new(CONF_SCALAR, "--set", 0);
+    struct conf_node *v = set_node(CONF_SCALAR, assignment);
     v->value = strdup(eq + 1);
     (void)parent;
     if (n->kind == CONF_SEQ) {
@@ -220,6 +231,9 @@ bool conf_get_time(const struct conf_node *map, const char *path, const char *ke
     const char *s = conf_get_scalar(map, path, key, err), *why;
     if (!s) return false;
     if (!units_parse_seconds(s, seconds, &why)) return bad_value(map, path, key, why, err);
+    if (simtime_from_seconds(*seconds) == SIMTIME_NEVER)
+        return bad_value(map, path, key,
+                         "a time below the largest simulated time (" SIMTIME_LIMIT_TEXT ")", err);
     return true;
 }
 

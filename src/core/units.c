@@ -74,11 +74,12 @@ bool units_parse_seconds(const char *s, double *out, const char **why) {
 bool units_parse_time(const char *s, simtime_t *out, const char **why) {
     double sec;
     if (!units_parse_seconds(s, &sec, why)) return false;
-    if (sec * 1e12 >= 9.2e18) {
-        if (why) *why = "a time below 100 days";
+    simtime_t t = simtime_from_seconds(sec);
+    if (t == SIMTIME_NEVER) {
+        if (why) *why = "a time below the largest simulated time (" SIMTIME_LIMIT_TEXT ")";
         return false;
     }
-    *out = simtime_from_seconds(sec);
+    *out = t;
     return true;
 }
 

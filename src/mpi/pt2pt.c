@@ -89,20 +89,40 @@ static void deliver(struct request *send, struct sim_recv_target *t) {
     send->data = NULL;
 }
 
+/* A matched message whose delivery would end past the largest time. */
+static void overflowing_message(struct sim *s, const struct request *send,
+                                const struct request *recv) {
+    char what[256];
+    const char *model =
+        s->ranks[send->owner].node == s->ranks[recv->owner].node ? "intra" : "inter";
+    snprintf(what, sizeof what,
+             "the message of %lld bytes from rank %d to rank %d (cost from the platform's '%s' "
+             "latency and bandwidth)",
+             (long long)send->size, send->owner, recv->owner, model);
+    sim_time_overflow(s, recv->owner, what);
+}
+
 /* Applies the protocol timing to a matched pair (see the file comment). */
 static void match(struct sim *s, struct request *send, struct request *recv) {
+    if ((send->flags & RF_SUB) && (recv->flags & RF_SUB) &&
+        !sched_check_partner(s, send->sched, recv->sched))
+        return;
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
     simtime_t ts = send->post_time, tr = recv->post_time;
     simtime_t ctrl = network_control_cost(s->net, sr->node, rr->node);
     simtime_t cost = network_cost(s->net, sr->node, rr->node, send->size);
     simtime_t recv_done, send_done;
     if (send->size <= s->plat->eager_limit) {
-        recv_done = sim_max(tr, ts + cost);
-        send_done = send->mode == SEND_SYNC ? recv_done + ctrl : ts;
+        recv_done = sim_max(tr, simtime_add(ts, cost));
+        send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
     } else {
-        simtime_t matched = sim_max(tr, ts + ctrl);
-        recv_done = matched + ctrl + cost;
+        simtime_t matched = sim_max(tr, simtime_add(ts, ctrl));
+        recv_done = simtime_add(simtime_add(matched, ctrl), cost);
         send_done = send->mode == SEND_BUFFERED ? ts : recv_done;
+    }
+    if (recv_done == SIMTIME_NEVER || send_done == SIMTIME_NEVER) {
+        overflowing_message(s, send, recv);
+        return;
     }
     recv->peer = send->owner;
     send->peer = recv->owner;
@@ -190,8 +210,8 @@ static bool check_peer(struct sim *s, int32_t rank, struct comm *c, int32_t peer
 static simtime_t arrival(const struct sim *s, const struct request *send) {
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[send->peer];
     if (send->size <= s->plat->eager_limit)
-        return send->post_time + network_cost(s->net, sr->node, rr->node, send->size);
-    return send->post_time + network_control_cost(s->net, sr->node, rr->node);
+        return simtime_add(send->post_time, network_cost(s->net, sr->node, rr->node, send->size));
+    return simtime_add(send->post_time, network_control_cost(s->net, sr->node, rr->node));
 }
 
 /* A probe learns of a matching send: it completes when the envelope arrives. */

@@ -10,6 +10,7 @@
  * tag in their own context, so only their post times matter, and it costs no
  * event per round. Schedules whose round completed during another rank's
  * action wait in a ready list, drained iteratively after each event. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,26 @@ struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum col
     struct request *r = sched_start(s, rank, c, me, kind, size, root);
     request_track(s, r, user_id);
     return r;
+}
+
+/* Rooted operations must also agree on the root. */
+static bool rooted(int kind) {
+    return kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_GATHER || kind == COLL_SCATTER;
+}
+
+bool sched_check_partner(struct sim *s, const struct sched *a, const struct sched *b) {
+    int ka = a->req->coll, kb = b->req->coll;
+    if (ka == kb && (!rooted(ka) || a->args.root == b->args.root)) return true;
+    char ra[32] = "", rb[32] = "";
+    if (rooted(ka)) snprintf(ra, sizeof ra, " (root %d)", a->args.root);
+    if (rooted(kb)) snprintf(rb, sizeof rb, " (root %d)", b->args.root);
+    sim_fail(s,
+             "mismatched collectives at virtual time %.6f s on a communicator of %d ranks, "
+             "collective #%u: rank %d called %s%s while rank %d called %s%s; every rank of a "
+             "communicator must call the same collectives in the same order",
+             simtime_to_seconds(s->eng.now), a->comm->size, a->tag, a->owner, sim_coll_name(ka), ra,
+             b->owner, sim_coll_name(kb), rb);
+    return false;
 }
 
 void sched_describe(struct sim *s, struct sched *sc) {

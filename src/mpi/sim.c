@@ -1,6 +1,7 @@
 /* The simulation: ranks, their wake-ups and compute bursts, the run loop,
  * finish, and the failure report (deadlock wait-for graph). */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,16 +91,40 @@ void sim_report_append(struct sim *s, const char *fmt, ...) {
     }
 }
 
-void sim_fail(struct sim *s, const char *fmt, ...) {
+static void fail_with(struct sim *s, enum sim_status st, const char *fmt, va_list ap) {
     if (s->status != SIM_OK) return;
     char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    s->status = SIM_APP_ERROR;
+    s->status = st;
     sim_report_append(s, "%s\n", msg);
     engine_stop(&s->eng);
+}
+
+void sim_fail(struct sim *s, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fail_with(s, SIM_APP_ERROR, fmt, ap);
+    va_end(ap);
+}
+
+void sim_fail_status(struct sim *s, enum sim_status st, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fail_with(s, st, fmt, ap);
+    va_end(ap);
+}
+
+int sim_exit_code(enum sim_status st) {
+    static const int codes[] = {[SIM_OK] = 0,
+                                [SIM_DEADLOCK] = 3,
+                                [SIM_APP_ERROR] = 4,
+                                [SIM_INPUT_ERROR] = 1,
+                                [SIM_INTERRUPTED] = 130};
+    return codes[st];
+}
+
+enum sim_status sim_status(const struct sim *s) {
+    return s->status;
 }
 
 enum sim_status sim_run(struct sim *s) {
@@ -136,9 +161,31 @@ int64_t sim_unmatched_messages(const struct sim *s) {
     return pt2pt_unmatched(s);
 }
 
+void sim_time_overflow(struct sim *s, int32_t rank, const char *what) {
+    char tb[48];
+    sim_fail_status(s, SIM_INPUT_ERROR,
+                    "virtual time overflow on rank %d at virtual time %s: %s would end beyond the "
+                    "largest simulated time (%s)",
+                    rank, units_format_time(s->eng.now, tb, sizeof tb), what, SIMTIME_LIMIT_TEXT);
+}
+
+bool sim_compute_fits(const struct sim *s, simtime_t duration) {
+    return simtime_add(s->eng.now, duration) != SIMTIME_NEVER;
+}
+
 bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
     if (duration <= 0) return true;
     struct srank *r = &s->ranks[rank];
+    if (!sim_compute_fits(s, duration)) {
+        char what[96];
+        if (duration == SIMTIME_NEVER)
+            snprintf(what, sizeof what, "a computation longer than representable");
+        else
+            snprintf(what, sizeof what, "a computation of %.6f s", simtime_to_seconds(duration));
+        sim_time_overflow(s, rank, what);
+        r->state = RS_COMPUTING; /* the run stops; the rank never resumes */
+        return false;
+    }
     r->st.compute += duration;
     r->state = RS_COMPUTING;
     sim_wake_at(s, rank, s->eng.now + duration);

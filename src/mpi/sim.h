@@ -44,7 +44,9 @@ struct sim_driver {
     void *ctx;
 };
 
-enum sim_status { SIM_OK, SIM_DEADLOCK, SIM_APP_ERROR };
+/* SIM_INPUT_ERROR: the inputs make no sense (e.g. simulated time would
+ * overflow); SIM_INTERRUPTED: stopped by a signal (SIGINT, SIGTERM). */
+enum sim_status { SIM_OK, SIM_DEADLOCK, SIM_APP_ERROR, SIM_INPUT_ERROR, SIM_INTERRUPTED };
 
 struct rank_stats {
     simtime_t compute, p2p, coll, blocked, finish;
@@ -74,11 +76,24 @@ struct sim_memory {
 void sim_memory_usage(const struct sim *s, struct sim_memory *m);
 /* Stops the run with an application error (message printed in the report). */
 void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same with another status (SIM_INPUT_ERROR, SIM_INTERRUPTED). */
+void sim_fail_status(struct sim *s, enum sim_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* simpi's exit status for a run that ended with st (docs/reports.md):
+ * 0 ok, 1 bad input, 3 deadlock, 4 application error, 130 interrupted. */
+int sim_exit_code(enum sim_status st);
+/* The status so far (SIM_OK while running normally). */
+enum sim_status sim_status(const struct sim *s);
 
 /* --- Actions; a rank issues them at sim_now() from within resume(). ---
  * Functions returning bool return true when the rank may continue at once,
  * false when it is now blocked and resume() will be called later. */
 bool sim_compute(struct sim *s, int32_t rank, simtime_t duration);
+/* Whether a computation of `duration` starting now ends at a representable
+ * time; sim_compute stops the run with an overflow error when it does not. */
+bool sim_compute_fits(const struct sim *s, simtime_t duration);
+/* Stops the run: what rank was doing would end past the largest time. */
+void sim_time_overflow(struct sim *s, int32_t rank, const char *what);
 void sim_finish(struct sim *s, int32_t rank);
 
 /* Communicator handles are per rank: (rank, id) -> communicator. id 0 is

@@ -16,6 +16,10 @@ void request_track(struct sim *s, struct request *r, int32_t user_id) {
 
 void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time) {
     if (r->flags & RF_RESOLVED) return;
+    if (done == SIMTIME_NEVER) { /* a time computed past the limit */
+        sim_time_overflow(s, r->owner, "a communication");
+        return;
+    }
     r->flags |= RF_RESOLVED;
     r->done_time = done;
     r->partner_time = partner_time;

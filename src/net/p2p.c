@@ -2,6 +2,7 @@
  * registry. */
 #include "net/p2p.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,10 +77,25 @@ static bool parse_point(struct p2p_segment *s, const struct conf_node *item, con
     if (!units_parse_size(size_s, true, false, &s->upto, &why))
         return err_at(err, item->file, item->line, "'%s.size': found '%s', expected %s", p, size_s,
                       why);
-    if (!units_parse_seconds(time_s, &s->latency, &why))
+    if (!units_parse_seconds(time_s, &s->latency, &why) ||
+        simtime_from_seconds(s->latency) == SIMTIME_NEVER)
         return err_at(err, item->file, item->line, "'%s.time': found '%s', expected %s", p, time_s,
                       why);
     return true;
+}
+
+/* Measured tables may be noisy, so a time that decreases with size is a
+ * warning (interpolation between such points is still well defined). */
+static void warn_decreasing(const struct conf_node *item, const char *p, double t, double before) {
+    char where[300];
+    if (item->line)
+        snprintf(where, sizeof where, "%s:%d", item->file, item->line);
+    else
+        snprintf(where, sizeof where, "%s", item->file);
+    fprintf(stderr,
+            "simpi: warning: %s: '%s.time' (%g s) is less than the previous point's (%g s): "
+            "a larger message is predicted to take less time\n",
+            where, p, t, before);
 }
 
 static bool parse_table(struct p2p_model *m, const struct conf_node *map, const char *path,
@@ -99,7 +115,14 @@ static bool parse_table(struct p2p_model *m, const struct conf_node *map, const 
         if (i > 0 && m->seg[i].upto <= m->seg[i - 1].upto)
             return err_at(err, pts->items[i]->file, pts->items[i]->line,
                           "'%s.size' must be larger than the previous point's", p);
+        if (i > 0 && m->seg[i].latency < m->seg[i - 1].latency)
+            warn_decreasing(pts->items[i], p, m->seg[i].latency, m->seg[i - 1].latency);
     }
+    if (m->nseg < 2)
+        return err_at(err, pts->file, pts->line,
+                      "'%s.points': a table needs at least two points {size, time} to "
+                      "interpolate between (one point would give every size the same time)",
+                      path);
     return true;
 }
 
@@ -138,7 +161,14 @@ bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
         if (strcmp(models[i].name, name) == 0) {
             m->ops = &models[i];
-            return m->ops->parse(m, map, path, err);
+            if (m->ops->parse(m, map, path, err)) return true;
+            if (mn && mn->owned_file && strncmp(err->msg, mn->file, strlen(mn->file))) {
+                char msg[sizeof err->msg];
+                snprintf(msg, sizeof msg, "%.200s: %.800s", mn->file,
+                         err->msg); /* caused by --set */
+                memcpy(err->msg, msg, sizeof msg);
+            }
+            return false;
         }
     }
     return err_at(err, mn ? mn->file : map->file, mn ? mn->line : map->line,

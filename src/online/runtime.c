@@ -197,12 +197,14 @@ static const char *env_or(const char *name, const char *fallback) {
     return v && *v ? v : fallback;
 }
 
-/* Splits SIMPI_SET (overrides separated by newlines) into an array. */
-static int split_sets(char *all, const char **sets, int max) {
+/* Splits SIMPI_SET (overrides separated by newlines) into a new array. */
+static int split_sets(char *all, const char ***sets) {
     int n = 0;
-    for (char *save = NULL, *t = strtok_r(all, "\n", &save); t && n < max;
-         t = strtok_r(NULL, "\n", &save))
-        sets[n++] = t;
+    *sets = NULL;
+    for (char *save = NULL, *t = strtok_r(all, "\n", &save); t; t = strtok_r(NULL, "\n", &save)) {
+        *sets = xrealloc_or_die(*sets, sizeof **sets * (size_t)(n + 1));
+        (*sets)[n++] = t;
+    }
     return n;
 }
 
@@ -210,9 +212,10 @@ static bool configure(struct runtime *rt, struct sim_error *err) {
     rt->n = (int32_t)atol(env_or("SIMPI_NP", "1"));
     if (rt->n < 1) return err_set(err, "SIMPI_NP must be a positive number of ranks");
     char *sets_text = xstrdup(env_or("SIMPI_SET", ""));
-    const char *sets[64];
-    int nsets = split_sets(sets_text, sets, 64);
+    const char **sets;
+    int nsets = split_sets(sets_text, &sets);
     rt->plat = platform_load(getenv("SIMPI_PLATFORM"), sets, nsets, err);
+    free(sets);
     free(sets_text);
     if (!rt->plat || !network_init(&rt->net, rt->plat->conf, err)) return false;
     rt->cpu = !strcmp(env_or("SIMPI_CPU", "measure"), "ignore") ? CPU_IGNORE : CPU_MEASURE;
@@ -251,16 +254,24 @@ static bool start_ranks(struct runtime *rt, struct sim_error *err) {
 }
 
 static int finish(struct runtime *rt, enum sim_status st) {
-    struct run_info info = {
-        rt->app, rt->plat->source, rt->plat->nodes, 0, 0, memstat_wall_seconds() - rt->wall_start,
-        st};
+    int rc = st == SIM_OK ? rt->exit_status : sim_exit_code(st);
+    struct run_info info = {rt->app,
+                            rt->plat->source,
+                            rt->plat->nodes,
+                            0,
+                            0,
+                            memstat_wall_seconds() - rt->wall_start,
+                            st,
+                            rc};
     fflush(stdout);
     if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));
     if (!rt->quiet) summary_print(stderr, rt->sim, &info);
-    if (rt->json && !summary_write_json(rt->json, rt->sim, &info))
-        fprintf(stderr, "simpi: error: cannot write %s\n", rt->json);
-    if (st == SIM_OK) return rt->exit_status;
-    return st == SIM_DEADLOCK ? 3 : 4;
+    struct sim_error err = {0};
+    if (rt->json && !summary_write_json(rt->json, rt->sim, &info, &err)) {
+        err_print(&err);
+        if (rc == 0) rc = 1;
+    }
+    return rc;
 }
 
 int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {

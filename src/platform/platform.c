@@ -149,6 +149,24 @@ void platform_free(struct platform *p) {
     free(p);
 }
 
+/* A placement list may not put more ranks on a node than it has cores. */
+static bool check_list_cores(const struct platform *p, int64_t nranks, struct sim_error *err) {
+    int32_t *used = xcalloc((size_t)p->nodes, sizeof *used);
+    bool ok = true;
+    for (int64_t i = 0; i < nranks && ok; i++) {
+        int32_t nd = p->node_list[i];
+        if (++used[nd] > p->cores_per_node)
+            ok = err_set(err,
+                         "%s: 'placement' puts rank %lld on node %d, which already holds %lld "
+                         "ranks on its %lld cores (cores_per_node); oversubscribed nodes are "
+                         "refused",
+                         p->source, (long long)i, nd, (long long)p->cores_per_node,
+                         (long long)p->cores_per_node);
+    }
+    free(used);
+    return ok;
+}
+
 bool platform_fit_ranks(struct platform *p, int64_t nranks, struct sim_error *err) {
     if (p->placement == PLACE_LIST) {
         if (p->node_list_len < nranks)
@@ -160,7 +178,13 @@ bool platform_fit_ranks(struct platform *p, int64_t nranks, struct sim_error *er
             for (int64_t i = 0; i < p->node_list_len; i++)
                 if (p->node_list[i] >= p->nodes) p->nodes = p->node_list[i] + 1;
         }
-        return true;
+        if (p->node_list_len > nranks)
+            fprintf(stderr,
+                    "simpi: warning: %s: 'placement' lists %lld ranks but the run has %lld; the "
+                    "last %lld entries are not used\n",
+                    p->source, (long long)p->node_list_len, (long long)nranks,
+                    (long long)(p->node_list_len - nranks));
+        return check_list_cores(p, nranks, err);
     }
     if (p->nodes == 0) p->nodes = (nranks + p->cores_per_node - 1) / p->cores_per_node;
     if (p->nodes == 0) p->nodes = 1;

@@ -83,8 +83,47 @@ static struct conf_node *convert(struct loader *l, yaml_node_t *yn, int depth) {
     return n;
 }
 
+/* Flow nesting ([ and {) deeper than MAX_DEPTH, found in one linear pass
+ * before libyaml sees the text: libyaml's scanner takes time quadratic in
+ * the nesting depth (a 100,000-level bomb: over 20 s), so a hostile file
+ * must be refused first. Quoted scalars and comments are skipped. Returns
+ * the line of the first level too deep, or 0. */
+static int flow_too_deep(const char *text, size_t len) {
+    int depth = 0, line = 1;
+    char quote = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '\n') line++;
+        if (quote) {
+            if (c == '\\' && quote == '"' && i + 1 < len)
+                i++;
+            else if (c == quote)
+                quote = 0;
+            continue;
+        }
+        if (c == '#' &&
+            (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n')) {
+            while (i + 1 < len && text[i + 1] != '\n')
+                i++;
+        } else if ((c == '"' || c == '\'') &&
+                   (i == 0 || strchr(" \t\n[{,:", text[i - 1]))) { /* a quoted scalar */
+            quote = c;
+        } else if (c == '[' || c == '{') {
+            if (++depth > MAX_DEPTH) return line;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return 0;
+}
+
 struct conf_node *yaml_load_buffer(const char *text, size_t len, const char *name,
                                    struct sim_error *err) {
+    int deep = flow_too_deep(text, len);
+    if (deep) {
+        err_at(err, name, deep, "document nested too deeply (more than %d levels)", MAX_DEPTH);
+        return NULL;
+    }
     yaml_parser_t parser;
     yaml_document_t doc;
     struct conf_node *root = NULL;

@@ -10,6 +10,7 @@
 
 #include "core/memstat.h"
 #include "core/pool.h"
+#include "core/units.h"
 
 struct replay {
     struct sim *sim;
@@ -19,15 +20,32 @@ struct replay {
     int16_t *depth; /* open intervals per rank */
 };
 
+static bool rec_fail_v(struct replay *rp, enum sim_status st, const struct trace_rec *r,
+                       const char *fmt, va_list ap) {
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    sim_fail_status(rp->sim, st, "%s:%d: rank %d: %s", trace_file_of(rp->trace, r->rank), r->line,
+                    r->rank, msg);
+    return false;
+}
+
+/* The run stops with an application error at record r. */
 __attribute__((format(printf, 3, 4))) static bool
 rec_fail(struct replay *rp, const struct trace_rec *r, const char *fmt, ...) {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rec_fail_v(rp, SIM_APP_ERROR, r, fmt, ap);
     va_end(ap);
-    sim_fail(rp->sim, "%s:%d: rank %d: %s", trace_file_of(rp->trace, r->rank), r->line, r->rank,
-             msg);
+    return false;
+}
+
+/* The run stops because record r makes no sense (exit status 1). */
+__attribute__((format(printf, 3, 4))) static bool
+rec_input_fail(struct replay *rp, const struct trace_rec *r, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    rec_fail_v(rp, SIM_INPUT_ERROR, r, fmt, ap);
+    va_end(ap);
     return false;
 }
 
@@ -35,7 +53,20 @@ static simtime_t scaled_compute(const struct replay *rp, const struct trace_rec 
     if (r->op == TOP_COMPUTE_FLOPS)
         return simtime_from_seconds(platform_flops_seconds(rp->plat, r->flops));
     if (rp->plat->speed == 1.0 || rp->plat->flop_rate > 0) return r->size;
-    return (simtime_t)llround((double)r->size / rp->plat->speed);
+    double ps = (double)r->size / rp->plat->speed;
+    return ps < 9.2e18 ? (simtime_t)llround(ps) : SIMTIME_NEVER;
+}
+
+static bool do_compute(struct replay *rp, const struct trace_rec *r) {
+    simtime_t t = scaled_compute(rp, r);
+    if (sim_compute_fits(rp->sim, t)) return sim_compute(rp->sim, r->rank, t);
+    char len[48], at[48];
+    return rec_input_fail(
+        rp, r,
+        "virtual time overflow: this computation (%s) starting at virtual time %s "
+        "would end beyond the largest simulated time (%s)",
+        t == SIMTIME_NEVER ? "longer than representable" : units_format_time(t, len, sizeof len),
+        units_format_time(sim_now(rp->sim), at, sizeof at), SIMTIME_LIMIT_TEXT);
 }
 
 static bool check_comm(struct replay *rp, const struct trace_rec *r) {
@@ -153,7 +184,7 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
     switch (r->op) {
     case TOP_COMPUTE:
     case TOP_COMPUTE_FLOPS:
-        return sim_compute(rp->sim, r->rank, scaled_compute(rp, r));
+        return do_compute(rp, r);
     case TOP_SEND:
     case TOP_ISEND:
     case TOP_RECV:

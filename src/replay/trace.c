@@ -448,6 +448,23 @@ static bool open_simgrid_single(struct trace_reader *t, const char *path, struct
     return t->nranks > 0 || err_at(err, path, 0, "no actions found");
 }
 
+/* The rank field of a record line, checked: every line belongs to a run
+ * that some rank's cursor reads, so none is skipped unseen. */
+static bool run_rank(const struct trace_reader *t, const char *l, int32_t *rank, const char *path,
+                     int line, struct sim_error *err) {
+    char field[24];
+    size_t n = strcspn(l, " \t\r#");
+    snprintf(field, sizeof field, "%.*s", (int)(n < sizeof field ? n : sizeof field - 1), l);
+    if (n < sizeof field && trace_parse_int(field, 0, t->nranks - 1, rank)) return true;
+    if (!strcmp(field, "ranks"))
+        return err_at(err, path, line,
+                      "a second 'ranks' line (the header already declared %d ranks)", t->nranks);
+    return err_at(err, path, line,
+                  "field 'rank': found '%.40s', expected a rank from 0 to %d at the start of a "
+                  "record 'RANK OPERATION ...'",
+                  field, t->nranks - 1);
+}
+
 /* Records the runs of a shared file after its header, while there are few
  * (at most RUNS_PER_RANK per rank on average); returns their count, or -1
  * when the file is finely interleaved (then it is read in one pass, queueing
@@ -463,9 +480,9 @@ static int64_t scan_runs(struct trace_reader *t, struct run **out, struct sim_er
     char *l;
     for (int64_t at = s.consumed; (l = source_line(t, &s, err)); at = s.consumed) {
         if (blank_or_comment(l)) continue;
-        char *end;
-        long r = strtol(l, &end, 10);
-        if (end == l || r == last) continue; /* bad lines are reported when read */
+        int32_t r;
+        if (!run_rank(t, l, &r, s.path, s.line, err)) break;
+        if (r == last) continue; /* the rest of each line is checked when read */
         if (n == limit) {
             n = -1;
             break;

@@ -106,10 +106,17 @@ static bool need(struct parse_ctx *p, int n, const char *usage) {
 
 static bool parse_compute(struct parse_ctx *p, struct trace_rec *r) {
     if (!need(p, 3, "compute DURATION|FLOPS")) return false;
+    if (p->ntok > 3)
+        return fail(p, "unexpected field '%s' after 'compute DURATION'%s", p->tok[3],
+                    " (compute takes no options)");
     const char *s = p->tok[2], *why;
-    if (units_parse_time(s, &r->size, &why)) {
+    double sec;
+    if (units_parse_seconds(s, &sec, &why)) {
         r->op = TOP_COMPUTE;
-        return true;
+        r->size = simtime_from_seconds(sec);
+        return r->size != SIMTIME_NEVER ||
+               fail(p, "field 'duration': found '%s', longer than the largest simulated time (%s)",
+                    s, SIMTIME_LIMIT_TEXT);
     }
     if (units_parse_flops(s, &r->flops, &why)) {
         r->op = TOP_COMPUTE_FLOPS;
@@ -319,6 +326,11 @@ bool trace_parse_line(struct trace_reader *t, char *line, int32_t nranks, struct
     p.ntok = trace_tokenize(line, tok, MAX_TOKENS);
     if (p.ntok < 0) return fail(&p, "too many fields on one line%s%s", "", "");
     if (p.ntok < 2) return fail(&p, "expected 'RANK OPERATION ...'%s%s", "", "");
+    if (!strcmp(tok[0], "ranks"))
+        return fail(&p,
+                    "a second 'ranks' line ('ranks %s'); the header declares the rank "
+                    "count once%s",
+                    tok[1], "");
     if (!parse_rank(&p, tok[0], "rank", false, &r->rank)) return false;
     r->tag2 = INT32_MIN;
     if (!parse_op(&p, t, r)) {

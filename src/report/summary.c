@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "core/memstat.h"
+#include "core/outfile.h"
 #include "core/pool.h"
 #include "core/units.h"
 
@@ -155,12 +156,21 @@ static void json_string(FILE *f, const char *s) {
     fputc('"', f);
 }
 
-bool summary_write_json(const char *path, const struct sim *s, const struct run_info *in) {
-    FILE *f = fopen(path, "w");
-    if (!f) return false;
-    static const char *const status[] = {"ok", "deadlock", "error"};
-    fprintf(f, "{\n  \"predicted_time\": %.12g,\n  \"status\": \"%s\",\n  \"input\": ",
-            in->status == SIM_OK ? sec(summary_predicted(s)) : -1.0, status[in->status]);
+bool summary_write_json(const char *path, const struct sim *s, const struct run_info *in,
+                        struct sim_error *err) {
+    struct outfile out;
+    if (!outfile_open(&out, path, err)) return false;
+    FILE *f = out.f;
+    static const char *const status[] = {[SIM_OK] = "ok",
+                                         [SIM_DEADLOCK] = "deadlock",
+                                         [SIM_APP_ERROR] = "error",
+                                         [SIM_INPUT_ERROR] = "error",
+                                         [SIM_INTERRUPTED] = "interrupted"};
+    fprintf(f,
+            "{\n  \"predicted_time\": %.12g,\n  \"status\": \"%s\",\n  \"partial\": %s,\n  "
+            "\"exit_status\": %d,\n  \"input\": ",
+            in->status == SIM_OK ? sec(summary_predicted(s)) : -1.0, status[in->status],
+            in->status == SIM_OK ? "false" : "true", in->exit_status);
     json_string(f, in->what);
     fprintf(f, ",\n  \"platform\": ");
     json_string(f, in->platform);
@@ -183,5 +193,20 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
             (long long)total_messages(s), (long long)sim_unmatched_messages(s),
             (long long)memstat_peak_rss(), (long long)in->trace_buffer, (long long)m.rank_state,
             (long long)m.requests_peak, (long long)m.schedules_peak, (long long)m.events_peak);
-    return fclose(f) == 0;
+    return outfile_commit(&out, err);
+}
+
+bool summary_write_failure_json(const char *path, const char *what, int exit_status,
+                                const char *reason, struct sim_error *err) {
+    struct outfile out;
+    if (!outfile_open(&out, path, err)) return false;
+    fprintf(out.f,
+            "{\n  \"predicted_time\": -1,\n  \"status\": \"error\",\n  \"partial\": true,\n  "
+            "\"exit_status\": %d,\n  \"input\": ",
+            exit_status);
+    json_string(out.f, what ? what : "");
+    fprintf(out.f, ",\n  \"error\": ");
+    json_string(out.f, reason);
+    fprintf(out.f, ",\n  \"ranks\": []\n}\n");
+    return outfile_commit(&out, err);
 }

@@ -18,11 +18,18 @@ struct run_info {
     int64_t trace_buffer; /* peak bytes of queued trace records */
     double wall_seconds;
     enum sim_status status;
+    int exit_status; /* the exit status simpi returns for this run */
 };
 
 /* The predicted execution time: the latest rank finish. */
 simtime_t summary_predicted(const struct sim *s);
 void summary_print(FILE *out, const struct sim *s, const struct run_info *info);
-bool summary_write_json(const char *path, const struct sim *s, const struct run_info *info);
+/* Writes the JSON report atomically (see core/outfile.h); "-" is stdout. */
+bool summary_write_json(const char *path, const struct sim *s, const struct run_info *info,
+                        struct sim_error *err);
+/* The JSON report of a run that could not start (bad input): status
+ * "error" and the reason, so that no earlier report is left in place. */
+bool summary_write_failure_json(const char *path, const char *what, int exit_status,
+                                const char *reason, struct sim_error *err);
 
 #endif

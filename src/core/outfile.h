@@ -1,0 +1,30 @@
+/* Output files that are never half-written or stale: the content goes to a
+ * temporary file beside the destination, every write is checked, and the
+ * temporary replaces the destination atomically (rename) only when all of
+ * it was written. "-" means standard output. */
+#ifndef SIMPI_OUTFILE_H
+#define SIMPI_OUTFILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/error.h"
+
+struct outfile {
+    FILE *f;
+    char *path;    /* destination */
+    char *tmp;     /* temporary beside it; NULL for standard output */
+    bool in_place; /* a device or pipe, written directly */
+};
+
+/* Opens path for writing (through a temporary). On failure, err names the
+ * path and the reason (an unwritable folder, a path that is a folder...). */
+bool outfile_open(struct outfile *o, const char *path, struct sim_error *err);
+/* Flushes and checks every write, then renames the temporary over the
+ * destination. On failure (a full disk...), the destination is untouched
+ * and err says why. Frees o either way. */
+bool outfile_commit(struct outfile *o, struct sim_error *err);
+/* Drops what was written; the destination is untouched. */
+void outfile_discard(struct outfile *o);
+
+#endif
