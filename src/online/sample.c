@@ -4,7 +4,6 @@
  * sampling, per rank. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/pool.h"
 #include "online/runtime.h"
@@ -14,19 +13,13 @@ struct simpi_sample {
     struct simpi_sample *next;
     const char *file;
     int line, n, global;
-    int *runs;      /* per rank (local) or [0] (global) */
-    double *total;  /* CPU seconds measured, same indexing */
-    double started; /* CPU clock when the current run began */
-    int phase;      /* per call: 0 = deciding, 1 = running, 2 = over */
+    int *runs;         /* per rank (local) or [0] (global) */
+    double *total;     /* virtual seconds the measured runs took, same indexing */
+    simtime_t *vstart; /* per rank: virtual time when its current run began */
+    uint8_t *phase;    /* per rank, per call: 0 = deciding, 1 = running, 2 = over */
 };
 
 static struct simpi_sample *sites;
-
-static double cpu_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void charge(double target_seconds) {
     struct runtime *rt = simpi_rt;
@@ -46,55 +39,73 @@ void simpi_compute_flops(double flops) {
     runtime_leave();
 }
 
+static int32_t me(void) {
+    return simpi_rt && simpi_rt->current >= 0 ? simpi_rt->current : 0;
+}
+
+static simtime_t vnow(void) {
+    return simpi_rt ? sim_now(simpi_rt->sim) : 0;
+}
+
+static struct simpi_sample *new_site(const char *file, int line, int n, int global) {
+    struct simpi_sample *s = xcalloc(1, sizeof *s);
+    s->file = file;
+    s->line = line;
+    s->n = n;
+    s->global = global;
+    size_t ranks = simpi_rt ? (size_t)simpi_rt->n : 1;
+    size_t slots = global ? 1 : ranks;
+    s->runs = xcalloc(slots, sizeof *s->runs);
+    s->total = xcalloc(slots, sizeof *s->total);
+    s->vstart = xcalloc(ranks, sizeof *s->vstart);
+    s->phase = xcalloc(ranks, sizeof *s->phase);
+    s->next = sites;
+    sites = s;
+    return s;
+}
+
+/* The rank's computation before the block is charged first; the block's
+ * own cost is then measured in virtual time (measured CPU time and the
+ * simpi_compute_* charges inside it), so that skipped runs replay both. */
 struct simpi_sample *simpi_sample_begin(const char *file, int line, int n, int global) {
-    runtime_enter(); /* charge what ran before the block */
+    runtime_enter();
     struct simpi_sample *s = sites;
     while (s && !(s->line == line && !strcmp(s->file, file)))
         s = s->next;
-    if (!s) {
-        s = xcalloc(1, sizeof *s);
-        s->file = file;
-        s->line = line;
-        s->n = n;
-        s->global = global;
-        int slots = global || !simpi_rt ? 1 : simpi_rt->n;
-        s->runs = xcalloc((size_t)slots, sizeof *s->runs);
-        s->total = xcalloc((size_t)slots, sizeof *s->total);
-        s->next = sites;
-        sites = s;
-    }
-    s->phase = 0;
+    if (!s) s = new_site(file, line, n, global);
+    s->phase[me()] = 0;
     return s;
 }
 
 static int slot_of(const struct simpi_sample *s) {
-    return s->global || !simpi_rt || simpi_rt->current < 0 ? 0 : simpi_rt->current;
+    return s->global ? 0 : me();
 }
 
 int simpi_sample_run(struct simpi_sample *s) {
     int k = slot_of(s);
-    if (s->phase == 2) {
+    int32_t r = me();
+    if (s->phase[r] == 2) {
         runtime_leave();
         return 0;
     }
-    if (s->runs[k] < s->n) { /* run it for real and time it */
-        s->phase = 1;
-        s->started = cpu_now();
+    if (s->runs[k] < s->n) { /* run it for real and measure it */
+        s->phase[r] = 1;
+        s->vstart[r] = vnow();
+        runtime_leave();
         return 1;
     }
-    double mean = s->runs[k] ? s->total[k] / s->runs[k] : 0;
-    if (simpi_rt && simpi_rt->cpu == CPU_MEASURE) charge(mean * simpi_rt->cpu_scale);
+    charge(s->runs[k] ? s->total[k] / s->runs[k] : 0);
     runtime_leave();
     return 0;
 }
 
 void simpi_sample_done(struct simpi_sample *s) {
+    runtime_enter(); /* charges the block's measured CPU time */
     int k = slot_of(s);
-    double took = cpu_now() - s->started;
+    int32_t r = me();
     s->runs[k]++;
-    s->total[k] += took;
-    s->phase = 2;
-    if (simpi_rt && simpi_rt->cpu == CPU_MEASURE) charge(took * simpi_rt->cpu_scale);
+    s->total[k] += simtime_to_seconds(vnow() - s->vstart[r]);
+    s->phase[r] = 2;
 }
 
 /* Shared allocations: one block per call site, with a count of holders. */
