@@ -1,5 +1,6 @@
 /* `simpi replay`: loads the platform and the trace, replays, prints the
  * summary and writes the JSON report. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,8 @@ static int report(const struct replay_opts *o, struct replay_result *res, const 
                             trace_buffer_peak(t),
                             res->wall_seconds,
                             res->status,
-                            sim_exit_code(res->status)};
+                            res->status == SIM_INTERRUPTED ? 128 + replay_interrupt_signal
+                                                           : sim_exit_code(res->status)};
     if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
     if (!o->quiet)
         summary_print(o->json && !strcmp(o->json, "-") ? stderr : stdout, res->sim, &info);
@@ -79,10 +81,19 @@ static void report_failure(const struct replay_opts *o, const struct sim_error *
         err_print(&err);
 }
 
+/* Ctrl-C or SIGTERM: the replay stops at its next record and reports what
+ * it reached; a second signal kills at once. */
+static void on_interrupt(int sig) {
+    signal(sig, SIG_DFL);
+    replay_interrupt_signal = sig;
+}
+
 int cmd_replay(int argc, char **argv) {
     struct replay_opts o = {0};
     int rc = parse_args(&o, argc, argv);
     if (rc) return rc;
+    signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
     struct sim_error err = {0};
     struct platform *p = platform_load(o.plat.path, o.plat.sets, o.plat.nsets, &err);
     struct network net = {0};

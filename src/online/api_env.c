@@ -75,7 +75,9 @@ int api_error(const char *func, int code, const char *fmt, ...) {
 
 _Noreturn void api_unsupported(const char *func) {
     runtime_enter();
-    runtime_abort("%s is not supported by simpi yet (docs/mpi-coverage.md lists what is)", func);
+    runtime_abort_status(RUNTIME_EXIT_UNSUPPORTED,
+                         "%s is not supported by simpi yet (docs/mpi-coverage.md lists what is)",
+                         func);
 }
 
 int api_check_init(const char *func) {
@@ -162,7 +164,7 @@ int PMPI_Finalized(int *flag) {
 
 int PMPI_Abort(MPI_Comm comm, int errorcode) {
     runtime_enter();
-    runtime_abort("MPI_Abort(comm %d, error code %d)", comm, errorcode);
+    runtime_abort_status(errorcode, "MPI_Abort(comm %d, error code %d)", comm, errorcode);
 }
 
 double PMPI_Wtime(void) {

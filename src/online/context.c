@@ -160,7 +160,8 @@ bool stacks_alloc(struct stacks *st, int64_t n, size_t size, bool guards) {
     size_t pg = page_size();
     memset(st, 0, sizeof *st);
     st->size = (size + pg - 1) / pg * pg;
-    st->stride = st->size + (guards ? pg : 0);
+    st->guard = guards ? STACK_GUARD_BYTES : 0;
+    st->stride = st->size + st->guard;
     st->n = n;
     st->guards = guards;
     st->total = st->stride * (size_t)n;
@@ -169,7 +170,11 @@ bool stacks_alloc(struct stacks *st, int64_t n, size_t size, bool guards) {
     if (m == MAP_FAILED) return false;
     st->base = m;
     for (int64_t i = 0; guards && i < n; i++)
-        if (mprotect(st->base + (size_t)i * st->stride, pg, PROT_NONE) != 0) return false;
+        if (mprotect(st->base + (size_t)i * st->stride, st->guard, PROT_NONE) != 0) {
+            munmap(m, st->total);
+            st->base = NULL;
+            return false;
+        }
     return true;
 }
 
@@ -195,6 +200,6 @@ int64_t stacks_guard_owner(const struct stacks *st, const void *addr) {
     if (!st->base || a < st->base || a >= st->base + st->total) return -1;
     size_t off = (size_t)(a - st->base);
     int64_t i = (int64_t)(off / st->stride);
-    /* in the guard page, or so close to the bottom that the canary was hit */
-    return off % st->stride < st->stride - st->size + 64 ? i : -1;
+    /* in the guard region, or so close to the bottom that the canary was hit */
+    return off % st->stride < st->guard + 64 ? i : -1;
 }

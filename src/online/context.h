@@ -32,10 +32,17 @@ void ctx_switch(struct ctx *from, struct ctx *to);
 const char *ctx_implementation(void);
 
 /* Stacks for n contexts of `size` bytes each (rounded up to pages), from one
- * mapping; guard pages when `guards` (see stacks_guards_affordable). */
+ * mapping committed lazily (a page costs memory once touched); a guard
+ * region below each when `guards` (see stacks_guards_affordable). */
+/* Guard region below every stack: large enough that a frame of up to this
+ * size that skips pages (code built without -fstack-clash-protection) still
+ * faults instead of writing into the next rank's stack. Address space only:
+ * it costs no memory. */
+#define STACK_GUARD_BYTES ((size_t)256 * 1024)
+
 struct stacks {
     char *base;
-    size_t stride, size, total;
+    size_t stride, size, guard, total;
     int64_t n;
     bool guards;
 };

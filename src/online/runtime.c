@@ -4,6 +4,7 @@
 #include "online/runtime.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 
 #include <signal.h>
 #include <stdarg.h>
@@ -41,6 +42,7 @@ void runtime_block(void) {
 void runtime_enter(void) {
     struct runtime *rt = simpi_rt;
     if (!rt || rt->current < 0) return;
+    rt->in_mpi = 1;
     struct orank *o = &rt->ranks[rt->current];
     double burst = thread_cpu() - o->cpu_mark;
     if (rt->cpu == CPU_MEASURE && burst > 0 && !o->finalized) {
@@ -51,7 +53,9 @@ void runtime_enter(void) {
 
 void runtime_leave(void) {
     struct runtime *rt = simpi_rt;
-    if (rt && rt->current >= 0) rt->ranks[rt->current].cpu_mark = thread_cpu();
+    if (!rt || rt->current < 0) return;
+    rt->ranks[rt->current].cpu_mark = thread_cpu();
+    rt->in_mpi = 0;
 }
 
 void runtime_wait(struct request **reqs, int n, bool any) {
@@ -59,19 +63,42 @@ void runtime_wait(struct request **reqs, int n, bool any) {
     if (!sim_wait(rt->sim, rt->current, reqs, n, any)) runtime_block();
 }
 
-_Noreturn void runtime_abort(const char *fmt, ...) {
+static _Noreturn void abort_v(int status, const char *fmt, va_list ap) {
     char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     struct runtime *rt = simpi_rt;
     char tb[48];
+    if (status >= 0 && rt->forced_status < 0) rt->forced_status = status;
     sim_fail(rt->sim, "rank %d at virtual time %s: %s", rt->current,
              units_format_time(sim_now(rt->sim), tb, sizeof tb), msg);
     rt->ranks[rt->current].done = 1;
     for (;;)
         runtime_block();
+}
+
+_Noreturn void runtime_abort(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    abort_v(-1, fmt, ap);
+}
+
+_Noreturn void runtime_abort_status(int status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    abort_v(status & 255, fmt, ap);
+}
+
+/* A forked child of a rank is an ordinary process: it ends quietly with its
+ * own status, never as a simulated rank. */
+static volatile sig_atomic_t forked_child;
+
+static _Noreturn void libc_exit(int status);
+
+/* Records a rank's exit status; the first non-zero one is simpi run's. */
+static void note_rank_status(struct runtime *rt, int32_t r, int status) {
+    if (status == 0) return;
+    fprintf(stderr, "simpi: rank %d exited with status %d\n", r, status);
+    if (rt->rank_status == 0) rt->rank_status = status & 255 ? status & 255 : 1;
 }
 
 /* A rank's context: runs the user's main, then never returns. */
@@ -83,12 +110,15 @@ static void rank_entry(void *arg) {
     char **argv = rt->argv_copies + (size_t)r * ((size_t)rt->argc + 1);
     memcpy(argv, rt->argv, sizeof *argv * (size_t)rt->argc);
     rt->ranks[r].cpu_mark = thread_cpu();
-    rt->user_main(rt->argc, argv);
+    rt->in_mpi = 0;
+    int status = rt->user_main(rt->argc, argv);
+    if (forked_child) libc_exit(status);
     if (!rt->ranks[r].finalized) {
         if (rt->ranks[r].initialized)
             runtime_abort("returned from main without calling MPI_Finalize");
         sim_finish(rt->sim, r); /* a rank that never used MPI */
     }
+    note_rank_status(rt, r, status);
     rt->ranks[r].done = 1;
     for (;;)
         runtime_block();
@@ -97,74 +127,169 @@ static void rank_entry(void *arg) {
 static void resume(void *ctx, int32_t rank) {
     struct runtime *rt = ctx;
     if (rt->ranks[rank].done) return;
+    if (rt->escape_signal) { /* SIGINT or SIGTERM arrived inside simpi */
+        sim_fail_status(rt->sim, SIM_INTERRUPTED, "%s", rt->escape_msg);
+        return;
+    }
     rt->current = rank;
     if (rt->privatize) privatize_load(rank);
     ctx_switch(&rt->scheduler, &rt->ranks[rank].ctx);
     if (rt->privatize) privatize_save(rank);
     rt->current = -1;
     if (!stacks_canary_intact(&rt->stacks, rank)) {
-        fprintf(stderr,
-                "simpi: error: rank %d overflowed its stack of %zu bytes; rerun with a larger "
-                "--stack-size\n",
-                rank, rt->stacks.size);
-        exit(4);
+        sim_fail(rt->sim,
+                 "rank %d overflowed its %zu KiB stack (its canary word was overwritten); rerun "
+                 "with a larger --stack-size",
+                 rank, rt->stacks.size / 1024);
+        rt->forced_status = 128 + SIGSEGV;
     }
 }
 
-/* A crash inside a rank (segmentation fault, bus error, illegal instruction,
- * arithmetic error) is reported with the rank and the virtual time; a fault
- * in a guard page is a stack overflow. Runs on its own signal stack. */
+/* What a fatal signal means, for the report. */
+static const char *signal_meaning(int sig) {
+    switch (sig) {
+    case SIGFPE:
+        return " (arithmetic error, e.g. an integer division by zero)";
+    default:
+        return "";
+    }
+}
+
+/* Describes a fatal signal in the running rank (or in simpi itself) into
+ * rt->escape_msg. A fault in the guard region below the running rank's own
+ * stack is a stack overflow; in another rank's guard region it is a wild
+ * access by the running rank. Uses no allocation (signal context). */
+static void describe_crash(struct runtime *rt, int sig, const siginfo_t *info) {
+    char tb[48];
+    const char *when = units_format_time(sim_now(rt->sim), tb, sizeof tb);
+    int64_t owner = stacks_guard_owner(&rt->stacks, info->si_addr);
+    bool faulted = sig == SIGSEGV || sig == SIGBUS;
+    if (rt->current < 0)
+        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+                 "the simulator crashed (%s) at virtual time %s; please report this", strsignal(sig),
+                 when);
+    else if (faulted && owner == rt->current)
+        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+                 "rank %d overflowed its %zu KiB stack at virtual time %s; rerun with --stack-size "
+                 "(e.g. --stack-size %zuMiB)",
+                 rt->current, rt->stacks.size / 1024, when, 2 * rt->stacks.size / 1048576 + 1);
+    else if (faulted && owner >= 0)
+        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+                 "rank %d crashed (%s at address %p, beyond the top of its stack: reading or "
+                 "writing past the end of a local array?) at virtual time %s",
+                 rt->current, strsignal(sig), info->si_addr, when);
+    else if (faulted)
+        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+                 "rank %d crashed (%s at address %p) at virtual time %s", rt->current,
+                 strsignal(sig), info->si_addr, when);
+    else if (sig == SIGABRT)
+        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+                 "rank %d aborted (SIGABRT: abort(), a failed assert() or an uncaught C++ "
+                 "exception) at virtual time %s",
+                 rt->current, when);
+    else
+        snprintf(rt->escape_msg, sizeof rt->escape_msg, "rank %d crashed (%s%s) at virtual time %s",
+                 rt->current, strsignal(sig), signal_meaning(sig), when);
+}
+
+/* A fatal signal (crash, abort, failed assert, uncaught exception) ends the
+ * run like any other error: control returns to runtime_main, which flushes
+ * every rank's output and writes the summary and the JSON. A second fatal
+ * signal on the way (a corrupted heap) ends the process at once. Runs on its
+ * own signal stack. */
 static void on_crash(int sig, siginfo_t *info, void *uctx) {
     (void)uctx;
     struct runtime *rt = simpi_rt;
-    char msg[512], tb[48];
-    int64_t owner = rt ? stacks_guard_owner(&rt->stacks, info->si_addr) : -1;
-    if (owner >= 0)
-        snprintf(msg, sizeof msg,
-                 "simpi: error: rank %lld overflowed its stack of %zu bytes at virtual time %s; "
-                 "rerun with a larger --stack-size\n",
-                 (long long)owner, rt->stacks.size,
-                 units_format_time(sim_now(rt->sim), tb, sizeof tb));
-    else if (rt && rt->current >= 0)
-        snprintf(msg, sizeof msg,
-                 "simpi: error: rank %d crashed (%s at address %p) at virtual time %s\n",
-                 rt->current, strsignal(sig), info->si_addr,
-                 units_format_time(sim_now(rt->sim), tb, sizeof tb));
-    else
-        snprintf(msg, sizeof msg, "simpi: error: the simulator crashed (%s)\n", strsignal(sig));
-    if (write(2, msg, strlen(msg)) < 0) _exit(5);
-    _exit(4);
+    if (forked_child || !rt || !rt->running || rt->escape_signal) {
+        signal(sig, SIG_DFL);
+        if (!forked_child) {
+            const char *m = rt && rt->escape_signal ? rt->escape_msg : "the simulator crashed";
+            if (write(2, "simpi: error: ", 14) < 0 || write(2, m, strlen(m)) < 0 ||
+                write(2, "\n", 1) < 0)
+                _exit(128 + sig);
+        }
+        _exit(128 + sig);
+    }
+    describe_crash(rt, sig, info);
+    rt->escape_signal = sig;
+    siglongjmp(rt->escape, 1);
+}
+
+/* SIGINT / SIGTERM: the run stops and reports what it reached. A rank busy
+ * computing is left at once; inside simpi, the next resume stops the run.
+ * A second signal kills the process (default action). */
+static void on_interrupt(int sig) {
+    struct runtime *rt = simpi_rt;
+    signal(sig, SIG_DFL);
+    if (forked_child || !rt || !rt->running || rt->escape_signal) {
+        raise(sig);
+        return;
+    }
+    char tb[48];
+    snprintf(rt->escape_msg, sizeof rt->escape_msg,
+             "interrupted by %s at virtual time %s; the figures below are partial",
+             sig == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM", units_format_time(sim_now(rt->sim), tb, sizeof tb));
+    rt->escape_signal = sig;
+    if (rt->current >= 0 && !rt->in_mpi) siglongjmp(rt->escape, 1);
 }
 
 /* exit() called by a rank ends that rank, as it would end one process of a
  * real MPI job: after MPI_Finalize (or without ever using MPI) the rank is
  * simply done; before it, the run stops with an error, as mpirun would.
  * Outside a rank (simpi itself, or the program before or after the
- * simulation) it is the C library's exit. */
+ * simulation) and in a forked child it is the C library's exit. */
 static _Noreturn void libc_exit(int status) {
     void (*real)(int) = (void (*)(int))dlsym(RTLD_NEXT, "exit");
     if (real) real(status);
     _exit(status);
 }
 
-void exit(int status) {
+static _Noreturn void rank_exit(const char *how, int status) {
     struct runtime *rt = simpi_rt;
-    if (!rt || rt->current < 0 || rt->ranks[rt->current].done) libc_exit(status);
     int32_t r = rt->current;
     struct orank *o = &rt->ranks[r];
     if (o->initialized && !o->finalized)
-        runtime_abort("called exit(%d) before MPI_Finalize", status);
+        runtime_abort_status(status ? status : sim_exit_code(SIM_APP_ERROR),
+                             "called %s(%d) before MPI_Finalize", how, status);
     if (!o->initialized) sim_finish(rt->sim, r);
-    if (status != 0) {
-        fprintf(stderr, "simpi: rank %d called exit(%d) after MPI_Finalize\n", r, status);
-        rt->exit_status = status;
-    }
+    note_rank_status(rt, r, status);
     o->done = 1;
     for (;;)
         runtime_block();
 }
 
-static void install_crash_handlers(void) {
+static bool in_rank(void) {
+    struct runtime *rt = simpi_rt;
+    return !forked_child && rt && rt->current >= 0 && !rt->ranks[rt->current].done;
+}
+
+void exit(int status) {
+    if (!in_rank()) libc_exit(status);
+    rank_exit("exit", status);
+}
+
+void _Exit(int status) {
+    if (!in_rank()) _exit(status);
+    rank_exit("_Exit", status);
+}
+
+void quick_exit(int status) {
+    if (!in_rank()) {
+        void (*real)(int) = (void (*)(int))dlsym(RTLD_NEXT, "quick_exit");
+        if (real) real(status);
+        _exit(status);
+    }
+    rank_exit("quick_exit", status);
+}
+
+static void in_forked_child(void) {
+    forked_child = 1;
+    int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGINT, SIGTERM};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        signal(sigs[i], SIG_DFL);
+}
+
+static void install_signal_handlers(void) {
     static char altstack[64 * 1024];
     stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
     sigaltstack(&ss, NULL);
@@ -172,9 +297,12 @@ static void install_crash_handlers(void) {
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_crash;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+    int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);
+    signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
+    pthread_atfork(NULL, NULL, in_forked_child);
 }
 
 /* Warns once when the program has writable globals: all ranks share them. */
@@ -192,9 +320,77 @@ static void warn_globals(void) {
             g.count > GLOBALS_NAMED ? ", ..." : "");
 }
 
-static const char *env_or(const char *name, const char *fallback) {
+/* The settings `simpi run` passes in SIMPI_* variables, copied; the
+ * variables are then removed from the environment so that programs the
+ * ranks start (system(), exec) are not simulations of this run. */
+struct settings {
+    char *np, *sets, *platform, *cpu, *host_speed, *json, *stack_size;
+    bool quiet, privatize, no_crash_handler, launched;
+};
+
+static char *env_copy(const char *name) {
     const char *v = getenv(name);
-    return v && *v ? v : fallback;
+    return v && *v ? xstrdup(v) : NULL;
+}
+
+static void scrub_environment(void) {
+    extern char **environ;
+    for (;;) {
+        char **e = environ;
+        while (*e && strncmp(*e, "SIMPI_", 6))
+            e++;
+        if (!*e) return;
+        char name[128];
+        size_t n = strcspn(*e, "=");
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), *e);
+        if (unsetenv(name) != 0) return;
+    }
+}
+
+static void read_settings(struct settings *st) {
+    st->np = env_copy("SIMPI_NP");
+    st->launched = st->np != NULL;
+    st->sets = env_copy("SIMPI_SET");
+    st->platform = env_copy("SIMPI_PLATFORM");
+    st->cpu = env_copy("SIMPI_CPU");
+    st->host_speed = env_copy("SIMPI_HOST_SPEED");
+    st->json = env_copy("SIMPI_JSON");
+    st->stack_size = env_copy("SIMPI_STACK_SIZE");
+    st->quiet = getenv("SIMPI_QUIET") != NULL || !st->launched;
+    st->privatize = getenv("SIMPI_PRIVATIZE") != NULL;
+    st->no_crash_handler = getenv("SIMPI_NO_CRASH_HANDLER") != NULL;
+    scrub_environment();
+}
+
+static void free_settings(struct settings *st) {
+    free(st->np);
+    free(st->sets);
+    free(st->platform);
+    free(st->cpu);
+    free(st->host_speed);
+    free(st->stack_size);
+}
+
+/* A program built with simpicc started by a real launcher (mpiexec -n 2):
+ * each process would be a separate one-rank simulation. */
+static bool started_by_real_launcher(void) {
+    static const char *const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE",
+                                        "MPI_LOCALNRANKS"};
+    static const char *const ranks[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+    bool many = false;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const char *v = getenv(sizes[i]);
+        if (v && atol(v) > 1) many = true;
+    }
+    if (!many) return false;
+    const char *me = NULL;
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0] && !me; i++)
+        me = getenv(ranks[i]);
+    if (!me || atol(me) == 0)
+        fprintf(stderr, "simpi: error: this program was built with simpicc and simulates its ranks "
+                        "itself; start it with `simpi run -n N PROGRAM` (or simpiexec), not with "
+                        "a real MPI launcher\n");
+    return true;
 }
 
 /* Splits SIMPI_SET (overrides separated by newlines) into a new array. */
@@ -208,40 +404,71 @@ static int split_sets(char *all, const char ***sets) {
     return n;
 }
 
-static bool configure(struct runtime *rt, struct sim_error *err) {
-    rt->n = (int32_t)atol(env_or("SIMPI_NP", "1"));
+static bool configure(struct runtime *rt, const struct settings *st, struct sim_error *err) {
+    rt->n = st->np ? (int32_t)atol(st->np) : 1;
     if (rt->n < 1) return err_set(err, "SIMPI_NP must be a positive number of ranks");
-    char *sets_text = xstrdup(env_or("SIMPI_SET", ""));
+    char *sets_text = xstrdup(st->sets ? st->sets : "");
     const char **sets;
     int nsets = split_sets(sets_text, &sets);
-    rt->plat = platform_load(getenv("SIMPI_PLATFORM"), sets, nsets, err);
+    rt->plat = platform_load(st->platform, sets, nsets, err);
     free(sets);
     free(sets_text);
     if (!rt->plat || !network_init(&rt->net, rt->plat->conf, err)) return false;
-    rt->cpu = !strcmp(env_or("SIMPI_CPU", "measure"), "ignore") ? CPU_IGNORE : CPU_MEASURE;
+    rt->cpu = st->cpu && !strcmp(st->cpu, "ignore") ? CPU_IGNORE : CPU_MEASURE;
     double host = 0;
-    const char *hs = getenv("SIMPI_HOST_SPEED");
-    if (hs && !units_parse_flops(hs, &host, NULL))
-        return err_set(err, "--host-speed: found '%s', expected a flop rate such as 2Gf", hs);
+    if (st->host_speed && !units_parse_flops(st->host_speed, &host, NULL))
+        return err_set(err, "--host-speed: found '%s', expected a flop rate such as 2Gf",
+                       st->host_speed);
     if (rt->plat->flop_rate > 0)
         rt->cpu_scale = (host > 0 ? host : PLATFORM_REFERENCE_FLOP_RATE) / rt->plat->flop_rate;
     else
         rt->cpu_scale = 1.0 / rt->plat->speed;
-    rt->json = getenv("SIMPI_JSON");
-    rt->quiet = getenv("SIMPI_QUIET") != NULL;
-    rt->privatize = getenv("SIMPI_PRIVATIZE") != NULL;
+    rt->json = st->json;
+    rt->quiet = st->quiet;
+    rt->launched = st->launched;
+    rt->privatize = st->privatize;
     return true;
 }
 
-static bool start_ranks(struct runtime *rt, struct sim_error *err) {
-    int64_t stack = 0;
-    if (!units_parse_size(env_or("SIMPI_STACK_SIZE", "256KiB"), true, false, &stack, NULL) ||
-        stack < 16384)
-        return err_set(err, "--stack-size: expected a size of at least 16KiB");
+/* The default stack of a rank: as a Linux process's main thread, so that
+ * ordinary programs (arrays of hundreds of KiB on the stack) run unchanged.
+ * Committed lazily: a rank uses memory only for the pages it touches. */
+#define DEFAULT_STACK_BYTES ((int64_t)8 << 20)
+#define MIN_AUTO_STACK_BYTES ((int64_t)64 << 10)
+/* Address space the stacks may take before the default size is reduced. */
+#define STACK_ADDRESS_BUDGET ((int64_t)16 << 40)
+
+/* Reserves the stacks; with the default size, halves it until ranks x size
+ * fits (the address-space budget, or what the kernel grants) and says so. */
+static bool reserve_stacks(struct runtime *rt, int64_t stack, bool chosen, struct sim_error *err) {
     bool guards = stacks_guards_affordable(rt->n);
-    if (!stacks_alloc(&rt->stacks, rt->n, (size_t)stack, guards))
-        return err_set(err, "cannot reserve %lld stacks of %lld bytes", (long long)rt->n,
-                       (long long)stack);
+    int64_t size = stack;
+    while (!chosen && size > MIN_AUTO_STACK_BYTES &&
+           (size + (int64_t)STACK_GUARD_BYTES) > STACK_ADDRESS_BUDGET / rt->n)
+        size /= 2;
+    while (!stacks_alloc(&rt->stacks, rt->n, (size_t)size, guards)) {
+        if (chosen || size <= MIN_AUTO_STACK_BYTES)
+            return err_set(err,
+                           "cannot reserve %lld stacks of %lld KiB (%lld GiB of address space); "
+                           "choose a smaller --stack-size",
+                           (long long)rt->n, (long long)size / 1024,
+                           (long long)(rt->n * size >> 30));
+        size /= 2;
+    }
+    if (size != stack)
+        fprintf(stderr,
+                "simpi: note: %d ranks with the default %lld KiB stacks do not fit; each rank "
+                "gets %lld KiB instead (--stack-size chooses)\n",
+                rt->n, (long long)stack / 1024, (long long)size / 1024);
+    return true;
+}
+
+static bool start_ranks(struct runtime *rt, const char *stack_size, struct sim_error *err) {
+    int64_t stack = DEFAULT_STACK_BYTES;
+    if (stack_size && (!units_parse_size(stack_size, true, false, &stack, NULL) || stack < 16384))
+        return err_set(err, "--stack-size: found '%s', expected a size of at least 16KiB",
+                       stack_size);
+    if (!reserve_stacks(rt, stack, stack_size != NULL, err)) return false;
     rt->ranks = xcalloc((size_t)rt->n, sizeof *rt->ranks);
     pool_init(&rt->request_pool, sizeof(struct simpi_request), 256);
     rt->argv_copies = xcalloc((size_t)rt->n * ((size_t)rt->argc + 1), sizeof *rt->argv_copies);
@@ -253,8 +480,18 @@ static bool start_ranks(struct runtime *rt, struct sim_error *err) {
     return true;
 }
 
+/* simpi run's exit status, as mpirun gives it: MPI_Abort's code (or the
+ * code of a crash, 128 + signal), else the first non-zero exit status of a
+ * rank, else simpi's own code for the way the run ended. */
+static int exit_status(const struct runtime *rt, enum sim_status st) {
+    if (rt->forced_status >= 0) return rt->forced_status;
+    if (st == SIM_INTERRUPTED) return 128 + rt->escape_signal;
+    if (st != SIM_OK) return sim_exit_code(st);
+    return rt->rank_status;
+}
+
 static int finish(struct runtime *rt, enum sim_status st) {
-    int rc = st == SIM_OK ? rt->exit_status : sim_exit_code(st);
+    int rc = exit_status(rt, st);
     struct run_info info = {rt->app,
                             rt->plat->source,
                             rt->plat->nodes,
@@ -263,7 +500,7 @@ static int finish(struct runtime *rt, enum sim_status st) {
                             memstat_wall_seconds() - rt->wall_start,
                             st,
                             rc};
-    fflush(stdout);
+    fflush(NULL); /* every rank's buffered output first */
     if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));
     if (!rt->quiet) summary_print(stderr, rt->sim, &info);
     struct sim_error err = {0};
@@ -274,33 +511,62 @@ static int finish(struct runtime *rt, enum sim_status st) {
     return rc;
 }
 
+/* After a crash or an interrupt left a rank (see on_crash): the run ends
+ * with the reason recorded. The ranks' stacks are abandoned. */
+static enum sim_status after_escape(struct runtime *rt) {
+    int sig = rt->escape_signal;
+    rt->current = -1; /* back on simpi's own stack, outside every rank */
+    bool interrupt = sig == SIGINT || sig == SIGTERM;
+    if (!interrupt && rt->forced_status < 0) rt->forced_status = 128 + sig;
+    sim_fail_status(rt->sim, interrupt ? SIM_INTERRUPTED : SIM_APP_ERROR, "%s", rt->escape_msg);
+    return sim_status(rt->sim);
+}
+
+static int run(struct runtime *rt, bool privatize) {
+    if (privatize) {
+        int64_t bytes = privatize_init(rt->n);
+        if (!rt->quiet)
+            fprintf(stderr, "simpi: privatizing %lld bytes of globals for each of %d ranks\n",
+                    (long long)bytes, rt->n);
+    } else if (rt->n > 1) {
+        warn_globals();
+    }
+    enum sim_status st;
+    rt->running = 1;
+    if (sigsetjmp(rt->escape, 1) == 0)
+        st = sim_run(rt->sim);
+    else
+        st = after_escape(rt);
+    rt->running = 0;
+    return finish(rt, st);
+}
+
 int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     static struct runtime rt;
     struct sim_error err = {0};
+    static struct settings st; /* static: still reachable after an escape */
+    read_settings(&st);
+    if (!st.launched && started_by_real_launcher()) return 1;
     simpi_rt = &rt;
     rt.current = -1;
+    rt.forced_status = -1;
     rt.argc = argc;
     rt.argv = argv;
     rt.user_main = user_main;
     rt.app = argv[0];
     rt.wall_start = memstat_wall_seconds();
     struct sim_driver drv = {resume, &rt};
-    if (!configure(&rt, &err) || !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) ||
-        !start_ranks(&rt, &err)) {
+    if (!configure(&rt, &st, &err) || !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) ||
+        !start_ranks(&rt, st.stack_size, &err)) {
         err_print(&err);
+        struct sim_error werr = {0};
+        if (st.json && !summary_write_failure_json(st.json, rt.app, 1, err.msg, &werr))
+            err_print(&werr);
         return 1;
     }
-    if (!getenv("SIMPI_NO_CRASH_HANDLER")) install_crash_handlers();
-    if (rt.privatize) {
-        int64_t bytes = privatize_init(rt.n);
-        if (!rt.quiet)
-            fprintf(stderr, "simpi: privatizing %lld bytes of globals for each of %d ranks\n",
-                    (long long)bytes, rt.n);
-    } else if (rt.n > 1) {
-        warn_globals();
-    }
-    enum sim_status st = sim_run(rt.sim);
-    int rc = finish(&rt, st);
+    if (!st.no_crash_handler) install_signal_handlers();
+    int rc = run(&rt, rt.privatize);
+    if (rt.escape_signal) return rc; /* abandoned stacks: no clean-up */
     sim_destroy(rt.sim);
     stacks_free(&rt.stacks);
     free(rt.ranks);
@@ -309,5 +575,6 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     pool_destroy(&rt.request_pool);
     network_destroy(&rt.net);
     platform_free(rt.plat);
+    free_settings(&st);
     return rc;
 }

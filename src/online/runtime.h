@@ -5,6 +5,8 @@
 #ifndef SIMPI_RUNTIME_H
 #define SIMPI_RUNTIME_H
 
+#include <setjmp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -39,7 +41,13 @@ struct runtime {
     double cpu_scale; /* simulated seconds per measured second */
     const char *json, *app;
     bool quiet, privatize;
-    int exit_status; /* a rank's non-zero exit() after MPI_Finalize */
+    bool launched;       /* started by `simpi run` (else: one rank, no summary) */
+    int rank_status;     /* the first non-zero exit status of a rank */
+    int forced_status;   /* MPI_Abort's code, 128 + signal...; -1: none */
+    int escape_signal;   /* the signal that ended the run (crash, SIGINT...) */
+    char escape_msg[512];
+    sigjmp_buf escape;   /* back to runtime_main from a crash or an interrupt */
+    volatile sig_atomic_t in_mpi, running;
     double wall_start;
 };
 
@@ -59,5 +67,13 @@ void runtime_wait(struct request **reqs, int n, bool any);
 int32_t runtime_rank(void);
 /* Stops the simulation with an error attributed to the running rank. */
 _Noreturn void runtime_abort(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same, and simpi run exits with `status` (MPI_Abort's error code, the
+ * code for an unsupported call...) instead of the application-error code. */
+_Noreturn void runtime_abort_status(int status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* simpi run's own exit statuses (docs/online.md); the others are the
+ * program's: MPI_Abort's code, a rank's exit status, 128 + a signal. */
+#define RUNTIME_EXIT_UNSUPPORTED 5
 
 #endif

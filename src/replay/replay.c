@@ -217,8 +217,18 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
     }
 }
 
+volatile sig_atomic_t replay_interrupt_signal;
+
 static void resume(void *ctx, int32_t rank) {
     struct replay *rp = ctx;
+    if (replay_interrupt_signal) {
+        char tb[48];
+        sim_fail_status(rp->sim, SIM_INTERRUPTED,
+                        "interrupted by %s at virtual time %s; the figures below are partial",
+                        replay_interrupt_signal == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM",
+                        units_format_time(sim_now(rp->sim), tb, sizeof tb));
+        return;
+    }
     for (;;) {
         struct trace_rec *r = trace_next(rp->trace, rank, rp->err);
         if (!r) {

@@ -3,6 +3,8 @@
 #ifndef SIMPI_REPLAY_H
 #define SIMPI_REPLAY_H
 
+#include <signal.h>
+
 #include "mpi/sim.h"
 #include "replay/trace.h"
 
@@ -18,5 +20,9 @@ struct replay_result {
 bool replay_run(struct trace_reader *trace, struct platform *plat, const struct network *net,
                 struct replay_result *result, struct sim_error *err);
 void replay_result_free(struct replay_result *r);
+
+/* Set (from a signal handler) to SIGINT or SIGTERM to stop a replay: the run
+ * ends with SIM_INTERRUPTED at the next record, its figures partial. */
+extern volatile sig_atomic_t replay_interrupt_signal;
 
 #endif

@@ -108,6 +108,10 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
     if (in->status == SIM_OK)
         fprintf(out, "predicted execution time: %s\n",
                 units_format_time(summary_predicted(s), tb, sizeof tb));
+    else if (in->status == SIM_INTERRUPTED)
+        fprintf(out, "no prediction: the run was interrupted at virtual time %s (times below are "
+                     "up to it)\n",
+                units_format_time(sim_now(s), tb, sizeof tb));
     else
         fprintf(out, "no prediction: the run stopped with an error (times below are up to it)\n");
     fprintf(out, "  %-12s %12s %12s %12s %12s %10s %14s %12s\n", "(times in ms)", "compute", "p2p",

@@ -1,4 +1,4 @@
-/* ranks: 3 exit: 4 expect: called exit(5) before MPI_Finalize
+/* ranks: 3 exit: 5 expect: called exit(5) before MPI_Finalize
  * A rank calling exit() before MPI_Finalize stops the run, as mpirun would;
  * the report names the rank and "called exit(5) before MPI_Finalize". */
 #include <mpi.h>

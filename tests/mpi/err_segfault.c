@@ -1,4 +1,4 @@
-/* ranks: 3 exit: 4 expect: rank 2 crashed (Segmentation fault
+/* ranks: 3 exit: 139 expect: rank 2 crashed (Segmentation fault
  * A rank that writes to read-only memory is reported with its rank. */
 #include <mpi.h>
 #include <sys/mman.h>

@@ -1,4 +1,4 @@
-/* ranks: 2 options: --stack-size 64KiB exit: 4 expect: overflowed its stack of 65536 bytes
+/* ranks: 2 options: --stack-size 64KiB exit: 139 expect: rank 1 overflowed its 64 KiB stack
  * Unbounded recursion on a rank hits the guard page below its stack. */
 #include <mpi.h>
 

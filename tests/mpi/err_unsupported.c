@@ -1,4 +1,4 @@
-/* ranks: 2 exit: 4 expect: MPI_Win_fence is not supported by simpi yet
+/* ranks: 2 exit: 5 expect: MPI_Win_fence is not supported by simpi yet
  * A program that uses a function simpi lacks compiles and links, and the run
  * stops with the function's name when it is called. */
 #include <mpi.h>
