@@ -161,7 +161,7 @@ bool stacks_alloc(struct stacks *st, int64_t n, size_t size, bool guards) {
     memset(st, 0, sizeof *st);
     st->size = (size + pg - 1) / pg * pg;
     st->guard = guards ? STACK_GUARD_BYTES : 0;
-    st->stride = st->size + st->guard;
+    st->stride = st->size + st->guard + pg; /* + a page: stacks do not alias in the TLB */
     st->n = n;
     st->guards = guards;
     st->total = st->stride * (size_t)n;
@@ -184,7 +184,7 @@ void stacks_free(struct stacks *st) {
 }
 
 void *stacks_at(const struct stacks *st, int64_t i) {
-    return st->base + (size_t)i * st->stride + (st->stride - st->size);
+    return st->base + (size_t)i * st->stride + st->guard; /* [guard][stack][pad] */
 }
 
 void stacks_set_canary(const struct stacks *st, int64_t i) {
