@@ -17,7 +17,7 @@ int cmd_gen(int argc, char **argv);
  * if argv[*i] was one of them (consuming its value), 0 if not, -1 on error. */
 struct platform_opts {
     const char *path;
-    const char **sets; /* any number (malloc'd; never freed: lives as long as the command) */
+    const char **sets; /* any number; lives as long as the command */
     int nsets;
 };
 int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i);

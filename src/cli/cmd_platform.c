@@ -8,8 +8,11 @@
 #include "net/network.h"
 #include "platform/platform.h"
 
+/* The --set list lives as long as the command (one per process). */
+static const char **set_list;
+
 static void add_set(struct platform_opts *o, const char *v) {
-    o->sets = xrealloc_or_die(o->sets, sizeof *o->sets * (size_t)(o->nsets + 1));
+    o->sets = set_list = xrealloc_or_die(o->sets, sizeof *o->sets * (size_t)(o->nsets + 1));
     o->sets[o->nsets++] = v;
 }
 

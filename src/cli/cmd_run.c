@@ -55,7 +55,8 @@ static bool built_with_simpicc(const char *path) {
 }
 
 int cmd_run(int argc, char **argv) {
-    char *sets = xstrdup("");
+    static char *sets; /* lives as long as the command */
+    sets = xstrdup("");
     const char *v;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
