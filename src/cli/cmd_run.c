@@ -38,7 +38,7 @@ static int set_env(const char *name, const char *value) {
 
 /* Whether the program contains simpi's runtime (a string only libsimpi has). */
 static bool built_with_simpicc(const char *path) {
-    static const char mark[] = "is not supported by simpi yet";
+    static const char mark[] = "simpi-runtime: built with simpicc";
     FILE *f = fopen(path, "rb");
     if (!f) return true; /* let execv report it */
     char buf[1 << 16];

@@ -16,17 +16,6 @@ static int errhandler_of(int32_t rank) {
     return errhandlers && rank >= 0 && errhandlers[rank] ? errhandlers[rank] : MPI_ERRORS_ARE_FATAL;
 }
 
-int main(int argc, char **argv);
-
-/* Takes over the program before its main runs: glibc calls constructors
- * with (argc, argv, envp). This object is linked only into programs that
- * call MPI_Init, so the simulation runs one copy of main per rank and the
- * process exits with the simulation's status without entering main itself. */
-__attribute__((constructor)) static void simpi_boot(int argc, char **argv, char **envp) {
-    (void)envp;
-    exit(runtime_main(argc, argv, main));
-}
-
 void api_set_errhandler(int handler) {
     if (!errhandlers) errhandlers = xcalloc((size_t)simpi_rt->n, 1);
     errhandlers[runtime_rank()] = (uint8_t)handler;
