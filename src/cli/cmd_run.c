@@ -17,7 +17,7 @@
 static void usage(FILE *out) {
     fprintf(out, "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
                  "                 [--cpu=measure|ignore] [--host-speed RATE] [--stack-size SIZE]\n"
-                 "                 [--privatize]\n"
+                 "                 [--privatize|--no-privatize]\n"
                  "                 ./program [args...]\n");
 }
 
@@ -94,6 +94,8 @@ int cmd_run(int argc, char **argv) {
             set_env("SIMPI_STACK_SIZE", v);
         } else if (!strcmp(a, "--privatize")) {
             set_env("SIMPI_PRIVATIZE", "1");
+        } else if (!strcmp(a, "--no-privatize")) {
+            set_env("SIMPI_PRIVATIZE", "0");
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             set_env("SIMPI_QUIET", "1");
         } else {

@@ -1,8 +1,12 @@
 /* Detection of the program's writable global variables. All ranks share one
- * address space, so a global that holds per-rank state is shared by every
- * rank. At start-up the program's own symbol table (/proc/self/exe) is read
- * and the variables in .data and .bss that come from the program (not from
- * simpi or the C runtime) are counted, to warn once. */
+ * address space; each rank needs its own copy of the globals that hold
+ * per-rank state (privatize.c). The runtime is the shared libsimpi.so, so
+ * the executable's .data and .bss hold only the program's own variables and
+ * what the C runtime and the linker put there, told apart by name (never by
+ * source file name): crt bookkeeping (completed.0, __dso_handle...), the
+ * linker's copies of C library variables (stdout@GLIBC...), C++'s
+ * DW.ref.__gxx_personality_v0 and <iostream>'s _ZStL8__ioinit. A stripped
+ * executable has no symbol table: then globals_scan says so (stripped). */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "online/globals.h"
 
@@ -14,25 +18,33 @@
 
 #include "core/pool.h"
 
-#ifndef SIMPI_FILE_NAMES
-#define SIMPI_FILE_NAMES ":"
-#endif
-
-/* Whether a local symbol of source file `file` belongs to simpi (by base
- * name: a program file named like one of simpi's is not told apart). */
-static bool simpi_file(const char *file) {
-    char key[256];
-    snprintf(key, sizeof key, ":%s:", file);
-    return strstr(SIMPI_FILE_NAMES, key) != NULL;
+/* The C runtime's own bookkeeping: never privatized. */
+static bool is_crt(const char *name) {
+    static const char *const exact[] = {"completed.0", "completed.1", "__TMC_END__", "__dso_handle",
+                                        NULL};
+    for (int i = 0; exact[i]; i++)
+        if (!strcmp(name, exact[i])) return true;
+    return !strncmp(name, "DW.ref.", 7);
 }
 
-static bool from_runtime(const char *file, const char *name) {
-    if (file && simpi_file(file)) return true;
-    if (file && (strstr(file, "crtstuff") || strstr(file, "crt1") || strstr(file, "crti")))
-        return true;
-    return strchr(name, '@') || !strncmp(name, "__", 2) || !strncmp(name, "simpi_", 6) ||
-           !strncmp(name, "sim_", 4) || !strcmp(name, "_edata") || !strcmp(name, "_end") ||
-           !strcmp(name, "data_start") || !strcmp(name, "completed.0");
+static void add_range(struct global_range **ranges, int *n, int *cap, char *addr, size_t len) {
+    if (*n == *cap)
+        *ranges = xrealloc_or_die(*ranges, sizeof **ranges * (size_t)(*cap = *cap ? *cap * 2 : 16));
+    (*ranges)[(*n)++] = (struct global_range){addr, len};
+}
+
+/* Variables privatized but not counted as the program's own globals: the
+ * linker's copies of C library variables (optind@GLIBC...), C++ runtime
+ * objects. */
+static bool from_runtime(const char *name) {
+    static const char *const exact[] = {"completed.0", "completed.1",  "data_start",
+                                        "_edata",      "_end",         "__bss_start",
+                                        "__TMC_END__", "__dso_handle", NULL};
+    for (int i = 0; exact[i]; i++)
+        if (!strcmp(name, exact[i])) return true;
+    return strchr(name, '@') || !strncmp(name, "__", 2) || !strncmp(name, "DW.ref.", 7) ||
+           !strncmp(name, "_ZStL8__ioinit", 14) || !strncmp(name, "_ZGV", 4) ||
+           !strncmp(name, "simpi_", 6);
 }
 
 static void *read_all(const char *path, size_t *len) {
@@ -114,30 +126,26 @@ struct globals_info globals_scan(struct global_range **ranges, int *nranges) {
     const Elf64_Shdr *symtab, *strtab;
     int data, bss;
     if (!img || !find_sections(img, len, &data, &bss, &symtab, &strtab)) {
+        g.stripped = img != NULL;
         free(img);
         return g;
     }
     const Elf64_Sym *sym = (const Elf64_Sym *)(img + symtab->sh_offset);
     const char *str = img + strtab->sh_offset;
     size_t n = symtab->sh_size / sizeof *sym;
-    const char *file = NULL;
     for (size_t i = 0; i < n; i++) {
         if (sym[i].st_name >= strtab->sh_size) continue;
         const char *name = str + sym[i].st_name;
-        int type = ELF64_ST_TYPE(sym[i].st_info), bind = ELF64_ST_BIND(sym[i].st_info);
-        if (type == STT_FILE) file = name;
+        int type = ELF64_ST_TYPE(sym[i].st_info);
         if (type != STT_OBJECT || sym[i].st_size == 0) continue;
         if (sym[i].st_shndx != data && sym[i].st_shndx != bss) continue;
-        if (from_runtime(bind == STB_LOCAL ? file : NULL, name)) continue;
+        if (is_crt(name)) continue;
+        if (ranges)
+            add_range(ranges, nranges, &cap, (char *)(base + sym[i].st_value), sym[i].st_size);
+        if (from_runtime(name)) continue; /* privatized, but not the program's own */
         if (g.count < GLOBALS_NAMED) snprintf(g.names[g.count], sizeof g.names[0], "%s", name);
         g.count++;
         g.bytes += (int64_t)sym[i].st_size;
-        if (!ranges) continue;
-        if (*nranges == cap)
-            *ranges =
-                xrealloc_or_die(*ranges, sizeof **ranges * (size_t)(cap = cap ? cap * 2 : 16));
-        (*ranges)[(*nranges)++] =
-            (struct global_range){(char *)(base + sym[i].st_value), sym[i].st_size};
     }
     if (ranges && *nranges) *nranges = merge_ranges(*ranges, *nranges);
     free(img);

@@ -9,6 +9,7 @@
 #define GLOBALS_NAMED 5
 
 struct globals_info {
+    bool stripped; /* no symbol table: the globals cannot be listed */
     int count;
     int64_t bytes;
     char names[GLOBALS_NAMED][64];
@@ -22,7 +23,9 @@ struct global_range {
 
 /* The program's writable globals, from its symbol table (none found if the
  * executable is stripped). With ranges != NULL, also returns (malloc'd) the
- * address ranges of all of them, sorted and merged, in *ranges / *nranges. */
+ * address ranges of every variable to privatize (the program's, and the
+ * linker's copies of C library variables such as optind), sorted and
+ * merged, in *ranges / *nranges. */
 struct globals_info globals_scan(struct global_range **ranges, int *nranges);
 
 #endif

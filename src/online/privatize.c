@@ -1,79 +1,267 @@
-/* --privatize: every rank gets its own copy of the program's writable
- * globals (found by globals_scan). The copies are swapped in and out around
- * each switch to a rank, so the cost per switch is proportional to the size
- * of the globals; data that simpi writes for a rank that is not running (a
- * message delivered into a global array, a collective's output) goes to that
- * rank's copy through sim_address_hook. */
+/* Privatization: every rank has its own copy of the program's writable
+ * globals and of its thread-local (__thread) variables, as separate
+ * processes would. The runtime is the shared libsimpi.so, so the
+ * executable's data segment holds only the program's variables (and the
+ * linker's copies of C library variables such as optind or environ, which
+ * become per rank too). Two ways, chosen at start:
+ *
+ *  - copy: the program's variables (from its symbol table) are copied out
+ *    of and into place around each switch to a rank. Cost per switch: two
+ *    copies of at most PRIVATIZE_COPY_LIMIT bytes, the only mode used below
+ *    that size.
+ *  - remap: the whole writable data segment is backed by one memfd holding
+ *    one page-aligned copy per rank; switching to a rank maps its copy in
+ *    place (one mmap call, no copy), and the pages it then touches fault in
+ *    from the page cache. Cost per switch: about a microsecond whatever the
+ *    size of the globals (a program with 64 MiB of static arrays switches as
+ *    fast as one with 64 KiB). Two map entries in all (the segment and a
+ *    view of every copy), so it works at any rank count; memory is the
+ *    pages each rank's copy really holds (zero pages are never written).
+ *
+ * Thread-local variables of the program are copied around each switch (cost
+ * proportional to their size, usually a few bytes); errno is saved and
+ * restored per rank by the runtime.
+ *
+ * Data simpi writes for a rank that is not running (a message delivered
+ * into a global array, a collective's output) goes to that rank's copy
+ * through sim_address_hook. */
+#define _GNU_SOURCE /* memfd_create, dl_iterate_phdr */
 #include "online/privatize.h"
 
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "core/pool.h"
 #include "mpi/sim.h"
 #include "online/globals.h"
 
-static struct global_range *ranges;
-static int nranges;
-static size_t total;
-static char *copies; /* nranks x total bytes */
-static int32_t loaded = -1, nranks;
+static struct {
+    enum privatize_mode mode;
+    int32_t nranks, loaded, mapped;
+    /* copy mode */
+    struct global_range *ranges;
+    int nranges;
+    size_t total;
+    char *copies; /* nranks x total bytes */
+    /* remap mode */
+    char *seg;    /* page-aligned start of the writable segment */
+    size_t size;  /* its page-aligned size */
+    int fd;       /* memfd: nranks x size */
+    char *window; /* a view of every rank's copy */
+    /* thread-local variables */
+    char *tls;
+    size_t tls_size;
+    char *tls_copies;
+} pv = {.loaded = -1, .mapped = -1, .fd = -1};
+
+static size_t page_size(void) {
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+/* The executable's writable segment after its read-only-after-relocation
+ * part, and its thread-local block (first entry of dl_iterate_phdr). */
+struct exe_layout {
+    char *seg, *seg_end, *tls;
+    size_t tls_size;
+};
+
+static int read_layout(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct exe_layout *l = data;
+    size_t pg = page_size();
+    uintptr_t relro_end = 0, lo = 0, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W)) {
+            lo = a;
+            hi = a + ph->p_memsz;
+        } else if (ph->p_type == PT_GNU_RELRO) {
+            relro_end = a + ph->p_memsz;
+        } else if (ph->p_type == PT_TLS) {
+            l->tls = info->dlpi_tls_data;
+            l->tls_size = ph->p_memsz;
+        }
+    }
+    lo = lo / pg * pg;
+    relro_end = (relro_end + pg - 1) / pg * pg;
+    if (relro_end > lo) lo = relro_end;
+    hi = (hi + pg - 1) / pg * pg;
+    l->seg = (char *)lo;
+    l->seg_end = hi > lo ? (char *)hi : (char *)lo;
+    return 1; /* the first entry is the program itself */
+}
+
+/* Whether a page holds only zero bytes. Reads the program's memory as it
+ * is, redzones of AddressSanitizer included. */
+__attribute__((no_sanitize("address"))) static bool page_is_zero(const char *p, size_t pg) {
+    const volatile uint64_t *w = (const volatile uint64_t *)(const void *)p;
+    for (size_t i = 0; i < pg / 8; i++)
+        if (w[i]) return false;
+    return true;
+}
+
+/* Writes without the C library's (sanitizer-intercepted) wrappers. */
+static bool raw_pwrite(int fd, const void *buf, size_t n, off_t at) {
+    return syscall(SYS_pwrite64, fd, buf, n, at) == (long)n;
+}
+
+static void *translate(int32_t owner, void *addr);
+
+static bool remap_init(const struct exe_layout *l, struct sim_error *err) {
+    size_t pg = page_size(), n = (size_t)pv.nranks;
+    pv.seg = l->seg;
+    pv.size = (size_t)(l->seg_end - l->seg);
+    pv.fd = memfd_create("simpi-globals", MFD_CLOEXEC);
+    if (pv.fd < 0 || ftruncate(pv.fd, (off_t)(pv.size * n)) != 0)
+        return err_set(err, "privatization: cannot create %zu bytes of per-rank globals: %s",
+                       pv.size * n, strerror(errno));
+    for (size_t off = 0; off < pv.size; off += pg) {
+        if (page_is_zero(pv.seg + off, pg)) continue; /* holes read as zeros */
+        for (size_t r = 0; r < n; r++)
+            if (!raw_pwrite(pv.fd, pv.seg + off, pg, (off_t)(r * pv.size + off)))
+                return err_set(err, "privatization: cannot fill the per-rank globals: %s",
+                               strerror(errno));
+    }
+    pv.window = mmap(NULL, pv.size * n, PROT_READ | PROT_WRITE, MAP_SHARED, pv.fd, 0);
+    if (pv.window == MAP_FAILED) {
+        pv.window = NULL;
+        return err_set(err, "privatization: cannot map the per-rank globals: %s", strerror(errno));
+    }
+    return true;
+}
+
+static void copy_init(struct global_range *ranges, int nranges) {
+    pv.ranges = ranges;
+    pv.nranges = nranges;
+    pv.total = 0;
+    for (int i = 0; i < nranges; i++)
+        pv.total += ranges[i].len;
+    pv.copies = xmalloc(pv.total * (size_t)pv.nranks);
+    for (int32_t r = 0; r < pv.nranks; r++) { /* everyone starts from the initial values */
+        size_t off = 0;
+        for (int i = 0; i < nranges; i++) {
+            memcpy(pv.copies + (size_t)r * pv.total + off, ranges[i].addr, ranges[i].len);
+            off += ranges[i].len;
+        }
+    }
+}
+
+static void tls_init(const struct exe_layout *l) {
+    if (!l->tls || l->tls_size == 0) return;
+    pv.tls = l->tls;
+    pv.tls_size = l->tls_size;
+    pv.tls_copies = xmalloc(pv.tls_size * (size_t)pv.nranks);
+    for (int32_t r = 0; r < pv.nranks; r++)
+        memcpy(pv.tls_copies + (size_t)r * pv.tls_size, pv.tls, pv.tls_size);
+}
+
+bool privatize_init(int32_t n, bool force, struct privatize_info *info, struct sim_error *err) {
+    memset(info, 0, sizeof *info);
+    struct exe_layout l = {0};
+    dl_iterate_phdr(read_layout, &l);
+    struct global_range *ranges = NULL;
+    int nranges = 0;
+    struct globals_info g = globals_scan(&ranges, &nranges);
+    info->globals = g;
+    info->tls_bytes = l.tls ? (int64_t)l.tls_size : 0;
+    pv.nranks = n;
+    bool data = force || g.count > 0 || g.stripped;
+    if (!data && info->tls_bytes == 0) {
+        free(ranges);
+        return true;
+    }
+    if (data && (g.stripped || (size_t)g.bytes > PRIVATIZE_COPY_LIMIT || nranges == 0)) {
+        free(ranges);
+        if (l.seg_end > l.seg && !remap_init(&l, err)) return false;
+        pv.mode = l.seg_end > l.seg ? PRIVATIZE_REMAP : PRIVATIZE_NONE;
+        info->data_bytes = (int64_t)pv.size;
+    } else if (data) {
+        copy_init(ranges, nranges);
+        pv.mode = PRIVATIZE_COPY;
+        info->data_bytes = (int64_t)pv.total;
+    } else {
+        free(ranges);
+    }
+    info->mode = pv.mode;
+    tls_init(&l);
+    sim_address_hook = translate;
+    return true;
+}
 
 static void *translate(int32_t owner, void *addr) {
-    if (owner == loaded || owner < 0 || owner >= nranks) return addr;
+    char *a = addr;
+    if (owner < 0 || owner >= pv.nranks) return addr;
+    if (pv.tls && a >= pv.tls && a < pv.tls + pv.tls_size)
+        return owner == pv.loaded
+                   ? addr
+                   : pv.tls_copies + (size_t)owner * pv.tls_size + (size_t)(a - pv.tls);
+    if (pv.mode == PRIVATIZE_REMAP && a >= pv.seg && a < pv.seg + pv.size)
+        return owner == pv.mapped ? addr
+                                  : pv.window + (size_t)owner * pv.size + (size_t)(a - pv.seg);
+    if (pv.mode != PRIVATIZE_COPY || owner == pv.loaded) return addr;
     size_t off = 0;
-    for (int i = 0; i < nranges; i++) {
-        char *a = addr;
-        if (a >= ranges[i].addr && a < ranges[i].addr + ranges[i].len)
-            return copies + (size_t)owner * total + off + (size_t)(a - ranges[i].addr);
-        off += ranges[i].len;
+    for (int i = 0; i < pv.nranges; i++) {
+        if (a >= pv.ranges[i].addr && a < pv.ranges[i].addr + pv.ranges[i].len)
+            return pv.copies + (size_t)owner * pv.total + off + (size_t)(a - pv.ranges[i].addr);
+        off += pv.ranges[i].len;
     }
     return addr;
 }
 
-int64_t privatize_init(int32_t n) {
-    globals_scan(&ranges, &nranges);
-    total = 0;
-    for (int i = 0; i < nranges; i++)
-        total += ranges[i].len;
-    nranks = n;
-    if (total == 0) return 0;
-    copies = xmalloc(total * (size_t)n);
-    for (int32_t r = 0; r < n; r++) { /* everyone starts from the initial values */
-        size_t off = 0;
-        for (int i = 0; i < nranges; i++) {
-            memcpy(copies + (size_t)r * total + off, ranges[i].addr, ranges[i].len);
-            off += ranges[i].len;
-        }
+/* Copies the program's variables to or from rank's copies. */
+static void swap_copies(int32_t rank, bool in) {
+    char *c = pv.copies + (size_t)rank * pv.total;
+    for (int i = 0; i < pv.nranges; i++) {
+        if (in)
+            memcpy(pv.ranges[i].addr, c, pv.ranges[i].len);
+        else
+            memcpy(c, pv.ranges[i].addr, pv.ranges[i].len);
+        c += pv.ranges[i].len;
     }
-    sim_address_hook = translate;
-    return (int64_t)total;
+}
+
+bool privatize_covers(const void *addr) {
+    const char *a = addr;
+    if (pv.mode == PRIVATIZE_REMAP) return a >= pv.seg && a < pv.seg + pv.size;
+    for (int i = 0; pv.mode == PRIVATIZE_COPY && i < pv.nranges; i++)
+        if (a >= pv.ranges[i].addr && a < pv.ranges[i].addr + pv.ranges[i].len) return true;
+    return false;
 }
 
 void privatize_load(int32_t rank) {
-    if (!copies) return;
-    size_t off = 0;
-    for (int i = 0; i < nranges; i++) {
-        memcpy(ranges[i].addr, copies + (size_t)rank * total + off, ranges[i].len);
-        off += ranges[i].len;
+    if (pv.mode == PRIVATIZE_COPY) swap_copies(rank, true);
+    if (pv.mode == PRIVATIZE_REMAP && pv.mapped != rank) {
+        void *m = mmap(pv.seg, pv.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, pv.fd,
+                       (off_t)((size_t)rank * pv.size));
+        if (m == MAP_FAILED) abort(); /* the program's data would be wrong: never go on */
+        pv.mapped = rank;
     }
-    loaded = rank;
+    if (pv.tls) memcpy(pv.tls, pv.tls_copies + (size_t)rank * pv.tls_size, pv.tls_size);
+    pv.loaded = rank;
 }
 
 void privatize_save(int32_t rank) {
-    if (!copies) return;
-    size_t off = 0;
-    for (int i = 0; i < nranges; i++) {
-        memcpy(copies + (size_t)rank * total + off, ranges[i].addr, ranges[i].len);
-        off += ranges[i].len;
-    }
-    loaded = -1;
+    if (pv.mode == PRIVATIZE_COPY) swap_copies(rank, false);
+    if (pv.tls) memcpy(pv.tls_copies + (size_t)rank * pv.tls_size, pv.tls, pv.tls_size);
+    pv.loaded = -1;
 }
 
 void privatize_end(void) {
-    free(copies);
-    free(ranges);
-    copies = NULL;
-    ranges = NULL;
+    if (pv.window) munmap(pv.window, pv.size * (size_t)pv.nranks);
+    if (pv.fd >= 0) close(pv.fd);
+    free(pv.copies);
+    free(pv.ranges);
+    free(pv.tls_copies);
+    memset(&pv, 0, sizeof pv);
+    pv.loaded = pv.mapped = -1;
+    pv.fd = -1;
     sim_address_hook = NULL;
 }

@@ -4,6 +4,7 @@
 #include "online/runtime.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 
 #include <signal.h>
@@ -131,9 +132,12 @@ static void resume(void *ctx, int32_t rank) {
         sim_fail_status(rt->sim, SIM_INTERRUPTED, "%s", rt->escape_msg);
         return;
     }
+    struct orank *o = &rt->ranks[rank];
     rt->current = rank;
     if (rt->privatize) privatize_load(rank);
-    ctx_switch(&rt->scheduler, &rt->ranks[rank].ctx);
+    errno = o->saved_errno; /* errno is per rank too */
+    ctx_switch(&rt->scheduler, &o->ctx);
+    o->saved_errno = errno;
     if (rt->privatize) privatize_save(rank);
     rt->current = -1;
     if (!stacks_canary_intact(&rt->stacks, rank)) {
@@ -166,8 +170,8 @@ static void describe_crash(struct runtime *rt, int sig, const siginfo_t *info) {
     bool faulted = sig == SIGSEGV || sig == SIGBUS;
     if (rt->current < 0)
         snprintf(rt->escape_msg, sizeof rt->escape_msg,
-                 "the simulator crashed (%s) at virtual time %s; please report this", strsignal(sig),
-                 when);
+                 "the simulator crashed (%s) at virtual time %s; please report this",
+                 strsignal(sig), when);
     else if (faulted && owner == rt->current)
         snprintf(rt->escape_msg, sizeof rt->escape_msg,
                  "rank %d overflowed its %zu KiB stack at virtual time %s; rerun with --stack-size "
@@ -228,7 +232,8 @@ static void on_interrupt(int sig) {
     char tb[48];
     snprintf(rt->escape_msg, sizeof rt->escape_msg,
              "interrupted by %s at virtual time %s; the figures below are partial",
-             sig == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM", units_format_time(sim_now(rt->sim), tb, sizeof tb));
+             sig == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM",
+             units_format_time(sim_now(rt->sim), tb, sizeof tb));
     rt->escape_signal = sig;
     if (rt->current >= 0 && !rt->in_mpi) siglongjmp(rt->escape, 1);
 }
@@ -305,18 +310,18 @@ static void install_signal_handlers(void) {
     pthread_atfork(NULL, NULL, in_forked_child);
 }
 
-/* Warns once when the program has writable globals: all ranks share them. */
+/* With --no-privatize: warns once when the program has writable globals,
+ * which all ranks then share. */
 static void warn_globals(void) {
     struct globals_info g = globals_scan(NULL, NULL);
     if (g.count == 0) return;
     fprintf(stderr,
-            "simpi: warning: the program has %d writable global variable%s (%lld bytes:", g.count,
-            g.count > 1 ? "s" : "", (long long)g.bytes);
+            "simpi: warning: --no-privatize: the program's %d writable global variable%s (%lld "
+            "bytes:",
+            g.count, g.count > 1 ? "s" : "", (long long)g.bytes);
     for (int i = 0; i < g.count && i < GLOBALS_NAMED; i++)
         fprintf(stderr, "%s %s", i ? "," : "", g.names[i]);
-    fprintf(stderr,
-            "%s); all ranks share them, as they run in one address space: per-rank state "
-            "kept there will be wrong unless you run with --privatize (docs/online.md)\n",
+    fprintf(stderr, "%s) are shared by all ranks; per-rank state kept there will be wrong\n",
             g.count > GLOBALS_NAMED ? ", ..." : "");
 }
 
@@ -325,7 +330,8 @@ static void warn_globals(void) {
  * ranks start (system(), exec) are not simulations of this run. */
 struct settings {
     char *np, *sets, *platform, *cpu, *host_speed, *json, *stack_size;
-    bool quiet, privatize, no_crash_handler, launched;
+    bool quiet, no_crash_handler, launched;
+    char *privatize; /* "1": always, "0": never, NULL: when the program has globals */
 };
 
 static char *env_copy(const char *name) {
@@ -357,7 +363,7 @@ static void read_settings(struct settings *st) {
     st->json = env_copy("SIMPI_JSON");
     st->stack_size = env_copy("SIMPI_STACK_SIZE");
     st->quiet = getenv("SIMPI_QUIET") != NULL || !st->launched;
-    st->privatize = getenv("SIMPI_PRIVATIZE") != NULL;
+    st->privatize = env_copy("SIMPI_PRIVATIZE");
     st->no_crash_handler = getenv("SIMPI_NO_CRASH_HANDLER") != NULL;
     scrub_environment();
 }
@@ -369,6 +375,7 @@ static void free_settings(struct settings *st) {
     free(st->cpu);
     free(st->host_speed);
     free(st->stack_size);
+    free(st->privatize);
 }
 
 /* A program built with simpicc started by a real launcher (mpiexec -n 2):
@@ -426,7 +433,6 @@ static bool configure(struct runtime *rt, const struct settings *st, struct sim_
     rt->json = st->json;
     rt->quiet = st->quiet;
     rt->launched = st->launched;
-    rt->privatize = st->privatize;
     return true;
 }
 
@@ -522,15 +528,25 @@ static enum sim_status after_escape(struct runtime *rt) {
     return sim_status(rt->sim);
 }
 
-static int run(struct runtime *rt, bool privatize) {
-    if (privatize) {
-        int64_t bytes = privatize_init(rt->n);
-        if (!rt->quiet)
-            fprintf(stderr, "simpi: privatizing %lld bytes of globals for each of %d ranks\n",
-                    (long long)bytes, rt->n);
-    } else if (rt->n > 1) {
-        warn_globals();
+/* Gives each rank its own globals unless told not to (docs/online.md). */
+static bool start_privatization(struct runtime *rt, const char *setting, struct sim_error *err) {
+    if (setting && !strcmp(setting, "0")) {
+        if (rt->n > 1) warn_globals();
+        return true;
     }
+    if (rt->n == 1) return true;
+    struct privatize_info info;
+    if (!privatize_init(rt->n, setting && !strcmp(setting, "1"), &info, err)) return false;
+    rt->privatize = info.mode != PRIVATIZE_NONE || info.tls_bytes > 0;
+    if (info.globals.stripped && !rt->quiet)
+        fprintf(stderr,
+                "simpi: note: the program is stripped (no symbol table); its whole data segment "
+                "(%lld bytes) is private to each rank\n",
+                (long long)info.data_bytes);
+    return true;
+}
+
+static int run(struct runtime *rt) {
     enum sim_status st;
     rt->running = 1;
     if (sigsetjmp(rt->escape, 1) == 0)
@@ -557,7 +573,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     rt.wall_start = memstat_wall_seconds();
     struct sim_driver drv = {resume, &rt};
     if (!configure(&rt, &st, &err) || !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) ||
-        !start_ranks(&rt, st.stack_size, &err)) {
+        !start_ranks(&rt, st.stack_size, &err) || !start_privatization(&rt, st.privatize, &err)) {
         err_print(&err);
         struct sim_error werr = {0};
         if (st.json && !summary_write_failure_json(st.json, rt.app, 1, err.msg, &werr))
@@ -565,7 +581,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         return 1;
     }
     if (!st.no_crash_handler) install_signal_handlers();
-    int rc = run(&rt, rt.privatize);
+    int rc = run(&rt);
     if (rt.escape_signal) return rc; /* abandoned stacks: no clean-up */
     sim_destroy(rt.sim);
     stacks_free(&rt.stacks);

@@ -21,6 +21,7 @@ enum cpu_mode { CPU_MEASURE, CPU_IGNORE };
 struct orank {
     struct ctx ctx;
     double cpu_mark; /* thread CPU seconds when the rank last left simpi */
+    int saved_errno; /* the rank's errno while it is not running */
     uint8_t initialized, finalized, done;
 };
 
@@ -41,12 +42,12 @@ struct runtime {
     double cpu_scale; /* simulated seconds per measured second */
     const char *json, *app;
     bool quiet, privatize;
-    bool launched;       /* started by `simpi run` (else: one rank, no summary) */
-    int rank_status;     /* the first non-zero exit status of a rank */
-    int forced_status;   /* MPI_Abort's code, 128 + signal...; -1: none */
-    int escape_signal;   /* the signal that ended the run (crash, SIGINT...) */
+    bool launched;     /* started by `simpi run` (else: one rank, no summary) */
+    int rank_status;   /* the first non-zero exit status of a rank */
+    int forced_status; /* MPI_Abort's code, 128 + signal...; -1: none */
+    int escape_signal; /* the signal that ended the run (crash, SIGINT...) */
     char escape_msg[512];
-    sigjmp_buf escape;   /* back to runtime_main from a crash or an interrupt */
+    sigjmp_buf escape; /* back to runtime_main from a crash or an interrupt */
     volatile sig_atomic_t in_mpi, running;
     double wall_start;
 };

@@ -1,6 +1,6 @@
-/* ranks: 4 options: --privatize
- * With --privatize every rank has its own copy of the program's globals:
- * a global rank number, a global counter, a static array that receives a
+/* ranks: 4
+ * By default every rank has its own copy of the program's globals (as
+ * separate processes would): a global rank number, a global counter, a static array that receives a
  * message and a collective's output, all kept per rank across switches. */
 #include <mpi.h>
 #include <stdio.h>

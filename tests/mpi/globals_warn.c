@@ -1,6 +1,6 @@
-/* ranks: 2 expect: simpi: warning: the program has 2 writable global variables (12 bytes:
- * A program with writable globals gets one warning naming them: they are
- * shared by all ranks. Its results do not depend on them here. */
+/* ranks: 2 options: --no-privatize expect: simpi: warning: --no-privatize: the program's 2 writable
+ * global variables (12 bytes: With --no-privatize, a program with writable globals gets one warning
+ * naming them: they are shared by all ranks. Its results do not depend on them. */
 #include <mpi.h>
 #include <stdio.h>
 
