@@ -62,7 +62,8 @@ static int report(const struct replay_opts *o, struct replay_result *res, const 
                             res->wall_seconds,
                             res->status,
                             res->status == SIM_INTERRUPTED ? 128 + replay_interrupt_signal
-                                                           : sim_exit_code(res->status)};
+                                                           : sim_exit_code(res->status),
+                            0};
     if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
     if (!o->quiet)
         summary_print(o->json && !strcmp(o->json, "-") ? stderr : stdout, res->sim, &info);

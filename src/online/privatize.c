@@ -123,13 +123,20 @@ static bool remap_init(const struct exe_layout *l, struct sim_error *err) {
     if (pv.fd < 0 || ftruncate(pv.fd, (off_t)(pv.size * n)) != 0)
         return err_set(err, "privatization: cannot create %zu bytes of per-rank globals: %s",
                        pv.size * n, strerror(errno));
+    /* pages never touched are zero: skipped without reading them */
+    unsigned char *resident = xcalloc(pv.size / pg + 1, 1);
+    if (mincore(pv.seg, pv.size, resident) != 0) memset(resident, 1, pv.size / pg + 1);
     for (size_t off = 0; off < pv.size; off += pg) {
-        if (page_is_zero(pv.seg + off, pg)) continue; /* holes read as zeros */
+        if (!(resident[off / pg] & 1) || page_is_zero(pv.seg + off, pg))
+            continue; /* the memfd's holes read as zeros */
         for (size_t r = 0; r < n; r++)
-            if (!raw_pwrite(pv.fd, pv.seg + off, pg, (off_t)(r * pv.size + off)))
+            if (!raw_pwrite(pv.fd, pv.seg + off, pg, (off_t)(r * pv.size + off))) {
+                free(resident);
                 return err_set(err, "privatization: cannot fill the per-rank globals: %s",
                                strerror(errno));
+            }
     }
+    free(resident);
     pv.window = mmap(NULL, pv.size * n, PROT_READ | PROT_WRITE, MAP_SHARED, pv.fd, 0);
     if (pv.window == MAP_FAILED) {
         pv.window = NULL;

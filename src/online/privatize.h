@@ -11,9 +11,10 @@
 
 /* Globals up to this size are copied around switches; larger ones (and
  * those of stripped programs) are remapped. Chosen by measurement
- * (bench/privatize): a copy in and out of 16 KiB costs about as much as one
- * remap with the faults of a few touched pages. */
-#define PRIVATIZE_COPY_LIMIT ((size_t)16 * 1024)
+ * (bench/privatize, docs/performance.md): copying 64 KiB in and out costs
+ * about 6 us, about what one remap (2.3 us) and the page fault of the first
+ * page touched after it cost on the development machine. */
+#define PRIVATIZE_COPY_LIMIT ((size_t)64 * 1024)
 
 enum privatize_mode { PRIVATIZE_NONE, PRIVATIZE_COPY, PRIVATIZE_REMAP };
 

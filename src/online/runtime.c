@@ -136,6 +136,7 @@ static void resume(void *ctx, int32_t rank) {
     rt->current = rank;
     if (rt->privatize) privatize_load(rank);
     errno = o->saved_errno; /* errno is per rank too */
+    rt->switches++;
     ctx_switch(&rt->scheduler, &o->ctx);
     o->saved_errno = errno;
     if (rt->privatize) privatize_save(rank);
@@ -505,7 +506,8 @@ static int finish(struct runtime *rt, enum sim_status st) {
                             0,
                             memstat_wall_seconds() - rt->wall_start,
                             st,
-                            rc};
+                            rc,
+                            rt->switches};
     fflush(NULL); /* every rank's buffered output first */
     if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));
     if (!rt->quiet) summary_print(stderr, rt->sim, &info);

@@ -50,6 +50,7 @@ struct runtime {
     sigjmp_buf escape; /* back to runtime_main from a crash or an interrupt */
     volatile sig_atomic_t in_mpi, running;
     double wall_start;
+    uint64_t switches; /* to a rank, for the report */
 };
 
 extern struct runtime *simpi_rt;

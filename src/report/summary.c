@@ -192,11 +192,12 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
             "  ],\n  \"simulation\": {\"wall_time\": %.6f, \"records\": %llu, \"events\": %llu, "
             "\"messages\": %lld, \"unmatched_messages\": %lld, \"peak_memory\": %lld, "
             "\"trace_buffer_peak\": %lld, \"rank_state\": %lld, \"requests_peak\": %lld, "
-            "\"schedules_peak\": %lld, \"event_queue_peak\": %lld}\n}\n",
+            "\"schedules_peak\": %lld, \"event_queue_peak\": %lld, \"context_switches\": %llu}\n}\n",
             w, (unsigned long long)in->records, (unsigned long long)sim_events(s),
             (long long)total_messages(s), (long long)sim_unmatched_messages(s),
             (long long)memstat_peak_rss(), (long long)in->trace_buffer, (long long)m.rank_state,
-            (long long)m.requests_peak, (long long)m.schedules_peak, (long long)m.events_peak);
+            (long long)m.requests_peak, (long long)m.schedules_peak, (long long)m.events_peak,
+            (unsigned long long)in->context_switches);
     return outfile_commit(&out, err);
 }
 

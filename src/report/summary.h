@@ -19,6 +19,7 @@ struct run_info {
     double wall_seconds;
     enum sim_status status;
     int exit_status; /* the exit status simpi returns for this run */
+    uint64_t context_switches; /* on-line: switches to a rank (0 for replay) */
 };
 
 /* The predicted execution time: the latest rank finish. */
