@@ -40,6 +40,7 @@ check: deps test test-asan fuzz
 bench: build
 	./bench/replay-stencil
 	./bench/online-allreduce
+	./bench/privatize
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
