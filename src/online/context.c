@@ -197,6 +197,10 @@ bool stacks_canary_intact(const struct stacks *st, int64_t i) {
     return st->guards || *(const uint64_t *)stacks_at(st, i) == CANARY;
 }
 
+bool stacks_sp_within(const struct stacks *st, int64_t i, const struct ctx *c) {
+    return st->guards || !c->sp || (const char *)c->sp >= (const char *)stacks_at(st, i) + 64;
+}
+
 int64_t stacks_guard_owner(const struct stacks *st, const void *addr) {
     const char *a = addr;
     if (!st->base || a < st->base || a >= st->base + st->total) return -1;

@@ -31,6 +31,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -248,7 +249,11 @@ void privatize_load(int32_t rank) {
     if (pv.mode == PRIVATIZE_REMAP && pv.mapped != rank) {
         void *m = mmap(pv.seg, pv.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, pv.fd,
                        (off_t)((size_t)rank * pv.size));
-        if (m == MAP_FAILED) abort(); /* the program's data would be wrong: never go on */
+        if (m == MAP_FAILED) { /* the program's data would be wrong: never go on */
+            fprintf(stderr, "simpi: error: privatization: cannot map the globals of rank %d: %s\n",
+                    rank, strerror(errno));
+            _exit(1);
+        }
         pv.mapped = rank;
     }
     if (pv.tls) memcpy(pv.tls, pv.tls_copies + (size_t)rank * pv.tls_size, pv.tls_size);

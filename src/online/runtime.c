@@ -125,6 +125,16 @@ static void rank_entry(void *arg) {
         runtime_block();
 }
 
+/* Without guard regions: a stack found overflowed by its canary word or by
+ * the saved stack pointer (see stacks_sp_within). */
+static void report_overflow(struct runtime *rt, int32_t rank) {
+    sim_fail(rt->sim,
+             "rank %d overflowed its %zu KiB stack (found at a switch, without guard regions at "
+             "this rank count); rerun with a larger --stack-size",
+             rank, rt->stacks.size / 1024);
+    if (rt->forced_status < 0) rt->forced_status = 128 + SIGSEGV;
+}
+
 static void resume(void *ctx, int32_t rank) {
     struct runtime *rt = ctx;
     if (rt->ranks[rank].done) return;
@@ -141,13 +151,9 @@ static void resume(void *ctx, int32_t rank) {
     o->saved_errno = errno;
     if (rt->privatize) privatize_save(rank);
     rt->current = -1;
-    if (!stacks_canary_intact(&rt->stacks, rank)) {
-        sim_fail(rt->sim,
-                 "rank %d overflowed its %zu KiB stack (its canary word was overwritten); rerun "
-                 "with a larger --stack-size",
-                 rank, rt->stacks.size / 1024);
-        rt->forced_status = 128 + SIGSEGV;
-    }
+    bool overflowed = !stacks_sp_within(&rt->stacks, rank, &o->ctx) ||
+                      (o->done && !stacks_canary_intact(&rt->stacks, rank));
+    if (overflowed) report_overflow(rt, rank);
 }
 
 /* What a fatal signal means, for the report. */
@@ -556,6 +562,11 @@ static int run(struct runtime *rt) {
     else
         st = after_escape(rt);
     rt->running = 0;
+    for (int32_t r = 0; r < rt->n && st == SIM_OK && !rt->stacks.guards; r++)
+        if (!stacks_canary_intact(&rt->stacks, r)) {
+            report_overflow(rt, r);
+            st = sim_status(rt->sim);
+        }
     return finish(rt, st);
 }
 
