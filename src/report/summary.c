@@ -31,10 +31,28 @@ static double sec(simtime_t t) {
     return simtime_to_seconds(t);
 }
 
+/* The table's time unit, chosen from the predicted time so that the total
+ * above the table and the table agree. */
+static struct {
+    double scale;
+    const char *name;
+} unit = {1e3, "ms"};
+
+static void choose_unit(const struct sim *s) {
+    double t = sec(summary_predicted(s));
+    if (t >= 1.0)
+        unit.scale = 1.0, unit.name = "s";
+    else if (t >= 1e-3 || t == 0)
+        unit.scale = 1e3, unit.name = "ms";
+    else
+        unit.scale = 1e6, unit.name = "us";
+}
+
 static void print_row(FILE *out, const char *label, double c, double p, double k, double b,
                       double msgs, double bytes, double fin) {
-    fprintf(out, "  %-12s %12.6f %12.6f %12.6f %12.6f %10.0f %14.0f %12.6f\n", label, c * 1e3,
-            p * 1e3, k * 1e3, b * 1e3, msgs, bytes, fin * 1e3);
+    double u = unit.scale;
+    fprintf(out, "  %-12s %12.6f %12.6f %12.6f %12.6f %10.0f %14.0f %12.6f\n", label, c * u,
+            p * u, k * u, b * u, msgs, bytes, fin * u);
 }
 
 static void print_rank(FILE *out, const struct sim *s, int32_t i) {
@@ -103,18 +121,21 @@ static void print_simulation(FILE *out, const struct sim *s, const struct run_in
 void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
     char tb[48];
     int32_t n = sim_size(s);
-    fprintf(out, "simpi: %s on %s (%d ranks, %lld nodes)\n", in->what, in->platform, n,
-            (long long)in->nodes);
+    fprintf(out, "simpi: %s on %s (%d rank%s, %lld node%s)\n", in->what, in->platform, n,
+            n == 1 ? "" : "s", (long long)in->nodes, in->nodes == 1 ? "" : "s");
+    choose_unit(s);
     if (in->status == SIM_OK)
-        fprintf(out, "predicted execution time: %s\n",
-                units_format_time(summary_predicted(s), tb, sizeof tb));
+        fprintf(out, "predicted execution time: %.6f %s\n",
+                sec(summary_predicted(s)) * unit.scale, unit.name);
     else if (in->status == SIM_INTERRUPTED)
         fprintf(out, "no prediction: the run was interrupted at virtual time %s (times below are "
                      "up to it)\n",
                 units_format_time(sim_now(s), tb, sizeof tb));
     else
         fprintf(out, "no prediction: the run stopped with an error (times below are up to it)\n");
-    fprintf(out, "  %-12s %12s %12s %12s %12s %10s %14s %12s\n", "(times in ms)", "compute", "p2p",
+    char head[24];
+    snprintf(head, sizeof head, "(times in %s)", unit.name);
+    fprintf(out, "  %-12s %12s %12s %12s %12s %10s %14s %12s\n", head, "compute", "p2p",
             "collective", "blocked", "msgs sent", "bytes sent", "finish");
     if (n <= TABLE_MAX_RANKS) {
         for (int32_t i = 0; i < n; i++)
