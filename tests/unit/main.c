@@ -6,6 +6,7 @@
 #include "test.h"
 
 int test_failures;
+char test_tmp[64]; /* a private folder for the tests' files, removed at the end */
 
 extern const struct test_case units_tests[], engine_tests[], platform_tests[], p2p_tests[],
     coll_tests[], trace_tests[], replay_tests[], simgrid_tests[], context_tests[];
@@ -18,7 +19,7 @@ const char *test_write_temp(const char *suffix, const char *text) {
     static char paths[8][128];
     static int slot;
     char *p = paths[slot++ % 8];
-    snprintf(p, 128, "/tmp/simpi-test-XXXXXX%s", suffix);
+    snprintf(p, 128, "%s/f-XXXXXX%s", test_tmp, suffix);
     int fd = mkstemps(p, (int)strlen(suffix));
     if (fd < 0) return NULL;
     size_t len = strlen(text);
@@ -27,8 +28,18 @@ const char *test_write_temp(const char *suffix, const char *text) {
     return p;
 }
 
+static void remove_tmp(void) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", test_tmp);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", test_tmp);
+}
+
 int main(int argc, char **argv) {
     int run = 0;
+    const char *base = getenv("TMPDIR");
+    snprintf(test_tmp, sizeof test_tmp, "%s/simpi-test-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(test_tmp)) return 2;
+    atexit(remove_tmp);
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
         for (const struct test_case *t = groups[g]; t->name; t++) {
             bool selected = argc < 2;

@@ -50,5 +50,6 @@ struct test_case {
 /* Writes text to a fresh temporary file; returns its path (static buffer per call
  * slot, 8 slots). */
 const char *test_write_temp(const char *suffix, const char *text);
+extern char test_tmp[64]; /* the tests' private folder */
 
 #endif

@@ -68,7 +68,8 @@ static void write_file(const char *path, const char *text) {
 }
 
 static void test_description_replay(void) {
-    char dir[] = "/tmp/simpi-test-tit-XXXXXX";
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/tit-XXXXXX", test_tmp);
     CHECK(mkdtemp(dir) != NULL);
     char p[256], desc[256];
     /* rank 0: 1e6 flops, then sends 1000 B; rank 1 receives, waits by peer/tag */

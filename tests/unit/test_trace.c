@@ -125,7 +125,8 @@ static void test_rank_ordered(void) {
 }
 
 static void test_gzip(void) {
-    char path[] = "/tmp/simpi-test-XXXXXX.trace.gz";
+    char path[256];
+    snprintf(path, sizeof path, "%s/XXXXXX.trace.gz", test_tmp);
     int fd = mkstemps(path, 9);
     CHECK(fd >= 0);
     close(fd);
@@ -143,7 +144,8 @@ static void test_gzip(void) {
 }
 
 static void test_directory_and_index(void) {
-    char dir[] = "/tmp/simpi-test-dir-XXXXXX";
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/dir-XXXXXX", test_tmp);
     CHECK(mkdtemp(dir) != NULL);
     char p[256];
     for (int i = 0; i < 3; i++) {
@@ -188,7 +190,8 @@ static void test_bad_headers(void) {
 }
 
 static void test_source_errors(void) {
-    char dir[] = "/tmp/simpi-test-dir-XXXXXX";
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/dir-XXXXXX", test_tmp);
     CHECK(mkdtemp(dir) != NULL);
     char p[256], cmd[300];
     /* rank1.trace missing while rank2.trace exists */
