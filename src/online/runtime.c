@@ -448,8 +448,11 @@ static bool configure(struct runtime *rt, const struct settings *st, struct sim_
  * Committed lazily: a rank uses memory only for the pages it touches. */
 #define DEFAULT_STACK_BYTES ((int64_t)8 << 20)
 #define MIN_AUTO_STACK_BYTES ((int64_t)64 << 10)
-/* Address space the stacks may take before the default size is reduced. */
-#define STACK_ADDRESS_BUDGET ((int64_t)16 << 40)
+/* Address space the stacks may take before the default size is reduced:
+ * beyond it the page tables of the stacks (a page per rank at 8 MiB) slow
+ * every switch down. Measured here at 65,536 ranks of 100 allreduces:
+ * 331 s with 8 MiB stacks, 71 s with 1 MiB (docs/performance.md). */
+#define STACK_ADDRESS_BUDGET ((int64_t)64 << 30)
 
 /* Reserves the stacks; with the default size, halves it until ranks x size
  * fits (the address-space budget, or what the kernel grants) and says so. */
@@ -468,10 +471,10 @@ static bool reserve_stacks(struct runtime *rt, int64_t stack, bool chosen, struc
                            (long long)(rt->n * size >> 30));
         size /= 2;
     }
-    if (size != stack)
+    if (size != stack && !rt->quiet)
         fprintf(stderr,
-                "simpi: note: %d ranks with the default %lld KiB stacks do not fit; each rank "
-                "gets %lld KiB instead (--stack-size chooses)\n",
+                "simpi: note: %d ranks with the default %lld KiB stacks do not fit in simpi's "
+                "address-space budget; each rank gets %lld KiB instead (--stack-size chooses)\n",
                 rt->n, (long long)stack / 1024, (long long)size / 1024);
     return true;
 }
