@@ -11,10 +11,12 @@
 
 /* Globals up to this size are copied around switches; larger ones (and
  * those of stripped programs) are remapped. Chosen by measurement
- * (bench/privatize, docs/performance.md): copying 64 KiB in and out costs
- * about 6 us, about what one remap (2.3 us) and the page fault of the first
- * page touched after it cost on the development machine. */
-#define PRIVATIZE_COPY_LIMIT ((size_t)64 * 1024)
+ * (bench/privatize, docs/performance.md): copying costs about 1 us per
+ * 10 KiB in and out; a remap costs 2.3 us plus a page fault for each page
+ * the rank touches afterwards, 0.5 us each on bare metal but 15 to 35 us on
+ * the paravirtualized development machine. At 256 KiB a copy (about 26 us)
+ * stays below a remap whose rank touches a few pages there. */
+#define PRIVATIZE_COPY_LIMIT ((size_t)256 * 1024)
 
 enum privatize_mode { PRIVATIZE_NONE, PRIVATIZE_COPY, PRIVATIZE_REMAP };
 
