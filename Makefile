@@ -4,7 +4,9 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: all demo check deps build build-asan test test-asan fuzz bench format clean
+.PHONY: all demo check deps build build-asan test test-asan fuzz bench format clean install
+
+PREFIX ?= /usr/local
 
 all: build
 
@@ -41,6 +43,9 @@ bench: build
 	./bench/replay-stencil
 	./bench/online-allreduce
 	./bench/privatize
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -4,7 +4,9 @@
 
 #include "cli/cli.h"
 
+#ifndef SIMPI_VERSION
 #define SIMPI_VERSION "0.1.0"
+#endif
 
 static void usage(FILE *out) {
     fprintf(out,
