@@ -36,6 +36,7 @@ void conf_free(struct conf_node *n) {
     free(n->items);
     free(n->value);
     free(n->owned_file);
+    conf_free(n->layer);
     free(n);
 }
 
@@ -268,6 +269,52 @@ bool conf_get_int(const struct conf_node *map, const char *path, const char *key
     }
     *out = v;
     return true;
+}
+
+/* Whether two maps name different point-to-point models (or one names one). */
+static bool other_model(const struct conf_node *a, const struct conf_node *b) {
+    const struct conf_node *ma = conf_map_get(a, "model"), *mb = conf_map_get(b, "model");
+    if (!mb) return false; /* over does not change the model */
+    const char *va = ma && ma->kind == CONF_SCALAR ? ma->value : "affine";
+    return mb->kind != CONF_SCALAR || strcmp(va, mb->value) != 0;
+}
+
+static void merge_into(struct conf_node *base, struct conf_node *over) {
+    for (int i = 0; i < over->count; i++) {
+        struct conf_node *o = over->items[i], *b = conf_map_get(base, over->keys[i]);
+        if (b && b->kind == CONF_MAP && o->kind == CONF_MAP && !other_model(b, o)) {
+            merge_into(b, o);
+            continue; /* o's children were taken; o itself stays with over */
+        }
+        over->items[i] = NULL; /* taken */
+        conf_map_put(base, over->keys[i], o);
+    }
+}
+
+void conf_merge(struct conf_node *base, struct conf_node *over) {
+    merge_into(base, over);
+    over->layer = base->layer;
+    base->layer = over;
+}
+
+void conf_dump_origins(const struct conf_node *n, int indent, void *file) {
+    FILE *f = file;
+    for (int i = 0; i < n->count; i++) {
+        const struct conf_node *c = n->items[i];
+        if (n->kind == CONF_MAP)
+            fprintf(f, "%*s%s:", indent, "", n->keys[i]);
+        else
+            fprintf(f, "%*s-", indent, "");
+        if (c->kind == CONF_SCALAR) {
+            fprintf(f, " %-*s # %s", 24 - indent - (n->kind == CONF_MAP ? (int)strlen(n->keys[i]) : 0),
+                    c->value ? c->value : "", c->file);
+            if (c->line) fprintf(f, ":%d", c->line);
+            fprintf(f, "\n");
+        } else {
+            fprintf(f, "\n");
+            conf_dump_origins(c, indent + 2, f);
+        }
+    }
 }
 
 void conf_dump(const struct conf_node *n, int indent, void *file) {

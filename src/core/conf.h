@@ -22,6 +22,7 @@ struct conf_node {
     char **keys;              /* map keys */
     struct conf_node **items; /* map values or sequence items */
     char *owned_file;         /* set on the root only */
+    struct conf_node *layer;  /* root: the tree merged into this one (kept for its file name) */
 };
 
 struct conf_node *conf_new(enum conf_kind kind, const char *file, int line);
@@ -55,7 +56,15 @@ bool conf_get_int(const struct conf_node *map, const char *path, const char *key
 const char *conf_get_scalar(const struct conf_node *map, const char *path, const char *key,
                             struct sim_error *err);
 
-/* Writes the tree back as YAML (for `platform show` and tests). */
+/* Layers `over` (a map) onto `base` (a map), taking over's nodes: its keys
+ * replace base's, maps present in both are merged key by key, except that
+ * a map naming a different `model:` replaces the base's whole map (a model
+ * has its own keys). `over` is then owned by base. */
+void conf_merge(struct conf_node *base, struct conf_node *over);
+
+/* Writes the tree back as YAML (for `platform show` and tests); with
+ * origins, each value is followed by where it came from (# file:line). */
 void conf_dump(const struct conf_node *n, int indent, void *file);
+void conf_dump_origins(const struct conf_node *n, int indent, void *file);
 
 #endif

@@ -129,12 +129,22 @@ static struct platform *platform_from_tree(struct conf_node *root, const char *c
     return p;
 }
 
+/* Platform files are layers over the built-in platform (every key is
+ * optional); --set overrides come last. */
 struct platform *platform_load(const char *path, const char *const *sets, int nsets,
                                struct sim_error *err) {
-    if (!path)
-        return platform_load_buffer(platform_default_yaml, strlen(platform_default_yaml),
-                                    "<built-in platform>", sets, nsets, err);
-    return platform_from_tree(yaml_load_file(path, err), sets, nsets, err);
+    struct conf_node *base = yaml_load_buffer(platform_default_yaml, strlen(platform_default_yaml),
+                                              "<built-in platform>", err);
+    if (!base || !path) return platform_from_tree(base, sets, nsets, err);
+    struct conf_node *over = yaml_load_file(path, err);
+    if (!over) {
+        conf_free(base);
+        return NULL;
+    }
+    conf_merge(base, over);
+    struct platform *p = platform_from_tree(base, sets, nsets, err);
+    if (p) p->source = over->owned_file;
+    return p;
 }
 
 struct platform *platform_load_buffer(const char *text, size_t len, const char *name,
@@ -219,6 +229,7 @@ double platform_flops_seconds(const struct platform *p, double flops) {
 }
 
 void platform_show(const struct platform *p, FILE *out) {
-    fprintf(out, "# platform: %s\n", p->source);
-    conf_dump(p->conf, 0, out);
+    fprintf(out, "# platform: %s (layered over the built-in platform); each value's origin\n",
+            p->source);
+    conf_dump_origins(p->conf, 0, out);
 }

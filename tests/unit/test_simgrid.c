@@ -68,7 +68,7 @@ static void write_file(const char *path, const char *text) {
 }
 
 static void test_description_replay(void) {
-    char dir[256];
+    char dir[128];
     snprintf(dir, sizeof dir, "%s/tit-XXXXXX", test_tmp);
     CHECK(mkdtemp(dir) != NULL);
     char p[256], desc[256];

@@ -144,7 +144,7 @@ static void test_gzip(void) {
 }
 
 static void test_directory_and_index(void) {
-    char dir[256];
+    char dir[128];
     snprintf(dir, sizeof dir, "%s/dir-XXXXXX", test_tmp);
     CHECK(mkdtemp(dir) != NULL);
     char p[256];
@@ -190,7 +190,7 @@ static void test_bad_headers(void) {
 }
 
 static void test_source_errors(void) {
-    char dir[256];
+    char dir[128];
     snprintf(dir, sizeof dir, "%s/dir-XXXXXX", test_tmp);
     CHECK(mkdtemp(dir) != NULL);
     char p[256], cmd[300];
