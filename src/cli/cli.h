@@ -2,10 +2,16 @@
 #ifndef SIMPI_CLI_H
 #define SIMPI_CLI_H
 
+#include <stdbool.h>
+
 #define EXIT_INPUT_ERROR 1
 #define EXIT_USAGE 2
 #define EXIT_DEADLOCK 3
 #define EXIT_APP_ERROR 4
+
+/* help.c: whether argv (a subcommand's) asks for help, and that help. */
+bool cli_asks_help(int argc, char **argv);
+bool cli_print_help(const char *cmd);
 
 int cmd_replay(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -24,6 +24,9 @@ static void usage(FILE *out) {
             "  simpi gen stencil --ranks N --iters K [--size BYTES] [--compute TIME] [-o FILE]\n"
             "        write a synthetic 2-D halo exchange + allreduce trace\n"
             "\n"
+            "  simpi help COMMAND, simpi COMMAND --help\n"
+            "        every option of a command\n"
+            "\n"
             "exit status: 0 ok, 1 bad input, 2 bad usage, 3 deadlock, 4 application error\n"
             "documentation: README.md, docs/\n",
             SIMPI_VERSION);
@@ -35,10 +38,16 @@ int main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") && argc > 2) {
+        if (cli_print_help(argv[2])) return 0;
+        fprintf(stderr, "simpi: no command '%s'\n", argv[2]);
+        return EXIT_USAGE;
+    }
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;
     }
+    if (cli_asks_help(argc - 1, argv + 1) && cli_print_help(cmd)) return 0;
     if (!strcmp(cmd, "--version")) {
         printf("simpi %s\n", SIMPI_VERSION);
         return 0;

@@ -1,0 +1,97 @@
+/* The help of every subcommand (`simpi CMD --help`, `simpi help CMD`): each
+ * option with what it does, its default, and where it is documented. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const struct {
+    const char *cmd, *text;
+} helps[] = {
+    {"run",
+     "usage: simpi run -n N [options] ./program [args...]\n"
+     "Runs an MPI program built with simpicc as N simulated ranks in this process: its\n"
+     "computation runs and is timed, its communication is simulated, real data is\n"
+     "delivered. The program's output is untouched; the summary goes to stderr.\n"
+     "(simpiexec -n N ./program is the same.)\n"
+     "\n"
+     "  -n N, -np N            number of ranks (required)\n"
+     "  --platform FILE        platform description (YAML, layered over the built-in\n"
+     "                         platform); default: the built-in platform\n"
+     "  --set KEY=VALUE        change one platform key, e.g. inter.latency=2us (any number)\n"
+     "  --json FILE            write the results as JSON (- for stdout), atomically\n"
+     "  --cpu=measure|ignore   charge the measured computation (default) or none\n"
+     "                         (deterministic runs)\n"
+     "  --host-speed RATE      this machine's flop rate (e.g. 20Gf) when the platform's\n"
+     "                         speed is a flop rate; `simpi calibrate-host` measures it\n"
+     "  --stack-size SIZE      each rank's stack (default 8MiB, reduced beyond 8,192\n"
+     "                         ranks; committed lazily)\n"
+     "  --no-privatize         let all ranks share the program's globals (by default each\n"
+     "                         rank has its own, as separate processes would)\n"
+     "  --privatize            privatize even when no globals were found\n"
+     "  -q, --quiet            no summary\n"
+     "\n"
+     "Exit status as mpirun: MPI_Abort's code, a rank's non-zero exit status, 128 +\n"
+     "signal for a crash; 1 bad input, 2 usage, 3 deadlock, 4 application error,\n"
+     "5 unsupported MPI function, 130/143 interrupted. See docs/online.md.\n"},
+    {"replay",
+     "usage: simpi replay [options] TRACE\n"
+     "Replays a trace on the platform and predicts its execution time.\n"
+     "\n"
+     "  TRACE                  a simpi trace (.gz allowed), a directory of rankN.trace\n"
+     "                         files, an index file, or a SimGrid time-independent trace\n"
+     "                         (its description file or one file of all ranks)\n"
+     "  --platform FILE        platform description (YAML, layered over the built-in\n"
+     "                         platform); default: the built-in platform\n"
+     "  --set KEY=VALUE        change one platform key, e.g. inter.latency=2us (any number)\n"
+     "  --json FILE            write the results as JSON (- for stdout), atomically\n"
+     "  -q, --quiet            no summary\n"
+     "\n"
+     "Exit status: 0 ok, 1 bad input, 2 usage, 3 deadlock, 4 application error,\n"
+     "130/143 interrupted. See docs/trace-format.md and docs/reports.md.\n"},
+    {"platform",
+     "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n"
+     "Prints the resolved platform: the built-in platform, FILE layered over it, then\n"
+     "the --set overrides, each value followed by where it came from.\n"
+     "\n"
+     "  FILE                   platform description (YAML); also --platform FILE\n"
+     "  --set KEY=VALUE        change one key, e.g. inter.latency=2us (any number)\n"
+     "\n"
+     "See docs/platform-format.md.\n"},
+    {"gen",
+     "usage: simpi gen stencil --ranks N --iters K [options]\n"
+     "Writes a synthetic trace: a 2-D halo exchange (up to 4 neighbours) with a\n"
+     "compute burst and an 8-byte allreduce per iteration.\n"
+     "\n"
+     "  --ranks N              number of ranks (required)\n"
+     "  --iters K              number of iterations (required)\n"
+     "  --size SIZE            halo message size (default 8KiB)\n"
+     "  --compute TIME         compute burst per iteration (default 1ms)\n"
+     "  -o FILE                output (default: stdout; FILE.gz compresses)\n"
+     "  --format native|simgrid  simpi's format (default) or SimGrid's time-independent\n"
+     "                         traces (-o DIR: DIR/description and DIR/rankN.txt)\n"},
+    {"calibrate-host",
+     "usage: simpi calibrate-host\n"
+     "Measures this machine's floating-point rate with a short dense kernel and prints\n"
+     "it in the form --host-speed takes (e.g. 4.2Gf), so that on-line runs on a\n"
+     "platform whose speed is a flop rate scale measured computation correctly.\n"},
+};
+
+bool cli_print_help(const char *cmd) {
+    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++)
+        if (!strcmp(helps[i].cmd, cmd)) {
+            fputs(helps[i].text, stdout);
+            return true;
+        }
+    return false;
+}
+
+bool cli_asks_help(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) return false;
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return true;
+        /* simpi run: the program's own options follow the program */
+        if (argv[i][0] != '-' && !strcmp(argv[0], "run")) return false;
+    }
+    return false;
+}
