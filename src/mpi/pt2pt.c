@@ -105,7 +105,7 @@ static void overflowing_message(struct sim *s, const struct request *send,
 /* Applies the protocol timing to a matched pair (see the file comment). */
 static void match(struct sim *s, struct request *send, struct request *recv) {
     if ((send->flags & RF_SUB) && (recv->flags & RF_SUB) &&
-        !sched_check_partner(s, send->sched, recv->sched))
+        !sched_check_partner(s, send, recv))
         return;
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
     simtime_t ts = send->post_time, tr = recv->post_time;
@@ -277,6 +277,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (owner) {
         r->sched = owner;
         r->flags |= RF_SUB;
+        r->coll = sched_kind(owner);
     } else {
         r->data = (void *)buf; /* delivered from the caller's buffer if matched at once */
     }
@@ -314,6 +315,7 @@ struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uin
     if (owner) {
         r->sched = owner;
         r->flags |= RF_SUB;
+        r->coll = sched_kind(owner);
     } else {
         r->data = target;
     }

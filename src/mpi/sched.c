@@ -139,12 +139,18 @@ struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum col
     return r;
 }
 
+uint8_t sched_kind(const struct sched *sc) {
+    return sc->req->coll;
+}
+
 /* Rooted operations must also agree on the root. */
 static bool rooted(int kind) {
     return kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_GATHER || kind == COLL_SCATTER;
 }
 
-bool sched_check_partner(struct sim *s, const struct sched *a, const struct sched *b) {
+bool sched_check_partner(struct sim *s, const struct request *x, const struct request *y) {
+    if (x->coll == y->coll && !rooted(x->coll)) return true; /* no schedule touched */
+    const struct sched *a = x->sched, *b = y->sched;
     int ka = a->req->coll, kb = b->req->coll;
     if (ka == kb && (!rooted(ka) || a->args.root == b->args.root)) return true;
     char ra[32] = "", rb[32] = "";

@@ -160,8 +160,10 @@ void sched_notify(struct sim *s, struct sched *sc, simtime_t done);
 void sched_drain(struct sim *s);
 void sched_describe(struct sim *s, struct sched *sc);
 int sched_targets(const struct sched *sc, int32_t *out, int max);
+/* The collective a schedule runs (kept in its sub-requests' `coll`). */
+uint8_t sched_kind(const struct sched *sc);
 /* Whether the schedules of a matched collective message are the same
  * operation (and root); if not, stops the run with a mismatch report. */
-bool sched_check_partner(struct sim *s, const struct sched *a, const struct sched *b);
+bool sched_check_partner(struct sim *s, const struct request *send, const struct request *recv);
 
 #endif

@@ -20,7 +20,7 @@ enum cpu_mode { CPU_MEASURE, CPU_IGNORE };
 
 struct orank {
     struct ctx ctx;
-    double cpu_mark; /* thread CPU seconds when the rank last left simpi */
+    double cpu_mark; /* host clock (seconds) when the rank last left simpi */
     int saved_errno; /* the rank's errno while it is not running */
     uint8_t initialized, finalized, done;
 };
@@ -51,6 +51,7 @@ struct runtime {
     volatile sig_atomic_t in_mpi, running;
     double wall_start;
     uint64_t switches; /* to a rank, for the report */
+    double measured;   /* seconds of computation measured (--cpu=measure) */
 };
 
 extern struct runtime *simpi_rt;
