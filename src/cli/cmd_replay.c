@@ -16,6 +16,7 @@ struct replay_opts {
     const char *json;
     const char *trace;
     bool quiet;
+    enum progress_mode progress; /* PROGRESS_AUTO (0) unless --progress */
 };
 
 static int parse_args(struct replay_opts *o, int argc, char **argv) {
@@ -33,6 +34,16 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
                    "  --json FILE       write the results as JSON\n"
                    "  -q, --quiet       do not print the summary\n");
             exit(0);
+        } else if (!strncmp(argv[i], "--progress=", 11)) {
+            enum progress_mode m;
+            if (!progress_parse(argv[i] + 11, &m)) {
+                fprintf(stderr,
+                        "simpi replay: --progress: found '%s', expected auto, always or "
+                        "never\n",
+                        argv[i] + 11);
+                return EXIT_USAGE;
+            }
+            o->progress = m;
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             o->json = argv[++i];
         } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
@@ -93,6 +104,7 @@ int cmd_replay(int argc, char **argv) {
     struct replay_opts o = {0};
     int rc = parse_args(&o, argc, argv);
     if (rc) return rc;
+    replay_set_progress(o.progress);
     signal(SIGINT, on_interrupt);
     signal(SIGTERM, on_interrupt);
     struct sim_error err = {0};

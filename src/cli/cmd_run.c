@@ -92,6 +92,13 @@ int cmd_run(int argc, char **argv) {
             set_env("SIMPI_HOST_SPEED", v);
         } else if ((v = value_of("--stack-size", argc, argv, &i))) {
             set_env("SIMPI_STACK_SIZE", v);
+        } else if ((v = value_of("--progress", argc, argv, &i))) {
+            if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
+                fprintf(stderr,
+                        "simpi run: --progress: found '%s', expected auto, always or never\n", v);
+                return EXIT_USAGE;
+            }
+            set_env("SIMPI_PROGRESS", v);
         } else if (!strcmp(a, "--privatize")) {
             set_env("SIMPI_PRIVATIZE", "1");
         } else if (!strcmp(a, "--no-privatize")) {

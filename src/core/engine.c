@@ -75,6 +75,7 @@ void engine_run(struct engine *e) {
         e->now = ev.time;
         e->events_run++;
         e->handlers[ev.kind](e->handler_ctx[ev.kind], &ev);
+        if (e->tick && e->events_run % ENGINE_TICK_EVENTS == 0) e->tick(e->tick_ctx);
     }
 }
 

@@ -34,7 +34,12 @@ struct engine {
     void *handler_ctx[ENGINE_MAX_KINDS];
     uint64_t events_run;
     bool stop;
+    /* called every ENGINE_TICK_EVENTS events (progress display), or NULL */
+    void (*tick)(void *ctx);
+    void *tick_ctx;
 };
+
+#define ENGINE_TICK_EVENTS 65536
 
 void engine_init(struct engine *e, int32_t nranks);
 void engine_destroy(struct engine *e);

@@ -192,8 +192,18 @@ bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
     return false;
 }
 
+void sim_set_tick(struct sim *s, void (*fn)(void *ctx), void *ctx) {
+    s->eng.tick = fn;
+    s->eng.tick_ctx = ctx;
+}
+
+int32_t sim_finished_ranks(const struct sim *s) {
+    return s->finished;
+}
+
 void sim_finish(struct sim *s, int32_t rank) {
     struct srank *r = &s->ranks[rank];
+    if (r->state != RS_FINISHED) s->finished++;
     r->state = RS_FINISHED;
     r->st.finish = s->eng.now;
     /* Requests the program never waited for are released; their messages stay

@@ -188,4 +188,9 @@ bool sim_test(struct sim *s, int32_t rank, struct request *req);
 
 const char *sim_coll_name(enum coll_kind k);
 
+/* Progress: fn(ctx) is called every few tens of thousands of events. */
+void sim_set_tick(struct sim *s, void (*fn)(void *ctx), void *ctx);
+/* Ranks that have finished so far. */
+int32_t sim_finished_ranks(const struct sim *s);
+
 #endif

@@ -98,6 +98,7 @@ struct sim {
     struct sched *ready_head, *ready_tail; /* schedules whose round completed */
     enum sim_status status;
     int64_t abandoned_requests; /* still outstanding when their rank finished */
+    int32_t finished;           /* ranks that finished */
     char *report;
     size_t report_len, report_cap;
 };

@@ -21,6 +21,7 @@
 #include "online/api.h"
 #include "online/globals.h"
 #include "online/privatize.h"
+#include "report/progress.h"
 #include "report/summary.h"
 
 struct runtime *simpi_rt;
@@ -348,6 +349,7 @@ struct settings {
     char *np, *sets, *platform, *cpu, *host_speed, *json, *stack_size;
     bool quiet, no_crash_handler, launched;
     char *privatize; /* "1": always, "0": never, NULL: when the program has globals */
+    char *progress;  /* auto (default), always, never */
 };
 
 static char *env_copy(const char *name) {
@@ -380,6 +382,7 @@ static void read_settings(struct settings *st) {
     st->stack_size = env_copy("SIMPI_STACK_SIZE");
     st->quiet = getenv("SIMPI_QUIET") != NULL || !st->launched;
     st->privatize = env_copy("SIMPI_PRIVATIZE");
+    st->progress = env_copy("SIMPI_PROGRESS");
     st->no_crash_handler = getenv("SIMPI_NO_CRASH_HANDLER") != NULL;
     scrub_environment();
 }
@@ -392,6 +395,7 @@ static void free_settings(struct settings *st) {
     free(st->host_speed);
     free(st->stack_size);
     free(st->privatize);
+    free(st->progress);
 }
 
 /* A program built with simpicc started by a real launcher (mpiexec -n 2):
@@ -584,14 +588,18 @@ static bool start_privatization(struct runtime *rt, const char *setting, struct 
     return true;
 }
 
-static int run(struct runtime *rt) {
+static int run(struct runtime *rt, const char *progress) {
     enum sim_status st;
+    enum progress_mode pm = PROGRESS_AUTO;
+    if (!rt->launched || (progress && !progress_parse(progress, &pm))) pm = PROGRESS_NEVER;
+    progress_start(rt->sim, pm, NULL, NULL);
     rt->running = 1;
     if (sigsetjmp(rt->escape, 1) == 0)
         st = sim_run(rt->sim);
     else
         st = after_escape(rt);
     rt->running = 0;
+    progress_end();
     for (int32_t r = 0; r < rt->n && st == SIM_OK && !rt->stacks.guards; r++)
         if (!stacks_canary_intact(&rt->stacks, r)) {
             report_overflow(rt, r);
@@ -624,7 +632,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         return 1;
     }
     if (!st.no_crash_handler) install_signal_handlers();
-    int rc = run(&rt);
+    int rc = run(&rt, st.progress);
     if (rt.escape_signal) return rc; /* abandoned stacks: no clean-up */
     sim_destroy(rt.sim);
     stacks_free(&rt.stacks);

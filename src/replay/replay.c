@@ -244,6 +244,16 @@ static void resume(void *ctx, int32_t rank) {
     }
 }
 
+static enum progress_mode progress_mode = PROGRESS_NEVER;
+
+void replay_set_progress(enum progress_mode mode) {
+    progress_mode = mode;
+}
+
+static double share_read(void *trace) {
+    return trace_share_read(trace);
+}
+
 bool replay_run(struct trace_reader *trace, struct platform *plat, const struct network *net,
                 struct replay_result *res, struct sim_error *err) {
     memset(res, 0, sizeof *res);
@@ -253,7 +263,9 @@ bool replay_run(struct trace_reader *trace, struct platform *plat, const struct 
     rp.sim = sim_create(plat, net, trace_ranks(trace), &drv, err);
     if (!rp.sim) return false;
     rp.depth = xcalloc((size_t)trace_ranks(trace), sizeof *rp.depth);
+    progress_start(rp.sim, progress_mode, share_read, trace);
     res->status = sim_run(rp.sim);
+    progress_end();
     res->wall_seconds = memstat_wall_seconds() - t0;
     res->records = trace_records(trace);
     res->sim = rp.sim;

@@ -7,6 +7,7 @@
 
 #include "mpi/sim.h"
 #include "replay/trace.h"
+#include "report/progress.h"
 
 struct replay_result {
     enum sim_status status;
@@ -19,6 +20,8 @@ struct replay_result {
  * err set; deadlocks and application errors are in result->status. */
 bool replay_run(struct trace_reader *trace, struct platform *plat, const struct network *net,
                 struct replay_result *result, struct sim_error *err);
+/* The progress line of the next replay_run (default: never). */
+void replay_set_progress(enum progress_mode mode);
 void replay_result_free(struct replay_result *r);
 
 /* Set (from a signal handler) to SIGINT or SIGTERM to stop a replay: the run

@@ -61,6 +61,7 @@ struct trace_reader {
     int32_t nnames, names_cap;
     const char *map; /* the shared plain file, mapped once for all rank cursors */
     size_t map_len;
+    int64_t bytes_read, bytes_total; /* for the progress line (total 0: unknown) */
 };
 
 static bool source_open(struct trace_reader *t, struct source *s, struct sim_error *err);
@@ -628,6 +629,8 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
         ok = open_file(t, path, err);
     }
     if (ok) t->queues = xcalloc((size_t)t->nranks, sizeof *t->queues);
+    if (ok && !S_ISDIR(st.st_mode) && t->shared.path && t->shared.kind == SRC_PLAIN)
+        t->bytes_total = st.st_size; /* a plain file: its share read can be told */
     if (ok && t->format == FMT_SIMGRID) t->tit_dt = xcalloc((size_t)t->nranks, 1);
     if (!ok) {
         trace_close(t);
@@ -655,6 +658,10 @@ void trace_close(struct trace_reader *t) {
     free(t->names);
     pool_destroy(&t->recs);
     free(t);
+}
+
+double trace_share_read(const struct trace_reader *t) {
+    return t->bytes_total > 0 ? (double)t->bytes_read / (double)t->bytes_total : -1;
 }
 
 int32_t trace_ranks(const struct trace_reader *t) {
@@ -710,7 +717,10 @@ static int parse_simgrid(struct trace_reader *t, struct source *s, char *l, stru
 static struct trace_rec *read_record(struct trace_reader *t, struct source *s,
                                      struct sim_error *err) {
     char *l;
-    while ((l = source_line(t, s, err))) {
+    for (;;) {
+        int64_t before = s->consumed;
+        if (!(l = source_line(t, s, err))) break;
+        t->bytes_read += s->consumed - before;
         if (blank_or_comment(l)) continue;
         struct trace_rec *r = pool_get_raw(&t->recs); /* parse fills it */
         int got = t->format == FMT_SIMGRID

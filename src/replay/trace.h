@@ -64,6 +64,8 @@ void trace_rec_clear(struct trace_rec *r);
 /* Peak bytes held in queued records (the interleaved reader's read-ahead). */
 int64_t trace_buffer_peak(const struct trace_reader *t);
 uint64_t trace_records(const struct trace_reader *t);
+/* The share (0..1) of a plain single-file trace read so far; -1 if unknown. */
+double trace_share_read(const struct trace_reader *t);
 /* Name of the file a record came from (for error messages). */
 const char *trace_file_of(const struct trace_reader *t, int32_t rank);
 /* Interval names are interned; the id of a name and back. */
