@@ -13,6 +13,24 @@
 bool cli_asks_help(int argc, char **argv);
 bool cli_print_help(const char *cmd);
 
+/* sweep.c: --set KEY=V1,V2,... gives one run per value (cross product). */
+struct sweep {
+    int nsets, npoints;
+    const char **points; /* npoints rows of nsets (+1) single-valued --set */
+    char ***owned;
+    int *counts;
+};
+struct sweep_result {
+    double predicted; /* seconds */
+    int exit_status;
+};
+int sweep_points(const char *const *sets, int nsets, struct sweep *sw);
+const char **sweep_point(const struct sweep *sw, int p);
+/* Prints the table (and writes the JSON array); returns the first non-zero
+ * exit status of a point, or 0. */
+int sweep_report(const struct sweep *sw, const struct sweep_result *res, const char *json);
+void sweep_free(struct sweep *sw);
+
 int cmd_replay(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/pool.h"
 #include "net/network.h"
 #include "platform/platform.h"
 #include "replay/replay.h"
@@ -100,6 +101,40 @@ static void on_interrupt(int sig) {
     replay_interrupt_signal = sig;
 }
 
+/* One replay with the given --set list; with o->json / summary unless
+ * sweeping (res_out then gets the prediction). */
+static int replay_once(const struct replay_opts *o, const char *const *sets, int nsets,
+                       struct sweep_result *res_out) {
+    struct sim_error err = {0};
+    int rc;
+    struct platform *p = platform_load(o->plat.path, sets, nsets, &err);
+    struct network net = {0};
+    bool net_ok = p && network_init(&net, p->conf, &err);
+    struct trace_reader *t = net_ok ? trace_open(o->trace, &err) : NULL;
+    struct replay_result res = {0};
+    if (t && replay_run(t, p, &net, &res, &err)) {
+        if (res_out) {
+            rc = res.status == SIM_INTERRUPTED ? 128 + replay_interrupt_signal
+                                               : sim_exit_code(res.status);
+            if (res.status != SIM_OK)
+                fprintf(stderr, "simpi: error: %s", sim_failure_report(res.sim));
+            res_out->predicted = simtime_to_seconds(summary_predicted(res.sim));
+        } else {
+            rc = report(o, &res, p, t);
+        }
+    } else {
+        err_print(&err);
+        if (!res_out) report_failure(o, &err);
+        rc = EXIT_INPUT_ERROR;
+    }
+    if (res_out) res_out->exit_status = rc;
+    replay_result_free(&res);
+    trace_close(t);
+    if (net_ok) network_destroy(&net);
+    platform_free(p);
+    return rc;
+}
+
 int cmd_replay(int argc, char **argv) {
     struct replay_opts o = {0};
     int rc = parse_args(&o, argc, argv);
@@ -107,22 +142,16 @@ int cmd_replay(int argc, char **argv) {
     replay_set_progress(o.progress);
     signal(SIGINT, on_interrupt);
     signal(SIGTERM, on_interrupt);
-    struct sim_error err = {0};
-    struct platform *p = platform_load(o.plat.path, o.plat.sets, o.plat.nsets, &err);
-    struct network net = {0};
-    bool net_ok = p && network_init(&net, p->conf, &err);
-    struct trace_reader *t = net_ok ? trace_open(o.trace, &err) : NULL;
-    struct replay_result res = {0};
-    if (t && replay_run(t, p, &net, &res, &err)) {
-        rc = report(&o, &res, p, t);
-    } else {
-        err_print(&err);
-        report_failure(&o, &err);
-        rc = EXIT_INPUT_ERROR;
+    struct sweep sw;
+    if (sweep_points(o.plat.sets, o.plat.nsets, &sw) == 1) {
+        sweep_free(&sw);
+        return replay_once(&o, o.plat.sets, o.plat.nsets, NULL);
     }
-    replay_result_free(&res);
-    trace_close(t);
-    if (net_ok) network_destroy(&net);
-    platform_free(p);
+    struct sweep_result *res = xcalloc((size_t)sw.npoints, sizeof *res);
+    for (int i = 0; i < sw.npoints && !replay_interrupt_signal; i++)
+        replay_once(&o, sweep_point(&sw, i), sw.nsets, &res[i]);
+    rc = replay_interrupt_signal ? 128 + replay_interrupt_signal : sweep_report(&sw, res, o.json);
+    free(res);
+    sweep_free(&sw);
     return rc;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -54,8 +55,71 @@ static bool built_with_simpicc(const char *path) {
     return found;
 }
 
+/* The predicted time in a JSON report ("predicted_time": T), or -1. */
+static double json_predicted(const char *path) {
+    FILE *f = fopen(path, "r");
+    char line[256];
+    double t = -1;
+    while (f && fgets(line, sizeof line, f)) {
+        const char *k = strstr(line, "\"predicted_time\": ");
+        if (k) t = strtod(k + 18, NULL);
+    }
+    if (f) fclose(f);
+    return t;
+}
+
+/* One run of the program per sweep point (each its own process, as the
+ * program's globals start afresh), then one table and the JSON array. */
+static int run_sweep(char **prog, const struct sweep *sw) {
+    const char *json = getenv("SIMPI_JSON"), *tmpdir = getenv("TMPDIR");
+    char *json_copy = json ? xstrdup(json) : NULL;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/simpi-sweep-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "simpi run: cannot create a folder in %s: %s\n", dir, strerror(errno));
+        free(json_copy);
+        return EXIT_INPUT_ERROR;
+    }
+    struct sweep_result *res = xcalloc((size_t)sw->npoints, sizeof *res);
+    for (int p = 0; p < sw->npoints; p++) {
+        char path[600], *joined = xstrdup("");
+        const char **pt = sweep_point(sw, p);
+        for (int k = 0; k < sw->nsets; k++) {
+            size_t n = strlen(joined);
+            joined = xrealloc_or_die(joined, n + strlen(pt[k]) + 2);
+            snprintf(joined + n, strlen(pt[k]) + 2, "%s\n", pt[k]);
+        }
+        snprintf(path, sizeof path, "%s/point%d.json", dir, p);
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            setenv("SIMPI_SET", joined, 1);
+            setenv("SIMPI_JSON", path, 1);
+            setenv("SIMPI_QUIET", "1", 1);
+            setenv("SIMPI_PROGRESS", "never", 1);
+            execv(prog[0], prog);
+            _exit(127);
+        }
+        int st = 0;
+        if (pid < 0 || waitpid(pid, &st, 0) != pid) st = -1;
+        res[p].exit_status = st == -1        ? EXIT_INPUT_ERROR
+                             : WIFEXITED(st) ? WEXITSTATUS(st)
+                                             : 128 + WTERMSIG(st);
+        res[p].predicted = json_predicted(path);
+        unlink(path);
+        free(joined);
+    }
+    rmdir(dir);
+    int rc = sweep_report(sw, res, json_copy);
+    free(res);
+    free(json_copy);
+    return rc;
+}
+
 int cmd_run(int argc, char **argv) {
     static char *sets; /* lives as long as the command */
+    static const char **set_list;
+    int nsets = 0;
     sets = xstrdup("");
     const char *v;
     int i = 1;
@@ -76,6 +140,8 @@ int cmd_run(int argc, char **argv) {
         } else if ((v = value_of("--platform", argc, argv, &i))) {
             set_env("SIMPI_PLATFORM", v);
         } else if ((v = value_of("--set", argc, argv, &i))) {
+            set_list = xrealloc_or_die(set_list, sizeof *set_list * (size_t)(nsets + 1));
+            set_list[nsets++] = v;
             size_t n = strlen(sets);
             sets = xrealloc_or_die(sets, n + strlen(v) + 2);
             strcpy(sets + n, v);
@@ -123,6 +189,13 @@ int cmd_run(int argc, char **argv) {
                 argv[i]);
         return EXIT_INPUT_ERROR;
     }
+    struct sweep sw;
+    if (sweep_points(set_list, nsets, &sw) > 1) {
+        int rc = run_sweep(argv + i, &sw);
+        sweep_free(&sw);
+        return rc;
+    }
+    sweep_free(&sw);
     execv(argv[i], argv + i);
     fprintf(stderr, "simpi run: cannot run '%s': %s\n", argv[i], strerror(errno));
     return EXIT_INPUT_ERROR;

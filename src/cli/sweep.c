@@ -1,0 +1,133 @@
+/* Parameter sweeps: a --set whose value is a comma-separated list
+ * (inter.latency=1us,2us,4us) makes one simulation per value; several such
+ * --set give the cross product. sweep_points expands the --set options
+ * into the list of points (each a full list of single-valued --set), and
+ * sweep_report prints one table of predicted times and writes the JSON
+ * array. Values with brackets (a placement list) are never split. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/outfile.h"
+#include "core/pool.h"
+
+/* The values of one --set: 1 unless it is KEY=V1,V2,... */
+static int split_values(const char *set, char ***out) {
+    const char *eq = strchr(set, '=');
+    *out = NULL;
+    if (!eq || strpbrk(eq, "[]{}") || !strchr(eq, ',')) return 1;
+    size_t klen = (size_t)(eq - set + 1);
+    int n = 0;
+    for (const char *v = eq + 1;; v++) {
+        size_t len = strcspn(v, ",");
+        char *one = xmalloc(klen + len + 1);
+        memcpy(one, set, klen);
+        memcpy(one + klen, v, len);
+        one[klen + len] = '\0';
+        *out = xrealloc_or_die(*out, sizeof **out * (size_t)(n + 1));
+        (*out)[n++] = one;
+        v += len;
+        if (!*v) break;
+    }
+    return n;
+}
+
+int sweep_points(const char *const *sets, int nsets, struct sweep *sw) {
+    memset(sw, 0, sizeof *sw);
+    sw->nsets = nsets;
+    sw->npoints = 1;
+    char ***values = xcalloc((size_t)nsets + 1, sizeof *values);
+    int *counts = xcalloc((size_t)nsets + 1, sizeof *counts);
+    for (int i = 0; i < nsets; i++) {
+        counts[i] = split_values(sets[i], &values[i]);
+        if (counts[i] > 1) sw->npoints *= counts[i];
+    }
+    sw->points = xcalloc((size_t)sw->npoints * (size_t)(nsets + 1), sizeof *sw->points);
+    for (int p = 0; p < sw->npoints; p++) {
+        int rest = p;
+        for (int i = nsets - 1; i >= 0; i--) { /* the last key varies fastest */
+            int k = counts[i] > 1 ? rest % counts[i] : 0;
+            if (counts[i] > 1) rest /= counts[i];
+            sw->points[(size_t)p * (size_t)(nsets + 1) + (size_t)i] =
+                counts[i] > 1 ? values[i][k] : sets[i];
+        }
+    }
+    sw->owned = values;
+    sw->counts = counts;
+    return sw->npoints;
+}
+
+const char **sweep_point(const struct sweep *sw, int p) {
+    return sw->points + (size_t)p * (size_t)(sw->nsets + 1);
+}
+
+void sweep_free(struct sweep *sw) {
+    for (int i = 0; i < sw->nsets; i++) {
+        for (int k = 0; sw->counts[i] > 1 && k < sw->counts[i]; k++)
+            free(sw->owned[i][k]);
+        free(sw->owned[i]);
+    }
+    free(sw->owned);
+    free(sw->counts);
+    free(sw->points);
+    memset(sw, 0, sizeof *sw);
+}
+
+/* The swept assignments of point p, joined ("inter.latency=2us nodes=4"). */
+static void point_label(const struct sweep *sw, int p, char *buf, size_t len) {
+    buf[0] = '\0';
+    const char **pt = sweep_point(sw, p);
+    for (int i = 0; i < sw->nsets; i++) {
+        if (sw->counts[i] < 2) continue;
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", used ? " " : "", pt[i]);
+    }
+}
+
+static const char *status_name(int st) {
+    return st == 0 ? "ok" : st == 3 ? "deadlock" : "error";
+}
+
+int sweep_report(const struct sweep *sw, const struct sweep_result *res, const char *json) {
+    printf("%-48s %20s  %s\n", "sweep point", "predicted time (s)", "status");
+    int rc = 0;
+    for (int p = 0; p < sw->npoints; p++) {
+        char label[512];
+        point_label(sw, p, label, sizeof label);
+        if (res[p].exit_status == 0)
+            printf("%-48s %20.9f  ok\n", label, res[p].predicted);
+        else
+            printf("%-48s %20s  %s (exit status %d)\n", label, "-", status_name(res[p].exit_status),
+                   res[p].exit_status);
+        if (res[p].exit_status && !rc) rc = res[p].exit_status;
+    }
+    if (!json) return rc;
+    struct outfile out;
+    struct sim_error err = {0};
+    if (!outfile_open(&out, json, &err)) {
+        err_print(&err);
+        return rc ? rc : EXIT_INPUT_ERROR;
+    }
+    fprintf(out.f, "[\n");
+    for (int p = 0; p < sw->npoints; p++) {
+        fprintf(out.f, "  {\"set\": {");
+        const char **pt = sweep_point(sw, p);
+        int shown = 0;
+        for (int i = 0; i < sw->nsets; i++) {
+            if (sw->counts[i] < 2) continue;
+            const char *eq = strchr(pt[i], '=');
+            fprintf(out.f, "%s\"%.*s\": \"%s\"", shown++ ? ", " : "", (int)(eq - pt[i]), pt[i],
+                    eq + 1);
+        }
+        fprintf(out.f, "}, \"predicted_time\": %.12g, \"status\": \"%s\", \"exit_status\": %d}%s\n",
+                res[p].exit_status == 0 ? res[p].predicted : -1.0, status_name(res[p].exit_status),
+                res[p].exit_status, p + 1 < sw->npoints ? "," : "");
+    }
+    fprintf(out.f, "]\n");
+    if (!outfile_commit(&out, &err)) {
+        err_print(&err);
+        return rc ? rc : EXIT_INPUT_ERROR;
+    }
+    return rc;
+}
