@@ -51,6 +51,9 @@ void runtime_block(void) {
 void runtime_enter(void) {
     struct runtime *rt = simpi_rt;
     if (!rt || rt->current < 0) return;
+    /* SIGINT/SIGTERM arrived while this rank was inside simpi, and it never
+     * blocked since (a loop of MPI_Iprobe or MPI_Test): leave now */
+    if (rt->escape_signal && rt->running) siglongjmp(rt->escape, 1);
     rt->in_mpi = 1;
     if (rt->cpu != CPU_MEASURE) return; /* --cpu=ignore reads no clock */
     struct orank *o = &rt->ranks[rt->current];

@@ -1,0 +1,14 @@
+/* Interrupt test (run-mpi-tests): both ranks poll with MPI_Iprobe for a
+ * message nobody sends, never blocking: SIGTERM must still stop the run. */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv) {
+    int flag = 0;
+    MPI_Init(&argc, &argv);
+    printf("polling\n");
+    while (!flag)
+        MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    MPI_Finalize();
+    return 0;
+}
