@@ -25,17 +25,7 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
         int r = cli_platform_option(&o->plat, argc, argv, &i);
         if (r < 0) return EXIT_USAGE;
         if (r > 0) continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: simpi replay [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q] "
-                   "TRACE\n"
-                   "  TRACE     a simpi trace (.gz allowed), a directory of rankN.trace files, or "
-                   "an index file\n"
-                   "  --platform FILE   platform description (YAML); default: built-in\n"
-                   "  --set K=V         override a platform key, e.g. inter.latency=2us\n"
-                   "  --json FILE       write the results as JSON\n"
-                   "  -q, --quiet       do not print the summary\n");
-            exit(0);
-        } else if (!strncmp(argv[i], "--progress=", 11)) {
+        if (!strncmp(argv[i], "--progress=", 11)) {
             enum progress_mode m;
             if (!progress_parse(argv[i] + 11, &m)) {
                 fprintf(stderr,

@@ -125,8 +125,8 @@ int cmd_run(int argc, char **argv) {
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { /* after an option's value */
+            cli_print_help("run");
             return 0;
         }
         if ((v = value_of("-np", argc, argv, &i)) || (v = value_of("-n", argc, argv, &i))) {

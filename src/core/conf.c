@@ -306,30 +306,14 @@ void conf_dump_origins(const struct conf_node *n, int indent, void *file) {
         else
             fprintf(f, "%*s-", indent, "");
         if (c->kind == CONF_SCALAR) {
-            fprintf(f, " %-*s # %s", 24 - indent - (n->kind == CONF_MAP ? (int)strlen(n->keys[i]) : 0),
+            fprintf(f, " %-*s # %s",
+                    24 - indent - (n->kind == CONF_MAP ? (int)strlen(n->keys[i]) : 0),
                     c->value ? c->value : "", c->file);
             if (c->line) fprintf(f, ":%d", c->line);
             fprintf(f, "\n");
         } else {
             fprintf(f, "\n");
             conf_dump_origins(c, indent + 2, f);
-        }
-    }
-}
-
-void conf_dump(const struct conf_node *n, int indent, void *file) {
-    FILE *f = file;
-    for (int i = 0; i < n->count; i++) {
-        const struct conf_node *c = n->items[i];
-        if (n->kind == CONF_MAP)
-            fprintf(f, "%*s%s:", indent, "", n->keys[i]);
-        else
-            fprintf(f, "%*s-", indent, "");
-        if (c->kind == CONF_SCALAR) {
-            fprintf(f, " %s\n", c->value ? c->value : "");
-        } else {
-            fprintf(f, "\n");
-            conf_dump(c, indent + 2, f);
         }
     }
 }

@@ -62,9 +62,8 @@ const char *conf_get_scalar(const struct conf_node *map, const char *path, const
  * has its own keys). `over` is then owned by base. */
 void conf_merge(struct conf_node *base, struct conf_node *over);
 
-/* Writes the tree back as YAML (for `platform show` and tests); with
- * origins, each value is followed by where it came from (# file:line). */
-void conf_dump(const struct conf_node *n, int indent, void *file);
+/* Writes the tree back as YAML (for `platform show`), each value followed
+ * by where it came from (# file:line, # --set ...). */
 void conf_dump_origins(const struct conf_node *n, int indent, void *file);
 
 #endif
