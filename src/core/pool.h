@@ -8,8 +8,9 @@
 
 struct pool {
     size_t obj_size;
-    size_t per_chunk;
+    size_t per_chunk; /* objects in the next chunk (doubles up to a limit) */
     void *free_list;
+    char *bump, *bump_end; /* the newest chunk's never used part */
     void **chunks;
     size_t nchunks, chunks_cap;
     size_t live, peak;
@@ -21,7 +22,9 @@ void *pool_get_raw(struct pool *p); /* contents undefined */
 void pool_put(struct pool *p, void *obj);
 void pool_destroy(struct pool *p);
 
-/* malloc/realloc/calloc that exit with a message when memory runs out. */
+/* malloc/realloc/calloc that exit with a message when memory runs out.
+ * xcalloc prefaults blocks of several MiB (per-rank arrays of large runs,
+ * which are all touched) in one system call instead of a fault per page. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc_or_die(void *p, size_t n);

@@ -63,7 +63,12 @@ static void test_pool(void) {
     for (int i = 0; i < 10; i++)
         a[i] = pool_get(&p);
     CHECK_EQ_INT(p.live, 10);
-    CHECK(p.nchunks == 3);
+    CHECK(p.nchunks == 2);       /* chunks double: 4 + 8 objects */
+    for (int i = 1; i < 10; i++) /* distinct, non-overlapping objects */
+        for (int j = 0; j < i; j++) {
+            long d = (char *)a[i] - (char *)a[j];
+            CHECK(d >= 40 || d <= -40);
+        }
     for (int i = 0; i < 10; i++)
         pool_put(&p, a[i]);
     void *b = pool_get(&p);
