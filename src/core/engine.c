@@ -40,7 +40,7 @@ void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind,
     }
     uint32_t slot = rank >= 0 && rank < e->nranks ? (uint32_t)rank : (uint32_t)e->nranks;
     uint64_t key = (uint64_t)slot << 32 | e->rank_seq[slot]++;
-    struct event ev = {t, key, kind, gen, arg, rank};
+    struct event ev = {t, key, kind, gen, arg};
     size_t i = e->size++;
     while (i > 0) {
         size_t parent = (i - 1) / 4;

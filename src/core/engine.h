@@ -11,14 +11,20 @@
 
 #include "core/simtime.h"
 
+/* 32 bytes: a million-rank run keeps one per rank in the queue. */
 struct event {
     simtime_t time;
-    uint64_t key;  /* tie-break: rank (high 32 bits, offset) then per-rank sequence */
+    uint64_t key;  /* tie-break: rank slot (high 32 bits) then per-rank sequence */
     uint32_t kind; /* index of the handler */
     uint32_t gen;  /* free for the handler (e.g. to drop stale wake-ups) */
     void *arg;
-    int32_t rank; /* rank the event belongs to */
 };
+
+/* The rank an event was scheduled for, -1 for none. */
+static inline int32_t event_rank(const struct event *ev, int32_t nranks) {
+    int32_t slot = (int32_t)(ev->key >> 32);
+    return slot < nranks ? slot : -1;
+}
 
 typedef void (*event_handler)(void *ctx, const struct event *ev);
 

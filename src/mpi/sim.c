@@ -10,16 +10,17 @@
 
 static void wake_event(void *ctx, const struct event *ev) {
     struct sim *s = ctx;
-    struct srank *r = &s->ranks[ev->rank];
+    int32_t rank = event_rank(ev, s->nranks);
+    struct srank *r = &s->ranks[rank];
     if (ev->gen != r->wake_gen) return; /* superseded */
     if (r->state == RS_WAITING) {
-        wait_complete(s, ev->rank);
+        wait_complete(s, rank);
     } else if (r->state != RS_COMPUTING && r->state != RS_READY) {
         return;
     }
     r->state = RS_READY;
     r->wake_at = SIMTIME_NEVER;
-    s->drv.resume(s->drv.ctx, ev->rank);
+    s->drv.resume(s->drv.ctx, rank);
     sched_drain(s);
 }
 
