@@ -61,6 +61,8 @@ struct trace_reader {
     int32_t nnames, names_cap;
     const char *map; /* the shared plain file, mapped once for all rank cursors */
     size_t map_len;
+    char *line_buf; /* the line a mapped cursor read last (NUL-terminated) */
+    size_t line_cap;
     int64_t bytes_read, bytes_total; /* for the progress line (total 0: unknown) */
 };
 
@@ -120,17 +122,9 @@ static bool source_open(struct trace_reader *t, struct source *s, struct sim_err
     return true;
 }
 
-/* Reads up to n bytes following the buffered ones; -1 on error. Cursors
- * over the shared plain file copy from its mapping (no system call); other
- * plain files are read with pread. */
-static ssize_t source_fill(const struct trace_reader *t, struct source *s, char *dst, size_t n,
-                           struct sim_error *err) {
-    if (s->mapped) {
-        size_t at = (size_t)(s->consumed + (int64_t)s->end);
-        size_t got = at >= t->map_len ? 0 : t->map_len - at < n ? t->map_len - at : n;
-        memcpy(dst, t->map + at, got);
-        return (ssize_t)got;
-    }
+/* Reads up to n bytes following the buffered ones; -1 on error. Plain
+ * files are read with pread. */
+static ssize_t source_fill(struct source *s, char *dst, size_t n, struct sim_error *err) {
     if (s->kind == SRC_GZIP) {
         int got = gzread(s->gz, dst, (unsigned)n), code;
         if (got < 0) err_set(err, "%s: read error: %s", s->path, gzerror(s->gz, &code));
@@ -152,9 +146,38 @@ static bool source_grow(struct source *s, struct sim_error *err) {
     return true;
 }
 
+/* The next line of a cursor over the mapped shared file, copied alone into
+ * the reader's line buffer: no per-rank buffer (a million ranks would each
+ * fill one to read a line or two). NULL at the end or on error. */
+static char *mapped_line(struct trace_reader *t, struct source *s, struct sim_error *err) {
+    size_t at = (size_t)s->consumed;
+    if (at >= t->map_len) {
+        s->eof = true;
+        return NULL;
+    }
+    const char *p = t->map + at;
+    size_t left = t->map_len - at;
+    const char *nl = memchr(p, '\n', left < MAX_LINE ? left : MAX_LINE);
+    if (!nl && left >= MAX_LINE) {
+        err_at(err, s->path, s->line + 1, "line longer than %d bytes", MAX_LINE);
+        return NULL;
+    }
+    size_t len = nl ? (size_t)(nl - p) : left;
+    if (len + 1 > t->line_cap) {
+        t->line_cap = len + 1 > 256 ? len + 1 : 256;
+        t->line_buf = xrealloc_or_die(t->line_buf, t->line_cap);
+    }
+    memcpy(t->line_buf, p, len);
+    t->line_buf[len] = '\0';
+    s->consumed += (int64_t)(len + (nl ? 1 : 0));
+    s->line++;
+    return t->line_buf;
+}
+
 /* Returns the next line (NUL-terminated, newline stripped) or NULL at EOF. */
 static char *source_line(struct trace_reader *t, struct source *s, struct sim_error *err) {
     if (s->eof) return NULL;
+    if (s->mapped) return mapped_line(t, s, err);
     if (!source_open(t, s, err)) return NULL;
     for (;;) {
         char *nl = memchr(s->buf + s->start, '\n', s->end - s->start);
@@ -170,7 +193,7 @@ static char *source_line(struct trace_reader *t, struct source *s, struct sim_er
         s->end -= s->start;
         s->start = 0;
         if (s->end == s->cap && !source_grow(s, err)) return NULL;
-        ssize_t got = source_fill(t, s, s->buf + s->end, s->cap - s->end, err);
+        ssize_t got = source_fill(s, s->buf + s->end, s->cap - s->end, err);
         if (got < 0) return NULL;
         if (got == 0) {
             if (s->end == 0) {
@@ -650,6 +673,7 @@ void trace_close(struct trace_reader *t) {
         free(t->per_rank[i].runs);
     }
     free(t->per_rank);
+    free(t->line_buf);
     free(t->queues);
     free(t->tit_dt);
     if (t->extra) pool_put(&t->recs, t->extra);
