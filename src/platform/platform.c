@@ -8,8 +8,8 @@
 #include "core/units.h"
 #include "platform/yaml_load.h"
 
-static const char *const top_keys[] = {"name",  "nodes", "cores_per_node", "speed", "intra",
-                                       "inter", "mpi",   "placement",      NULL};
+static const char *const top_keys[] = {"name",  "nodes", "cores_per_node", "speed",   "intra",
+                                       "inter", "mpi",   "placement",      "network", NULL};
 static const char *const mpi_keys[] = {"eager_limit", NULL};
 
 static bool read_nodes(struct platform *p, struct sim_error *err) {

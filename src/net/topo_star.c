@@ -1,0 +1,41 @@
+/* star: every node has a link to and from one central switch (vertex
+ * `nodes`); two hops between any two nodes.
+ *   link 2i: node i -> switch      link 2i+1: switch -> node i */
+#include "net/topology.h"
+
+static bool star_init(struct topology *t, const struct conf_node *map, struct sim_error *err) {
+    (void)map;
+    if (t->nodes < 1)
+        return err_set(err, "the star topology needs a node count: set nodes: in the platform");
+    t->vertices = t->nodes + 1;
+    t->links = 2 * t->nodes;
+    topo_add_class(t, "link");
+    return true;
+}
+
+static int32_t star_distance(struct topology *t, int64_t a, int64_t b) {
+    (void)t, (void)a, (void)b;
+    return 2;
+}
+
+static int star_route(struct topology *t, int64_t a, int64_t b, int64_t *out) {
+    (void)t;
+    out[0] = 2 * a;
+    out[1] = 2 * b + 1;
+    return 2;
+}
+
+static bool star_link_ends(const struct topology *t, int64_t link, int64_t *from, int64_t *to) {
+    int64_t node = link / 2;
+    *from = link % 2 ? t->nodes : node;
+    *to = link % 2 ? node : t->nodes;
+    return true;
+}
+
+static int star_link_class(const struct topology *t, int64_t link) {
+    (void)t, (void)link;
+    return 0;
+}
+
+const struct topo_ops topo_star = {"star",         star_init,       star_distance, star_route,
+                                   star_link_ends, star_link_class, NULL};

@@ -1,0 +1,168 @@
+/* The topology registry and what all topologies share: the `network:` map's
+ * common keys, link classes and their parameters. */
+#include "net/topology.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct topo_ops *const all_topologies[] = {
+    &topo_flat,  &topo_star,          &topo_full, &topo_ring,     &topo_mesh,
+    &topo_torus, &topo_twisted_torus, &topo_tree, &topo_fat_tree, &topo_dragonfly,
+};
+#define NTOPOLOGIES (sizeof all_topologies / sizeof all_topologies[0])
+
+const char *topology_names(void) {
+    return "flat, star, full, ring, mesh, torus, twisted-torus, tree, fat-tree, dragonfly";
+}
+
+/* Keys of `network:` every topology accepts; the shape keys are checked by
+ * the topology that uses them, the others must be class names. */
+static const char *const common_keys[] = {
+    "topology", "link_latency",     "link_bandwidth", "overhead", "dims", "wrap", "jump",
+    "twist",    "direction",        "arity",          "levels",   "down", "up",   "groups",
+    "routers",  "nodes_per_router", "globals",        "routing",  NULL,
+};
+
+int topo_get_list(const struct conf_node *map, const char *key, int64_t min, int64_t max,
+                  int64_t *out, int maxn, struct sim_error *err) {
+    const struct conf_node *seq = conf_map_get(map, key);
+    if (!seq) return 0;
+    if (seq->kind != CONF_SEQ || seq->count == 0 || seq->count > maxn) {
+        err_at(err, seq->file, seq->line, "'network.%s': expected a list of 1 to %d integers", key,
+               maxn);
+        return -1;
+    }
+    for (int i = 0; i < seq->count; i++) {
+        const struct conf_node *item = seq->items[i];
+        char *end = NULL;
+        long long v = item->kind == CONF_SCALAR ? strtoll(item->value, &end, 10) : 0;
+        if (!end || end == item->value || *end || v < min || v > max) {
+            err_at(err, item->file, item->line,
+                   "'network.%s[%d]': found '%s', expected an integer from %lld to %lld", key, i,
+                   item->kind == CONF_SCALAR ? item->value : "a list or map", (long long)min,
+                   (long long)max);
+            return -1;
+        }
+        out[i] = v;
+    }
+    return seq->count;
+}
+
+int topo_add_class(struct topology *t, const char *name) {
+    t->class_names[t->nclasses] = name;
+    return t->nclasses++;
+}
+
+static bool read_class(struct topology *t, const struct conf_node *net, int c,
+                       const struct link_params *def, struct sim_error *err) {
+    t->cls[c] = *def;
+    if (!strcmp(t->class_names[c], "nic")) t->cls[c].latency = 0; /* a NIC adds no hop */
+    const struct conf_node *m = net ? conf_map_get(net, t->class_names[c]) : NULL;
+    if (!m) return true;
+    char path[64];
+    snprintf(path, sizeof path, "network.%s", t->class_names[c]);
+    if (m->kind != CONF_MAP)
+        return err_at(err, m->file, m->line,
+                      "'%s': expected a map {latency: TIME, bandwidth: RATE}", path);
+    static const char *const keys[] = {"latency", "bandwidth", NULL};
+    if (!conf_check_keys(m, path, keys, err)) return false;
+    if (conf_map_get(m, "latency") && !conf_get_time(m, path, "latency", &t->cls[c].latency, err))
+        return false;
+    if (conf_map_get(m, "bandwidth") &&
+        !conf_get_bandwidth(m, path, "bandwidth", &t->cls[c].bandwidth, err))
+        return false;
+    return true;
+}
+
+/* Every key of network: must be common or a class of this topology. */
+static bool check_network_keys(const struct topology *t, const struct conf_node *net,
+                               struct sim_error *err) {
+    const char *allowed[sizeof common_keys / sizeof common_keys[0] + TOPO_MAX_CLASSES];
+    int n = 0;
+    for (; common_keys[n]; n++)
+        allowed[n] = common_keys[n];
+    for (int c = 0; c < t->nclasses; c++)
+        allowed[n++] = t->class_names[c];
+    allowed[n] = NULL;
+    return conf_check_keys(net, "network", allowed, err);
+}
+
+static bool read_defaults(const struct conf_node *net, struct link_params *def,
+                          struct sim_error *err) {
+    def->latency = 100e-9; /* documented defaults: 100 ns, 10 GB/s per link */
+    def->bandwidth = 10e9;
+    if (net && conf_map_get(net, "link_latency") &&
+        !conf_get_time(net, "network", "link_latency", &def->latency, err))
+        return false;
+    if (net && conf_map_get(net, "link_bandwidth") &&
+        !conf_get_bandwidth(net, "network", "link_bandwidth", &def->bandwidth, err))
+        return false;
+    return true;
+}
+
+static const struct topo_ops *find_topology(const struct conf_node *net, struct sim_error *err) {
+    const struct conf_node *tn = net ? conf_map_get(net, "topology") : NULL;
+    if (!tn) return &topo_flat;
+    const char *name = conf_get_scalar(net, "network", "topology", err);
+    if (!name) return NULL;
+    for (size_t i = 0; i < NTOPOLOGIES; i++)
+        if (!strcmp(all_topologies[i]->name, name)) return all_topologies[i];
+    err_at(err, tn->file, tn->line, "'network.topology': found '%s', expected one of %s", name,
+           topology_names());
+    return NULL;
+}
+
+bool topology_init(struct topology *t, const struct conf_node *net, int64_t nodes_wanted,
+                   struct sim_error *err) {
+    memset(t, 0, sizeof *t);
+    if (net && net->kind != CONF_MAP)
+        return err_at(err, net->file, net->line, "'network': expected a map");
+    t->ops = find_topology(net, err);
+    if (!t->ops) return false;
+    t->nodes = nodes_wanted;
+    static const struct conf_node empty = {.kind = CONF_MAP};
+    if (!t->ops->init(t, net ? net : &empty, err)) {
+        topology_destroy(t);
+        return false;
+    }
+    if (t->direct) topo_add_class(t, "nic");
+    struct link_params def;
+    bool ok = (!net || check_network_keys(t, net, err)) && read_defaults(net, &def, err);
+    for (int c = 0; ok && c < t->nclasses; c++)
+        ok = read_class(t, net, c, &def, err);
+    if (ok && nodes_wanted > 0 && t->ops != &topo_flat && nodes_wanted != t->nodes) {
+        const struct conf_node *tn = conf_map_get(net, "topology");
+        ok = err_at(err, tn->file, tn->line,
+                    "the %s topology has %lld nodes but the platform says nodes: %lld (leave "
+                    "nodes: out or set it to auto to take the topology's)",
+                    t->ops->name, (long long)t->nodes, (long long)nodes_wanted);
+    }
+    if (!ok) topology_destroy(t);
+    return ok;
+}
+
+void topology_destroy(struct topology *t) {
+    if (t->ops && t->ops->destroy) t->ops->destroy(t);
+    t->priv = NULL;
+}
+
+bool topology_is_flat(const struct topology *t) {
+    return t->ops == &topo_flat;
+}
+
+int32_t topology_distance(struct topology *t, int64_t a, int64_t b) {
+    return a == b ? 0 : t->ops->distance(t, a, b);
+}
+
+int topology_route(struct topology *t, int64_t a, int64_t b, int64_t *out) {
+    return a == b ? 0 : t->ops->route(t, a, b, out);
+}
+
+bool topology_link_ends(const struct topology *t, int64_t link, int64_t *from, int64_t *to) {
+    return link >= 0 && link < t->links && t->ops->link_ends(t, link, from, to);
+}
+
+int topology_link_class(const struct topology *t, int64_t link) {
+    return t->ops->link_class(t, link);
+}
