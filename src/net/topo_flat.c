@@ -25,10 +25,5 @@ static bool flat_link_ends(const struct topology *t, int64_t link, int64_t *from
     return false;
 }
 
-static int flat_link_class(const struct topology *t, int64_t link) {
-    (void)t, (void)link;
-    return 0;
-}
-
-const struct topo_ops topo_flat = {"flat",         flat_init,       flat_distance, flat_route,
-                                   flat_link_ends, flat_link_class, NULL};
+const struct topo_ops topo_flat = {"flat",         flat_init, flat_distance, flat_route,
+                                   flat_link_ends, NULL,      NULL};

@@ -4,8 +4,7 @@
 
 static bool full_init(struct topology *t, const struct conf_node *map, struct sim_error *err) {
     (void)map;
-    if (t->nodes < 1)
-        return err_set(err, "the full topology needs a node count: set nodes: in the platform");
+    if (!topo_need_nodes(t, err)) return false;
     if (t->nodes > 3037000499LL)
         return err_set(err, "the full topology has at most 3037000499 nodes (its links are "
                             "numbered by node pairs)");
@@ -32,10 +31,5 @@ static bool full_link_ends(const struct topology *t, int64_t link, int64_t *from
     return *from != *to;
 }
 
-static int full_link_class(const struct topology *t, int64_t link) {
-    (void)t, (void)link;
-    return 0;
-}
-
-const struct topo_ops topo_full = {"full",         full_init,       full_distance, full_route,
-                                   full_link_ends, full_link_class, NULL};
+const struct topo_ops topo_full = {"full",         full_init, full_distance, full_route,
+                                   full_link_ends, NULL,      NULL};

@@ -149,11 +149,6 @@ static bool grid_link_ends(const struct topology *t, int64_t link, int64_t *from
     return *to >= 0;
 }
 
-static int grid_link_class(const struct topology *t, int64_t link) {
-    (void)t, (void)link;
-    return 0;
-}
-
 static int64_t link_id(const struct topology *t, int64_t v, int d, int s) {
     return (v * t->ndims + d) * 2 + s;
 }
@@ -287,10 +282,10 @@ static int twisted_route(struct topology *t, int64_t a, int64_t b, int64_t *out)
     return n;
 }
 
-const struct topo_ops topo_mesh = {
-    "mesh", mesh_init, torus_distance, torus_route, grid_link_ends, grid_link_class, NULL};
+const struct topo_ops topo_mesh = {"mesh", mesh_init, torus_distance, torus_route, grid_link_ends,
+                                   NULL,   NULL};
 const struct topo_ops topo_torus = {
-    "torus", torus_init, torus_distance, torus_route, grid_link_ends, grid_link_class, NULL};
+    "torus", torus_init, torus_distance, torus_route, grid_link_ends, NULL, NULL};
 const struct topo_ops topo_twisted_torus = {"twisted-torus", twisted_init,   twisted_distance,
-                                            twisted_route,   grid_link_ends, grid_link_class,
+                                            twisted_route,   grid_link_ends, NULL,
                                             twisted_destroy};

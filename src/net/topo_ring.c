@@ -8,8 +8,7 @@
 #include "net/topology.h"
 
 static bool ring_init(struct topology *t, const struct conf_node *map, struct sim_error *err) {
-    if (t->nodes < 1)
-        return err_set(err, "the ring topology needs a node count: set nodes: in the platform");
+    if (!topo_need_nodes(t, err)) return false;
     t->bidirectional = true;
     const struct conf_node *d = conf_map_get(map, "direction");
     if (d) {
@@ -63,10 +62,5 @@ static bool ring_link_ends(const struct topology *t, int64_t link, int64_t *from
     return true;
 }
 
-static int ring_link_class(const struct topology *t, int64_t link) {
-    (void)t, (void)link;
-    return 0;
-}
-
-const struct topo_ops topo_ring = {"ring",         ring_init,       ring_distance, ring_route,
-                                   ring_link_ends, ring_link_class, NULL};
+const struct topo_ops topo_ring = {"ring",         ring_init, ring_distance, ring_route,
+                                   ring_link_ends, NULL,      NULL};

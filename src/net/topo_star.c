@@ -5,8 +5,7 @@
 
 static bool star_init(struct topology *t, const struct conf_node *map, struct sim_error *err) {
     (void)map;
-    if (t->nodes < 1)
-        return err_set(err, "the star topology needs a node count: set nodes: in the platform");
+    if (!topo_need_nodes(t, err)) return false;
     t->vertices = t->nodes + 1;
     t->links = 2 * t->nodes;
     topo_add_class(t, "link");
@@ -32,10 +31,5 @@ static bool star_link_ends(const struct topology *t, int64_t link, int64_t *from
     return true;
 }
 
-static int star_link_class(const struct topology *t, int64_t link) {
-    (void)t, (void)link;
-    return 0;
-}
-
-const struct topo_ops topo_star = {"star",         star_init,       star_distance, star_route,
-                                   star_link_ends, star_link_class, NULL};
+const struct topo_ops topo_star = {"star",         star_init, star_distance, star_route,
+                                   star_link_ends, NULL,      NULL};

@@ -164,5 +164,11 @@ bool topology_link_ends(const struct topology *t, int64_t link, int64_t *from, i
 }
 
 int topology_link_class(const struct topology *t, int64_t link) {
-    return t->ops->link_class(t, link);
+    return t->ops->link_class ? t->ops->link_class(t, link) : 0;
+}
+
+bool topo_need_nodes(const struct topology *t, struct sim_error *err) {
+    if (t->nodes >= 1) return true;
+    return err_set(err, "the %s topology takes its size from the platform: set nodes: to a number",
+                   t->ops->name);
 }

@@ -37,7 +37,7 @@ struct topo_ops {
     int (*route)(struct topology *t, int64_t a, int64_t b, int64_t *out);
     /* Whether link id exists; if so its ends (vertex numbers). */
     bool (*link_ends)(const struct topology *t, int64_t link, int64_t *from, int64_t *to);
-    int (*link_class)(const struct topology *t, int64_t link);
+    int (*link_class)(const struct topology *t, int64_t link); /* NULL: one class */
     void (*destroy)(struct topology *t);
 };
 
@@ -90,6 +90,8 @@ const char *topology_names(void);
  * max items; returns its length or -1. */
 int topo_get_list(const struct conf_node *map, const char *key, int64_t min, int64_t max,
                   int64_t *out, int maxn, struct sim_error *err);
+/* For topologies sized by the platform's nodes: (star, full, ring). */
+bool topo_need_nodes(const struct topology *t, struct sim_error *err);
 /* Adds a link class named name whose parameters come from network.<name>
  * (latency, bandwidth) or else from the defaults. */
 int topo_add_class(struct topology *t, const char *name);
