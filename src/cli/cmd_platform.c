@@ -64,7 +64,7 @@ int cmd_platform(int argc, char **argv) {
     struct sim_error err = {0};
     struct platform *p = platform_load(o.path, o.sets, o.nsets, &err);
     struct network net;
-    if (!p || !network_init(&net, p->conf, &err)) {
+    if (!p || !network_init(&net, p, &err)) {
         err_print(&err);
         platform_free(p);
         return EXIT_INPUT_ERROR;

@@ -99,7 +99,7 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     int rc;
     struct platform *p = platform_load(o->plat.path, sets, nsets, &err);
     struct network net = {0};
-    bool net_ok = p && network_init(&net, p->conf, &err);
+    bool net_ok = p && network_init(&net, p, &err);
     struct trace_reader *t = net_ok ? trace_open(o->trace, &err) : NULL;
     struct replay_result res = {0};
     if (t && replay_run(t, p, &net, &res, &err)) {

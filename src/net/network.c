@@ -1,17 +1,37 @@
-/* Network construction from the platform tree. */
+/* Network construction from the platform tree, and route costs over a
+ * topology (cached by node pair: the cost of a pair never changes). */
 #include "net/network.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-bool network_init(struct network *n, const struct conf_node *root, struct sim_error *err) {
+#include "core/pool.h"
+
+static bool read_overhead(struct network *n, const struct conf_node *net, struct sim_error *err) {
+    n->overhead = 0;
+    if (!net || !conf_map_get(net, "overhead")) return true;
+    return conf_get_time(net, "network", "overhead", &n->overhead, err);
+}
+
+bool network_init(struct network *n, struct platform *plat, struct sim_error *err) {
     memset(n, 0, sizeof *n);
+    const struct conf_node *root = plat->conf;
     const struct conf_node *intra = conf_map_get(root, "intra");
     const struct conf_node *inter = conf_map_get(root, "inter");
+    const struct conf_node *net = conf_map_get(root, "network");
     if (!intra || !inter) return err_set(err, "platform lacks intra: or inter:");
     if (!p2p_model_init(&n->intra, intra, "intra", err) ||
-        !p2p_model_init(&n->inter, inter, "inter", err)) {
+        !p2p_model_init(&n->inter, inter, "inter", err) || !read_overhead(n, net, err) ||
+        !topology_init(&n->topo, net, plat->nodes, err)) {
         network_destroy(n);
         return false;
+    }
+    if (!topology_is_flat(&n->topo)) {
+        plat->nodes = n->topo.nodes;
+        n->paths = xmalloc(sizeof *n->paths * NETWORK_PATH_CACHE);
+        for (int i = 0; i < NETWORK_PATH_CACHE; i++)
+            n->paths[i].src = -1;
+        n->route = xmalloc(sizeof *n->route * TOPO_MAX_HOPS);
     }
     n->intra_zero = p2p_model_cost(&n->intra, 0);
     n->inter_zero = p2p_model_cost(&n->inter, 0);
@@ -21,4 +41,41 @@ bool network_init(struct network *n, const struct conf_node *root, struct sim_er
 void network_destroy(struct network *n) {
     p2p_model_destroy(&n->intra);
     p2p_model_destroy(&n->inter);
+    topology_destroy(&n->topo);
+    free(n->paths);
+    free(n->route);
+    n->paths = NULL;
+    n->route = NULL;
+}
+
+static void add_link(const struct topology *t, int cls, double *lat, double *bw) {
+    *lat += t->cls[cls].latency;
+    if (t->cls[cls].bandwidth < *bw) *bw = t->cls[cls].bandwidth;
+}
+
+static void compute_path(const struct network *n, struct path_cost *p) {
+    struct topology *t = (struct topology *)&n->topo; /* route caches are the topology's own */
+    int hops = topology_route(t, p->src, p->dst, n->route);
+    double lat = n->overhead, bw = 1e300;
+    for (int i = 0; i < hops; i++)
+        add_link(t, topology_link_class(t, n->route[i]), &lat, &bw);
+    if (t->direct) { /* the injection and ejection links */
+        int nic = t->nclasses - 1;
+        add_link(t, nic, &lat, &bw);
+        add_link(t, nic, &lat, &bw);
+    }
+    p->latency = lat;
+    p->bandwidth = bw;
+    p->hops = hops;
+}
+
+const struct path_cost *network_path(const struct network *n, int32_t src, int32_t dst) {
+    uint64_t h = ((uint64_t)(uint32_t)src << 32 | (uint32_t)dst) * 0x9e3779b97f4a7c15ull;
+    struct path_cost *p = &n->paths[h >> 52 & (NETWORK_PATH_CACHE - 1)];
+    if (p->src != src || p->dst != dst) {
+        p->src = src;
+        p->dst = dst;
+        compute_path(n, p);
+    }
+    return p;
 }

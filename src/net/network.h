@@ -1,29 +1,56 @@
-/* The network: which point-to-point model applies between two nodes
- * (intra-node or inter-node), built from the platform tree. Topologies and
- * contention plug in here. */
+/* The network: what a message between two nodes costs. Inside a node the
+ * platform's `intra` model applies; between nodes either the `inter` model
+ * (topology flat, the default) or the route the topology gives (network:
+ * in the platform; docs/network.md): the per-message overhead plus the
+ * latencies of the route's links (with each node's injection and ejection
+ * link on direct networks), and the size over the slowest link's
+ * bandwidth. Contention plugs in here. */
 #ifndef SIMPI_NETWORK_H
 #define SIMPI_NETWORK_H
 
 #include "core/conf.h"
 #include "net/p2p.h"
+#include "net/topology.h"
+#include "platform/platform.h"
+
+struct path_cost {
+    int64_t src, dst; /* nodes; src -1: empty slot */
+    double latency;   /* seconds: overhead + link latencies */
+    double bandwidth; /* bytes/s: the slowest link's */
+    int32_t hops;
+};
+
+#define NETWORK_PATH_CACHE 4096
 
 struct network {
     struct p2p_model intra, inter;
     simtime_t intra_zero, inter_zero; /* cost of a zero-byte control message */
+    struct topology topo;
+    double overhead;          /* seconds added to every inter-node message */
+    struct path_cost *paths;  /* cache of route costs by node pair (topologies) */
+    int64_t *route;           /* scratch: TOPO_MAX_HOPS links */
 };
 
-/* Reads the `intra:` and `inter:` maps of the platform tree. */
-bool network_init(struct network *n, const struct conf_node *platform_root, struct sim_error *err);
+/* Reads the `intra:`, `inter:` and `network:` maps of the platform; a
+ * topology of fixed size sets the platform's nodes when they are auto. */
+bool network_init(struct network *n, struct platform *plat, struct sim_error *err);
 void network_destroy(struct network *n);
+/* Latency, bandwidth and hop count of the route between two nodes. */
+const struct path_cost *network_path(const struct network *n, int32_t src_node, int32_t dst_node);
 
 static inline simtime_t network_cost(const struct network *n, int32_t src_node, int32_t dst_node,
                                      int64_t size) {
-    return p2p_model_cost(src_node == dst_node ? &n->intra : &n->inter, size);
+    if (src_node == dst_node) return p2p_model_cost(&n->intra, size);
+    if (topology_is_flat(&n->topo)) return p2p_model_cost(&n->inter, size);
+    const struct path_cost *p = network_path(n, src_node, dst_node);
+    return simtime_from_seconds(p->latency + (double)size / p->bandwidth);
 }
 
 static inline simtime_t network_control_cost(const struct network *n, int32_t src_node,
                                              int32_t dst_node) {
-    return src_node == dst_node ? n->intra_zero : n->inter_zero;
+    if (src_node == dst_node) return n->intra_zero;
+    if (topology_is_flat(&n->topo)) return n->inter_zero;
+    return simtime_from_seconds(network_path(n, src_node, dst_node)->latency);
 }
 
 #endif

@@ -211,5 +211,8 @@ static int df_link_class(const struct topology *t, int64_t link) {
     return link - 2 * N < t->groups * t->routers * t->routers ? CL_LOCAL : CL_GLOBAL;
 }
 
+static const char *const df_keys[] = {"groups",  "routers", "nodes_per_router",
+                                      "globals", "routing", NULL};
+
 const struct topo_ops topo_dragonfly = {"dragonfly",  df_init,       df_distance, df_route,
-                                        df_link_ends, df_link_class, NULL};
+                                        df_link_ends, df_link_class, NULL,        df_keys};

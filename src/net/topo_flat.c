@@ -25,5 +25,7 @@ static bool flat_link_ends(const struct topology *t, int64_t link, int64_t *from
     return false;
 }
 
+static const char *const flat_keys[] = {NULL};
+
 const struct topo_ops topo_flat = {"flat",         flat_init, flat_distance, flat_route,
-                                   flat_link_ends, NULL,      NULL};
+                                   flat_link_ends, NULL,      NULL,          flat_keys};

@@ -282,10 +282,14 @@ static int twisted_route(struct topology *t, int64_t a, int64_t b, int64_t *out)
     return n;
 }
 
-const struct topo_ops topo_mesh = {"mesh", mesh_init, torus_distance, torus_route, grid_link_ends,
-                                   NULL,   NULL};
-const struct topo_ops topo_torus = {
-    "torus", torus_init, torus_distance, torus_route, grid_link_ends, NULL, NULL};
+static const char *const mesh_keys[] = {"dims", NULL};
+static const char *const torus_keys[] = {"dims", "wrap", NULL};
+static const char *const twisted_keys[] = {"dims", "wrap", "twist", "jump", NULL};
+
+const struct topo_ops topo_mesh = {"mesh",         mesh_init, torus_distance, torus_route,
+                                   grid_link_ends, NULL,      NULL,           mesh_keys};
+const struct topo_ops topo_torus = {"torus",        torus_init, torus_distance, torus_route,
+                                    grid_link_ends, NULL,       NULL,           torus_keys};
 const struct topo_ops topo_twisted_torus = {"twisted-torus", twisted_init,   twisted_distance,
                                             twisted_route,   grid_link_ends, NULL,
-                                            twisted_destroy};
+                                            twisted_destroy, twisted_keys};

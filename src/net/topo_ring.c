@@ -62,5 +62,7 @@ static bool ring_link_ends(const struct topology *t, int64_t link, int64_t *from
     return true;
 }
 
+static const char *const ring_keys[] = {"direction", NULL};
+
 const struct topo_ops topo_ring = {"ring",         ring_init, ring_distance, ring_route,
-                                   ring_link_ends, NULL,      NULL};
+                                   ring_link_ends, NULL,      NULL,          ring_keys};

@@ -31,5 +31,7 @@ static bool star_link_ends(const struct topology *t, int64_t link, int64_t *from
     return true;
 }
 
+static const char *const star_keys[] = {NULL};
+
 const struct topo_ops topo_star = {"star",         star_init, star_distance, star_route,
-                                   star_link_ends, NULL,      NULL};
+                                   star_link_ends, NULL,      NULL,          star_keys};

@@ -187,7 +187,11 @@ static int xgft_link_class(const struct topology *t, int64_t link) {
     return l;
 }
 
+static const char *const tree_keys[] = {"arity", "levels", NULL};
+static const char *const fat_tree_keys[] = {"arity", "levels", "down", "up", NULL};
+
 const struct topo_ops topo_tree = {"tree",         tree_init,       xgft_distance, xgft_route,
-                                   xgft_link_ends, xgft_link_class, xgft_destroy};
-const struct topo_ops topo_fat_tree = {"fat-tree",     fat_tree_init,   xgft_distance, xgft_route,
-                                       xgft_link_ends, xgft_link_class, xgft_destroy};
+                                   xgft_link_ends, xgft_link_class, xgft_destroy,  tree_keys};
+const struct topo_ops topo_fat_tree = {"fat-tree",   fat_tree_init,  xgft_distance,
+                                       xgft_route,   xgft_link_ends, xgft_link_class,
+                                       xgft_destroy, fat_tree_keys};

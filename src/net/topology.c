@@ -16,13 +16,10 @@ const char *topology_names(void) {
     return "flat, star, full, ring, mesh, torus, twisted-torus, tree, fat-tree, dragonfly";
 }
 
-/* Keys of `network:` every topology accepts; the shape keys are checked by
- * the topology that uses them, the others must be class names. */
-static const char *const common_keys[] = {
-    "topology", "link_latency",     "link_bandwidth", "overhead", "dims", "wrap", "jump",
-    "twist",    "direction",        "arity",          "levels",   "down", "up",   "groups",
-    "routers",  "nodes_per_router", "globals",        "routing",  NULL,
-};
+/* Keys of `network:` every topology accepts; a topology adds its shape
+ * keys and its link classes. */
+static const char *const common_keys[] = {"topology", "link_latency", "link_bandwidth", "overhead",
+                                          NULL};
 
 int topo_get_list(const struct conf_node *map, const char *key, int64_t min, int64_t max,
                   int64_t *out, int maxn, struct sim_error *err) {
@@ -78,10 +75,12 @@ static bool read_class(struct topology *t, const struct conf_node *net, int c,
 /* Every key of network: must be common or a class of this topology. */
 static bool check_network_keys(const struct topology *t, const struct conf_node *net,
                                struct sim_error *err) {
-    const char *allowed[sizeof common_keys / sizeof common_keys[0] + TOPO_MAX_CLASSES];
+    const char *allowed[32 + TOPO_MAX_CLASSES];
     int n = 0;
     for (; common_keys[n]; n++)
         allowed[n] = common_keys[n];
+    for (const char *const *k = t->ops->keys; *k; k++)
+        allowed[n++] = *k;
     for (int c = 0; c < t->nclasses; c++)
         allowed[n++] = t->class_names[c];
     allowed[n] = NULL;

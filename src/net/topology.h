@@ -39,6 +39,7 @@ struct topo_ops {
     bool (*link_ends)(const struct topology *t, int64_t link, int64_t *from, int64_t *to);
     int (*link_class)(const struct topology *t, int64_t link); /* NULL: one class */
     void (*destroy)(struct topology *t);
+    const char *const *keys; /* its shape keys of `network:` (NULL-terminated) */
 };
 
 struct link_params {

@@ -443,7 +443,7 @@ static bool configure(struct runtime *rt, const struct settings *st, struct sim_
     rt->plat = platform_load(st->platform, sets, nsets, err);
     free(sets);
     free(sets_text);
-    if (!rt->plat || !network_init(&rt->net, rt->plat->conf, err)) return false;
+    if (!rt->plat || !network_init(&rt->net, rt->plat, err)) return false;
     rt->cpu = st->cpu && !strcmp(st->cpu, "ignore") ? CPU_IGNORE : CPU_MEASURE;
     double host = 0;
     if (st->host_speed && !units_parse_flops(st->host_speed, &host, NULL))

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     struct platform *p = platform_load_buffer((const char *)data, size, "fuzz.yaml", NULL, 0, &err);
     if (p) {
         struct network n;
-        if (network_init(&n, p->conf, &err)) {
+        if (network_init(&n, p, &err)) {
             if (platform_fit_ranks(p, 64, &err)) {
                 for (int r = 0; r < 64; r++)
                     (void)platform_node_of(p, r);

@@ -17,7 +17,7 @@ static void replay_small(struct trace_reader *t) {
     struct sim_error err = {0};
     struct platform *p = platform_load(NULL, NULL, 0, &err);
     struct network n;
-    if (!p || !network_init(&n, p->conf, &err)) abort();
+    if (!p || !network_init(&n, p, &err)) abort();
     struct replay_result res;
     if (replay_run(t, p, &n, &res, &err) || res.sim) replay_result_free(&res);
     network_destroy(&n);

@@ -33,7 +33,7 @@ static void test_examples(void) {
         struct sim_error err = {0};
         struct platform *p = platform_load(files[i], NULL, 0, &err);
         struct network n;
-        CHECK(p && network_init(&n, p->conf, &err));
+        CHECK(p && network_init(&n, p, &err));
         if (err.set) fprintf(stderr, "%s\n", err.msg);
         if (p && !err.set) network_destroy(&n);
         platform_free(p);
@@ -84,7 +84,7 @@ static void test_overrides(void) {
     CHECK_EQ_INT(p->eager_limit, 1024);
     CHECK(p->flop_rate == 10e9);
     struct network n;
-    CHECK(network_init(&n, p->conf, &err));
+    CHECK(network_init(&n, p, &err));
     /* inter cost of 0 bytes = new latency 2us */
     CHECK_EQ_INT(network_control_cost(&n, 0, 1), 2 * PS_PER_US);
     network_destroy(&n);
@@ -97,7 +97,7 @@ static void expect_error(const char *text, const char *set, const char *n1, cons
     const char *sets[] = {set};
     struct platform *p = load_text(text, sets, set ? 1 : 0, &err);
     struct network n;
-    if (p && network_init(&n, p->conf, &err)) {
+    if (p && network_init(&n, p, &err)) {
         network_destroy(&n);
         CHECK(!"expected an error");
     }
@@ -117,7 +117,7 @@ static void test_layers(void) {
     platform_free(p);
     p = load_text("inter: {latency: 2us}\n", NULL, 0, &err);
     struct network n;
-    CHECK(p && network_init(&n, p->conf, &err));
+    CHECK(p && network_init(&n, p, &err));
     if (p && !err.set) {
         /* 2 us + 12500 B / 12.5 GB/s = 2 us + 1 us */
         CHECK_EQ_INT(network_cost(&n, 0, 1, 12500), 3 * PS_PER_US);
@@ -128,7 +128,7 @@ static void test_layers(void) {
     platform_free(p);
     /* a different model replaces the built-in map (its keys are its own) */
     p = load_text("inter: {model: table, points: [[0, 1us], [1000, 2us]]}\n", NULL, 0, &err);
-    CHECK(p && network_init(&n, p->conf, &err));
+    CHECK(p && network_init(&n, p, &err));
     if (p && !err.set) {
         CHECK_EQ_INT(network_cost(&n, 0, 1, 500), 1500 * PS_PER_NS); /* halfway: 1.5 us */
         network_destroy(&n);

@@ -31,7 +31,7 @@ static struct outcome run_with(const char *plat_yaml, const char *const *sets, i
     struct sim_error err = {0};
     struct platform *p = platform_load(test_write_temp(".yaml", plat_yaml), sets, nsets, &err);
     struct network net;
-    CHECK(p && network_init(&net, p->conf, &err));
+    CHECK(p && network_init(&net, p, &err));
     struct trace_reader *t = trace_open(test_write_temp(".trace", trace), &err);
     CHECK(t != NULL);
     struct replay_result res;
@@ -302,7 +302,44 @@ static void test_piecewise_example(void) {
     CHECK_EQ_INT(o.finish[4], 70 * US + 480000);
 }
 
+/* Inter-node messages over a topology: overhead + link latencies + size
+ * over the slowest link (docs/network.md). */
+static void test_topology_torus_route(void) {
+    /* 4x4 torus, one rank per node: node 0 = (0,0) to node 15 = (3,3) is one
+     * hop down in each dimension (the short way round): 2 links of 1us; a
+     * torus is direct, so the injection and ejection links (nic: latency 0,
+     * 500 MB/s) are crossed too. 64000 B (eager): 2us overhead + 2 x 1us
+     * + 64000 B / 500 MB/s (the slowest link) = 4us + 128us = 132us. */
+    const char *plat = "cores_per_node: 1\n"
+                       "network: {topology: torus, dims: [4, 4], link_latency: 1us, "
+                       "link_bandwidth: 1GB/s, overhead: 2us, nic: {bandwidth: 500MB/s}}\n";
+    struct outcome o =
+        run_with(plat, NULL, 0, "simpi-trace 1\nranks 16\n0 send 15 64000\n15 recv 0 64000\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.predicted, 132 * US);
+}
+
+static void test_topology_fat_tree_levels(void) {
+    /* 2-ary 2-tree (4 nodes); level1 links 1us 1GB/s, level2 links 3us
+     * 250MB/s. Nodes 0 and 3 meet at the top: up level1, up level2, down
+     * level2, down level1 = 1+3+3+1 = 8us, + 10000 B / 250 MB/s = 40us: 48us.
+     * Nodes 0 and 1 share a level-1 switch: 2 x 1us + 10000 B / 1 GB/s =
+     * 2us + 10us = 12us. Rank 1 then sends to 3 (also 12us): 24us. */
+    const char *plat = "cores_per_node: 1\n"
+                       "network: {topology: fat-tree, arity: 2, levels: 2, "
+                       "level1: {latency: 1us, bandwidth: 1GB/s}, "
+                       "level2: {latency: 3us, bandwidth: 250MB/s}}\n";
+    struct outcome o = run_with(plat, NULL, 0,
+                                "simpi-trace 1\nranks 4\n0 send 3 10000\n3 recv 0 10000\n"
+                                "0 send 1 10000\n1 recv 0 10000\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[3], 48 * US);
+    CHECK_EQ_INT(o.finish[1], 12 * US);
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.topology_torus", test_topology_torus_route},
+    {"replay.topology_fat_tree", test_topology_fat_tree_levels},
     {"replay.pingpong_eager", test_pingpong_eager},
     {"replay.pingpong_rendezvous", test_pingpong_rendezvous},
     {"replay.eager_late_receiver", test_eager_returns_before_late_receiver},

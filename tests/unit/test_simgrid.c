@@ -94,7 +94,7 @@ static void test_description_replay(void) {
                           "inter.bandwidth=100MB/s"};
     struct platform *plat = platform_load(NULL, sets, 4, &err);
     struct network net;
-    CHECK(plat && network_init(&net, plat->conf, &err));
+    CHECK(plat && network_init(&net, plat, &err));
     struct replay_result res;
     CHECK(t && replay_run(t, plat, &net, &res, &err));
     if (t && res.sim) {
