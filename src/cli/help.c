@@ -66,6 +66,16 @@ static const struct {
                  "  --set KEY=VALUE        change one key, e.g. inter.latency=2us (any number)\n"
                  "\n"
                  "See docs/platform-format.md.\n"},
+    {"topo", "usage: simpi topo [--platform FILE] [--set KEY=VALUE]... [--json FILE]\n"
+             "Statistics of the platform's network topology (network: in the platform,\n"
+             "docs/network.md): nodes, switches, directed links, diameter, average hop\n"
+             "distance between random pairs and between neighbours (node i to i+1), and\n"
+             "the histogram of hop distances. Up to 4,096 nodes every pair is measured;\n"
+             "beyond, the pairs from 16 sampled nodes to every node (the output says so).\n"
+             "\n"
+             "  --platform FILE        platform description (YAML)\n"
+             "  --set KEY=VALUE        change one key, e.g. network.dims=[8,8,8]\n"
+             "  --json FILE            also write the figures as JSON (- for stdout)\n"},
     {"gen", "usage: simpi gen stencil --ranks N --iters K [options]\n"
             "Writes a synthetic trace: a 2-D halo exchange (up to 4 neighbours) with a\n"
             "compute burst and an 8-byte allreduce per iteration.\n"

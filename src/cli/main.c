@@ -21,6 +21,8 @@ static void usage(FILE *out) {
             "        replay a trace (file, .gz, directory of rankN.trace, or index file)\n"
             "  simpi platform show [FILE] [--set KEY=VALUE]...\n"
             "        print the resolved platform (built-in default without FILE)\n"
+            "  simpi topo [--platform FILE] [--set KEY=VALUE]... [--json FILE]\n"
+            "        statistics of the platform's network topology\n"
             "  simpi gen stencil --ranks N --iters K [--size BYTES] [--compute TIME] [-o FILE]\n"
             "        write a synthetic 2-D halo exchange + allreduce trace\n"
             "\n"
@@ -57,6 +59,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "calibrate-host")) return cmd_calibrate(argc - 1, argv + 1);
     if (!strcmp(cmd, "platform")) return cmd_platform(argc - 1, argv + 1);
     if (!strcmp(cmd, "gen")) return cmd_gen(argc - 1, argv + 1);
+    if (!strcmp(cmd, "topo")) return cmd_topo(argc - 1, argv + 1);
     fprintf(stderr, "simpi: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return EXIT_USAGE;

@@ -89,12 +89,16 @@ static int64_t global_link(const struct topology *t, int64_t r, int64_t q) {
 }
 
 /* Router r's port towards group T landing on router `at` (-1: anywhere);
- * the lowest such port, or -1. */
+ * the lowest such port, or -1. Group G's ports towards T are the group
+ * ports m + j (g-1), j = 0, 1, ... (m as in global_peer). */
 static int64_t port_to(const struct topology *t, int64_t r, int64_t T, int64_t at) {
-    for (int64_t q = 0; q < t->globals; q++) {
+    int64_t a = t->routers, h = t->globals, g1 = t->groups - 1, G = r / a;
+    if (T == G) return -1;
+    for (int64_t k = (T < G ? T : T - 1); k < a * h; k += g1) {
+        if (k / h != r % a) continue;
         int64_t p, pq;
-        global_peer(t, r, q, &p, &pq);
-        if (p / t->routers == T && (at < 0 || p == at)) return q;
+        global_peer(t, r, k % h, &p, &pq);
+        if (at < 0 || p == at) return k % h;
     }
     return -1;
 }

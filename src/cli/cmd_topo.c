@@ -1,0 +1,147 @@
+/* `simpi topo`: the statistics of the platform's topology that xSim's
+ * study reports: nodes, switches, links, diameter, average hop distance
+ * between uniformly random pairs and between neighbours (node i to i+1),
+ * and the histogram of hop distances. Up to 4,096 nodes every pair is
+ * measured; beyond, the pairs from 16 source nodes (node 0 and 15 chosen
+ * by a fixed seed) to every node, and the figures say so. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/memstat.h"
+#include "core/outfile.h"
+#include "core/pool.h"
+#include "net/network.h"
+
+#define EXACT_NODES 4096
+#define SAMPLE_SOURCES 16
+
+struct topo_stats {
+    int64_t nodes, switches, links, pairs, hist_len;
+    int64_t *hist; /* pairs at each distance */
+    int32_t diameter;
+    double avg_random, avg_neighbour, seconds;
+    bool exact;
+};
+
+static int64_t count_links(const struct topology *t) {
+    if (t->ops == &topo_full) return t->nodes * (t->nodes - 1);
+    int64_t n = 0, from, to;
+    for (int64_t l = 0; l < t->links; l++)
+        n += topology_link_ends(t, l, &from, &to);
+    return n;
+}
+
+/* Distances from every node to source s (symmetric networks: from s). */
+static void add_source(struct topology *t, int64_t s, struct topo_stats *st, double *sum) {
+    for (int64_t b = 0; b < t->nodes; b++) {
+        if (b == s) continue;
+        int32_t d = topology_distance(t, b, s);
+        if (d >= st->hist_len) d = (int32_t)st->hist_len - 1;
+        st->hist[d]++;
+        st->pairs++;
+        *sum += d;
+        if (d > st->diameter) st->diameter = d;
+    }
+}
+
+static void measure(struct topology *t, struct topo_stats *st) {
+    double t0 = memstat_wall_seconds(), sum = 0;
+    st->nodes = t->nodes;
+    st->switches = t->vertices - t->nodes;
+    st->links = count_links(t);
+    st->hist_len = TOPO_MAX_HOPS + 1;
+    st->hist = xcalloc((size_t)st->hist_len, sizeof *st->hist);
+    st->exact = t->nodes <= EXACT_NODES;
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    int nsrc = st->exact ? (int)t->nodes : SAMPLE_SOURCES;
+    for (int i = 0; i < nsrc; i++) {
+        int64_t s = i;
+        if (!st->exact && i > 0) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            s = (int64_t)(x % (uint64_t)t->nodes);
+        }
+        add_source(t, s, st, &sum);
+    }
+    st->avg_random = st->pairs ? sum / (double)st->pairs : 0;
+    double nsum = 0;
+    for (int64_t i = 0; i + 1 < t->nodes; i++)
+        nsum += topology_distance(t, i, i + 1);
+    st->avg_neighbour = t->nodes > 1 ? nsum / (double)(t->nodes - 1) : 0;
+    while (st->hist_len > 1 && st->hist[st->hist_len - 1] == 0)
+        st->hist_len--;
+    st->seconds = memstat_wall_seconds() - t0;
+}
+
+static void print_text(const struct topology *t, const struct topo_stats *st) {
+    printf("topology %s: %lld nodes, %lld switches, %lld links (directed)\n", t->ops->name,
+           (long long)st->nodes, (long long)st->switches, (long long)st->links);
+    const char *how = st->exact ? "all pairs" : "pairs from 16 sampled nodes to every node";
+    printf("diameter %s%d hops (%s)\n", st->exact ? "" : "at least ", st->diameter, how);
+    printf("average hops: %.4f between random pairs (%s), %.4f between neighbours (node i "
+           "to i+1)\n",
+           st->avg_random, how, st->avg_neighbour);
+    printf("hops  pairs\n");
+    for (int64_t d = 1; d < st->hist_len; d++)
+        if (st->hist[d]) printf("%4lld  %lld\n", (long long)d, (long long)st->hist[d]);
+}
+
+static bool write_json(const char *path, const struct topology *t, const struct topo_stats *st,
+                       struct sim_error *err) {
+    struct outfile o;
+    if (!outfile_open(&o, path, err)) return false;
+    fprintf(o.f,
+            "{\"topology\": \"%s\", \"nodes\": %lld, \"switches\": %lld, \"links\": %lld, "
+            "\"diameter\": %d, \"exact\": %s, \"pairs\": %lld, \"average_hops_random\": %.6f, "
+            "\"average_hops_neighbour\": %.6f, \"wall_time\": %.6f, \"histogram\": [",
+            t->ops->name, (long long)st->nodes, (long long)st->switches, (long long)st->links,
+            st->diameter, st->exact ? "true" : "false", (long long)st->pairs, st->avg_random,
+            st->avg_neighbour, st->seconds);
+    for (int64_t d = 0; d < st->hist_len; d++)
+        fprintf(o.f, "%s%lld", d ? ", " : "", (long long)st->hist[d]);
+    fprintf(o.f, "]}\n");
+    return outfile_commit(&o, err);
+}
+
+int cmd_topo(int argc, char **argv) {
+    struct platform_opts o = {0};
+    const char *json = NULL;
+    for (int i = 1; i < argc; i++) {
+        int r = cli_platform_option(&o, argc, argv, &i);
+        if (r < 0) return EXIT_USAGE;
+        if (r == 1) continue;
+        if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+            json = argv[++i];
+        } else {
+            fprintf(stderr, "simpi topo: unexpected argument '%s' (see simpi topo --help)\n",
+                    argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    struct sim_error err = {0};
+    struct platform *p = platform_load(o.path, o.sets, o.nsets, &err);
+    struct network net;
+    if (!p || !network_init(&net, p, &err)) {
+        err_print(&err);
+        platform_free(p);
+        return EXIT_INPUT_ERROR;
+    }
+    int rc = 0;
+    if (topology_is_flat(&net.topo)) {
+        printf("topology flat: every two nodes one hop apart (the platform's inter model); "
+               "choose a topology under network: (docs/network.md)\n");
+    } else {
+        struct topo_stats st = {0};
+        measure(&net.topo, &st);
+        print_text(&net.topo, &st);
+        if (json && !write_json(json, &net.topo, &st, &err)) {
+            err_print(&err);
+            rc = EXIT_INPUT_ERROR;
+        }
+        free(st.hist);
+    }
+    network_destroy(&net);
+    platform_free(p);
+    return rc;
+}
