@@ -32,7 +32,7 @@ struct xgft {
     int64_t W[TOPO_MAX_DIMS + 1];      /* w_1 * .. * w_l */
     int64_t M[TOPO_MAX_DIMS + 1];      /* m_1 * .. * m_l */
     int64_t uplinks;
-    char names[TOPO_MAX_DIMS][12];
+    char names[TOPO_MAX_DIMS][24];
 };
 
 static bool check_product(int64_t a, int64_t b, struct sim_error *err) {
