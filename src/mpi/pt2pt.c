@@ -8,14 +8,17 @@
  *                              data done = match + T(0) + T(S)  (clear-to-send, data)
  *                              send and recv done = data done (buffered send: ts)
  * where T is the network cost between the two ranks' nodes. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/units.h"
 #include "mpi/sim_internal.h"
+#include "net/contention.h"
 
 static bool still_referenced(const struct request *r) {
-    if (r->kind == REQ_SEND) return !(r->flags & RF_MATCHED) || (r->flags & RF_BSEND);
+    if (r->kind == REQ_SEND)
+        return !(r->flags & RF_MATCHED) || (r->flags & RF_BSEND) || !(r->flags & RF_RESOLVED);
     return !(r->flags & RF_RESOLVED);
 }
 
@@ -102,16 +105,116 @@ static void overflowing_message(struct sim *s, const struct request *send,
     sim_time_overflow(s, recv->owner, what);
 }
 
+/* --- transfers under contention (net/contention.h) --- */
+
+static uint32_t xfer_new(struct sim *s) {
+    uint32_t id = s->xfer_free;
+    if (id) {
+        s->xfer_free = s->xfers[id].next_free;
+    } else {
+        if (s->nxfers + 1 >= s->xfer_cap) {
+            s->xfer_cap = s->xfer_cap ? 2 * s->xfer_cap : 64;
+            s->xfers = xrealloc_or_die(s->xfers, sizeof *s->xfers * s->xfer_cap);
+        }
+        id = ++s->nxfers;
+    }
+    s->xfers[id] = (struct xfer){NULL, NULL, SIMTIME_NEVER, 0, 0};
+    return id;
+}
+
+static void xfer_free(struct sim *s, uint32_t id) {
+    s->xfers[id].next_free = s->xfer_free;
+    s->xfer_free = id;
+}
+
+/* Whether the data of a message between these ranks contends. */
+static bool contends(const struct sim *s, int32_t from, int32_t to) {
+    return s->cont && s->ranks[from].node != s->ranks[to].node;
+}
+
+/* Resolves a matched pair whose data arrived at `arrival`. */
+static void finish_transfer(struct sim *s, struct xfer *x, simtime_t arrival) {
+    struct request *send = x->send, *recv = x->recv;
+    simtime_t ts = recv->partner_time; /* set at match: the send's post time */
+    simtime_t recv_done = sim_max(recv->post_time, arrival);
+    if (send) {
+        simtime_t send_done = recv_done;
+        if (x->eager) /* a synchronous send's acknowledgement */
+            send_done =
+                simtime_add(recv_done, network_control_cost(s->net, s->ranks[send->owner].node,
+                                                            s->ranks[recv->owner].node));
+        if (send->flags & RF_BSEND) send->partner_time = recv_done;
+        request_resolve(s, recv, recv_done, ts);
+        if (!(send->flags & RF_RESOLVED))
+            request_resolve(s, send, send_done, recv->post_time);
+        else
+            maybe_free(s, send);
+    } else {
+        request_resolve(s, recv, recv_done, ts);
+    }
+}
+
+void pt2pt_transfer_done(void *ctx, void *arg) {
+    struct sim *s = ctx;
+    uint32_t id = (uint32_t)(uintptr_t)arg;
+    struct xfer *x = &s->xfers[id];
+    x->arrival = s->eng.now;
+    if (x->recv) { /* matched already: the pair completes now */
+        if (x->send) x->send->xfer = 0;
+        finish_transfer(s, x, x->arrival);
+        xfer_free(s, id);
+        sched_drain(s);
+    } /* else the send keeps it until a receive matches it */
+}
+
+/* An eager message's data leaves when it is sent, matched or not. */
+static void start_eager_transfer(struct sim *s, struct request *send) {
+    uint32_t id = xfer_new(s);
+    s->xfers[id].eager = 1;
+    send->xfer = id;
+    contention_start(s->cont, s->ranks[send->owner].node, s->ranks[send->peer].node, send->size,
+                     send->post_time, (void *)(uintptr_t)id);
+}
+
+/* A matched pair under contention: the receive (and a send that waits for
+ * the data) completes when the transfer does. True if deferred. */
+static bool match_contended(struct sim *s, struct request *send, struct request *recv,
+                            simtime_t ctrl) {
+    recv->partner_time = send->post_time;
+    uint32_t id = send->xfer;
+    if (id) { /* eager */
+        struct xfer *x = &s->xfers[id];
+        x->recv = recv;
+        x->send = send->mode == SEND_SYNC || (send->flags & RF_BSEND) ? send : NULL;
+        if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
+        if (x->arrival == SIMTIME_NEVER) return true;
+        send->xfer = 0;
+        finish_transfer(s, x, x->arrival);
+        xfer_free(s, id);
+        return true;
+    }
+    /* rendezvous: request-to-send, clear-to-send, then the data */
+    simtime_t matched = sim_max(recv->post_time, simtime_add(send->post_time, ctrl));
+    id = xfer_new(s);
+    struct xfer *x = &s->xfers[id];
+    x->recv = recv;
+    x->send = send; /* waits for the data, or (buffered) holds its buffer until then */
+    if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
+    contention_start(s->cont, s->ranks[send->owner].node, s->ranks[recv->owner].node, send->size,
+                     simtime_add(matched, ctrl), (void *)(uintptr_t)id);
+    return true;
+}
+
 /* Applies the protocol timing to a matched pair (see the file comment). */
 static void match(struct sim *s, struct request *send, struct request *recv) {
-    if ((send->flags & RF_SUB) && (recv->flags & RF_SUB) &&
-        !sched_check_partner(s, send, recv))
+    if ((send->flags & RF_SUB) && (recv->flags & RF_SUB) && !sched_check_partner(s, send, recv))
         return;
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
     simtime_t ts = send->post_time, tr = recv->post_time;
     simtime_t ctrl = network_control_cost(s->net, sr->node, rr->node);
     simtime_t cost = network_cost(s->net, sr->node, rr->node, send->size);
     simtime_t recv_done, send_done;
+    bool contended = contends(s, send->owner, recv->owner);
     if (send->size <= s->plat->eager_limit) {
         recv_done = sim_max(tr, simtime_add(ts, cost));
         send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
@@ -120,7 +223,7 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
         recv_done = simtime_add(simtime_add(matched, ctrl), cost);
         send_done = send->mode == SEND_BUFFERED ? ts : recv_done;
     }
-    if (recv_done == SIMTIME_NEVER || send_done == SIMTIME_NEVER) {
+    if (!contended && (recv_done == SIMTIME_NEVER || send_done == SIMTIME_NEVER)) {
         overflowing_message(s, send, recv);
         return;
     }
@@ -141,8 +244,9 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     }
     recv->size = send->size;
     send->flags |= RF_MATCHED;
-    if (send->flags & RF_BSEND) send->partner_time = recv_done; /* buffer freed then */
     account_transfer(s, send, recv);
+    if (contended && match_contended(s, send, recv, ctrl)) return;
+    if (send->flags & RF_BSEND) send->partner_time = recv_done; /* buffer freed then */
     request_resolve(s, recv, recv_done, ts);
     /* Resolving may free the send (its owner released it): not touched after. */
     if (!(send->flags & RF_RESOLVED))
@@ -209,6 +313,8 @@ static bool check_peer(struct sim *s, int32_t rank, struct comm *c, int32_t peer
  * send reaches its receiver. */
 static simtime_t arrival(const struct sim *s, const struct request *send) {
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[send->peer];
+    if (send->xfer && s->xfers[send->xfer].arrival != SIMTIME_NEVER)
+        return s->xfers[send->xfer].arrival;
     if (send->size <= s->plat->eager_limit)
         return simtime_add(send->post_time, network_cost(s->net, sr->node, rr->node, send->size));
     return simtime_add(send->post_time, network_control_cost(s->net, sr->node, rr->node));
@@ -288,6 +394,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (mode == SEND_BUFFERED) bsend_reserve(s, rank, r);
     bool eager = size <= s->plat->eager_limit;
     if (mode == SEND_BUFFERED || (eager && mode != SEND_SYNC)) request_resolve(s, r, at, at);
+    if (eager && contends(s, rank, wdest)) start_eager_transfer(s, r);
     struct srank *dr = &s->ranks[wdest];
     struct request *recv = queue_take(&dr->posted_head, &dr->posted_tail, r, false);
     while (recv && recv->mode == PROBE_MODE) { /* a probe sees the message, takes nothing */

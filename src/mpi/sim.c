@@ -7,6 +7,7 @@
 
 #include "core/units.h"
 #include "mpi/sim_internal.h"
+#include "net/contention.h"
 
 static void wake_event(void *ctx, const struct event *ev) {
     struct sim *s = ctx;
@@ -54,6 +55,11 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     engine_init(&s->eng, nranks);
     engine_register(&s->eng, EV_WAKE, wake_event, s);
     pool_init(&s->req_pool, sizeof(struct request), 4096);
+    s->cont = contention_create(net, plat->nodes, &s->eng, EV_NET, pt2pt_transfer_done, s, err);
+    if (err->set) {
+        sim_destroy(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -68,6 +74,8 @@ void sim_destroy(struct sim *s) {
     comm_free_all(s);
     pool_destroy(&s->req_pool);
     pool_destroy(&s->sched_pool);
+    contention_destroy(s->cont);
+    free(s->xfers);
     engine_destroy(&s->eng);
     free(s->ranks);
     free(s->report);

@@ -41,6 +41,17 @@ struct request {
     uint32_t ctx;
     int32_t user_id;
     uint8_t kind, mode, flags, coll;
+    uint32_t xfer; /* send under contention: its transfer (index in sim.xfers), 0 if none */
+};
+
+/* A transfer under contention (net/contention.h): an eager message's data
+ * from its send, or a rendezvous message's data once matched. */
+struct xfer {
+    struct request *send; /* while the send waits for the transfer, else NULL */
+    struct request *recv; /* once matched */
+    simtime_t arrival;    /* SIMTIME_NEVER until the data has arrived */
+    uint32_t next_free;
+    uint8_t eager;
 };
 
 struct comm {
@@ -79,6 +90,7 @@ struct comm_handle {
 };
 
 struct split_collector;
+struct contention;
 
 struct sim {
     struct engine eng;
@@ -101,9 +113,12 @@ struct sim {
     int32_t finished;           /* ranks that finished */
     char *report;
     size_t report_len, report_cap;
+    struct contention *cont; /* NULL: transfers do not contend */
+    struct xfer *xfers;      /* [0] unused */
+    uint32_t nxfers, xfer_cap, xfer_free;
 };
 
-enum { EV_WAKE = 0 };
+enum { EV_WAKE = 0, EV_NET = 1 };
 /* `mode` of a receive request that is a probe (MPI_Probe) */
 #define PROBE_MODE 7
 
@@ -138,6 +153,8 @@ struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uin
                                 simtime_t at, struct sim_recv_target *target);
 /* Frees the payloads of messages never received (at the end of a run). */
 void pt2pt_free_payloads(struct sim *s);
+/* The contention model's hook: transfer (index) `arg` has arrived. */
+void pt2pt_transfer_done(void *ctx, void *arg);
 void pt2pt_release(struct sim *s, struct request *r);
 int64_t pt2pt_unmatched(const struct sim *s);
 

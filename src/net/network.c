@@ -13,6 +13,37 @@ static bool read_overhead(struct network *n, const struct conf_node *net, struct
     return conf_get_time(net, "network", "overhead", &n->overhead, err);
 }
 
+static bool read_contention(struct network *n, const struct conf_node *net, struct sim_error *err) {
+    const struct conf_node *cn = net ? conf_map_get(net, "contention") : NULL;
+    if (cn) {
+        const char *v = conf_get_scalar(net, "network", "contention", err);
+        if (!v) return false;
+        if (!strcmp(v, "buses"))
+            n->contention = CONTENTION_BUSES;
+        else if (!strcmp(v, "flow"))
+            n->contention = CONTENTION_FLOW;
+        else if (strcmp(v, "none"))
+            return err_at(err, cn->file, cn->line,
+                          "'network.contention': found '%s', expected none, buses or flow", v);
+    }
+    if (n->contention == CONTENTION_FLOW && topology_is_flat(&n->topo))
+        return err_at(err, cn->file, cn->line,
+                      "'network.contention: flow' shares the links of a route: choose a "
+                      "topology (e.g. topology: star) under network:");
+    static const char *const counts[] = {"buses", "links_per_node"};
+    int64_t *dst[] = {&n->buses, &n->links_per_node};
+    for (int i = 0; i < 2; i++) {
+        const struct conf_node *k = net ? conf_map_get(net, counts[i]) : NULL;
+        if (!k) continue;
+        if (n->contention != CONTENTION_BUSES)
+            return err_at(err, k->file, k->line,
+                          "'network.%s' belongs to the buses model: add contention: buses",
+                          counts[i]);
+        if (!conf_get_int(net, "network", counts[i], 0, INT32_MAX, dst[i], err)) return false;
+    }
+    return true;
+}
+
 bool network_init(struct network *n, struct platform *plat, struct sim_error *err) {
     memset(n, 0, sizeof *n);
     const struct conf_node *root = plat->conf;
@@ -22,7 +53,7 @@ bool network_init(struct network *n, struct platform *plat, struct sim_error *er
     if (!intra || !inter) return err_set(err, "platform lacks intra: or inter:");
     if (!p2p_model_init(&n->intra, intra, "intra", err) ||
         !p2p_model_init(&n->inter, inter, "inter", err) || !read_overhead(n, net, err) ||
-        !topology_init(&n->topo, net, plat->nodes, err)) {
+        !topology_init(&n->topo, net, plat->nodes, err) || !read_contention(n, net, err)) {
         network_destroy(n);
         return false;
     }

@@ -22,13 +22,17 @@ struct path_cost {
 
 #define NETWORK_PATH_CACHE 4096
 
+enum contention_kind { CONTENTION_NONE, CONTENTION_BUSES, CONTENTION_FLOW };
+
 struct network {
     struct p2p_model intra, inter;
     simtime_t intra_zero, inter_zero; /* cost of a zero-byte control message */
     struct topology topo;
-    double overhead;          /* seconds added to every inter-node message */
-    struct path_cost *paths;  /* cache of route costs by node pair (topologies) */
-    int64_t *route;           /* scratch: TOPO_MAX_HOPS links */
+    double overhead; /* seconds added to every inter-node message */
+    enum contention_kind contention;
+    int64_t buses, links_per_node; /* buses model: 0 = unlimited */
+    struct path_cost *paths;       /* cache of route costs by node pair (topologies) */
+    int64_t *route;                /* scratch: TOPO_MAX_HOPS links */
 };
 
 /* Reads the `intra:`, `inter:` and `network:` maps of the platform; a

@@ -337,7 +337,48 @@ static void test_topology_fat_tree_levels(void) {
     CHECK_EQ_INT(o.finish[1], 12 * US);
 }
 
+/* Dimemas' buses (docs/network.md) on plat4: T(S) = 10us + S / 100 MB/s. */
+static void test_buses_one_bus(void) {
+    /* Two eager transfers of 10000 B at time 0 (0 -> 1, then 2 -> 3), each
+     * 10 + 100 = 110us alone. One bus: the second starts when the first
+     * ends: 110us and 220us. */
+    const char *sets[] = {"network.contention=buses", "network.buses=1"};
+    const char *trace = "simpi-trace 1\nranks 4\n0 send 1 10000\n1 recv 0 10000\n"
+                        "2 send 3 10000\n3 recv 2 10000\n";
+    struct outcome o = run_with(plat4, sets, 2, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[1], 110 * US);
+    CHECK_EQ_INT(o.finish[3], 220 * US);
+    o = run_with(plat4, NULL, 0, trace); /* no contention: both 110us */
+    CHECK_EQ_INT(o.finish[3], 110 * US);
+    /* rendezvous (1e6 B): request-to-send 10us, clear-to-send 10us, so each
+     * transfer is ready at 20us and takes 10 + 10000 = 10010us: the first
+     * ends at 10030us, the second waits for the bus and ends at 20040us */
+    o = run_with(plat4, sets, 2,
+                 "simpi-trace 1\nranks 4\n0 send 1 1000000\n1 recv 0 1000000\n"
+                 "2 send 3 1000000\n3 recv 2 1000000\n");
+    CHECK_EQ_INT(o.finish[1], 10030 * US);
+    CHECK_EQ_INT(o.finish[3], 20040 * US);
+}
+
+static void test_buses_links_per_node(void) {
+    /* links_per_node: 1, buses unlimited: rank 0's two eager sends (to 1,
+     * then to 2) share its one output link: 110us, then 220us; rank 3's
+     * send to 1 at the same time needs 1's input link, which 0 -> 1 holds
+     * until 110us: 3 -> 1 ends at 220us as well. */
+    const char *sets[] = {"network.contention=buses", "network.links_per_node=1"};
+    struct outcome o = run_with(plat4, sets, 2,
+                                "simpi-trace 1\nranks 4\n0 isend 1 10000 req=1\n"
+                                "0 isend 2 10000 req=2\n0 waitall\n1 recv 0 10000\n"
+                                "1 recv 3 10000\n2 recv 0 10000\n3 send 1 10000\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[2], 220 * US);
+    CHECK_EQ_INT(o.finish[1], 220 * US);
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.buses_one_bus", test_buses_one_bus},
+    {"replay.buses_links_per_node", test_buses_links_per_node},
     {"replay.topology_torus", test_topology_torus_route},
     {"replay.topology_fat_tree", test_topology_fat_tree_levels},
     {"replay.pingpong_eager", test_pingpong_eager},

@@ -1,0 +1,30 @@
+/* Shared by the contention models (contention_*.c). */
+#ifndef SIMPI_CONTENTION_INTERNAL_H
+#define SIMPI_CONTENTION_INTERNAL_H
+
+#include "net/contention.h"
+
+struct contention_ops {
+    const char *name;
+    bool (*create)(struct contention *c, struct sim_error *err);
+    void (*start)(struct contention *c, int32_t src, int32_t dst, int64_t size, simtime_t at,
+                  void *arg);
+    void (*event)(struct contention *c, const struct event *ev);
+    int (*top_links)(const struct contention *c, struct link_load *out, int n);
+    void (*destroy)(struct contention *c);
+};
+
+struct contention {
+    const struct contention_ops *ops;
+    const struct network *net;
+    struct engine *eng;
+    int64_t nodes;
+    uint32_t kind; /* the engine event kind of this model */
+    transfer_done_fn done;
+    void *ctx;
+    void *priv;
+};
+
+extern const struct contention_ops contention_buses, contention_flow;
+
+#endif
