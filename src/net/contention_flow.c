@@ -1,13 +1,343 @@
-/* flow contention: placeholder until the max-min model lands. */
+/* Flow-level contention: every transfer is a flow along its route (the
+ * topology's links, plus the injection and ejection links of a direct
+ * network). A flow first waits the route's latency (overhead + link
+ * latencies, paid once), then sends its bytes at a rate that the links'
+ * bandwidths decide: each link's bandwidth is shared max-min fairly among
+ * the flows crossing it (progressive filling: the link with the smallest
+ * fair share fixes the rate of its flows, which are taken out of every
+ * other link, and so on). Whenever a flow starts sending or ends, the
+ * rates are recomputed over the flows connected to it through shared
+ * links (the other flows' rates cannot change), their bytes sent so far
+ * are accounted, and their completion events are moved. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
 #include "net/contention_internal.h"
 
+struct flink;
+
+struct flow {
+    struct flow *prev, *next; /* every flow not yet freed */
+    void *arg;
+    int32_t *links; /* indices in the link table */
+    int nlinks;
+    double remaining; /* bytes */
+    double rate;      /* bytes/s */
+    simtime_t last;   /* when remaining was last brought up to date */
+    uint32_t gen;     /* of its latest completion event (earlier ones are stale) */
+    uint32_t mark;
+    int32_t events; /* scheduled and not yet delivered: freed when none is left */
+    bool fixed, ended;
+};
+
+struct flink {
+    int64_t id;
+    double capacity; /* bytes/s */
+    struct flow **flows;
+    int32_t nflows, cap;
+    uint32_t mark;
+    /* progressive filling */
+    double left;
+    int32_t unfixed;
+    /* statistics */
+    double bytes, busy;
+    simtime_t busy_since;
+};
+
+struct flows {
+    struct flink *links;
+    int32_t nlinks, links_cap;
+    int32_t *slots; /* open addressing: link id -> index + 1 */
+    int64_t slots_cap;
+    uint32_t stamp;
+    struct flow **comp_flows;
+    int32_t *comp_links;
+    int64_t ncomp_flows, ncomp_links, comp_flows_cap, comp_links_cap;
+    int64_t *route;
+    int64_t updates; /* flows whose rate was recomputed */
+    struct flow *all;
+};
+
+enum { PHASE_SEND = 0 }; /* gen 0: latency paid, start sending; gen >= 1: end */
+
 static bool flow_create(struct contention *c, struct sim_error *err) {
-    (void)c;
-    return err_set(err, "network.contention: flow is not implemented yet");
+    (void)err;
+    struct flows *f = xcalloc(1, sizeof *f);
+    f->slots_cap = 1024;
+    f->slots = xcalloc((size_t)f->slots_cap, sizeof *f->slots);
+    f->route = xmalloc(sizeof *f->route * (TOPO_MAX_HOPS + 2));
+    c->priv = f;
+    return true;
 }
 
 static void flow_destroy(struct contention *c) {
-    (void)c;
+    struct flows *f = c->priv;
+    while (f->all) { /* a run that stopped early */
+        struct flow *fl = f->all;
+        f->all = fl->next;
+        free(fl->links);
+        free(fl);
+    }
+    for (int32_t i = 0; i < f->nlinks; i++)
+        free(f->links[i].flows);
+    free(f->links);
+    free(f->slots);
+    free(f->comp_flows);
+    free(f->comp_links);
+    free(f->route);
+    free(f);
 }
 
-const struct contention_ops contention_flow = {"flow", flow_create, NULL, NULL, NULL, flow_destroy};
+static uint64_t hash_id(int64_t id) {
+    uint64_t x = (uint64_t)id * 0x9e3779b97f4a7c15ull;
+    return x ^ (x >> 29);
+}
+
+static void rehash(struct flows *f) {
+    f->slots_cap *= 2;
+    free(f->slots);
+    f->slots = xcalloc((size_t)f->slots_cap, sizeof *f->slots);
+    for (int32_t i = 0; i < f->nlinks; i++) {
+        uint64_t h = hash_id(f->links[i].id) & (uint64_t)(f->slots_cap - 1);
+        while (f->slots[h])
+            h = (h + 1) & (uint64_t)(f->slots_cap - 1);
+        f->slots[h] = i + 1;
+    }
+}
+
+/* The link table index of link id, created on first use. */
+static int32_t link_index(struct contention *c, int64_t id, double capacity) {
+    struct flows *f = c->priv;
+    uint64_t mask = (uint64_t)(f->slots_cap - 1), h = hash_id(id) & mask;
+    for (; f->slots[h]; h = (h + 1) & mask)
+        if (f->links[f->slots[h] - 1].id == id) return f->slots[h] - 1;
+    if (f->nlinks == f->links_cap) {
+        f->links_cap = f->links_cap ? 2 * f->links_cap : 64;
+        f->links = xrealloc_or_die(f->links, sizeof *f->links * (size_t)f->links_cap);
+    }
+    int32_t i = f->nlinks++;
+    f->links[i] = (struct flink){.id = id, .capacity = capacity};
+    f->slots[h] = i + 1;
+    if ((int64_t)f->nlinks * 2 > f->slots_cap) rehash(f);
+    return i;
+}
+
+static void flow_start(struct contention *c, int32_t src, int32_t dst, int64_t size, simtime_t at,
+                       void *arg) {
+    struct flows *f = c->priv;
+    struct topology *t = (struct topology *)&c->net->topo;
+    int n = topology_route(t, src, dst, f->route);
+    if (t->direct) { /* injection and ejection links */
+        f->route[n++] = t->links + 2 * (int64_t)src;
+        f->route[n++] = t->links + 2 * (int64_t)dst + 1;
+    }
+    struct flow *fl = xcalloc(1, sizeof *fl);
+    fl->next = f->all;
+    if (f->all) f->all->prev = fl;
+    f->all = fl;
+    fl->arg = arg;
+    fl->remaining = (double)size;
+    fl->links = xmalloc(sizeof *fl->links * (size_t)(n ? n : 1));
+    fl->nlinks = n;
+    for (int i = 0; i < n; i++) {
+        int64_t id = f->route[i];
+        int cls = id >= t->links ? t->nclasses - 1 : topology_link_class(t, id);
+        fl->links[i] = link_index(c, id, t->cls[cls].bandwidth);
+    }
+    simtime_t lat = simtime_from_seconds(network_path(c->net, src, dst)->latency);
+    fl->events++;
+    engine_schedule(c->eng, simtime_add(at, lat), -1, c->kind, PHASE_SEND, fl);
+}
+
+/* Brings a flow's remaining bytes up to now, and its links' statistics. */
+static void advance(struct flows *f, struct flow *fl, simtime_t now) {
+    double dt = simtime_to_seconds(now - fl->last), sent = fl->rate * dt;
+    if (sent > fl->remaining) sent = fl->remaining;
+    fl->remaining -= sent;
+    fl->last = now;
+    for (int i = 0; i < fl->nlinks; i++)
+        f->links[fl->links[i]].bytes += sent;
+}
+
+static void push_flow(struct flows *f, struct flow *fl) {
+    if (f->ncomp_flows == f->comp_flows_cap) {
+        f->comp_flows_cap = f->comp_flows_cap ? 2 * f->comp_flows_cap : 64;
+        f->comp_flows =
+            xrealloc_or_die(f->comp_flows, sizeof *f->comp_flows * (size_t)f->comp_flows_cap);
+    }
+    f->comp_flows[f->ncomp_flows++] = fl;
+}
+
+static void push_link(struct flows *f, int32_t l) {
+    if (f->ncomp_links == f->comp_links_cap) {
+        f->comp_links_cap = f->comp_links_cap ? 2 * f->comp_links_cap : 64;
+        f->comp_links =
+            xrealloc_or_die(f->comp_links, sizeof *f->comp_links * (size_t)f->comp_links_cap);
+    }
+    f->comp_links[f->ncomp_links++] = l;
+}
+
+/* The flows and links connected to the seed links through shared links. */
+static void collect(struct flows *f, const int32_t *seed, int nseed) {
+    f->stamp++;
+    f->ncomp_flows = f->ncomp_links = 0;
+    for (int i = 0; i < nseed; i++)
+        if (f->links[seed[i]].mark != f->stamp) {
+            f->links[seed[i]].mark = f->stamp;
+            push_link(f, seed[i]);
+        }
+    for (int64_t k = 0; k < f->ncomp_links; k++) {
+        struct flink *l = &f->links[f->comp_links[k]];
+        for (int32_t j = 0; j < l->nflows; j++) {
+            struct flow *fl = l->flows[j];
+            if (fl->mark == f->stamp) continue;
+            fl->mark = f->stamp;
+            push_flow(f, fl);
+            for (int m = 0; m < fl->nlinks; m++)
+                if (f->links[fl->links[m]].mark != f->stamp) {
+                    f->links[fl->links[m]].mark = f->stamp;
+                    push_link(f, fl->links[m]);
+                }
+        }
+    }
+}
+
+/* Max-min fair rates of the collected flows (progressive filling). */
+static void fill(struct flows *f) {
+    for (int64_t k = 0; k < f->ncomp_links; k++) {
+        struct flink *l = &f->links[f->comp_links[k]];
+        l->left = l->capacity;
+        l->unfixed = l->nflows;
+    }
+    for (int64_t k = 0; k < f->ncomp_flows; k++)
+        f->comp_flows[k]->fixed = false;
+    for (;;) {
+        struct flink *tight = NULL;
+        double share = 0;
+        for (int64_t k = 0; k < f->ncomp_links; k++) {
+            struct flink *l = &f->links[f->comp_links[k]];
+            if (l->unfixed == 0) continue;
+            double s = l->left / l->unfixed;
+            if (!tight || s < share) tight = l, share = s;
+        }
+        if (!tight) return;
+        for (int32_t j = 0; j < tight->nflows; j++) {
+            struct flow *fl = tight->flows[j];
+            if (fl->fixed) continue;
+            fl->fixed = true;
+            fl->rate = share;
+            for (int m = 0; m < fl->nlinks; m++) {
+                struct flink *o = &f->links[fl->links[m]];
+                o->left -= share;
+                if (o->left < 0) o->left = 0;
+                o->unfixed--;
+            }
+        }
+    }
+}
+
+/* Recomputes the rates around the seed links and moves the completions. */
+static void rebalance(struct contention *c, const int32_t *seed, int nseed) {
+    struct flows *f = c->priv;
+    simtime_t now = c->eng->now;
+    collect(f, seed, nseed);
+    for (int64_t k = 0; k < f->ncomp_flows; k++)
+        advance(f, f->comp_flows[k], now);
+    fill(f);
+    f->updates += f->ncomp_flows;
+    for (int64_t k = 0; k < f->ncomp_flows; k++) {
+        struct flow *fl = f->comp_flows[k];
+        double secs = fl->remaining / fl->rate;
+        simtime_t end =
+            secs < 9e6 ? simtime_add(now, (simtime_t)llround(secs * 1e12)) : SIMTIME_NEVER;
+        fl->events++;
+        engine_schedule(c->eng, end, -1, c->kind, ++fl->gen, fl);
+    }
+}
+
+static void link_add(struct flink *l, struct flow *fl, simtime_t now) {
+    if (l->nflows == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 4;
+        l->flows = xrealloc_or_die(l->flows, sizeof *l->flows * (size_t)l->cap);
+    }
+    if (l->nflows == 0) l->busy_since = now;
+    l->flows[l->nflows++] = fl;
+}
+
+static void link_remove(struct flink *l, struct flow *fl, simtime_t now) {
+    for (int32_t j = 0; j < l->nflows; j++)
+        if (l->flows[j] == fl) {
+            l->flows[j] = l->flows[--l->nflows];
+            break;
+        }
+    if (l->nflows == 0) l->busy += simtime_to_seconds(now - l->busy_since);
+}
+
+static void release(struct flows *f, struct flow *fl) {
+    if (!fl->ended || fl->events > 0) return;
+    if (fl->prev)
+        fl->prev->next = fl->next;
+    else
+        f->all = fl->next;
+    if (fl->next) fl->next->prev = fl->prev;
+    free(fl->links);
+    free(fl);
+}
+
+static void finish(struct contention *c, struct flow *fl) {
+    fl->ended = true;
+    c->done(c->ctx, fl->arg);
+}
+
+static void flow_event(struct contention *c, const struct event *ev) {
+    struct flows *f = c->priv;
+    struct flow *fl = ev->arg;
+    simtime_t now = c->eng->now;
+    fl->events--;
+    if (fl->ended || (ev->gen != PHASE_SEND && ev->gen != fl->gen)) { /* moved since */
+        release(f, fl);
+        return;
+    }
+    if (ev->gen == PHASE_SEND) {
+        if (fl->remaining <= 0 || fl->nlinks == 0) {
+            finish(c, fl);
+            release(f, fl);
+            return;
+        }
+        fl->last = now;
+        for (int i = 0; i < fl->nlinks; i++)
+            link_add(&f->links[fl->links[i]], fl, now);
+        rebalance(c, fl->links, fl->nlinks);
+        return;
+    }
+    advance(f, fl, now);
+    for (int i = 0; i < fl->nlinks; i++)
+        link_remove(&f->links[fl->links[i]], fl, now);
+    finish(c, fl);
+    rebalance(c, fl->links, fl->nlinks);
+    release(f, fl);
+}
+
+static int by_busy(const void *a, const void *b) {
+    const struct link_load *x = a, *y = b;
+    if (x->busy != y->busy) return x->busy < y->busy ? 1 : -1;
+    return x->link < y->link ? -1 : x->link > y->link;
+}
+
+static int flow_top_links(const struct contention *c, struct link_load *out, int n) {
+    const struct flows *f = c->priv;
+    struct link_load *all = xcalloc((size_t)f->nlinks + 1, sizeof *all);
+    for (int32_t i = 0; i < f->nlinks; i++)
+        all[i] = (struct link_load){f->links[i].id, f->links[i].busy, f->links[i].bytes,
+                                    f->links[i].capacity};
+    qsort(all, (size_t)f->nlinks, sizeof *all, by_busy);
+    int k = n < f->nlinks ? n : f->nlinks;
+    memcpy(out, all, sizeof *out * (size_t)k);
+    free(all);
+    return k;
+}
+
+const struct contention_ops contention_flow = {"flow",     flow_create,    flow_start,
+                                               flow_event, flow_top_links, flow_destroy};

@@ -376,7 +376,67 @@ static void test_buses_links_per_node(void) {
     CHECK_EQ_INT(o.finish[1], 220 * US);
 }
 
+/* Flow contention (max-min sharing) on a star of 4 nodes, 1 GB/s links
+ * without latency, so a 1e6 B transfer alone takes 1 ms; 1e6 B is above
+ * the eager limit, and the rendezvous handshake costs nothing here. */
+static const char *star4 = "nodes: 4\ncores_per_node: 1\n"
+                           "network: {topology: star, contention: flow, link_latency: 0us, "
+                           "link_bandwidth: 1GB/s}\n";
+
+static void test_flow_two_share_a_link(void) {
+    /* 0 -> 1 and 0 -> 2 both cross link 0 -> switch: 0.5 GB/s each, so
+     * both end at 1e6 / 5e8 = 2 ms (without contention: 1 ms) */
+    const char *trace = "simpi-trace 1\nranks 4\n0 isend 1 1000000 req=1\n"
+                        "0 isend 2 1000000 req=2\n0 waitall\n1 recv 0 1000000\n"
+                        "2 recv 0 1000000\n";
+    struct outcome o = run_with(star4, NULL, 0, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[1], 2000 * US);
+    CHECK_EQ_INT(o.finish[2], 2000 * US);
+    CHECK_EQ_INT(o.finish[0], 2000 * US);
+    const char *none[] = {"network.contention=none"};
+    o = run_with(star4, none, 1, trace);
+    CHECK_EQ_INT(o.finish[2], 1000 * US);
+}
+
+static void test_flow_third_arrives(void) {
+    /* A = 0 -> 1 starts at 0 alone (1 GB/s): by 0.5 ms it has sent 0.5e6 B.
+     * B = 0 -> 2 starts at 0.5 ms: both at 0.5 GB/s; A's last 0.5e6 B take
+     * 1 ms: A ends at 1.5 ms, when B has sent 0.5e6 B; B alone again at
+     * 1 GB/s sends the rest in 0.5 ms: B ends at 2 ms. */
+    struct outcome o = run_with(star4, NULL, 0,
+                                "simpi-trace 1\nranks 4\n0 isend 1 1000000 req=1\n"
+                                "0 compute 500us\n0 isend 2 1000000 req=2\n0 waitall\n"
+                                "1 recv 0 1000000\n2 recv 0 1000000\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[1], 1500 * US);
+    CHECK_EQ_INT(o.finish[2], 2000 * US);
+}
+
+static void test_flow_slowest_link(void) {
+    /* a 2-ary 2-tree whose level-2 links carry 250 MB/s: 0 -> 3 crosses
+     * level 1 (1 GB/s) and level 2: 1e6 B at 250 MB/s = 4 ms; 0 -> 1 only
+     * level 1: 1 ms; the two share 0's level-1 up link, whose 1 GB/s
+     * max-min gives 250 MB/s to the first (its bottleneck) and the other
+     * 750 MB/s: 0 -> 1 ends at 1e6 / 7.5e8 = 1.333333 ms, then 0 -> 3 keeps
+     * 250 MB/s: 4 ms. */
+    const char *plat = "cores_per_node: 1\n"
+                       "network: {topology: fat-tree, arity: 2, levels: 2, contention: flow, "
+                       "link_latency: 0us, link_bandwidth: 1GB/s, "
+                       "level2: {bandwidth: 250MB/s}}\n";
+    struct outcome o = run_with(plat, NULL, 0,
+                                "simpi-trace 1\nranks 4\n0 isend 3 1000000 req=1\n"
+                                "0 isend 1 1000000 req=2\n0 waitall\n3 recv 0 1000000\n"
+                                "1 recv 0 1000000\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[3], 4000 * US);
+    CHECK_EQ_INT(o.finish[1], 1333333333); /* 1e6 / 7.5e8 s in ps, rounded */
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.flow_two_share", test_flow_two_share_a_link},
+    {"replay.flow_third_arrives", test_flow_third_arrives},
+    {"replay.flow_slowest_link", test_flow_slowest_link},
     {"replay.buses_one_bus", test_buses_one_bus},
     {"replay.buses_links_per_node", test_buses_links_per_node},
     {"replay.topology_torus", test_topology_torus_route},
