@@ -118,7 +118,7 @@ static uint32_t xfer_new(struct sim *s) {
         }
         id = ++s->nxfers;
     }
-    s->xfers[id] = (struct xfer){NULL, NULL, SIMTIME_NEVER, 0, 0};
+    s->xfers[id] = (struct xfer){NULL, NULL, SIMTIME_NEVER, 0, -1, 0};
     return id;
 }
 
@@ -132,11 +132,22 @@ static bool contends(const struct sim *s, int32_t from, int32_t to) {
     return s->cont && s->ranks[from].node != s->ranks[to].node;
 }
 
+/* Counts a message between nodes for the run's network statistics. */
+static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
+                         simtime_t recv_done) {
+    int32_t a = s->ranks[from].node, b = s->ranks[to].node;
+    if (a == b) return;
+    s->net_stats.messages++;
+    s->net_stats.hops += topology_is_flat(&s->net->topo) ? 1 : network_path(s->net, a, b)->hops;
+    s->net_stats.transfer_seconds += simtime_to_seconds(recv_done - ts);
+}
+
 /* Resolves a matched pair whose data arrived at `arrival`. */
 static void finish_transfer(struct sim *s, struct xfer *x, simtime_t arrival) {
     struct request *send = x->send, *recv = x->recv;
     simtime_t ts = recv->partner_time; /* set at match: the send's post time */
     simtime_t recv_done = sim_max(recv->post_time, arrival);
+    note_message(s, x->from, recv->owner, ts, recv_done);
     if (send) {
         simtime_t send_done = recv_done;
         if (x->eager) /* a synchronous send's acknowledgement */
@@ -171,6 +182,7 @@ void pt2pt_transfer_done(void *ctx, void *arg) {
 static void start_eager_transfer(struct sim *s, struct request *send) {
     uint32_t id = xfer_new(s);
     s->xfers[id].eager = 1;
+    s->xfers[id].from = send->owner;
     send->xfer = id;
     contention_start(s->cont, s->ranks[send->owner].node, s->ranks[send->peer].node, send->size,
                      send->post_time, (void *)(uintptr_t)id);
@@ -199,6 +211,7 @@ static bool match_contended(struct sim *s, struct request *send, struct request 
     struct xfer *x = &s->xfers[id];
     x->recv = recv;
     x->send = send; /* waits for the data, or (buffered) holds its buffer until then */
+    x->from = send->owner;
     if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
     contention_start(s->cont, s->ranks[send->owner].node, s->ranks[recv->owner].node, send->size,
                      simtime_add(matched, ctrl), (void *)(uintptr_t)id);
@@ -246,6 +259,7 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     send->flags |= RF_MATCHED;
     account_transfer(s, send, recv);
     if (contended && match_contended(s, send, recv, ctrl)) return;
+    note_message(s, send->owner, recv->owner, ts, recv_done);
     if (send->flags & RF_BSEND) send->partner_time = recv_done; /* buffer freed then */
     request_resolve(s, recv, recv_done, ts);
     /* Resolving may free the send (its owner released it): not touched after. */

@@ -236,3 +236,15 @@ void sim_memory_usage(const struct sim *s, struct sim_memory *m) {
 int64_t sim_abandoned_requests(const struct sim *s) {
     return s->abandoned_requests;
 }
+
+void sim_network_stats(const struct sim *s, struct sim_net_stats *out) {
+    *out = s->net_stats;
+}
+
+int sim_busiest_links(const struct sim *s, struct link_load *out, int n) {
+    return contention_top_links(s->cont, out, n);
+}
+
+const struct network *sim_network(const struct sim *s) {
+    return s->net;
+}

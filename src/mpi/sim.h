@@ -188,6 +188,18 @@ bool sim_test(struct sim *s, int32_t rank, struct request *req);
 
 const char *sim_coll_name(enum coll_kind k);
 
+/* Messages between nodes: how many, their hops and the time from the
+ * send's post to the receipt of their data (summed, for averages). */
+struct sim_net_stats {
+    int64_t messages;
+    double hops, transfer_seconds;
+};
+void sim_network_stats(const struct sim *s, struct sim_net_stats *out);
+/* The most loaded links under flow contention (see net/contention.h). */
+struct link_load;
+int sim_busiest_links(const struct sim *s, struct link_load *out, int n);
+const struct network *sim_network(const struct sim *s);
+
 /* Progress: fn(ctx) is called every few tens of thousands of events. */
 void sim_set_tick(struct sim *s, void (*fn)(void *ctx), void *ctx);
 /* Ranks that have finished so far. */

@@ -51,6 +51,7 @@ struct xfer {
     struct request *recv; /* once matched */
     simtime_t arrival;    /* SIMTIME_NEVER until the data has arrived */
     uint32_t next_free;
+    int32_t from; /* the sending rank */
     uint8_t eager;
 };
 
@@ -114,7 +115,8 @@ struct sim {
     char *report;
     size_t report_len, report_cap;
     struct contention *cont; /* NULL: transfers do not contend */
-    struct xfer *xfers;      /* [0] unused */
+    struct sim_net_stats net_stats;
+    struct xfer *xfers; /* [0] unused */
     uint32_t nxfers, xfer_cap, xfer_free;
 };
 

@@ -2,14 +2,17 @@
 #include "report/summary.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/memstat.h"
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "core/units.h"
+#include "net/contention.h"
 
 #define TABLE_MAX_RANKS 16
 #define SLOWEST_SHOWN 5
+#define BUSIEST_SHOWN 3
 
 simtime_t summary_predicted(const struct sim *s) {
     simtime_t t = 0;
@@ -51,8 +54,8 @@ static void choose_unit(const struct sim *s) {
 static void print_row(FILE *out, const char *label, double c, double p, double k, double b,
                       double msgs, double bytes, double fin) {
     double u = unit.scale;
-    fprintf(out, "  %-12s %12.6f %12.6f %12.6f %12.6f %10.0f %14.0f %12.6f\n", label, c * u,
-            p * u, k * u, b * u, msgs, bytes, fin * u);
+    fprintf(out, "  %-12s %12.6f %12.6f %12.6f %12.6f %10.0f %14.0f %12.6f\n", label, c * u, p * u,
+            k * u, b * u, msgs, bytes, fin * u);
 }
 
 static void print_rank(FILE *out, const struct sim *s, int32_t i) {
@@ -100,6 +103,49 @@ static void print_slowest(FILE *out, const struct sim *s) {
         print_rank(out, s, best[k]);
 }
 
+/* "level2 link from switch 68 to switch 72", "injection link of node 3". */
+static void link_name(const struct network *net, int64_t link, char *buf, size_t len) {
+    const struct topology *t = &net->topo;
+    int64_t from, to;
+    if (link >= t->links) {
+        int64_t node = (link - t->links) / 2;
+        snprintf(buf, len, "%s link of node %lld", (link - t->links) % 2 ? "ejection" : "injection",
+                 (long long)node);
+        return;
+    }
+    if (!topology_link_ends(t, link, &from, &to)) from = to = -1;
+    const char *cls = t->class_names[topology_link_class(t, link)];
+    bool plain = !strcmp(cls, "link");
+    snprintf(buf, len, "%s%slink %lld (%s %lld -> %s %lld)", plain ? "" : cls, plain ? "" : " ",
+             (long long)link, from < t->nodes ? "node" : "switch", (long long)from,
+             to < t->nodes ? "node" : "switch", (long long)to);
+}
+
+/* Messages between nodes, and the busiest links under flow contention. */
+static void print_network(FILE *out, const struct sim *s) {
+    struct sim_net_stats ns;
+    sim_network_stats(s, &ns);
+    if (ns.messages == 0) return;
+    char tb[48];
+    fprintf(out,
+            "network: %lld messages between nodes, on average %.2f hops and %s from send to "
+            "receipt\n",
+            (long long)ns.messages, ns.hops / (double)ns.messages,
+            units_format_time(simtime_from_seconds(ns.transfer_seconds / (double)ns.messages), tb,
+                              sizeof tb));
+    struct link_load top[BUSIEST_SHOWN];
+    int n = sim_busiest_links(s, top, BUSIEST_SHOWN);
+    double run = sec(summary_predicted(s));
+    for (int i = 0; i < n; i++) {
+        char name[160], bytes[32];
+        link_name(sim_network(s), top[i].link, name, sizeof name);
+        fprintf(out, "  %s %s: busy %.1f%% of the run, %s carried (%.1f%% of its capacity)\n",
+                i ? "          " : "busiest:", name, run > 0 ? 100 * top[i].busy / run : 0,
+                units_format_size((int64_t)top[i].bytes, bytes, sizeof bytes),
+                run > 0 ? 100 * top[i].bytes / (top[i].capacity * run) : 0);
+    }
+}
+
 static void print_simulation(FILE *out, const struct sim *s, const struct run_info *in) {
     double w = in->wall_seconds > 0 ? in->wall_seconds : 1e-9;
     char mem[32];
@@ -125,11 +171,12 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
             n == 1 ? "" : "s", (long long)in->nodes, in->nodes == 1 ? "" : "s");
     choose_unit(s);
     if (in->status == SIM_OK)
-        fprintf(out, "predicted execution time: %.6f %s\n",
-                sec(summary_predicted(s)) * unit.scale, unit.name);
+        fprintf(out, "predicted execution time: %.6f %s\n", sec(summary_predicted(s)) * unit.scale,
+                unit.name);
     else if (in->status == SIM_INTERRUPTED)
-        fprintf(out, "no prediction: the run was interrupted at virtual time %s (times below are "
-                     "up to it)\n",
+        fprintf(out,
+                "no prediction: the run was interrupted at virtual time %s (times below are "
+                "up to it)\n",
                 units_format_time(sim_now(s), tb, sizeof tb));
     else
         fprintf(out, "no prediction: the run stopped with an error (times below are up to it)\n");
@@ -153,7 +200,32 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
                 "warning: %lld requests were never completed by a wait or test before their rank "
                 "finished\n",
                 (long long)abandoned);
+    print_network(out, s);
     print_simulation(out, s, in);
+}
+
+static void json_string(FILE *f, const char *s);
+
+static void json_network(FILE *f, const struct sim *s) {
+    struct sim_net_stats ns;
+    sim_network_stats(s, &ns);
+    double m = ns.messages ? (double)ns.messages : 1;
+    fprintf(f,
+            "  \"network\": {\"messages\": %lld, \"mean_hops\": %.6g, \"mean_transfer_time\": "
+            "%.12g, \"busiest_links\": [",
+            (long long)ns.messages, ns.hops / m, ns.transfer_seconds / m);
+    struct link_load top[BUSIEST_SHOWN];
+    int n = sim_busiest_links(s, top, BUSIEST_SHOWN);
+    double run = sec(summary_predicted(s));
+    for (int i = 0; i < n; i++) {
+        char name[160];
+        link_name(sim_network(s), top[i].link, name, sizeof name);
+        fprintf(f, "%s{\"link\": %lld, \"name\": ", i ? ", " : "", (long long)top[i].link);
+        json_string(f, name);
+        fprintf(f, ", \"busy\": %.12g, \"bytes\": %.12g, \"utilisation\": %.6g}", top[i].busy,
+                top[i].bytes, run > 0 ? top[i].bytes / (top[i].capacity * run) : 0);
+    }
+    fprintf(f, "]},\n");
 }
 
 static void json_rank(FILE *f, const struct sim *s, int32_t i) {
@@ -209,16 +281,19 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
     double w = in->wall_seconds;
     struct sim_memory m;
     sim_memory_usage(s, &m);
-    fprintf(f,
-            "  ],\n  \"simulation\": {\"wall_time\": %.6f, \"records\": %llu, \"events\": %llu, "
-            "\"messages\": %lld, \"unmatched_messages\": %lld, \"peak_memory\": %lld, "
-            "\"trace_buffer_peak\": %lld, \"rank_state\": %lld, \"requests_peak\": %lld, "
-            "\"schedules_peak\": %lld, \"event_queue_peak\": %lld, \"context_switches\": %llu}\n}\n",
-            w, (unsigned long long)in->records, (unsigned long long)sim_events(s),
-            (long long)total_messages(s), (long long)sim_unmatched_messages(s),
-            (long long)memstat_peak_rss(), (long long)in->trace_buffer, (long long)m.rank_state,
-            (long long)m.requests_peak, (long long)m.schedules_peak, (long long)m.events_peak,
-            (unsigned long long)in->context_switches);
+    fprintf(f, "  ],\n");
+    json_network(f, s);
+    fprintf(
+        f,
+        "  \"simulation\": {\"wall_time\": %.6f, \"records\": %llu, \"events\": %llu, "
+        "\"messages\": %lld, \"unmatched_messages\": %lld, \"peak_memory\": %lld, "
+        "\"trace_buffer_peak\": %lld, \"rank_state\": %lld, \"requests_peak\": %lld, "
+        "\"schedules_peak\": %lld, \"event_queue_peak\": %lld, \"context_switches\": %llu}\n}\n",
+        w, (unsigned long long)in->records, (unsigned long long)sim_events(s),
+        (long long)total_messages(s), (long long)sim_unmatched_messages(s),
+        (long long)memstat_peak_rss(), (long long)in->trace_buffer, (long long)m.rank_state,
+        (long long)m.requests_peak, (long long)m.schedules_peak, (long long)m.events_peak,
+        (unsigned long long)in->context_switches);
     return outfile_commit(&out, err);
 }
 
