@@ -56,6 +56,7 @@ struct flows {
     int32_t *comp_links;
     int64_t ncomp_flows, ncomp_links, comp_flows_cap, comp_links_cap;
     int64_t *route;
+    int *classes;
     int64_t updates; /* flows whose rate was recomputed */
     struct flow *all;
 };
@@ -67,7 +68,8 @@ static bool flow_create(struct contention *c, struct sim_error *err) {
     struct flows *f = xcalloc(1, sizeof *f);
     f->slots_cap = 1024;
     f->slots = xcalloc((size_t)f->slots_cap, sizeof *f->slots);
-    f->route = xmalloc(sizeof *f->route * (TOPO_MAX_HOPS + 2));
+    f->route = xmalloc(sizeof *f->route * (TOPO_MAX_HOPS + 3));
+    f->classes = xmalloc(sizeof *f->classes * (TOPO_MAX_HOPS + 3));
     c->priv = f;
     return true;
 }
@@ -87,6 +89,7 @@ static void flow_destroy(struct contention *c) {
     free(f->comp_flows);
     free(f->comp_links);
     free(f->route);
+    free(f->classes);
     free(f);
 }
 
@@ -127,12 +130,8 @@ static int32_t link_index(struct contention *c, int64_t id, double capacity) {
 static void flow_start(struct contention *c, int32_t src, int32_t dst, int64_t size, simtime_t at,
                        void *arg) {
     struct flows *f = c->priv;
-    struct topology *t = (struct topology *)&c->net->topo;
-    int n = topology_route(t, src, dst, f->route);
-    if (t->direct) { /* injection and ejection links */
-        f->route[n++] = t->links + 2 * (int64_t)src;
-        f->route[n++] = t->links + 2 * (int64_t)dst + 1;
-    }
+    const struct topology *t = &c->net->topo;
+    int hops, n = network_route(c->net, src, dst, f->route, f->classes, &hops);
     struct flow *fl = xcalloc(1, sizeof *fl);
     fl->next = f->all;
     if (f->all) f->all->prev = fl;
@@ -142,9 +141,7 @@ static void flow_start(struct contention *c, int32_t src, int32_t dst, int64_t s
     fl->links = xmalloc(sizeof *fl->links * (size_t)(n ? n : 1));
     fl->nlinks = n;
     for (int i = 0; i < n; i++) {
-        int64_t id = f->route[i];
-        int cls = id >= t->links ? t->nclasses - 1 : topology_link_class(t, id);
-        fl->links[i] = link_index(c, id, t->cls[cls].bandwidth);
+        fl->links[i] = link_index(c, f->route[i], t->cls[f->classes[i]].bandwidth);
     }
     simtime_t lat = simtime_from_seconds(network_path(c->net, src, dst)->latency);
     fl->events++;

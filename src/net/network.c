@@ -62,7 +62,8 @@ bool network_init(struct network *n, struct platform *plat, struct sim_error *er
         n->paths = xmalloc(sizeof *n->paths * NETWORK_PATH_CACHE);
         for (int i = 0; i < NETWORK_PATH_CACHE; i++)
             n->paths[i].src = -1;
-        n->route = xmalloc(sizeof *n->route * TOPO_MAX_HOPS);
+        n->route = xmalloc(sizeof *n->route * (TOPO_MAX_HOPS + 3));
+        n->classes = xmalloc(sizeof *n->classes * (TOPO_MAX_HOPS + 3));
     }
     n->intra_zero = p2p_model_cost(&n->intra, 0);
     n->inter_zero = p2p_model_cost(&n->inter, 0);
@@ -75,25 +76,39 @@ void network_destroy(struct network *n) {
     topology_destroy(&n->topo);
     free(n->paths);
     free(n->route);
+    free(n->classes);
     n->paths = NULL;
     n->route = NULL;
+    n->classes = NULL;
 }
 
-static void add_link(const struct topology *t, int cls, double *lat, double *bw) {
-    *lat += t->cls[cls].latency;
-    if (t->cls[cls].bandwidth < *bw) *bw = t->cls[cls].bandwidth;
+int network_route(const struct network *n, int32_t src, int32_t dst, int64_t *links, int *classes,
+                  int *hops) {
+    struct topology *t = (struct topology *)&n->topo; /* route caches are the topology's own */
+    int k = topology_route(t, src, dst, links);
+    *hops = k;
+    for (int i = 0; i < k; i++)
+        classes[i] = topology_link_class(t, links[i]);
+    if (t->direct) { /* the injection and ejection links: the last class, "nic" */
+        links[k] = t->links + 2 * (int64_t)src;
+        classes[k++] = t->nclasses - 1;
+        links[k] = t->links + 2 * (int64_t)dst + 1;
+        classes[k++] = t->nclasses - 1;
+    }
+    if (t->backbone) {
+        links[k] = t->links + 2 * t->nodes;
+        classes[k++] = 1; /* the star's "backbone" */
+    }
+    return k;
 }
 
 static void compute_path(const struct network *n, struct path_cost *p) {
-    struct topology *t = (struct topology *)&n->topo; /* route caches are the topology's own */
-    int hops = topology_route(t, p->src, p->dst, n->route);
+    const struct topology *t = &n->topo;
+    int hops, k = network_route(n, (int32_t)p->src, (int32_t)p->dst, n->route, n->classes, &hops);
     double lat = n->overhead, bw = 1e300;
-    for (int i = 0; i < hops; i++)
-        add_link(t, topology_link_class(t, n->route[i]), &lat, &bw);
-    if (t->direct) { /* the injection and ejection links */
-        int nic = t->nclasses - 1;
-        add_link(t, nic, &lat, &bw);
-        add_link(t, nic, &lat, &bw);
+    for (int i = 0; i < k; i++) {
+        lat += t->cls[n->classes[i]].latency;
+        if (t->cls[n->classes[i]].bandwidth < bw) bw = t->cls[n->classes[i]].bandwidth;
     }
     p->latency = lat;
     p->bandwidth = bw;

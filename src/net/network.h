@@ -32,13 +32,21 @@ struct network {
     enum contention_kind contention;
     int64_t buses, links_per_node; /* buses model: 0 = unlimited */
     struct path_cost *paths;       /* cache of route costs by node pair (topologies) */
-    int64_t *route;                /* scratch: TOPO_MAX_HOPS links */
+    int64_t *route;                /* scratch: TOPO_MAX_HOPS + 3 links */
+    int *classes;                  /* scratch: their classes */
 };
 
 /* Reads the `intra:`, `inter:` and `network:` maps of the platform; a
  * topology of fixed size sets the platform's nodes when they are auto. */
 bool network_init(struct network *n, struct platform *plat, struct sim_error *err);
 void network_destroy(struct network *n);
+/* The links a message between two nodes crosses: the topology's route,
+ * then the injection and ejection links of a direct network (numbers
+ * links + 2 * node and links + 2 * node + 1) and a star's backbone (number
+ * links + 2 * nodes), with each link's class. Returns the number of links
+ * (at most TOPO_MAX_HOPS + 3); *hops gets the route's hop count. */
+int network_route(const struct network *n, int32_t src_node, int32_t dst_node, int64_t *links,
+                  int *classes, int *hops);
 /* Latency, bandwidth and hop count of the route between two nodes. */
 const struct path_cost *network_path(const struct network *n, int32_t src_node, int32_t dst_node);
 

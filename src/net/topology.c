@@ -19,8 +19,8 @@ const char *topology_names(void) {
 /* Keys of `network:` every topology accepts; a topology adds its shape
  * keys and its link classes. */
 static const char *const common_keys[] = {
-    "topology", "link_latency", "link_bandwidth", "overhead", "contention", "buses",
-    "links_per_node", NULL};
+    "topology",   "link_latency", "link_bandwidth", "overhead",
+    "contention", "buses",        "links_per_node", NULL};
 
 int topo_get_list(const struct conf_node *map, const char *key, int64_t min, int64_t max,
                   int64_t *out, int maxn, struct sim_error *err) {
@@ -55,7 +55,8 @@ int topo_add_class(struct topology *t, const char *name) {
 static bool read_class(struct topology *t, const struct conf_node *net, int c,
                        const struct link_params *def, struct sim_error *err) {
     t->cls[c] = *def;
-    if (!strcmp(t->class_names[c], "nic")) t->cls[c].latency = 0; /* a NIC adds no hop */
+    if (!strcmp(t->class_names[c], "nic") || !strcmp(t->class_names[c], "backbone"))
+        t->cls[c].latency = 0; /* they add no hop */
     const struct conf_node *m = net ? conf_map_get(net, t->class_names[c]) : NULL;
     if (!m) return true;
     char path[64];

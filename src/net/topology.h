@@ -70,6 +70,9 @@ struct topology {
      * network adds each node's injection and ejection link (class "nic") to
      * its routes; they are not hops */
     bool direct;
+    /* star with network.backbone: every route between nodes also crosses
+     * one shared link (class "backbone"), as a cluster's backbone */
+    bool backbone;
     void *priv; /* a topology's own state (e.g. distance tables) */
 };
 

@@ -107,6 +107,10 @@ static void print_slowest(FILE *out, const struct sim *s) {
 static void link_name(const struct network *net, int64_t link, char *buf, size_t len) {
     const struct topology *t = &net->topo;
     int64_t from, to;
+    if (link == t->links + 2 * t->nodes) {
+        snprintf(buf, len, "backbone");
+        return;
+    }
     if (link >= t->links) {
         int64_t node = (link - t->links) / 2;
         snprintf(buf, len, "%s link of node %lld", (link - t->links) % 2 ? "ejection" : "injection",

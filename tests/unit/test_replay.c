@@ -433,7 +433,31 @@ static void test_flow_slowest_link(void) {
     CHECK_EQ_INT(o.finish[1], 1333333333); /* 1e6 / 7.5e8 s in ps, rounded */
 }
 
+static void test_flow_scatter_backbone(void) {
+    /* The SMPI paper's Figure 7 case: a binomial scatter of 64 MiB from rank
+     * 0 to 16 ranks (4 MiB = 4194304 B each) on a star whose backbone, like
+     * every link, carries 1 GB/s, no latency. Round k has 2^(k-1) transfers
+     * of 32 MiB / 2^(k-1), all at once and all through the backbone: each
+     * gets 1 GB/s / 2^(k-1), so every round takes 33554432 B / 1e9 B/s =
+     * 33.554432 ms: 4 rounds = 134.217728 ms. Without contention the rounds
+     * take 33.554432, 16.777216, 8.388608 and 4.194304 ms: 62.91456 ms. */
+    const char *plat = "nodes: 16\ncores_per_node: 1\n"
+                       "network: {topology: star, contention: flow, link_latency: 0us, "
+                       "link_bandwidth: 1GB/s, backbone: {bandwidth: 1GB/s}}\n";
+    char trace[1024] = "simpi-trace 1\nranks 16\n";
+    for (int r = 0; r < 16; r++)
+        snprintf(trace + strlen(trace), sizeof trace - strlen(trace), "%d scatter 4194304 root=0\n",
+                 r);
+    struct outcome o = run_with(plat, NULL, 0, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.predicted, 134217728 * (PS_PER_US / 1000));
+    const char *none[] = {"network.contention=none"};
+    o = run_with(plat, none, 1, trace);
+    CHECK_EQ_INT(o.predicted, 62914560 * (PS_PER_US / 1000));
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.flow_scatter_backbone", test_flow_scatter_backbone},
     {"replay.flow_two_share", test_flow_two_share_a_link},
     {"replay.flow_third_arrives", test_flow_third_arrives},
     {"replay.flow_slowest_link", test_flow_slowest_link},
