@@ -25,6 +25,7 @@ struct flow {
     int nlinks;
     double remaining; /* bytes */
     double rate;      /* bytes/s */
+    double old_rate;  /* before the current recomputation */
     simtime_t last;   /* when remaining was last brought up to date */
     uint32_t gen;     /* of its latest completion event (earlier ones are stale) */
     uint32_t mark;
@@ -38,6 +39,7 @@ struct flink {
     struct flow **flows;
     int32_t nflows, cap;
     uint32_t mark;
+    bool dirty;
     /* progressive filling */
     double left;
     int32_t unfixed;
@@ -59,9 +61,15 @@ struct flows {
     int *classes;
     int64_t updates; /* flows whose rate was recomputed */
     struct flow *all;
+    int32_t *dirty; /* links whose flows changed since the last recomputation */
+    int32_t ndirty, dirty_cap;
+    bool pending; /* a recomputation event is scheduled at the current time */
 };
 
-enum { PHASE_SEND = 0 }; /* gen 0: latency paid, start sending; gen >= 1: end */
+/* gen 0: latency paid, start sending; UINT32_MAX: recompute the rates
+ * (arg NULL); otherwise the end of a flow, if gen is its latest. */
+enum { PHASE_SEND = 0 };
+#define PHASE_RECOMPUTE UINT32_MAX
 
 static bool flow_create(struct contention *c, struct sim_error *err) {
     (void)err;
@@ -88,6 +96,7 @@ static void flow_destroy(struct contention *c) {
     free(f->slots);
     free(f->comp_flows);
     free(f->comp_links);
+    free(f->dirty);
     free(f->route);
     free(f->classes);
     free(f);
@@ -177,10 +186,10 @@ static void push_link(struct flows *f, int32_t l) {
 }
 
 /* The flows and links connected to the seed links through shared links. */
-static void collect(struct flows *f, const int32_t *seed, int nseed) {
+static void collect(struct flows *f, const int32_t *seed, int64_t nseed) {
     f->stamp++;
     f->ncomp_flows = f->ncomp_links = 0;
-    for (int i = 0; i < nseed; i++)
+    for (int64_t i = 0; i < nseed; i++)
         if (f->links[seed[i]].mark != f->stamp) {
             f->links[seed[i]].mark = f->stamp;
             push_link(f, seed[i]);
@@ -236,16 +245,19 @@ static void fill(struct flows *f) {
 }
 
 /* Recomputes the rates around the seed links and moves the completions. */
-static void rebalance(struct contention *c, const int32_t *seed, int nseed) {
+static void rebalance(struct contention *c, const int32_t *seed, int64_t nseed) {
     struct flows *f = c->priv;
     simtime_t now = c->eng->now;
     collect(f, seed, nseed);
-    for (int64_t k = 0; k < f->ncomp_flows; k++)
+    for (int64_t k = 0; k < f->ncomp_flows; k++) {
         advance(f, f->comp_flows[k], now);
+        f->comp_flows[k]->old_rate = f->comp_flows[k]->rate;
+    }
     fill(f);
     f->updates += f->ncomp_flows;
     for (int64_t k = 0; k < f->ncomp_flows; k++) {
         struct flow *fl = f->comp_flows[k];
+        if (fl->rate == fl->old_rate && fl->gen > 0) continue; /* its end stays */
         double secs = fl->remaining / fl->rate;
         simtime_t end =
             secs < 9e6 ? simtime_add(now, (simtime_t)llround(secs * 1e12)) : SIMTIME_NEVER;
@@ -288,10 +300,43 @@ static void finish(struct contention *c, struct flow *fl) {
     c->done(c->ctx, fl->arg);
 }
 
+/* Marks a flow's links for the recomputation at the current time, which
+ * runs once however many flows start or end at this time. */
+static void mark_dirty(struct contention *c, const struct flow *fl) {
+    struct flows *f = c->priv;
+    for (int i = 0; i < fl->nlinks; i++) {
+        struct flink *l = &f->links[fl->links[i]];
+        if (l->dirty) continue;
+        l->dirty = true;
+        if (f->ndirty == f->dirty_cap) {
+            f->dirty_cap = f->dirty_cap ? 2 * f->dirty_cap : 64;
+            f->dirty = xrealloc_or_die(f->dirty, sizeof *f->dirty * (size_t)f->dirty_cap);
+        }
+        f->dirty[f->ndirty++] = fl->links[i];
+    }
+    if (!f->pending) {
+        f->pending = true;
+        engine_schedule(c->eng, c->eng->now, -1, c->kind, PHASE_RECOMPUTE, NULL);
+    }
+}
+
+static void recompute_dirty(struct contention *c) {
+    struct flows *f = c->priv;
+    f->pending = false;
+    for (int32_t i = 0; i < f->ndirty; i++)
+        f->links[f->dirty[i]].dirty = false;
+    rebalance(c, f->dirty, f->ndirty);
+    f->ndirty = 0;
+}
+
 static void flow_event(struct contention *c, const struct event *ev) {
     struct flows *f = c->priv;
     struct flow *fl = ev->arg;
     simtime_t now = c->eng->now;
+    if (ev->gen == PHASE_RECOMPUTE) {
+        recompute_dirty(c);
+        return;
+    }
     fl->events--;
     if (fl->ended || (ev->gen != PHASE_SEND && ev->gen != fl->gen)) { /* moved since */
         release(f, fl);
@@ -306,14 +351,14 @@ static void flow_event(struct contention *c, const struct event *ev) {
         fl->last = now;
         for (int i = 0; i < fl->nlinks; i++)
             link_add(&f->links[fl->links[i]], fl, now);
-        rebalance(c, fl->links, fl->nlinks);
+        mark_dirty(c, fl);
         return;
     }
     advance(f, fl, now);
     for (int i = 0; i < fl->nlinks; i++)
         link_remove(&f->links[fl->links[i]], fl, now);
+    mark_dirty(c, fl);
     finish(c, fl);
-    rebalance(c, fl->links, fl->nlinks);
     release(f, fl);
 }
 
