@@ -58,6 +58,10 @@ static bool df_init(struct topology *t, const struct conf_node *map, struct sim_
     }
     if (t->valiant && t->groups < 3)
         return err_set(err, "dragonfly: valiant routing needs at least 3 groups");
+    if (t->groups > (INT64_C(1) << 31) / t->routers ||
+        t->groups * t->routers > (INT64_C(1) << 31) / t->per_router)
+        return err_set(err,
+                       "dragonfly: more than 2^31 nodes (groups x routers x nodes_per_router)");
     int64_t R = t->groups * t->routers;
     t->nodes = R * t->per_router;
     t->vertices = t->nodes + R;

@@ -204,8 +204,9 @@ static bool torus_init(struct topology *t, const struct conf_node *map, struct s
 
 static bool twisted_init(struct topology *t, const struct conf_node *map, struct sim_error *err) {
     if (!grid_shape(t, map, true, err) || !twisted_params(t, map, err)) return false;
-    if (t->nodes > (INT64_C(1) << 31))
-        return err_set(err, "the twisted-torus topology has at most 2^31 nodes");
+    if (t->nodes > (INT64_C(1) << 26))
+        return err_set(err, "the twisted-torus topology has at most 2^26 nodes (its distance "
+                            "tables take 2 bytes per node)");
     struct bfs_cache *c = xcalloc(1, sizeof *c);
     int64_t budget = (INT64_C(64) << 20) / (t->nodes * 2);
     c->n = budget < 2 ? 2 : budget > 64 ? 64 : (int)budget;

@@ -132,6 +132,12 @@ bool topology_init(struct topology *t, const struct conf_node *net, int64_t node
     bool ok = (!net || check_network_keys(t, net, err)) && read_defaults(net, &def, err);
     for (int c = 0; ok && c < t->nclasses; c++)
         ok = read_class(t, net, c, &def, err);
+    if (ok && t->nodes > INT32_MAX) {
+        const struct conf_node *tn = conf_map_get(net, "topology");
+        ok = err_at(err, tn->file, tn->line,
+                    "the %s topology has %lld nodes; simpi simulates at most %d nodes",
+                    t->ops->name, (long long)t->nodes, INT32_MAX);
+    }
     if (ok && nodes_wanted > 0 && t->ops != &topo_flat && nodes_wanted != t->nodes) {
         const struct conf_node *tn = conf_map_get(net, "topology");
         ok = err_at(err, tn->file, tn->line,
