@@ -161,6 +161,27 @@ static struct conf_node *step(struct conf_node *n, const char *comp, const char 
     return c;
 }
 
+/* `--set X.model=M` naming another model than X's: X's keys from the file
+ * or the built-in platform belong to the old model and go (as when a file
+ * names another model, see conf_merge); keys set by --set stay. */
+static void drop_other_model_keys(struct conf_node *map, const char *model) {
+    const struct conf_node *old = conf_map_get(map, "model");
+    const char *was = old && old->kind == CONF_SCALAR ? old->value : "affine";
+    if (!strcmp(was, model)) return;
+    int kept = 0;
+    for (int i = 0; i < map->count; i++) {
+        const struct conf_node *v = map->items[i];
+        if (!strcmp(map->keys[i], "model") || (v->file && !strncmp(v->file, "--set ", 6))) {
+            map->keys[kept] = map->keys[i];
+            map->items[kept++] = map->items[i];
+        } else {
+            free(map->keys[i]);
+            conf_free(map->items[i]);
+        }
+    }
+    map->count = kept;
+}
+
 bool conf_set_path(struct conf_node *root, const char *assignment, struct sim_error *err) {
     const char *eq = strchr(assignment, '=');
     if (!eq || eq == assignment || !eq[1])
@@ -199,6 +220,7 @@ bool conf_set_path(struct conf_node *root, const char *assignment, struct sim_er
         conf_free(v);
         return err_set(err, "--set %s: parent of '%s' is a plain value", assignment, last);
     }
+    if (!strcmp(last, "model")) drop_other_model_keys(n, v->value);
     conf_map_put(n, last, v);
     return true;
 }

@@ -105,6 +105,37 @@ static void overflowing_message(struct sim *s, const struct request *send,
     sim_time_overflow(s, recv->owner, what);
 }
 
+/* --- LogGP costs (docs/network.md) --- */
+
+/* A user send called at `now`: it waits for the rank's NIC (gap g plus
+ * G per byte after the previous injection began), then the CPU spends the
+ * send overhead; the message is posted then, and the rank owes that time
+ * (sim_cpu_overhead). */
+static simtime_t loggp_post_time(struct sim *s, int32_t rank, simtime_t now, int64_t size) {
+    const struct platform *p = s->plat;
+    simtime_t start = now;
+    if (s->nic_free) {
+        start = sim_max(now, s->nic_free[rank]);
+        simtime_t per_byte = size > 1 ? (simtime_t)(size - 1) * p->gap_per_byte : 0;
+        s->nic_free[rank] = simtime_add(simtime_add(start, p->gap), per_byte);
+    }
+    simtime_t post = simtime_add(start, p->send_overhead);
+    if (post > now) {
+        s->owing_rank = rank;
+        s->owing_until = post;
+    }
+    return post;
+}
+
+/* When a receive whose data are there at `ready` completes: after the
+ * receive overhead, one message at a time per rank (in match order). */
+static simtime_t loggp_recv_done(struct sim *s, int32_t rank, simtime_t ready) {
+    if (!s->recv_free) return ready;
+    simtime_t done = simtime_add(sim_max(ready, s->recv_free[rank]), s->plat->recv_overhead);
+    s->recv_free[rank] = done;
+    return done;
+}
+
 /* --- transfers under contention (net/contention.h) --- */
 
 static uint32_t xfer_new(struct sim *s) {
@@ -146,7 +177,7 @@ static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
 static void finish_transfer(struct sim *s, struct xfer *x, simtime_t arrival) {
     struct request *send = x->send, *recv = x->recv;
     simtime_t ts = recv->partner_time; /* set at match: the send's post time */
-    simtime_t recv_done = sim_max(recv->post_time, arrival);
+    simtime_t recv_done = loggp_recv_done(s, recv->owner, sim_max(recv->post_time, arrival));
     note_message(s, x->from, recv->owner, ts, recv_done);
     if (send) {
         simtime_t send_done = recv_done;
@@ -230,10 +261,12 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     bool contended = contends(s, send->owner, recv->owner);
     if (send->size <= s->plat->eager_limit) {
         recv_done = sim_max(tr, simtime_add(ts, cost));
+        if (!contended) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
     } else {
         simtime_t matched = sim_max(tr, simtime_add(ts, ctrl));
         recv_done = simtime_add(simtime_add(matched, ctrl), cost);
+        if (!contended) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_BUFFERED ? ts : recv_done;
     }
     if (!contended && (recv_done == SIMTIME_NEVER || send_done == SIMTIME_NEVER)) {
@@ -393,6 +426,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
                                 uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
                                 enum send_mode mode, struct sched *owner, simtime_t at,
                                 const void *buf) {
+    if (!owner) at = loggp_post_time(s, rank, at, size);
     struct request *r = request_new(s, rank, ctx, REQ_SEND, tag, size, at);
     if (owner) {
         r->sched = owner;

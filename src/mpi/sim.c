@@ -55,6 +55,10 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     engine_init(&s->eng, nranks);
     engine_register(&s->eng, EV_WAKE, wake_event, s);
     pool_init(&s->req_pool, sizeof(struct request), 4096);
+    s->owing_rank = -1;
+    if (plat->gap > 0 || plat->gap_per_byte > 0)
+        s->nic_free = xcalloc((size_t)nranks, sizeof *s->nic_free);
+    if (plat->recv_overhead > 0) s->recv_free = xcalloc((size_t)nranks, sizeof *s->recv_free);
     s->cont = contention_create(net, plat->nodes, &s->eng, EV_NET, pt2pt_transfer_done, s, err);
     if (err->set) {
         sim_destroy(s);
@@ -76,6 +80,8 @@ void sim_destroy(struct sim *s) {
     pool_destroy(&s->sched_pool);
     contention_destroy(s->cont);
     free(s->xfers);
+    free(s->nic_free);
+    free(s->recv_free);
     engine_destroy(&s->eng);
     free(s->ranks);
     free(s->report);
@@ -198,6 +204,18 @@ bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
     r->st.compute += duration;
     r->state = RS_COMPUTING;
     sim_wake_at(s, rank, s->eng.now + duration);
+    return false;
+}
+
+bool sim_cpu_overhead(struct sim *s, int32_t rank) {
+    simtime_t until = s->owing_until;
+    bool owes = s->owing_rank == rank && until > s->eng.now;
+    s->owing_rank = -1;
+    if (!owes) return true;
+    struct srank *r = &s->ranks[rank];
+    r->st.p2p += until - s->eng.now;
+    r->state = RS_COMPUTING;
+    sim_wake_at(s, rank, until);
     return false;
 }
 

@@ -115,6 +115,10 @@ struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum col
 struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
                                int32_t key, int32_t new_id);
 struct request *sim_comm_dup(struct sim *s, int32_t rank, int32_t comm_id, int32_t new_id);
+/* After a point-to-point send call: true if the rank may go on now; false
+ * if it is busy (the platform's mpi.send_overhead, or waiting for its NIC:
+ * mpi.gap) and resume() will be called when it is done. */
+bool sim_cpu_overhead(struct sim *s, int32_t rank);
 /* Attaches a buffer for buffered sends (only its size matters). */
 void sim_buffer_attach(struct sim *s, int32_t rank, int64_t size);
 void sim_buffer_detach(struct sim *s, int32_t rank);

@@ -116,6 +116,12 @@ struct sim {
     size_t report_len, report_cap;
     struct contention *cont; /* NULL: transfers do not contend */
     struct sim_net_stats net_stats;
+    /* LogGP costs (platform mpi.send_overhead...): the CPU time the rank
+     * that just posted a send still owes (sim_cpu_overhead), and per rank
+     * when its NIC may inject again and when it may process a receive */
+    int32_t owing_rank;
+    simtime_t owing_until;
+    simtime_t *nic_free, *recv_free;
     struct xfer *xfers; /* [0] unused */
     uint32_t nxfers, xfer_cap, xfer_free;
 };

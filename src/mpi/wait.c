@@ -44,15 +44,21 @@ int sim_last_index(const struct sim *s, int32_t rank) {
 static simtime_t wait_ready_time(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
     simtime_t t = me->wait_any ? SIMTIME_NEVER : me->wait_start;
+    bool p2p = false;
     for (struct request *q = me->outstanding; q; q = q->onext) {
         if (!(q->flags & RF_WAITED)) continue;
+        p2p |= q->kind != REQ_COLL;
         if (!(q->flags & RF_RESOLVED)) {
             if (!me->wait_any) return SIMTIME_NEVER;
             continue;
         }
         if (me->wait_any ? q->done_time < t : q->done_time > t) t = q->done_time;
     }
-    return t == SIMTIME_NEVER ? t : sim_max(t, s->eng.now);
+    if (t == SIMTIME_NEVER) return t;
+    t = sim_max(t, me->wait_start);
+    /* Dimemas' receiver-side latency: CPU time at the end of each wait */
+    if (p2p && s->plat->wait_overhead > 0) t = simtime_add(t, s->plat->wait_overhead);
+    return sim_max(t, s->eng.now);
 }
 
 void wait_recheck(struct sim *s, int32_t rank) {

@@ -146,10 +146,32 @@ static double seconds_table(const struct p2p_model *m, int64_t size) {
     return t > 0 ? t : 0;
 }
 
+/* LogGP's wire time (LogGOPSim): L + (S - 1) G, the first byte after the
+ * latency and each further byte G later; `bandwidth` holds 1 / G. */
+static bool parse_loggp(struct p2p_model *m, const struct conf_node *map, const char *path,
+                        struct sim_error *err) {
+    static const char *const keys[] = {"model", "latency", "gap_per_byte", NULL};
+    if (!conf_check_keys(map, path, keys, err)) return false;
+    m->nseg = 1;
+    m->seg = xcalloc(1, sizeof *m->seg);
+    m->seg[0].upto = INT64_MAX;
+    double per_byte;
+    if (!conf_get_time(map, path, "latency", &m->seg[0].latency, err) ||
+        !conf_get_time(map, path, "gap_per_byte", &per_byte, err))
+        return false;
+    m->seg[0].bandwidth = per_byte > 0 ? 1 / per_byte : 1e300;
+    return true;
+}
+
+static double seconds_loggp(const struct p2p_model *m, int64_t size) {
+    return m->seg[0].latency + (size > 1 ? (double)(size - 1) : 0) / m->seg[0].bandwidth;
+}
+
 static const struct p2p_model_ops models[] = {
     {"affine", parse_affine, seconds_segments},
     {"piecewise", parse_piecewise, seconds_segments},
     {"table", parse_table, seconds_table},
+    {"loggp", parse_loggp, seconds_loggp},
 };
 
 bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char *path,
@@ -172,7 +194,7 @@ bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char
         }
     }
     return err_at(err, mn ? mn->file : map->file, mn ? mn->line : map->line,
-                  "'%s.model': found '%s', expected affine, piecewise or table", path, name);
+                  "'%s.model': found '%s', expected affine, piecewise, table or loggp", path, name);
 }
 
 void p2p_model_destroy(struct p2p_model *m) {

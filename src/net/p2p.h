@@ -3,7 +3,8 @@
  *   affine:    T(S) = L + S / B
  *   piecewise: T(S) = L_i + S / B_i for the first segment i with S <= upto_i
  *   table:     measured (size, time) points, linear in between, extrapolated
- *              from the two nearest points outside */
+ *              from the two nearest points outside
+ *   loggp:     T(S) = L + (S - 1) G (LogGP / LogGOPSim; G = gap_per_byte) */
 #ifndef SIMPI_P2P_H
 #define SIMPI_P2P_H
 

@@ -68,6 +68,8 @@ void runtime_enter(void) {
 void runtime_leave(void) {
     struct runtime *rt = simpi_rt;
     if (!rt || rt->current < 0) return;
+    /* a send call's CPU time (mpi.send_overhead) or wait for the NIC (mpi.gap) */
+    if (!sim_cpu_overhead(rt->sim, rt->current)) runtime_block();
     if (rt->cpu == CPU_MEASURE) rt->ranks[rt->current].cpu_mark = host_clock();
     rt->in_mpi = 0;
 }

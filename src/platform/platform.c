@@ -10,7 +10,8 @@
 
 static const char *const top_keys[] = {"name",  "nodes", "cores_per_node", "speed",   "intra",
                                        "inter", "mpi",   "placement",      "network", NULL};
-static const char *const mpi_keys[] = {"eager_limit", NULL};
+static const char *const mpi_keys[] = {
+    "eager_limit", "send_overhead", "recv_overhead", "wait_overhead", "gap", "gap_per_byte", NULL};
 
 static bool read_nodes(struct platform *p, struct sim_error *err) {
     const char *s = conf_get_scalar(p->conf, "", "nodes", err);
@@ -87,8 +88,17 @@ static bool read_mpi(struct platform *p, struct sim_error *err) {
     if (!m) return true;
     if (m->kind != CONF_MAP) return err_at(err, m->file, m->line, "'mpi' must be a map");
     if (!conf_check_keys(m, "mpi", mpi_keys, err)) return false;
-    if (conf_map_get(m, "eager_limit"))
-        return conf_get_size(m, "mpi", "eager_limit", true, &p->eager_limit, err);
+    if (conf_map_get(m, "eager_limit") &&
+        !conf_get_size(m, "mpi", "eager_limit", true, &p->eager_limit, err))
+        return false;
+    simtime_t *dst[] = {&p->send_overhead, &p->recv_overhead, &p->wait_overhead, &p->gap,
+                        &p->gap_per_byte};
+    for (int i = 0; i < 5; i++) {
+        double secs;
+        if (!conf_map_get(m, mpi_keys[i + 1])) continue;
+        if (!conf_get_time(m, "mpi", mpi_keys[i + 1], &secs, err)) return false;
+        *dst[i] = simtime_from_seconds(secs);
+    }
     return true;
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "core/conf.h"
+#include "core/simtime.h"
 
 enum placement_kind { PLACE_BLOCK, PLACE_CYCLIC, PLACE_LIST };
 
@@ -21,6 +22,10 @@ struct platform {
     double speed;     /* relative to the reference machine (1.0 = same) */
     double flop_rate; /* flop/s when speed is given as a rate (e.g. 10Gf) */
     int64_t eager_limit;
+    /* LogGP / Dimemas CPU and injection costs (docs/network.md), 0 = none:
+     * CPU time per send call, per received message, per wait call; the
+     * gap between a rank's injections and its per-byte part */
+    simtime_t send_overhead, recv_overhead, wait_overhead, gap, gap_per_byte;
     enum placement_kind placement;
     int32_t *node_list; /* PLACE_LIST: node of each rank */
     int64_t node_list_len;

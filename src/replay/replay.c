@@ -110,7 +110,8 @@ static bool do_p2p(struct replay *rp, const struct trace_rec *r) {
     if (r->op == TOP_SENDRECV)
         q[1] = sim_irecv(s, r->rank, r->comm, r->peer2, r->tag2, r->size2, -1);
     if (!q[0]) return false;
-    if (r->op == TOP_ISEND || r->op == TOP_IRECV) return true;
+    if (r->op == TOP_ISEND) return sim_cpu_overhead(s, r->rank); /* mpi.send_overhead, mpi.gap */
+    if (r->op == TOP_IRECV) return true;
     return sim_wait(s, r->rank, q, r->op == TOP_SENDRECV ? 2 : 1, false);
 }
 

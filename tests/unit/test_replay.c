@@ -456,7 +456,66 @@ static void test_flow_scatter_backbone(void) {
     CHECK_EQ_INT(o.predicted, 62914560 * (PS_PER_US / 1000));
 }
 
+/* Dimemas' CPU latency (the network issue's measurement with Dimemas 5.5):
+ * a 4-neighbour halo on a 3 x 3 periodic grid, 100us of compute, 32 KiB
+ * messages, L = 5us as CPU time (mpi.send_overhead per Isend and
+ * mpi.wait_overhead per wait, no wire latency), 1 GB/s. Each rank posts its
+ * 4 receives, then its 4 sends at 105, 110, 115 and 120us (5us each); the
+ * last message it receives left its neighbour at 120us and arrives
+ * 32768 B / 1 GB/s = 32.768us later, at 152.768us; the waitall adds 5us:
+ * 157.768us, as Dimemas (simpi gave 137.768us when L could only be a wire
+ * latency). */
+static void test_dimemas_cpu_latency(void) {
+    const char *plat = "nodes: 9\ncores_per_node: 1\n"
+                       "inter: {model: affine, latency: 0us, bandwidth: 1GB/s}\n"
+                       "mpi: {send_overhead: 5us, wait_overhead: 5us}\n";
+    char trace[4096] = "simpi-trace 1\nranks 9\n";
+    for (int r = 0; r < 9; r++) {
+        int x = r % 3, y = r / 3;
+        int nb[4] = {(x + 1) % 3 + 3 * y, (x + 2) % 3 + 3 * y, x + 3 * ((y + 1) % 3),
+                     x + 3 * ((y + 2) % 3)};
+        snprintf(trace + strlen(trace), sizeof trace - strlen(trace), "%d compute 100us\n", r);
+        for (int i = 0; i < 4; i++)
+            snprintf(trace + strlen(trace), sizeof trace - strlen(trace),
+                     "%d irecv %d 32768 req=%d\n", r, nb[i], i);
+        for (int i = 0; i < 4; i++)
+            snprintf(trace + strlen(trace), sizeof trace - strlen(trace),
+                     "%d isend %d 32768 req=%d\n", r, nb[i], 4 + i);
+        snprintf(trace + strlen(trace), sizeof trace - strlen(trace), "%d waitall\n", r);
+    }
+    struct outcome o = run_with(plat, NULL, 0, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.predicted, 157768 * (PS_PER_US / 1000));
+    const char *none[] = {"mpi.send_overhead=0s", "mpi.wait_overhead=0s"};
+    o = run_with(plat, none, 2, trace);
+    CHECK_EQ_INT(o.predicted, 132768 * (PS_PER_US / 1000)); /* 100 + 32.768: no CPU latency */
+}
+
+/* LogGOPSim's timing (o = 1us, g = 2us, G = 1ns/B, L = 3us): rank 0 sends
+ * 1001 B to ranks 1, 2 and 3 back to back. LogGOPSim: a send starts when
+ * the CPU (o) and the NIC (g + (S-1)G = 3us) are free: at 0, 3 and 6us;
+ * the first byte arrives o + L = 4us later and the receiver spends
+ * o + (S-1)G = 2us: ranks 1, 2, 3 finish at 6, 9 and 12us; rank 0's CPU
+ * is free at 6 + 1 = 7us. */
+static void test_loggopsim_timing(void) {
+    const char *plat = "nodes: 4\ncores_per_node: 1\n"
+                       "inter: {model: loggp, latency: 3us, gap_per_byte: 1ns}\n"
+                       "mpi: {send_overhead: 1us, recv_overhead: 1us, gap: 2us, "
+                       "gap_per_byte: 1ns}\n";
+    struct outcome o = run_with(plat, NULL, 0,
+                                "simpi-trace 1\nranks 4\n0 isend 1 1001 req=1\n"
+                                "0 isend 2 1001 req=2\n0 isend 3 1001 req=3\n0 waitall\n"
+                                "1 recv 0 1001\n2 recv 0 1001\n3 recv 0 1001\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[0], 7 * US);
+    CHECK_EQ_INT(o.finish[1], 6 * US);
+    CHECK_EQ_INT(o.finish[2], 9 * US);
+    CHECK_EQ_INT(o.finish[3], 12 * US);
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.dimemas_cpu_latency", test_dimemas_cpu_latency},
+    {"replay.loggopsim_timing", test_loggopsim_timing},
     {"replay.flow_scatter_backbone", test_flow_scatter_backbone},
     {"replay.flow_two_share", test_flow_two_share_a_link},
     {"replay.flow_third_arrives", test_flow_third_arrives},
