@@ -70,15 +70,29 @@ static bool read_placement(struct platform *p, struct sim_error *err) {
     if (v->kind == CONF_MAP) {
         struct conf_node *l = conf_map_get(v, "list");
         if (v->count == 1 && l && l->kind == CONF_SEQ) return read_placement_list(p, l, err);
-        return err_at(err, v->file, v->line, "'placement': expected block, cyclic or list: [...]");
+        if (v->count == 1 && conf_map_get(v, "random")) {
+            int64_t seed;
+            if (!conf_get_int(v, "placement", "random", 0, INT64_MAX, &seed, err)) return false;
+            p->placement = PLACE_RANDOM;
+            p->seed = (uint64_t)seed;
+            return true;
+        }
+        return err_at(err, v->file, v->line,
+                      "'placement': expected block, cyclic, random, {random: SEED} or list: [...]");
     }
     if (strcmp(v->value, "block") == 0) return true;
+    if (strcmp(v->value, "random") == 0) {
+        p->placement = PLACE_RANDOM;
+        p->seed = 1;
+        return true;
+    }
     if (strcmp(v->value, "cyclic") == 0) {
         p->placement = PLACE_CYCLIC;
         return true;
     }
     return err_at(err, v->file, v->line,
-                  "'placement': found '%s', expected block, cyclic or list: [n0, n1, ...]",
+                  "'placement': found '%s', expected block, cyclic, random, {random: SEED} or "
+                  "list: [n0, n1, ...]",
                   v->value);
 }
 
@@ -218,8 +232,40 @@ bool platform_fit_ranks(struct platform *p, int64_t nranks, struct sim_error *er
     return true;
 }
 
+static uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+/* A permutation of [0, m) chosen by seed: a 4-round Feistel network on the
+ * smallest even power of two >= m, walking the cycle until the value falls
+ * below m (so it stays a bijection), without a table. */
+static int64_t permute(int64_t i, int64_t m, uint64_t seed) {
+    int bits = 2;
+    while (bits < 62 && (INT64_C(1) << bits) < m)
+        bits += 2;
+    int h = bits / 2;
+    uint64_t mask = (UINT64_C(1) << h) - 1, x = (uint64_t)i;
+    do {
+        uint64_t l = x >> h, r = x & mask;
+        for (uint64_t round = 0; round < 4; round++) {
+            uint64_t f = mix64(r ^ mix64(seed * 4 + round)) & mask;
+            uint64_t nl = r;
+            r = l ^ f;
+            l = nl;
+        }
+        x = l << h | r;
+    } while (x >= (uint64_t)m);
+    return (int64_t)x;
+}
+
 int32_t platform_node_of(const struct platform *p, int64_t rank) {
     switch (p->placement) {
+    case PLACE_RANDOM: /* a random core of the whole machine per rank */
+        return (int32_t)(permute(rank, p->nodes * p->cores_per_node, p->seed) / p->cores_per_node);
     case PLACE_CYCLIC:
         return (int32_t)(rank % p->nodes);
     case PLACE_LIST:

@@ -12,7 +12,7 @@
 #include "core/conf.h"
 #include "core/simtime.h"
 
-enum placement_kind { PLACE_BLOCK, PLACE_CYCLIC, PLACE_LIST };
+enum placement_kind { PLACE_BLOCK, PLACE_CYCLIC, PLACE_LIST, PLACE_RANDOM };
 
 struct platform {
     struct conf_node *conf; /* resolved tree, overrides applied */
@@ -28,6 +28,7 @@ struct platform {
     simtime_t send_overhead, recv_overhead, wait_overhead, gap, gap_per_byte;
     enum placement_kind placement;
     int32_t *node_list; /* PLACE_LIST: node of each rank */
+    uint64_t seed;      /* PLACE_RANDOM */
     int64_t node_list_len;
 };
 

@@ -188,10 +188,48 @@ static void test_set_errors(void) {
                  NULL, ":8:", "larger than the previous segment's");
 }
 
+/* placement: random: a seeded permutation of the machine's cores, so 100
+ * ranks on 25 nodes of 4 cores fill every node exactly, unlike block
+ * order, and the same seed gives the same placement. */
+static void test_random_placement(void) {
+    int32_t first[100];
+    for (int k = 0; k < 3; k++) {
+        static const char *const yaml[] = {
+            "nodes: 25\ncores_per_node: 4\nplacement: {random: 7}\n",
+            "nodes: 25\ncores_per_node: 4\nplacement: {random: 7}\n",
+            "nodes: 25\ncores_per_node: 4\nplacement: {random: 8}\n"};
+        struct sim_error err = {0};
+        struct platform *p = platform_load(test_write_temp(".yaml", yaml[k]), NULL, 0, &err);
+        CHECK(p && platform_fit_ranks(p, 100, &err));
+        if (!p) continue;
+        int count[25] = {0}, moved = 0, same = 0;
+        for (int r = 0; r < 100; r++) {
+            int32_t n = platform_node_of(p, r);
+            CHECK(n >= 0 && n < 25);
+            if (n < 0 || n >= 25) continue;
+            count[n]++;
+            moved += n != r / 4;
+            if (k == 0) first[r] = n;
+            same += first[r] == n;
+        }
+        for (int n = 0; n < 25; n++)
+            CHECK_EQ_INT(count[n], 4);
+        CHECK(moved > 50);
+        if (k == 1) CHECK_EQ_INT(same, 100);
+        if (k == 2) CHECK(same < 50);
+        platform_free(p);
+    }
+}
+
 TEST_LIST(platform_tests) = {
-    {"platform.default", test_default},       {"platform.examples", test_examples},
-    {"platform.placement", test_placement},   {"platform.too_many_ranks", test_too_many_ranks},
-    {"platform.overrides", test_overrides},   {"platform.errors", test_errors},
+    {"platform.random_placement", test_random_placement},
+    {"platform.default", test_default},
+    {"platform.examples", test_examples},
+    {"platform.placement", test_placement},
+    {"platform.too_many_ranks", test_too_many_ranks},
+    {"platform.overrides", test_overrides},
+    {"platform.errors", test_errors},
     {"platform.layers", test_layers},
-    {"platform.set_errors", test_set_errors}, TEST_END,
+    {"platform.set_errors", test_set_errors},
+    TEST_END,
 };
