@@ -143,7 +143,7 @@ static void test_errors(void) {
     expect_error(base, "inter.bandwidth=fast", "'inter.bandwidth'", "B/s");
     expect_error(base, "nodes=-1", "'nodes'", "integer");
     expect_error(base, "inter.model=magic", "'inter.model': found 'magic'", "piecewise");
-    expect_error(base, "placement=random", "'placement': found 'random'", NULL);
+    expect_error(base, "placement=spread", "'placement': found 'spread'", NULL);
     expect_error(base, "speed=fast", "'speed'", "flop rate");
     expect_error(base, "mpi.eagr_limit=1KiB", "did you mean 'eager_limit'", NULL);
     expect_error("nodes: [4\n", NULL, "YAML syntax error", NULL);
