@@ -1,7 +1,8 @@
 /* `simpi topo`: the statistics of the platform's topology that xSim's
  * study reports: nodes, switches, links, diameter, average hop distance
  * between uniformly random pairs and between neighbours (node i to i+1),
- * and the histogram of hop distances. Up to 4,096 nodes every pair is
+ * the bisection width (by formula) and the histogram of hop distances.
+ * Up to 4,096 nodes every pair is
  * measured; beyond, the pairs from 16 source nodes (node 0 and 15 chosen
  * by a fixed seed) to every node, and the figures say so. */
 #include <stdio.h>
@@ -18,7 +19,8 @@
 #define SAMPLE_SOURCES 16
 
 struct topo_stats {
-    int64_t nodes, switches, links, pairs, hist_len;
+    int64_t nodes, switches, links, pairs, hist_len, bisection; /* -1: not computed */
+    const char *bisection_how;
     int64_t *hist; /* pairs at each distance */
     int32_t diameter;
     double avg_random, avg_neighbour, seconds;
@@ -31,6 +33,33 @@ static int64_t count_links(const struct topology *t) {
     for (int64_t l = 0; l < t->links; l++)
         n += topology_link_ends(t, l, &from, &to);
     return n;
+}
+
+/* Bisection width: directed links from one half of the nodes to the
+ * other, by the shape's formula (an upper bound of the true minimum, which
+ * these cuts reach for the regular shapes below). */
+static int64_t bisection(const struct topology *t, const char **how) {
+    int64_t n = t->nodes;
+    *how = "formula";
+    if (t->ops == &topo_ring) return t->bidirectional ? 2 : 1;
+    if (t->ops == &topo_full) return (n / 2) * (n - n / 2);
+    if (t->ops == &topo_star) return n / 2;
+    if (t->ops == &topo_mesh || t->ops == &topo_torus) {
+        int d = 0; /* cut across the largest dimension */
+        for (int i = 1; i < t->ndims; i++)
+            if (t->dims[i] > t->dims[d]) d = i;
+        *how = "formula: a cut across the largest dimension";
+        return n / t->dims[d] * (t->wrap[d] && t->dims[d] > 2 ? 2 : 1);
+    }
+    if (t->ops == &topo_fat_tree && t->arity) return n / 2; /* k-ary n-trees: full */
+    if (t->ops == &topo_tree) return t->arity / 2;
+    if (t->ops == &topo_dragonfly) {
+        *how = "formula: half of the groups against the other half";
+        int64_t per_pair = t->routers * t->globals / (t->groups - 1);
+        return (t->groups / 2) * (t->groups - t->groups / 2) * per_pair;
+    }
+    *how = "not computed for this shape";
+    return -1;
 }
 
 /* Distances from every node to source s (symmetric networks: from s). */
@@ -51,6 +80,7 @@ static void measure(struct topology *t, struct topo_stats *st) {
     st->nodes = t->nodes;
     st->switches = t->vertices - t->nodes;
     st->links = count_links(t);
+    st->bisection = bisection(t, &st->bisection_how);
     st->hist_len = TOPO_MAX_HOPS + 1;
     st->hist = xcalloc((size_t)st->hist_len, sizeof *st->hist);
     st->exact = t->nodes <= EXACT_NODES;
@@ -82,6 +112,11 @@ static void print_text(const struct topology *t, const struct topo_stats *st) {
     printf("average hops: %.4f between random pairs (%s), %.4f between neighbours (node i "
            "to i+1)\n",
            st->avg_random, how, st->avg_neighbour);
+    if (st->bisection >= 0)
+        printf("bisection width %lld links each way (%s)\n", (long long)st->bisection,
+               st->bisection_how);
+    else
+        printf("bisection width: %s\n", st->bisection_how);
     printf("hops  pairs\n");
     for (int64_t d = 1; d < st->hist_len; d++)
         if (st->hist[d]) printf("%4lld  %lld\n", (long long)d, (long long)st->hist[d]);
@@ -94,10 +129,11 @@ static bool write_json(const char *path, const struct topology *t, const struct 
     fprintf(o.f,
             "{\"topology\": \"%s\", \"nodes\": %lld, \"switches\": %lld, \"links\": %lld, "
             "\"diameter\": %d, \"exact\": %s, \"pairs\": %lld, \"average_hops_random\": %.6f, "
-            "\"average_hops_neighbour\": %.6f, \"wall_time\": %.6f, \"histogram\": [",
+            "\"average_hops_neighbour\": %.6f, \"bisection_width\": %lld, \"wall_time\": %.6f, "
+            "\"histogram\": [",
             t->ops->name, (long long)st->nodes, (long long)st->switches, (long long)st->links,
             st->diameter, st->exact ? "true" : "false", (long long)st->pairs, st->avg_random,
-            st->avg_neighbour, st->seconds);
+            st->avg_neighbour, (long long)st->bisection, st->seconds);
     for (int64_t d = 0; d < st->hist_len; d++)
         fprintf(o.f, "%s%lld", d ? ", " : "", (long long)st->hist[d]);
     fprintf(o.f, "]}\n");
