@@ -5,10 +5,15 @@
  * bandwidths decide: each link's bandwidth is shared max-min fairly among
  * the flows crossing it (progressive filling: the link with the smallest
  * fair share fixes the rate of its flows, which are taken out of every
- * other link, and so on). Whenever a flow starts sending or ends, the
- * rates are recomputed over the flows connected to it through shared
- * links (the other flows' rates cannot change), their bytes sent so far
- * are accounted, and their completion events are moved. */
+ * other link, and so on). Whenever flows start sending or end, the rates
+ * of the flows crossing their links are recomputed (the others keep
+ * theirs and the bandwidth they use), their bytes sent so far are
+ * accounted, and the completion events of those whose rate changed are
+ * moved: the cost grows with the flows touched, not with all flows. This
+ * is exact max-min whenever every flow whose fair rate changes shares a
+ * link with a flow that started or ended (two flows on a link, flows
+ * through one backbone...); elsewhere a flow keeps its rate until a flow
+ * on one of its links starts or ends. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +22,13 @@
 #include "net/contention_internal.h"
 
 struct flink;
+struct share_entry;
 
 struct flow {
     struct flow *prev, *next; /* every flow not yet freed */
     void *arg;
     int32_t *links; /* indices in the link table */
+    int32_t *slots; /* its place in each of those links' flow arrays */
     int nlinks;
     double remaining; /* bytes */
     double rate;      /* bytes/s */
@@ -38,7 +45,8 @@ struct flink {
     double capacity; /* bytes/s */
     struct flow **flows;
     int32_t nflows, cap;
-    uint32_t mark;
+    uint32_t mark, ver;
+    int64_t cpos; /* place in the collected links */
     bool dirty;
     /* progressive filling */
     double left;
@@ -61,6 +69,8 @@ struct flows {
     int *classes;
     int64_t updates; /* flows whose rate was recomputed */
     struct flow *all;
+    struct share_entry *heap;
+    int64_t nheap, heap_cap;
     int32_t *dirty; /* links whose flows changed since the last recomputation */
     int32_t ndirty, dirty_cap;
     bool pending; /* a recomputation event is scheduled at the current time */
@@ -97,6 +107,7 @@ static void flow_destroy(struct contention *c) {
     free(f->comp_flows);
     free(f->comp_links);
     free(f->dirty);
+    free(f->heap);
     free(f->route);
     free(f->classes);
     free(f);
@@ -147,7 +158,8 @@ static void flow_start(struct contention *c, int32_t src, int32_t dst, int64_t s
     f->all = fl;
     fl->arg = arg;
     fl->remaining = (double)size;
-    fl->links = xmalloc(sizeof *fl->links * (size_t)(n ? n : 1));
+    fl->links = xmalloc(sizeof *fl->links * (size_t)(n ? 2 * n : 1));
+    fl->slots = fl->links + n;
     fl->nlinks = n;
     for (int i = 0; i < n; i++) {
         fl->links[i] = link_index(c, f->route[i], t->cls[f->classes[i]].bandwidth);
@@ -185,60 +197,111 @@ static void push_link(struct flows *f, int32_t l) {
     f->comp_links[f->ncomp_links++] = l;
 }
 
-/* The flows and links connected to the seed links through shared links. */
+/* The flows crossing the seed links (those whose rates are recomputed),
+ * and every link they cross. */
 static void collect(struct flows *f, const int32_t *seed, int64_t nseed) {
     f->stamp++;
     f->ncomp_flows = f->ncomp_links = 0;
-    for (int64_t i = 0; i < nseed; i++)
-        if (f->links[seed[i]].mark != f->stamp) {
-            f->links[seed[i]].mark = f->stamp;
-            push_link(f, seed[i]);
-        }
-    for (int64_t k = 0; k < f->ncomp_links; k++) {
-        struct flink *l = &f->links[f->comp_links[k]];
+    for (int64_t i = 0; i < nseed; i++) {
+        struct flink *l = &f->links[seed[i]];
         for (int32_t j = 0; j < l->nflows; j++) {
             struct flow *fl = l->flows[j];
             if (fl->mark == f->stamp) continue;
             fl->mark = f->stamp;
             push_flow(f, fl);
-            for (int m = 0; m < fl->nlinks; m++)
-                if (f->links[fl->links[m]].mark != f->stamp) {
-                    f->links[fl->links[m]].mark = f->stamp;
-                    push_link(f, fl->links[m]);
-                }
         }
+    }
+    for (int64_t k = 0; k < f->ncomp_flows; k++) {
+        const struct flow *fl = f->comp_flows[k];
+        for (int m = 0; m < fl->nlinks; m++)
+            if (f->links[fl->links[m]].mark != f->stamp) {
+                f->links[fl->links[m]].mark = f->stamp;
+                push_link(f, fl->links[m]);
+            }
     }
 }
 
-/* Max-min fair rates of the collected flows (progressive filling). */
+/* A candidate bottleneck: a link's fair share when it was pushed. */
+struct share_entry {
+    double share;
+    int64_t pos; /* the link's place in comp_links: ties go to the first */
+    uint32_t ver;
+};
+
+static bool entry_before(const struct share_entry *a, const struct share_entry *b) {
+    return a->share < b->share || (a->share == b->share && a->pos < b->pos);
+}
+
+static void heap_push(struct flows *f, struct share_entry e) {
+    if (f->nheap == f->heap_cap) {
+        f->heap_cap = f->heap_cap ? 2 * f->heap_cap : 256;
+        f->heap = xrealloc_or_die(f->heap, sizeof *f->heap * (size_t)f->heap_cap);
+    }
+    int64_t i = f->nheap++;
+    while (i > 0 && entry_before(&e, &f->heap[(i - 1) / 2])) {
+        f->heap[i] = f->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    f->heap[i] = e;
+}
+
+static struct share_entry heap_pop(struct flows *f) {
+    struct share_entry top = f->heap[0], last = f->heap[--f->nheap];
+    int64_t i = 0, n = f->nheap;
+    for (;;) {
+        int64_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && entry_before(&f->heap[c + 1], &f->heap[c])) c++;
+        if (!entry_before(&f->heap[c], &last)) break;
+        f->heap[i] = f->heap[c];
+        i = c;
+    }
+    if (n > 0) f->heap[i] = last;
+    return top;
+}
+
+static void push_link_share(struct flows *f, struct flink *l) {
+    if (l->unfixed > 0) heap_push(f, (struct share_entry){l->left / l->unfixed, l->cpos, ++l->ver});
+}
+
+/* Max-min fair rates of the collected flows, by progressive filling: the
+ * link with the smallest fair share (bandwidth left / flows not yet fixed)
+ * fixes its flows at that share, which is taken from their other links;
+ * shares only grow as flows are fixed, so candidates wait in a heap and an
+ * outdated entry is skipped. */
 static void fill(struct flows *f) {
-    for (int64_t k = 0; k < f->ncomp_links; k++) {
+    f->nheap = 0;
+    for (int64_t k = 0; k < f->ncomp_links; k++) { /* what the other flows leave */
         struct flink *l = &f->links[f->comp_links[k]];
         l->left = l->capacity;
-        l->unfixed = l->nflows;
+        l->unfixed = 0;
+        l->cpos = k;
+        for (int32_t j = 0; j < l->nflows; j++) {
+            if (l->flows[j]->mark == f->stamp)
+                l->unfixed++;
+            else
+                l->left -= l->flows[j]->rate;
+        }
+        if (l->left < l->capacity * 1e-9) l->left = l->capacity * 1e-9; /* rounding */
+        push_link_share(f, l);
     }
     for (int64_t k = 0; k < f->ncomp_flows; k++)
         f->comp_flows[k]->fixed = false;
-    for (;;) {
-        struct flink *tight = NULL;
-        double share = 0;
-        for (int64_t k = 0; k < f->ncomp_links; k++) {
-            struct flink *l = &f->links[f->comp_links[k]];
-            if (l->unfixed == 0) continue;
-            double s = l->left / l->unfixed;
-            if (!tight || s < share) tight = l, share = s;
-        }
-        if (!tight) return;
+    while (f->nheap > 0) {
+        struct share_entry e = heap_pop(f);
+        struct flink *tight = &f->links[f->comp_links[e.pos]];
+        if (e.ver != tight->ver || tight->unfixed == 0) continue; /* outdated */
         for (int32_t j = 0; j < tight->nflows; j++) {
             struct flow *fl = tight->flows[j];
-            if (fl->fixed) continue;
+            if (fl->fixed || fl->mark != f->stamp) continue;
             fl->fixed = true;
-            fl->rate = share;
+            fl->rate = e.share;
             for (int m = 0; m < fl->nlinks; m++) {
                 struct flink *o = &f->links[fl->links[m]];
-                o->left -= share;
+                o->left -= e.share;
                 if (o->left < 0) o->left = 0;
                 o->unfixed--;
+                if (o != tight) push_link_share(f, o);
             }
         }
     }
@@ -266,21 +329,25 @@ static void rebalance(struct contention *c, const int32_t *seed, int64_t nseed) 
     }
 }
 
-static void link_add(struct flink *l, struct flow *fl, simtime_t now) {
+static void link_add(struct flink *l, struct flow *fl, int m, simtime_t now) {
     if (l->nflows == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 4;
         l->flows = xrealloc_or_die(l->flows, sizeof *l->flows * (size_t)l->cap);
     }
     if (l->nflows == 0) l->busy_since = now;
+    fl->slots[m] = l->nflows;
     l->flows[l->nflows++] = fl;
 }
 
-static void link_remove(struct flink *l, struct flow *fl, simtime_t now) {
-    for (int32_t j = 0; j < l->nflows; j++)
-        if (l->flows[j] == fl) {
-            l->flows[j] = l->flows[--l->nflows];
-            break;
-        }
+/* Takes the flow out of its m-th link: the last flow there takes its
+ * place (and learns its new slot). */
+static void link_remove(struct flows *f, struct flow *fl, int m, simtime_t now) {
+    struct flink *l = &f->links[fl->links[m]];
+    int32_t j = fl->slots[m], end = --l->nflows;
+    struct flow *last = l->flows[end];
+    l->flows[j] = last;
+    for (int k = 0; k < last->nlinks; k++) /* a route may cross a link twice */
+        if (last->links[k] == fl->links[m] && last->slots[k] == end) last->slots[k] = j;
     if (l->nflows == 0) l->busy += simtime_to_seconds(now - l->busy_since);
 }
 
@@ -350,13 +417,13 @@ static void flow_event(struct contention *c, const struct event *ev) {
         }
         fl->last = now;
         for (int i = 0; i < fl->nlinks; i++)
-            link_add(&f->links[fl->links[i]], fl, now);
+            link_add(&f->links[fl->links[i]], fl, i, now);
         mark_dirty(c, fl);
         return;
     }
     advance(f, fl, now);
     for (int i = 0; i < fl->nlinks; i++)
-        link_remove(&f->links[fl->links[i]], fl, now);
+        link_remove(f, fl, i, now);
     mark_dirty(c, fl);
     finish(c, fl);
     release(f, fl);
