@@ -107,20 +107,25 @@ static void overflowing_message(struct sim *s, const struct request *send,
 
 /* --- LogGP costs (docs/network.md) --- */
 
-/* A user send called at `now`: it waits for the rank's NIC (gap g plus
- * G per byte after the previous injection began), then the CPU spends the
- * send overhead; the message is posted then, and the rank owes that time
- * (sim_cpu_overhead). */
-static simtime_t loggp_post_time(struct sim *s, int32_t rank, simtime_t now, int64_t size) {
+/* A send called at `now` (a collective's: at its round's start): it waits
+ * for the rank's NIC (gap g plus G per byte after the previous injection
+ * began), then the CPU spends the send overhead; the message is posted
+ * then. A user call owes that time (sim_cpu_overhead); a collective's
+ * sends follow one another on the rank's CPU. */
+static simtime_t loggp_post_time(struct sim *s, int32_t rank, simtime_t now, int64_t size,
+                                 bool collective) {
     const struct platform *p = s->plat;
     simtime_t start = now;
+    if (collective && s->coll_cpu_free) start = sim_max(start, s->coll_cpu_free[rank]);
     if (s->nic_free) {
-        start = sim_max(now, s->nic_free[rank]);
+        start = sim_max(start, s->nic_free[rank]);
         simtime_t per_byte = size > 1 ? (simtime_t)(size - 1) * p->gap_per_byte : 0;
         s->nic_free[rank] = simtime_add(simtime_add(start, p->gap), per_byte);
     }
     simtime_t post = simtime_add(start, p->send_overhead);
-    if (post > now) {
+    if (collective) {
+        if (s->coll_cpu_free) s->coll_cpu_free[rank] = post;
+    } else if (post > now) {
         s->owing_rank = rank;
         s->owing_until = post;
     }
@@ -426,7 +431,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
                                 uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
                                 enum send_mode mode, struct sched *owner, simtime_t at,
                                 const void *buf) {
-    if (!owner) at = loggp_post_time(s, rank, at, size);
+    at = loggp_post_time(s, rank, at, size, owner != NULL);
     struct request *r = request_new(s, rank, ctx, REQ_SEND, tag, size, at);
     if (owner) {
         r->sched = owner;

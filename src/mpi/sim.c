@@ -59,6 +59,8 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     if (plat->gap > 0 || plat->gap_per_byte > 0)
         s->nic_free = xcalloc((size_t)nranks, sizeof *s->nic_free);
     if (plat->recv_overhead > 0) s->recv_free = xcalloc((size_t)nranks, sizeof *s->recv_free);
+    if (plat->send_overhead > 0)
+        s->coll_cpu_free = xcalloc((size_t)nranks, sizeof *s->coll_cpu_free);
     s->cont = contention_create(net, plat->nodes, &s->eng, EV_NET, pt2pt_transfer_done, s, err);
     if (err->set) {
         sim_destroy(s);
@@ -82,6 +84,7 @@ void sim_destroy(struct sim *s) {
     free(s->xfers);
     free(s->nic_free);
     free(s->recv_free);
+    free(s->coll_cpu_free);
     engine_destroy(&s->eng);
     free(s->ranks);
     free(s->report);

@@ -121,7 +121,7 @@ struct sim {
      * when its NIC may inject again and when it may process a receive */
     int32_t owing_rank;
     simtime_t owing_until;
-    simtime_t *nic_free, *recv_free;
+    simtime_t *nic_free, *recv_free, *coll_cpu_free;
     struct xfer *xfers; /* [0] unused */
     uint32_t nxfers, xfer_cap, xfer_free;
 };

@@ -513,7 +513,28 @@ static void test_loggopsim_timing(void) {
     CHECK_EQ_INT(o.finish[3], 12 * US);
 }
 
+/* The same costs inside a collective: an 8-byte binomial bcast from rank 0
+ * to 4 ranks, o = 1us, L = 3us, G = 0. Rank 0 sends to rank 2 (posted at
+ * 1us), then to rank 1 (CPU free at 1us, posted at 2us): rank 0 is done at
+ * 2us. Rank 2 has the data at 1 + 3 + o = 5us, sends to rank 3 (posted at
+ * 6us: done at 6us), which has them at 6 + 3 + 1 = 10us; rank 1 at
+ * 2 + 3 + 1 = 6us. (LogGOPSim gives the same timeline.) */
+static void test_loggp_collective(void) {
+    const char *plat = "nodes: 4\ncores_per_node: 1\n"
+                       "inter: {model: loggp, latency: 3us, gap_per_byte: 0ns}\n"
+                       "mpi: {send_overhead: 1us, recv_overhead: 1us}\n";
+    struct outcome o = run_with(plat, NULL, 0,
+                                "simpi-trace 1\nranks 4\n0 bcast 8\n1 bcast 8\n2 bcast 8\n"
+                                "3 bcast 8\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[0], 2 * US);
+    CHECK_EQ_INT(o.finish[1], 6 * US);
+    CHECK_EQ_INT(o.finish[2], 6 * US);
+    CHECK_EQ_INT(o.finish[3], 10 * US);
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.loggp_collective", test_loggp_collective},
     {"replay.dimemas_cpu_latency", test_dimemas_cpu_latency},
     {"replay.loggopsim_timing", test_loggopsim_timing},
     {"replay.flow_scatter_backbone", test_flow_scatter_backbone},
