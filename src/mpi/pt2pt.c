@@ -165,7 +165,7 @@ static void xfer_free(struct sim *s, uint32_t id) {
 
 /* Whether the data of a message between these ranks contends. */
 static bool contends(const struct sim *s, int32_t from, int32_t to) {
-    return s->cont && s->ranks[from].node != s->ranks[to].node;
+    return s->cont && (s->ranks[from].node != s->ranks[to].node || s->net->intra_contention);
 }
 
 /* Counts a message between nodes for the run's network statistics. */

@@ -151,7 +151,17 @@ static void flow_start(struct contention *c, int32_t src, int32_t dst, int64_t s
                        void *arg) {
     struct flows *f = c->priv;
     const struct topology *t = &c->net->topo;
-    int hops, n = network_route(c->net, src, dst, f->route, f->classes, &hops);
+    int hops, n = 1;
+    double bw_intra = 0;
+    simtime_t lat;
+    if (src == dst) { /* intra-node, with network.intra_contention: the node's memory */
+        f->route[0] = t->links + 2 * t->nodes + 1 + src;
+        bw_intra = p2p_model_bandwidth(&c->net->intra);
+        lat = p2p_model_cost(&c->net->intra, 0);
+    } else {
+        n = network_route(c->net, src, dst, f->route, f->classes, &hops);
+        lat = simtime_from_seconds(network_path(c->net, src, dst)->latency);
+    }
     struct flow *fl = xcalloc(1, sizeof *fl);
     fl->next = f->all;
     if (f->all) f->all->prev = fl;
@@ -161,10 +171,9 @@ static void flow_start(struct contention *c, int32_t src, int32_t dst, int64_t s
     fl->links = xmalloc(sizeof *fl->links * (size_t)(n ? 2 * n : 1));
     fl->slots = fl->links + n;
     fl->nlinks = n;
-    for (int i = 0; i < n; i++) {
-        fl->links[i] = link_index(c, f->route[i], t->cls[f->classes[i]].bandwidth);
-    }
-    simtime_t lat = simtime_from_seconds(network_path(c->net, src, dst)->latency);
+    for (int i = 0; i < n; i++)
+        fl->links[i] =
+            link_index(c, f->route[i], src == dst ? bw_intra : t->cls[f->classes[i]].bandwidth);
     fl->events++;
     engine_schedule(c->eng, simtime_add(at, lat), -1, c->kind, PHASE_SEND, fl);
 }

@@ -30,6 +30,23 @@ static bool read_contention(struct network *n, const struct conf_node *net, stru
         return err_at(err, cn->file, cn->line,
                       "'network.contention: flow' shares the links of a route: choose a "
                       "topology (e.g. topology: star) under network:");
+    const struct conf_node *ic = net ? conf_map_get(net, "intra_contention") : NULL;
+    if (ic) {
+        const char *v = conf_get_scalar(net, "network", "intra_contention", err);
+        if (!v) return false;
+        if (strcmp(v, "true") && strcmp(v, "false"))
+            return err_at(err, ic->file, ic->line,
+                          "'network.intra_contention': found '%s', expected true or false", v);
+        n->intra_contention = !strcmp(v, "true");
+        if (n->intra_contention && n->contention != CONTENTION_FLOW)
+            return err_at(err, ic->file, ic->line,
+                          "'network.intra_contention' shares a node's memory among flows: it "
+                          "needs contention: flow");
+        if (n->intra_contention && p2p_model_bandwidth(&n->intra) <= 0)
+            return err_at(err, ic->file, ic->line,
+                          "'network.intra_contention' needs an intra model with a bandwidth "
+                          "(affine, piecewise or loggp), not a table");
+    }
     static const char *const counts[] = {"buses", "links_per_node"};
     int64_t *dst[] = {&n->buses, &n->links_per_node};
     for (int i = 0; i < 2; i++) {

@@ -31,6 +31,7 @@ struct network {
     double overhead; /* seconds added to every inter-node message */
     enum contention_kind contention;
     int64_t buses, links_per_node; /* buses model: 0 = unlimited */
+    bool intra_contention;         /* flow: messages inside a node share its memory */
     struct path_cost *paths;       /* cache of route costs by node pair (topologies) */
     int64_t *route;                /* scratch: TOPO_MAX_HOPS + 3 links */
     int *classes;                  /* scratch: their classes */

@@ -205,3 +205,8 @@ void p2p_model_destroy(struct p2p_model *m) {
 simtime_t p2p_model_cost(const struct p2p_model *m, int64_t size) {
     return simtime_from_seconds(m->ops->seconds(m, size));
 }
+
+double p2p_model_bandwidth(const struct p2p_model *m) {
+    if (!strcmp(m->ops->name, "table")) return 0;
+    return m->seg[m->nseg - 1].bandwidth;
+}

@@ -40,5 +40,8 @@ bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char
                     struct sim_error *err);
 void p2p_model_destroy(struct p2p_model *m);
 simtime_t p2p_model_cost(const struct p2p_model *m, int64_t size);
+/* The bandwidth of large messages (the last segment's; loggp: 1 / G); 0 for
+ * a table, which has none. */
+double p2p_model_bandwidth(const struct p2p_model *m);
 
 #endif

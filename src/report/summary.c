@@ -111,6 +111,10 @@ static void link_name(const struct network *net, int64_t link, char *buf, size_t
         snprintf(buf, len, "backbone");
         return;
     }
+    if (link > t->links + 2 * t->nodes) {
+        snprintf(buf, len, "memory of node %lld", (long long)(link - t->links - 2 * t->nodes - 1));
+        return;
+    }
     if (link >= t->links) {
         int64_t node = (link - t->links) / 2;
         snprintf(buf, len, "%s link of node %lld", (link - t->links) % 2 ? "ejection" : "injection",

@@ -533,7 +533,26 @@ static void test_loggp_collective(void) {
     CHECK_EQ_INT(o.finish[3], 10 * US);
 }
 
+/* network.intra_contention: two ranks on one node (intra: 1 GB/s, no
+ * latency); rank 0's two 1e6 B messages to rank 1 share the node's memory:
+ * 0.5 GB/s each, both received at 2 ms (1 ms each without). */
+static void test_flow_intra_node(void) {
+    const char *plat = "nodes: 2\ncores_per_node: 2\n"
+                       "intra: {model: affine, latency: 0us, bandwidth: 1GB/s}\n"
+                       "network: {topology: star, contention: flow, intra_contention: true}\n";
+    const char *trace = "simpi-trace 1\nranks 2\n0 isend 1 1000000 req=1\n"
+                        "0 isend 1 1000000 req=2\n0 waitall\n1 irecv 0 1000000 req=1\n"
+                        "1 irecv 0 1000000 req=2\n1 waitall\n";
+    struct outcome o = run_with(plat, NULL, 0, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[1], 2000 * US);
+    const char *off[] = {"network.intra_contention=false"};
+    o = run_with(plat, off, 1, trace);
+    CHECK_EQ_INT(o.finish[1], 1000 * US);
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.flow_intra_node", test_flow_intra_node},
     {"replay.loggp_collective", test_loggp_collective},
     {"replay.dimemas_cpu_latency", test_dimemas_cpu_latency},
     {"replay.loggopsim_timing", test_loggopsim_timing},
