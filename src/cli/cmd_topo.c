@@ -13,6 +13,7 @@
 #include "core/memstat.h"
 #include "core/outfile.h"
 #include "core/pool.h"
+#include "core/units.h"
 #include "net/network.h"
 
 #define EXACT_NODES 4096
@@ -140,15 +141,53 @@ static bool write_json(const char *path, const struct topology *t, const struct 
     return outfile_commit(&o, err);
 }
 
+/* --route A B: both ends' coordinates, the hop count and every link, with
+ * the route's latency and bottleneck bandwidth. */
+static int print_route(struct network *net, const char *a_text, const char *b_text) {
+    char *end_a, *end_b;
+    long long a = strtoll(a_text, &end_a, 10), b = strtoll(b_text, &end_b, 10);
+    int64_t n = net->topo.nodes;
+    if (*end_a || *end_b || end_a == a_text || end_b == b_text || a < 0 || b < 0 || a >= n ||
+        b >= n) {
+        fprintf(stderr, "simpi topo: --route needs two node numbers from 0 to %lld\n",
+                (long long)n - 1);
+        return EXIT_USAGE;
+    }
+    char ca[96], cb[96], name[160];
+    topology_coords(&net->topo, a, ca, sizeof ca);
+    topology_coords(&net->topo, b, cb, sizeof cb);
+    int64_t *links = xmalloc(sizeof *links * (TOPO_MAX_HOPS + 3));
+    int *classes = xmalloc(sizeof *classes * (TOPO_MAX_HOPS + 3));
+    int hops, k = a == b ? 0 : network_route(net, (int32_t)a, (int32_t)b, links, classes, &hops);
+    if (a == b) hops = 0;
+    printf("node %lld %s -> node %lld %s: %d hop%s\n", a, ca, b, cb, hops, hops == 1 ? "" : "s");
+    for (int i = 0; i < k; i++) {
+        network_link_name(net, links[i], name, sizeof name);
+        printf("  %s\n", name);
+    }
+    if (a != b) {
+        const struct path_cost *p = network_path(net, (int32_t)a, (int32_t)b);
+        char lat[48];
+        printf("latency %s (with the overhead), slowest link %.6g B/s\n",
+               units_format_time(simtime_from_seconds(p->latency), lat, sizeof lat), p->bandwidth);
+    }
+    free(links);
+    free(classes);
+    return 0;
+}
+
 int cmd_topo(int argc, char **argv) {
     struct platform_opts o = {0};
-    const char *json = NULL;
+    const char *json = NULL, *route_a = NULL, *route_b = NULL;
     for (int i = 1; i < argc; i++) {
         int r = cli_platform_option(&o, argc, argv, &i);
         if (r < 0) return EXIT_USAGE;
         if (r == 1) continue;
         if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             json = argv[++i];
+        } else if (!strcmp(argv[i], "--route") && i + 2 < argc) {
+            route_a = argv[++i];
+            route_b = argv[++i];
         } else {
             fprintf(stderr, "simpi topo: unexpected argument '%s' (see simpi topo --help)\n",
                     argv[i]);
@@ -164,7 +203,9 @@ int cmd_topo(int argc, char **argv) {
         return EXIT_INPUT_ERROR;
     }
     int rc = 0;
-    if (topology_is_flat(&net.topo)) {
+    if (route_a && !topology_is_flat(&net.topo)) {
+        rc = print_route(&net, route_a, route_b);
+    } else if (topology_is_flat(&net.topo)) {
         printf("topology flat: every two nodes one hop apart (the platform's inter model); "
                "choose a topology under network: (docs/network.md)\n");
     } else {

@@ -67,6 +67,7 @@ static const struct {
                  "\n"
                  "See docs/platform-format.md.\n"},
     {"topo", "usage: simpi topo [--platform FILE] [--set KEY=VALUE]... [--json FILE]\n"
+             "       simpi topo [--platform FILE] [--set KEY=VALUE]... --route A B\n"
              "Statistics of the platform's network topology (network: in the platform,\n"
              "docs/network.md): nodes, switches, directed links, diameter, average hop\n"
              "distance between random pairs and between neighbours (node i to i+1), and\n"
@@ -75,7 +76,9 @@ static const struct {
              "\n"
              "  --platform FILE        platform description (YAML)\n"
              "  --set KEY=VALUE        change one key, e.g. network.dims=[8,8,8]\n"
-             "  --json FILE            also write the figures as JSON (- for stdout)\n"},
+             "  --json FILE            also write the figures as JSON (- for stdout)\n"
+             "  --route A B            instead, the route from node A to node B: both\n"
+             "                         nodes' coordinates, every link, latency, bottleneck\n"},
     {"gen", "usage: simpi gen stencil --ranks N --iters K [options]\n"
             "Writes a synthetic trace: a 2-D halo exchange (up to 4 neighbours) with a\n"
             "compute burst and an 8-byte allreduce per iteration.\n"

@@ -2,6 +2,7 @@
  * topology (cached by node pair: the cost of a pair never changes). */
 #include "net/network.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,4 +142,29 @@ const struct path_cost *network_path(const struct network *n, int32_t src, int32
         compute_path(n, p);
     }
     return p;
+}
+
+void network_link_name(const struct network *net, int64_t link, char *buf, size_t len) {
+    const struct topology *t = &net->topo;
+    int64_t from, to;
+    if (link == t->links + 2 * t->nodes) {
+        snprintf(buf, len, "backbone");
+        return;
+    }
+    if (link > t->links + 2 * t->nodes) {
+        snprintf(buf, len, "memory of node %lld", (long long)(link - t->links - 2 * t->nodes - 1));
+        return;
+    }
+    if (link >= t->links) {
+        int64_t node = (link - t->links) / 2;
+        snprintf(buf, len, "%s link of node %lld", (link - t->links) % 2 ? "ejection" : "injection",
+                 (long long)node);
+        return;
+    }
+    if (!topology_link_ends(t, link, &from, &to)) from = to = -1;
+    const char *cls = t->class_names[topology_link_class(t, link)];
+    bool plain = !strcmp(cls, "link");
+    snprintf(buf, len, "%s%slink %lld (%s %lld -> %s %lld)", plain ? "" : cls, plain ? "" : " ",
+             (long long)link, from < t->nodes ? "node" : "switch", (long long)from,
+             to < t->nodes ? "node" : "switch", (long long)to);
 }

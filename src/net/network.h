@@ -48,6 +48,9 @@ void network_destroy(struct network *n);
  * (at most TOPO_MAX_HOPS + 3); *hops gets the route's hop count. */
 int network_route(const struct network *n, int32_t src_node, int32_t dst_node, int64_t *links,
                   int *classes, int *hops);
+/* A link's name for reports: "level2 link 68 (switch 68 -> switch 72)",
+ * "injection link of node 3", "backbone", "memory of node 5". */
+void network_link_name(const struct network *n, int64_t link, char *buf, size_t len);
 /* Latency, bandwidth and hop count of the route between two nodes. */
 const struct path_cost *network_path(const struct network *n, int32_t src_node, int32_t dst_node);
 

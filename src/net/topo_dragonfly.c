@@ -20,6 +20,7 @@
  *   link n: node n -> its router; link N + n: router -> node n;
  *   link 2N + r*a + j: router r -> router j of its group;
  *   link 2N + R*a + r*h + q: global port q of router r (R routers in all) */
+#include <stdio.h>
 #include <string.h>
 
 #include "net/topology.h"
@@ -213,6 +214,12 @@ static bool df_link_ends(const struct topology *t, int64_t link, int64_t *from, 
     return true;
 }
 
+static void df_coords(const struct topology *t, int64_t v, char *buf, size_t len) {
+    int64_t r = v / t->per_router;
+    snprintf(buf, len, "group %lld, router %lld, slot %lld", (long long)(r / t->routers),
+             (long long)(r % t->routers), (long long)(v % t->per_router));
+}
+
 static int df_link_class(const struct topology *t, int64_t link) {
     int64_t N = t->nodes;
     if (link < 2 * N) return CL_TERMINAL;
@@ -222,5 +229,5 @@ static int df_link_class(const struct topology *t, int64_t link) {
 static const char *const df_keys[] = {"groups",  "routers", "nodes_per_router",
                                       "globals", "routing", NULL};
 
-const struct topo_ops topo_dragonfly = {"dragonfly",  df_init,       df_distance, df_route,
-                                        df_link_ends, df_link_class, NULL,        df_keys};
+const struct topo_ops topo_dragonfly = {"dragonfly",   df_init, df_distance, df_route, df_link_ends,
+                                        df_link_class, NULL,    df_keys,     df_coords};

@@ -27,5 +27,5 @@ static bool flat_link_ends(const struct topology *t, int64_t link, int64_t *from
 
 static const char *const flat_keys[] = {NULL};
 
-const struct topo_ops topo_flat = {"flat",         flat_init, flat_distance, flat_route,
-                                   flat_link_ends, NULL,      NULL,          flat_keys};
+const struct topo_ops topo_flat = {"flat", flat_init, flat_distance, flat_route, flat_link_ends,
+                                   NULL,   NULL,      flat_keys,     NULL};

@@ -33,5 +33,5 @@ static bool full_link_ends(const struct topology *t, int64_t link, int64_t *from
 
 static const char *const full_keys[] = {NULL};
 
-const struct topo_ops topo_full = {"full",         full_init, full_distance, full_route,
-                                   full_link_ends, NULL,      NULL,          full_keys};
+const struct topo_ops topo_full = {"full", full_init, full_distance, full_route, full_link_ends,
+                                   NULL,   NULL,      full_keys,     NULL};

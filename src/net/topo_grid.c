@@ -17,6 +17,7 @@
  * message one hop closer. Hop distances are exact in all three cases.
  *   link (v * n + d) * 2 + s: node v -> its neighbour in dimension d
  *   (s = 0 up, 1 down) */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +113,15 @@ static void coords(const struct topology *t, int64_t v, int64_t *x) {
         x[d] = v % t->dims[d];
         v /= t->dims[d];
     }
+}
+
+static void grid_coords(const struct topology *t, int64_t v, char *buf, size_t len) {
+    int64_t x[TOPO_MAX_DIMS];
+    coords(t, v, x);
+    size_t at = 0;
+    for (int d = 0; d < t->ndims && at < len; d++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%lld", d ? ", " : "(", (long long)x[d]);
+    if (at < len) snprintf(buf + at, len - at, ")");
 }
 
 static int64_t index_of(const struct topology *t, const int64_t *x) {
@@ -287,10 +297,11 @@ static const char *const mesh_keys[] = {"dims", NULL};
 static const char *const torus_keys[] = {"dims", "wrap", NULL};
 static const char *const twisted_keys[] = {"dims", "wrap", "twist", "jump", NULL};
 
-const struct topo_ops topo_mesh = {"mesh",         mesh_init, torus_distance, torus_route,
-                                   grid_link_ends, NULL,      NULL,           mesh_keys};
-const struct topo_ops topo_torus = {"torus",        torus_init, torus_distance, torus_route,
-                                    grid_link_ends, NULL,       NULL,           torus_keys};
+const struct topo_ops topo_mesh = {"mesh", mesh_init, torus_distance, torus_route, grid_link_ends,
+                                   NULL,   NULL,      mesh_keys,      grid_coords};
+const struct topo_ops topo_torus = {"torus",     torus_init,     torus_distance,
+                                    torus_route, grid_link_ends, NULL,
+                                    NULL,        torus_keys,     grid_coords};
 const struct topo_ops topo_twisted_torus = {"twisted-torus", twisted_init,   twisted_distance,
                                             twisted_route,   grid_link_ends, NULL,
-                                            twisted_destroy, twisted_keys};
+                                            twisted_destroy, twisted_keys,   grid_coords};

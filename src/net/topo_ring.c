@@ -64,5 +64,5 @@ static bool ring_link_ends(const struct topology *t, int64_t link, int64_t *from
 
 static const char *const ring_keys[] = {"direction", NULL};
 
-const struct topo_ops topo_ring = {"ring",         ring_init, ring_distance, ring_route,
-                                   ring_link_ends, NULL,      NULL,          ring_keys};
+const struct topo_ops topo_ring = {"ring", ring_init, ring_distance, ring_route, ring_link_ends,
+                                   NULL,   NULL,      ring_keys,     NULL};

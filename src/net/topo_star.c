@@ -37,5 +37,5 @@ static bool star_link_ends(const struct topology *t, int64_t link, int64_t *from
 
 static const char *const star_keys[] = {"backbone", NULL};
 
-const struct topo_ops topo_star = {"star",         star_init, star_distance, star_route,
-                                   star_link_ends, NULL,      NULL,          star_keys};
+const struct topo_ops topo_star = {"star", star_init, star_distance, star_route, star_link_ends,
+                                   NULL,   NULL,      star_keys,     NULL};

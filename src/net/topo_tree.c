@@ -116,6 +116,20 @@ static bool fat_tree_init(struct topology *t, const struct conf_node *map, struc
     return xgft_build(t, err);
 }
 
+/* A node's digits x_h .. x_1: the subtree it is in at each level. */
+static void xgft_coords(const struct topology *t, int64_t v, char *buf, size_t len) {
+    int64_t x[TOPO_MAX_DIMS];
+    for (int l = 0; l < t->levels; l++) {
+        x[l] = v % t->down[l];
+        v /= t->down[l];
+    }
+    size_t at = 0;
+    for (int l = (int)t->levels - 1; l >= 0 && at < len; l--)
+        at += (size_t)snprintf(buf + at, len - at, "%s%lld", l == t->levels - 1 ? "[" : ".",
+                               (long long)x[l]);
+    if (at < len) snprintf(buf + at, len - at, "]");
+}
+
 static void xgft_destroy(struct topology *t) {
     free(t->priv);
 }
@@ -190,8 +204,9 @@ static int xgft_link_class(const struct topology *t, int64_t link) {
 static const char *const tree_keys[] = {"arity", "levels", NULL};
 static const char *const fat_tree_keys[] = {"arity", "levels", "down", "up", NULL};
 
-const struct topo_ops topo_tree = {"tree",         tree_init,       xgft_distance, xgft_route,
-                                   xgft_link_ends, xgft_link_class, xgft_destroy,  tree_keys};
+const struct topo_ops topo_tree = {"tree",       tree_init,      xgft_distance,
+                                   xgft_route,   xgft_link_ends, xgft_link_class,
+                                   xgft_destroy, tree_keys,      xgft_coords};
 const struct topo_ops topo_fat_tree = {"fat-tree",   fat_tree_init,  xgft_distance,
                                        xgft_route,   xgft_link_ends, xgft_link_class,
-                                       xgft_destroy, fat_tree_keys};
+                                       xgft_destroy, fat_tree_keys,  xgft_coords};

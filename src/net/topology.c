@@ -179,3 +179,10 @@ bool topo_need_nodes(const struct topology *t, struct sim_error *err) {
     return err_set(err, "the %s topology takes its size from the platform: set nodes: to a number",
                    t->ops->name);
 }
+
+void topology_coords(const struct topology *t, int64_t node, char *buf, size_t len) {
+    if (t->ops->coords)
+        t->ops->coords(t, node, buf, len);
+    else
+        snprintf(buf, len, "node %lld", (long long)node);
+}

@@ -40,6 +40,8 @@ struct topo_ops {
     int (*link_class)(const struct topology *t, int64_t link); /* NULL: one class */
     void (*destroy)(struct topology *t);
     const char *const *keys; /* its shape keys of `network:` (NULL-terminated) */
+    /* A node's coordinates as text; NULL: its number */
+    void (*coords)(const struct topology *t, int64_t node, char *buf, size_t len);
 };
 
 struct link_params {
@@ -87,6 +89,9 @@ int32_t topology_distance(struct topology *t, int64_t a, int64_t b);
 int topology_route(struct topology *t, int64_t a, int64_t b, int64_t *out);
 bool topology_link_ends(const struct topology *t, int64_t link, int64_t *from, int64_t *to);
 int topology_link_class(const struct topology *t, int64_t link);
+/* A node's coordinates: "(3, 7, 1)" on a torus, "group 2, router 1, slot 0"
+ * on a dragonfly, the digits of its subtrees on a tree. */
+void topology_coords(const struct topology *t, int64_t node, char *buf, size_t len);
 /* The names of the topologies, for messages and help. */
 const char *topology_names(void);
 

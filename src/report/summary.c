@@ -103,32 +103,6 @@ static void print_slowest(FILE *out, const struct sim *s) {
         print_rank(out, s, best[k]);
 }
 
-/* "level2 link from switch 68 to switch 72", "injection link of node 3". */
-static void link_name(const struct network *net, int64_t link, char *buf, size_t len) {
-    const struct topology *t = &net->topo;
-    int64_t from, to;
-    if (link == t->links + 2 * t->nodes) {
-        snprintf(buf, len, "backbone");
-        return;
-    }
-    if (link > t->links + 2 * t->nodes) {
-        snprintf(buf, len, "memory of node %lld", (long long)(link - t->links - 2 * t->nodes - 1));
-        return;
-    }
-    if (link >= t->links) {
-        int64_t node = (link - t->links) / 2;
-        snprintf(buf, len, "%s link of node %lld", (link - t->links) % 2 ? "ejection" : "injection",
-                 (long long)node);
-        return;
-    }
-    if (!topology_link_ends(t, link, &from, &to)) from = to = -1;
-    const char *cls = t->class_names[topology_link_class(t, link)];
-    bool plain = !strcmp(cls, "link");
-    snprintf(buf, len, "%s%slink %lld (%s %lld -> %s %lld)", plain ? "" : cls, plain ? "" : " ",
-             (long long)link, from < t->nodes ? "node" : "switch", (long long)from,
-             to < t->nodes ? "node" : "switch", (long long)to);
-}
-
 /* Messages between nodes, and the busiest links under flow contention. */
 static void print_network(FILE *out, const struct sim *s) {
     struct sim_net_stats ns;
@@ -146,7 +120,7 @@ static void print_network(FILE *out, const struct sim *s) {
     double run = sec(summary_predicted(s));
     for (int i = 0; i < n; i++) {
         char name[160], bytes[32];
-        link_name(sim_network(s), top[i].link, name, sizeof name);
+        network_link_name(sim_network(s), top[i].link, name, sizeof name);
         fprintf(out, "  %s %s: busy %.1f%% of the run, %s carried (%.1f%% of its capacity)\n",
                 i ? "          " : "busiest:", name, run > 0 ? 100 * top[i].busy / run : 0,
                 units_format_size((int64_t)top[i].bytes, bytes, sizeof bytes),
@@ -227,7 +201,7 @@ static void json_network(FILE *f, const struct sim *s) {
     double run = sec(summary_predicted(s));
     for (int i = 0; i < n; i++) {
         char name[160];
-        link_name(sim_network(s), top[i].link, name, sizeof name);
+        network_link_name(sim_network(s), top[i].link, name, sizeof name);
         fprintf(f, "%s{\"link\": %lld, \"name\": ", i ? ", " : "", (long long)top[i].link);
         json_string(f, name);
         fprintf(f, ", \"busy\": %.12g, \"bytes\": %.12g, \"utilisation\": %.6g}", top[i].busy,
