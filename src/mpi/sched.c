@@ -117,7 +117,7 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     sc->round_end = s->eng.now;
     sc->tag = (*seq)++ & 0x7fffffff;
     sc->args = (struct coll_args){c->size, myrank, root, size};
-    sc->algo = coll_select(kind, c->size, size);
+    sc->algo = coll_select(s->coll_forced, kind, c->size, size);
     run_rounds(s, sc);
     return req;
 }
@@ -137,6 +137,37 @@ struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum col
     struct request *r = sched_start(s, rank, c, me, kind, size, root);
     request_track(s, r, user_id);
     return r;
+}
+
+bool sched_read_forced(struct sim *s, struct sim_error *err) {
+    const struct conf_node *mpi = conf_map_get(s->plat->conf, "mpi");
+    const struct conf_node *coll = mpi ? conf_map_get(mpi, "coll") : NULL;
+    if (!coll) return true;
+    if (coll->kind != CONF_MAP)
+        return err_at(err, coll->file, coll->line,
+                      "'mpi.coll': expected a map of operation: algorithm (e.g. allreduce: ring)");
+    for (int i = 0; i < coll->count; i++) {
+        const struct conf_node *v = coll->items[i];
+        int kind = 0;
+        while (kind < COLL_KINDS && strcmp(sim_coll_name((enum coll_kind)kind), coll->keys[i]))
+            kind++;
+        if (kind == COLL_KINDS)
+            return err_at(err, v->file, v->line,
+                          "'mpi.coll.%s': not a collective operation (barrier, bcast, reduce, "
+                          "allreduce, gather, scatter, allgather, alltoall)",
+                          coll->keys[i]);
+        const struct coll_algo *a =
+            v->kind == CONF_SCALAR ? coll_find((enum coll_kind)kind, v->value) : NULL;
+        if (!a) {
+            char names[256];
+            coll_names((enum coll_kind)kind, names, sizeof names);
+            return err_at(err, v->file, v->line, "'mpi.coll.%s': found '%s', expected one of: %s",
+                          coll->keys[i], v->kind == CONF_SCALAR ? v->value : "a map or list",
+                          names);
+        }
+        s->coll_forced[kind] = a;
+    }
+    return true;
 }
 
 uint8_t sched_kind(const struct sched *sc) {

@@ -56,6 +56,10 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     engine_register(&s->eng, EV_WAKE, wake_event, s);
     pool_init(&s->req_pool, sizeof(struct request), 4096);
     s->owing_rank = -1;
+    if (!sched_read_forced(s, err)) {
+        sim_destroy(s);
+        return NULL;
+    }
     if (plat->gap > 0 || plat->gap_per_byte > 0)
         s->nic_free = xcalloc((size_t)nranks, sizeof *s->nic_free);
     if (plat->recv_overhead > 0) s->recv_free = xcalloc((size_t)nranks, sizeof *s->recv_free);

@@ -92,6 +92,7 @@ struct comm_handle {
 
 struct split_collector;
 struct contention;
+struct coll_algo;
 
 struct sim {
     struct engine eng;
@@ -114,7 +115,8 @@ struct sim {
     int32_t finished;           /* ranks that finished */
     char *report;
     size_t report_len, report_cap;
-    struct contention *cont; /* NULL: transfers do not contend */
+    struct contention *cont;                         /* NULL: transfers do not contend */
+    const struct coll_algo *coll_forced[COLL_KINDS]; /* mpi.coll.<op>: NAME, else NULL */
     struct sim_net_stats net_stats;
     /* LogGP costs (platform mpi.send_overhead...): the CPU time the rank
      * that just posted a send still owes (sim_cpu_overhead), and per rank
@@ -186,6 +188,8 @@ void sched_notify(struct sim *s, struct sched *sc, simtime_t done);
 void sched_drain(struct sim *s);
 void sched_describe(struct sim *s, struct sched *sc);
 int sched_targets(const struct sched *sc, int32_t *out, int max);
+/* Reads the platform's mpi.coll map (an algorithm forced per operation). */
+bool sched_read_forced(struct sim *s, struct sim_error *err);
 /* The collective a schedule runs (kept in its sub-requests' `coll`). */
 uint8_t sched_kind(const struct sched *sc);
 /* Whether the schedules of a matched collective message are the same

@@ -11,7 +11,8 @@
 static const char *const top_keys[] = {"name",  "nodes", "cores_per_node", "speed",   "intra",
                                        "inter", "mpi",   "placement",      "network", NULL};
 static const char *const mpi_keys[] = {
-    "eager_limit", "send_overhead", "recv_overhead", "wait_overhead", "gap", "gap_per_byte", NULL};
+    "eager_limit", "send_overhead", "recv_overhead", "wait_overhead",
+    "gap",         "gap_per_byte",  "coll",          NULL};
 
 static bool read_nodes(struct platform *p, struct sim_error *err) {
     const char *s = conf_get_scalar(p->conf, "", "nodes", err);

@@ -112,9 +112,9 @@ static uint64_t all_bits(int n) {
     return n == 64 ? ~0ull : ((uint64_t)1 << n) - 1;
 }
 
-static void check_kind(enum coll_kind kind) {
-    const struct coll_algo *al = coll_select(kind, 4, 8);
+static void check_algo(const struct coll_algo *al, enum coll_kind kind) {
     CHECK(al != NULL);
+    if (!al) return;
     for (int n = 1; n <= MAXN; n++) {
         int roots[3] = {0, n / 2, n - 1};
         for (int k = 0; k < 3; k++) {
@@ -159,6 +159,10 @@ static void check_kind(enum coll_kind kind) {
     }
 }
 
+static void check_kind(enum coll_kind kind) {
+    check_algo(coll_select(NULL, kind, 4, 8), kind);
+}
+
 static void test_barrier(void) {
     check_kind(COLL_BARRIER);
 }
@@ -169,7 +173,11 @@ static void test_reduce(void) {
     check_kind(COLL_REDUCE);
 }
 static void test_allreduce(void) {
-    check_kind(COLL_ALLREDUCE);
+    static const char *const names[] = {"recursive_doubling", "ring", "rabenseifner",
+                                        "reduce_bcast"};
+    CHECK(coll_select(NULL, COLL_ALLREDUCE, 4, 8) == coll_find(COLL_ALLREDUCE, names[0]));
+    for (int i = 0; i < 4; i++)
+        check_algo(coll_find(COLL_ALLREDUCE, names[i]), COLL_ALLREDUCE);
 }
 static void test_gather(void) {
     check_kind(COLL_GATHER);

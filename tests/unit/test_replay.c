@@ -551,7 +551,37 @@ static void test_flow_intra_node(void) {
     CHECK_EQ_INT(o.finish[1], 1000 * US);
 }
 
+/* Allreduce algorithms forced with mpi.coll.allreduce, on plat4
+ * (T(S) = 10us + S / 100 MB/s), 4 ranks:
+ *   ring, S = 4000 B: 2 (P-1) T(S/P) = 6 x (10 + 10) us = 120us
+ *   rabenseifner, S = 4000 B: halving T(2000) + T(1000), doubling
+ *     T(1000) + T(2000) = 30 + 20 + 20 + 30 = 100us
+ *     (= 2 log2(P) L + 2 (P-1) S / (P B) = 40 + 60)
+ *   reduce_bcast, S = 1000 B: binomial reduce to rank 0 (3 -> 2, then
+ *     2 -> 0: 2 x 20us), binomial bcast (0 -> 2, 2 -> 3: 2 x 20us): 80us */
+static void test_allreduce_algorithms(void) {
+    static const char *const algo[] = {"mpi.coll.allreduce=ring", "mpi.coll.allreduce=rabenseifner",
+                                       "mpi.coll.allreduce=reduce_bcast"};
+    static const int64_t size[] = {4000, 4000, 1000}, want_us[] = {120, 100, 80};
+    for (int i = 0; i < 3; i++) {
+        char trace[256];
+        snprintf(trace, sizeof trace,
+                 "simpi-trace 1\nranks 4\n0 allreduce %lld\n1 allreduce %lld\n"
+                 "2 allreduce %lld\n3 allreduce %lld\n",
+                 (long long)size[i], (long long)size[i], (long long)size[i], (long long)size[i]);
+        struct outcome o = run_with(plat4, &algo[i], 1, trace);
+        CHECK_EQ_INT(o.status, SIM_OK);
+        CHECK_EQ_INT(o.predicted, want_us[i] * US);
+    }
+    const char *bad[] = {"mpi.coll.allreduce=tree"};
+    struct outcome o = run_with(plat4, bad, 1, "simpi-trace 1\nranks 1\n0 allreduce 8\n");
+    CHECK(!o.input_ok);
+    CHECK_CONTAINS(o.report, "'mpi.coll.allreduce': found 'tree', expected one of: "
+                             "recursive_doubling, ring, rabenseifner, reduce_bcast");
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.allreduce_algorithms", test_allreduce_algorithms},
     {"replay.flow_intra_node", test_flow_intra_node},
     {"replay.loggp_collective", test_loggp_collective},
     {"replay.dimemas_cpu_latency", test_dimemas_cpu_latency},

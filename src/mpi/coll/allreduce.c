@@ -17,15 +17,22 @@ static int32_t real_rank(int32_t nr, int32_t rem) {
     return nr < rem ? nr * 2 + 1 : nr + rem;
 }
 
+/* The pairing of the first 2*rem ranks: first (round 0) even ranks hand
+ * their vector to the odd neighbour; at the end (last) they get the result
+ * back. Returns the number of ops (0 for an unpaired rank). */
+static int pairing(const struct coll_args *a, int32_t rem, bool first, struct coll_op *ops) {
+    int32_t me = a->me;
+    if (me >= 2 * rem) return 0;
+    bool idle = me % 2 == 0;
+    return idle ? coll_op_set(&ops[0], first, me + 1, a->size)
+                : coll_op_set(&ops[0], !first, me - 1, a->size);
+}
+
 int coll_allreduce_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops) {
     int32_t n = a->n, me = a->me, L = log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
     bool paired = me < 2 * rem, idle = paired && me % 2 == 0;
     int32_t newrank = paired ? me / 2 : me - rem;
-    if (round == 0) {
-        if (!paired) return 0;
-        return idle ? coll_op_set(&ops[0], 1, me + 1, a->size)
-                    : coll_op_set(&ops[0], 0, me - 1, a->size);
-    }
+    if (round == 0) return pairing(a, rem, true, ops);
     if (round <= L) {
         if (idle) return 0;
         int32_t partner = real_rank(newrank ^ ((int32_t)1 << (round - 1)), rem);
@@ -33,8 +40,69 @@ int coll_allreduce_recursive_doubling(const struct coll_args *a, int round, stru
         coll_op_set(&ops[1], 0, partner, a->size);
         return 2;
     }
-    if (round == L + 1 && paired)
-        return idle ? coll_op_set(&ops[0], 0, me + 1, a->size)
-                    : coll_op_set(&ops[0], 1, me - 1, a->size);
+    if (round == L + 1 && paired) return pairing(a, rem, false, ops);
     return -1;
+}
+
+/* Block i of a vector of size bytes cut into n blocks (the first size % n
+ * blocks one byte larger), as MPICH cuts counts. */
+static int64_t block(int64_t size, int32_t n, int32_t i) {
+    return size / n + (i < size % n ? 1 : 0);
+}
+
+/* Ring (reduce-scatter then allgather around the ring, Patarasuk and Yuan
+ * 2009): 2(n-1) rounds; in round k < n-1 a rank sends block (me - k) to
+ * me + 1 and receives block (me - k - 1) from me - 1, adding it to its own;
+ * then n-1 rounds pass the reduced blocks on the same way.
+ * Cost: 2 (n - 1) (L + S / (n B)). */
+int coll_allreduce_ring(const struct coll_args *a, int round, struct coll_op *ops) {
+    int32_t n = a->n, me = a->me;
+    if (n == 1 || round >= 2 * (n - 1)) return -1;
+    int32_t k = round < n - 1 ? round : round - (n - 1);
+    int32_t shift = round < n - 1 ? 0 : 1; /* allgather: the block reduced last */
+    int32_t sb = ((me - k + shift) % n + n) % n, rb = ((me - k - 1 + shift) % n + n) % n;
+    coll_op_set(&ops[0], 1, (me + 1) % n, block(a->size, n, sb));
+    coll_op_set(&ops[1], 0, (me - 1 + n) % n, block(a->size, n, rb));
+    return 2;
+}
+
+/* Rabenseifner (Thakur, Rabenseifner, Gropp 2005): reduce-scatter by
+ * recursive halving, then allgather by recursive doubling, among the p2
+ * ranks left after the same pairing as recursive doubling (round 0 and the
+ * last round carry the whole vector). Halving round k exchanges S / 2^k
+ * with newrank ^ (p2 >> k); doubling round k exchanges S / 2^(L-k+1) with
+ * newrank ^ (1 << (k-1)). Cost (n = p2 = 2^L):
+ * 2 sum_{k=1..L} (L_net + S / (2^k B)) = 2 L L_net + 2 (n - 1) S / (n B). */
+int coll_allreduce_rabenseifner(const struct coll_args *a, int round, struct coll_op *ops) {
+    int32_t n = a->n, me = a->me, L = log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
+    bool paired = me < 2 * rem, idle = paired && me % 2 == 0;
+    int32_t newrank = paired ? me / 2 : me - rem;
+    if (round == 0) return pairing(a, rem, true, ops);
+    if (round <= 2 * L) {
+        if (idle) return 0;
+        bool halving = round <= L;
+        int32_t k = halving ? round : round - L;
+        int32_t mask = halving ? p2 >> k : (int32_t)1 << (k - 1);
+        int64_t part = a->size >> (halving ? k : L - k + 1);
+        if (part < 1 && a->size > 0) part = 1;
+        int32_t partner = real_rank(newrank ^ mask, rem);
+        coll_op_set(&ops[0], 1, partner, part);
+        coll_op_set(&ops[1], 0, partner, part);
+        return 2;
+    }
+    if (round == 2 * L + 1 && paired) return pairing(a, rem, false, ops);
+    return -1;
+}
+
+/* Reduce to rank 0 (binomial), then broadcast from it (binomial).
+ * Cost with n = 2^L: reduce L (L_net + S/B) on the longest path, bcast the
+ * same: 2 L (L_net + S/B). */
+int coll_allreduce_reduce_bcast(const struct coll_args *a, int round, struct coll_op *ops) {
+    struct coll_args r = *a;
+    r.root = 0;
+    if (round < 2) {
+        int k = coll_reduce_binomial(&r, round, ops);
+        return k < 0 ? 0 : k;
+    }
+    return coll_bcast_binomial(&r, round - 2, ops);
 }

@@ -32,8 +32,14 @@ struct coll_algo {
     coll_round_fn round;
 };
 
-/* The algorithm used for a collective of this kind (the default selection). */
-const struct coll_algo *coll_select(enum coll_kind kind, int32_t n, int64_t size);
+/* The algorithm used for a collective of this kind: the one forced for the
+ * kind (forced[kind], may be NULL), else the default. */
+const struct coll_algo *coll_select(const struct coll_algo *const *forced, enum coll_kind kind,
+                                    int32_t n, int64_t size);
+/* The algorithm of this kind called name, or NULL. */
+const struct coll_algo *coll_find(enum coll_kind kind, const char *name);
+/* The names of the algorithms of a kind, comma-separated (for messages). */
+void coll_names(enum coll_kind kind, char *buf, int len);
 
 /* Helpers shared by the algorithm files. */
 static inline int coll_op_set(struct coll_op *op, int is_send, int32_t peer, int64_t size) {
@@ -49,6 +55,9 @@ int coll_barrier_dissemination(const struct coll_args *a, int round, struct coll
 int coll_bcast_binomial(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_reduce_binomial(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_allreduce_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_allreduce_ring(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_allreduce_rabenseifner(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_allreduce_reduce_bcast(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_gather_binomial(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_scatter_binomial(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_allgather_bruck(const struct coll_args *a, int round, struct coll_op *ops);
