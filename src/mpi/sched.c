@@ -118,6 +118,7 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     sc->tag = (*seq)++ & 0x7fffffff;
     sc->args = (struct coll_args){c->size, myrank, root, size};
     sc->algo = coll_select(s->coll_forced, kind, c->size, size);
+    if (myrank == 0) s->coll_calls[coll_index(sc->algo)]++; /* once per collective */
     run_rounds(s, sc);
     return req;
 }
@@ -168,6 +169,22 @@ bool sched_read_forced(struct sim *s, struct sim_error *err) {
         s->coll_forced[kind] = a;
     }
     return true;
+}
+
+_Static_assert(sizeof((struct sim *)0)->coll_calls / sizeof(int64_t) == COLL_ALGOS,
+               "coll_calls holds one count per algorithm");
+
+int sim_collective_counts(const struct sim *s, const char **op, const char **algo, int64_t *calls,
+                          int max) {
+    int n = 0;
+    for (int i = 0; i < COLL_ALGOS && n < max; i++) {
+        const struct coll_algo *a = coll_by_index(i);
+        if (!a || !s->coll_calls[i]) continue;
+        op[n] = sim_coll_name(a->kind);
+        algo[n] = a->name;
+        calls[n++] = s->coll_calls[i];
+    }
+    return n;
 }
 
 uint8_t sched_kind(const struct sched *sc) {

@@ -204,6 +204,11 @@ struct link_load;
 int sim_busiest_links(const struct sim *s, struct link_load *out, int n);
 const struct network *sim_network(const struct sim *s);
 
+/* The collectives run, per operation and algorithm (each call counted
+ * once, not per rank); returns how many pairs were written (at most max). */
+int sim_collective_counts(const struct sim *s, const char **op, const char **algo,
+                          int64_t *calls, int max);
+
 /* Progress: fn(ctx) is called every few tens of thousands of events. */
 void sim_set_tick(struct sim *s, void (*fn)(void *ctx), void *ctx);
 /* Ranks that have finished so far. */

@@ -117,6 +117,7 @@ struct sim {
     size_t report_len, report_cap;
     struct contention *cont;                         /* NULL: transfers do not contend */
     const struct coll_algo *coll_forced[COLL_KINDS]; /* mpi.coll.<op>: NAME, else NULL */
+    int64_t coll_calls[16];                          /* collectives run, per algorithm */
     struct sim_net_stats net_stats;
     /* LogGP costs (platform mpi.send_overhead...): the CPU time the rank
      * that just posted a send still owes (sim_cpu_overhead), and per rank

@@ -103,6 +103,18 @@ static void print_slowest(FILE *out, const struct sim *s) {
         print_rank(out, s, best[k]);
 }
 
+/* Which algorithm ran each collective. */
+static void print_collectives(FILE *out, const struct sim *s) {
+    const char *op[16], *algo[16];
+    int64_t calls[16];
+    int n = sim_collective_counts(s, op, algo, calls, 16);
+    if (n == 0) return;
+    fprintf(out, "collectives:");
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%s %s %s x%lld", i ? "," : "", op[i], algo[i], (long long)calls[i]);
+    fprintf(out, "\n");
+}
+
 /* Messages between nodes, and the busiest links under flow contention. */
 static void print_network(FILE *out, const struct sim *s) {
     struct sim_net_stats ns;
@@ -182,11 +194,23 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
                 "warning: %lld requests were never completed by a wait or test before their rank "
                 "finished\n",
                 (long long)abandoned);
+    print_collectives(out, s);
     print_network(out, s);
     print_simulation(out, s, in);
 }
 
 static void json_string(FILE *f, const char *s);
+
+static void json_collectives(FILE *f, const struct sim *s) {
+    const char *op[16], *algo[16];
+    int64_t calls[16];
+    int n = sim_collective_counts(s, op, algo, calls, 16);
+    fprintf(f, "  \"collectives\": [");
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s{\"operation\": \"%s\", \"algorithm\": \"%s\", \"calls\": %lld}",
+                i ? ", " : "", op[i], algo[i], (long long)calls[i]);
+    fprintf(f, "],\n");
+}
 
 static void json_network(FILE *f, const struct sim *s) {
     struct sim_net_stats ns;
@@ -264,6 +288,7 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
     struct sim_memory m;
     sim_memory_usage(s, &m);
     fprintf(f, "  ],\n");
+    json_collectives(f, s);
     json_network(f, s);
     fprintf(
         f,

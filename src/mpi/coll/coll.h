@@ -38,6 +38,10 @@ const struct coll_algo *coll_select(const struct coll_algo *const *forced, enum 
                                     int32_t n, int64_t size);
 /* The algorithm of this kind called name, or NULL. */
 const struct coll_algo *coll_find(enum coll_kind kind, const char *name);
+/* Every algorithm has a number below COLL_ALGOS (for per-algorithm counts). */
+#define COLL_ALGOS 16
+int coll_index(const struct coll_algo *a);
+const struct coll_algo *coll_by_index(int i);
 /* The names of the algorithms of a kind, comma-separated (for messages). */
 void coll_names(enum coll_kind kind, char *buf, int len);
 

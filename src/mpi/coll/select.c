@@ -36,6 +36,16 @@ const struct coll_algo *coll_find(enum coll_kind kind, const char *name) {
     return NULL;
 }
 
+int coll_index(const struct coll_algo *a) {
+    return (int)(a - algos);
+}
+
+const struct coll_algo *coll_by_index(int i) {
+    return i >= 0 && i < (int)NALGOS ? &algos[i] : NULL;
+}
+
+_Static_assert(sizeof algos / sizeof algos[0] <= COLL_ALGOS, "raise COLL_ALGOS");
+
 void coll_names(enum coll_kind kind, char *buf, int len) {
     int at = 0;
     buf[0] = '\0';
