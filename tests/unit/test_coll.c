@@ -186,7 +186,10 @@ static void test_scatter(void) {
     check_kind(COLL_SCATTER);
 }
 static void test_allgather(void) {
-    check_kind(COLL_ALLGATHER);
+    static const char *const names[] = {"bruck", "ring", "recursive_doubling"};
+    CHECK(coll_select(NULL, COLL_ALLGATHER, 4, 8) == coll_find(COLL_ALLGATHER, names[0]));
+    for (int i = 0; i < 3; i++)
+        check_algo(coll_find(COLL_ALLGATHER, names[i]), COLL_ALLGATHER);
 }
 static void test_alltoall(void) {
     check_kind(COLL_ALLTOALL);

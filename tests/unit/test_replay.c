@@ -573,6 +573,18 @@ static void test_allreduce_algorithms(void) {
         CHECK_EQ_INT(o.status, SIM_OK);
         CHECK_EQ_INT(o.predicted, want_us[i] * US);
     }
+    /* allgather of 1000 B blocks on 4 ranks: ring 3 x T(1000) = 60us;
+     * recursive doubling T(1000) + T(2000) = 20 + 30 = 50us */
+    static const char *const ag[] = {"mpi.coll.allgather=ring",
+                                     "mpi.coll.allgather=recursive_doubling"};
+    static const int64_t ag_us[] = {60, 50};
+    for (int i = 0; i < 2; i++) {
+        struct outcome o = run_with(plat4, &ag[i], 1,
+                                    "simpi-trace 1\nranks 4\n0 allgather 1000\n1 allgather 1000\n"
+                                    "2 allgather 1000\n3 allgather 1000\n");
+        CHECK_EQ_INT(o.status, SIM_OK);
+        CHECK_EQ_INT(o.predicted, ag_us[i] * US);
+    }
     const char *bad[] = {"mpi.coll.allreduce=tree"};
     struct outcome o = run_with(plat4, bad, 1, "simpi-trace 1\nranks 1\n0 allreduce 8\n");
     CHECK(!o.input_ok);

@@ -12,3 +12,28 @@ int coll_allgather_bruck(const struct coll_args *a, int round, struct coll_op *o
     coll_op_set(&ops[1], 0, (a->me + dist) % n, a->size * blocks);
     return 2;
 }
+
+/* Ring: n - 1 rounds; in round k a rank passes the block it received last
+ * (its own first) to me + 1 and receives the next from me - 1.
+ * Cost: (n - 1) T(S). */
+int coll_allgather_ring(const struct coll_args *a, int round, struct coll_op *ops) {
+    int32_t n = a->n;
+    if (round >= n - 1) return -1;
+    coll_op_set(&ops[0], 1, (a->me + 1) % n, a->size);
+    coll_op_set(&ops[1], 0, (a->me - 1 + n) % n, a->size);
+    return 2;
+}
+
+/* Recursive doubling (n a power of two): in round k a rank exchanges the
+ * 2^k blocks it holds with me ^ 2^k. Cost: sum_k T(2^k S) =
+ * log2 n L + (n - 1) S / B. Other sizes run the ring, as MPICH leaves
+ * recursive doubling to powers of two. */
+int coll_allgather_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops) {
+    int32_t n = a->n;
+    if (n & (n - 1)) return coll_allgather_ring(a, round, ops);
+    if (round >= 31 || ((int32_t)1 << round) >= n) return -1;
+    int32_t dist = (int32_t)1 << round;
+    coll_op_set(&ops[0], 1, a->me ^ dist, a->size * dist);
+    coll_op_set(&ops[1], 0, a->me ^ dist, a->size * dist);
+    return 2;
+}

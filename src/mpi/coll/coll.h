@@ -65,6 +65,8 @@ int coll_allreduce_reduce_bcast(const struct coll_args *a, int round, struct col
 int coll_gather_binomial(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_scatter_binomial(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_allgather_bruck(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_allgather_ring(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_allgather_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_alltoall_pairwise(const struct coll_args *a, int round, struct coll_op *ops);
 
 #endif

@@ -15,6 +15,8 @@ static const struct coll_algo algos[] = {
     {"binomial", COLL_GATHER, coll_gather_binomial},
     {"binomial", COLL_SCATTER, coll_scatter_binomial},
     {"bruck", COLL_ALLGATHER, coll_allgather_bruck},
+    {"ring", COLL_ALLGATHER, coll_allgather_ring},
+    {"recursive_doubling", COLL_ALLGATHER, coll_allgather_recursive_doubling},
     {"pairwise", COLL_ALLTOALL, coll_alltoall_pairwise},
 };
 
