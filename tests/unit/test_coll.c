@@ -164,7 +164,10 @@ static void check_kind(enum coll_kind kind) {
 }
 
 static void test_barrier(void) {
-    check_kind(COLL_BARRIER);
+    static const char *const names[] = {"dissemination", "recursive_doubling", "binomial"};
+    CHECK(coll_select(NULL, COLL_BARRIER, 4, 0) == coll_find(COLL_BARRIER, names[0]));
+    for (int i = 0; i < 3; i++)
+        check_algo(coll_find(COLL_BARRIER, names[i]), COLL_BARRIER);
 }
 static void test_bcast(void) {
     check_kind(COLL_BCAST);

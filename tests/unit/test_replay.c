@@ -551,40 +551,39 @@ static void test_flow_intra_node(void) {
     CHECK_EQ_INT(o.finish[1], 1000 * US);
 }
 
-/* Allreduce algorithms forced with mpi.coll.allreduce, on plat4
- * (T(S) = 10us + S / 100 MB/s), 4 ranks:
- *   ring, S = 4000 B: 2 (P-1) T(S/P) = 6 x (10 + 10) us = 120us
- *   rabenseifner, S = 4000 B: halving T(2000) + T(1000), doubling
- *     T(1000) + T(2000) = 30 + 20 + 20 + 30 = 100us
+/* A collective `record` on 4 ranks of plat4 with one algorithm forced
+ * (`set`) must take want_us. */
+static void expect_forced(const char *set, const char *record, int64_t want_us) {
+    char trace[256];
+    snprintf(trace, sizeof trace, "simpi-trace 1\nranks 4\n0 %s\n1 %s\n2 %s\n3 %s\n", record,
+             record, record, record);
+    struct outcome o = run_with(plat4, &set, 1, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    if (o.predicted != want_us * US) fprintf(stderr, "  with --set %s, %s\n", set, record);
+    CHECK_EQ_INT(o.predicted, want_us * US);
+}
+
+/* Algorithms forced with mpi.coll.OP, on plat4 (T(S) = 10us + S / 100
+ * MB/s), 4 ranks:
+ *   allreduce ring, S = 4000 B: 2 (P-1) T(S/P) = 6 x (10 + 10) us = 120us
+ *   allreduce rabenseifner, S = 4000 B: halving T(2000) + T(1000),
+ *     doubling T(1000) + T(2000) = 30 + 20 + 20 + 30 = 100us
  *     (= 2 log2(P) L + 2 (P-1) S / (P B) = 40 + 60)
- *   reduce_bcast, S = 1000 B: binomial reduce to rank 0 (3 -> 2, then
- *     2 -> 0: 2 x 20us), binomial bcast (0 -> 2, 2 -> 3: 2 x 20us): 80us */
-static void test_allreduce_algorithms(void) {
-    static const char *const algo[] = {"mpi.coll.allreduce=ring", "mpi.coll.allreduce=rabenseifner",
-                                       "mpi.coll.allreduce=reduce_bcast"};
-    static const int64_t size[] = {4000, 4000, 1000}, want_us[] = {120, 100, 80};
-    for (int i = 0; i < 3; i++) {
-        char trace[256];
-        snprintf(trace, sizeof trace,
-                 "simpi-trace 1\nranks 4\n0 allreduce %lld\n1 allreduce %lld\n"
-                 "2 allreduce %lld\n3 allreduce %lld\n",
-                 (long long)size[i], (long long)size[i], (long long)size[i], (long long)size[i]);
-        struct outcome o = run_with(plat4, &algo[i], 1, trace);
-        CHECK_EQ_INT(o.status, SIM_OK);
-        CHECK_EQ_INT(o.predicted, want_us[i] * US);
-    }
-    /* allgather of 1000 B blocks on 4 ranks: ring 3 x T(1000) = 60us;
-     * recursive doubling T(1000) + T(2000) = 20 + 30 = 50us */
-    static const char *const ag[] = {"mpi.coll.allgather=ring",
-                                     "mpi.coll.allgather=recursive_doubling"};
-    static const int64_t ag_us[] = {60, 50};
-    for (int i = 0; i < 2; i++) {
-        struct outcome o = run_with(plat4, &ag[i], 1,
-                                    "simpi-trace 1\nranks 4\n0 allgather 1000\n1 allgather 1000\n"
-                                    "2 allgather 1000\n3 allgather 1000\n");
-        CHECK_EQ_INT(o.status, SIM_OK);
-        CHECK_EQ_INT(o.predicted, ag_us[i] * US);
-    }
+ *   allreduce reduce_bcast, S = 1000 B: binomial reduce to rank 0 (3 -> 2,
+ *     then 2 -> 0: 2 x 20us), binomial bcast (0 -> 2, 2 -> 3): 80us
+ *   allgather of 1000 B blocks: ring 3 x T(1000) = 60us; recursive
+ *     doubling T(1000) + T(2000) = 20 + 30 = 50us
+ *   barrier, T(0) = 10us: dissemination 2 rounds = 20us, recursive
+ *     doubling 2 rounds = 20us, binomial fan-in then fan-out 4 x 10 = 40us */
+static void test_collective_algorithms(void) {
+    expect_forced("mpi.coll.allreduce=ring", "allreduce 4000", 120);
+    expect_forced("mpi.coll.allreduce=rabenseifner", "allreduce 4000", 100);
+    expect_forced("mpi.coll.allreduce=reduce_bcast", "allreduce 1000", 80);
+    expect_forced("mpi.coll.allgather=ring", "allgather 1000", 60);
+    expect_forced("mpi.coll.allgather=recursive_doubling", "allgather 1000", 50);
+    expect_forced("mpi.coll.barrier=dissemination", "barrier", 20);
+    expect_forced("mpi.coll.barrier=recursive_doubling", "barrier", 20);
+    expect_forced("mpi.coll.barrier=binomial", "barrier", 40);
     const char *bad[] = {"mpi.coll.allreduce=tree"};
     struct outcome o = run_with(plat4, bad, 1, "simpi-trace 1\nranks 1\n0 allreduce 8\n");
     CHECK(!o.input_ok);
@@ -593,7 +592,7 @@ static void test_allreduce_algorithms(void) {
 }
 
 TEST_LIST(replay_tests) = {
-    {"replay.allreduce_algorithms", test_allreduce_algorithms},
+    {"replay.collective_algorithms", test_collective_algorithms},
     {"replay.flow_intra_node", test_flow_intra_node},
     {"replay.loggp_collective", test_loggp_collective},
     {"replay.dimemas_cpu_latency", test_dimemas_cpu_latency},

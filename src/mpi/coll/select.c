@@ -6,6 +6,9 @@
 
 static const struct coll_algo algos[] = {
     {"dissemination", COLL_BARRIER, coll_barrier_dissemination},
+    /* a barrier is an allreduce of nothing: the same schedules with 0 bytes */
+    {"recursive_doubling", COLL_BARRIER, coll_allreduce_recursive_doubling},
+    {"binomial", COLL_BARRIER, coll_allreduce_reduce_bcast},
     {"binomial", COLL_BCAST, coll_bcast_binomial},
     {"binomial", COLL_REDUCE, coll_reduce_binomial},
     {"recursive_doubling", COLL_ALLREDUCE, coll_allreduce_recursive_doubling},
