@@ -46,5 +46,10 @@ struct platform_opts {
     int nsets;
 };
 int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i);
+/* Loads the platform of o and builds its network; on bad input prints the
+ * error and returns NULL (the command exits with EXIT_INPUT_ERROR). */
+struct platform;
+struct network;
+struct platform *cli_load_platform(const struct platform_opts *o, struct network *net);
 
 #endif

@@ -44,6 +44,15 @@ int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i) 
     return 1;
 }
 
+struct platform *cli_load_platform(const struct platform_opts *o, struct network *net) {
+    struct sim_error err = {0};
+    struct platform *p = platform_load(o->path, o->sets, o->nsets, &err);
+    if (p && network_init(net, p, &err)) return p;
+    err_print(&err);
+    platform_free(p);
+    return NULL;
+}
+
 int cmd_platform(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "show") != 0) {
         fprintf(stderr, "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n");
@@ -61,14 +70,9 @@ int cmd_platform(int argc, char **argv) {
             o.path = argv[i];
         }
     }
-    struct sim_error err = {0};
-    struct platform *p = platform_load(o.path, o.sets, o.nsets, &err);
     struct network net;
-    if (!p || !network_init(&net, p, &err)) {
-        err_print(&err);
-        platform_free(p);
-        return EXIT_INPUT_ERROR;
-    }
+    struct platform *p = cli_load_platform(&o, &net);
+    if (!p) return EXIT_INPUT_ERROR;
     platform_show(p, stdout);
     network_destroy(&net);
     platform_free(p);

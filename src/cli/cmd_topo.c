@@ -194,14 +194,10 @@ int cmd_topo(int argc, char **argv) {
             return EXIT_USAGE;
         }
     }
-    struct sim_error err = {0};
-    struct platform *p = platform_load(o.path, o.sets, o.nsets, &err);
     struct network net;
-    if (!p || !network_init(&net, p, &err)) {
-        err_print(&err);
-        platform_free(p);
-        return EXIT_INPUT_ERROR;
-    }
+    struct platform *p = cli_load_platform(&o, &net);
+    if (!p) return EXIT_INPUT_ERROR;
+    struct sim_error err = {0};
     int rc = 0;
     if (route_a && !topology_is_flat(&net.topo)) {
         rc = print_route(&net, route_a, route_b);
