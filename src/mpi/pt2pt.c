@@ -178,40 +178,39 @@ static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
     s->net_stats.transfer_seconds += simtime_to_seconds(recv_done - ts);
 }
 
-/* Resolves a matched pair whose data arrived at `arrival`. */
-static void finish_transfer(struct sim *s, struct xfer *x, simtime_t arrival) {
+/* Resolves the matched pair of transfer id, whose data have arrived, and
+ * frees the transfer. */
+static void finish_transfer(struct sim *s, uint32_t id) {
+    struct xfer *x = &s->xfers[id];
     struct request *send = x->send, *recv = x->recv;
     simtime_t ts = recv->partner_time; /* set at match: the send's post time */
-    simtime_t recv_done = loggp_recv_done(s, recv->owner, sim_max(recv->post_time, arrival));
+    simtime_t recv_done = loggp_recv_done(s, recv->owner, sim_max(recv->post_time, x->arrival));
     note_message(s, x->from, recv->owner, ts, recv_done);
+    bool eager = x->eager;
+    xfer_free(s, id);
     if (send) {
-        simtime_t send_done = recv_done;
-        if (x->eager) /* a synchronous send's acknowledgement */
-            send_done =
-                simtime_add(recv_done, network_control_cost(s->net, s->ranks[send->owner].node,
-                                                            s->ranks[recv->owner].node));
+        send->xfer = 0;
         if (send->flags & RF_BSEND) send->partner_time = recv_done;
-        request_resolve(s, recv, recv_done, ts);
-        if (!(send->flags & RF_RESOLVED))
-            request_resolve(s, send, send_done, recv->post_time);
-        else
-            maybe_free(s, send);
-    } else {
-        request_resolve(s, recv, recv_done, ts);
     }
+    request_resolve(s, recv, recv_done, ts);
+    if (!send) return;
+    simtime_t send_done = recv_done;
+    if (eager) /* a synchronous send's acknowledgement */
+        send_done = simtime_add(recv_done, network_control_cost(s->net, s->ranks[send->owner].node,
+                                                                s->ranks[recv->owner].node));
+    if (!(send->flags & RF_RESOLVED))
+        request_resolve(s, send, send_done, recv->post_time);
+    else
+        maybe_free(s, send);
 }
 
 void pt2pt_transfer_done(void *ctx, void *arg) {
     struct sim *s = ctx;
     uint32_t id = (uint32_t)(uintptr_t)arg;
-    struct xfer *x = &s->xfers[id];
-    x->arrival = s->eng.now;
-    if (x->recv) { /* matched already: the pair completes now */
-        if (x->send) x->send->xfer = 0;
-        finish_transfer(s, x, x->arrival);
-        xfer_free(s, id);
-        sched_drain(s);
-    } /* else the send keeps it until a receive matches it */
+    s->xfers[id].arrival = s->eng.now;
+    if (!s->xfers[id].recv) return; /* the send keeps it until a receive matches it */
+    finish_transfer(s, id);         /* matched already: the pair completes now */
+    sched_drain(s);
 }
 
 /* An eager message's data leaves when it is sent, matched or not. */
@@ -225,21 +224,23 @@ static void start_eager_transfer(struct sim *s, struct request *send) {
 }
 
 /* A matched pair under contention: the receive (and a send that waits for
- * the data) completes when the transfer does. True if deferred. */
-static bool match_contended(struct sim *s, struct request *send, struct request *recv,
+ * the data) completes when the transfer does. */
+static void match_contended(struct sim *s, struct request *send, struct request *recv,
                             simtime_t ctrl) {
     recv->partner_time = send->post_time;
     uint32_t id = send->xfer;
     if (id) { /* eager */
         struct xfer *x = &s->xfers[id];
         x->recv = recv;
-        x->send = send->mode == SEND_SYNC || (send->flags & RF_BSEND) ? send : NULL;
         if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
-        if (x->arrival == SIMTIME_NEVER) return true;
-        send->xfer = 0;
-        finish_transfer(s, x, x->arrival);
-        xfer_free(s, id);
-        return true;
+        if (send->mode != SEND_SYNC && !(send->flags & RF_BSEND)) { /* done at its post */
+            x->send = NULL;
+            send->xfer = 0;
+        } else {
+            x->send = send;
+        }
+        if (x->arrival != SIMTIME_NEVER) finish_transfer(s, id);
+        return;
     }
     /* rendezvous: request-to-send, clear-to-send, then the data */
     simtime_t matched = sim_max(recv->post_time, simtime_add(send->post_time, ctrl));
@@ -251,7 +252,6 @@ static bool match_contended(struct sim *s, struct request *send, struct request 
     if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
     contention_start(s->cont, s->ranks[send->owner].node, s->ranks[recv->owner].node, send->size,
                      simtime_add(matched, ctrl), (void *)(uintptr_t)id);
-    return true;
 }
 
 /* Applies the protocol timing to a matched pair (see the file comment). */
@@ -296,7 +296,10 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     recv->size = send->size;
     send->flags |= RF_MATCHED;
     account_transfer(s, send, recv);
-    if (contended && match_contended(s, send, recv, ctrl)) return;
+    if (contended) {
+        match_contended(s, send, recv, ctrl);
+        return;
+    }
     note_message(s, send->owner, recv->owner, ts, recv_done);
     if (send->flags & RF_BSEND) send->partner_time = recv_done; /* buffer freed then */
     request_resolve(s, recv, recv_done, ts);
