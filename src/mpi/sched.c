@@ -58,9 +58,13 @@ static void post_round(struct sim *s, struct sched *sc, const struct coll_op *op
     sc->posting = 0;
 }
 
-/* Runs rounds until one must wait for a partner, or the schedule ends. */
+/* Runs rounds until one must wait for a partner, or the schedule ends.
+ * Linear algorithms (wide) may post 2 n ops in a round: their room is
+ * allocated for the call. */
 static void run_rounds(struct sim *s, struct sched *sc) {
-    struct coll_op ops[COLL_MAX_OPS];
+    struct coll_op stack_ops[COLL_MAX_OPS];
+    struct coll_op *ops = stack_ops;
+    if (sc->algo->wide) ops = xmalloc((size_t)coll_ops_room(sc->algo, sc->args.n) * sizeof *ops);
     for (;;) {
         int n = sc->algo->round(&sc->args, sc->round, ops);
         if (n < 0) {
@@ -69,15 +73,26 @@ static void run_rounds(struct sim *s, struct sched *sc) {
             req->sched = NULL;
             pool_put(&s->sched_pool, sc);
             request_resolve(s, req, end, end);
-            return;
+            break;
         }
         if (n > 0) {
             post_round(s, sc, ops, n);
-            if (sc->pending > 0) return;
+            if (sc->pending > 0) break;
             release_subs(s, sc);
         }
         sc->round++;
     }
+    if (ops != stack_ops) free(ops);
+}
+
+/* The algorithm for this call; consecutive calls of an operation usually
+ * have the same shape, so the last choice per operation is kept. */
+static const struct coll_algo *select_algo(struct sim *s, enum coll_kind kind, int32_t n,
+                                           int64_t size) {
+    struct coll_choice *c = &s->coll_last[kind];
+    if (!c->algo || c->n != n || c->size != size)
+        *c = (struct coll_choice){coll_select(&s->coll, kind, n, size), n, size};
+    return c->algo;
 }
 
 void sched_drain(struct sim *s) {
@@ -116,8 +131,8 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     sc->owner = rank;
     sc->round_end = s->eng.now;
     sc->tag = (*seq)++ & 0x7fffffff;
-    sc->args = (struct coll_args){c->size, myrank, root, size};
-    sc->algo = coll_select(s->coll_forced, kind, c->size, size);
+    sc->args = (struct coll_args){c->size, myrank, root, size, s->coll.segment, s->coll.window};
+    sc->algo = select_algo(s, kind, c->size, size);
     if (myrank == 0) s->coll_calls[coll_index(sc->algo)]++; /* once per collective */
     run_rounds(s, sc);
     return req;
@@ -140,33 +155,66 @@ struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum col
     return r;
 }
 
+/* mpi.coll.<op>: NAME forces an algorithm for the operation. */
+static bool read_forced(struct sim *s, const char *op, const struct conf_node *v,
+                        struct sim_error *err) {
+    int kind = 0;
+    while (kind < COLL_KINDS && strcmp(sim_coll_name((enum coll_kind)kind), op))
+        kind++;
+    if (kind == COLL_KINDS)
+        return err_at(err, v->file, v->line,
+                      "'mpi.coll.%s': not a collective operation or setting (barrier, bcast, "
+                      "reduce, allreduce, gather, scatter, allgather, alltoall, reduce_scatter, "
+                      "scan, exscan; selector, segment_size, window, model)",
+                      op);
+    const struct coll_algo *a =
+        v->kind == CONF_SCALAR ? coll_find((enum coll_kind)kind, v->value) : NULL;
+    if (!a) {
+        char names[256];
+        coll_names((enum coll_kind)kind, names, sizeof names);
+        return err_at(err, v->file, v->line, "'mpi.coll.%s': found '%s', expected one of: %s", op,
+                      v->kind == CONF_SCALAR ? v->value : "a map or list", names);
+    }
+    s->coll.forced[kind] = a;
+    return true;
+}
+
 bool sched_read_forced(struct sim *s, struct sim_error *err) {
     const struct conf_node *mpi = conf_map_get(s->plat->conf, "mpi");
     const struct conf_node *coll = mpi ? conf_map_get(mpi, "coll") : NULL;
+    s->coll.selector = COLL_SEL_FIXED;
+    s->coll.segment = 64 * 1024;
+    s->coll.window = 32;
     if (!coll) return true;
     if (coll->kind != CONF_MAP)
         return err_at(err, coll->file, coll->line,
                       "'mpi.coll': expected a map of operation: algorithm (e.g. allreduce: ring)");
     for (int i = 0; i < coll->count; i++) {
         const struct conf_node *v = coll->items[i];
-        int kind = 0;
-        while (kind < COLL_KINDS && strcmp(sim_coll_name((enum coll_kind)kind), coll->keys[i]))
-            kind++;
-        if (kind == COLL_KINDS)
-            return err_at(err, v->file, v->line,
-                          "'mpi.coll.%s': not a collective operation (barrier, bcast, reduce, "
-                          "allreduce, gather, scatter, allgather, alltoall)",
-                          coll->keys[i]);
-        const struct coll_algo *a =
-            v->kind == CONF_SCALAR ? coll_find((enum coll_kind)kind, v->value) : NULL;
-        if (!a) {
-            char names[256];
-            coll_names((enum coll_kind)kind, names, sizeof names);
-            return err_at(err, v->file, v->line, "'mpi.coll.%s': found '%s', expected one of: %s",
-                          coll->keys[i], v->kind == CONF_SCALAR ? v->value : "a map or list",
-                          names);
+        const char *key = coll->keys[i];
+        int64_t num;
+        if (!strcmp(key, "selector")) {
+            int sel = v->kind == CONF_SCALAR ? coll_selector_find(v->value) : -1;
+            if (sel < 0)
+                return err_at(err, v->file, v->line,
+                              "'mpi.coll.selector': found '%s', expected one of: fixed, mpich, "
+                              "ompi",
+                              v->kind == CONF_SCALAR ? v->value : "a map or list");
+            s->coll.selector = (enum coll_selector)sel;
+        } else if (!strcmp(key, "segment_size")) {
+            if (!conf_get_size(coll, "mpi.coll", key, false, &num, err)) return false;
+            if (num < 1)
+                return err_at(err, v->file, v->line,
+                              "'mpi.coll.segment_size': must be at least 1 byte");
+            s->coll.segment = num;
+        } else if (!strcmp(key, "window")) {
+            if (!conf_get_int(coll, "mpi.coll", key, 1, 1 << 20, &num, err)) return false;
+            s->coll.window = (int32_t)num;
+        } else if (!strcmp(key, "model")) {
+            continue; /* read by the analytic model */
+        } else if (!read_forced(s, key, v, err)) {
+            return false;
         }
-        s->coll_forced[kind] = a;
     }
     return true;
 }

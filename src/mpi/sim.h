@@ -36,6 +36,9 @@ enum coll_kind {
     COLL_SCATTER,
     COLL_ALLGATHER,
     COLL_ALLTOALL,
+    COLL_REDUCE_SCATTER, /* size: each rank's block of the result */
+    COLL_SCAN,
+    COLL_EXSCAN,
     COLL_KINDS
 };
 
@@ -206,8 +209,8 @@ const struct network *sim_network(const struct sim *s);
 
 /* The collectives run, per operation and algorithm (each call counted
  * once, not per rank); returns how many pairs were written (at most max). */
-int sim_collective_counts(const struct sim *s, const char **op, const char **algo,
-                          int64_t *calls, int max);
+int sim_collective_counts(const struct sim *s, const char **op, const char **algo, int64_t *calls,
+                          int max);
 
 /* Progress: fn(ctx) is called every few tens of thousands of events. */
 void sim_set_tick(struct sim *s, void (*fn)(void *ctx), void *ctx);

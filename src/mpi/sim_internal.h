@@ -5,6 +5,7 @@
 
 #include "core/engine.h"
 #include "core/pool.h"
+#include "mpi/coll/coll.h"
 #include "mpi/sim.h"
 
 enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL };
@@ -115,9 +116,14 @@ struct sim {
     int32_t finished;           /* ranks that finished */
     char *report;
     size_t report_len, report_cap;
-    struct contention *cont;                         /* NULL: transfers do not contend */
-    const struct coll_algo *coll_forced[COLL_KINDS]; /* mpi.coll.<op>: NAME, else NULL */
-    int64_t coll_calls[16];                          /* collectives run, per algorithm */
+    struct contention *cont; /* NULL: transfers do not contend */
+    struct coll_config coll; /* mpi.coll: forced algorithms, selector, parameters */
+    struct coll_choice {     /* the last selection per operation */
+        const struct coll_algo *algo;
+        int32_t n;
+        int64_t size;
+    } coll_last[COLL_KINDS];
+    int64_t coll_calls[48]; /* collectives run, per algorithm */
     struct sim_net_stats net_stats;
     /* LogGP costs (platform mpi.send_overhead...): the CPU time the rank
      * that just posted a send still owes (sim_cpu_overhead), and per rank

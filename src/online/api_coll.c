@@ -1,8 +1,7 @@
 /* MPI collective entry points, blocking and non-blocking: timing through the
  * MPI layer's schedules, data through coll_data (see coll_data.h). The
  * variable-count collectives are timed as their uniform form with the mean
- * count per rank, and scans and reduce-scatter as an allreduce, until the
- * collective library has schedules of their own. */
+ * count per rank; scans and reduce-scatter run their own schedules. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,8 +198,15 @@ static int reduction(const char *func, enum coll_data_kind kind, const void *sen
                           .in_len = total * dt_size(type),
                           .out = out,
                           .out_len_from = st->arrays};
-    enum coll_kind timing = kind == CD_REDUCE ? COLL_REDUCE : COLL_ALLREDUCE;
-    return run(func, comm, &c, timing, total * dt_size(type), st, request);
+    /* reduce_scatter is timed with the mean block per rank */
+    enum coll_kind timing = kind == CD_REDUCE           ? COLL_REDUCE
+                            : kind == CD_SCAN           ? COLL_SCAN
+                            : kind == CD_EXSCAN         ? COLL_EXSCAN
+                            : kind == CD_REDUCE_SCATTER ? COLL_REDUCE_SCATTER
+                                                        : COLL_ALLREDUCE;
+    int64_t wire = total * dt_size(type);
+    if (kind == CD_REDUCE_SCATTER) wire = n ? (wire + n - 1) / n : 0;
+    return run(func, comm, &c, timing, wire, st, request);
 }
 
 /* Per-member offsets and lengths in bytes from counts and displacements in

@@ -25,6 +25,8 @@ struct slot {
     int32_t n, arrived;
     struct coll_call call; /* kind, root, op, type, count of the first arrival */
     struct member *m;
+    int32_t prefix; /* scans: members 0 .. prefix-1 served */
+    char *acc;      /* scans: their running reduction */
 };
 
 static struct slot *slots;
@@ -55,6 +57,7 @@ static void drop_slot(struct slot *s) {
         free(s->m[i].in_len_to);
     }
     free(s->m);
+    free(s->acc);
     free(s);
 }
 
@@ -97,21 +100,16 @@ static int fold(const struct coll_call *c, void *acc, const void *x, void *tmp, 
     return rc;
 }
 
-/* Reductions and prefix reductions, computed once everyone has arrived. */
+/* Reductions, computed once everyone has arrived. */
 static int serve_reductions(struct slot *s) {
     const struct coll_call *c = &s->call;
     int64_t bytes = c->count * c->esize;
     char *acc = xmalloc((size_t)bytes + 1), *tmp = xmalloc((size_t)bytes + 1);
     int rc = 0;
     memcpy(acc, s->m[0].in, (size_t)bytes);
-    for (int32_t j = 0; j < s->n && rc == 0; j++) {
-        if (j > 0) {
-            if (c->kind == CD_EXSCAN) copy_piece(out_of(&s->m[j]), acc, bytes); /* prefix 0..j-1 */
-            rc = fold(c, acc, s->m[j].in, tmp, bytes);
-        }
-        if (c->kind == CD_SCAN) copy_piece(out_of(&s->m[j]), acc, bytes);
-    }
-    if (rc == 0 && c->kind != CD_SCAN && c->kind != CD_EXSCAN) {
+    for (int32_t j = 1; j < s->n && rc == 0; j++)
+        rc = fold(c, acc, s->m[j].in, tmp, bytes);
+    if (rc == 0) {
         int64_t esize = c->esize, at = 0;
         for (int32_t j = 0; j < s->n; j++) {
             struct member *m = &s->m[j];
@@ -125,6 +123,28 @@ static int serve_reductions(struct slot *s) {
         }
     }
     free(acc);
+    free(tmp);
+    return rc;
+}
+
+/* Scans: serves every member whose prefix 0..j has arrived (a scan's rank j
+ * may complete as soon as ranks 0..j have, before the others arrive). */
+static int serve_prefixes(struct slot *s) {
+    const struct coll_call *c = &s->call;
+    int64_t bytes = c->count * c->esize;
+    int rc = 0;
+    if (!s->acc) s->acc = xmalloc((size_t)bytes + 1);
+    char *tmp = xmalloc((size_t)bytes + 1);
+    for (; s->prefix < s->n && s->m[s->prefix].arrived && rc == 0; s->prefix++) {
+        int32_t j = s->prefix;
+        if (j == 0) {
+            memcpy(s->acc, s->m[0].in, (size_t)bytes);
+        } else {
+            if (c->kind == CD_EXSCAN) copy_piece(out_of(&s->m[j]), s->acc, bytes); /* 0..j-1 */
+            rc = fold(c, s->acc, s->m[j].in, tmp, bytes);
+        }
+        if (c->kind == CD_SCAN) copy_piece(out_of(&s->m[j]), s->acc, bytes);
+    }
     free(tmp);
     return rc;
 }
@@ -174,7 +194,9 @@ int coll_data_arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const st
     deposit(&s->m[me], c, n);
     s->arrived++;
     int rc = 0;
-    if (root_only(s->call.kind)) {
+    if (s->call.kind == CD_SCAN || s->call.kind == CD_EXSCAN) {
+        rc = serve_prefixes(s);
+    } else if (root_only(s->call.kind)) {
         if (me == s->call.root) {
             for (int32_t j = 0; j < n; j++)
                 if (s->m[j].arrived && !s->m[j].served) serve(s, j);

@@ -178,11 +178,9 @@ static bool vcoll(struct tit_ctx *c, struct trace_rec *r, const char *name) {
         coll(r, COLL_ALLTOALL);
         return mean_block(c, 3, n, -1, &r->size);
     }
-    /* reducescatter COUNTS... FLOPS [DT]: an allreduce of the whole vector */
-    coll(r, COLL_ALLREDUCE);
-    if (!mean_block(c, 2, n, -1, &r->size)) return false;
-    r->size *= n;
-    return true;
+    /* reducescatter COUNTS... FLOPS [DT]: its own schedule, mean block */
+    coll(r, COLL_REDUCE_SCATTER);
+    return mean_block(c, 2, n, -1, &r->size);
 }
 
 static int parse_action(struct tit_ctx *c, struct trace_rec *r, struct trace_rec *x, bool *hx,

@@ -10,7 +10,8 @@
 #include "test.h"
 
 #define MAXN 64
-#define MAXQ 64
+#define MAXQ 256
+#define MAXOPS (2 * MAXN + 2)
 
 struct msg {
     uint64_t know;
@@ -24,8 +25,8 @@ struct chan {
 
 struct rk {
     int round, nops;
-    bool started, done, got[COLL_MAX_OPS];
-    struct coll_op ops[COLL_MAX_OPS];
+    bool started, done, got[MAXOPS];
+    struct coll_op ops[MAXOPS];
     uint64_t know;
     int64_t recv_bytes, sent_bytes;
 };
@@ -85,7 +86,7 @@ static bool progress(int me) {
 static bool execute(const struct coll_algo *al, int n, int root, int64_t size) {
     memset(chans, 0, sizeof chans);
     memset(rks, 0, sizeof rks);
-    struct coll_args a = {n, 0, root, size};
+    struct coll_args a = {n, 0, root, size, 3, 3}; /* segments of 3 B, windows of 3 */
     for (int i = 0; i < n; i++)
         rks[i].know = (uint64_t)1 << i;
     for (bool changed = true; changed;) {
@@ -132,9 +133,19 @@ static void check_algo(const struct coll_algo *al, enum coll_kind kind) {
                 case COLL_ALLREDUCE:
                     CHECK(r->know == all_bits(n));
                     break;
-                case COLL_BCAST:
+                case COLL_BCAST: /* trees move B once; scatter + allgather more */
                     CHECK(r->know & ((uint64_t)1 << root));
-                    CHECK_EQ_INT(r->recv_bytes, i == root ? 0 : B);
+                    /* in scatter + allgather the root takes part in the allgather */
+                    if (i == root && strncmp(al->name, "scatter_", 8))
+                        CHECK_EQ_INT(r->recv_bytes, 0);
+                    if (i != root) CHECK(r->recv_bytes >= B);
+                    break;
+                case COLL_REDUCE_SCATTER: /* each block holds every contribution */
+                    CHECK(r->know == all_bits(n));
+                    break;
+                case COLL_SCAN: /* rank i combines ranks 0..i */
+                case COLL_EXSCAN:
+                    CHECK((r->know & all_bits(i + 1)) == all_bits(i + 1));
                     break;
                 case COLL_REDUCE:
                 case COLL_GATHER:
@@ -147,9 +158,13 @@ static void check_algo(const struct coll_algo *al, enum coll_kind kind) {
                     if (i != root) CHECK(r->know & ((uint64_t)1 << root));
                     break;
                 case COLL_ALLGATHER:
-                case COLL_ALLTOALL:
                     CHECK(r->know == all_bits(n));
                     CHECK_EQ_INT(r->recv_bytes, (n - 1) * B);
+                    break;
+                case COLL_ALLTOALL: /* Bruck stores and forwards: more bytes */
+                    CHECK(r->know == all_bits(n));
+                    CHECK(r->recv_bytes >= (n - 1) * B);
+                    if (strcmp(al->name, "bruck")) CHECK_EQ_INT(r->recv_bytes, (n - 1) * B);
                     break;
                 default:
                     break;
@@ -159,15 +174,107 @@ static void check_algo(const struct coll_algo *al, enum coll_kind kind) {
     }
 }
 
+/* Every registered algorithm of the kind. */
 static void check_kind(enum coll_kind kind) {
-    check_algo(coll_select(NULL, kind, 4, 8), kind);
+    int found = 0;
+    for (int i = 0; i < COLL_ALGOS; i++) {
+        const struct coll_algo *al = coll_by_index(i);
+        if (!al || al->kind != kind) continue;
+        found++;
+        int before = test_failures;
+        check_algo(al, kind);
+        if (test_failures != before) fprintf(stderr, "  in %s %s\n", sim_coll_name(kind), al->name);
+    }
+    CHECK(found >= 2);
+}
+
+static void test_fixed_defaults(void) {
+    static const char *const want[COLL_KINDS] = {
+        "dissemination",     "binomial", "binomial", "recursive_doubling", "binomial",
+        "binomial",          "bruck",    "pairwise", "recursive_halving",  "recursive_doubling",
+        "recursive_doubling"};
+    for (int k = 0; k < COLL_KINDS; k++)
+        CHECK(coll_select(NULL, (enum coll_kind)k, 4, 8) == coll_find((enum coll_kind)k, want[k]));
+}
+
+static void expect_sel(enum coll_selector sel, enum coll_kind kind, int32_t n, int64_t size,
+                       const char *want) {
+    struct coll_config cfg = {.selector = sel, .segment = 65536, .window = 32};
+    const struct coll_algo *a = coll_select(&cfg, kind, n, size);
+    if (!a || strcmp(a->name, want))
+        fprintf(stderr, "  selector %d, %s on %d ranks of %lld B: got %s, want %s\n", (int)sel,
+                sim_coll_name(kind), n, (long long)size, a ? a->name : "NULL", want);
+    CHECK(a && !strcmp(a->name, want));
+}
+
+/* Each side of each documented threshold (docs/collectives.md). */
+static void test_selector_mpich(void) {
+    enum coll_selector M = COLL_SEL_MPICH;
+    expect_sel(M, COLL_ALLREDUCE, 4, 2048, "recursive_doubling");    /* <= 2048 B */
+    expect_sel(M, COLL_ALLREDUCE, 4, 2056, "rabenseifner");          /* 257 doubles >= 4 */
+    expect_sel(M, COLL_ALLREDUCE, 1024, 4096, "recursive_doubling"); /* 512 < pof2 1024 */
+    expect_sel(M, COLL_ALLREDUCE, 1024, 8192, "rabenseifner");       /* 1024 doubles */
+    expect_sel(M, COLL_REDUCE, 16, 2048, "binomial");
+    expect_sel(M, COLL_REDUCE, 16, 2056, "rabenseifner");
+    expect_sel(M, COLL_BCAST, 16, 12287, "binomial");
+    expect_sel(M, COLL_BCAST, 16, 12288, "scatter_rd_allgather");
+    expect_sel(M, COLL_BCAST, 7, 100000, "binomial"); /* fewer than 8 ranks */
+    expect_sel(M, COLL_BCAST, 12, 12288, "scatter_ring_allgather");
+    expect_sel(M, COLL_BCAST, 16, 524288, "scatter_ring_allgather");
+    expect_sel(M, COLL_ALLTOALL, 8, 256, "bruck");
+    expect_sel(M, COLL_ALLTOALL, 7, 256, "linear_sync");
+    expect_sel(M, COLL_ALLTOALL, 8, 257, "linear_sync");
+    expect_sel(M, COLL_ALLTOALL, 8, 32768, "linear_sync");
+    expect_sel(M, COLL_ALLTOALL, 8, 32769, "pairwise");
+    expect_sel(M, COLL_ALLGATHER, 8, 65535, "recursive_doubling");      /* 524280 B in all */
+    expect_sel(M, COLL_ALLGATHER, 8, 65536, "ring");                    /* 524288 */
+    expect_sel(M, COLL_ALLGATHER, 6, 13653, "bruck");                   /* 81918 */
+    expect_sel(M, COLL_ALLGATHER, 6, 13654, "ring");                    /* 81924 */
+    expect_sel(M, COLL_REDUCE_SCATTER, 4, 131071, "recursive_halving"); /* 524284 */
+    expect_sel(M, COLL_REDUCE_SCATTER, 4, 131072, "pairwise");
+    expect_sel(M, COLL_BARRIER, 5, 0, "dissemination");
+    expect_sel(M, COLL_GATHER, 5, 1 << 20, "binomial");
+    expect_sel(M, COLL_SCAN, 5, 8, "recursive_doubling");
+}
+
+static void test_selector_ompi(void) {
+    enum coll_selector O = COLL_SEL_OMPI;
+    expect_sel(O, COLL_ALLREDUCE, 3, 7, "ring");
+    expect_sel(O, COLL_ALLREDUCE, 3, 8, "recursive_doubling");
+    expect_sel(O, COLL_ALLREDUCE, 3, 262143, "ring_segmented");
+    expect_sel(O, COLL_ALLREDUCE, 3, 262144, "rabenseifner");
+    expect_sel(O, COLL_ALLREDUCE, 64, 262143, "recursive_doubling");
+    expect_sel(O, COLL_ALLREDUCE, 1024, 2047, "reduce_bcast");
+    expect_sel(O, COLL_ALLREDUCE, 1024, 2048, "recursive_doubling");
+    expect_sel(O, COLL_ALLREDUCE, 1024, 16384, "rabenseifner");
+    expect_sel(O, COLL_ALLTOALL, 64, 1023, "bruck");
+    expect_sel(O, COLL_ALLTOALL, 64, 1024, "linear");
+    expect_sel(O, COLL_ALLTOALL, 64, 262144, "pairwise");
+    expect_sel(O, COLL_ALLTOALL, 16, 262144, "linear");
+    expect_sel(O, COLL_BARRIER, 2, 0, "recursive_doubling");
+    expect_sel(O, COLL_BARRIER, 4, 0, "linear");
+    expect_sel(O, COLL_BARRIER, 8, 0, "recursive_doubling");
+    expect_sel(O, COLL_BARRIER, 64, 0, "dissemination");
+    expect_sel(O, COLL_BARRIER, 256, 0, "binomial");
+    expect_sel(O, COLL_ALLGATHER, 16, 1 << 20, "recursive_doubling");
+    expect_sel(O, COLL_ALLGATHER, 12, 8, "bruck"); /* recursive doubling needs 2^k */
+    expect_sel(O, COLL_ALLGATHER, 64, 1024, "neighbor_exchange");
+    expect_sel(O, COLL_BCAST, 7, 8191, "binomial");
+    expect_sel(O, COLL_BCAST, 7, 8192, "linear");
+    expect_sel(O, COLL_BCAST, 7, 1048576, "pipeline");
+    expect_sel(O, COLL_REDUCE, 4, 4095, "binomial");
+    expect_sel(O, COLL_REDUCE, 4, 4096, "pipeline");
+    expect_sel(O, COLL_GATHER, 4, 8191, "linear");
+    expect_sel(O, COLL_GATHER, 4, 262144, "linear_sync");
+    expect_sel(O, COLL_SCATTER, 64, 511, "binomial");
+    expect_sel(O, COLL_SCATTER, 64, 512, "linear");
+    expect_sel(O, COLL_REDUCE_SCATTER, 4, 1, "nonoverlapping"); /* 4 B in all */
+    expect_sel(O, COLL_REDUCE_SCATTER, 4, 2, "recursive_halving");
+    expect_sel(O, COLL_SCAN, 4, 8, "linear");
 }
 
 static void test_barrier(void) {
-    static const char *const names[] = {"dissemination", "recursive_doubling", "binomial"};
-    CHECK(coll_select(NULL, COLL_BARRIER, 4, 0) == coll_find(COLL_BARRIER, names[0]));
-    for (int i = 0; i < 3; i++)
-        check_algo(coll_find(COLL_BARRIER, names[i]), COLL_BARRIER);
+    check_kind(COLL_BARRIER);
 }
 static void test_bcast(void) {
     check_kind(COLL_BCAST);
@@ -176,11 +283,7 @@ static void test_reduce(void) {
     check_kind(COLL_REDUCE);
 }
 static void test_allreduce(void) {
-    static const char *const names[] = {"recursive_doubling", "ring", "rabenseifner",
-                                        "reduce_bcast"};
-    CHECK(coll_select(NULL, COLL_ALLREDUCE, 4, 8) == coll_find(COLL_ALLREDUCE, names[0]));
-    for (int i = 0; i < 4; i++)
-        check_algo(coll_find(COLL_ALLREDUCE, names[i]), COLL_ALLREDUCE);
+    check_kind(COLL_ALLREDUCE);
 }
 static void test_gather(void) {
     check_kind(COLL_GATHER);
@@ -189,13 +292,17 @@ static void test_scatter(void) {
     check_kind(COLL_SCATTER);
 }
 static void test_allgather(void) {
-    static const char *const names[] = {"bruck", "ring", "recursive_doubling"};
-    CHECK(coll_select(NULL, COLL_ALLGATHER, 4, 8) == coll_find(COLL_ALLGATHER, names[0]));
-    for (int i = 0; i < 3; i++)
-        check_algo(coll_find(COLL_ALLGATHER, names[i]), COLL_ALLGATHER);
+    check_kind(COLL_ALLGATHER);
 }
 static void test_alltoall(void) {
     check_kind(COLL_ALLTOALL);
+}
+static void test_reduce_scatter(void) {
+    check_kind(COLL_REDUCE_SCATTER);
+}
+static void test_scan(void) {
+    check_kind(COLL_SCAN);
+    check_kind(COLL_EXSCAN);
 }
 
 TEST_LIST(coll_tests) = {
@@ -207,5 +314,10 @@ TEST_LIST(coll_tests) = {
     {"coll.scatter", test_scatter},
     {"coll.allgather", test_allgather},
     {"coll.alltoall", test_alltoall},
+    {"coll.reduce_scatter", test_reduce_scatter},
+    {"coll.scan", test_scan},
+    {"coll.fixed_defaults", test_fixed_defaults},
+    {"coll.selector_mpich", test_selector_mpich},
+    {"coll.selector_ompi", test_selector_ompi},
     TEST_END,
 };

@@ -554,10 +554,13 @@ static void test_flow_intra_node(void) {
 /* A collective `record` on 4 ranks of plat4 with one algorithm forced
  * (`set`) must take want_us. */
 static void expect_forced(const char *set, const char *record, int64_t want_us) {
-    char trace[256];
+    char trace[256], one[128], two[128];
     snprintf(trace, sizeof trace, "simpi-trace 1\nranks 4\n0 %s\n1 %s\n2 %s\n3 %s\n", record,
              record, record, record);
-    struct outcome o = run_with(plat4, &set, 1, trace);
+    /* "a=b c=d": two settings */
+    const char *sets[2] = {one, two};
+    int nsets = sscanf(set, "%127s %127s", one, two);
+    struct outcome o = run_with(plat4, sets, nsets, trace);
     CHECK_EQ_INT(o.status, SIM_OK);
     if (o.predicted != want_us * US) fprintf(stderr, "  with --set %s, %s\n", set, record);
     CHECK_EQ_INT(o.predicted, want_us * US);
@@ -591,7 +594,70 @@ static void test_collective_algorithms(void) {
                              "recursive_doubling, ring, rabenseifner, reduce_bcast");
 }
 
+/* The rest of the library on plat4 (T(S) = 10 us + S / 100 MB/s, eager),
+ * 4 ranks, worked by hand:
+ *   barrier linear: to rank 0 and back, 2 T(0) = 20
+ *   bcast/scatter/gather/reduce linear, 1000 B: one T(1000) = 20
+ *   bcast scatter_ring_allgather, 4000 B: scatter T(2000) + T(1000) = 50,
+ *     then 3 ring steps of T(1000) = 60: 110
+ *   bcast scatter_rd_allgather, 4000 B: scatter 50, doubling T(1000) +
+ *     T(2000) = 50: 100
+ *   bcast/reduce pipeline, 4000 B in segments of 1000: each rank passes a
+ *     segment on as it arrives, 3 hops of T(1000) = 60
+ *   reduce rabenseifner, 4000 B: halving T(2000) + T(1000), gather T(1000) +
+ *     T(2000): 100
+ *   allreduce ring_segmented, 4000 B, segments of 500: 2 (P-1) m rounds of
+ *     T(500) = 12 x 15 = 180 (= 2 (P-1) (m L + S / (P B)) = 6 x 30)
+ *   gather linear_sync, 1000 B: per rank T(0) + T(1000): 3 x 30 = 90
+ *   scatter linear_sync, 1000 B: every rank ready at T(0), blocks sent at
+ *     once: 10 + 20 = 30
+ *   allgather neighbor_exchange, 1000 B: T(1000) + T(2000) = 50
+ *   alltoall bruck, 1000 B: rounds of blocks {1,3} and {2,3}: 2 x T(2000) = 60
+ *   alltoall linear: T(1000) = 20; linear_sync window 2: 2 rounds = 40
+ *   reduce_scatter, blocks of 1000 B (vector 4000): recursive halving
+ *     T(2000) + T(1000) = 50; pairwise and ring 3 x T(1000) = 60;
+ *     nonoverlapping: binomial reduce 2 x T(4000) + linear scatter T(1000) = 120
+ *   scan/exscan, 1000 B: recursive doubling 2 x T(1000) = 40 (rank 3 hears
+ *     from rank 1 at 40); linear 3 x T(1000) = 60 */
+static void test_collective_library(void) {
+    expect_forced("mpi.coll.barrier=linear", "barrier", 20);
+    expect_forced("mpi.coll.bcast=linear", "bcast 1000", 20);
+    expect_forced("mpi.coll.bcast=scatter_ring_allgather", "bcast 4000", 110);
+    expect_forced("mpi.coll.bcast=scatter_rd_allgather", "bcast 4000", 100);
+    expect_forced("mpi.coll.bcast=pipeline mpi.coll.segment_size=1000B", "bcast 4000", 60);
+    expect_forced("mpi.coll.reduce=linear", "reduce 1000", 20);
+    expect_forced("mpi.coll.reduce=rabenseifner", "reduce 4000", 100);
+    expect_forced("mpi.coll.reduce=pipeline mpi.coll.segment_size=1000B", "reduce 4000", 60);
+    expect_forced("mpi.coll.allreduce=ring_segmented mpi.coll.segment_size=500B", "allreduce 4000",
+                  180);
+    expect_forced("mpi.coll.gather=linear", "gather 1000", 20);
+    expect_forced("mpi.coll.gather=linear_sync", "gather 1000", 90);
+    expect_forced("mpi.coll.scatter=linear", "scatter 1000", 20);
+    expect_forced("mpi.coll.scatter=linear_sync", "scatter 1000", 30);
+    expect_forced("mpi.coll.allgather=neighbor_exchange", "allgather 1000", 50);
+    expect_forced("mpi.coll.alltoall=bruck", "alltoall 1000", 60);
+    expect_forced("mpi.coll.alltoall=linear", "alltoall 1000", 20);
+    expect_forced("mpi.coll.alltoall=linear_sync mpi.coll.window=2", "alltoall 1000", 40);
+    expect_forced("mpi.coll.reduce_scatter=recursive_halving", "reduce_scatter 1000", 50);
+    expect_forced("mpi.coll.reduce_scatter=pairwise", "reduce_scatter 1000", 60);
+    expect_forced("mpi.coll.reduce_scatter=ring", "reduce_scatter 1000", 60);
+    expect_forced("mpi.coll.reduce_scatter=nonoverlapping", "reduce_scatter 1000", 120);
+    expect_forced("mpi.coll.scan=recursive_doubling", "scan 1000", 40);
+    expect_forced("mpi.coll.scan=linear", "scan 1000", 60);
+    expect_forced("mpi.coll.exscan=recursive_doubling", "exscan 1000", 40);
+    expect_forced("mpi.coll.exscan=linear", "exscan 1000", 60);
+    /* a selector picks by size: MPICH's alltoall of 1000 B blocks on 4 ranks
+     * is its medium algorithm (windowed linear, 32 at a time): T(1000) */
+    expect_forced("mpi.coll.selector=mpich", "alltoall 1000", 20);
+    const char *bad[] = {"mpi.coll.selector=intel"};
+    struct outcome o = run_with(plat4, bad, 1, "simpi-trace 1\nranks 1\n0 barrier\n");
+    CHECK(!o.input_ok);
+    CHECK_CONTAINS(o.report,
+                   "'mpi.coll.selector': found 'intel', expected one of: fixed, mpich, ompi");
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.collective_library", test_collective_library},
     {"replay.collective_algorithms", test_collective_algorithms},
     {"replay.flow_intra_node", test_flow_intra_node},
     {"replay.loggp_collective", test_loggp_collective},

@@ -37,3 +37,20 @@ int coll_allgather_recursive_doubling(const struct coll_args *a, int round, stru
     coll_op_set(&ops[1], 0, a->me ^ dist, a->size * dist);
     return 2;
 }
+
+/* Neighbour exchange (Chen et al. 2005; Open MPI), for even n: round 0
+ * swaps blocks with the neighbour (even ranks with me + 1), then n/2 - 1
+ * rounds alternate between the two neighbours, passing on the two blocks
+ * received last. Cost: T(S) + (n/2 - 1) T(2 S). Odd sizes run the ring, as
+ * Open MPI does. */
+int coll_allgather_neighbor_exchange(const struct coll_args *a, int round, struct coll_op *ops) {
+    int32_t n = a->n, me = a->me;
+    if (n % 2) return coll_allgather_ring(a, round, ops);
+    if (round >= n / 2) return -1;
+    bool even = me % 2 == 0, right = (round % 2 == 0) == even;
+    int32_t peer = right ? (me + 1) % n : (me - 1 + n) % n;
+    int64_t bytes = round == 0 ? a->size : 2 * a->size;
+    coll_op_set(&ops[0], 1, peer, bytes);
+    coll_op_set(&ops[1], 0, peer, bytes);
+    return 2;
+}

@@ -5,9 +5,9 @@
  * whole vector with partner newrank ^ 2^(k-1) in rounds k = 1..L = log2 p2. */
 #include "mpi/coll/coll.h"
 
-static int32_t log2_floor(int32_t n) {
+int32_t coll_log2_floor(int32_t n) {
     int32_t l = 0;
-    while (((int32_t)2 << l) <= n)
+    while (l < 30 && ((int32_t)2 << l) <= n)
         l++;
     return l;
 }
@@ -29,7 +29,7 @@ static int pairing(const struct coll_args *a, int32_t rem, bool first, struct co
 }
 
 int coll_allreduce_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops) {
-    int32_t n = a->n, me = a->me, L = log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
+    int32_t n = a->n, me = a->me, L = coll_log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
     bool paired = me < 2 * rem, idle = paired && me % 2 == 0;
     int32_t newrank = paired ? me / 2 : me - rem;
     if (round == 0) return pairing(a, rem, true, ops);
@@ -44,12 +44,6 @@ int coll_allreduce_recursive_doubling(const struct coll_args *a, int round, stru
     return -1;
 }
 
-/* Block i of a vector of size bytes cut into n blocks (the first size % n
- * blocks one byte larger), as MPICH cuts counts. */
-static int64_t block(int64_t size, int32_t n, int32_t i) {
-    return size / n + (i < size % n ? 1 : 0);
-}
-
 /* Ring (reduce-scatter then allgather around the ring, Patarasuk and Yuan
  * 2009): 2(n-1) rounds; in round k < n-1 a rank sends block (me - k) to
  * me + 1 and receives block (me - k - 1) from me - 1, adding it to its own;
@@ -61,8 +55,8 @@ int coll_allreduce_ring(const struct coll_args *a, int round, struct coll_op *op
     int32_t k = round < n - 1 ? round : round - (n - 1);
     int32_t shift = round < n - 1 ? 0 : 1; /* allgather: the block reduced last */
     int32_t sb = ((me - k + shift) % n + n) % n, rb = ((me - k - 1 + shift) % n + n) % n;
-    coll_op_set(&ops[0], 1, (me + 1) % n, block(a->size, n, sb));
-    coll_op_set(&ops[1], 0, (me - 1 + n) % n, block(a->size, n, rb));
+    coll_op_set(&ops[0], 1, (me + 1) % n, coll_block(a->size, n, sb));
+    coll_op_set(&ops[1], 0, (me - 1 + n) % n, coll_block(a->size, n, rb));
     return 2;
 }
 
@@ -74,7 +68,7 @@ int coll_allreduce_ring(const struct coll_args *a, int round, struct coll_op *op
  * newrank ^ (1 << (k-1)). Cost (n = p2 = 2^L):
  * 2 sum_{k=1..L} (L_net + S / (2^k B)) = 2 L L_net + 2 (n - 1) S / (n B). */
 int coll_allreduce_rabenseifner(const struct coll_args *a, int round, struct coll_op *ops) {
-    int32_t n = a->n, me = a->me, L = log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
+    int32_t n = a->n, me = a->me, L = coll_log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
     bool paired = me < 2 * rem, idle = paired && me % 2 == 0;
     int32_t newrank = paired ? me / 2 : me - rem;
     if (round == 0) return pairing(a, rem, true, ops);
@@ -105,4 +99,27 @@ int coll_allreduce_reduce_bcast(const struct coll_args *a, int round, struct col
         return k < 0 ? 0 : k;
     }
     return coll_bcast_binomial(&r, round - 2, ops);
+}
+
+/* Segmented ring (Open MPI's ring_segmented, for large vectors): the ring's
+ * 2 (n - 1) steps each move their block as m = ceil(ceil(S / n) / s)
+ * segments of s = mpi.coll.segment_size bytes, one segment per round.
+ * Cost: 2 (n - 1) (m L + S / (n B)) (m = 1: the ring). */
+int coll_allreduce_ring_segmented(const struct coll_args *a, int round, struct coll_op *ops) {
+    int32_t n = a->n, me = a->me;
+    int64_t seg = a->segment > 0 ? a->segment : 1, big = coll_block(a->size, n, 0);
+    int64_t m = big > seg ? (big + seg - 1) / seg : 1;
+    if (n == 1 || round >= 2 * (n - 1) * m) return -1;
+    int32_t step = (int32_t)(round / m), s = (int32_t)(round % m);
+    int32_t k = step < n - 1 ? step : step - (n - 1), shift = step < n - 1 ? 0 : 1;
+    int32_t sb = ((me - k + shift) % n + n) % n, rb = ((me - k - 1 + shift) % n + n) % n;
+    int64_t sbytes = coll_block(a->size, n, sb) - s * seg,
+            rbytes = coll_block(a->size, n, rb) - s * seg;
+    if (m > 1) { /* the segment s of each block */
+        sbytes = sbytes < 0 ? 0 : sbytes > seg ? seg : sbytes;
+        rbytes = rbytes < 0 ? 0 : rbytes > seg ? seg : rbytes;
+    }
+    coll_op_set(&ops[0], 1, (me + 1) % n, sbytes);
+    coll_op_set(&ops[1], 0, (me - 1 + n) % n, rbytes);
+    return 2;
 }

@@ -11,3 +11,16 @@ int coll_barrier_dissemination(const struct coll_args *a, int round, struct coll
     coll_op_set(&ops[1], 0, (a->me - dist + a->n) % a->n, 0);
     return 2;
 }
+
+/* Linear (Open MPI's basic linear): every rank signals rank 0, which
+ * answers each once all have arrived. Cost: 2 T(0) without contention;
+ * rank 0 handles n - 1 messages each way. */
+int coll_barrier_linear(const struct coll_args *a, int round, struct coll_op *ops) {
+    int32_t n = a->n;
+    if (round > 1 || n == 1) return -1;
+    bool to_root = round == 0;
+    if (a->me != 0) return coll_op_set(&ops[0], to_root, 0, 0);
+    for (int32_t i = 1; i < n; i++)
+        coll_op_set(&ops[i - 1], !to_root, i, 0);
+    return n - 1;
+}

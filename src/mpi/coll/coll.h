@@ -19,7 +19,9 @@ struct coll_op {
 
 struct coll_args {
     int32_t n, me, root;
-    int64_t size; /* per-rank block in bytes */
+    int64_t size;    /* per-rank block in bytes */
+    int64_t segment; /* pipelined algorithms: bytes per segment (> 0) */
+    int32_t window;  /* windowed algorithms: messages in flight per direction (> 0) */
 };
 
 /* Fills ops for round `round`; returns how many (0: an empty round), or -1
@@ -30,16 +32,35 @@ struct coll_algo {
     const char *name;
     enum coll_kind kind;
     coll_round_fn round;
+    uint8_t wide; /* a round may hold up to 2 n ops (linear algorithms) */
 };
 
-/* The algorithm used for a collective of this kind: the one forced for the
- * kind (forced[kind], may be NULL), else the default. */
-const struct coll_algo *coll_select(const struct coll_algo *const *forced, enum coll_kind kind,
-                                    int32_t n, int64_t size);
+/* Room for the ops of one round of algorithm a on n ranks. */
+static inline int64_t coll_ops_room(const struct coll_algo *a, int32_t n) {
+    return a->wide ? 2 * (int64_t)n + 2 : COLL_MAX_OPS;
+}
+
+/* Which library's decision rules pick an algorithm when none is forced. */
+enum coll_selector { COLL_SEL_FIXED, COLL_SEL_MPICH, COLL_SEL_OMPI };
+
+struct coll_config {
+    const struct coll_algo *forced[COLL_KINDS]; /* mpi.coll.<op>: NAME, else NULL */
+    enum coll_selector selector;                /* mpi.coll.selector */
+    int64_t segment;                            /* mpi.coll.segment_size, bytes */
+    int32_t window;                             /* mpi.coll.window */
+};
+
+/* The algorithm used for a collective of this kind on n ranks with size
+ * bytes per rank (the block; reduce_scatter: each rank's block): the one
+ * forced for the kind, else the selector's choice. cfg may be NULL (fixed). */
+const struct coll_algo *coll_select(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
+                                    int64_t size);
+/* The selector called name, or -1. */
+int coll_selector_find(const char *name);
 /* The algorithm of this kind called name, or NULL. */
 const struct coll_algo *coll_find(enum coll_kind kind, const char *name);
 /* Every algorithm has a number below COLL_ALGOS (for per-algorithm counts). */
-#define COLL_ALGOS 16
+#define COLL_ALGOS 48
 int coll_index(const struct coll_algo *a);
 const struct coll_algo *coll_by_index(int i);
 /* The names of the algorithms of a kind, comma-separated (for messages). */
@@ -54,6 +75,28 @@ static inline int coll_op_set(struct coll_op *op, int is_send, int32_t peer, int
 }
 /* Lowest set bit of v, or the smallest power of two >= n when v == 0. */
 int32_t coll_lowbit_or_top(int32_t v, int32_t n);
+/* floor(log2 n) for n >= 1. */
+int32_t coll_log2_floor(int32_t n);
+/* Block i of size bytes cut into n blocks, the first size % n one byte
+ * larger (as MPICH cuts counts). */
+static inline int64_t coll_block(int64_t size, int32_t n, int32_t i) {
+    return size / n + (i < size % n ? 1 : 0);
+}
+/* Rank in the communicator of the rank at distance v from the root. */
+static inline int32_t coll_abs(const struct coll_args *a, int32_t v) {
+    return (int32_t)(((int64_t)v + a->root) % a->n);
+}
+/* Distance of rank r from the root. */
+static inline int32_t coll_rel(const struct coll_args *a, int32_t r) {
+    return (int32_t)(((int64_t)r - a->root + a->n) % a->n);
+}
+/* A pipelined chain v = 0 (the source) -> 1 -> ... -> n - 1 moving size
+ * bytes in segments of a->segment; prev/next are communicator ranks (-1: none).
+ * Round k receives segment k and passes on segment k - 1. */
+int coll_chain(const struct coll_args *a, int32_t prev, int32_t next, int round,
+               struct coll_op *ops);
+/* Number of segments of a->segment bytes in a->size bytes (1 for 0 bytes). */
+int64_t coll_segments(const struct coll_args *a);
 
 int coll_barrier_dissemination(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_bcast_binomial(const struct coll_args *a, int round, struct coll_op *ops);
@@ -68,5 +111,26 @@ int coll_allgather_bruck(const struct coll_args *a, int round, struct coll_op *o
 int coll_allgather_ring(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_allgather_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_alltoall_pairwise(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_barrier_linear(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_bcast_scatter_ring_allgather(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_bcast_scatter_rd_allgather(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_bcast_pipeline(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_reduce_rabenseifner(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_reduce_pipeline(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_allreduce_ring_segmented(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_gather_linear(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_gather_linear_sync(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_scatter_linear(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_scatter_linear_sync(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_allgather_neighbor_exchange(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_alltoall_bruck(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_alltoall_linear(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_alltoall_linear_sync(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_reduce_scatter_recursive_halving(const struct coll_args *a, int round,
+                                          struct coll_op *ops);
+int coll_reduce_scatter_pairwise(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_scan_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_scan_linear(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_reduce_scatter_nonoverlapping(const struct coll_args *a, int round, struct coll_op *ops);
 
 #endif

@@ -1,44 +1,368 @@
-/* Registry of collective algorithms and the default choice per operation. */
+/* Registry of collective algorithms, and the selectors that choose one per
+ * call from the operation, the communicator size n and the message size:
+ * `fixed` (one algorithm per operation, the first registered), `mpich`
+ * (MPICH 3.x's default rules and CVAR thresholds) and `ompi` (Open MPI 4.x
+ * tuned component's fixed decision tables). docs/collectives.md lists the
+ * rules and where they come from. */
 #include "mpi/coll/coll.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#define W 1 /* wide: a round may hold 2 n ops */
+
 static const struct coll_algo algos[] = {
-    {"dissemination", COLL_BARRIER, coll_barrier_dissemination},
+    {"dissemination", COLL_BARRIER, coll_barrier_dissemination, 0},
     /* a barrier is an allreduce of nothing: the same schedules with 0 bytes */
-    {"recursive_doubling", COLL_BARRIER, coll_allreduce_recursive_doubling},
-    {"binomial", COLL_BARRIER, coll_allreduce_reduce_bcast},
-    {"binomial", COLL_BCAST, coll_bcast_binomial},
-    {"binomial", COLL_REDUCE, coll_reduce_binomial},
-    {"recursive_doubling", COLL_ALLREDUCE, coll_allreduce_recursive_doubling},
-    {"ring", COLL_ALLREDUCE, coll_allreduce_ring},
-    {"rabenseifner", COLL_ALLREDUCE, coll_allreduce_rabenseifner},
-    {"reduce_bcast", COLL_ALLREDUCE, coll_allreduce_reduce_bcast},
-    {"binomial", COLL_GATHER, coll_gather_binomial},
-    {"binomial", COLL_SCATTER, coll_scatter_binomial},
-    {"bruck", COLL_ALLGATHER, coll_allgather_bruck},
-    {"ring", COLL_ALLGATHER, coll_allgather_ring},
-    {"recursive_doubling", COLL_ALLGATHER, coll_allgather_recursive_doubling},
-    {"pairwise", COLL_ALLTOALL, coll_alltoall_pairwise},
+    {"recursive_doubling", COLL_BARRIER, coll_allreduce_recursive_doubling, 0},
+    {"binomial", COLL_BARRIER, coll_allreduce_reduce_bcast, 0},
+    {"linear", COLL_BARRIER, coll_barrier_linear, W},
+    {"binomial", COLL_BCAST, coll_bcast_binomial, 0},
+    {"scatter_ring_allgather", COLL_BCAST, coll_bcast_scatter_ring_allgather, 0},
+    {"scatter_rd_allgather", COLL_BCAST, coll_bcast_scatter_rd_allgather, 0},
+    {"pipeline", COLL_BCAST, coll_bcast_pipeline, 0},
+    /* linear bcast: the root sends the whole message to each rank, the
+     * linear scatter's pattern; cost T(S) without contention */
+    {"linear", COLL_BCAST, coll_scatter_linear, W},
+    {"binomial", COLL_REDUCE, coll_reduce_binomial, 0},
+    {"rabenseifner", COLL_REDUCE, coll_reduce_rabenseifner, 0},
+    /* linear reduce: every vector to the root at once (the linear gather's
+     * pattern), reduced there in rank order; cost T(S) without contention */
+    {"linear", COLL_REDUCE, coll_gather_linear, W},
+    {"pipeline", COLL_REDUCE, coll_reduce_pipeline, 0},
+    {"recursive_doubling", COLL_ALLREDUCE, coll_allreduce_recursive_doubling, 0},
+    {"ring", COLL_ALLREDUCE, coll_allreduce_ring, 0},
+    {"rabenseifner", COLL_ALLREDUCE, coll_allreduce_rabenseifner, 0},
+    {"reduce_bcast", COLL_ALLREDUCE, coll_allreduce_reduce_bcast, 0},
+    {"ring_segmented", COLL_ALLREDUCE, coll_allreduce_ring_segmented, 0},
+    {"binomial", COLL_GATHER, coll_gather_binomial, 0},
+    {"linear", COLL_GATHER, coll_gather_linear, W},
+    {"linear_sync", COLL_GATHER, coll_gather_linear_sync, 0},
+    {"binomial", COLL_SCATTER, coll_scatter_binomial, 0},
+    {"linear", COLL_SCATTER, coll_scatter_linear, W},
+    {"linear_sync", COLL_SCATTER, coll_scatter_linear_sync, 0},
+    {"bruck", COLL_ALLGATHER, coll_allgather_bruck, 0},
+    {"ring", COLL_ALLGATHER, coll_allgather_ring, 0},
+    {"recursive_doubling", COLL_ALLGATHER, coll_allgather_recursive_doubling, 0},
+    {"neighbor_exchange", COLL_ALLGATHER, coll_allgather_neighbor_exchange, 0},
+    {"pairwise", COLL_ALLTOALL, coll_alltoall_pairwise, 0},
+    {"bruck", COLL_ALLTOALL, coll_alltoall_bruck, 0},
+    {"linear", COLL_ALLTOALL, coll_alltoall_linear, W},
+    {"linear_sync", COLL_ALLTOALL, coll_alltoall_linear_sync, W},
+    {"recursive_halving", COLL_REDUCE_SCATTER, coll_reduce_scatter_recursive_halving, 0},
+    {"pairwise", COLL_REDUCE_SCATTER, coll_reduce_scatter_pairwise, 0},
+    /* ring reduce-scatter (Open MPI): n - 1 rounds passing one partially
+     * reduced block to me + 1, the allgather ring's pattern: (n - 1) T(S) */
+    {"ring", COLL_REDUCE_SCATTER, coll_allgather_ring, 0},
+    {"nonoverlapping", COLL_REDUCE_SCATTER, coll_reduce_scatter_nonoverlapping, W},
+    {"recursive_doubling", COLL_SCAN, coll_scan_recursive_doubling, 0},
+    {"linear", COLL_SCAN, coll_scan_linear, 0},
+    {"recursive_doubling", COLL_EXSCAN, coll_scan_recursive_doubling, 0},
+    {"linear", COLL_EXSCAN, coll_scan_linear, 0},
 };
 
 #define NALGOS (sizeof algos / sizeof algos[0])
+#define ANY INT64_MAX
 
-const struct coll_algo *coll_select(const struct coll_algo *const *forced, enum coll_kind kind,
-                                    int32_t n, int64_t size) {
-    (void)n;
-    (void)size;
-    if (forced && forced[kind]) return forced[kind];
-    for (unsigned i = 0; i < NALGOS; i++) /* the first registered is the default */
-        if (algos[i].kind == kind) return &algos[i];
-    return NULL;
-}
+_Static_assert(sizeof algos / sizeof algos[0] <= COLL_ALGOS, "raise COLL_ALGOS");
 
 const struct coll_algo *coll_find(enum coll_kind kind, const char *name) {
     for (unsigned i = 0; i < NALGOS; i++)
         if (algos[i].kind == kind && !strcmp(algos[i].name, name)) return &algos[i];
     return NULL;
+}
+
+static bool pow2(int32_t n) {
+    return n > 0 && !(n & (n - 1));
+}
+
+static int32_t pof2_floor(int32_t n) {
+    return (int32_t)1 << coll_log2_floor(n);
+}
+
+/* MPICH 3.x (its src/mpi/coll sources and MPIR_CVAR defaults). The element count of
+ * reductions is taken as bytes / 8 (doubles): traces carry bytes only. */
+static const char *mpich_rule(enum coll_kind kind, int32_t n, int64_t size) {
+    int64_t count = size / 8;
+    switch (kind) {
+    case COLL_BARRIER:
+        return "dissemination";
+    case COLL_BCAST: /* BCAST_SHORT_MSG_SIZE 12288, BCAST_MIN_PROCS 8, LONG 524288 */
+        if (size < 12288 || n < 8) return "binomial";
+        return size < 524288 && pow2(n) ? "scatter_rd_allgather" : "scatter_ring_allgather";
+    case COLL_REDUCE: /* REDUCE_SHORT_MSG_SIZE 2048 */
+        return size > 2048 && count >= pof2_floor(n) ? "rabenseifner" : "binomial";
+    case COLL_ALLREDUCE: /* ALLREDUCE_SHORT_MSG_SIZE 2048 */
+        return size > 2048 && count >= pof2_floor(n) ? "rabenseifner" : "recursive_doubling";
+    case COLL_GATHER:
+    case COLL_SCATTER:
+        return "binomial";
+    case COLL_ALLGATHER: /* ALLGATHER_LONG_MSG_SIZE 524288, SHORT 81920 (total bytes) */
+        if (pow2(n) && size * n < 524288) return "recursive_doubling";
+        return size * n < 81920 ? "bruck" : "ring";
+    case COLL_ALLTOALL: /* ALLTOALL_SHORT_MSG_SIZE 256, MEDIUM 32768, THROTTLE 32 */
+        if (size <= 256 && n >= 8) return "bruck";
+        return size <= 32768 ? "linear_sync" : "pairwise";
+    case COLL_REDUCE_SCATTER: /* REDSCAT_COMMUTATIVE_LONG_MSG_SIZE 524288 (total) */
+        return size * n < 524288 ? "recursive_halving" : "pairwise";
+    case COLL_SCAN:
+    case COLL_EXSCAN:
+        return "recursive_doubling";
+    default:
+        return NULL;
+    }
+}
+
+/* Open MPI 4.x coll/tuned fixed decision (coll_tuned_decision_fixed.c):
+ * rows {n below, size below, algorithm}, first match wins. Algorithms this
+ * library does not have map to the nearest it has (docs/collectives.md). */
+struct rule {
+    int32_t n_below;
+    int64_t size_below;
+    const char *algo;
+};
+
+static const struct rule ompi_allreduce[] = {
+    /* size: the vector in bytes */
+    {4, 8, "ring"},
+    {4, 4096, "recursive_doubling"},
+    {4, 8192, "ring"},
+    {4, 16384, "recursive_doubling"},
+    {4, 65536, "ring"},
+    {4, 262144, "ring_segmented"},
+    {4, ANY, "rabenseifner"},
+    {8, 16, "ring"},
+    {8, 8192, "recursive_doubling"},
+    {8, ANY, "rabenseifner"},
+    {16, 8192, "recursive_doubling"},
+    {16, ANY, "rabenseifner"},
+    {32, 64, "ring_segmented"},
+    {32, 4096, "recursive_doubling"},
+    {32, ANY, "rabenseifner"},
+    {64, 128, "ring_segmented"},
+    {64, ANY, "rabenseifner"},
+    {128, 262144, "recursive_doubling"},
+    {128, ANY, "rabenseifner"},
+    {256, 131072, "reduce_bcast"},
+    {256, 262144, "recursive_doubling"},
+    {256, ANY, "rabenseifner"},
+    {512, 4096, "reduce_bcast"},
+    {512, ANY, "rabenseifner"},
+    {2048, 2048, "reduce_bcast"},
+    {2048, 16384, "recursive_doubling"},
+    {2048, ANY, "rabenseifner"},
+    {4096, 2048, "reduce_bcast"},
+    {4096, 4096, "ring_segmented"},
+    {4096, 16384, "recursive_doubling"},
+    {4096, ANY, "rabenseifner"},
+    {INT32_MAX, 2048, "reduce_bcast"},
+    {INT32_MAX, 16384, "ring_segmented"},
+    {INT32_MAX, 32768, "recursive_doubling"},
+    {INT32_MAX, ANY, "rabenseifner"},
+};
+
+static const struct rule ompi_alltoall[] = {
+    /* size: the block per destination */
+    {3, 32768, "pairwise"},     {3, 262144, "linear"}, {3, 1048576, "pairwise"},
+    {3, ANY, "pairwise"},       {8, 524288, "linear"}, {8, 1048576, "pairwise"},
+    {8, ANY, "linear"},         {16, ANY, "linear"},   {32, 4, "linear"},
+    {32, 512, "bruck"},         {32, ANY, "linear"},   {64, 512, "bruck"},
+    {64, ANY, "linear"},        {128, 1024, "bruck"},  {128, 262144, "linear"},
+    {128, ANY, "pairwise"},     {256, 1024, "bruck"},  {256, 262144, "linear"},
+    {256, ANY, "pairwise"},     {512, 1024, "bruck"},  {512, 32768, "linear"},
+    {512, ANY, "pairwise"},     {1024, 512, "bruck"},  {1024, 262144, "linear"},
+    {1024, ANY, "pairwise"},    {2048, 512, "bruck"},  {2048, ANY, "linear"},
+    {4096, 1024, "bruck"},      {4096, ANY, "linear"}, {INT32_MAX, 2048, "bruck"},
+    {INT32_MAX, ANY, "linear"},
+};
+
+static const struct rule ompi_barrier[] = {
+    {4, ANY, "recursive_doubling"},  {8, ANY, "linear"},
+    {64, ANY, "recursive_doubling"}, {256, ANY, "dissemination"},
+    {512, ANY, "binomial"},          {1024, ANY, "dissemination"},
+    {4096, ANY, "binomial"},         {INT32_MAX, ANY, "dissemination"},
+};
+
+static const struct rule ompi_bcast[] = {
+    /* size: the message */
+    {4, 32, "pipeline"},
+    {4, 256, "binomial"},
+    {4, 512, "pipeline"},
+    {4, 1024, "binomial"},
+    {4, 32768, "linear"},
+    {4, 131072, "binomial"},
+    {4, 262144, "pipeline"},
+    {4, 524288, "linear"},
+    {4, ANY, "binomial"},
+    {8, 8192, "binomial"},
+    {8, 1048576, "linear"},
+    {8, ANY, "pipeline"},
+    {16, 32768, "binomial"},
+    {16, ANY, "linear"},
+    {32, 1048576, "binomial"},
+    {32, ANY, "scatter_rd_allgather"},
+    {256, 16384, "binomial"},
+    {256, 32768, "linear"},
+    {256, ANY, "binomial"},
+    {1024, ANY, "binomial"},
+    {2048, 524288, "binomial"},
+    {2048, ANY, "scatter_rd_allgather"},
+    {4096, 262144, "binomial"},
+    {4096, ANY, "scatter_rd_allgather"},
+    {INT32_MAX, 262144, "binomial"},
+    {INT32_MAX, ANY, "scatter_rd_allgather"},
+};
+
+static const struct rule ompi_reduce[] = {
+    /* size: the vector (commutative ops) */
+    {4, 8, "rabenseifner"},   {4, 16, "binomial"},     {4, 32, "pipeline"},
+    {4, 262144, "linear"},    {4, ANY, "pipeline"},    {8, 4096, "binomial"},
+    {8, 65536, "pipeline"},   {8, 262144, "binomial"}, {8, 524288, "linear"},
+    {8, 1048576, "binomial"}, {8, ANY, "linear"},      {INT32_MAX, ANY, "binomial"},
+};
+
+static const struct rule ompi_reduce_scatter[] = {
+    /* size: the whole vector, n S */
+    {4, 65536, "ring"},
+    {4, 131072, "recursive_halving"},
+    {4, ANY, "ring"},
+    {8, 8, "nonoverlapping"},
+    {8, 262144, "recursive_halving"},
+    {8, ANY, "ring"},
+    {32, 262144, "recursive_halving"},
+    {32, ANY, "ring"},
+    {64, 64, "nonoverlapping"},
+    {64, 524288, "recursive_halving"},
+    {64, ANY, "ring"},
+    {128, 256, "nonoverlapping"},
+    {128, ANY, "recursive_halving"},
+    {512, 256, "nonoverlapping"},
+    {512, ANY, "recursive_halving"},
+    {INT32_MAX, 512, "nonoverlapping"},
+    {INT32_MAX, ANY, "recursive_halving"},
+};
+
+static const struct rule ompi_allgather[] = {
+    /* size: the block per rank */
+    {32, ANY, "recursive_doubling"},
+    {64, 1024, "recursive_doubling"},
+    {64, 65536, "neighbor_exchange"},
+    {64, ANY, "ring"},
+    {128, 512, "recursive_doubling"},
+    {128, 65536, "neighbor_exchange"},
+    {128, ANY, "ring"},
+    {256, 512, "recursive_doubling"},
+    {256, 131072, "neighbor_exchange"},
+    {256, 524288, "ring"},
+    {256, 1048576, "neighbor_exchange"},
+    {256, ANY, "ring"},
+    {512, 32, "recursive_doubling"},
+    {512, 128, "bruck"},
+    {512, 1024, "recursive_doubling"},
+    {512, 131072, "neighbor_exchange"},
+    {512, 524288, "ring"},
+    {512, 1048576, "neighbor_exchange"},
+    {512, ANY, "ring"},
+    {1024, 64, "recursive_doubling"},
+    {1024, 256, "bruck"},
+    {1024, 2048, "recursive_doubling"},
+    {1024, ANY, "neighbor_exchange"},
+    {2048, 4, "recursive_doubling"},
+    {2048, 8, "bruck"},
+    {2048, 16, "recursive_doubling"},
+    {2048, 32, "bruck"},
+    {2048, 256, "recursive_doubling"},
+    {2048, 512, "bruck"},
+    {2048, 4096, "recursive_doubling"},
+    {2048, ANY, "neighbor_exchange"},
+    {4096, 32, "bruck"},
+    {4096, 128, "recursive_doubling"},
+    {4096, 512, "bruck"},
+    {4096, 4096, "recursive_doubling"},
+    {4096, ANY, "neighbor_exchange"},
+    {INT32_MAX, 2, "recursive_doubling"},
+    {INT32_MAX, 8, "bruck"},
+    {INT32_MAX, 16, "recursive_doubling"},
+    {INT32_MAX, 512, "bruck"},
+    {INT32_MAX, 4096, "recursive_doubling"},
+    {INT32_MAX, ANY, "neighbor_exchange"},
+};
+
+static const struct rule ompi_gather[] = {
+    /* size: the block per rank */
+    {4, 2, "linear_sync"},   {4, 4, "linear"},        {4, 32768, "binomial"},
+    {4, 65536, "linear"},    {4, 131072, "binomial"}, {4, ANY, "linear_sync"},
+    {8, 1024, "binomial"},   {8, 8192, "linear"},     {8, 32768, "binomial"},
+    {8, 262144, "linear"},   {8, ANY, "linear_sync"}, {256, ANY, "binomial"},
+    {512, 2048, "binomial"}, {512, 8192, "linear"},   {INT32_MAX, ANY, "binomial"},
+};
+
+static const struct rule ompi_scatter[] = {
+    /* size: the block per rank */
+    {4, ANY, "linear"},    {8, 2048, "binomial"},        {8, 4096, "linear"},
+    {8, 8192, "binomial"}, {8, ANY, "linear"},           {16, 16384, "binomial"},
+    {16, ANY, "linear"},   {32, 16384, "binomial"},      {32, ANY, "linear"},
+    {64, 512, "binomial"}, {64, 8192, "linear"},         {64, 16384, "binomial"},
+    {64, ANY, "linear"},   {INT32_MAX, 512, "binomial"}, {INT32_MAX, ANY, "linear"},
+};
+
+static const char *match(const struct rule *r, size_t nr, int32_t n, int64_t size) {
+    for (size_t i = 0; i < nr; i++)
+        if (n < r[i].n_below && size < r[i].size_below) return r[i].algo;
+    return NULL;
+}
+
+#define MATCH(t, n, size) match(t, sizeof t / sizeof t[0], n, size)
+
+static const char *ompi_rule(enum coll_kind kind, int32_t n, int64_t size) {
+    const char *a = NULL;
+    switch (kind) {
+    case COLL_BARRIER:
+        return MATCH(ompi_barrier, n, 0);
+    case COLL_BCAST:
+        return MATCH(ompi_bcast, n, size);
+    case COLL_REDUCE:
+        return MATCH(ompi_reduce, n, size);
+    case COLL_ALLREDUCE:
+        return MATCH(ompi_allreduce, n, size);
+    case COLL_GATHER:
+        return MATCH(ompi_gather, n, size);
+    case COLL_SCATTER:
+        return MATCH(ompi_scatter, n, size);
+    case COLL_ALLGATHER:
+        a = MATCH(ompi_allgather, n, size);
+        /* Open MPI's recursive doubling needs a power of two, else Bruck */
+        return !strcmp(a, "recursive_doubling") && !pow2(n) ? "bruck" : a;
+    case COLL_ALLTOALL:
+        return MATCH(ompi_alltoall, n, size);
+    case COLL_REDUCE_SCATTER:
+        return MATCH(ompi_reduce_scatter, n, size * n);
+    case COLL_SCAN:
+    case COLL_EXSCAN:
+        return "linear"; /* coll/basic */
+    default:
+        return NULL;
+    }
+}
+
+const struct coll_algo *coll_select(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
+                                    int64_t size) {
+    if (cfg && cfg->forced[kind]) return cfg->forced[kind];
+    const char *name = NULL;
+    if (cfg && cfg->selector == COLL_SEL_MPICH) name = mpich_rule(kind, n, size);
+    if (cfg && cfg->selector == COLL_SEL_OMPI) name = ompi_rule(kind, n, size);
+    const struct coll_algo *a = name ? coll_find(kind, name) : NULL;
+    if (a) return a;
+    for (unsigned i = 0; i < NALGOS; i++) /* fixed: the first registered */
+        if (algos[i].kind == kind) return &algos[i];
+    return NULL;
+}
+
+int coll_selector_find(const char *name) {
+    static const char *const names[] = {"fixed", "mpich", "ompi"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(names[i], name)) return i;
+    return -1;
 }
 
 int coll_index(const struct coll_algo *a) {
@@ -48,8 +372,6 @@ int coll_index(const struct coll_algo *a) {
 const struct coll_algo *coll_by_index(int i) {
     return i >= 0 && i < (int)NALGOS ? &algos[i] : NULL;
 }
-
-_Static_assert(sizeof algos / sizeof algos[0] <= COLL_ALGOS, "raise COLL_ALGOS");
 
 void coll_names(enum coll_kind kind, char *buf, int len) {
     int at = 0;
@@ -68,7 +390,8 @@ int32_t coll_lowbit_or_top(int32_t v, int32_t n) {
 }
 
 const char *sim_coll_name(enum coll_kind k) {
-    static const char *const names[COLL_KINDS] = {"barrier", "bcast",   "reduce",    "allreduce",
-                                                  "gather",  "scatter", "allgather", "alltoall"};
+    static const char *const names[COLL_KINDS] = {
+        "barrier",   "bcast",    "reduce",         "allreduce", "gather", "scatter",
+        "allgather", "alltoall", "reduce_scatter", "scan",      "exscan"};
     return k < COLL_KINDS ? names[k] : "collective";
 }

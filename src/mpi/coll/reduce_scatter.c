@@ -1,0 +1,77 @@
+/* Reduce-scatter (and its block form) and scans. For reduce-scatter S is
+ * each rank's block of the result, so the vector reduced is n S bytes;
+ * T(S) = L + S / B. */
+#include "mpi/coll/coll.h"
+
+/* Recursive halving (MPICH's commutative short/medium reduce-scatter): with
+ * p2 = 2^L the largest power of two <= n and rem = n - p2, the first 2 rem
+ * ranks pair up first (even ranks hand their whole vector to the odd
+ * neighbour and get their block back last); the p2 others exchange half of
+ * what they hold in each of L rounds. Cost (n = 2^L):
+ * sum_{k=1..L} T(n S / 2^k) = L L_net + (n - 1) S / B. */
+int coll_reduce_scatter_recursive_halving(const struct coll_args *a, int round,
+                                          struct coll_op *ops) {
+    int32_t n = a->n, me = a->me, L = coll_log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
+    bool paired = me < 2 * rem, idle = paired && me % 2 == 0;
+    int32_t nr = paired ? me / 2 : me - rem;
+    int64_t total = a->size * n;
+    if (round == 0 || round == L + 1) {
+        if (!paired) return round == 0 ? 0 : -1;
+        bool first = round == 0; /* the vector in, then the block back */
+        int64_t bytes = first ? total : a->size;
+        return idle ? coll_op_set(&ops[0], first, me + 1, bytes)
+                    : coll_op_set(&ops[0], !first, me - 1, bytes);
+    }
+    if (round > L) return -1;
+    if (idle) return 0;
+    int32_t partner = nr ^ (p2 >> round);
+    partner = partner < rem ? partner * 2 + 1 : partner + rem;
+    int64_t part = total >> round;
+    coll_op_set(&ops[0], 1, partner, part);
+    coll_op_set(&ops[1], 0, partner, part);
+    return 2;
+}
+
+/* Pairwise (MPICH's long-message and non-commutative fallback): in round
+ * k = 1..n-1 a rank sends its partial block for me + k and receives the one
+ * for itself from me - k. Cost: (n - 1) T(S). */
+int coll_reduce_scatter_pairwise(const struct coll_args *a, int round, struct coll_op *ops) {
+    return coll_alltoall_pairwise(a, round, ops);
+}
+
+/* Scan and exscan by recursive doubling (MPICH): in round k a rank sends
+ * its partial result to me + 2^k and receives from me - 2^k, where those
+ * exist. Cost: ceil(log2 n) T(S). */
+int coll_scan_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops) {
+    int32_t n = a->n, me = a->me;
+    if (round >= 31 || ((int32_t)1 << round) >= n) return -1;
+    int32_t dist = (int32_t)1 << round;
+    int c = 0;
+    if (me + dist < n) c += coll_op_set(&ops[c], 1, me + dist, a->size);
+    if (me - dist >= 0) c += coll_op_set(&ops[c], 0, me - dist, a->size);
+    return c;
+}
+
+/* Linear scan (Open MPI's basic linear): rank i waits for the prefix of
+ * rank i - 1, then passes its own on. Cost: (n - 1) T(S). */
+int coll_scan_linear(const struct coll_args *a, int round, struct coll_op *ops) {
+    int32_t n = a->n, me = a->me;
+    if (round == 0) return me > 0 ? coll_op_set(&ops[0], 0, me - 1, a->size) : 0;
+    if (round == 1 && me < n - 1) return coll_op_set(&ops[0], 1, me + 1, a->size);
+    return -1;
+}
+
+/* Non-overlapping (Open MPI's default for tiny vectors): a binomial reduce
+ * of the whole vector (n S bytes) to rank 0, then a linear scatter of the
+ * blocks. Cost: ceil(log2 n) T(n S) + T(S). */
+int coll_reduce_scatter_nonoverlapping(const struct coll_args *a, int round, struct coll_op *ops) {
+    struct coll_args r = *a;
+    r.root = 0;
+    r.size = a->size * a->n;
+    if (round < 2) {
+        int k = coll_reduce_binomial(&r, round, ops);
+        return k < 0 ? 0 : k;
+    }
+    r.size = a->size;
+    return coll_scatter_linear(&r, round - 2, ops);
+}
