@@ -247,8 +247,11 @@ static int data_coll(const char *func, enum coll_data_kind kind, const struct vs
     comm_shape(comm, &me, &n);
     bool root = me == v->root || kind == CD_ALLGATHER || kind == CD_ALLTOALL;
     bool in_place = v->sendbuf == MPI_IN_PLACE || v->recvbuf == MPI_IN_PLACE;
-    bool sends = !(in_place && root) && !(kind == CD_SCATTER && !root);
-    bool recvs = root || kind == CD_SCATTER;
+    /* a scatter's root always sends (in place, it keeps its own block and
+     * ignores the receive arguments); elsewhere in place at a root replaces
+     * the send arguments */
+    bool sends = kind == CD_SCATTER ? root : !(in_place && root);
+    bool recvs = kind == CD_SCATTER ? !(in_place && root) : root;
     if (sends && (rc = api_check_type(func, v->sendtype, 0)) != MPI_SUCCESS) return rc;
     if (recvs && (rc = api_check_type(func, v->recvtype, 0)) != MPI_SUCCESS) return rc;
     struct stage *st = xcalloc(1, sizeof *st);
