@@ -122,9 +122,11 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
                             enum coll_kind kind, int64_t size, int32_t root) {
     if (!s->sched_pool.obj_size) pool_init(&s->sched_pool, sizeof(struct sched), 1024);
     uint32_t *seq = comm_coll_seq(s, c, rank, myrank);
-    struct sched *sc = pool_get(&s->sched_pool);
     struct request *req = request_new(s, rank, c->ctx + 1, REQ_COLL, 0, size, s->eng.now);
     req->coll = (uint8_t)kind;
+    if (s->coll.analytic)
+        return analytic_start(s, req, c, myrank, kind, size, root, (*seq)++ & 0x7fffffff);
+    struct sched *sc = pool_get(&s->sched_pool);
     req->sched = sc;
     sc->req = req;
     sc->comm = c;
@@ -155,17 +157,22 @@ struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum col
     return r;
 }
 
-/* mpi.coll.<op>: NAME forces an algorithm for the operation. */
-static bool read_forced(struct sim *s, const char *op, const struct conf_node *v,
-                        struct sim_error *err) {
+static int kind_by_name(const char *op) {
     int kind = 0;
     while (kind < COLL_KINDS && strcmp(sim_coll_name((enum coll_kind)kind), op))
         kind++;
+    return kind;
+}
+
+/* mpi.coll.<op>: NAME forces an algorithm for the operation. */
+static bool read_forced(struct sim *s, const char *op, const struct conf_node *v,
+                        struct sim_error *err) {
+    int kind = kind_by_name(op);
     if (kind == COLL_KINDS)
         return err_at(err, v->file, v->line,
                       "'mpi.coll.%s': not a collective operation or setting (barrier, bcast, "
                       "reduce, allreduce, gather, scatter, allgather, alltoall, reduce_scatter, "
-                      "scan, exscan; selector, segment_size, window, model)",
+                      "scan, exscan; selector, segment_size, window, model, analytic)",
                       op);
     const struct coll_algo *a =
         v->kind == CONF_SCALAR ? coll_find((enum coll_kind)kind, v->value) : NULL;
@@ -179,12 +186,62 @@ static bool read_forced(struct sim *s, const char *op, const struct conf_node *v
     return true;
 }
 
+/* One phase of mpi.coll.analytic.<op>: fan_in/fan_out and size_in/size_out. */
+static bool read_phase(const struct conf_node *m, const char *op, const char *fkey,
+                       const char *skey, struct coll_an_phase *ph, struct sim_error *err) {
+    const struct conf_node *f = conf_map_get(m, fkey), *z = conf_map_get(m, skey);
+    int v;
+    if (f && (v = f->kind == CONF_SCALAR ? coll_an_factor_find(f->value) : -1) < 0)
+        return err_at(err, f->file, f->line,
+                      "'mpi.coll.analytic.%s.%s': found '%s', expected one of: 0, CTE, LIN, LOG",
+                      op, fkey, f->kind == CONF_SCALAR ? f->value : "a map or list");
+    if (f) ph->factor = (uint8_t)v;
+    if (z && (v = z->kind == CONF_SCALAR ? coll_an_size_find(z->value) : -1) < 0)
+        return err_at(err, z->file, z->line,
+                      "'mpi.coll.analytic.%s.%s': found '%s', expected one of: MAX, MIN, MEAN, "
+                      "2MAX, S+R",
+                      op, skey, z->kind == CONF_SCALAR ? z->value : "a map or list");
+    if (z) ph->size = (uint8_t)v;
+    return true;
+}
+
+/* mpi.coll.analytic: {OP: {fan_in, fan_out, size_in, size_out}} */
+static bool read_analytic(struct sim *s, const struct conf_node *an, struct sim_error *err) {
+    if (an->kind != CONF_MAP)
+        return err_at(err, an->file, an->line,
+                      "'mpi.coll.analytic': expected a map of operation: {fan_in: LOG, fan_out: "
+                      "0, size_in: MAX, size_out: MAX}");
+    for (int i = 0; i < an->count; i++) {
+        const struct conf_node *m = an->items[i];
+        int kind = kind_by_name(an->keys[i]);
+        if (kind == COLL_KINDS || m->kind != CONF_MAP)
+            return err_at(err, m->file, m->line,
+                          "'mpi.coll.analytic.%s': expected a collective operation with a map "
+                          "{fan_in, fan_out, size_in, size_out}",
+                          an->keys[i]);
+        for (int j = 0; j < m->count; j++)
+            if (strcmp(m->keys[j], "fan_in") && strcmp(m->keys[j], "fan_out") &&
+                strcmp(m->keys[j], "size_in") && strcmp(m->keys[j], "size_out"))
+                return err_at(err, m->items[j]->file, m->items[j]->line,
+                              "'mpi.coll.analytic.%s.%s': unknown key (fan_in, fan_out, size_in, "
+                              "size_out)",
+                              an->keys[i], m->keys[j]);
+        struct coll_an_rule *r = &s->coll.an[kind];
+        if (!read_phase(m, an->keys[i], "fan_in", "size_in", &r->in, err) ||
+            !read_phase(m, an->keys[i], "fan_out", "size_out", &r->out, err))
+            return false;
+    }
+    return true;
+}
+
 bool sched_read_forced(struct sim *s, struct sim_error *err) {
     const struct conf_node *mpi = conf_map_get(s->plat->conf, "mpi");
     const struct conf_node *coll = mpi ? conf_map_get(mpi, "coll") : NULL;
     s->coll.selector = COLL_SEL_FIXED;
     s->coll.segment = 64 * 1024;
     s->coll.window = 32;
+    for (int k = 0; k < COLL_KINDS; k++)
+        s->coll.an[k] = coll_an_default((enum coll_kind)k);
     if (!coll) return true;
     if (coll->kind != CONF_MAP)
         return err_at(err, coll->file, coll->line,
@@ -211,7 +268,14 @@ bool sched_read_forced(struct sim *s, struct sim_error *err) {
             if (!conf_get_int(coll, "mpi.coll", key, 1, 1 << 20, &num, err)) return false;
             s->coll.window = (int32_t)num;
         } else if (!strcmp(key, "model")) {
-            continue; /* read by the analytic model */
+            bool an = v->kind == CONF_SCALAR && !strcmp(v->value, "analytic");
+            if (!an && !(v->kind == CONF_SCALAR && !strcmp(v->value, "schedules")))
+                return err_at(err, v->file, v->line,
+                              "'mpi.coll.model': found '%s', expected one of: schedules, analytic",
+                              v->kind == CONF_SCALAR ? v->value : "a map or list");
+            s->coll.analytic = an;
+        } else if (!strcmp(key, "analytic")) {
+            if (!read_analytic(s, v, err)) return false;
         } else if (!read_forced(s, key, v, err)) {
             return false;
         }
@@ -231,6 +295,12 @@ int sim_collective_counts(const struct sim *s, const char **op, const char **alg
         op[n] = sim_coll_name(a->kind);
         algo[n] = a->name;
         calls[n++] = s->coll_calls[i];
+    }
+    for (int k = 0; k < COLL_KINDS && n < max; k++) {
+        if (!s->coll_analytic_calls[k]) continue;
+        op[n] = sim_coll_name((enum coll_kind)k);
+        algo[n] = "analytic";
+        calls[n++] = s->coll_analytic_calls[k];
     }
     return n;
 }

@@ -123,7 +123,9 @@ struct sim {
         int32_t n;
         int64_t size;
     } coll_last[COLL_KINDS];
-    int64_t coll_calls[48]; /* collectives run, per algorithm */
+    int64_t coll_calls[48];                  /* collectives run, per algorithm */
+    int64_t coll_analytic_calls[COLL_KINDS]; /* per operation, with the analytic model */
+    struct an_slot *an_slots;                /* analytic collectives waiting for members */
     struct sim_net_stats net_stats;
     /* LogGP costs (platform mpi.send_overhead...): the CPU time the rank
      * that just posted a send still owes (sim_cpu_overhead), and per rank
@@ -197,6 +199,11 @@ void sched_describe(struct sim *s, struct sched *sc);
 int sched_targets(const struct sched *sc, int32_t *out, int max);
 /* Reads the platform's mpi.coll map (an algorithm forced per operation). */
 bool sched_read_forced(struct sim *s, struct sim_error *err);
+/* The analytic model (analytic.c): registers req, this member's part of
+ * collective `tag` on c; completes every member once all have arrived. */
+struct request *analytic_start(struct sim *s, struct request *req, struct comm *c, int32_t myrank,
+                               enum coll_kind kind, int64_t size, int32_t root, uint32_t tag);
+void analytic_free_all(struct sim *s);
 /* The collective a schedule runs (kept in its sub-requests' `coll`). */
 uint8_t sched_kind(const struct sched *sc);
 /* Whether the schedules of a matched collective message are the same

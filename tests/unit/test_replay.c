@@ -554,12 +554,12 @@ static void test_flow_intra_node(void) {
 /* A collective `record` on 4 ranks of plat4 with one algorithm forced
  * (`set`) must take want_us. */
 static void expect_forced(const char *set, const char *record, int64_t want_us) {
-    char trace[256], one[128], two[128];
+    char trace[256], words[4][128];
     snprintf(trace, sizeof trace, "simpi-trace 1\nranks 4\n0 %s\n1 %s\n2 %s\n3 %s\n", record,
              record, record, record);
-    /* "a=b c=d": two settings */
-    const char *sets[2] = {one, two};
-    int nsets = sscanf(set, "%127s %127s", one, two);
+    /* "a=b c=d": up to four settings */
+    const char *sets[4] = {words[0], words[1], words[2], words[3]};
+    int nsets = sscanf(set, "%127s %127s %127s %127s", words[0], words[1], words[2], words[3]);
     struct outcome o = run_with(plat4, sets, nsets, trace);
     CHECK_EQ_INT(o.status, SIM_OK);
     if (o.predicted != want_us * US) fprintf(stderr, "  with --set %s, %s\n", set, record);
@@ -656,7 +656,61 @@ static void test_collective_library(void) {
                    "'mpi.coll.selector': found 'intel', expected one of: fixed, mpich, ompi");
 }
 
+/* Dimemas' analytic model (mpi.coll.model=analytic) on plat4, 4 ranks,
+ * T(S) = 10 us + S / 100 MB/s. LOG steps for P = 4: phases of 2 and 1
+ * transfers: 2 steps with unlimited buses, ceil(2/1) + ceil(1/1) = 3 with
+ * one bus.
+ *   allreduce 1000 B (LOG MAX in, LOG MAX out): 2 x 20 + 2 x 20 = 80
+ *   bcast 1000 B (0 in, LOG MAX out): 2 x 20 = 40
+ *   gather 1000 B (LIN MIN in; buffers: root 4000, others 1000): 4 x 20 = 80
+ *   allreduce with one bus: 3 x 20 + 3 x 20 = 120
+ *   allreduce where rank 3 arrives after 100 us of computation: 100 + 80
+ * Size rules on a gather of 2000 B (buffers: root sends 2000 and receives
+ * 8000, the others 2000 each), fan_in CTE: MAX T(8000) = 90, MIN T(2000) =
+ * 30, MEAN T((8000 + 3 x 2000) / 4 = 3500) = 45, 2MAX T(16000) = 170, S+R
+ * T(2000 + 8000) = 110; factors with MIN: 0 -> 0, LIN 4 x 30 = 120, LOG
+ * 2 x 30 = 60. */
+static void test_analytic_model(void) {
+    const char *an = "mpi.coll.model=analytic";
+    char set[160];
+    expect_forced(an, "allreduce 1000", 80);
+    expect_forced(an, "bcast 1000", 40);
+    expect_forced(an, "gather 1000", 80);
+    const char *bus[] = {an, "network.contention=buses", "network.buses=1"};
+    struct outcome o = run_with(plat4, bus, 3,
+                                "simpi-trace 1\nranks 4\n0 allreduce 1000\n1 allreduce 1000\n"
+                                "2 allreduce 1000\n3 allreduce 1000\n");
+    CHECK_EQ_INT(o.predicted, 120 * US);
+    o = run_with(plat4, &an, 1,
+                 "simpi-trace 1\nranks 4\n0 allreduce 1000\n1 allreduce 1000\n"
+                 "2 allreduce 1000\n3 compute 100us\n3 allreduce 1000\n");
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ_INT(o.finish[i], 180 * US);
+    static const char *const sizes[] = {"MAX", "MIN", "MEAN", "2MAX", "S+R"};
+    static const int64_t size_us[] = {90, 30, 45, 170, 110};
+    for (int i = 0; i < 5; i++) {
+        snprintf(set, sizeof set,
+                 "%s mpi.coll.analytic.gather.fan_in=CTE mpi.coll.analytic.gather.size_in=%s", an,
+                 sizes[i]);
+        expect_forced(set, "gather 2000", size_us[i]);
+    }
+    static const char *const factors[] = {"0", "LIN", "LOG"};
+    static const int64_t factor_us[] = {0, 120, 60};
+    for (int i = 0; i < 3; i++) {
+        snprintf(set, sizeof set,
+                 "%s mpi.coll.analytic.gather.fan_in=%s mpi.coll.analytic.gather.size_in=MIN", an,
+                 factors[i]);
+        expect_forced(set, "gather 2000", factor_us[i]);
+    }
+    const char *bad[] = {an, "mpi.coll.analytic.gather.fan_in=TREE"};
+    o = run_with(plat4, bad, 2, "simpi-trace 1\nranks 1\n0 barrier\n");
+    CHECK(!o.input_ok);
+    CHECK_CONTAINS(o.report, "'mpi.coll.analytic.gather.fan_in': found 'TREE', expected one of: 0, "
+                             "CTE, LIN, LOG");
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.analytic_model", test_analytic_model},
     {"replay.collective_library", test_collective_library},
     {"replay.collective_algorithms", test_collective_algorithms},
     {"replay.flow_intra_node", test_flow_intra_node},

@@ -40,6 +40,18 @@ static inline int64_t coll_ops_room(const struct coll_algo *a, int32_t n) {
     return a->wide ? 2 * (int64_t)n + 2 : COLL_MAX_OPS;
 }
 
+/* Dimemas' analytic model of a collective (mpi.coll.model: analytic): the
+ * participants synchronise, then FAN_IN and FAN_OUT each take
+ * factor x T(SIZE), T the point-to-point cost. */
+enum coll_an_factor { COLL_AN_NONE, COLL_AN_CTE, COLL_AN_LIN, COLL_AN_LOG };
+enum coll_an_size { COLL_AN_MAX, COLL_AN_MIN, COLL_AN_MEAN, COLL_AN_2MAX, COLL_AN_SR };
+struct coll_an_phase {
+    uint8_t factor, size;
+};
+struct coll_an_rule {
+    struct coll_an_phase in, out;
+};
+
 /* Which library's decision rules pick an algorithm when none is forced. */
 enum coll_selector { COLL_SEL_FIXED, COLL_SEL_MPICH, COLL_SEL_OMPI };
 
@@ -48,7 +60,24 @@ struct coll_config {
     enum coll_selector selector;                /* mpi.coll.selector */
     int64_t segment;                            /* mpi.coll.segment_size, bytes */
     int32_t window;                             /* mpi.coll.window */
+    bool analytic;                              /* mpi.coll.model: analytic */
+    struct coll_an_rule an[COLL_KINDS];         /* mpi.coll.analytic.<op> */
 };
+
+/* The default analytic rule of each operation (docs/collectives.md). */
+struct coll_an_rule coll_an_default(enum coll_kind kind);
+/* Steps of the LOG factor for P participants and B buses (0: unlimited):
+ * sum over the ceil(log2 P) phases of a binomial tree of ceil(C_i / B),
+ * C_i the transfers of phase i. */
+int64_t coll_an_log_steps(int32_t p, int64_t buses);
+/* Bytes a rank passes to the operation as send and receive buffers, for a
+ * per-rank block S on n ranks (is_root: the rank is the root). */
+void coll_an_buffers(enum coll_kind kind, int32_t n, int64_t S, bool is_root, int64_t *sent,
+                     int64_t *recv);
+/* Parses "LOG", "LIN", "CTE", "0" / "MAX", "MIN", "MEAN", "2MAX", "S+R";
+ * -1 when unknown. */
+int coll_an_factor_find(const char *name);
+int coll_an_size_find(const char *name);
 
 /* The algorithm used for a collective of this kind on n ranks with size
  * bytes per rank (the block; reduce_scatter: each rank's block): the one

@@ -1,0 +1,127 @@
+/* Dimemas' analytic collective model on the simulator (mpi.coll.model:
+ * analytic): no messages; the participants of a collective synchronise (the
+ * operation starts when the last one arrives) and all complete
+ *   FAN_IN + FAN_OUT later, each phase = factor x T(SIZE)
+ * with T the point-to-point cost between the nodes of the communicator's
+ * ranks 0 and 1, factor 0, 1 (CTE), P (LIN) or the LOG steps, and SIZE one
+ * of MAX, MIN, MEAN, 2MAX or S+R of the buffers the ranks passed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/sim_internal.h"
+#include "platform/platform.h"
+
+struct an_slot {
+    struct an_slot *next;
+    struct comm *comm;
+    uint32_t tag;
+    int32_t arrived, root;
+    uint8_t kind;
+    int64_t max_m, min_m, sum_m, max_sr; /* m = max(sent, recv); sr = sent + recv */
+    struct request **reqs;
+};
+
+static int32_t world_of(const struct comm *c, int32_t i) {
+    return c->world ? c->world[i] : i;
+}
+
+static int64_t phase_size(const struct an_slot *sl, int rule) {
+    switch (rule) {
+    case COLL_AN_MIN:
+        return sl->min_m;
+    case COLL_AN_MEAN:
+        return sl->sum_m / sl->comm->size;
+    case COLL_AN_2MAX:
+        return 2 * sl->max_m;
+    case COLL_AN_SR:
+        return sl->max_sr;
+    default:
+        return sl->max_m;
+    }
+}
+
+static simtime_t phase_time(struct sim *s, const struct an_slot *sl, struct coll_an_phase ph) {
+    int32_t n = sl->comm->size;
+    if (ph.factor == COLL_AN_NONE || n < 2) return 0;
+    int32_t a = platform_node_of(s->plat, world_of(sl->comm, 0));
+    int32_t b = platform_node_of(s->plat, world_of(sl->comm, 1));
+    simtime_t t = network_cost(s->net, a, b, phase_size(sl, ph.size));
+    int64_t buses = s->net->contention == CONTENTION_BUSES ? s->net->buses : 0;
+    int64_t factor = ph.factor == COLL_AN_CTE   ? 1
+                     : ph.factor == COLL_AN_LIN ? n
+                                                : coll_an_log_steps(n, buses);
+    if (t == SIMTIME_NEVER || (t > 0 && factor > SIMTIME_NEVER / t)) return SIMTIME_NEVER;
+    return t * factor;
+}
+
+static struct an_slot *find_slot(struct sim *s, struct comm *c, uint32_t tag) {
+    for (struct an_slot *sl = s->an_slots; sl; sl = sl->next)
+        if (sl->comm == c && sl->tag == tag) return sl;
+    struct an_slot *sl = xcalloc(1, sizeof *sl);
+    sl->comm = c;
+    sl->tag = tag;
+    sl->min_m = INT64_MAX;
+    sl->reqs = xcalloc((size_t)c->size, sizeof *sl->reqs);
+    sl->next = s->an_slots;
+    s->an_slots = sl;
+    return sl;
+}
+
+static void drop_slot(struct sim *s, struct an_slot *sl) {
+    for (struct an_slot **p = &s->an_slots; *p; p = &(*p)->next)
+        if (*p == sl) {
+            *p = sl->next;
+            break;
+        }
+    free(sl->reqs);
+    free(sl);
+}
+
+/* The collective's end once everyone is there: resolves every member. */
+static void complete(struct sim *s, struct an_slot *sl) {
+    struct coll_an_rule r = s->coll.an[sl->kind];
+    simtime_t end =
+        simtime_add(simtime_add(s->eng.now, phase_time(s, sl, r.in)), phase_time(s, sl, r.out));
+    for (int32_t i = 0; i < sl->comm->size; i++)
+        request_resolve(s, sl->reqs[i], end, end);
+    drop_slot(s, sl);
+}
+
+static bool same_call(struct sim *s, const struct an_slot *sl, int32_t rank, enum coll_kind kind,
+                      int32_t root, uint32_t tag) {
+    if (sl->kind == kind && sl->root == root) return true;
+    sim_fail(s,
+             "mismatched collectives at virtual time %.6f s on a communicator of %d ranks, "
+             "collective #%u: rank %d called %s (root %d) while another member called %s (root "
+             "%d); every rank of a communicator must call the same collectives in the same order",
+             simtime_to_seconds(s->eng.now), sl->comm->size, tag, rank, sim_coll_name(kind), root,
+             sim_coll_name((enum coll_kind)sl->kind), sl->root);
+    return false;
+}
+
+struct request *analytic_start(struct sim *s, struct request *req, struct comm *c, int32_t myrank,
+                               enum coll_kind kind, int64_t size, int32_t root, uint32_t tag) {
+    struct an_slot *sl = find_slot(s, c, tag);
+    if (sl->arrived == 0) {
+        sl->kind = (uint8_t)kind;
+        sl->root = root;
+        s->coll_analytic_calls[kind]++;
+    } else if (!same_call(s, sl, req->owner, kind, root, tag)) {
+        return req;
+    }
+    int64_t sent, recv;
+    coll_an_buffers(kind, c->size, size, myrank == root, &sent, &recv);
+    int64_t m = sent > recv ? sent : recv;
+    sl->max_m = m > sl->max_m ? m : sl->max_m;
+    sl->min_m = m < sl->min_m ? m : sl->min_m;
+    sl->sum_m += m;
+    sl->max_sr = sent + recv > sl->max_sr ? sent + recv : sl->max_sr;
+    sl->reqs[myrank] = req;
+    if (++sl->arrived == c->size) complete(s, sl);
+    return req;
+}
+
+void analytic_free_all(struct sim *s) {
+    while (s->an_slots)
+        drop_slot(s, s->an_slots);
+}
