@@ -86,7 +86,7 @@ static bool progress(int me) {
 static bool execute(const struct coll_algo *al, int n, int root, int64_t size) {
     memset(chans, 0, sizeof chans);
     memset(rks, 0, sizeof rks);
-    struct coll_args a = {n, 0, root, size, 3, 3}; /* segments of 3 B, windows of 3 */
+    struct coll_args a = {n, 0, root, size, 300, 3}; /* segments of 300 B, windows of 3 */
     for (int i = 0; i < n; i++)
         rks[i].know = (uint64_t)1 << i;
     for (bool changed = true; changed;) {
@@ -120,7 +120,7 @@ static void check_algo(const struct coll_algo *al, enum coll_kind kind) {
         int roots[3] = {0, n / 2, n - 1};
         for (int k = 0; k < 3; k++) {
             int root = roots[k];
-            const int64_t B = 10;
+            const int64_t B = 1000; /* 125 doubles: at least one per rank */
             if (!execute(al, n, root, B)) {
                 fprintf(stderr, "%s deadlocked with n=%d root=%d\n", al->name, n, root);
                 test_failures++;

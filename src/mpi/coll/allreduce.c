@@ -48,9 +48,12 @@ int coll_allreduce_recursive_doubling(const struct coll_args *a, int round, stru
  * 2009): 2(n-1) rounds; in round k < n-1 a rank sends block (me - k) to
  * me + 1 and receives block (me - k - 1) from me - 1, adding it to its own;
  * then n-1 rounds pass the reduced blocks on the same way.
- * Cost: 2 (n - 1) (L + S / (n B)). */
+ * Cost: 2 (n - 1) (L + S / (n B)). With fewer elements than ranks (8-byte
+ * elements assumed) it runs recursive doubling, as Open MPI's ring does. */
 int coll_allreduce_ring(const struct coll_args *a, int round, struct coll_op *ops) {
     int32_t n = a->n, me = a->me;
+    if (a->size / 8 < n) /* fewer elements than ranks: Open MPI falls back */
+        return coll_allreduce_recursive_doubling(a, round, ops);
     if (n == 1 || round >= 2 * (n - 1)) return -1;
     int32_t k = round < n - 1 ? round : round - (n - 1);
     int32_t shift = round < n - 1 ? 0 : 1; /* allgather: the block reduced last */
@@ -107,6 +110,7 @@ int coll_allreduce_reduce_bcast(const struct coll_args *a, int round, struct col
  * Cost: 2 (n - 1) (m L + S / (n B)) (m = 1: the ring). */
 int coll_allreduce_ring_segmented(const struct coll_args *a, int round, struct coll_op *ops) {
     int32_t n = a->n, me = a->me;
+    if (a->size / 8 < n) return coll_allreduce_recursive_doubling(a, round, ops);
     int64_t seg = a->segment > 0 ? a->segment : 1, big = coll_block(a->size, n, 0);
     int64_t m = big > seg ? (big + seg - 1) / seg : 1;
     if (n == 1 || round >= 2 * (n - 1) * m) return -1;
