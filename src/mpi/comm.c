@@ -171,7 +171,7 @@ struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int
     uint32_t seq = *comm_coll_seq(s, c, rank, me);
     split_contribute(s, c, me, color, key, new_id, seq);
     /* The exchange of (color, key) costs an allgather of 8 bytes per rank. */
-    struct request *r = sched_start(s, rank, c, me, COLL_ALLGATHER, 8, 0);
+    struct request *r = sched_start(s, rank, c, me, COLL_ALLGATHER, 8, 0, NULL);
     request_track(s, r, -1);
     return r;
 }

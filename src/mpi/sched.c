@@ -23,6 +23,7 @@ struct sched {
     const struct coll_algo *algo;
     struct comm *comm;
     struct coll_args args;
+    int64_t *vbuf; /* variable counts: the copy args.vsend / vrecv point into */
     struct sched *next_ready;
     simtime_t round_end; /* when the current round (so far) completes */
     int32_t owner, round, pending;
@@ -71,6 +72,7 @@ static void run_rounds(struct sim *s, struct sched *sc) {
             struct request *req = sc->req;
             simtime_t end = sc->round_end;
             req->sched = NULL;
+            free(sc->vbuf);
             pool_put(&s->sched_pool, sc);
             request_resolve(s, req, end, end);
             break;
@@ -118,8 +120,26 @@ void sched_notify(struct sim *s, struct sched *sc, simtime_t done) {
     }
 }
 
+/* Copies the variable counts this rank holds into sc->vbuf. */
+static void copy_counts(struct sched *sc, int32_t n, const int64_t *vsend, const int64_t *vrecv) {
+    sc->vbuf = NULL;
+    if (!vsend && !vrecv) return;
+    sc->vbuf = xmalloc(sizeof *sc->vbuf * (size_t)n * ((vsend != NULL) + (vrecv != NULL)));
+    int64_t *at = sc->vbuf;
+    if (vsend) {
+        memcpy(at, vsend, sizeof *at * (size_t)n);
+        sc->args.vsend = at;
+        at += n;
+    }
+    if (vrecv) {
+        memcpy(at, vrecv, sizeof *at * (size_t)n);
+        sc->args.vrecv = at;
+    }
+}
+
 struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
-                            enum coll_kind kind, int64_t size, int32_t root) {
+                            enum coll_kind kind, int64_t size, int32_t root,
+                            const struct sched_counts *v) {
     if (!s->sched_pool.obj_size) pool_init(&s->sched_pool, sizeof(struct sched), 1024);
     uint32_t *seq = comm_coll_seq(s, c, rank, myrank);
     struct request *req = request_new(s, rank, c->ctx + 1, REQ_COLL, 0, size, s->eng.now);
@@ -133,8 +153,11 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     sc->owner = rank;
     sc->round_end = s->eng.now;
     sc->tag = (*seq)++ & 0x7fffffff;
-    sc->args = (struct coll_args){c->size, myrank, root, size, s->coll.segment, s->coll.window};
-    sc->algo = select_algo(s, kind, c->size, size);
+    sc->args = (struct coll_args){c->size,         myrank,         root, size,
+                                  s->coll.segment, s->coll.window, NULL, NULL};
+    copy_counts(sc, c->size, v ? v->send : NULL, v ? v->recv : NULL);
+    sc->algo =
+        v ? coll_select_v(&s->coll, kind, c->size, size) : select_algo(s, kind, c->size, size);
     if (myrank == 0) s->coll_calls[coll_index(sc->algo)]++; /* once per collective */
     run_rounds(s, sc);
     return req;
@@ -142,6 +165,12 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
 
 struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum coll_kind kind,
                           int64_t size, int32_t root, int32_t user_id) {
+    return sim_icoll_v(s, rank, comm_id, kind, size, root, user_id, NULL);
+}
+
+struct request *sim_icoll_v(struct sim *s, int32_t rank, int32_t comm_id, enum coll_kind kind,
+                            int64_t size, int32_t root, int32_t user_id,
+                            const struct sched_counts *v) {
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || kind >= COLL_KINDS) return NULL;
@@ -152,7 +181,7 @@ struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum col
                  rank, sim_coll_name(kind), root, c->size);
         return NULL;
     }
-    struct request *r = sched_start(s, rank, c, me, kind, size, root);
+    struct request *r = sched_start(s, rank, c, me, kind, size, root, v);
     request_track(s, r, user_id);
     return r;
 }

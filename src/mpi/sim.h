@@ -113,6 +113,18 @@ struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
 /* Starts a collective; size is the per-rank block (bytes). */
 struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum coll_kind kind,
                           int64_t size, int32_t root, int32_t user_id);
+/* A variable-count collective (gatherv, scatterv, allgatherv, alltoallv,
+ * reduce_scatter with counts): every rank passes counts (not NULL); send and
+ * recv are the byte counts this rank holds, per communicator rank, or NULL
+ * (then it sends or receives `size`, its own count):
+ *   gatherv root: recv; scatterv root: send; allgatherv, reduce_scatter:
+ *   recv (each rank's block); alltoallv: send and recv. */
+struct sched_counts {
+    const int64_t *send, *recv;
+};
+struct request *sim_icoll_v(struct sim *s, int32_t rank, int32_t comm_id, enum coll_kind kind,
+                            int64_t size, int32_t root, int32_t user_id,
+                            const struct sched_counts *counts);
 /* Collective communicator creation; the new communicator is known to the rank as
  * new_id once the call completes (color SIM_UNDEFINED: no new communicator). */
 struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,

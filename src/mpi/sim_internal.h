@@ -191,7 +191,8 @@ void report_deadlock(struct sim *s);
 
 /* sched.c */
 struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
-                            enum coll_kind kind, int64_t size, int32_t root);
+                            enum coll_kind kind, int64_t size, int32_t root,
+                            const struct sched_counts *v);
 void sched_notify(struct sim *s, struct sched *sc, simtime_t done);
 /* Advances every schedule whose round completed; call after each event. */
 void sched_drain(struct sim *s);

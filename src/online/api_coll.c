@@ -1,7 +1,7 @@
 /* MPI collective entry points, blocking and non-blocking: timing through the
  * MPI layer's schedules, data through coll_data (see coll_data.h). The
- * variable-count collectives are timed as their uniform form with the mean
- * count per rank; scans and reduce-scatter run their own schedules. */
+ * variable-count collectives pass the byte counts per peer to their
+ * schedules; scans and reduce-scatter run their own. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,8 +96,9 @@ void api_unstage(struct stage *st) {
 
 /* Starts one collective: deposits the data, starts the schedule. With
  * request == NULL, waits for it (a blocking call). */
-static int run(const char *func, MPI_Comm comm, struct coll_call *c, enum coll_kind timing,
-               int64_t wire_bytes, struct stage *st, MPI_Request *request) {
+static int run_v(const char *func, MPI_Comm comm, struct coll_call *c, enum coll_kind timing,
+                 int64_t wire_bytes, const struct sched_counts *counts, struct stage *st,
+                 MPI_Request *request) {
     struct sim *s = simpi_rt->sim;
     int32_t me = runtime_rank(), n = sim_comm_size(s, me, comm);
     if (c->root < 0 || c->root >= n) {
@@ -112,7 +113,7 @@ static int run(const char *func, MPI_Comm comm, struct coll_call *c, enum coll_k
         api_unstage(st);
         return api_error(func, rc, "operation %d is not defined on datatype %d", c->op, c->type);
     }
-    struct request *q = sim_icoll(s, me, comm, timing, wire_bytes, c->root, -1);
+    struct request *q = sim_icoll_v(s, me, comm, timing, wire_bytes, c->root, -1, counts);
     if (request) {
         struct simpi_request *w = api_request_new();
         w->r = q;
@@ -124,6 +125,11 @@ static int run(const char *func, MPI_Comm comm, struct coll_call *c, enum coll_k
     runtime_wait(&q, 1, false);
     api_unstage(st);
     return MPI_SUCCESS;
+}
+
+static int run(const char *func, MPI_Comm comm, struct coll_call *c, enum coll_kind timing,
+               int64_t wire_bytes, struct stage *st, MPI_Request *request) {
+    return run_v(func, comm, c, timing, wire_bytes, NULL, st, request);
 }
 
 static int check(const char *func, MPI_Comm comm, MPI_Datatype type, int count) {
@@ -205,8 +211,19 @@ static int reduction(const char *func, enum coll_data_kind kind, const void *sen
                             : kind == CD_REDUCE_SCATTER ? COLL_REDUCE_SCATTER
                                                         : COLL_ALLREDUCE;
     int64_t wire = total * dt_size(type);
-    if (kind == CD_REDUCE_SCATTER) wire = n ? (wire + n - 1) / n : 0;
-    return run(func, comm, &c, timing, wire, st, request);
+    if (kind != CD_REDUCE_SCATTER) return run(func, comm, &c, timing, wire, st, request);
+    /* reduce_scatter: each rank's block, in bytes, for the schedule; equal
+     * blocks (reduce_scatter_block) take the uniform algorithms */
+    int64_t *blocks = xcalloc((size_t)n, sizeof *blocks);
+    bool equal = true;
+    for (int j = 0; j < n; j++) {
+        blocks[j] = recvcounts[j] * dt_size(type);
+        equal = equal && blocks[j] == blocks[0];
+    }
+    struct sched_counts counts = {NULL, blocks};
+    rc = run_v(func, comm, &c, timing, blocks[me], equal ? NULL : &counts, st, request);
+    free(blocks); /* the schedule keeps a copy */
+    return rc;
 }
 
 /* Per-member offsets and lengths in bytes from counts and displacements in
@@ -295,12 +312,21 @@ static int data_coll(const char *func, enum coll_data_kind kind, const struct vs
     }
     wire = (kind == CD_SCATTER ? out_bytes : c.in_len);
     if (kind == CD_ALLTOALL || (kind == CD_SCATTER && root)) wire = in_bytes / (n ? n : 1);
-    rc = run(func, comm, &c,
-             kind == CD_GATHER      ? COLL_GATHER
-             : kind == CD_SCATTER   ? COLL_SCATTER
-             : kind == CD_ALLGATHER ? COLL_ALLGATHER
-                                    : COLL_ALLTOALL,
-             wire, st, request);
+    /* variable counts: the bytes for each peer that this rank knows */
+    bool variable = v->recvcounts || v->sendcounts;
+    struct sched_counts counts = {NULL, NULL};
+    if (variable) {
+        if (kind == CD_SCATTER) wire = out_bytes;
+        if (in_arr && (kind == CD_ALLTOALL || kind == CD_SCATTER)) counts.send = in_arr + n;
+        if (out_arr && kind != CD_SCATTER) counts.recv = out_arr + n;
+        if (kind == CD_ALLTOALL && in_place) counts.send = counts.recv;
+    }
+    rc = run_v(func, comm, &c,
+               kind == CD_GATHER      ? COLL_GATHER
+               : kind == CD_SCATTER   ? COLL_SCATTER
+               : kind == CD_ALLGATHER ? COLL_ALLGATHER
+                                      : COLL_ALLTOALL,
+               wire, variable ? &counts : NULL, st, request);
     return rc;
 }
 
@@ -622,7 +648,9 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                           .out_len = out_total,
                           .out_off = arr + 2 * n,
                           .out_len_from = arr + 3 * n};
-    rc = run("MPI_Alltoallw", comm, &c, COLL_ALLTOALL, in_total / (n ? n : 1), NULL, NULL);
+    struct sched_counts counts = {arr + n, arr + 3 * n};
+    rc = run_v("MPI_Alltoallw", comm, &c, COLL_ALLTOALL, in_total / (n ? n : 1), &counts, NULL,
+               NULL);
     if (rc == MPI_SUCCESS)
         for (int j = 0; j < n; j++)
             dt_unpack(recvtypes[j], staged + arr[2 * n + j], recvcounts[j],

@@ -731,6 +731,7 @@ static int parse_simgrid(struct trace_reader *t, struct source *s, char *l, stru
     if (got == 1 && has_x) {
         x->ids = NULL;
         x->nids = 0;
+        x->counts = NULL;
         t->extra = x;
     } else {
         pool_put(&t->recs, x);

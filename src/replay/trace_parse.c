@@ -351,4 +351,6 @@ void trace_rec_clear(struct trace_rec *r) {
     free(r->ids);
     r->ids = NULL;
     r->nids = 0;
+    free(r->counts);
+    r->counts = NULL;
 }

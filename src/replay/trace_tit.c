@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pool.h"
 #include "core/units.h"
 #include "replay/trace_internal.h"
 
@@ -111,25 +112,6 @@ static bool root_field(struct tit_ctx *c, int i, struct trace_rec *r) {
     return rank_field(c, i, "field 'root'", &r->root);
 }
 
-/* Sum of n counts starting at field first, as a per-rank mean block. SMPI's
- * tracer sometimes writes fewer counts (reduce_scatter_block); the mean is
- * then taken over those present. */
-static bool mean_block(struct tit_ctx *c, int first, int n, int dt_field, int64_t *out) {
-    if (c->ntok < first + n) n = c->ntok > first ? c->ntok - first : 0;
-    if (n == 0) {
-        *out = 0;
-        return true;
-    }
-    int64_t total = 0;
-    for (int i = 0; i < n; i++) {
-        int64_t b = 0;
-        if (!count_bytes(c, first + i, dt_field, &b)) return false;
-        total += b;
-    }
-    *out = (total + n - 1) / n;
-    return true;
-}
-
 static void coll(struct trace_rec *r, enum coll_kind k) {
     r->op = TOP_COLL;
     r->coll = (uint8_t)k;
@@ -161,26 +143,60 @@ static bool gather_like(struct tit_ctx *c, struct trace_rec *r, enum coll_kind k
     return true;
 }
 
-/* The variable-count collectives, with the mean count per rank. */
-static bool vcoll(struct tit_ctx *c, struct trace_rec *r, const char *name) {
+/* n counts from field first into out (bytes), and their rounded-up mean;
+ * fields missing at the end of the line count 0 (SMPI's tracer sometimes
+ * writes fewer). */
+static bool counts_field(struct tit_ctx *c, int first, int n, int64_t *out, int64_t *mean) {
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        out[i] = 0;
+        if (first + i < c->ntok && !count_bytes(c, first + i, -1, &out[i])) return false;
+        total += out[i];
+    }
+    *mean = n ? (total + n - 1) / n : 0;
+    return true;
+}
+
+/* The variable-count collectives, with each peer's count:
+ *   gatherv SEND RECV_0..RECV_n-1 [ROOT]     allgatherv SEND RECV_0..RECV_n-1
+ *   scatterv SEND_0..SEND_n-1 RECV [ROOT]    reducescatter RECV_0..RECV_n-1 FLOPS
+ *   alltoallv SEND_TOTAL SEND_0..SEND_n-1 RECV_TOTAL RECV_0..RECV_n-1 */
+static bool vcoll_counts(struct tit_ctx *c, struct trace_rec *r, const char *name) {
     int32_t n = c->nranks;
+    int64_t mean;
+    r->counts = xcalloc(2 * (size_t)n, sizeof *r->counts);
+    int64_t *sent = r->counts, *recv = r->counts + n;
     if (!strcmp(name, "gatherv") || !strcmp(name, "allgatherv")) {
         coll(r, name[0] == 'g' ? COLL_GATHER : COLL_ALLGATHER);
+        r->mode = 2;
         if (name[0] == 'g' && 3 + n < c->ntok && !root_field(c, 3 + n, r)) return false;
-        return mean_block(c, 3, n, -1, &r->size);
+        return count_bytes(c, 2, -1, &r->size) && counts_field(c, 3, n, recv, &mean);
     }
     if (!strcmp(name, "scatterv")) {
         coll(r, COLL_SCATTER);
+        r->mode = 1;
         if (3 + n < c->ntok && !root_field(c, 3 + n, r)) return false;
-        return mean_block(c, 2, n, -1, &r->size);
+        if (!counts_field(c, 2, n, sent, &r->size)) return false;
+        return 2 + n >= c->ntok || count_bytes(c, 2 + n, -1, &r->size);
     }
     if (!strcmp(name, "alltoallv")) {
         coll(r, COLL_ALLTOALL);
-        return mean_block(c, 3, n, -1, &r->size);
+        r->mode = 3;
+        return counts_field(c, 3, n, sent, &r->size) && counts_field(c, 4 + n, n, recv, &mean);
     }
-    /* reducescatter COUNTS... FLOPS [DT]: its own schedule, mean block */
+    /* reducescatter RECV_0..RECV_n-1 FLOPS [DT]: each rank's block */
     coll(r, COLL_REDUCE_SCATTER);
-    return mean_block(c, 2, n, -1, &r->size);
+    r->mode = 2;
+    if (!counts_field(c, 2, n, recv, &mean)) return false;
+    r->size = recv[r->rank >= 0 && r->rank < n ? r->rank : 0];
+    return true;
+}
+
+static bool vcoll(struct tit_ctx *c, struct trace_rec *r, const char *name) {
+    if (vcoll_counts(c, r, name)) return true;
+    free(r->counts);
+    r->counts = NULL;
+    return false;
 }
 
 static int parse_action(struct tit_ctx *c, struct trace_rec *r, struct trace_rec *x, bool *hx,
@@ -240,14 +256,22 @@ static int parse_action(struct tit_ctx *c, struct trace_rec *r, struct trace_rec
 int tit_parse_line(char *line, int32_t rank, int32_t nranks, uint8_t *default_dt,
                    struct trace_rec *r, struct trace_rec *extra, bool *has_extra, const char *file,
                    int lineno, struct sim_error *err) {
-    char *tok[MAX_TOKENS];
+    /* alltoallv lines hold 2 n + 4 fields: room grows with the rank count */
+    static char **tok;
+    static int tok_cap;
+    int need_cap = 2 * nranks + 8 > MAX_TOKENS ? 2 * nranks + 8 : MAX_TOKENS;
+    if (tok_cap < need_cap) {
+        free(tok);
+        tok = xcalloc((size_t)need_cap, sizeof *tok);
+        tok_cap = need_cap;
+    }
     struct tit_ctx c = {tok, 0, nranks, *default_dt ? *default_dt : 1, file, lineno, err};
     memset(r, 0, sizeof *r);
     r->req = -1;
     r->line = lineno;
     r->rank = rank;
     *has_extra = false;
-    c.ntok = trace_tokenize(line, tok, MAX_TOKENS);
+    c.ntok = trace_tokenize(line, tok, tok_cap);
     if (c.ntok < 0) return err_at(err, file, lineno, "too many fields on one line"), -1;
     if (c.ntok == 0) return 0;
     int32_t who;

@@ -17,10 +17,11 @@ int coll_allgather_bruck(const struct coll_args *a, int round, struct coll_op *o
  * (its own first) to me + 1 and receives the next from me - 1.
  * Cost: (n - 1) T(S). */
 int coll_allgather_ring(const struct coll_args *a, int round, struct coll_op *ops) {
-    int32_t n = a->n;
+    int32_t n = a->n, me = a->me;
     if (round >= n - 1) return -1;
-    coll_op_set(&ops[0], 1, (a->me + 1) % n, a->size);
-    coll_op_set(&ops[1], 0, (a->me - 1 + n) % n, a->size);
+    /* variable counts: round k passes on block me - k, receives me - k - 1 */
+    coll_op_set(&ops[0], 1, (me + 1) % n, coll_vrecv(a, (me - round + n) % n));
+    coll_op_set(&ops[1], 0, (me - 1 + n) % n, coll_vrecv(a, (me - round - 1 + 2 * n) % n));
     return 2;
 }
 

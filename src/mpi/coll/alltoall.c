@@ -8,8 +8,9 @@
 int coll_alltoall_pairwise(const struct coll_args *a, int round, struct coll_op *ops) {
     int32_t n = a->n, k = round + 1;
     if (k >= n) return -1;
-    coll_op_set(&ops[0], 1, (a->me + k) % n, a->size);
-    coll_op_set(&ops[1], 0, (a->me - k + n) % n, a->size);
+    int32_t to = (a->me + k) % n, from = (a->me - k + n) % n;
+    coll_op_set(&ops[0], 1, to, coll_vsend(a, to));
+    coll_op_set(&ops[1], 0, from, coll_vrecv(a, from));
     return 2;
 }
 
@@ -36,8 +37,9 @@ int coll_alltoall_linear(const struct coll_args *a, int round, struct coll_op *o
     int32_t n = a->n;
     if (round > 0 || n == 1) return -1;
     for (int32_t k = 1; k < n; k++) {
-        coll_op_set(&ops[2 * k - 2], 0, (a->me - k + n) % n, a->size);
-        coll_op_set(&ops[2 * k - 1], 1, (a->me + k) % n, a->size);
+        int32_t from = (a->me - k + n) % n, to = (a->me + k) % n;
+        coll_op_set(&ops[2 * k - 2], 0, from, coll_vrecv(a, from));
+        coll_op_set(&ops[2 * k - 1], 1, to, coll_vsend(a, to));
     }
     return 2 * (n - 1);
 }
@@ -51,8 +53,9 @@ int coll_alltoall_linear_sync(const struct coll_args *a, int round, struct coll_
     if (first >= n) return -1;
     int c = 0;
     for (int64_t k = first; k < first + w && k < n; k++) {
-        c += coll_op_set(&ops[c], 0, (int32_t)((a->me - k + n) % n), a->size);
-        c += coll_op_set(&ops[c], 1, (int32_t)((a->me + k) % n), a->size);
+        int32_t from = (int32_t)((a->me - k + n) % n), to = (int32_t)((a->me + k) % n);
+        c += coll_op_set(&ops[c], 0, from, coll_vrecv(a, from));
+        c += coll_op_set(&ops[c], 1, to, coll_vsend(a, to));
     }
     return c;
 }

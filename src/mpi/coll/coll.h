@@ -22,6 +22,12 @@ struct coll_args {
     int64_t size;    /* per-rank block in bytes */
     int64_t segment; /* pipelined algorithms: bytes per segment (> 0) */
     int32_t window;  /* windowed algorithms: messages in flight per direction (> 0) */
+    /* variable-count collectives (NULL otherwise), bytes per communicator
+     * rank: vsend[j] this rank sends to j (scatterv root, alltoallv),
+     * vrecv[j] it receives from j, or j's block (gatherv root, allgatherv,
+     * alltoallv); a rank that does not hold the array sends or receives
+     * `size` (its own count) */
+    const int64_t *vsend, *vrecv;
 };
 
 /* Fills ops for round `round`; returns how many (0: an empty round), or -1
@@ -33,6 +39,7 @@ struct coll_algo {
     enum coll_kind kind;
     coll_round_fn round;
     uint8_t wide; /* a round may hold up to 2 n ops (linear algorithms) */
+    uint8_t vcap; /* handles variable counts (coll_args.vsend / vrecv) */
 };
 
 /* Room for the ops of one round of algorithm a on n ranks. */
@@ -84,6 +91,18 @@ int coll_an_size_find(const char *name);
  * forced for the kind, else the selector's choice. cfg may be NULL (fixed). */
 const struct coll_algo *coll_select(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
                                     int64_t size);
+/* The same for a variable-count collective: the forced algorithm when it
+ * handles variable counts, else the selector's variable-count rule, which
+ * depends on n only (each rank knows only its own counts). */
+const struct coll_algo *coll_select_v(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
+                                      int64_t size);
+/* Bytes this rank sends to / receives from communicator rank j. */
+static inline int64_t coll_vsend(const struct coll_args *a, int32_t j) {
+    return a->vsend ? a->vsend[j] : a->size;
+}
+static inline int64_t coll_vrecv(const struct coll_args *a, int32_t j) {
+    return a->vrecv ? a->vrecv[j] : a->size;
+}
 /* The selector called name, or -1. */
 int coll_selector_find(const char *name);
 /* The algorithm of this kind called name, or NULL. */

@@ -44,7 +44,7 @@ int coll_gather_linear(const struct coll_args *a, int round, struct coll_op *ops
     if (round > 0 || n == 1) return -1;
     if (a->me != a->root) return coll_op_set(&ops[0], 1, a->root, a->size);
     for (int32_t v = 1; v < n; v++)
-        coll_op_set(&ops[v - 1], 0, coll_abs(a, v), a->size);
+        coll_op_set(&ops[v - 1], 0, coll_abs(a, v), coll_vrecv(a, coll_abs(a, v)));
     return n - 1;
 }
 
@@ -61,7 +61,7 @@ int coll_gather_linear_sync(const struct coll_args *a, int round, struct coll_op
     if (round >= n - 1) return -1;
     int32_t peer = coll_abs(a, round + 1);
     coll_op_set(&ops[0], 1, peer, 0);
-    coll_op_set(&ops[1], 0, peer, a->size);
+    coll_op_set(&ops[1], 0, peer, coll_vrecv(a, peer));
     return 2;
 }
 
@@ -72,7 +72,7 @@ int coll_scatter_linear(const struct coll_args *a, int round, struct coll_op *op
     if (round > 0 || n == 1) return -1;
     if (a->me != a->root) return coll_op_set(&ops[0], 0, a->root, a->size);
     for (int32_t v = 1; v < n; v++)
-        coll_op_set(&ops[v - 1], 1, coll_abs(a, v), a->size);
+        coll_op_set(&ops[v - 1], 1, coll_abs(a, v), coll_vsend(a, coll_abs(a, v)));
     return n - 1;
 }
 
@@ -89,5 +89,5 @@ int coll_scatter_linear_sync(const struct coll_args *a, int round, struct coll_o
     }
     if (round >= 2 * (n - 1)) return -1;
     int32_t peer = coll_abs(a, round / 2 + 1);
-    return coll_op_set(&ops[0], round % 2, peer, round % 2 ? a->size : 0);
+    return coll_op_set(&ops[0], round % 2, peer, round % 2 ? coll_vsend(a, peer) : 0);
 }

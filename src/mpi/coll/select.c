@@ -10,55 +10,56 @@
 #include <string.h>
 
 #define W 1 /* wide: a round may hold 2 n ops */
+#define V 1 /* handles variable counts */
 
 static const struct coll_algo algos[] = {
-    {"dissemination", COLL_BARRIER, coll_barrier_dissemination, 0},
+    {"dissemination", COLL_BARRIER, coll_barrier_dissemination, 0, 0},
     /* a barrier is an allreduce of nothing: the same schedules with 0 bytes */
-    {"recursive_doubling", COLL_BARRIER, coll_allreduce_recursive_doubling, 0},
-    {"binomial", COLL_BARRIER, coll_allreduce_reduce_bcast, 0},
-    {"linear", COLL_BARRIER, coll_barrier_linear, W},
-    {"binomial", COLL_BCAST, coll_bcast_binomial, 0},
-    {"scatter_ring_allgather", COLL_BCAST, coll_bcast_scatter_ring_allgather, 0},
-    {"scatter_rd_allgather", COLL_BCAST, coll_bcast_scatter_rd_allgather, 0},
-    {"pipeline", COLL_BCAST, coll_bcast_pipeline, 0},
+    {"recursive_doubling", COLL_BARRIER, coll_allreduce_recursive_doubling, 0, 0},
+    {"binomial", COLL_BARRIER, coll_allreduce_reduce_bcast, 0, 0},
+    {"linear", COLL_BARRIER, coll_barrier_linear, W, 0},
+    {"binomial", COLL_BCAST, coll_bcast_binomial, 0, 0},
+    {"scatter_ring_allgather", COLL_BCAST, coll_bcast_scatter_ring_allgather, 0, 0},
+    {"scatter_rd_allgather", COLL_BCAST, coll_bcast_scatter_rd_allgather, 0, 0},
+    {"pipeline", COLL_BCAST, coll_bcast_pipeline, 0, 0},
     /* linear bcast: the root sends the whole message to each rank, the
      * linear scatter's pattern; cost T(S) without contention */
-    {"linear", COLL_BCAST, coll_scatter_linear, W},
-    {"binomial", COLL_REDUCE, coll_reduce_binomial, 0},
-    {"rabenseifner", COLL_REDUCE, coll_reduce_rabenseifner, 0},
+    {"linear", COLL_BCAST, coll_scatter_linear, W, 0},
+    {"binomial", COLL_REDUCE, coll_reduce_binomial, 0, 0},
+    {"rabenseifner", COLL_REDUCE, coll_reduce_rabenseifner, 0, 0},
     /* linear reduce: every vector to the root at once (the linear gather's
      * pattern), reduced there in rank order; cost T(S) without contention */
-    {"linear", COLL_REDUCE, coll_gather_linear, W},
-    {"pipeline", COLL_REDUCE, coll_reduce_pipeline, 0},
-    {"recursive_doubling", COLL_ALLREDUCE, coll_allreduce_recursive_doubling, 0},
-    {"ring", COLL_ALLREDUCE, coll_allreduce_ring, 0},
-    {"rabenseifner", COLL_ALLREDUCE, coll_allreduce_rabenseifner, 0},
-    {"reduce_bcast", COLL_ALLREDUCE, coll_allreduce_reduce_bcast, 0},
-    {"ring_segmented", COLL_ALLREDUCE, coll_allreduce_ring_segmented, 0},
-    {"binomial", COLL_GATHER, coll_gather_binomial, 0},
-    {"linear", COLL_GATHER, coll_gather_linear, W},
-    {"linear_sync", COLL_GATHER, coll_gather_linear_sync, 0},
-    {"binomial", COLL_SCATTER, coll_scatter_binomial, 0},
-    {"linear", COLL_SCATTER, coll_scatter_linear, W},
-    {"linear_sync", COLL_SCATTER, coll_scatter_linear_sync, 0},
-    {"bruck", COLL_ALLGATHER, coll_allgather_bruck, 0},
-    {"ring", COLL_ALLGATHER, coll_allgather_ring, 0},
-    {"recursive_doubling", COLL_ALLGATHER, coll_allgather_recursive_doubling, 0},
-    {"neighbor_exchange", COLL_ALLGATHER, coll_allgather_neighbor_exchange, 0},
-    {"pairwise", COLL_ALLTOALL, coll_alltoall_pairwise, 0},
-    {"bruck", COLL_ALLTOALL, coll_alltoall_bruck, 0},
-    {"linear", COLL_ALLTOALL, coll_alltoall_linear, W},
-    {"linear_sync", COLL_ALLTOALL, coll_alltoall_linear_sync, W},
-    {"recursive_halving", COLL_REDUCE_SCATTER, coll_reduce_scatter_recursive_halving, 0},
-    {"pairwise", COLL_REDUCE_SCATTER, coll_reduce_scatter_pairwise, 0},
+    {"linear", COLL_REDUCE, coll_gather_linear, W, 0},
+    {"pipeline", COLL_REDUCE, coll_reduce_pipeline, 0, 0},
+    {"recursive_doubling", COLL_ALLREDUCE, coll_allreduce_recursive_doubling, 0, 0},
+    {"ring", COLL_ALLREDUCE, coll_allreduce_ring, 0, 0},
+    {"rabenseifner", COLL_ALLREDUCE, coll_allreduce_rabenseifner, 0, 0},
+    {"reduce_bcast", COLL_ALLREDUCE, coll_allreduce_reduce_bcast, 0, 0},
+    {"ring_segmented", COLL_ALLREDUCE, coll_allreduce_ring_segmented, 0, 0},
+    {"binomial", COLL_GATHER, coll_gather_binomial, 0, 0},
+    {"linear", COLL_GATHER, coll_gather_linear, W, V},
+    {"linear_sync", COLL_GATHER, coll_gather_linear_sync, 0, V},
+    {"binomial", COLL_SCATTER, coll_scatter_binomial, 0, 0},
+    {"linear", COLL_SCATTER, coll_scatter_linear, W, V},
+    {"linear_sync", COLL_SCATTER, coll_scatter_linear_sync, 0, V},
+    {"bruck", COLL_ALLGATHER, coll_allgather_bruck, 0, 0},
+    {"ring", COLL_ALLGATHER, coll_allgather_ring, 0, V},
+    {"recursive_doubling", COLL_ALLGATHER, coll_allgather_recursive_doubling, 0, 0},
+    {"neighbor_exchange", COLL_ALLGATHER, coll_allgather_neighbor_exchange, 0, 0},
+    {"pairwise", COLL_ALLTOALL, coll_alltoall_pairwise, 0, V},
+    {"bruck", COLL_ALLTOALL, coll_alltoall_bruck, 0, 0},
+    {"linear", COLL_ALLTOALL, coll_alltoall_linear, W, V},
+    {"linear_sync", COLL_ALLTOALL, coll_alltoall_linear_sync, W, V},
+    {"recursive_halving", COLL_REDUCE_SCATTER, coll_reduce_scatter_recursive_halving, 0, 0},
+    {"pairwise", COLL_REDUCE_SCATTER, coll_reduce_scatter_pairwise, 0, 0},
     /* ring reduce-scatter (Open MPI): n - 1 rounds passing one partially
      * reduced block to me + 1, the allgather ring's pattern: (n - 1) T(S) */
-    {"ring", COLL_REDUCE_SCATTER, coll_allgather_ring, 0},
-    {"nonoverlapping", COLL_REDUCE_SCATTER, coll_reduce_scatter_nonoverlapping, W},
-    {"recursive_doubling", COLL_SCAN, coll_scan_recursive_doubling, 0},
-    {"linear", COLL_SCAN, coll_scan_linear, 0},
-    {"recursive_doubling", COLL_EXSCAN, coll_scan_recursive_doubling, 0},
-    {"linear", COLL_EXSCAN, coll_scan_linear, 0},
+    {"ring", COLL_REDUCE_SCATTER, coll_allgather_ring, 0, V},
+    {"nonoverlapping", COLL_REDUCE_SCATTER, coll_reduce_scatter_nonoverlapping, W, 0},
+    {"recursive_doubling", COLL_SCAN, coll_scan_recursive_doubling, 0, 0},
+    {"linear", COLL_SCAN, coll_scan_linear, 0, 0},
+    {"recursive_doubling", COLL_EXSCAN, coll_scan_recursive_doubling, 0, 0},
+    {"linear", COLL_EXSCAN, coll_scan_linear, 0, 0},
 };
 
 #define NALGOS (sizeof algos / sizeof algos[0])
@@ -356,6 +357,37 @@ const struct coll_algo *coll_select(const struct coll_config *cfg, enum coll_kin
     for (unsigned i = 0; i < NALGOS; i++) /* fixed: the first registered */
         if (algos[i].kind == kind) return &algos[i];
     return NULL;
+}
+
+/* Variable counts: MPICH's gatherv/scatterv are linear, its allgatherv
+ * falls to the ring for what simpi has, its alltoallv posts
+ * ALLTOALL_THROTTLE (window) requests at a time; Open MPI's gatherv and
+ * scatterv are linear, allgatherv here the ring, and alltoallv pairwise or
+ * linear by communicator size (coll_tuned_decision_fixed.c). */
+static const char *v_rule(enum coll_selector sel, enum coll_kind kind, int32_t n) {
+    switch (kind) {
+    case COLL_GATHER:
+    case COLL_SCATTER:
+        return "linear";
+    case COLL_ALLGATHER:
+    case COLL_REDUCE_SCATTER:
+        return "ring";
+    case COLL_ALLTOALL:
+        if (sel == COLL_SEL_MPICH) return "linear_sync";
+        if (sel != COLL_SEL_OMPI) return "pairwise";
+        return n < 4 || (n >= 64 && n < 128) || (n >= 256 && n < 1024) ? "pairwise" : "linear";
+    default:
+        return NULL;
+    }
+}
+
+const struct coll_algo *coll_select_v(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
+                                      int64_t size) {
+    /* the counts differ between ranks: rules by size could disagree */
+    const struct coll_algo *forced = cfg ? cfg->forced[kind] : NULL;
+    if (forced && forced->vcap) return forced;
+    const char *name = v_rule(cfg ? cfg->selector : COLL_SEL_FIXED, kind, n);
+    return name ? coll_find(kind, name) : coll_select(cfg, kind, n, size);
 }
 
 int coll_selector_find(const char *name) {
