@@ -63,12 +63,42 @@ int coll_allreduce_ring(const struct coll_args *a, int round, struct coll_op *op
     return 2;
 }
 
-/* Rabenseifner (Thakur, Rabenseifner, Gropp 2005): reduce-scatter by
- * recursive halving, then allgather by recursive doubling, among the p2
- * ranks left after the same pairing as recursive doubling (round 0 and the
- * last round carry the whole vector). Halving round k exchanges S / 2^k
- * with newrank ^ (p2 >> k); doubling round k exchanges S / 2^(L-k+1) with
- * newrank ^ (1 << (k-1)). Cost (n = p2 = 2^L):
+/* Bytes of blocks [x, y) of a vector cut the way MPICH cuts it for
+ * Rabenseifner's algorithm: p2 blocks of count / p2 elements (8-byte
+ * elements assumed), the last one taking the remainder (and any bytes
+ * beyond whole elements). */
+static int64_t rab_bytes(int64_t size, int32_t p2, int32_t x, int32_t y) {
+    int64_t count = size / 8, q = count / p2, last_extra = count - q * p2;
+    int64_t b = q * (y - x) * 8;
+    if (y == p2) b += last_extra * 8 + size % 8;
+    return b;
+}
+
+/* Halving step i (1..L) for participant nr among p2 = 2^L: exchanges with
+ * nr ^ 2^(i-1); *kept and *given are the byte counts of the halves of its
+ * window it keeps and gives away (the window starts as the whole vector
+ * and is halved at every step). */
+static void rab_halves(int64_t size, int32_t p2, int32_t nr, int32_t i, int64_t *kept,
+                       int64_t *given) {
+    int32_t lo = 0;
+    for (int32_t j = 1; j < i; j++)
+        if (nr & ((int32_t)1 << (j - 1))) lo += p2 >> j;
+    int32_t half = p2 >> i;
+    bool upper = nr & ((int32_t)1 << (i - 1));
+    int32_t keep_lo = upper ? lo + half : lo, give_lo = upper ? lo : lo + half;
+    *kept = rab_bytes(size, p2, keep_lo, keep_lo + half);
+    *given = rab_bytes(size, p2, give_lo, give_lo + half);
+}
+
+/* Rabenseifner (Thakur, Rabenseifner, Gropp 2005; MPICH's long-message
+ * allreduce): reduce-scatter by recursive halving, then allgather by
+ * recursive doubling, among the p2 ranks left after the same pairing as
+ * recursive doubling (round 0 and the last round carry the whole vector).
+ * Halving step i exchanges with newrank ^ 2^(i-1), sending the half of its
+ * window it gives away and receiving the half it keeps; the allgather
+ * undoes the steps in reverse order, sending what it kept. Blocks are cut as
+ * MPICH cuts them (rab_bytes), so a vector of fewer elements than p2 moves
+ * in its last block only. Cost (n = p2 = 2^L, S a multiple of 8 n):
  * 2 sum_{k=1..L} (L_net + S / (2^k B)) = 2 L L_net + 2 (n - 1) S / (n B). */
 int coll_allreduce_rabenseifner(const struct coll_args *a, int round, struct coll_op *ops) {
     int32_t n = a->n, me = a->me, L = coll_log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
@@ -78,13 +108,12 @@ int coll_allreduce_rabenseifner(const struct coll_args *a, int round, struct col
     if (round <= 2 * L) {
         if (idle) return 0;
         bool halving = round <= L;
-        int32_t k = halving ? round : round - L;
-        int32_t mask = halving ? p2 >> k : (int32_t)1 << (k - 1);
-        int64_t part = a->size >> (halving ? k : L - k + 1);
-        if (part < 1 && a->size > 0) part = 1;
-        int32_t partner = real_rank(newrank ^ mask, rem);
-        coll_op_set(&ops[0], 1, partner, part);
-        coll_op_set(&ops[1], 0, partner, part);
+        int32_t i = halving ? round : 2 * L + 1 - round;
+        int64_t kept, given;
+        rab_halves(a->size, p2, newrank, i, &kept, &given);
+        int32_t partner = real_rank(newrank ^ ((int32_t)1 << (i - 1)), rem);
+        coll_op_set(&ops[0], 1, partner, halving ? given : kept);
+        coll_op_set(&ops[1], 0, partner, halving ? kept : given);
         return 2;
     }
     if (round == 2 * L + 1 && paired) return pairing(a, rem, false, ops);
