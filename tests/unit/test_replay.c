@@ -551,19 +551,22 @@ static void test_flow_intra_node(void) {
     CHECK_EQ_INT(o.finish[1], 1000 * US);
 }
 
-/* A collective `record` on 4 ranks of plat4 with one algorithm forced
- * (`set`) must take want_us. */
-static void expect_forced(const char *set, const char *record, int64_t want_us) {
+/* A collective `record` on 4 ranks of platform `plat` with the settings in
+ * `set` ("a=b c=d", up to four) must take want_us. */
+static void expect_on(const char *plat, const char *set, const char *record, int64_t want_us) {
     char trace[256], words[4][128];
     snprintf(trace, sizeof trace, "simpi-trace 1\nranks 4\n0 %s\n1 %s\n2 %s\n3 %s\n", record,
              record, record, record);
-    /* "a=b c=d": up to four settings */
     const char *sets[4] = {words[0], words[1], words[2], words[3]};
     int nsets = sscanf(set, "%127s %127s %127s %127s", words[0], words[1], words[2], words[3]);
-    struct outcome o = run_with(plat4, sets, nsets, trace);
+    struct outcome o = run_with(plat, sets, nsets, trace);
     CHECK_EQ_INT(o.status, SIM_OK);
     if (o.predicted != want_us * US) fprintf(stderr, "  with --set %s, %s\n", set, record);
     CHECK_EQ_INT(o.predicted, want_us * US);
+}
+
+static void expect_forced(const char *set, const char *record, int64_t want_us) {
+    expect_on(plat4, set, record, want_us);
 }
 
 /* Algorithms forced with mpi.coll.OP, on plat4 (T(S) = 10us + S / 100
@@ -709,7 +712,27 @@ static void test_analytic_model(void) {
                              "CTE, LIN, LOG");
 }
 
+/* Wide collectives under flow contention: a star of 100 MB/s, 5 us links
+ * (a message crosses two: 10 us), 4 ranks, 1000 B.
+ *   linear bcast: the root's link carries 3 flows at 33.3 MB/s each:
+ *     10 us + 3000 B / 100 MB/s = 40 us (20 us without contention)
+ *   linear alltoall: every link carries 3 flows: 40 us as well
+ *   pairwise alltoall: one flow per link per round, 3 x 20 us = 60 us */
+static void test_flow_wide_collectives(void) {
+    const char *plat = "nodes: 4\ncores_per_node: 1\n"
+                       "network: {topology: star, contention: flow, link_latency: 5us, "
+                       "link_bandwidth: 100MB/s}\n";
+    const char *none = "network.contention=none";
+    char both[128];
+    snprintf(both, sizeof both, "mpi.coll.bcast=linear %s", none);
+    expect_on(plat, "mpi.coll.bcast=linear", "bcast 1000", 40);
+    expect_on(plat, both, "bcast 1000", 20);
+    expect_on(plat, "mpi.coll.alltoall=linear", "alltoall 1000", 40);
+    expect_on(plat, "mpi.coll.alltoall=pairwise", "alltoall 1000", 60);
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.flow_wide_collectives", test_flow_wide_collectives},
     {"replay.analytic_model", test_analytic_model},
     {"replay.collective_library", test_collective_library},
     {"replay.collective_algorithms", test_collective_algorithms},
