@@ -266,7 +266,7 @@ static bool read_analytic(struct sim *s, const struct conf_node *an, struct sim_
 bool sched_read_forced(struct sim *s, struct sim_error *err) {
     const struct conf_node *mpi = conf_map_get(s->plat->conf, "mpi");
     const struct conf_node *coll = mpi ? conf_map_get(mpi, "coll") : NULL;
-    s->coll.selector = COLL_SEL_FIXED;
+    s->coll.selector = COLL_SEL_MPICH;
     s->coll.segment = 64 * 1024;
     s->coll.window = 32;
     for (int k = 0; k < COLL_KINDS; k++)

@@ -674,6 +674,11 @@ void trace_close(struct trace_reader *t) {
     }
     free(t->per_rank);
     free(t->line_buf);
+    /* records read ahead for ranks that never got to them (a run stopped
+     * early) may own arrays */
+    for (int32_t i = 0; t->queues && i < t->nranks; i++)
+        for (struct trace_rec *r = t->queues[i].head; r; r = r->next)
+            trace_rec_clear(r);
     free(t->queues);
     free(t->tit_dt);
     if (t->extra) pool_put(&t->recs, t->extra);

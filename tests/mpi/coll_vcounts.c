@@ -1,7 +1,7 @@
-/* ranks: 3 options: --cpu=ignore --set nodes=3 --set cores_per_node=1 --set inter.model=affine --set inter.latency=10us --set inter.bandwidth=100MB/s
+/* ranks: 3 options: --cpu=ignore --set nodes=3 --set cores_per_node=1 --set inter.model=affine --set inter.latency=10us --set inter.bandwidth=100MB/s --set mpi.coll.alltoall=pairwise
  * Variable-count collectives are timed with each peer's own count.
  * T(S) = 10 us + S / 100 MB/s (1000 B: 20 us), all messages eager.
- * MPI_Alltoallv, pairwise exchange (the fixed selector's choice), bytes
+ * MPI_Alltoallv, pairwise exchange (forced), bytes
  * i -> j: 0->1 1000, 0->2 3000, 1->0 0, 1->2 2000, 2->0 4000, 2->1 1000.
  *   round 1 (to i+1): 0->1 arrives 20, 1->2 at 30, 2->0 at 50
  *   round 2 (to i+2), posted when round 1 ends: rank 0 at 50 sends 3000 B
