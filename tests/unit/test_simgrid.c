@@ -82,6 +82,28 @@ static void write_file(const char *path, const char *text) {
     fclose(f);
 }
 
+/* A run stopped by an error while another rank's variable-count record
+ * waits in its queue: the record's counts are freed with the reader (the
+ * sanitizer run checks for the leak fuzz_trace once found). */
+static void test_stopped_with_queued_counts(void) {
+    char p[256];
+    snprintf(p, sizeof p, "%s/queued.txt", test_tmp);
+    write_file(p, "0 init\n1 init\n1 reducescatter 1 2 0\n0 jump 3\n1 finalize\n");
+    struct sim_error err = {0};
+    struct trace_reader *t = trace_open(p, &err);
+    struct platform *plat = platform_load(NULL, NULL, 0, &err);
+    struct network net;
+    CHECK(t && plat && network_init(&net, plat, &err));
+    struct replay_result res = {0};
+    bool ok = t && replay_run(t, plat, &net, &res, &err);
+    CHECK(!ok || res.status != SIM_OK);
+    if (res.sim) replay_result_free(&res);
+    CHECK_CONTAINS(err.set ? err.msg : "", "unknown SimGrid action 'jump'");
+    trace_close(t);
+    network_destroy(&net);
+    platform_free(plat);
+}
+
 static void test_description_replay(void) {
     char dir[128];
     snprintf(dir, sizeof dir, "%s/tit-XXXXXX", test_tmp);
@@ -132,5 +154,6 @@ static void test_description_replay(void) {
 TEST_LIST(simgrid_tests) = {
     {"simgrid.actions", test_actions},
     {"simgrid.description_replay", test_description_replay},
+    {"simgrid.stopped_with_queued_counts", test_stopped_with_queued_counts},
     TEST_END,
 };
