@@ -152,11 +152,13 @@ static bool do_coll(struct replay *rp, const struct trace_rec *r) {
     int32_t n = sim_comm_size(rp->sim, r->rank, r->comm);
     if (r->root >= n)
         return rec_fail(rp, r, "root %d is outside the communicator (%d ranks)", r->root, n);
-    /* variable counts (SimGrid traces: MPI_COMM_WORLD, n peers) */
+    /* variable counts: one per member of the communicator */
+    if (r->counts && r->ncounts != n)
+        return rec_fail(rp, r, "%d counts for a communicator of %d ranks", r->ncounts, n);
     struct sched_counts counts = {r->counts && (r->mode & 1) ? r->counts : NULL,
-                                  r->counts && (r->mode & 2) ? r->counts + n : NULL};
+                                  r->counts && (r->mode & 2) ? r->counts + r->ncounts : NULL};
     struct request *q = sim_icoll_v(rp->sim, r->rank, r->comm, (enum coll_kind)r->coll, r->size,
-                                    r->root, id, r->counts ? &counts : NULL);
+                                    r->root, id, (r->mode & 4) ? &counts : NULL);
     if (!q) return false;
     return r->op == TOP_ICOLL || sim_wait(rp->sim, r->rank, &q, 1, false);
 }

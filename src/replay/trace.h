@@ -42,10 +42,12 @@ struct trace_rec {
     int32_t rank, peer, peer2, tag, tag2, req, comm, root, color, key, newcomm;
     int32_t nids; /* waitall / waitany ids (0 = all outstanding) */
     int32_t *ids; /* malloc'd when nids > 0; freed by trace_release / trace_rec_clear */
-    /* variable-count collectives: bytes per peer, [0, n) sent and [n, 2n)
-     * received, malloc'd (NULL otherwise), freed with ids; mode bit 1: the
-     * sent counts are known, bit 2: the received ones */
+    /* variable-count collectives (mode bit 4): bytes per peer, [0, ncounts)
+     * sent and [ncounts, 2 ncounts) received, malloc'd (NULL when the rank
+     * holds no counts), freed with ids; mode bit 1: the sent counts are
+     * given, bit 2: the received ones */
     int64_t *counts;
+    int32_t ncounts;
     int32_t line;
     uint8_t op, mode, coll;
 };

@@ -54,12 +54,42 @@ static bool parse_size_field(struct parse_ctx *p, const char *s, const char *fie
     return err_at(p->err, p->file, p->line, "field '%s': found '%s', expected %s", field, s, why);
 }
 
+/* send=S0,S1,... or recv=R0,R1,... of a variable-count collective: one
+ * size per member of the communicator; both lists must be as long. */
+static bool parse_counts(struct parse_ctx *p, struct trace_rec *r, bool send, const char *v) {
+    if (!(r->mode & 4))
+        return fail(p, "'%s' takes no send= or recv= list (only the v collectives do)%s", p->tok[1],
+                    "");
+    int32_t m = 1;
+    for (const char *c = v; *c; c++)
+        m += *c == ',';
+    if (r->counts && m != r->ncounts)
+        return err_at(p->err, p->file, p->line,
+                      "send= and recv= must list as many sizes (%d and %d)", r->ncounts, m);
+    if (!r->counts) {
+        r->counts = xcalloc(2 * (size_t)m, sizeof *r->counts);
+        r->ncounts = m;
+    }
+    int64_t *out = r->counts + (send ? 0 : m);
+    char item[64];
+    for (int32_t i = 0; i < m; i++) {
+        size_t len = strcspn(v, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), v);
+        if (!parse_size_field(p, item, send ? "send" : "recv", &out[i])) return false;
+        v += len + (v[len] == ',');
+    }
+    r->mode |= send ? 1 : 2;
+    return true;
+}
+
 /* key=value options after the positional fields. */
 static bool parse_option(struct parse_ctx *p, struct trace_rec *r, const char *tok) {
     const char *eq = strchr(tok, '=');
     if (!eq) return fail(p, "unexpected field '%s'%s", tok, " (options are key=value)");
     size_t klen = (size_t)(eq - tok);
     const char *v = eq + 1;
+    if ((klen == 4 && !strncmp(tok, "send", 4)) || (klen == 4 && !strncmp(tok, "recv", 4)))
+        return parse_counts(p, r, tok[0] == 's', v);
     int32_t *dst = NULL;
     int32_t lo = 0, hi = INT32_MAX;
     bool any_ok = false;
@@ -81,8 +111,8 @@ static bool parse_option(struct parse_ctx *p, struct trace_rec *r, const char *t
         dst = &r->newcomm, lo = 1;
     else
         return err_at(p->err, p->file, p->line,
-                      "unknown option '%.*s' (expected tag, recvtag, req, comm, root, color, key "
-                      "or new)",
+                      "unknown option '%.*s' (expected tag, recvtag, req, comm, root, color, key, "
+                      "new, send or recv)",
                       (int)klen, tok);
     if (any_ok && strcmp(v, "any") == 0) {
         *dst = SIM_ANY_TAG;
@@ -172,6 +202,16 @@ static const struct op_name ops[] = {
     {"iallgather", TOP_ICOLL, 0, COLL_ALLGATHER, 1},
     {"ialltoall", TOP_ICOLL, 0, COLL_ALLTOALL, 1},
     {"reduce_scatter", TOP_COLL, 0, COLL_REDUCE_SCATTER, 1},
+    {"gatherv", TOP_COLL, 4, COLL_GATHER, 1},
+    {"scatterv", TOP_COLL, 4, COLL_SCATTER, 1},
+    {"allgatherv", TOP_COLL, 4, COLL_ALLGATHER, 1},
+    {"alltoallv", TOP_COLL, 4, COLL_ALLTOALL, 1},
+    {"reduce_scatterv", TOP_COLL, 4, COLL_REDUCE_SCATTER, 1},
+    {"igatherv", TOP_ICOLL, 4, COLL_GATHER, 1},
+    {"iscatterv", TOP_ICOLL, 4, COLL_SCATTER, 1},
+    {"iallgatherv", TOP_ICOLL, 4, COLL_ALLGATHER, 1},
+    {"ialltoallv", TOP_ICOLL, 4, COLL_ALLTOALL, 1},
+    {"ireduce_scatterv", TOP_ICOLL, 4, COLL_REDUCE_SCATTER, 1},
     {"scan", TOP_COLL, 0, COLL_SCAN, 1},
     {"exscan", TOP_COLL, 0, COLL_EXSCAN, 1},
     {"ireduce_scatter", TOP_ICOLL, 0, COLL_REDUCE_SCATTER, 1},

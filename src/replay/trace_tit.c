@@ -165,28 +165,29 @@ static bool vcoll_counts(struct tit_ctx *c, struct trace_rec *r, const char *nam
     int32_t n = c->nranks;
     int64_t mean;
     r->counts = xcalloc(2 * (size_t)n, sizeof *r->counts);
+    r->ncounts = n;
     int64_t *sent = r->counts, *recv = r->counts + n;
     if (!strcmp(name, "gatherv") || !strcmp(name, "allgatherv")) {
         coll(r, name[0] == 'g' ? COLL_GATHER : COLL_ALLGATHER);
-        r->mode = 2;
+        r->mode = 4 | 2;
         if (name[0] == 'g' && 3 + n < c->ntok && !root_field(c, 3 + n, r)) return false;
         return count_bytes(c, 2, -1, &r->size) && counts_field(c, 3, n, recv, &mean);
     }
     if (!strcmp(name, "scatterv")) {
         coll(r, COLL_SCATTER);
-        r->mode = 1;
+        r->mode = 4 | 1;
         if (3 + n < c->ntok && !root_field(c, 3 + n, r)) return false;
         if (!counts_field(c, 2, n, sent, &r->size)) return false;
         return 2 + n >= c->ntok || count_bytes(c, 2 + n, -1, &r->size);
     }
     if (!strcmp(name, "alltoallv")) {
         coll(r, COLL_ALLTOALL);
-        r->mode = 3;
+        r->mode = 4 | 3;
         return counts_field(c, 3, n, sent, &r->size) && counts_field(c, 4 + n, n, recv, &mean);
     }
     /* reducescatter RECV_0..RECV_n-1 FLOPS [DT]: each rank's block */
     coll(r, COLL_REDUCE_SCATTER);
-    r->mode = 2;
+    r->mode = 4 | 2;
     if (!counts_field(c, 2, n, recv, &mean)) return false;
     r->size = recv[r->rank >= 0 && r->rank < n ? r->rank : 0];
     return true;

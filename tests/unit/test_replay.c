@@ -731,7 +731,37 @@ static void test_flow_wide_collectives(void) {
     expect_on(plat, "mpi.coll.alltoall=pairwise", "alltoall 1000", 60);
 }
 
+/* Variable counts in the native format (send= / recv= lists), on 3 of
+ * plat4's nodes: the alltoallv of tests/mpi/coll_vcounts.c, pairwise
+ * forced, ends at 50, 50 and 90 us (worked there). */
+static void test_variable_count_records(void) {
+    const char *pw = "mpi.coll.alltoall=pairwise";
+    struct outcome o = run_with(plat4, &pw, 1,
+                                "simpi-trace 1\nranks 3\n"
+                                "0 alltoallv 1000 send=0,1000,3000 recv=0,0,4000\n"
+                                "1 alltoallv 0 send=0,0,2000 recv=1000,0,1000\n"
+                                "2 alltoallv 2500 send=4000,1000,0 recv=3000,2000,0\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[0], 50 * US);
+    CHECK_EQ_INT(o.finish[1], 50 * US);
+    CHECK_EQ_INT(o.finish[2], 90 * US);
+    /* a gatherv: only the root lists what it receives (2000 and 5000 B) */
+    o = run("simpi-trace 1\nranks 3\n0 gatherv 0 root=0 recv=0,2000,5000\n"
+            "1 gatherv 2000 root=0\n2 gatherv 5000 root=0\n");
+    CHECK_EQ_INT(o.finish[0], 60 * US);
+    o = run("simpi-trace 1\nranks 3\n0 alltoallv 8 send=8,8\n1 alltoallv 8\n2 alltoallv 8\n");
+    CHECK(!o.input_ok || o.status != SIM_OK);
+    CHECK_CONTAINS(o.report, "2 counts for a communicator of 3 ranks");
+    o = run("simpi-trace 1\nranks 1\n0 alltoall 8 send=8\n");
+    CHECK(!o.input_ok);
+    CHECK_CONTAINS(o.report, "'alltoall' takes no send= or recv= list");
+    o = run("simpi-trace 1\nranks 2\n0 alltoallv 8 send=8,8 recv=8\n1 alltoallv 8\n");
+    CHECK(!o.input_ok);
+    CHECK_CONTAINS(o.report, "send= and recv= must list as many sizes (2 and 1)");
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.variable_count_records", test_variable_count_records},
     {"replay.flow_wide_collectives", test_flow_wide_collectives},
     {"replay.analytic_model", test_analytic_model},
     {"replay.collective_library", test_collective_library},
