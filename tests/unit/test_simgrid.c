@@ -49,15 +49,15 @@ static void test_actions(void) {
           r.coll == COLL_ALLTOALL && r.size == 60); /* mean of 1,7,10,12 = 7.5 -> 8 doubles */
     /* each peer's count, in bytes: sent 1,7,10,12 doubles, received 1,70,10,5 */
     static const int64_t want_counts[8] = {8, 56, 80, 96, 8, 560, 80, 40};
-    CHECK(r.counts != NULL && r.mode == 3);
+    CHECK(r.counts != NULL && r.mode == (4 | 3));
     for (int i = 0; i < 8 && r.counts; i++)
         CHECK_EQ_INT(r.counts[i], want_counts[i]);
     trace_rec_clear(&r);
     CHECK(parse("2 gatherv 3 1 2 3 4 1", &r, &x, &hx, &dt, &err) == 1 && r.coll == COLL_GATHER &&
-          r.root == 1 && r.size == 24 && r.mode == 2 && r.counts && r.counts[4 + 3] == 32);
+          r.root == 1 && r.size == 24 && r.mode == (4 | 2) && r.counts && r.counts[4 + 3] == 32);
     trace_rec_clear(&r);
     CHECK(parse("1 scatterv 1 2 3 4 2 0", &r, &x, &hx, &dt, &err) == 1 && r.coll == COLL_SCATTER &&
-          r.root == 0 && r.size == 16 && r.mode == 1 && r.counts && r.counts[3] == 32);
+          r.root == 0 && r.size == 16 && r.mode == (4 | 1) && r.counts && r.counts[3] == 32);
     trace_rec_clear(&r);
     CHECK(parse("3 reducescatter 1 2 3 4 100", &r, &x, &hx, &dt, &err) == 1 &&
           r.coll == COLL_REDUCE_SCATTER && r.size == 32 && r.counts && r.counts[4 + 1] == 16);
