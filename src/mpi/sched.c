@@ -23,13 +23,30 @@ struct sched {
     const struct coll_algo *algo;
     struct comm *comm;
     struct coll_args args;
-    int64_t *vbuf; /* variable counts: the copy args.vsend / vrecv point into */
+    struct vcounts *vbuf; /* variable counts: the copy args.vsend / vrecv point into */
     struct sched *next_ready;
     simtime_t round_end; /* when the current round (so far) completes */
     int32_t owner, round, pending;
     uint32_t tag;
     uint8_t posting;
 };
+
+/* A schedule's copy of its variable counts, on a list of the sim's so that a
+ * run stopped before the schedule ends still frees it. */
+struct vcounts {
+    struct vcounts *prev, *next;
+    int64_t v[];
+};
+
+static void free_counts(struct sim *s, struct vcounts *c) {
+    if (!c) return;
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        s->vcounts = c->next;
+    if (c->next) c->next->prev = c->prev;
+    free(c);
+}
 
 static void release_subs(struct sim *s, struct sched *sc) {
     while (sc->subs) {
@@ -72,7 +89,7 @@ static void run_rounds(struct sim *s, struct sched *sc) {
             struct request *req = sc->req;
             simtime_t end = sc->round_end;
             req->sched = NULL;
-            free(sc->vbuf);
+            free_counts(s, sc->vbuf);
             pool_put(&s->sched_pool, sc);
             request_resolve(s, req, end, end);
             break;
@@ -120,12 +137,23 @@ void sched_notify(struct sim *s, struct sched *sc, simtime_t done) {
     }
 }
 
+void sched_free_all_counts(struct sim *s) {
+    while (s->vcounts)
+        free_counts(s, s->vcounts);
+}
+
 /* Copies the variable counts this rank holds into sc->vbuf. */
-static void copy_counts(struct sched *sc, int32_t n, const int64_t *vsend, const int64_t *vrecv) {
+static void copy_counts(struct sim *s, struct sched *sc, int32_t n, const int64_t *vsend,
+                        const int64_t *vrecv) {
     sc->vbuf = NULL;
     if (!vsend && !vrecv) return;
-    sc->vbuf = xmalloc(sizeof *sc->vbuf * (size_t)n * ((vsend != NULL) + (vrecv != NULL)));
-    int64_t *at = sc->vbuf;
+    size_t lists = (size_t)((vsend != NULL) + (vrecv != NULL));
+    sc->vbuf = xmalloc(sizeof *sc->vbuf + sizeof(int64_t) * (size_t)n * lists);
+    sc->vbuf->prev = NULL;
+    sc->vbuf->next = s->vcounts;
+    if (s->vcounts) s->vcounts->prev = sc->vbuf;
+    s->vcounts = sc->vbuf;
+    int64_t *at = sc->vbuf->v;
     if (vsend) {
         memcpy(at, vsend, sizeof *at * (size_t)n);
         sc->args.vsend = at;
@@ -155,7 +183,7 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     sc->tag = (*seq)++ & 0x7fffffff;
     sc->args = (struct coll_args){c->size,         myrank,         root, size,
                                   s->coll.segment, s->coll.window, NULL, NULL};
-    copy_counts(sc, c->size, v ? v->send : NULL, v ? v->recv : NULL);
+    copy_counts(s, sc, c->size, v ? v->send : NULL, v ? v->recv : NULL);
     sc->algo =
         v ? coll_select_v(&s->coll, kind, c->size, size) : select_algo(s, kind, c->size, size);
     if (myrank == 0) s->coll_calls[coll_index(sc->algo)]++; /* once per collective */

@@ -83,6 +83,7 @@ void sim_destroy(struct sim *s) {
     pt2pt_free_payloads(s);
     comm_free_all(s);
     analytic_free_all(s);
+    sched_free_all_counts(s);
     pool_destroy(&s->req_pool);
     pool_destroy(&s->sched_pool);
     contention_destroy(s->cont);

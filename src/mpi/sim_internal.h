@@ -126,6 +126,7 @@ struct sim {
     int64_t coll_calls[48];                  /* collectives run, per algorithm */
     int64_t coll_analytic_calls[COLL_KINDS]; /* per operation, with the analytic model */
     struct an_slot *an_slots;                /* analytic collectives waiting for members */
+    struct vcounts *vcounts;                 /* variable counts of running schedules (sched.c) */
     struct sim_net_stats net_stats;
     /* LogGP costs (platform mpi.send_overhead...): the CPU time the rank
      * that just posted a send still owes (sim_cpu_overhead), and per rank
@@ -205,6 +206,8 @@ bool sched_read_forced(struct sim *s, struct sim_error *err);
 struct request *analytic_start(struct sim *s, struct request *req, struct comm *c, int32_t myrank,
                                enum coll_kind kind, int64_t size, int32_t root, uint32_t tag);
 void analytic_free_all(struct sim *s);
+/* Frees the variable counts of schedules a stopped run left unfinished. */
+void sched_free_all_counts(struct sim *s);
 /* The collective a schedule runs (kept in its sub-requests' `coll`). */
 uint8_t sched_kind(const struct sched *sc);
 /* Whether the schedules of a matched collective message are the same
