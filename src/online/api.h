@@ -55,6 +55,10 @@ int api_check_type(const char *func, MPI_Datatype type, int count);
 /* Fills status (if not ignored) from a finished request wrapper. */
 void api_fill_status(MPI_Status *status, const struct simpi_request *q);
 struct simpi_request *api_request_new(void);
+/* A test or probe found nothing: charges mpi.poll_cost to the rank (vtime.c). */
+void api_poll_charge(void);
+/* MPI_Test without the polling cost (for Testany and Testsome). */
+int api_test_one(MPI_Request *request, int *flag, MPI_Status *status);
 void api_request_free(struct simpi_request *q);
 /* Attributes follow communicators (api_misc.c). */
 void api_copy_attrs(MPI_Comm from, MPI_Comm to);

@@ -57,13 +57,14 @@ int PMPI_Request_free(MPI_Request *request) {
 
 /* --- more completion calls, built on Test and Wait --- */
 
-int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
+/* The first completed of the active requests, if any. */
+static int test_any(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
     *index = MPI_UNDEFINED;
     *flag = 1; /* true when no request is active */
     for (int i = 0; i < count; i++) {
         if (!requests[i] || !requests[i]->active) continue;
         *flag = 0;
-        int done = 0, rc = PMPI_Test(&requests[i], &done, status);
+        int done = 0, rc = api_test_one(&requests[i], &done, status);
         if (rc != MPI_SUCCESS) return rc;
         if (done) {
             *index = i;
@@ -71,22 +72,30 @@ int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_S
             return MPI_SUCCESS;
         }
     }
+    if (!*flag) api_poll_charge();
     return MPI_SUCCESS;
+}
+
+int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
+    API_ENTER("MPI_Testany");
+    API_RETURN(test_any(count, requests, index, flag, status));
 }
 
 int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                   MPI_Status statuses[]) {
+    API_ENTER("MPI_Testsome");
     int n = 0, active = 0;
     for (int i = 0; i < incount; i++) {
         if (!requests[i] || !requests[i]->active) continue;
         active++;
         int done = 0;
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
-        PMPI_Test(&requests[i], &done, st);
+        api_test_one(&requests[i], &done, st);
         if (done) indices[n++] = i;
     }
+    if (active && n == 0) api_poll_charge();
     *outcount = active ? n : MPI_UNDEFINED;
-    return MPI_SUCCESS;
+    API_RETURN(MPI_SUCCESS);
 }
 
 int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],

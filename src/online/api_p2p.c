@@ -272,13 +272,19 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
     API_RETURN(finish("MPI_Waitany", q, status));
 }
 
-int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
-    API_ENTER("MPI_Test");
+int api_test_one(MPI_Request *request, int *flag, MPI_Status *status) {
     struct simpi_request *q = *request;
     *flag = !q || !q->active || !q->r || sim_test(simpi_rt->sim, runtime_rank(), q->r);
-    if (!*flag || !q || !q->active) API_RETURN(MPI_SUCCESS);
+    if (!*flag || !q || !q->active) return MPI_SUCCESS;
     if (!q->persistent) *request = MPI_REQUEST_NULL;
-    API_RETURN(finish("MPI_Test", q, status));
+    return finish("MPI_Test", q, status);
+}
+
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+    API_ENTER("MPI_Test");
+    int rc = api_test_one(request, flag, status);
+    if (rc == MPI_SUCCESS && !*flag) api_poll_charge();
+    API_RETURN(rc);
 }
 
 int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]) {
@@ -289,7 +295,10 @@ int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status status
         struct simpi_request *q = requests[i];
         *flag = !q || !q->active || !q->r || sim_request_done(simpi_rt->sim, q->r);
     }
-    if (!*flag) API_RETURN(MPI_SUCCESS);
+    if (!*flag) {
+        api_poll_charge();
+        API_RETURN(MPI_SUCCESS);
+    }
     runtime_leave();
     return PMPI_Waitall(count, requests, statuses);
 }
@@ -390,6 +399,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
         *flag = sim_iprobe(simpi_rt->sim, runtime_rank(), comm, source, tag, &t);
     }
     if (*flag) probe_status(status, &t);
+    if (!*flag) api_poll_charge();
     API_RETURN(MPI_SUCCESS);
 }
 
@@ -446,6 +456,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
         if (send) *message = message_new(send);
     }
     if (*flag) probe_status(status, &t);
+    if (!*flag) api_poll_charge();
     API_RETURN(MPI_SUCCESS);
 }
 

@@ -35,7 +35,7 @@ struct runtime *simpi_rt;
  * time once and says when the host was busy (docs/online.md). */
 static double host_clock(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    vtime_host_clock(CLOCK_MONOTONIC, &ts); /* clock_gettime reads virtual time in ranks */
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -290,6 +290,16 @@ static bool in_rank(void) {
     return !forked_child && rt && rt->current >= 0 && !rt->ranks[rt->current].done;
 }
 
+bool runtime_in_rank(void) {
+    return in_rank();
+}
+
+void runtime_charge(simtime_t t) {
+    struct runtime *rt = simpi_rt;
+    if (!rt || rt->current < 0 || t <= 0) return;
+    if (!sim_compute(rt->sim, rt->current, t)) runtime_block();
+}
+
 void exit(int status) {
     if (!in_rank()) libc_exit(status);
     rank_exit("exit", status);
@@ -520,7 +530,7 @@ static bool start_ranks(struct runtime *rt, const char *stack_size, struct sim_e
 static void check_host_clock(const struct runtime *rt) {
     struct timespec ts;
     if (rt->cpu != CPU_MEASURE || rt->quiet || rt->measured < 0.1 ||
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        vtime_host_clock(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
         return;
     double cpu = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
     if (rt->measured > 1.05 * cpu)

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "core/pool.h"
 #include "mpi/sim.h"
@@ -68,6 +69,13 @@ void runtime_block(void);
 /* Waits (blocking the rank as needed) for n requests, or any one of them. */
 void runtime_wait(struct request **reqs, int n, bool any);
 int32_t runtime_rank(void);
+/* True while a rank's code runs (not simpi's scheduler, not a forked child). */
+bool runtime_in_rank(void);
+/* Charges t of computation to the running rank (inside simpi: in_mpi). */
+void runtime_charge(simtime_t t);
+/* The host's clocks, for simpi's own timing (vtime.c makes clock_gettime
+ * read virtual time in ranks). */
+int vtime_host_clock(clockid_t id, struct timespec *ts);
 /* Stops the simulation with an error attributed to the running rank. */
 _Noreturn void runtime_abort(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same, and simpi run exits with `status` (MPI_Abort's error code, the

@@ -10,9 +10,9 @@
 
 static const char *const top_keys[] = {"name",  "nodes", "cores_per_node", "speed",   "intra",
                                        "inter", "mpi",   "placement",      "network", NULL};
-static const char *const mpi_keys[] = {
-    "eager_limit", "send_overhead", "recv_overhead", "wait_overhead",
-    "gap",         "gap_per_byte",  "coll",          NULL};
+static const char *const mpi_keys[] = {"eager_limit",   "send_overhead", "recv_overhead",
+                                       "wait_overhead", "gap",           "gap_per_byte",
+                                       "poll_cost",     "coll",          NULL};
 
 static bool read_nodes(struct platform *p, struct sim_error *err) {
     const char *s = conf_get_scalar(p->conf, "", "nodes", err);
@@ -99,6 +99,7 @@ static bool read_placement(struct platform *p, struct sim_error *err) {
 
 static bool read_mpi(struct platform *p, struct sim_error *err) {
     p->eager_limit = 65536;
+    p->poll_cost = PS_PER_US; /* 1 us: a test or probe that finds nothing */
     struct conf_node *m = conf_map_get(p->conf, "mpi");
     if (!m) return true;
     if (m->kind != CONF_MAP) return err_at(err, m->file, m->line, "'mpi' must be a map");
@@ -106,9 +107,9 @@ static bool read_mpi(struct platform *p, struct sim_error *err) {
     if (conf_map_get(m, "eager_limit") &&
         !conf_get_size(m, "mpi", "eager_limit", true, &p->eager_limit, err))
         return false;
-    simtime_t *dst[] = {&p->send_overhead, &p->recv_overhead, &p->wait_overhead, &p->gap,
-                        &p->gap_per_byte};
-    for (int i = 0; i < 5; i++) {
+    simtime_t *dst[] = {&p->send_overhead, &p->recv_overhead, &p->wait_overhead,
+                        &p->gap,           &p->gap_per_byte,  &p->poll_cost};
+    for (int i = 0; i < 6; i++) {
         double secs;
         if (!conf_map_get(m, mpi_keys[i + 1])) continue;
         if (!conf_get_time(m, "mpi", mpi_keys[i + 1], &secs, err)) return false;
