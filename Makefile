@@ -4,7 +4,7 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: all demo check deps build build-asan test test-asan fuzz bench format clean install
+.PHONY: all demo check deps build build-asan test test-asan fuzz bench conformance format clean install
 
 PREFIX ?= /usr/local
 
@@ -38,6 +38,13 @@ fuzz:
 	./tests/fuzz/run-fuzzers $(BUILD)-fuzz
 
 check: deps test test-asan fuzz
+
+# The MPICH test suite (as SimGrid distributes it) against simpi:
+# make conformance MPICH_TESTS=../shared/mpich-test [CONFORMANCE_DIRS="pt2pt coll"]
+MPICH_TESTS ?= ../shared/mpich-test
+conformance: build
+	@if [ -d "$(MPICH_TESTS)" ]; then ./tests/conformance/run-mpich $(BUILD) $(MPICH_TESTS) $(CONFORMANCE_DIRS); \
+	else echo "conformance: no MPICH test suite at $(MPICH_TESTS) (set MPICH_TESTS=DIR); skipped"; fi
 
 bench: build
 	./bench/replay-stencil

@@ -37,6 +37,8 @@ static struct info *infos; /* handle = index + 1 */
 static int ninfos;
 
 static struct info *info_get(MPI_Info h) {
+    static struct info env = {NULL, NULL, 0, true}; /* MPI_INFO_ENV: no hints */
+    if (h == MPI_INFO_ENV) return &env;
     return h >= 1 && h <= ninfos && infos[h - 1].used ? &infos[h - 1] : NULL;
 }
 
@@ -225,9 +227,72 @@ int PMPI_Type_set_name(MPI_Datatype type, const char *name) {
 
 int PMPI_Type_get_name(MPI_Datatype type, char *name, int *len) {
     static const char *const predefined[] = {
-        [MPI_CHAR] = "MPI_CHAR",   [MPI_BYTE] = "MPI_BYTE",        [MPI_INT] = "MPI_INT",
-        [MPI_LONG] = "MPI_LONG",   [MPI_FLOAT] = "MPI_FLOAT",      [MPI_DOUBLE] = "MPI_DOUBLE",
-        [MPI_SHORT] = "MPI_SHORT", [MPI_UNSIGNED] = "MPI_UNSIGNED"};
+#define N(t) [t] = #t
+        N(MPI_CHAR),
+        N(MPI_SIGNED_CHAR),
+        N(MPI_UNSIGNED_CHAR),
+        N(MPI_BYTE),
+        N(MPI_SHORT),
+        N(MPI_UNSIGNED_SHORT),
+        N(MPI_INT),
+        N(MPI_UNSIGNED),
+        N(MPI_LONG),
+        N(MPI_UNSIGNED_LONG),
+        N(MPI_LONG_LONG_INT),
+        N(MPI_UNSIGNED_LONG_LONG),
+        N(MPI_FLOAT),
+        N(MPI_DOUBLE),
+        N(MPI_LONG_DOUBLE),
+        N(MPI_WCHAR),
+        N(MPI_C_BOOL),
+        N(MPI_INT8_T),
+        N(MPI_INT16_T),
+        N(MPI_INT32_T),
+        N(MPI_INT64_T),
+        N(MPI_UINT8_T),
+        N(MPI_UINT16_T),
+        N(MPI_UINT32_T),
+        N(MPI_UINT64_T),
+        N(MPI_AINT),
+        N(MPI_OFFSET),
+        N(MPI_COUNT),
+        N(MPI_PACKED),
+        N(MPI_FLOAT_INT),
+        N(MPI_DOUBLE_INT),
+        N(MPI_LONG_INT),
+        N(MPI_2INT),
+        N(MPI_SHORT_INT),
+        N(MPI_LONG_DOUBLE_INT),
+        N(MPI_C_FLOAT_COMPLEX),
+        N(MPI_C_DOUBLE_COMPLEX),
+        N(MPI_C_LONG_DOUBLE_COMPLEX),
+        N(MPI_CXX_BOOL),
+        N(MPI_CXX_FLOAT_COMPLEX),
+        N(MPI_CXX_DOUBLE_COMPLEX),
+        N(MPI_CXX_LONG_DOUBLE_COMPLEX),
+        N(MPI_INTEGER),
+        N(MPI_REAL),
+        N(MPI_DOUBLE_PRECISION),
+        N(MPI_COMPLEX),
+        N(MPI_DOUBLE_COMPLEX),
+        N(MPI_LOGICAL),
+        N(MPI_CHARACTER),
+        N(MPI_INTEGER1),
+        N(MPI_INTEGER2),
+        N(MPI_INTEGER4),
+        N(MPI_INTEGER8),
+        N(MPI_REAL4),
+        N(MPI_REAL8),
+        N(MPI_REAL16),
+        N(MPI_COMPLEX8),
+        N(MPI_COMPLEX16),
+        N(MPI_COMPLEX32),
+        N(MPI_2REAL),
+        N(MPI_2DOUBLE_PRECISION),
+        N(MPI_2INTEGER),
+        N(MPI_INTEGER16),
+#undef N
+    };
     const char *found =
         type > 0 && type < (int)(sizeof predefined / sizeof *predefined) && predefined[type]
             ? predefined[type]

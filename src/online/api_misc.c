@@ -238,12 +238,12 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen) {
     return MPI_SUCCESS;
 }
 
-/* Predefined attributes; user keyvals are not supported yet. */
+/* Predefined attributes, then the user's (api_user_attr). */
 bool api_user_attr(MPI_Comm comm, int keyval, void **value);
 
 int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag) {
     static int tag_ub = 0x7fffffff, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 1;
-    static int universe;
+    static int universe, lastused = MPI_ERR_LASTCODE;
     universe = simpi_rt ? simpi_rt->n : 1;
     if (api_user_attr(comm, keyval, (void **)value)) {
         *flag = 1;
@@ -254,7 +254,8 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag) {
              : keyval == MPI_IO              ? &io
              : keyval == MPI_WTIME_IS_GLOBAL ? &wtime_global
              : keyval == MPI_UNIVERSE_SIZE   ? &universe
-                                             : NULL;
+             : keyval == MPI_LASTUSEDCODE    ? &lastused
+                                             : NULL; /* MPI_APPNUM: not set */
     *flag = v != NULL;
     if (v) *(int **)value = v;
     return MPI_SUCCESS;
@@ -363,6 +364,38 @@ int PMPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group *out) {
     return MPI_SUCCESS;
 }
 
+/* The ranks a (first, last, stride) triple names, in its order. */
+static int range_ranks(int first, int last, int stride, int size, int *out, int room) {
+    int k = 0;
+    for (int r = first; stride > 0 ? r <= last : r >= last; r += stride)
+        if (r >= 0 && r < size && k < room) out[k++] = r;
+    return k;
+}
+
+int PMPI_Group_range_excl(MPI_Group g, int n, int ranges[][3], MPI_Group *out) {
+    GROUP_OR_FAIL("MPI_Group_range_excl", g, gr);
+    int *drop = xcalloc((size_t)gr->n + 1, sizeof *drop),
+        *r = xcalloc((size_t)gr->n + 1, sizeof *r);
+    for (int i = 0; i < n; i++) {
+        if (ranges[i][2] == 0) {
+            free(drop);
+            free(r);
+            return api_error("MPI_Group_range_excl", MPI_ERR_ARG, "stride 0");
+        }
+        int k = range_ranks(ranges[i][0], ranges[i][1], ranges[i][2], gr->n, r, gr->n);
+        for (int j = 0; j < k; j++)
+            drop[r[j]] = 1;
+    }
+    int32_t *w = xcalloc((size_t)gr->n + 1, sizeof *w);
+    int k = 0;
+    for (int i = 0; i < gr->n; i++)
+        if (!drop[i]) w[k++] = gr->w[i];
+    free(drop);
+    free(r);
+    *out = group_new(w, k);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Group_translate_ranks(MPI_Group a, int n, const int ranks_a[], MPI_Group b,
                                int ranks_b[]) {
     GROUP_OR_FAIL("MPI_Group_translate_ranks", a, ga);
@@ -467,6 +500,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Co
 #pragma weak MPI_Group_incl = PMPI_Group_incl
 #pragma weak MPI_Group_excl = PMPI_Group_excl
 #pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
+#pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
 #pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks
 #pragma weak MPI_Group_union = PMPI_Group_union
 #pragma weak MPI_Group_intersection = PMPI_Group_intersection
@@ -497,13 +531,27 @@ struct attr {
 };
 static struct attr *attrs;
 
-int simpi_comm_dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag) {
-    (void)comm;
-    (void)keyval;
-    (void)extra;
+/* MPI_COMM_DUP_FN, MPI_TYPE_DUP_FN, MPI_WIN_DUP_FN: the copy keeps the
+ * attribute value. */
+static int dup_value(void *in, void *out, int *flag) {
     *(void **)out = in;
     *flag = 1;
     return MPI_SUCCESS;
+}
+
+int simpi_comm_dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag) {
+    (void)comm, (void)keyval, (void)extra;
+    return dup_value(in, out, flag);
+}
+
+int simpi_type_dup_fn(MPI_Datatype type, int keyval, void *extra, void *in, void *out, int *flag) {
+    (void)type, (void)keyval, (void)extra;
+    return dup_value(in, out, flag);
+}
+
+int simpi_win_dup_fn(MPI_Win win, int keyval, void *extra, void *in, void *out, int *flag) {
+    (void)win, (void)keyval, (void)extra;
+    return dup_value(in, out, flag);
 }
 
 static struct keyval *keyval_get(int k) {

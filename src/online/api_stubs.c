@@ -541,11 +541,6 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
 }
 #pragma weak MPI_Grequest_start = PMPI_Grequest_start
 
-int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
-    api_unsupported("MPI_Group_range_excl");
-}
-#pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
-
 int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,

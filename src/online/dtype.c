@@ -34,6 +34,13 @@ struct ldouble_int {
     long double v;
     int i;
 };
+/* Fortran's MAXLOC / MINLOC pairs: value and index of the same type */
+struct float_float {
+    float v, i;
+};
+struct double_double {
+    double v, i;
+};
 
 int dtype_size(int t) {
     static const int sizes[] = {
@@ -74,6 +81,32 @@ int dtype_size(int t) {
         [MPI_LONG_DOUBLE_INT] = sizeof(struct ldouble_int),
         [MPI_C_FLOAT_COMPLEX] = sizeof(float _Complex),
         [MPI_C_DOUBLE_COMPLEX] = sizeof(double _Complex),
+        [MPI_C_LONG_DOUBLE_COMPLEX] = sizeof(long double _Complex),
+        [MPI_CXX_BOOL] = sizeof(_Bool),
+        [MPI_CXX_FLOAT_COMPLEX] = sizeof(float _Complex),
+        [MPI_CXX_DOUBLE_COMPLEX] = sizeof(double _Complex),
+        [MPI_CXX_LONG_DOUBLE_COMPLEX] = sizeof(long double _Complex),
+        [MPI_INTEGER] = 4,
+        [MPI_REAL] = 4,
+        [MPI_DOUBLE_PRECISION] = 8,
+        [MPI_COMPLEX] = 8,
+        [MPI_DOUBLE_COMPLEX] = 16,
+        [MPI_LOGICAL] = 4,
+        [MPI_CHARACTER] = 1,
+        [MPI_INTEGER1] = 1,
+        [MPI_INTEGER2] = 2,
+        [MPI_INTEGER4] = 4,
+        [MPI_INTEGER8] = 8,
+        [MPI_REAL4] = 4,
+        [MPI_REAL8] = 8,
+        [MPI_REAL16] = sizeof(long double),
+        [MPI_COMPLEX8] = 8,
+        [MPI_COMPLEX16] = 16,
+        [MPI_COMPLEX32] = sizeof(long double _Complex),
+        [MPI_2REAL] = sizeof(struct float_float),
+        [MPI_2DOUBLE_PRECISION] = sizeof(struct double_double),
+        [MPI_2INTEGER] = sizeof(struct int_int),
+        [MPI_INTEGER16] = 16,
     };
     if (t <= 0 || t >= (int)(sizeof sizes / sizeof sizes[0])) return -1;
     return sizes[t];
@@ -239,6 +272,7 @@ int op_apply(int op, int type, const void *in, void *inout, int64_t n) {
     case MPI_CHAR:
     case MPI_SIGNED_CHAR:
     case MPI_INT8_T:
+    case MPI_INTEGER1:
         INT_OP(signed char)
     case MPI_UNSIGNED_CHAR:
     case MPI_UINT8_T:
@@ -246,12 +280,16 @@ int op_apply(int op, int type, const void *in, void *inout, int64_t n) {
         INT_OP(unsigned char)
     case MPI_SHORT:
     case MPI_INT16_T:
+    case MPI_INTEGER2:
         INT_OP(short)
     case MPI_UNSIGNED_SHORT:
     case MPI_UINT16_T:
         INT_OP(unsigned short)
     case MPI_INT:
     case MPI_INT32_T:
+    case MPI_INTEGER:
+    case MPI_INTEGER4:
+    case MPI_LOGICAL:
         INT_OP(int)
     case MPI_UNSIGNED:
     case MPI_UINT32_T:
@@ -262,6 +300,7 @@ int op_apply(int op, int type, const void *in, void *inout, int64_t n) {
         INT_OP(unsigned long)
     case MPI_LONG_LONG_INT:
     case MPI_INT64_T:
+    case MPI_INTEGER8:
     case MPI_OFFSET:
     case MPI_COUNT:
         INT_OP(long long)
@@ -273,17 +312,43 @@ int op_apply(int op, int type, const void *in, void *inout, int64_t n) {
     case MPI_WCHAR:
         INT_OP(wchar_t)
     case MPI_C_BOOL:
+    case MPI_CXX_BOOL:
         BOOL_OP
+    case MPI_CHARACTER:
+        INT_OP(char)
+    case MPI_INTEGER16:
+        INT_OP(__int128)
     case MPI_FLOAT:
+    case MPI_REAL:
+    case MPI_REAL4:
         FLOAT_OP(float)
     case MPI_DOUBLE:
+    case MPI_DOUBLE_PRECISION:
+    case MPI_REAL8:
         FLOAT_OP(double)
     case MPI_LONG_DOUBLE:
+    case MPI_REAL16:
         FLOAT_OP(long double)
     case MPI_C_FLOAT_COMPLEX:
+    case MPI_CXX_FLOAT_COMPLEX:
+    case MPI_COMPLEX:
+    case MPI_COMPLEX8:
         COMPLEX_OP(float _Complex)
     case MPI_C_DOUBLE_COMPLEX:
+    case MPI_CXX_DOUBLE_COMPLEX:
+    case MPI_DOUBLE_COMPLEX:
+    case MPI_COMPLEX16:
         COMPLEX_OP(double _Complex)
+    case MPI_C_LONG_DOUBLE_COMPLEX:
+    case MPI_CXX_LONG_DOUBLE_COMPLEX:
+    case MPI_COMPLEX32:
+        COMPLEX_OP(long double _Complex)
+    case MPI_2REAL:
+        LOC_OP(float_float)
+    case MPI_2DOUBLE_PRECISION:
+        LOC_OP(double_double)
+    case MPI_2INTEGER:
+        LOC_OP(int_int)
     case MPI_FLOAT_INT:
         LOC_OP(float_int)
     case MPI_DOUBLE_INT:
