@@ -37,6 +37,7 @@ struct simpi_request {
     bool cancelled;
     bool persistent;
     struct persist persist;
+    struct simpi_request *companion; /* MPI_Isendrecv: the send, finished with it */
 };
 
 struct stage;

@@ -286,6 +286,32 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     API_RETURN(split("MPI_Comm_dup", comm, 0, 0, newcomm, true));
 }
 
+/* Info hints on communicators: simpi has none to act on, so a
+ * communicator's info is always empty (MPI lets an implementation ignore
+ * hints it does not use). */
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
+    (void)info;
+    API_ENTER("MPI_Comm_dup_with_info");
+    API_RETURN(split("MPI_Comm_dup_with_info", comm, 0, 0, newcomm, true));
+}
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+    (void)info;
+    API_ENTER("MPI_Comm_set_info");
+    API_RETURN(api_check_comm("MPI_Comm_set_info", comm));
+}
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
+    API_ENTER("MPI_Comm_get_info");
+    int rc = api_check_comm("MPI_Comm_get_info", comm);
+    if (rc == MPI_SUCCESS) rc = PMPI_Info_create(info_used);
+    API_RETURN(rc);
+}
+
+#pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
+#pragma weak MPI_Comm_set_info = PMPI_Comm_set_info
+#pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
+
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
     API_ENTER("MPI_Comm_split");
     API_RETURN(split("MPI_Comm_split", comm, color, key, newcomm, false));

@@ -121,6 +121,12 @@ int api_make_persistent(const char *func, const void *buf, int count, MPI_Dataty
 
 /* After completion: status, truncation check, free the wrapper. */
 static int finish(const char *func, struct simpi_request *q, MPI_Status *status) {
+    if (q->companion) { /* an Isendrecv completes with its send */
+        struct simpi_request *c = q->companion;
+        q->companion = NULL;
+        if (c->r) runtime_wait(&c->r, 1, false);
+        finish(func, c, MPI_STATUS_IGNORE);
+    }
     api_fill_status(status, q);
     int rc = MPI_SUCCESS;
     if (q->is_recv && q->r && q->tgt.size > q->tgt.capacity)
@@ -187,23 +193,45 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
     API_RETURN(start_recv("MPI_Irecv", buf, count, type, source, tag, comm, request));
 }
 
+/* Posts a receive and a send; returns the receive's wrapper with the send
+ * as its companion (finished with it). */
+static int start_sendrecv(const char *func, const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                          MPI_Comm comm, struct simpi_request **out) {
+    struct simpi_request *s = NULL, *r = NULL;
+    int rc = start_recv(func, recvbuf, recvcount, recvtype, source, recvtag, comm, &r);
+    if (rc == MPI_SUCCESS)
+        rc = start_send(func, sendbuf, sendcount, sendtype, dest, sendtag, comm, SEND_STANDARD, &s);
+    if (rc != MPI_SUCCESS) {
+        if (r) api_request_free(r);
+        return rc;
+    }
+    r->companion = s;
+    *out = r;
+    return MPI_SUCCESS;
+}
+
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                   MPI_Comm comm, MPI_Status *status) {
     API_ENTER("MPI_Sendrecv");
-    struct simpi_request *s = NULL, *r = NULL;
-    int rc = start_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, &r);
-    if (rc == MPI_SUCCESS)
-        rc = start_send("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, comm,
-                        SEND_STANDARD, &s);
-    if (rc != MPI_SUCCESS) {
-        if (r) api_request_free(r);
-        API_RETURN(rc);
-    }
-    struct request *both[2] = {s->r, r->r};
+    struct simpi_request *r;
+    int rc = start_sendrecv("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                            recvcount, recvtype, source, recvtag, comm, &r);
+    if (rc != MPI_SUCCESS) API_RETURN(rc);
+    struct request *both[2] = {r->companion->r, r->r};
     runtime_wait(both, 2, false);
-    finish("MPI_Sendrecv", s, MPI_STATUS_IGNORE);
     API_RETURN(finish("MPI_Sendrecv", r, status));
+}
+
+/* MPI-4.0's non-blocking sendrecv: one request, complete when both are. */
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                   MPI_Comm comm, MPI_Request *request) {
+    API_ENTER("MPI_Isendrecv");
+    API_RETURN(start_sendrecv("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                              recvcount, recvtype, source, recvtag, comm, request));
 }
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
@@ -275,6 +303,8 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
 int api_test_one(MPI_Request *request, int *flag, MPI_Status *status) {
     struct simpi_request *q = *request;
     *flag = !q || !q->active || !q->r || sim_test(simpi_rt->sim, runtime_rank(), q->r);
+    if (*flag && q && q->companion && q->companion->r) /* Isendrecv: the send too */
+        *flag = sim_test(simpi_rt->sim, runtime_rank(), q->companion->r);
     if (!*flag || !q || !q->active) return MPI_SUCCESS;
     if (!q->persistent) *request = MPI_REQUEST_NULL;
     return finish("MPI_Test", q, status);
@@ -407,22 +437,50 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 #pragma weak MPI_Iprobe = PMPI_Iprobe
 
 /* The message goes out from a copy, and the reply lands in the same buffer. */
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+/* A copy of the count elements of type at buf, for the *_replace calls
+ * (NULL with *rc set on a bad type or count). */
+static char *replace_copy(const char *func, const void *buf, int count, MPI_Datatype type,
+                          int *rc) {
     int64_t size = dt_size(type), extent = dt_extent(type);
-    if (size < 0 || count < 0)
-        return api_error("MPI_Sendrecv_replace", size < 0 ? MPI_ERR_TYPE : MPI_ERR_COUNT,
-                         "datatype %d, count %d", type, count);
+    if (size < 0 || count < 0) {
+        *rc = api_error(func, size < 0 ? MPI_ERR_TYPE : MPI_ERR_COUNT, "datatype %d, count %d",
+                        type, count);
+        return NULL;
+    }
     int64_t span = count > 0 ? (count - 1) * extent + dt_true_lb(type) + dt_true_extent(type) : 0;
     char *copy = xmalloc((size_t)(span > 0 ? span : 1));
     if (span > 0) memcpy(copy, buf, (size_t)span);
-    int rc = PMPI_Sendrecv(copy, count, type, dest, sendtag, buf, count, type, source, recvtag,
-                           comm, status);
+    return copy;
+}
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+    int rc;
+    char *copy = replace_copy("MPI_Sendrecv_replace", buf, count, type, &rc);
+    if (!copy) return rc;
+    rc = PMPI_Sendrecv(copy, count, type, dest, sendtag, buf, count, type, source, recvtag, comm,
+                       status);
     free(copy);
     return rc;
 }
 
 #pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
+
+/* The message goes out from a copy (the MPI layer keeps its own at once),
+ * and the reply lands in buf. */
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request) {
+    int rc;
+    char *copy = replace_copy("MPI_Isendrecv_replace", buf, count, type, &rc);
+    if (!copy) return rc;
+    rc = PMPI_Isendrecv(copy, count, type, dest, sendtag, buf, count, type, source, recvtag, comm,
+                        request);
+    free(copy);
+    return rc;
+}
+
+#pragma weak MPI_Isendrecv = PMPI_Isendrecv
+#pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
 
 /* Matched probes: an MPI_Message names a claimed message (index + 1). */
 static struct request **messages;

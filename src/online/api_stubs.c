@@ -59,16 +59,6 @@ int PMPI_Comm_disconnect(MPI_Comm *comm) {
 }
 #pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
 
-int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
-    api_unsupported("MPI_Comm_dup_with_info");
-}
-#pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
-
-int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
-    api_unsupported("MPI_Comm_get_info");
-}
-#pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
-
 int PMPI_Comm_get_parent(MPI_Comm *parent) {
     api_unsupported("MPI_Comm_get_parent");
 }
@@ -93,11 +83,6 @@ int PMPI_Comm_remote_size(MPI_Comm comm, int *size) {
     api_unsupported("MPI_Comm_remote_size");
 }
 #pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
-
-int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
-    api_unsupported("MPI_Comm_set_info");
-}
-#pragma weak MPI_Comm_set_info = PMPI_Comm_set_info
 
 int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                     MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
