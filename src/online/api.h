@@ -62,8 +62,12 @@ void api_poll_charge(void);
 int api_test_one(MPI_Request *request, int *flag, MPI_Status *status);
 void api_request_free(struct simpi_request *q);
 /* Attributes follow communicators (api_misc.c). */
-void api_copy_attrs(MPI_Comm from, MPI_Comm to);
+/* On MPI_Comm_dup: MPI_SUCCESS, or the error a copy callback returned. */
+int api_copy_attrs(MPI_Comm from, MPI_Comm to);
 void api_delete_attrs(MPI_Comm comm);
+/* Datatype attributes on MPI_Type_dup (callback errors returned) and free. */
+int api_type_copy_attrs(MPI_Datatype from, MPI_Datatype to);
+void api_type_delete_attrs(MPI_Datatype type);
 bool api_call_user_handler(int errhandler, MPI_Comm comm, int code);
 /* Persistent requests: create (inactive), and start. */
 int api_make_persistent(const char *func, const void *buf, int count, MPI_Datatype type, int peer,

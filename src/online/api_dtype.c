@@ -153,7 +153,11 @@ int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
 int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype) {
     int h = 0, rc = dt_create_resized(old, dt_lb(old), dt_extent(old), &h);
     if (rc == MPI_SUCCESS && dt_committed(old)) dt_commit(h);
-    return made("MPI_Type_dup", rc, newtype, h);
+    rc = made("MPI_Type_dup", rc, newtype, h);
+    if (rc != MPI_SUCCESS || (rc = api_type_copy_attrs(old, *newtype)) == MPI_SUCCESS) return rc;
+    dt_free(*newtype); /* a copy callback failed: MPI_Type_dup fails with it */
+    *newtype = MPI_DATATYPE_NULL;
+    return api_error("MPI_Type_dup", rc, "an attribute copy callback returned error %d", rc);
 }
 
 int PMPI_Type_commit(MPI_Datatype *type) {
@@ -165,6 +169,7 @@ int PMPI_Type_commit(MPI_Datatype *type) {
 int PMPI_Type_free(MPI_Datatype *type) {
     if (*type < DT_FIRST_DERIVED || dt_free(*type) != MPI_SUCCESS)
         return api_error("MPI_Type_free", MPI_ERR_TYPE, "datatype %d cannot be freed", *type);
+    api_type_delete_attrs(*type);
     *type = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
 }

@@ -277,7 +277,10 @@ static int split(const char *func, MPI_Comm comm, int color, int key, MPI_Comm *
             : sim_comm_split(s, me, comm, color == MPI_UNDEFINED ? SIM_UNDEFINED : color, key, id);
     runtime_wait(&q, 1, false);
     *newcomm = sim_comm_valid(s, me, id) ? id : MPI_COMM_NULL;
-    if (dup) api_copy_attrs(comm, id);
+    if (dup && (rc = api_copy_attrs(comm, id)) != MPI_SUCCESS) {
+        *newcomm = MPI_COMM_NULL; /* a copy callback failed: MPI_Comm_dup fails with it */
+        return api_error(func, rc, "an attribute copy callback returned error %d", rc);
+    }
     return MPI_SUCCESS;
 }
 

@@ -512,11 +512,18 @@ int PMPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Co
 
 /* --- user attributes (keyvals) --- */
 
+/* Keyvals and attributes of communicators and datatypes (their handles are
+ * ints, so their callbacks have the same type). */
+enum attr_kind { ATTR_COMM, ATTR_TYPE };
+
 struct keyval {
     MPI_Comm_copy_attr_function *copy;
     MPI_Comm_delete_attr_function *del;
     void *extra;
-    bool used;
+    bool used;    /* the keyval exists (freed ones live on while attributes use them) */
+    bool freed;   /* MPI_*_free_keyval was called */
+    int32_t refs; /* attributes set with it */
+    uint8_t kind;
 };
 static struct keyval *keyvals; /* keyval = index + KEYVAL_BASE */
 static int nkeyvals;
@@ -525,9 +532,10 @@ static int nkeyvals;
 struct attr {
     struct attr *next;
     int32_t rank;
-    MPI_Comm comm;
+    MPI_Comm comm; /* or the datatype */
     int keyval;
     void *value;
+    uint8_t kind;
 };
 static struct attr *attrs;
 
@@ -554,96 +562,196 @@ int simpi_win_dup_fn(MPI_Win win, int keyval, void *extra, void *in, void *out, 
     return dup_value(in, out, flag);
 }
 
-static struct keyval *keyval_get(int k) {
-    return k >= KEYVAL_BASE && k - KEYVAL_BASE < nkeyvals && keyvals[k - KEYVAL_BASE].used
+static struct keyval *keyval_get(int k, enum attr_kind kind) {
+    return k >= KEYVAL_BASE && k - KEYVAL_BASE < nkeyvals && keyvals[k - KEYVAL_BASE].used &&
+                   keyvals[k - KEYVAL_BASE].kind == kind
                ? &keyvals[k - KEYVAL_BASE]
                : NULL;
 }
 
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
-                            int *keyval, void *extra) {
+static int keyval_create(enum attr_kind kind, MPI_Comm_copy_attr_function *copy,
+                         MPI_Comm_delete_attr_function *del, int *keyval, void *extra) {
     keyvals = realloc(keyvals, sizeof *keyvals * (size_t)(nkeyvals + 1));
     if (!keyvals) abort();
-    keyvals[nkeyvals] = (struct keyval){copy, del, extra, true};
+    keyvals[nkeyvals] = (struct keyval){copy, del, extra, true, false, 0, (uint8_t)kind};
     *keyval = KEYVAL_BASE + nkeyvals++;
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_free_keyval(int *keyval) {
-    struct keyval *k = keyval_get(*keyval);
-    if (!k) return api_error("MPI_Comm_free_keyval", MPI_ERR_ARG, "keyval %d", *keyval);
-    k->used = false;
+/* A freed keyval stays valid for the attributes still set with it (MPI
+ * counts references) and disappears with the last one. */
+static int keyval_free(const char *func, enum attr_kind kind, int *keyval) {
+    struct keyval *k = keyval_get(*keyval, kind);
+    if (!k) return api_error(func, MPI_ERR_KEYVAL, "keyval %d", *keyval);
+    k->freed = true; /* again while attributes keep it: nothing more (as MPICH) */
+    if (k->refs == 0) k->used = false;
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
 
-static struct attr **attr_find(MPI_Comm comm, int keyval) {
+static void attr_unlink(struct attr **pp) {
+    struct attr *a = *pp;
+    struct keyval *k = &keyvals[a->keyval - KEYVAL_BASE];
+    *pp = a->next;
+    free(a);
+    if (--k->refs == 0 && k->freed) k->used = false;
+}
+
+static struct attr **attr_find(enum attr_kind kind, int obj, int keyval) {
     int32_t r = runtime_rank();
     struct attr **pp = &attrs;
-    while (*pp && !((*pp)->rank == r && (*pp)->comm == comm && (*pp)->keyval == keyval))
+    while (*pp && !((*pp)->rank == r && (*pp)->kind == kind && (*pp)->comm == obj &&
+                    (*pp)->keyval == keyval))
         pp = &(*pp)->next;
     return pp;
 }
 
-int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value) {
-    if (!keyval_get(keyval))
-        return api_error("MPI_Comm_set_attr", MPI_ERR_ARG, "keyval %d", keyval);
-    struct attr **pp = attr_find(comm, keyval);
+/* copying: an attribute copied on dup may use a freed keyval */
+static int attr_store(const char *func, enum attr_kind kind, int obj, int keyval, void *value,
+                      bool copying) {
+    struct keyval *k = keyval_get(keyval, kind);
+    if (!k || (k->freed && !copying)) return api_error(func, MPI_ERR_KEYVAL, "keyval %d", keyval);
+    struct attr **pp = attr_find(kind, obj, keyval);
+    if (*pp && k->del) { /* replacing a value deletes the old one first */
+        int rc = k->del(obj, keyval, (*pp)->value, k->extra);
+        if (rc != MPI_SUCCESS) return rc;
+        pp = attr_find(kind, obj, keyval); /* the callback may have changed the list */
+    }
     if (!*pp) {
         *pp = xcalloc(1, sizeof **pp);
         (*pp)->rank = runtime_rank();
-        (*pp)->comm = comm;
+        (*pp)->kind = (uint8_t)kind;
+        (*pp)->comm = obj;
         (*pp)->keyval = keyval;
+        k->refs++;
     }
     (*pp)->value = value;
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
-    struct attr **pp = attr_find(comm, keyval), *a = *pp;
-    struct keyval *k = keyval_get(keyval);
-    if (!a || !k) return api_error("MPI_Comm_delete_attr", MPI_ERR_ARG, "no attribute %d", keyval);
-    if (k->del) k->del(comm, keyval, a->value, k->extra);
-    *pp = a->next;
-    free(a);
+static int attr_set(const char *func, enum attr_kind kind, int obj, int keyval, void *value) {
+    return attr_store(func, kind, obj, keyval, value, false);
+}
+
+/* A value that is not set is not an error: deleting it does nothing. */
+static int attr_delete(const char *func, enum attr_kind kind, int obj, int keyval) {
+    struct keyval *k = keyval_get(keyval, kind);
+    if (!k) return api_error(func, MPI_ERR_KEYVAL, "keyval %d", keyval);
+    struct attr *a = *attr_find(kind, obj, keyval);
+    if (!a) return MPI_SUCCESS;
+    int rc = k->del ? k->del(obj, keyval, a->value, k->extra) : MPI_SUCCESS;
+    if (rc != MPI_SUCCESS) return rc;                /* the callback's error: the attribute stays */
+    struct attr **pp = attr_find(kind, obj, keyval); /* the callback may have changed the list */
+    if (*pp) attr_unlink(pp);
     return MPI_SUCCESS;
+}
+
+/* On dup: the copy callbacks decide what the new object gets. */
+static int attrs_copy(enum attr_kind kind, int from, int to) {
+    int32_t r = runtime_rank();
+    for (struct attr *a = attrs; a; a = a->next) {
+        struct keyval *k = keyval_get(a->keyval, kind);
+        if (a->rank != r || a->kind != kind || a->comm != from || !k || !k->copy) continue;
+        void *out = NULL;
+        int flag = 0, rc = k->copy(from, a->keyval, k->extra, a->value, &out, &flag);
+        if (rc != MPI_SUCCESS) return rc;
+        if (flag) attr_store("MPI_Comm_dup", kind, to, a->keyval, out, true);
+    }
+    return MPI_SUCCESS;
+}
+
+/* On free: the delete callbacks run. */
+static void attrs_delete(enum attr_kind kind, int obj) {
+    int32_t r = runtime_rank();
+    for (struct attr **pp = &attrs; *pp;) {
+        struct attr *a = *pp;
+        if (a->rank != r || a->kind != kind || a->comm != obj) {
+            pp = &a->next;
+            continue;
+        }
+        struct keyval *k = keyval_get(a->keyval, kind);
+        int key = a->keyval;
+        if (k && k->del) k->del(obj, key, a->value, k->extra);
+        pp = attr_find(kind, obj, key); /* the callback may have changed the list */
+        if (*pp) attr_unlink(pp);
+        pp = &attrs;
+    }
+}
+
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
+                            int *keyval, void *extra) {
+    return keyval_create(ATTR_COMM, copy, del, keyval, extra);
+}
+
+int PMPI_Comm_free_keyval(int *keyval) {
+    return keyval_free("MPI_Comm_free_keyval", ATTR_COMM, keyval);
+}
+
+int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value) {
+    return attr_set("MPI_Comm_set_attr", ATTR_COMM, comm, keyval, value);
+}
+
+int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
+    return attr_delete("MPI_Comm_delete_attr", ATTR_COMM, comm, keyval);
 }
 
 /* User keyvals for MPI_Comm_get_attr (the predefined ones are handled there). */
 bool api_user_attr(MPI_Comm comm, int keyval, void **value) {
-    struct attr *a = *attr_find(comm, keyval);
+    struct attr *a = *attr_find(ATTR_COMM, comm, keyval);
     if (a) *value = a->value;
     return a != NULL;
 }
 
-/* On MPI_Comm_dup: the copy callbacks decide what the new one gets. */
-void api_copy_attrs(MPI_Comm from, MPI_Comm to) {
-    int32_t r = runtime_rank();
-    for (struct attr *a = attrs; a; a = a->next) {
-        struct keyval *k = keyval_get(a->keyval);
-        if (a->rank != r || a->comm != from || !k || !k->copy) continue;
-        void *out = NULL;
-        int flag = 0;
-        k->copy(from, a->keyval, k->extra, a->value, &out, &flag);
-        if (flag) PMPI_Comm_set_attr(to, a->keyval, out);
-    }
+int api_copy_attrs(MPI_Comm from, MPI_Comm to) {
+    return attrs_copy(ATTR_COMM, from, to);
 }
 
-/* On MPI_Comm_free: the delete callbacks run. */
 void api_delete_attrs(MPI_Comm comm) {
-    int32_t r = runtime_rank();
-    for (struct attr **pp = &attrs; *pp;) {
-        struct attr *a = *pp;
-        if (a->rank != r || a->comm != comm) {
-            pp = &a->next;
-            continue;
-        }
-        struct keyval *k = keyval_get(a->keyval);
-        if (k && k->del) k->del(comm, a->keyval, a->value, k->extra);
-        *pp = a->next;
-        free(a);
-    }
+    attrs_delete(ATTR_COMM, comm);
 }
+
+/* Datatype attributes: the same store; copied by MPI_Type_dup, deleted by
+ * MPI_Type_free. */
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy, MPI_Type_delete_attr_function *del,
+                            int *keyval, void *extra) {
+    return keyval_create(ATTR_TYPE, (MPI_Comm_copy_attr_function *)copy,
+                         (MPI_Comm_delete_attr_function *)del, keyval, extra);
+}
+
+int PMPI_Type_free_keyval(int *keyval) {
+    return keyval_free("MPI_Type_free_keyval", ATTR_TYPE, keyval);
+}
+
+int PMPI_Type_set_attr(MPI_Datatype type, int keyval, void *value) {
+    return attr_set("MPI_Type_set_attr", ATTR_TYPE, type, keyval, value);
+}
+
+int PMPI_Type_get_attr(MPI_Datatype type, int keyval, void *value, int *flag) {
+    if (!keyval_get(keyval, ATTR_TYPE))
+        return api_error("MPI_Type_get_attr", MPI_ERR_KEYVAL, "keyval %d", keyval);
+    struct attr *a = *attr_find(ATTR_TYPE, type, keyval);
+    *flag = a != NULL;
+    if (a) *(void **)value = a->value;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Type_delete_attr(MPI_Datatype type, int keyval) {
+    return attr_delete("MPI_Type_delete_attr", ATTR_TYPE, type, keyval);
+}
+
+int api_type_copy_attrs(MPI_Datatype from, MPI_Datatype to) {
+    return attrs_copy(ATTR_TYPE, from, to);
+}
+
+void api_type_delete_attrs(MPI_Datatype type) {
+    attrs_delete(ATTR_TYPE, type);
+}
+
+#pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
+#pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
+#pragma weak MPI_Type_set_attr = PMPI_Type_set_attr
+#pragma weak MPI_Type_get_attr = PMPI_Type_get_attr
+#pragma weak MPI_Type_delete_attr = PMPI_Type_delete_attr
 
 int PMPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del, int *keyval,
                        void *extra) {

@@ -755,34 +755,12 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
 }
 #pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
 
-int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-                            MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
-                            void *extra_state) {
-    api_unsupported("MPI_Type_create_keyval");
-}
-#pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
-
 int PMPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[],
                               const int start_array[], int order, MPI_Datatype oldtype,
                               MPI_Datatype *newtype) {
     api_unsupported("MPI_Type_create_subarray");
 }
 #pragma weak MPI_Type_create_subarray = PMPI_Type_create_subarray
-
-int PMPI_Type_delete_attr(MPI_Datatype type, int type_keyval) {
-    api_unsupported("MPI_Type_delete_attr");
-}
-#pragma weak MPI_Type_delete_attr = PMPI_Type_delete_attr
-
-int PMPI_Type_free_keyval(int *type_keyval) {
-    api_unsupported("MPI_Type_free_keyval");
-}
-#pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
-
-int PMPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag) {
-    api_unsupported("MPI_Type_get_attr");
-}
-#pragma weak MPI_Type_get_attr = PMPI_Type_get_attr
 
 int PMPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses,
                            int max_datatypes, int array_of_integers[],
@@ -801,11 +779,6 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
     api_unsupported("MPI_Type_match_size");
 }
 #pragma weak MPI_Type_match_size = PMPI_Type_match_size
-
-int PMPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) {
-    api_unsupported("MPI_Type_set_attr");
-}
-#pragma weak MPI_Type_set_attr = PMPI_Type_set_attr
 
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
                          MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
