@@ -669,4 +669,22 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
 }
 
 #pragma weak MPI_Alltoallw = PMPI_Alltoallw
+
+/* The non-blocking form runs to completion in the call (the data and the
+ * time are MPI_Alltoallw's; it does not overlap with computation yet) and
+ * returns a request that is already complete. */
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request) {
+    int rc = PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                            recvtypes, comm);
+    if (rc != MPI_SUCCESS) return rc;
+    struct simpi_request *q = api_request_new();
+    q->active = true; /* no MPI-layer request: complete */
+    *request = q;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
 #pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block

@@ -16,6 +16,7 @@ struct member {
     void *out;
     const int64_t *out_off, *out_len_from;
     int32_t owner; /* world rank, for privatized globals */
+    int op;        /* its reduction operation (user operations are per rank) */
     uint8_t arrived, served;
 };
 
@@ -78,6 +79,7 @@ static void deposit(struct member *m, const struct coll_call *c, int32_t n) {
     m->in_len_to = copy_array(c->in_len_to, n);
     m->out = c->out;
     m->owner = c->owner;
+    m->op = c->op;
     m->out_off = c->out_off;
     m->out_len_from = c->out_len_from;
     m->arrived = 1;
@@ -93,9 +95,10 @@ static char *out_of(const struct member *m) {
 }
 
 /* acc = acc op x (left fold in rank order); tmp has room for the vector. */
-static int fold(const struct coll_call *c, void *acc, const void *x, void *tmp, int64_t bytes) {
+static int fold(const struct coll_call *c, int op, void *acc, const void *x, void *tmp,
+                int64_t bytes) {
     memcpy(tmp, x, (size_t)bytes);
-    int rc = op_apply(c->op, c->type, acc, tmp, c->count);
+    int rc = op_apply(op, c->type, acc, tmp, c->count);
     memcpy(acc, tmp, (size_t)bytes);
     return rc;
 }
@@ -105,10 +108,12 @@ static int serve_reductions(struct slot *s) {
     const struct coll_call *c = &s->call;
     int64_t bytes = c->count * c->esize;
     char *acc = xmalloc((size_t)bytes + 1), *tmp = xmalloc((size_t)bytes + 1);
-    int rc = 0;
+    /* the root's operation for a reduce (the others may have left and freed
+     * theirs); for the others, every member is still inside the call */
+    int rc = 0, op = c->kind == CD_REDUCE ? s->m[c->root].op : s->m[s->n - 1].op;
     memcpy(acc, s->m[0].in, (size_t)bytes);
     for (int32_t j = 1; j < s->n && rc == 0; j++)
-        rc = fold(c, acc, s->m[j].in, tmp, bytes);
+        rc = fold(c, op, acc, s->m[j].in, tmp, bytes);
     if (rc == 0) {
         int64_t esize = c->esize, at = 0;
         for (int32_t j = 0; j < s->n; j++) {
@@ -141,7 +146,7 @@ static int serve_prefixes(struct slot *s) {
             memcpy(s->acc, s->m[0].in, (size_t)bytes);
         } else {
             if (c->kind == CD_EXSCAN) copy_piece(out_of(&s->m[j]), s->acc, bytes); /* 0..j-1 */
-            rc = fold(c, s->acc, s->m[j].in, tmp, bytes);
+            rc = fold(c, s->m[j].op, s->acc, s->m[j].in, tmp, bytes); /* j still waits */
         }
         if (c->kind == CD_SCAN) copy_piece(out_of(&s->m[j]), s->acc, bytes);
     }

@@ -112,16 +112,18 @@ int dtype_size(int t) {
     return sizes[t];
 }
 
+/* User operations; a freed one still serves the requests that use it (MPI:
+ * the object lives until they complete), and ids are never reused. */
 static struct user_op {
     user_op_fn fn;
-    bool commute, used;
+    bool commute, used, freed;
 } * user_ops;
 static int nuser_ops;
 
 int op_register(user_op_fn fn, bool commute) {
     user_ops = realloc(user_ops, sizeof *user_ops * (size_t)(nuser_ops + 1));
     if (!user_ops) abort();
-    user_ops[nuser_ops] = (struct user_op){fn, commute, true};
+    user_ops[nuser_ops] = (struct user_op){fn, commute, true, false};
     return USER_OP_BASE + nuser_ops++;
 }
 
@@ -130,8 +132,8 @@ bool op_is_user(int op) {
 }
 
 bool op_free(int op) {
-    if (!op_is_user(op)) return false;
-    user_ops[op - USER_OP_BASE].used = false;
+    if (!op_is_user(op) || user_ops[op - USER_OP_BASE].freed) return false;
+    user_ops[op - USER_OP_BASE].freed = true;
     return true;
 }
 
@@ -140,7 +142,8 @@ bool op_commutes(int op) {
 }
 
 bool op_valid(int op) {
-    return (op >= MPI_MAX && op <= MPI_NO_OP) || op_is_user(op);
+    return (op >= MPI_MAX && op <= MPI_NO_OP) ||
+           (op_is_user(op) && !user_ops[op - USER_OP_BASE].freed);
 }
 
 #define ARITH_CASES(T)                                                                             \
