@@ -294,6 +294,14 @@ bool runtime_in_rank(void) {
     return in_rank();
 }
 
+simtime_t runtime_virtual_now(void) {
+    struct runtime *rt = simpi_rt;
+    simtime_t now = sim_now(rt->sim);
+    if (rt->cpu != CPU_MEASURE || rt->in_mpi) return now;
+    double burst = host_clock() - rt->ranks[rt->current].cpu_mark; /* not charged yet */
+    return burst > 0 ? simtime_add(now, simtime_from_seconds(burst * rt->cpu_scale)) : now;
+}
+
 void runtime_charge(simtime_t t) {
     struct runtime *rt = simpi_rt;
     if (!rt || rt->current < 0 || t <= 0) return;

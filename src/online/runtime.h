@@ -71,6 +71,9 @@ void runtime_wait(struct request **reqs, int n, bool any);
 int32_t runtime_rank(void);
 /* True while a rank's code runs (not simpi's scheduler, not a forked child). */
 bool runtime_in_rank(void);
+/* The running rank's virtual time, including the computation measured since
+ * its last call into simpi, without charging it (never switches ranks). */
+simtime_t runtime_virtual_now(void);
 /* Charges t of computation to the running rank (inside simpi: in_mpi). */
 void runtime_charge(simtime_t t);
 /* The host's clocks, for simpi's own timing (vtime.c makes clock_gettime

@@ -1,9 +1,9 @@
 /* Time as simulated programs see it. In a rank, the sleep functions advance
  * the rank's virtual time instead of sleeping, and the clocks
  * (gettimeofday, time, clock_gettime on the realtime and monotonic clocks)
- * read virtual time: the computation measured since the rank's last call
- * into simpi is charged first, as an MPI call does, so a program timing a
- * loop with gettimeofday sees the simulated duration. The realtime clocks
+ * read virtual time, including the computation measured since the rank's
+ * last call into simpi (not charged: a clock read never switches ranks), so
+ * a program timing a loop with gettimeofday sees the simulated duration. The realtime clocks
  * read the host's date at the start of the run plus the virtual time.
  * Outside ranks (simpi itself, a forked child) everything is the C
  * library's. An MPI_Test or MPI_Iprobe that finds nothing costs
@@ -40,15 +40,11 @@ static void read_starts(void) {
     done = true;
 }
 
-/* Charges the computation since the rank's last call into simpi, then
- * returns its virtual time in seconds. */
+/* The rank's virtual time. A clock read never switches ranks: libraries
+ * read clocks while holding locks (the sanitizers' allocator does), and
+ * another rank taking the same lock would wait forever. */
 static simtime_t rank_now(void) {
-    struct runtime *rt = simpi_rt;
-    if (rt->in_mpi) return sim_now(rt->sim); /* simpi's own code in a rank */
-    runtime_enter();
-    simtime_t now = sim_now(rt->sim);
-    runtime_leave();
-    return now;
+    return runtime_virtual_now();
 }
 
 static struct timespec add_virtual(struct timespec base, simtime_t t) {
