@@ -33,10 +33,6 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 int MPI_Comm_disconnect(MPI_Comm *comm);
 int PMPI_Comm_disconnect(MPI_Comm *comm);
-int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
-int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
-int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
-int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 int MPI_Comm_get_parent(MPI_Comm *parent);
 int PMPI_Comm_get_parent(MPI_Comm *parent);
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
@@ -47,8 +43,6 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
-int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
-int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
 int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
@@ -293,16 +287,6 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
 int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
                         MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
                         MPI_Request *request);
-int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
-int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
-int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                   MPI_Request *request);
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                    MPI_Request *request);
 int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request);
@@ -455,24 +439,12 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
-int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
-                           void *extra_state);
-int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-                            MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
-                            void *extra_state);
 int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[],
                              const int start_array[], int order, MPI_Datatype oldtype,
                              MPI_Datatype *newtype);
 int PMPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[],
                               const int start_array[], int order, MPI_Datatype oldtype,
                               MPI_Datatype *newtype);
-int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval);
-int PMPI_Type_delete_attr(MPI_Datatype type, int type_keyval);
-int MPI_Type_free_keyval(int *type_keyval);
-int PMPI_Type_free_keyval(int *type_keyval);
-int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag);
-int PMPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag);
 int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses,
                           int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
                           MPI_Datatype array_of_datatypes[]);
@@ -485,8 +457,6 @@ int PMPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addres
                            int *num_datatypes, int *combiner);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
-int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
-int PMPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
 int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
