@@ -29,8 +29,6 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
                      MPI_Comm *newcomm);
 int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                       MPI_Comm *newcomm);
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
-int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 int MPI_Comm_disconnect(MPI_Comm *comm);
 int PMPI_Comm_disconnect(MPI_Comm *comm);
 int MPI_Comm_get_parent(MPI_Comm *parent);

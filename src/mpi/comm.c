@@ -5,6 +5,17 @@
 
 #include "mpi/sim_internal.h"
 
+/* MPI_Comm_create_group: only the members call. The first to arrive builds
+ * the communicator (the members agree on the group), the others join it;
+ * a collector per call, keyed by parent, tag and members, lives until all
+ * have joined. */
+struct group_collector {
+    struct group_collector *next;
+    struct comm *parent, *comm;
+    int32_t tag, arrived;
+    uint8_t *joined;
+};
+
 struct split_entry {
     int32_t color, key, prank, new_id;
 };
@@ -111,6 +122,12 @@ void comm_free_all(struct sim *s) {
         free(s->splits);
         s->splits = n;
     }
+    while (s->group_creates) {
+        struct group_collector *n = s->group_creates->next;
+        free(s->group_creates->joined);
+        free(s->group_creates);
+        s->group_creates = n;
+    }
 }
 
 static int cmp_split(const void *a, const void *b) {
@@ -201,4 +218,48 @@ int32_t sim_comm_member(const struct sim *s, int32_t rank, int32_t comm_id, int3
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     return c && member >= 0 && member < c->size ? comm_world_rank(c, member) : -1;
+}
+
+static bool same_members(const struct comm *c, const int32_t *world, int32_t n) {
+    if (c->size != n) return false;
+    for (int32_t i = 0; i < n; i++)
+        if (c->world[i] != world[i]) return false;
+    return true;
+}
+
+struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_id,
+                                      const int32_t *world, int32_t n, int32_t tag,
+                                      int32_t new_id) {
+    int32_t me, mine = -1;
+    struct comm *parent = sim_comm_get(s, rank, comm_id, &me);
+    for (int32_t i = 0; i < n && mine < 0; i++)
+        if (world[i] == rank) mine = i;
+    if (!parent || mine < 0) return NULL;
+    struct group_collector **pp = &s->group_creates, *gc;
+    while ((gc = *pp) && !(gc->parent == parent && gc->tag == tag && !gc->joined[mine] &&
+                           same_members(gc->comm, world, n)))
+        pp = &gc->next;
+    if (!gc) {
+        gc = xcalloc(1, sizeof *gc);
+        gc->parent = parent;
+        gc->tag = tag;
+        gc->joined = xcalloc((size_t)n, 1);
+        gc->comm = comm_new(s, n);
+        memcpy(gc->comm->world, world, sizeof *world * (size_t)n);
+        gc->next = s->group_creates;
+        s->group_creates = gc;
+        pp = &s->group_creates;
+    }
+    gc->joined[mine] = 1;
+    struct comm *c = gc->comm;
+    handle_put(s, rank, new_id, c, mine);
+    if (++gc->arrived == n) {
+        *pp = gc->next;
+        free(gc->joined);
+        free(gc);
+    }
+    /* agreeing on a context costs an allgather of 8 bytes among the group */
+    struct request *r = sched_start(s, rank, c, mine, COLL_ALLGATHER, 8, 0, NULL);
+    request_track(s, r, -1);
+    return r;
 }

@@ -127,6 +127,10 @@ struct request *sim_icoll_v(struct sim *s, int32_t rank, int32_t comm_id, enum c
                             const struct sched_counts *counts);
 /* Collective communicator creation; the new communicator is known to the rank as
  * new_id once the call completes (color SIM_UNDEFINED: no new communicator). */
+/* A communicator of the world ranks world[0..n-1] (in that order), built by
+ * those ranks alone (MPI_Comm_create_group); NULL if rank is not one. */
+struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_id,
+                                      const int32_t *world, int32_t n, int32_t tag, int32_t new_id);
 struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
                                int32_t key, int32_t new_id);
 struct request *sim_comm_dup(struct sim *s, int32_t rank, int32_t comm_id, int32_t new_id);

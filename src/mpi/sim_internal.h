@@ -110,6 +110,7 @@ struct sim {
     size_t ncomms, comms_cap;
     uint32_t next_ctx;
     struct split_collector *splits;
+    struct group_collector *group_creates; /* MPI_Comm_create_group calls in progress */
     struct sched *ready_head, *ready_tail; /* schedules whose round completed */
     enum sim_status status;
     int64_t abandoned_requests; /* still outstanding when their rank finished */

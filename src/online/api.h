@@ -56,6 +56,8 @@ int api_check_type(const char *func, MPI_Datatype type, int count);
 /* Fills status (if not ignored) from a finished request wrapper. */
 void api_fill_status(MPI_Status *status, const struct simpi_request *q);
 struct simpi_request *api_request_new(void);
+/* MPI_Comm_create_group with the group as world ranks (api_env.c). */
+int api_comm_create_group(MPI_Comm comm, const int32_t *world, int n, int tag, MPI_Comm *newcomm);
 /* A test or probe found nothing: charges mpi.poll_cost to the rank (vtime.c). */
 void api_poll_charge(void);
 /* MPI_Test without the polling cost (for Testany and Testsome). */

@@ -284,6 +284,21 @@ static int split(const char *func, MPI_Comm comm, int color, int key, MPI_Comm *
     return MPI_SUCCESS;
 }
 
+int api_comm_create_group(MPI_Comm comm, const int32_t *world, int n, int tag, MPI_Comm *newcomm) {
+    int rc = api_check_comm("MPI_Comm_create_group", comm);
+    if (rc != MPI_SUCCESS) return rc;
+    MPI_Comm id = next_comm_id();
+    struct request *q =
+        sim_comm_create_group(simpi_rt->sim, runtime_rank(), comm, world, n, tag, id);
+    if (!q) { /* not a member: nothing to join */
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    runtime_wait(&q, 1, false);
+    *newcomm = id;
+    return MPI_SUCCESS;
+}
+
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     API_ENTER("MPI_Comm_dup");
     API_RETURN(split("MPI_Comm_dup", comm, 0, 0, newcomm, true));

@@ -463,6 +463,16 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm) {
     return PMPI_Comm_split(comm, idx == MPI_UNDEFINED ? MPI_UNDEFINED : 0, idx, newcomm);
 }
 
+/* Collective over the group's members only (MPI-3.0). */
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm *newcomm) {
+    API_ENTER("MPI_Comm_create_group");
+    struct group *gr = group_get(g);
+    if (!gr) API_RETURN(api_error("MPI_Comm_create_group", MPI_ERR_GROUP, "group %d", g));
+    API_RETURN(api_comm_create_group(comm, gr->w, gr->n, tag, newcomm));
+}
+
+#pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
+
 /* MPI_COMM_TYPE_SHARED: the ranks of this rank's node. */
 int PMPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *newcomm) {
     (void)info;

@@ -49,11 +49,6 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
 }
 #pragma weak MPI_Comm_connect = PMPI_Comm_connect
 
-int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
-    api_unsupported("MPI_Comm_create_group");
-}
-#pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
-
 int PMPI_Comm_disconnect(MPI_Comm *comm) {
     api_unsupported("MPI_Comm_disconnect");
 }
