@@ -39,12 +39,11 @@ fuzz:
 
 check: deps test test-asan fuzz
 
-# The MPICH test suite (as SimGrid distributes it) against simpi:
-# make conformance MPICH_TESTS=../shared/mpich-test [CONFORMANCE_DIRS="pt2pt coll"]
-MPICH_TESTS ?= ../shared/mpich-test
+# The MPICH test suite (SimGrid's teshsuite/smpi/mpich3-test, not part of
+# simpi) against simpi: make conformance MPICH_TESTS=DIR [CONFORMANCE_DIRS="pt2pt coll"]
 conformance: build
-	@if [ -d "$(MPICH_TESTS)" ]; then ./tests/conformance/run-mpich $(BUILD) $(MPICH_TESTS) $(CONFORMANCE_DIRS); \
-	else echo "conformance: no MPICH test suite at $(MPICH_TESTS) (set MPICH_TESTS=DIR); skipped"; fi
+	@if [ -n "$(MPICH_TESTS)" ] && [ -d "$(MPICH_TESTS)" ]; then ./tests/conformance/run-mpich $(BUILD) $(MPICH_TESTS) $(CONFORMANCE_DIRS); \
+	else echo "conformance: no MPICH test suite at '$(MPICH_TESTS)' (set MPICH_TESTS=DIR); skipped"; fi
 
 bench: build
 	./bench/replay-stencil
