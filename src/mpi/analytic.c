@@ -21,10 +21,6 @@ struct an_slot {
     struct request **reqs;
 };
 
-static int32_t world_of(const struct comm *c, int32_t i) {
-    return c->world ? c->world[i] : i;
-}
-
 static int64_t phase_size(const struct an_slot *sl, int rule) {
     switch (rule) {
     case COLL_AN_MIN:
@@ -43,8 +39,8 @@ static int64_t phase_size(const struct an_slot *sl, int rule) {
 static simtime_t phase_time(struct sim *s, const struct an_slot *sl, struct coll_an_phase ph) {
     int32_t n = sl->comm->size;
     if (ph.factor == COLL_AN_NONE || n < 2) return 0;
-    int32_t a = platform_node_of(s->plat, world_of(sl->comm, 0));
-    int32_t b = platform_node_of(s->plat, world_of(sl->comm, 1));
+    int32_t a = platform_node_of(s->plat, comm_world_rank(sl->comm, 0));
+    int32_t b = platform_node_of(s->plat, comm_world_rank(sl->comm, 1));
     simtime_t t = network_cost(s->net, a, b, phase_size(sl, ph.size));
     int64_t buses = s->net->contention == CONTENTION_BUSES ? s->net->buses : 0;
     int64_t factor = ph.factor == COLL_AN_CTE   ? 1

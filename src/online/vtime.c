@@ -40,13 +40,6 @@ static void read_starts(void) {
     done = true;
 }
 
-/* The rank's virtual time. A clock read never switches ranks: libraries
- * read clocks while holding locks (the sanitizers' allocator does), and
- * another rank taking the same lock would wait forever. */
-static simtime_t rank_now(void) {
-    return runtime_virtual_now();
-}
-
 static struct timespec add_virtual(struct timespec base, simtime_t t) {
     int64_t ns = base.tv_nsec + (int64_t)(t % PS_PER_S) / 1000;
     base.tv_sec += (time_t)(t / PS_PER_S) + (time_t)(ns / 1000000000);
@@ -63,7 +56,10 @@ int clock_gettime(clockid_t id, struct timespec *ts) {
     if (!runtime_in_rank() || !virtual_clock(id)) return vtime_host_clock(id, ts);
     read_starts();
     bool real = id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE;
-    *ts = add_virtual(real ? start_real : start_mono, rank_now());
+    /* never switches ranks: libraries read clocks while holding locks (the
+     * sanitizers' allocator does), and another rank taking the same lock
+     * would wait forever */
+    *ts = add_virtual(real ? start_real : start_mono, runtime_virtual_now());
     return 0;
 }
 

@@ -12,11 +12,6 @@ int32_t coll_log2_floor(int32_t n) {
     return l;
 }
 
-/* Rank of the participant with index nr in the doubling phase. */
-static int32_t real_rank(int32_t nr, int32_t rem) {
-    return nr < rem ? nr * 2 + 1 : nr + rem;
-}
-
 /* The pairing of the first 2*rem ranks: first (round 0) even ranks hand
  * their vector to the odd neighbour; at the end (last) they get the result
  * back. Returns the number of ops (0 for an unpaired rank). */
@@ -31,11 +26,11 @@ static int pairing(const struct coll_args *a, int32_t rem, bool first, struct co
 int coll_allreduce_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops) {
     int32_t n = a->n, me = a->me, L = coll_log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
     bool paired = me < 2 * rem, idle = paired && me % 2 == 0;
-    int32_t newrank = paired ? me / 2 : me - rem;
+    int32_t newrank = coll_pair_index(me, rem);
     if (round == 0) return pairing(a, rem, true, ops);
     if (round <= L) {
         if (idle) return 0;
-        int32_t partner = real_rank(newrank ^ ((int32_t)1 << (round - 1)), rem);
+        int32_t partner = coll_pair_rank(newrank ^ ((int32_t)1 << (round - 1)), rem);
         coll_op_set(&ops[0], 1, partner, a->size);
         coll_op_set(&ops[1], 0, partner, a->size);
         return 2;
@@ -103,7 +98,7 @@ static void rab_halves(int64_t size, int32_t p2, int32_t nr, int32_t i, int64_t 
 int coll_allreduce_rabenseifner(const struct coll_args *a, int round, struct coll_op *ops) {
     int32_t n = a->n, me = a->me, L = coll_log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
     bool paired = me < 2 * rem, idle = paired && me % 2 == 0;
-    int32_t newrank = paired ? me / 2 : me - rem;
+    int32_t newrank = coll_pair_index(me, rem);
     if (round == 0) return pairing(a, rem, true, ops);
     if (round <= 2 * L) {
         if (idle) return 0;
@@ -111,7 +106,7 @@ int coll_allreduce_rabenseifner(const struct coll_args *a, int round, struct col
         int32_t i = halving ? round : 2 * L + 1 - round;
         int64_t kept, given;
         rab_halves(a->size, p2, newrank, i, &kept, &given);
-        int32_t partner = real_rank(newrank ^ ((int32_t)1 << (i - 1)), rem);
+        int32_t partner = coll_pair_rank(newrank ^ ((int32_t)1 << (i - 1)), rem);
         coll_op_set(&ops[0], 1, partner, halving ? given : kept);
         coll_op_set(&ops[1], 0, partner, halving ? kept : given);
         return 2;

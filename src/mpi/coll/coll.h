@@ -123,6 +123,15 @@ static inline int coll_op_set(struct coll_op *op, int is_send, int32_t peer, int
 }
 /* Lowest set bit of v, or the smallest power of two >= n when v == 0. */
 int32_t coll_lowbit_or_top(int32_t v, int32_t n);
+/* Non-powers of two paired first (MPICH): with rem = n - 2^floor(log2 n),
+ * ranks below 2 rem pair up and the odd one of each pair takes part. The
+ * participant index of a rank (its even partner shares it), and back. */
+static inline int32_t coll_pair_index(int32_t rank, int32_t rem) {
+    return rank < 2 * rem ? rank / 2 : rank - rem;
+}
+static inline int32_t coll_pair_rank(int32_t index, int32_t rem) {
+    return index < rem ? index * 2 + 1 : index + rem;
+}
 /* floor(log2 n) for n >= 1. */
 int32_t coll_log2_floor(int32_t n);
 /* Block i of size bytes cut into n blocks, the first size % n one byte
@@ -176,7 +185,6 @@ int coll_alltoall_linear(const struct coll_args *a, int round, struct coll_op *o
 int coll_alltoall_linear_sync(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_reduce_scatter_recursive_halving(const struct coll_args *a, int round,
                                           struct coll_op *ops);
-int coll_reduce_scatter_pairwise(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_scan_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_scan_linear(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_reduce_scatter_nonoverlapping(const struct coll_args *a, int round, struct coll_op *ops);

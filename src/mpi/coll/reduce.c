@@ -42,8 +42,7 @@ int coll_reduce_rabenseifner(const struct coll_args *a, int round, struct coll_o
     int32_t n = a->n, me = a->me, L = coll_log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
     bool paired = me < 2 * rem, idle = paired && me % 2 == 0;
     int32_t root = a->root, proxy = root < 2 * rem && root % 2 == 0 ? root + 1 : root;
-    int32_t nr = paired ? me / 2 : me - rem, nroot = proxy < 2 * rem ? proxy / 2 : proxy - rem;
-#define REAL(x) ((x) < rem ? (x)*2 + 1 : (x) + rem)
+    int32_t nr = coll_pair_index(me, rem), nroot = coll_pair_index(proxy, rem);
     if (round == 0) {
         if (!paired) return 0;
         return idle ? coll_op_set(&ops[0], 1, me + 1, a->size)
@@ -53,7 +52,7 @@ int coll_reduce_rabenseifner(const struct coll_args *a, int round, struct coll_o
         if (idle) return 0;
         int64_t part = a->size >> round;
         if (part < 1 && a->size > 0) part = 1;
-        int32_t partner = REAL(nr ^ (p2 >> round));
+        int32_t partner = coll_pair_rank(nr ^ (p2 >> round), rem);
         coll_op_set(&ops[0], 1, partner, part);
         coll_op_set(&ops[1], 0, partner, part);
         return 2;
@@ -64,13 +63,12 @@ int coll_reduce_rabenseifner(const struct coll_args *a, int round, struct coll_o
         int64_t part = a->size >> (L - k + 1);
         if (part < 1 && a->size > 0) part = 1;
         if (w & (mask - 1)) return 0; /* already sent its piece */
-        int32_t partner = REAL((w ^ mask) ^ nroot);
+        int32_t partner = coll_pair_rank((w ^ mask) ^ nroot, rem);
         return coll_op_set(&ops[0], (w & mask) != 0, partner, part);
     }
     if (round == 2 * L + 1 && proxy != root) {
         if (me == proxy) return coll_op_set(&ops[0], 1, root, a->size);
         if (me == root) return coll_op_set(&ops[0], 0, proxy, a->size);
     }
-#undef REAL
     return -1;
 }

@@ -12,7 +12,7 @@ int coll_reduce_scatter_recursive_halving(const struct coll_args *a, int round,
                                           struct coll_op *ops) {
     int32_t n = a->n, me = a->me, L = coll_log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
     bool paired = me < 2 * rem, idle = paired && me % 2 == 0;
-    int32_t nr = paired ? me / 2 : me - rem;
+    int32_t nr = coll_pair_index(me, rem);
     int64_t total = a->size * n;
     if (round == 0 || round == L + 1) {
         if (!paired) return round == 0 ? 0 : -1;
@@ -23,19 +23,11 @@ int coll_reduce_scatter_recursive_halving(const struct coll_args *a, int round,
     }
     if (round > L) return -1;
     if (idle) return 0;
-    int32_t partner = nr ^ (p2 >> round);
-    partner = partner < rem ? partner * 2 + 1 : partner + rem;
+    int32_t partner = coll_pair_rank(nr ^ (p2 >> round), rem);
     int64_t part = total >> round;
     coll_op_set(&ops[0], 1, partner, part);
     coll_op_set(&ops[1], 0, partner, part);
     return 2;
-}
-
-/* Pairwise (MPICH's long-message and non-commutative fallback): in round
- * k = 1..n-1 a rank sends its partial block for me + k and receives the one
- * for itself from me - k. Cost: (n - 1) T(S). */
-int coll_reduce_scatter_pairwise(const struct coll_args *a, int round, struct coll_op *ops) {
-    return coll_alltoall_pairwise(a, round, ops);
 }
 
 /* Non-overlapping (Open MPI's default for tiny vectors): a binomial reduce

@@ -51,7 +51,10 @@ static const struct coll_algo algos[] = {
     {"linear", COLL_ALLTOALL, coll_alltoall_linear, W, V},
     {"linear_sync", COLL_ALLTOALL, coll_alltoall_linear_sync, W, V},
     {"recursive_halving", COLL_REDUCE_SCATTER, coll_reduce_scatter_recursive_halving, 0, 0},
-    {"pairwise", COLL_REDUCE_SCATTER, coll_reduce_scatter_pairwise, 0, 0},
+    /* pairwise reduce-scatter (MPICH's long-message one): round k sends the
+     * partial block for me + k and receives its own from me - k, the
+     * all-to-all's pairwise pattern: (n - 1) T(S) */
+    {"pairwise", COLL_REDUCE_SCATTER, coll_alltoall_pairwise, 0, 0},
     /* ring reduce-scatter (Open MPI): n - 1 rounds passing one partially
      * reduced block to me + 1, the allgather ring's pattern: (n - 1) T(S) */
     {"ring", COLL_REDUCE_SCATTER, coll_allgather_ring, 0, V},
