@@ -5,12 +5,6 @@
 #ifndef SIMPI_MPI_STUBS_H
 #define SIMPI_MPI_STUBS_H
 
-int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                   int target_rank, MPI_Aint target_disp, int target_count,
-                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
-int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
 int MPI_Add_error_class(int *errorclass);
 int PMPI_Add_error_class(int *errorclass);
 int MPI_Add_error_code(int errorclass, int *errorcode);
@@ -51,11 +45,6 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
 int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
                              const int array_of_maxprocs[], const MPI_Info array_of_info[],
                              int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
-int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
-                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win);
-int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
-                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
-                          MPI_Win win);
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[],
                           const int targets[], const int weights[], MPI_Info info, int reorder,
                           MPI_Comm *newcomm);
@@ -78,10 +67,6 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneig
                                    int *weighted);
 int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors,
                                     int *weighted);
-int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
-                     int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
-int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
-                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
 MPI_Fint MPI_File_c2f(MPI_File file);
 MPI_Fint PMPI_File_c2f(MPI_File file);
 int MPI_File_call_errhandler(MPI_File fh, int errorcode);
@@ -251,18 +236,6 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
                           MPI_Status *status);
 int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                            MPI_Status *status);
-int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
-int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
-int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                       void *result_addr, int result_count, MPI_Datatype result_datatype,
-                       int target_rank, MPI_Aint target_disp, int target_count,
-                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
-int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                        void *result_addr, int result_count, MPI_Datatype result_datatype,
-                        int target_rank, MPI_Aint target_disp, int target_count,
-                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
 int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
                      int reorder, MPI_Comm *comm_graph);
 int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
@@ -370,18 +343,6 @@ int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype data
                             MPI_Aint *size);
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
-int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-            MPI_Win win);
-int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-             MPI_Win win);
-int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
-int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                     int target_rank, MPI_Aint target_disp, int target_count,
-                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
 int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
                          MPI_Datarep_conversion_function *write_conversion_fn,
                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
@@ -392,27 +353,6 @@ MPI_Fint MPI_Request_c2f(MPI_Request request);
 MPI_Fint PMPI_Request_c2f(MPI_Request request);
 MPI_Request MPI_Request_f2c(MPI_Fint request);
 MPI_Request PMPI_Request_f2c(MPI_Fint request);
-int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-             MPI_Request *request);
-int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-              MPI_Request *request);
-int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                        void *result_addr, int result_count, MPI_Datatype result_datatype,
-                        int target_rank, MPI_Aint target_disp, int target_count,
-                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
-int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                         void *result_addr, int result_count, MPI_Datatype result_datatype,
-                         int target_rank, MPI_Aint target_disp, int target_count,
-                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                         MPI_Request *request);
-int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype,
-             MPI_Win win, MPI_Request *request);
-int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-              int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype,
-              MPI_Win win, MPI_Request *request);
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
@@ -461,93 +401,5 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
                          MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
 int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
-int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                     MPI_Win *win);
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                      MPI_Win *win);
-int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                            void *baseptr, MPI_Win *win);
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                             void *baseptr, MPI_Win *win);
-int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
-int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
-MPI_Fint MPI_Win_c2f(MPI_Win win);
-MPI_Fint PMPI_Win_c2f(MPI_Win win);
-int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
-int PMPI_Win_call_errhandler(MPI_Win win, int errorcode);
-int MPI_Win_complete(MPI_Win win);
-int PMPI_Win_complete(MPI_Win win);
-int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                   MPI_Win *win);
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                    MPI_Win *win);
-int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
-int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
-int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler);
-int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler);
-int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
-                          MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
-                          void *extra_state);
-int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
-                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
-                           void *extra_state);
-int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
-int PMPI_Win_delete_attr(MPI_Win win, int win_keyval);
-int MPI_Win_detach(MPI_Win win, const void *base);
-int PMPI_Win_detach(MPI_Win win, const void *base);
-MPI_Win MPI_Win_f2c(MPI_Fint win);
-MPI_Win PMPI_Win_f2c(MPI_Fint win);
-int MPI_Win_fence(int assert, MPI_Win win);
-int PMPI_Win_fence(int assert, MPI_Win win);
-int MPI_Win_flush(int rank, MPI_Win win);
-int PMPI_Win_flush(int rank, MPI_Win win);
-int MPI_Win_flush_all(MPI_Win win);
-int PMPI_Win_flush_all(MPI_Win win);
-int MPI_Win_flush_local(int rank, MPI_Win win);
-int PMPI_Win_flush_local(int rank, MPI_Win win);
-int MPI_Win_flush_local_all(MPI_Win win);
-int PMPI_Win_flush_local_all(MPI_Win win);
-int MPI_Win_free(MPI_Win *win);
-int PMPI_Win_free(MPI_Win *win);
-int MPI_Win_free_keyval(int *win_keyval);
-int PMPI_Win_free_keyval(int *win_keyval);
-int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
-int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
-int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
-int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
-int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
-int PMPI_Win_get_group(MPI_Win win, MPI_Group *group);
-int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
-int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
-int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
-int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
-int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
-int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
-int MPI_Win_lock_all(int assert, MPI_Win win);
-int PMPI_Win_lock_all(int assert, MPI_Win win);
-int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
-int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win);
-int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
-int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
-int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
-int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
-int MPI_Win_set_info(MPI_Win win, MPI_Info info);
-int PMPI_Win_set_info(MPI_Win win, MPI_Info info);
-int MPI_Win_set_name(MPI_Win win, const char *win_name);
-int PMPI_Win_set_name(MPI_Win win, const char *win_name);
-int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
-int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
-int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win);
-int MPI_Win_sync(MPI_Win win);
-int PMPI_Win_sync(MPI_Win win);
-int MPI_Win_test(MPI_Win win, int *flag);
-int PMPI_Win_test(MPI_Win win, int *flag);
-int MPI_Win_unlock(int rank, MPI_Win win);
-int PMPI_Win_unlock(int rank, MPI_Win win);
-int MPI_Win_unlock_all(MPI_Win win);
-int PMPI_Win_unlock_all(MPI_Win win);
-int MPI_Win_wait(MPI_Win win);
-int PMPI_Win_wait(MPI_Win win);
 
 #endif

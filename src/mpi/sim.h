@@ -193,6 +193,22 @@ struct request *sim_mrecv(struct sim *s, int32_t rank, struct request *send,
  * withdrawn and completes at once; returns whether it was cancelled. */
 bool sim_cancel(struct sim *s, int32_t rank, struct request *req);
 
+/* One-sided communication (rma.c): a transfer of size bytes between origin
+ * and target (a rank of communicator comm_id), to the target (put,
+ * accumulate) or from it (get). The request, the origin's, completes when
+ * the data has arrived and, for a put, its arrival was acknowledged. */
+struct request *sim_rma_transfer(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
+                                 int64_t size, bool to_target);
+/* The network's cost of a control message between two world ranks. */
+simtime_t sim_control_latency(const struct sim *s, int32_t from, int32_t to);
+/* A signal: a request of rank that completes when the front end fires it
+ * (a lock granted, a generalized request completed...). `what` (a static
+ * string) and peer (the world rank it waits for, -1 if unknown) describe it
+ * in deadlock reports. */
+struct request *sim_signal_new(struct sim *s, int32_t rank, int32_t peer, const char *what);
+/* Completes a signal at time `at` (not before now). */
+void sim_signal_fire(struct sim *s, struct request *r, simtime_t at);
+
 /* Looks up an outstanding request by the id given at creation. */
 struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id);
 /* Waits. NULL reqs with n == 0 means every outstanding request of the rank.

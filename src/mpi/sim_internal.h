@@ -1,5 +1,5 @@
 /* Internal structures of the MPI semantics layer, shared by its files only
- * (sim.c, comm.c, pt2pt.c, wait.c, sched.c, coll/). */
+ * (sim.c, comm.c, pt2pt.c, wait.c, sched.c, rma.c, coll/). */
 #ifndef SIMPI_SIM_INTERNAL_H
 #define SIMPI_SIM_INTERNAL_H
 
@@ -8,7 +8,7 @@
 #include "mpi/coll/coll.h"
 #include "mpi/sim.h"
 
-enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL };
+enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_SIGNAL };
 enum req_flags {
     RF_RESOLVED = 1, /* done time known */
     RF_MATCHED = 2,  /* send: matched by a receive (envelope left the queue) */
@@ -28,7 +28,7 @@ struct request {
     struct request *onext; /* owner's outstanding list, or the schedule's round list */
     union {
         struct sched *sched; /* RF_SUB: owning schedule; REQ_COLL: the schedule it completes */
-        void *data;          /* user send: the payload; user receive: a sim_recv_target */
+        void *data; /* user send: the payload; user receive: a sim_recv_target; signal: what */
     };
     int64_t size;
     simtime_t post_time;

@@ -172,6 +172,9 @@ static void describe_request(struct sim *s, struct request *q) {
         else
             sim_report_append(s, " tag %d", q->tag);
         break;
+    case REQ_SIGNAL:
+        sim_report_append(s, "%s", (const char *)q->data);
+        break;
     default:
         break;
     }

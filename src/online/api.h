@@ -38,6 +38,7 @@ struct simpi_request {
     bool persistent;
     struct persist persist;
     struct simpi_request *companion; /* MPI_Isendrecv: the send, finished with it */
+    struct rma_op *rma;              /* a request-based one-sided operation (api_rma.c) */
 };
 
 struct stage;
@@ -47,6 +48,10 @@ void api_unstage(struct stage *st);
 /* Reports an error: aborts under MPI_ERRORS_ARE_FATAL, returns it otherwise. */
 int api_error(const char *func, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same through an explicit error handler, for an object (a window, a
+ * file) that has its own. */
+int api_error_handler(int handler, int obj, const char *func, int code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* A function simpi lacks: stops the run naming it (api_stubs.c). */
 _Noreturn void api_unsupported(const char *func);
 /* Checks shared by most calls; return MPI_SUCCESS or the reported error. */
@@ -78,6 +83,15 @@ void api_start(struct simpi_request *q);
 /* Per-rank, per-communicator collective sequence numbers. */
 uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm);
 void api_set_errhandler(int handler);
+/* A duplicate of comm for simpi's own use (no attributes copied). */
+MPI_Comm api_comm_dup_private(MPI_Comm comm);
+/* The world ranks of a group's members (NULL for an invalid group). */
+const int32_t *api_group_members(MPI_Group group, int *n);
+/* Window attributes (api_misc.c) and the end of a request-based one-sided
+ * operation's request (api_rma.c). */
+int api_win_get_user_attr(MPI_Win win, int keyval, void *value, int *flag);
+void api_win_delete_attrs(MPI_Win win);
+void api_rma_forget(struct simpi_request *q);
 
 #define API_ENTER(name)                                                                            \
     runtime_enter();                                                                               \

@@ -87,16 +87,29 @@ static const char *error_text(int code) {
     return texts[code];
 }
 
-int api_error(const char *func, int code, const char *fmt, ...) {
+static int report_error(int handler, int obj, const char *func, int code, const char *fmt,
+                        va_list ap) {
+    if (handler == MPI_ERRORS_RETURN) return code;
+    if (api_call_user_handler(handler, obj, code)) return code;
     char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    runtime_abort("%s: %s (%s)", func, msg, error_text(code));
+}
+
+int api_error(const char *func, int code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = report_error(errhandler_of(runtime_rank()), MPI_COMM_WORLD, func, code, fmt, ap);
     va_end(ap);
-    int handler = errhandler_of(runtime_rank());
-    if (handler == MPI_ERRORS_RETURN) return code;
-    if (api_call_user_handler(handler, MPI_COMM_WORLD, code)) return code;
-    runtime_abort("%s: %s (%s)", func, msg, error_text(code));
+    return rc;
+}
+
+int api_error_handler(int handler, int obj, const char *func, int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = report_error(handler, obj, func, code, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 _Noreturn void api_unsupported(const char *func) {
@@ -282,6 +295,13 @@ static int split(const char *func, MPI_Comm comm, int color, int key, MPI_Comm *
         return api_error(func, rc, "an attribute copy callback returned error %d", rc);
     }
     return MPI_SUCCESS;
+}
+
+MPI_Comm api_comm_dup_private(MPI_Comm comm) {
+    MPI_Comm id = next_comm_id();
+    struct request *q = sim_comm_dup(simpi_rt->sim, runtime_rank(), comm, id);
+    runtime_wait(&q, 1, false);
+    return id;
 }
 
 int api_comm_create_group(MPI_Comm comm, const int32_t *world, int n, int tag, MPI_Comm *newcomm) {

@@ -287,6 +287,13 @@ static struct group *group_get(MPI_Group g) {
     return g >= 2 && g - 2 < ngroups && groups[g - 2].w ? &groups[g - 2] : NULL;
 }
 
+const int32_t *api_group_members(MPI_Group group, int *n) {
+    struct group *g = group_get(group);
+    static const int32_t none[1];
+    *n = g ? g->n : 0;
+    return g ? (g->w ? g->w : none) : NULL;
+}
+
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
     API_ENTER("MPI_Comm_group");
     int rc = api_check_comm("MPI_Comm_group", comm), n;
@@ -524,7 +531,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Co
 
 /* Keyvals and attributes of communicators and datatypes (their handles are
  * ints, so their callbacks have the same type). */
-enum attr_kind { ATTR_COMM, ATTR_TYPE };
+enum attr_kind { ATTR_COMM, ATTR_TYPE, ATTR_WIN };
 
 struct keyval {
     MPI_Comm_copy_attr_function *copy;
@@ -757,6 +764,43 @@ void api_type_delete_attrs(MPI_Datatype type) {
     attrs_delete(ATTR_TYPE, type);
 }
 
+/* Window attributes: the same store; deleted by MPI_Win_free. The
+ * predefined ones (MPI_WIN_BASE...) are answered by api_rma.c. */
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy, MPI_Win_delete_attr_function *del,
+                           int *keyval, void *extra) {
+    return keyval_create(ATTR_WIN, (MPI_Comm_copy_attr_function *)copy,
+                         (MPI_Comm_delete_attr_function *)del, keyval, extra);
+}
+
+int PMPI_Win_free_keyval(int *keyval) {
+    return keyval_free("MPI_Win_free_keyval", ATTR_WIN, keyval);
+}
+
+int PMPI_Win_set_attr(MPI_Win win, int keyval, void *value) {
+    return attr_set("MPI_Win_set_attr", ATTR_WIN, win, keyval, value);
+}
+
+int PMPI_Win_delete_attr(MPI_Win win, int keyval) {
+    return attr_delete("MPI_Win_delete_attr", ATTR_WIN, win, keyval);
+}
+
+int api_win_get_user_attr(MPI_Win win, int keyval, void *value, int *flag) {
+    if (!keyval_get(keyval, ATTR_WIN))
+        return api_error("MPI_Win_get_attr", MPI_ERR_KEYVAL, "keyval %d", keyval);
+    struct attr *a = *attr_find(ATTR_WIN, win, keyval);
+    *flag = a != NULL;
+    if (a) *(void **)value = a->value;
+    return MPI_SUCCESS;
+}
+
+void api_win_delete_attrs(MPI_Win win) {
+    attrs_delete(ATTR_WIN, win);
+}
+
+#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
+#pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
+#pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
+#pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr
 #pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
 #pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
 #pragma weak MPI_Type_set_attr = PMPI_Type_set_attr

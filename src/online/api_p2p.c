@@ -12,6 +12,7 @@ struct simpi_request *api_request_new(void) {
     return pool_get(&simpi_rt->request_pool);
 }
 void api_request_free(struct simpi_request *q) {
+    if (q->rma) api_rma_forget(q);
     pool_put(&simpi_rt->request_pool, q);
 }
 

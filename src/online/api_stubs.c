@@ -5,13 +5,6 @@
 
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-    api_unsupported("MPI_Accumulate");
-}
-#pragma weak MPI_Accumulate = PMPI_Accumulate
-
 int PMPI_Add_error_class(int *errorclass) {
     api_unsupported("MPI_Add_error_class");
 }
@@ -93,13 +86,6 @@ int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_
 }
 #pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
 
-int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
-                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
-                          MPI_Win win) {
-    api_unsupported("MPI_Compare_and_swap");
-}
-#pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
-
 int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[],
                            const int targets[], const int weights[], MPI_Info info, int reorder,
                            MPI_Comm *newcomm) {
@@ -126,12 +112,6 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outnei
     api_unsupported("MPI_Dist_graph_neighbors_count");
 }
 #pragma weak MPI_Dist_graph_neighbors_count = PMPI_Dist_graph_neighbors_count
-
-int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
-                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
-    api_unsupported("MPI_Fetch_and_op");
-}
-#pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
 
 MPI_Fint PMPI_File_c2f(MPI_File file) {
     api_unsupported("MPI_File_c2f");
@@ -464,20 +444,6 @@ int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
 }
 #pragma weak MPI_File_write_shared = PMPI_File_write_shared
 
-int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
-    api_unsupported("MPI_Get");
-}
-#pragma weak MPI_Get = PMPI_Get
-
-int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                        void *result_addr, int result_count, MPI_Datatype result_datatype,
-                        int target_rank, MPI_Aint target_disp, int target_count,
-                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-    api_unsupported("MPI_Get_accumulate");
-}
-#pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
-
 int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
                       int reorder, MPI_Comm *comm_graph) {
     api_unsupported("MPI_Graph_create");
@@ -640,20 +606,6 @@ int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_
 }
 #pragma weak MPI_Publish_name = PMPI_Publish_name
 
-int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-             MPI_Win win) {
-    api_unsupported("MPI_Put");
-}
-#pragma weak MPI_Put = PMPI_Put
-
-int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                     int target_rank, MPI_Aint target_disp, int target_count,
-                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) {
-    api_unsupported("MPI_Raccumulate");
-}
-#pragma weak MPI_Raccumulate = PMPI_Raccumulate
-
 int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
                           MPI_Datarep_conversion_function *write_conversion_fn,
                           MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) {
@@ -670,29 +622,6 @@ MPI_Request PMPI_Request_f2c(MPI_Fint request) {
     api_unsupported("MPI_Request_f2c");
 }
 #pragma weak MPI_Request_f2c = PMPI_Request_f2c
-
-int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-              MPI_Request *request) {
-    api_unsupported("MPI_Rget");
-}
-#pragma weak MPI_Rget = PMPI_Rget
-
-int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                         void *result_addr, int result_count, MPI_Datatype result_datatype,
-                         int target_rank, MPI_Aint target_disp, int target_count,
-                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                         MPI_Request *request) {
-    api_unsupported("MPI_Rget_accumulate");
-}
-#pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
-
-int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-              int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype,
-              MPI_Win win, MPI_Request *request) {
-    api_unsupported("MPI_Rput");
-}
-#pragma weak MPI_Rput = PMPI_Rput
 
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) {
     api_unsupported("MPI_Status_c2f");
@@ -777,203 +706,3 @@ int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *por
     api_unsupported("MPI_Unpublish_name");
 }
 #pragma weak MPI_Unpublish_name = PMPI_Unpublish_name
-
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                      MPI_Win *win) {
-    api_unsupported("MPI_Win_allocate");
-}
-#pragma weak MPI_Win_allocate = PMPI_Win_allocate
-
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                             void *baseptr, MPI_Win *win) {
-    api_unsupported("MPI_Win_allocate_shared");
-}
-#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
-
-int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
-    api_unsupported("MPI_Win_attach");
-}
-#pragma weak MPI_Win_attach = PMPI_Win_attach
-
-MPI_Fint PMPI_Win_c2f(MPI_Win win) {
-    api_unsupported("MPI_Win_c2f");
-}
-#pragma weak MPI_Win_c2f = PMPI_Win_c2f
-
-int PMPI_Win_call_errhandler(MPI_Win win, int errorcode) {
-    api_unsupported("MPI_Win_call_errhandler");
-}
-#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
-
-int PMPI_Win_complete(MPI_Win win) {
-    api_unsupported("MPI_Win_complete");
-}
-#pragma weak MPI_Win_complete = PMPI_Win_complete
-
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                    MPI_Win *win) {
-    api_unsupported("MPI_Win_create");
-}
-#pragma weak MPI_Win_create = PMPI_Win_create
-
-int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
-    api_unsupported("MPI_Win_create_dynamic");
-}
-#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
-
-int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler) {
-    api_unsupported("MPI_Win_create_errhandler");
-}
-#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
-
-int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
-                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
-                           void *extra_state) {
-    api_unsupported("MPI_Win_create_keyval");
-}
-#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
-
-int PMPI_Win_delete_attr(MPI_Win win, int win_keyval) {
-    api_unsupported("MPI_Win_delete_attr");
-}
-#pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr
-
-int PMPI_Win_detach(MPI_Win win, const void *base) {
-    api_unsupported("MPI_Win_detach");
-}
-#pragma weak MPI_Win_detach = PMPI_Win_detach
-
-MPI_Win PMPI_Win_f2c(MPI_Fint win) {
-    api_unsupported("MPI_Win_f2c");
-}
-#pragma weak MPI_Win_f2c = PMPI_Win_f2c
-
-int PMPI_Win_fence(int assert, MPI_Win win) {
-    api_unsupported("MPI_Win_fence");
-}
-#pragma weak MPI_Win_fence = PMPI_Win_fence
-
-int PMPI_Win_flush(int rank, MPI_Win win) {
-    api_unsupported("MPI_Win_flush");
-}
-#pragma weak MPI_Win_flush = PMPI_Win_flush
-
-int PMPI_Win_flush_all(MPI_Win win) {
-    api_unsupported("MPI_Win_flush_all");
-}
-#pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
-
-int PMPI_Win_flush_local(int rank, MPI_Win win) {
-    api_unsupported("MPI_Win_flush_local");
-}
-#pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
-
-int PMPI_Win_flush_local_all(MPI_Win win) {
-    api_unsupported("MPI_Win_flush_local_all");
-}
-#pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
-
-int PMPI_Win_free(MPI_Win *win) {
-    api_unsupported("MPI_Win_free");
-}
-#pragma weak MPI_Win_free = PMPI_Win_free
-
-int PMPI_Win_free_keyval(int *win_keyval) {
-    api_unsupported("MPI_Win_free_keyval");
-}
-#pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
-
-int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag) {
-    api_unsupported("MPI_Win_get_attr");
-}
-#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
-
-int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) {
-    api_unsupported("MPI_Win_get_errhandler");
-}
-#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
-
-int PMPI_Win_get_group(MPI_Win win, MPI_Group *group) {
-    api_unsupported("MPI_Win_get_group");
-}
-#pragma weak MPI_Win_get_group = PMPI_Win_get_group
-
-int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
-    api_unsupported("MPI_Win_get_info");
-}
-#pragma weak MPI_Win_get_info = PMPI_Win_get_info
-
-int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) {
-    api_unsupported("MPI_Win_get_name");
-}
-#pragma weak MPI_Win_get_name = PMPI_Win_get_name
-
-int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
-    api_unsupported("MPI_Win_lock");
-}
-#pragma weak MPI_Win_lock = PMPI_Win_lock
-
-int PMPI_Win_lock_all(int assert, MPI_Win win) {
-    api_unsupported("MPI_Win_lock_all");
-}
-#pragma weak MPI_Win_lock_all = PMPI_Win_lock_all
-
-int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
-    api_unsupported("MPI_Win_post");
-}
-#pragma weak MPI_Win_post = PMPI_Win_post
-
-int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) {
-    api_unsupported("MPI_Win_set_attr");
-}
-#pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
-
-int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
-    api_unsupported("MPI_Win_set_errhandler");
-}
-#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
-
-int PMPI_Win_set_info(MPI_Win win, MPI_Info info) {
-    api_unsupported("MPI_Win_set_info");
-}
-#pragma weak MPI_Win_set_info = PMPI_Win_set_info
-
-int PMPI_Win_set_name(MPI_Win win, const char *win_name) {
-    api_unsupported("MPI_Win_set_name");
-}
-#pragma weak MPI_Win_set_name = PMPI_Win_set_name
-
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr) {
-    api_unsupported("MPI_Win_shared_query");
-}
-#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
-
-int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
-    api_unsupported("MPI_Win_start");
-}
-#pragma weak MPI_Win_start = PMPI_Win_start
-
-int PMPI_Win_sync(MPI_Win win) {
-    api_unsupported("MPI_Win_sync");
-}
-#pragma weak MPI_Win_sync = PMPI_Win_sync
-
-int PMPI_Win_test(MPI_Win win, int *flag) {
-    api_unsupported("MPI_Win_test");
-}
-#pragma weak MPI_Win_test = PMPI_Win_test
-
-int PMPI_Win_unlock(int rank, MPI_Win win) {
-    api_unsupported("MPI_Win_unlock");
-}
-#pragma weak MPI_Win_unlock = PMPI_Win_unlock
-
-int PMPI_Win_unlock_all(MPI_Win win) {
-    api_unsupported("MPI_Win_unlock_all");
-}
-#pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
-
-int PMPI_Win_wait(MPI_Win win) {
-    api_unsupported("MPI_Win_wait");
-}
-#pragma weak MPI_Win_wait = PMPI_Win_wait

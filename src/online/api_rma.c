@@ -1,0 +1,1253 @@
+/* One-sided communication (MPI-3.1 chapter 11) for on-line programs:
+ * windows (create, allocate, allocate_shared, dynamic), put, get, the
+ * accumulate family, request-based operations, and the three kinds of
+ * synchronisation (fence, post-start-complete-wait, lock/unlock and flush).
+ *
+ * All ranks share one address space, so an operation moves its data at
+ * the call: a put writes into the target's window, a get reads from it, an
+ * accumulate applies its operation there (atomically: one rank runs at a
+ * time). MPI forbids conflicting accesses within an epoch, so a correct
+ * program cannot tell this from an implementation that moves the data
+ * later. Locks are real: MPI_Win_lock blocks the rank (in virtual time)
+ * while another rank holds a conflicting lock, and a start waits for the
+ * matching posts, so data and time follow the program's synchronisation.
+ *
+ * The time of an operation is that of a message of its size through the
+ * network model (sim_rma_transfer); the origin waits for its operations at
+ * the next synchronisation that completes them (fence, unlock, flush,
+ * complete, free). A fence is a barrier of the window's group. The
+ * synchronisation messages of post/start and complete/wait cost the
+ * network's control latency; lock requests are not charged. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+#include "online/api.h"
+
+/* An operation the origin has issued and not yet completed. */
+struct win_member;
+struct rma_op {
+    struct rma_op *next, *prev;
+    struct win_member *owner;
+    struct request *r;          /* NULL when the request belongs to wrap */
+    struct simpi_request *wrap; /* a request-based operation (MPI_Rput...) */
+    int target;
+};
+
+struct region { /* memory attached to a dynamic window */
+    char *base;
+    MPI_Aint size;
+};
+
+/* A post or complete notification: who sent it, when it arrives. */
+struct note {
+    int32_t rank;
+    simtime_t at;
+};
+
+struct win_member {
+    char *base;
+    MPI_Aint size;
+    int disp_unit;
+    int32_t world;
+    MPI_Comm comm;      /* the window's private communicator, as this rank names it */
+    MPI_Comm user_comm; /* the communicator the window was created on */
+    int errhandler;
+    bool own_memory; /* MPI_Win_allocate: freed with the window */
+    bool freed;
+    /* as a target */
+    int excl;           /* member holding an exclusive lock, or -1 */
+    int shared;         /* shared locks held */
+    simtime_t released; /* when a lock on this rank was last released */
+    struct region *regions;
+    int nregions;
+    struct note *completes; /* origins whose MPI_Win_complete was sent to this rank */
+    int ncompletes;
+    int32_t *post_grp; /* the origins of this rank's exposure epoch */
+    int npost;
+    /* as an origin */
+    struct rma_op *ops;
+    uint8_t *held; /* per target: the lock this rank holds (0 none) */
+    int nheld;
+    bool fence_epoch;
+    struct note *posts; /* targets whose MPI_Win_post was sent to this rank, not yet started */
+    int nposts;
+    int32_t *start_grp; /* the targets of this rank's access epoch */
+    int nstart;
+    /* attribute values returned by MPI_Win_get_attr */
+    MPI_Aint attr_size;
+    int attr_disp_unit, attr_flavor, attr_model;
+    char hints[6][32]; /* values of win_hint_keys given by the program ("": default) */
+};
+
+struct waiter {
+    struct request *r;
+    int32_t world;
+};
+
+struct window {
+    int n, joined, nfreed;
+    int flavor;
+    uint32_t key_ctx, key_seq; /* the creating call: communicator context, collective number */
+    char name[MPI_MAX_OBJECT_NAME];
+    char *shared_block; /* MPI_Win_allocate_shared: every member's memory */
+    struct win_member *m;
+    struct waiter *waiters; /* ranks blocked until another member acts */
+    int nwaiters, cap_waiters;
+};
+
+static struct window **wins; /* handle = index + 1 (MPI_WIN_NULL is 0) */
+static int nwins;
+
+static struct window *win_get(MPI_Win win) {
+    return win >= 1 && win <= nwins ? wins[win - 1] : NULL;
+}
+
+/* This rank's member of w, or NULL if it has none (or freed it). */
+static struct win_member *me_in(struct window *w) {
+    int32_t world = runtime_rank();
+    for (int i = 0; i < w->n; i++)
+        if (w->m[i].world == world && !w->m[i].freed) return &w->m[i];
+    return NULL;
+}
+
+static int my_index(const struct window *w, const struct win_member *me) {
+    return (int)(me - w->m);
+}
+
+/* Reports an error through the window's error handler (fatal by default). */
+static int win_error(const char *func, MPI_Win win, struct win_member *me, int code,
+                     const char *what) {
+    int handler = me ? me->errhandler : MPI_ERRORS_ARE_FATAL;
+    return api_error_handler(handler, win, func, code, "%s", what);
+}
+
+#define WIN_OR_FAIL(func, win, w, me)                                                              \
+    struct window *w = win_get(win);                                                               \
+    struct win_member *me = w ? me_in(w) : NULL;                                                   \
+    if (!me) return api_error(func, MPI_ERR_WIN, "window %d is not valid", win)
+
+/* --- blocking until another member acts --- */
+
+static void waiters_add(struct window *w, struct request *r) {
+    if (w->nwaiters == w->cap_waiters) {
+        w->cap_waiters = w->cap_waiters ? 2 * w->cap_waiters : 8;
+        w->waiters = xrealloc_or_die(w->waiters, sizeof *w->waiters * (size_t)w->cap_waiters);
+    }
+    w->waiters[w->nwaiters++] = (struct waiter){r, runtime_rank()};
+}
+
+/* Wakes every blocked member: each checks its condition again. */
+static void waiters_wake(struct window *w) {
+    struct sim *s = simpi_rt->sim;
+    for (int i = 0; i < w->nwaiters; i++)
+        sim_signal_fire(s, w->waiters[i].r, sim_now(s));
+    w->nwaiters = 0;
+}
+
+/* Blocks the rank until virtual time t (a notification's arrival). */
+static void sleep_until(simtime_t t, int32_t peer, const char *what) {
+    struct sim *s = simpi_rt->sim;
+    if (t <= sim_now(s)) return;
+    struct request *r = sim_signal_new(s, runtime_rank(), peer, what);
+    sim_signal_fire(s, r, t);
+    runtime_wait(&r, 1, false);
+}
+
+/* When a control message sent now by this rank reaches world rank to. */
+static simtime_t arrival_at(int32_t to) {
+    struct sim *s = simpi_rt->sim;
+    return simtime_add(sim_now(s), sim_control_latency(s, runtime_rank(), to));
+}
+
+/* Blocks the rank until ready(w, me, arg) holds; returns whether it had to. */
+static bool wait_until(struct window *w, struct win_member *me,
+                       bool (*ready)(struct window *, struct win_member *, const void *),
+                       const void *arg, int32_t peer, const char *what) {
+    bool blocked = false;
+    while (!ready(w, me, arg)) {
+        struct request *r = sim_signal_new(simpi_rt->sim, runtime_rank(), peer, what);
+        waiters_add(w, r);
+        runtime_wait(&r, 1, false);
+        blocked = true;
+    }
+    return blocked;
+}
+
+/* --- outstanding operations --- */
+
+static void op_add(struct win_member *me, struct request *r, int target,
+                   struct simpi_request *wrap) {
+    struct rma_op *o = xcalloc(1, sizeof *o);
+    o->r = r;
+    o->wrap = wrap;
+    o->target = target;
+    o->owner = me;
+    o->next = me->ops;
+    if (me->ops) me->ops->prev = o;
+    me->ops = o;
+    if (wrap) wrap->rma = o;
+}
+
+static void op_unlink(struct win_member *me, struct rma_op *o) {
+    if (o->prev)
+        o->prev->next = o->next;
+    else
+        me->ops = o->next;
+    if (o->next) o->next->prev = o->prev;
+    if (o->wrap) o->wrap->rma = NULL;
+    free(o);
+}
+
+/* Completes this rank's operations to target (-1: all targets). */
+static void ops_complete(struct win_member *me, int target) {
+    int n = 0;
+    for (struct rma_op *o = me->ops; o; o = o->next)
+        n += target < 0 || o->target == target;
+    if (n == 0) return;
+    struct request **reqs = xmalloc(sizeof *reqs * (size_t)n);
+    int k = 0;
+    for (struct rma_op *o = me->ops; o; o = o->next)
+        if (target < 0 || o->target == target) reqs[k++] = o->wrap ? o->wrap->r : o->r;
+    /* a request-based operation's request stays for its MPI_Wait (now done) */
+    int waited = 0;
+    for (int i = 0; i < k; i++)
+        if (reqs[i]) reqs[waited++] = reqs[i];
+    if (waited) runtime_wait(reqs, waited, false);
+    free(reqs);
+    for (struct rma_op *o = me->ops, *next; o; o = next) {
+        next = o->next;
+        if (target < 0 || o->target == target) {
+            if (o->wrap) o->wrap->r = NULL; /* completed: MPI_Wait returns at once */
+            op_unlink(me, o);
+        }
+    }
+}
+
+/* A request-based operation's wrapper is completed by the program. */
+void api_rma_forget(struct simpi_request *q) {
+    struct rma_op *o = q->rma;
+    op_unlink(o->owner, o);
+}
+
+/* --- creation and destruction --- */
+
+/* The window being created by this collective call on comm: the first
+ * member to arrive makes it, the others join it. */
+static struct window *win_join(MPI_Comm comm, int n, MPI_Win *handle) {
+    struct sim *s = simpi_rt->sim;
+    int32_t world = runtime_rank();
+    uint32_t ctx = sim_comm_context(s, world, comm), seq = api_next_coll_seq(world, comm);
+    for (int i = nwins - 1; i >= 0; i--) {
+        struct window *w = wins[i];
+        if (w && w->joined < w->n && w->key_ctx == ctx && w->key_seq == seq) {
+            *handle = i + 1;
+            return w;
+        }
+    }
+    struct window *w = xcalloc(1, sizeof *w);
+    w->n = n;
+    w->key_ctx = ctx;
+    w->key_seq = seq;
+    w->m = xcalloc((size_t)n, sizeof *w->m);
+    for (int i = 0; i < n; i++)
+        w->m[i].world = sim_comm_member(s, world, comm, i);
+    wins = xrealloc_or_die(wins, sizeof *wins * (size_t)(nwins + 1));
+    wins[nwins++] = w;
+    *handle = nwins;
+    return w;
+}
+
+static const char *flavor_func(int flavor) {
+    switch (flavor) {
+    case MPI_WIN_FLAVOR_ALLOCATE:
+        return "MPI_Win_allocate";
+    case MPI_WIN_FLAVOR_SHARED:
+        return "MPI_Win_allocate_shared";
+    case MPI_WIN_FLAVOR_DYNAMIC:
+        return "MPI_Win_create_dynamic";
+    default:
+        return "MPI_Win_create";
+    }
+}
+
+/* Gives memory to the members of a shared window, one block in member
+ * order (the first member back from the creation does it for all). */
+static void shared_block_assign(struct window *w) {
+    if (w->shared_block) return;
+    MPI_Aint total = 0;
+    for (int i = 0; i < w->n; i++)
+        total += (w->m[i].size + 15) / 16 * 16;
+    w->shared_block = xcalloc(1, (size_t)total + 16);
+    MPI_Aint off = 0;
+    for (int i = 0; i < w->n; i++) {
+        w->m[i].base = w->shared_block + off;
+        off += (w->m[i].size + 15) / 16 * 16;
+    }
+}
+
+static void hints_take(struct win_member *me, MPI_Info info);
+
+static int win_make(int flavor, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                    MPI_Comm comm, void *baseptr, MPI_Win *win) {
+    const char *func = flavor_func(flavor);
+    int rc = api_check_comm(func, comm);
+    if (rc != MPI_SUCCESS) return rc;
+    if (size < 0) return api_error(func, MPI_ERR_SIZE, "size %lld is negative", (long long)size);
+    if (disp_unit <= 0)
+        return api_error(func, MPI_ERR_DISP, "displacement unit %d is not positive", disp_unit);
+    struct sim *s = simpi_rt->sim;
+    int32_t world = runtime_rank();
+    int n = sim_comm_size(s, world, comm), rank = sim_comm_rank(s, world, comm);
+    MPI_Win handle;
+    struct window *w = win_join(comm, n, &handle);
+    struct win_member *me = &w->m[rank];
+    w->flavor = flavor;
+    w->joined++;
+    me->size = size;
+    me->disp_unit = disp_unit;
+    me->user_comm = comm;
+    me->errhandler = MPI_ERRORS_ARE_FATAL;
+    me->excl = -1;
+    hints_take(me, info);
+    if (flavor == MPI_WIN_FLAVOR_ALLOCATE) {
+        me->base = xcalloc(1, size > 0 ? (size_t)size : 1);
+        me->own_memory = true;
+    } else {
+        me->base = base;
+    }
+    me->comm = api_comm_dup_private(comm); /* every member has joined when it returns */
+    if (flavor == MPI_WIN_FLAVOR_SHARED) shared_block_assign(w);
+    if (baseptr) *(void **)baseptr = me->base;
+    *win = handle;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                    MPI_Win *win) {
+    API_ENTER("MPI_Win_create");
+    API_RETURN(win_make(MPI_WIN_FLAVOR_CREATE, base, size, disp_unit, info, comm, NULL, win));
+}
+
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                      MPI_Win *win) {
+    API_ENTER("MPI_Win_allocate");
+    API_RETURN(win_make(MPI_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info, comm, baseptr, win));
+}
+
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             void *baseptr, MPI_Win *win) {
+    API_ENTER("MPI_Win_allocate_shared");
+    API_RETURN(win_make(MPI_WIN_FLAVOR_SHARED, NULL, size, disp_unit, info, comm, baseptr, win));
+}
+
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
+    API_ENTER("MPI_Win_create_dynamic");
+    API_RETURN(win_make(MPI_WIN_FLAVOR_DYNAMIC, MPI_BOTTOM, 0, 1, info, comm, NULL, win));
+}
+
+static void barrier(struct win_member *me) {
+    struct request *q = sim_icoll(simpi_rt->sim, runtime_rank(), me->comm, COLL_BARRIER, 0, 0, -1);
+    runtime_wait(&q, 1, false);
+}
+
+static void member_release(struct window *w, struct win_member *me) {
+    if (me->own_memory) free(me->base);
+    free(me->regions);
+    free(me->completes);
+    free(me->post_grp);
+    free(me->held);
+    free(me->posts);
+    free(me->start_grp);
+    me->freed = true;
+    if (++w->nfreed < w->n) return;
+    free(w->shared_block);
+    free(w->waiters);
+    free(w->m);
+    free(w);
+}
+
+static int win_free(MPI_Win *win) {
+    WIN_OR_FAIL("MPI_Win_free", *win, w, me);
+    if (me->nheld || me->nstart || me->npost)
+        return win_error("MPI_Win_free", *win, me, MPI_ERR_RMA_SYNC,
+                         "an epoch is still open on the window (lock, start or post)");
+    ops_complete(me, -1);
+    barrier(me); /* nobody accesses the window once a member frees it */
+    api_win_delete_attrs(*win);
+    bool last = w->nfreed + 1 == w->n;
+    member_release(w, me);
+    if (last) wins[*win - 1] = NULL;
+    *win = MPI_WIN_NULL;
+    return MPI_SUCCESS;
+}
+
+/* --- fence --- */
+
+static int win_fence(int assert, MPI_Win win) {
+    WIN_OR_FAIL("MPI_Win_fence", win, w, me);
+    if (me->nheld || me->nstart || me->npost)
+        return win_error("MPI_Win_fence", win, me, MPI_ERR_RMA_SYNC,
+                         "a fence inside a lock, start or post epoch");
+    ops_complete(me, -1);
+    barrier(me);
+    me->fence_epoch = !(assert &MPI_MODE_NOSUCCEED);
+    return MPI_SUCCESS;
+}
+
+/* --- passive target: lock, unlock, flush --- */
+
+static bool lock_free(struct window *w, struct win_member *me, const void *arg) {
+    (void)me;
+    const int *a = arg; /* target, lock type */
+    struct win_member *t = &w->m[a[0]];
+    return t->excl < 0 && (a[1] == MPI_LOCK_SHARED || t->shared == 0);
+}
+
+static void lock_take(struct window *w, struct win_member *me, int target, int type, bool check) {
+    if (!me->held) me->held = xcalloc((size_t)w->n, 1);
+    if (check) {
+        int arg[2] = {target, type};
+        struct win_member *t = &w->m[target];
+        if (wait_until(w, me, lock_free, arg, t->world, "a lock on a window"))
+            sleep_until(/* the grant travels from the target */
+                        simtime_add(t->released,
+                                    sim_control_latency(simpi_rt->sim, t->world, me->world)),
+                        t->world, "a lock on a window");
+        if (type == MPI_LOCK_EXCLUSIVE)
+            w->m[target].excl = my_index(w, me);
+        else
+            w->m[target].shared++;
+    }
+    /* the lock's type, with 4 when it was not acquired (MPI_MODE_NOCHECK) */
+    me->held[target] = (uint8_t)(type | (check ? 0 : 4));
+    me->nheld++;
+    me->fence_epoch = false; /* a fence that opened no epoch in use (as MPICH allows) */
+}
+
+static void lock_release(struct window *w, struct win_member *me, int target) {
+    int held = me->held[target];
+    me->held[target] = 0;
+    me->nheld--;
+    if (held & 4) return;
+    if (held == MPI_LOCK_EXCLUSIVE)
+        w->m[target].excl = -1;
+    else
+        w->m[target].shared--;
+    w->m[target].released = sim_now(simpi_rt->sim);
+    waiters_wake(w);
+}
+
+static int check_target(const char *func, MPI_Win win, struct window *w, struct win_member *me,
+                        int target) {
+    if (target == MPI_PROC_NULL || (target >= 0 && target < w->n)) return MPI_SUCCESS;
+    return win_error(func, win, me, MPI_ERR_RANK, "target rank out of the window's group");
+}
+
+static int win_lock(int type, int target, int assert, MPI_Win win) {
+    WIN_OR_FAIL("MPI_Win_lock", win, w, me);
+    int rc = check_target("MPI_Win_lock", win, w, me, target);
+    if (rc != MPI_SUCCESS || target == MPI_PROC_NULL) return rc;
+    if (type != MPI_LOCK_SHARED && type != MPI_LOCK_EXCLUSIVE)
+        return win_error("MPI_Win_lock", win, me, MPI_ERR_LOCKTYPE, "unknown lock type");
+    if ((me->held && me->held[target]) || me->nstart)
+        return win_error("MPI_Win_lock", win, me, MPI_ERR_RMA_SYNC,
+                         "the target is already in an access epoch of this rank");
+    lock_take(w, me, target, type, !(assert &MPI_MODE_NOCHECK));
+    return MPI_SUCCESS;
+}
+
+static int win_unlock(int target, MPI_Win win) {
+    WIN_OR_FAIL("MPI_Win_unlock", win, w, me);
+    int rc = check_target("MPI_Win_unlock", win, w, me, target);
+    if (rc != MPI_SUCCESS || target == MPI_PROC_NULL) return rc;
+    if (!me->held || !me->held[target])
+        return win_error("MPI_Win_unlock", win, me, MPI_ERR_RMA_SYNC,
+                         "the target is not locked by this rank");
+    ops_complete(me, target);
+    lock_release(w, me, target);
+    return MPI_SUCCESS;
+}
+
+static int win_lock_all(int assert, MPI_Win win) {
+    WIN_OR_FAIL("MPI_Win_lock_all", win, w, me);
+    if (me->nheld || me->nstart)
+        return win_error("MPI_Win_lock_all", win, me, MPI_ERR_RMA_SYNC,
+                         "the rank is already in an access epoch");
+    for (int t = 0; t < w->n; t++)
+        lock_take(w, me, t, MPI_LOCK_SHARED, !(assert &MPI_MODE_NOCHECK));
+    return MPI_SUCCESS;
+}
+
+static int win_unlock_all(MPI_Win win) {
+    WIN_OR_FAIL("MPI_Win_unlock_all", win, w, me);
+    if (me->nheld != w->n)
+        return win_error("MPI_Win_unlock_all", win, me, MPI_ERR_RMA_SYNC,
+                         "MPI_Win_lock_all was not called");
+    ops_complete(me, -1);
+    for (int t = 0; t < w->n; t++)
+        lock_release(w, me, t);
+    return MPI_SUCCESS;
+}
+
+static int flush(const char *func, int target, MPI_Win win) {
+    WIN_OR_FAIL(func, win, w, me);
+    int rc = check_target(func, win, w, me, target);
+    if (rc != MPI_SUCCESS || target == MPI_PROC_NULL) return rc;
+    if (!me->nheld)
+        return win_error(func, win, me, MPI_ERR_RMA_SYNC, "no passive-target epoch is open");
+    ops_complete(me, target);
+    return MPI_SUCCESS;
+}
+
+/* Local completion is modelled as remote completion (a put's buffer is
+ * free at once here, but its time is charged at the flush). */
+static int win_flush(int target, MPI_Win win) {
+    return flush("MPI_Win_flush", target, win);
+}
+
+static int win_flush_local(int target, MPI_Win win) {
+    return flush("MPI_Win_flush_local", target, win);
+}
+
+static int flush_all(const char *func, MPI_Win win) {
+    WIN_OR_FAIL(func, win, w, me);
+    (void)w;
+    if (!me->nheld)
+        return win_error(func, win, me, MPI_ERR_RMA_SYNC, "no passive-target epoch is open");
+    ops_complete(me, -1);
+    return MPI_SUCCESS;
+}
+
+static int win_flush_all(MPI_Win win) {
+    return flush_all("MPI_Win_flush_all", win);
+}
+
+static int win_flush_local_all(MPI_Win win) {
+    return flush_all("MPI_Win_flush_local_all", win);
+}
+
+/* Memory is one address space: public and private copies are the same. */
+static int win_sync(MPI_Win win) {
+    WIN_OR_FAIL("MPI_Win_sync", win, w, me);
+    (void)w;
+    return MPI_SUCCESS;
+}
+
+/* --- general active target: post, start, complete, wait --- */
+
+/* The members of group as ranks of the window (NULL and an error if one is
+ * not a member). */
+static int32_t *group_ranks(const char *func, MPI_Win win, struct window *w, struct win_member *me,
+                            MPI_Group group, int *n, int *rc) {
+    const int32_t *world = api_group_members(group, n);
+    *rc = MPI_SUCCESS;
+    if (!world) {
+        *rc = win_error(func, win, me, MPI_ERR_GROUP, "invalid group");
+        return NULL;
+    }
+    int32_t *out = xmalloc(sizeof *out * (size_t)(*n + 1));
+    for (int i = 0; i < *n; i++) {
+        out[i] = -1;
+        for (int j = 0; j < w->n; j++)
+            if (w->m[j].world == world[i]) out[i] = j;
+        if (out[i] < 0) {
+            free(out);
+            *rc = win_error(func, win, me, MPI_ERR_GROUP, "a group member is not in the window");
+            return NULL;
+        }
+    }
+    return out;
+}
+
+/* Sends a notification from this rank to member `to` of w. */
+static void note_send(struct window *w, struct win_member *me, struct note **list, int *n, int to) {
+    *list = xrealloc_or_die(*list, sizeof **list * (size_t)(*n + 1));
+    (*list)[(*n)++] = (struct note){my_index(w, me), arrival_at(w->m[to].world)};
+}
+
+/* Whether a notification from every rank of want[0..nwant-1] was sent (a
+ * rank may be wanted, and have sent, several). */
+static bool all_present(const struct note *have, int nhave, const int32_t *want, int nwant) {
+    for (int i = 0; i < nwant; i++) {
+        int need = 0, got = 0;
+        for (int j = 0; j < nwant; j++)
+            need += want[j] == want[i];
+        for (int j = 0; j < nhave; j++)
+            got += have[j].rank == want[i];
+        if (got < need) return false;
+    }
+    return true;
+}
+
+/* Takes one notification from each rank of want; returns when the last of
+ * them arrives. */
+static simtime_t notes_take(struct note *have, int *nhave, const int32_t *want, int nwant) {
+    simtime_t last = 0;
+    for (int i = 0; i < nwant; i++)
+        for (int j = 0; j < *nhave; j++)
+            if (have[j].rank == want[i]) {
+                last = have[j].at > last ? have[j].at : last;
+                have[j] = have[--*nhave];
+                break;
+            }
+    return last;
+}
+
+static bool posts_arrived(struct window *w, struct win_member *me, const void *arg) {
+    (void)w, (void)arg;
+    return all_present(me->posts, me->nposts, me->start_grp, me->nstart);
+}
+
+static bool completes_arrived(struct window *w, struct win_member *me, const void *arg) {
+    (void)w, (void)arg;
+    return all_present(me->completes, me->ncompletes, me->post_grp, me->npost);
+}
+
+static int win_post(MPI_Group group, int assert, MPI_Win win) {
+    WIN_OR_FAIL("MPI_Win_post", win, w, me);
+    if (me->npost)
+        return win_error("MPI_Win_post", win, me, MPI_ERR_RMA_SYNC, "an exposure epoch is open");
+    int n, rc;
+    int32_t *grp = group_ranks("MPI_Win_post", win, w, me, group, &n, &rc);
+    if (!grp) return rc;
+    me->post_grp = grp;
+    me->npost = n;
+    if (assert & MPI_MODE_NOCHECK) return MPI_SUCCESS;
+    for (int i = 0; i < n; i++)
+        note_send(w, me, &w->m[grp[i]].posts, &w->m[grp[i]].nposts, grp[i]);
+    waiters_wake(w);
+    return MPI_SUCCESS;
+}
+
+static int win_start(MPI_Group group, int assert, MPI_Win win) {
+    WIN_OR_FAIL("MPI_Win_start", win, w, me);
+    if (me->nstart || me->nheld)
+        return win_error("MPI_Win_start", win, me, MPI_ERR_RMA_SYNC, "an access epoch is open");
+    int n, rc;
+    int32_t *grp = group_ranks("MPI_Win_start", win, w, me, group, &n, &rc);
+    if (!grp) return rc;
+    me->start_grp = grp;
+    me->nstart = n;
+    me->fence_epoch = false;
+    if (assert & MPI_MODE_NOCHECK) return MPI_SUCCESS;
+    wait_until(w, me, posts_arrived, NULL, n ? w->m[grp[0]].world : -1,
+               "MPI_Win_start (the targets' MPI_Win_post)");
+    sleep_until(notes_take(me->posts, &me->nposts, grp, n), n ? w->m[grp[0]].world : -1,
+                "MPI_Win_start (the targets' MPI_Win_post)");
+    return MPI_SUCCESS;
+}
+
+static int win_complete(MPI_Win win) {
+    WIN_OR_FAIL("MPI_Win_complete", win, w, me);
+    if (!me->start_grp)
+        return win_error("MPI_Win_complete", win, me, MPI_ERR_RMA_SYNC, "MPI_Win_start not called");
+    ops_complete(me, -1);
+    for (int i = 0; i < me->nstart; i++) {
+        struct win_member *t = &w->m[me->start_grp[i]];
+        note_send(w, me, &t->completes, &t->ncompletes, me->start_grp[i]);
+    }
+    free(me->start_grp);
+    me->start_grp = NULL;
+    me->nstart = 0;
+    waiters_wake(w);
+    return MPI_SUCCESS;
+}
+
+/* Ends the exposure epoch; returns when the last complete arrives. */
+static simtime_t exposure_end(struct win_member *me) {
+    simtime_t last = notes_take(me->completes, &me->ncompletes, me->post_grp, me->npost);
+    free(me->post_grp);
+    me->post_grp = NULL;
+    me->npost = 0;
+    return last;
+}
+
+static int win_wait(MPI_Win win) {
+    WIN_OR_FAIL("MPI_Win_wait", win, w, me);
+    if (!me->post_grp)
+        return win_error("MPI_Win_wait", win, me, MPI_ERR_RMA_SYNC, "MPI_Win_post not called");
+    wait_until(w, me, completes_arrived, NULL, me->npost ? w->m[me->post_grp[0]].world : -1,
+               "MPI_Win_wait (the origins' MPI_Win_complete)");
+    sleep_until(exposure_end(me), -1, "MPI_Win_wait (the origins' MPI_Win_complete)");
+    return MPI_SUCCESS;
+}
+
+static int win_test(MPI_Win win, int *flag) {
+    WIN_OR_FAIL("MPI_Win_test", win, w, me);
+    if (!me->post_grp)
+        return win_error("MPI_Win_test", win, me, MPI_ERR_RMA_SYNC, "MPI_Win_post not called");
+    *flag = completes_arrived(w, me, NULL);
+    if (*flag) { /* and arrived by now */
+        struct note *copy = xmalloc(sizeof *copy * (size_t)(me->ncompletes + 1));
+        int n = me->ncompletes;
+        memcpy(copy, me->completes, sizeof *copy * (size_t)n);
+        *flag = notes_take(copy, &n, me->post_grp, me->npost) <= sim_now(simpi_rt->sim);
+        free(copy);
+    }
+    if (*flag)
+        exposure_end(me);
+    else
+        api_poll_charge();
+    return MPI_SUCCESS;
+}
+
+/* --- communication calls --- */
+
+enum rma_kind { RMA_PUT, RMA_GET, RMA_ACC, RMA_GET_ACC, RMA_CAS };
+
+struct rma_call {
+    enum rma_kind kind;
+    const void *obuf; /* origin data (put, accumulate; compare-and-swap: the new value) */
+    int ocount;
+    MPI_Datatype otype;
+    void *rbuf; /* the result (get, get-accumulate, fetch, compare-and-swap) */
+    int rcount;
+    MPI_Datatype rtype;
+    const void *cbuf; /* compare-and-swap: the value compared */
+    int target;
+    MPI_Aint disp;
+    int tcount;
+    MPI_Datatype ttype;
+    MPI_Op op;
+};
+
+static void *translate(int32_t owner, void *addr) {
+    return sim_address_hook && addr ? sim_address_hook(owner, addr) : addr;
+}
+
+/* The target memory of an operation, or NULL (and *rc) when it is not in
+ * the window: [disp * disp_unit, + count elements) of the target's window,
+ * or for a dynamic window the absolute address disp in attached memory. */
+static char *target_memory(const char *func, MPI_Win win, struct window *w, struct win_member *me,
+                           const struct rma_call *c, int *rc) {
+    struct win_member *t = &w->m[c->target];
+    int64_t ext = dt_extent(c->ttype), lo = dt_true_lb(c->ttype);
+    int64_t hi = lo + dt_true_extent(c->ttype) + (c->tcount - 1) * ext;
+    if (ext < 0) { /* elements go down: the last one is lowest */
+        lo += (c->tcount - 1) * ext;
+        hi = dt_true_lb(c->ttype) + dt_true_extent(c->ttype);
+    }
+    char *addr;
+    bool inside = false;
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        addr = (char *)c->disp;
+        for (int i = 0; i < t->nregions && !inside; i++)
+            inside = addr + lo >= t->regions[i].base &&
+                     addr + hi <= t->regions[i].base + t->regions[i].size;
+    } else {
+        int64_t off = (int64_t)c->disp * t->disp_unit;
+        addr = t->base + off;
+        inside = off + lo >= 0 && off + hi <= t->size;
+    }
+    if (!inside || c->tcount == 0) {
+        *rc = c->tcount == 0 ? MPI_SUCCESS
+                             : win_error(func, win, me, MPI_ERR_RMA_RANGE,
+                                         "the target memory is outside the target's window");
+        return NULL;
+    }
+    return translate(t->world, addr);
+}
+
+/* Copies count elements of type at src (which has layout type) into the
+ * packed buffer it returns (to free). */
+static char *packed_copy(const void *src, int count, MPI_Datatype type) {
+    int64_t bytes = dt_size(type) * count;
+    char *p = xmalloc(bytes > 0 ? (size_t)bytes : 1);
+    dt_pack(type, src, count, p);
+    return p;
+}
+
+static bool in_access_epoch(const struct win_member *me, int target) {
+    if (me->fence_epoch || (me->held && me->held[target])) return true;
+    for (int i = 0; i < me->nstart; i++)
+        if (me->start_grp[i] == target) return true;
+    return false;
+}
+
+static int check_call(const char *func, MPI_Win win, struct window *w, struct win_member *me,
+                      const struct rma_call *c) {
+    int rc = check_target(func, win, w, me, c->target);
+    if (rc != MPI_SUCCESS || c->target == MPI_PROC_NULL) return rc;
+    bool origin_data = c->kind != RMA_GET && !(c->kind == RMA_GET_ACC && c->op == MPI_NO_OP);
+    if (origin_data && (rc = api_check_type(func, c->otype, c->ocount)) != MPI_SUCCESS) return rc;
+    if (c->kind != RMA_PUT && c->kind != RMA_ACC &&
+        (rc = api_check_type(func, c->rtype, c->rcount)) != MPI_SUCCESS)
+        return rc;
+    if ((rc = api_check_type(func, c->ttype, c->tcount)) != MPI_SUCCESS) return rc;
+    if (!in_access_epoch(me, c->target))
+        return win_error(func, win, me, MPI_ERR_RMA_SYNC,
+                         "no access epoch to the target is open (fence, lock or start)");
+    int64_t tbytes = dt_size(c->ttype) * c->tcount;
+    if (origin_data && dt_size(c->otype) * c->ocount != tbytes)
+        return win_error(func, win, me, MPI_ERR_ARG,
+                         "the origin and target buffers hold different numbers of bytes");
+    if (c->kind != RMA_PUT && c->kind != RMA_ACC && dt_size(c->rtype) * c->rcount != tbytes)
+        return win_error(func, win, me, MPI_ERR_ARG,
+                         "the result and target buffers hold different numbers of bytes");
+    if ((c->kind == RMA_ACC || c->kind == RMA_GET_ACC) && !op_valid(c->op))
+        return win_error(func, win, me, MPI_ERR_OP, "invalid operation");
+    if ((c->kind == RMA_ACC || c->kind == RMA_GET_ACC) && op_is_user(c->op))
+        return win_error(func, win, me, MPI_ERR_OP,
+                         "one-sided accumulates take predefined operations only");
+    return MPI_SUCCESS;
+}
+
+/* Applies op to the target's data (packed in tbuf, updated in place). */
+static int accumulate_into(const struct rma_call *c, char *tbuf) {
+    if (c->op == MPI_NO_OP) return MPI_SUCCESS;
+    int64_t per;
+    int basic = dt_basic(c->ttype, &per);
+    char *in = packed_copy(c->obuf, c->ocount, c->otype);
+    int rc = basic ? op_apply(c->op, basic, in, tbuf, per * c->tcount) : MPI_ERR_TYPE;
+    if (c->op == MPI_REPLACE) { /* any type: a byte copy */
+        memcpy(tbuf, in, (size_t)(dt_size(c->ttype) * c->tcount));
+        rc = MPI_SUCCESS;
+    }
+    free(in);
+    return rc;
+}
+
+/* Moves the data of an operation (the target's memory at tmem). */
+static int move_data(const struct rma_call *c, char *tmem) {
+    int rc = MPI_SUCCESS;
+    if (c->kind == RMA_PUT) {
+        char *in = packed_copy(c->obuf, c->ocount, c->otype);
+        dt_unpack(c->ttype, in, c->tcount, tmem);
+        free(in);
+        return rc;
+    }
+    char *old = packed_copy(tmem, c->tcount, c->ttype);
+    if (c->kind != RMA_ACC) dt_unpack(c->rtype, old, c->rcount, c->rbuf); /* the result */
+    if (c->kind == RMA_ACC || c->kind == RMA_GET_ACC) {
+        rc = accumulate_into(c, old);
+        if (rc == MPI_SUCCESS) dt_unpack(c->ttype, old, c->tcount, tmem);
+    } else if (c->kind == RMA_CAS && memcmp(old, c->cbuf, (size_t)dt_size(c->ttype)) == 0) {
+        dt_unpack(c->ttype, c->obuf, 1, tmem);
+    }
+    free(old);
+    return rc;
+}
+
+/* Issues the operation's transfers; returns the one a request-based
+ * operation's request stands for (the data's arrival at the origin for
+ * operations with a result, else at the target). */
+static struct request *issue_transfers(struct win_member *me, const struct rma_call *c,
+                                       struct simpi_request *wrap) {
+    struct sim *s = simpi_rt->sim;
+    int32_t world = runtime_rank();
+    int64_t tbytes = dt_size(c->ttype) * c->tcount;
+    bool to_target = c->kind != RMA_GET && !(c->kind == RMA_GET_ACC && c->op == MPI_NO_OP);
+    bool from_target = c->kind != RMA_PUT && c->kind != RMA_ACC;
+    struct request *last = NULL;
+    if (to_target) {
+        last = sim_rma_transfer(s, world, me->comm, c->target, tbytes, true);
+        if (from_target || !wrap) op_add(me, last, c->target, NULL);
+    }
+    if (from_target) {
+        last = sim_rma_transfer(s, world, me->comm, c->target, tbytes, false);
+        if (!wrap) op_add(me, last, c->target, NULL);
+    }
+    if (wrap) op_add(me, NULL, c->target, wrap);
+    return last;
+}
+
+/* The fields of struct rma_call, by buffer */
+#define ORIGIN(buf, count, type) .obuf = (buf), .ocount = (count), .otype = (type)
+#define RESULT(buf, count, type) .rbuf = (buf), .rcount = (count), .rtype = (type)
+#define TARGET(rank, displ, count, type)                                                           \
+    .target = (rank), .disp = (displ), .tcount = (count), .ttype = (type)
+
+static int rma_call(const char *func, const struct rma_call *c, MPI_Win win, MPI_Request *request) {
+    WIN_OR_FAIL(func, win, w, me);
+    if (request) *request = MPI_REQUEST_NULL;
+    int rc = check_call(func, win, w, me, c);
+    if (rc != MPI_SUCCESS || c->target == MPI_PROC_NULL) return rc;
+    char *tmem = target_memory(func, win, w, me, c, &rc);
+    if (!tmem) return rc; /* outside the window, or nothing to move */
+    if ((rc = move_data(c, tmem)) != MPI_SUCCESS)
+        return win_error(func, win, me, rc, "the operation does not apply to the datatype");
+    struct simpi_request *q = request ? api_request_new() : NULL;
+    struct request *r = issue_transfers(me, c, q);
+    if (q) {
+        q->r = r;
+        q->active = true;
+        *request = q;
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Put(const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
+             int tcount, MPI_Datatype ttype, MPI_Win win) {
+    API_ENTER("MPI_Put");
+    struct rma_call c = {
+        .kind = RMA_PUT, ORIGIN(obuf, ocount, otype), TARGET(target, disp, tcount, ttype)};
+    API_RETURN(rma_call("MPI_Put", &c, win, NULL));
+}
+
+int PMPI_Rput(const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
+              int tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *request) {
+    API_ENTER("MPI_Rput");
+    struct rma_call c = {
+        .kind = RMA_PUT, ORIGIN(obuf, ocount, otype), TARGET(target, disp, tcount, ttype)};
+    API_RETURN(rma_call("MPI_Rput", &c, win, request));
+}
+
+int PMPI_Get(void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
+             MPI_Datatype ttype, MPI_Win win) {
+    API_ENTER("MPI_Get");
+    struct rma_call c = {
+        .kind = RMA_GET, RESULT(obuf, ocount, otype), TARGET(target, disp, tcount, ttype)};
+    API_RETURN(rma_call("MPI_Get", &c, win, NULL));
+}
+
+int PMPI_Rget(void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
+              MPI_Datatype ttype, MPI_Win win, MPI_Request *request) {
+    API_ENTER("MPI_Rget");
+    struct rma_call c = {
+        .kind = RMA_GET, RESULT(obuf, ocount, otype), TARGET(target, disp, tcount, ttype)};
+    API_RETURN(rma_call("MPI_Rget", &c, win, request));
+}
+
+int PMPI_Accumulate(const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
+                    int tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win) {
+    API_ENTER("MPI_Accumulate");
+    struct rma_call c = {.kind = RMA_ACC,
+                         ORIGIN(obuf, ocount, otype),
+                         TARGET(target, disp, tcount, ttype),
+                         .op = op};
+    API_RETURN(rma_call("MPI_Accumulate", &c, win, NULL));
+}
+
+int PMPI_Raccumulate(const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
+                     int tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win, MPI_Request *request) {
+    API_ENTER("MPI_Raccumulate");
+    struct rma_call c = {.kind = RMA_ACC,
+                         ORIGIN(obuf, ocount, otype),
+                         TARGET(target, disp, tcount, ttype),
+                         .op = op};
+    API_RETURN(rma_call("MPI_Raccumulate", &c, win, request));
+}
+
+int PMPI_Get_accumulate(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf, int rcount,
+                        MPI_Datatype rtype, int target, MPI_Aint disp, int tcount,
+                        MPI_Datatype ttype, MPI_Op op, MPI_Win win) {
+    API_ENTER("MPI_Get_accumulate");
+    struct rma_call c = {.kind = RMA_GET_ACC,
+                         ORIGIN(obuf, ocount, otype),
+                         RESULT(rbuf, rcount, rtype),
+                         TARGET(target, disp, tcount, ttype),
+                         .op = op};
+    API_RETURN(rma_call("MPI_Get_accumulate", &c, win, NULL));
+}
+
+int PMPI_Rget_accumulate(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf, int rcount,
+                         MPI_Datatype rtype, int target, MPI_Aint disp, int tcount,
+                         MPI_Datatype ttype, MPI_Op op, MPI_Win win, MPI_Request *request) {
+    API_ENTER("MPI_Rget_accumulate");
+    struct rma_call c = {.kind = RMA_GET_ACC,
+                         ORIGIN(obuf, ocount, otype),
+                         RESULT(rbuf, rcount, rtype),
+                         TARGET(target, disp, tcount, ttype),
+                         .op = op};
+    API_RETURN(rma_call("MPI_Rget_accumulate", &c, win, request));
+}
+
+int PMPI_Fetch_and_op(const void *obuf, void *rbuf, MPI_Datatype type, int target, MPI_Aint disp,
+                      MPI_Op op, MPI_Win win) {
+    API_ENTER("MPI_Fetch_and_op");
+    struct rma_call c = {.kind = RMA_GET_ACC,
+                         ORIGIN(obuf, 1, type),
+                         RESULT(rbuf, 1, type),
+                         TARGET(target, disp, 1, type),
+                         .op = op};
+    API_RETURN(rma_call("MPI_Fetch_and_op", &c, win, NULL));
+}
+
+int PMPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype type,
+                          int target, MPI_Aint disp, MPI_Win win) {
+    API_ENTER("MPI_Compare_and_swap");
+    struct rma_call c = {.kind = RMA_CAS,
+                         ORIGIN(obuf, 1, type),
+                         RESULT(rbuf, 1, type),
+                         TARGET(target, disp, 1, type),
+                         .cbuf = cbuf};
+    API_RETURN(rma_call("MPI_Compare_and_swap", &c, win, NULL));
+}
+
+/* --- dynamic windows, shared memory --- */
+
+static int win_attach(MPI_Win win, void *base, MPI_Aint size) {
+    WIN_OR_FAIL("MPI_Win_attach", win, w, me);
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        return win_error("MPI_Win_attach", win, me, MPI_ERR_RMA_FLAVOR,
+                         "memory is attached to dynamic windows only");
+    if (size < 0) return win_error("MPI_Win_attach", win, me, MPI_ERR_SIZE, "negative size");
+    me->regions = xrealloc_or_die(me->regions, sizeof *me->regions * (size_t)(me->nregions + 1));
+    me->regions[me->nregions++] = (struct region){base, size};
+    return MPI_SUCCESS;
+}
+
+static int win_detach(MPI_Win win, const void *base) {
+    WIN_OR_FAIL("MPI_Win_detach", win, w, me);
+    for (int i = 0; i < me->nregions; i++)
+        if (me->regions[i].base == base) {
+            me->regions[i] = me->regions[--me->nregions];
+            return MPI_SUCCESS;
+        }
+    (void)w;
+    return win_error("MPI_Win_detach", win, me, MPI_ERR_RMA_ATTACH,
+                     "no memory is attached at this address");
+}
+
+static int win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr) {
+    WIN_OR_FAIL("MPI_Win_shared_query", win, w, me);
+    if (w->flavor != MPI_WIN_FLAVOR_SHARED)
+        return win_error("MPI_Win_shared_query", win, me, MPI_ERR_RMA_FLAVOR,
+                         "the window was not made by MPI_Win_allocate_shared");
+    if (rank == MPI_PROC_NULL) /* the first member with memory */
+        for (rank = 0; rank < w->n - 1 && w->m[rank].size == 0; rank++)
+            ;
+    int rc = check_target("MPI_Win_shared_query", win, w, me, rank);
+    if (rc != MPI_SUCCESS) return rc;
+    *size = w->m[rank].size;
+    *disp_unit = w->m[rank].disp_unit;
+    *(void **)baseptr = w->m[rank].base;
+    return MPI_SUCCESS;
+}
+
+/* --- names, groups, info, attributes, error handlers --- */
+
+static int win_set_name(MPI_Win win, const char *name) {
+    WIN_OR_FAIL("MPI_Win_set_name", win, w, me);
+    (void)me;
+    snprintf(w->name, sizeof w->name, "%s", name);
+    return MPI_SUCCESS;
+}
+
+static int win_get_name(MPI_Win win, char *name, int *len) {
+    WIN_OR_FAIL("MPI_Win_get_name", win, w, me);
+    (void)me;
+    *len = (int)strlen(w->name);
+    memcpy(name, w->name, (size_t)*len + 1);
+    return MPI_SUCCESS;
+}
+
+static int win_get_group(MPI_Win win, MPI_Group *group) {
+    WIN_OR_FAIL("MPI_Win_get_group", win, w, me);
+    (void)w;
+    return PMPI_Comm_group(me->comm, group);
+}
+
+/* Window hints (MPI-3.1 11.2.1): simpi keeps the values of the hints the
+ * standard defines, with their defaults, and returns them as the hints in
+ * use; it acts on none of them. Others are ignored. */
+static const char *const win_hint_keys[] = {"no_locks",  "accumulate_ordering", "accumulate_ops",
+                                            "same_size", "same_disp_unit",      "alloc_shm"};
+static const char *const win_hint_defaults[] = {"false", "rar,raw,war,waw", "same_op_no_op",
+                                                "false", "false",           "false"};
+#define WIN_HINTS (int)(sizeof win_hint_keys / sizeof win_hint_keys[0])
+
+static void hints_take(struct win_member *me, MPI_Info info) {
+    if (info == MPI_INFO_NULL) return;
+    for (int i = 0; i < WIN_HINTS; i++) {
+        char value[MPI_MAX_INFO_VAL + 1];
+        int flag = 0;
+        PMPI_Info_get(info, win_hint_keys[i], MPI_MAX_INFO_VAL, value, &flag);
+        if (flag) snprintf(me->hints[i], sizeof me->hints[i], "%s", value);
+    }
+}
+
+static int win_set_info(MPI_Win win, MPI_Info info) {
+    WIN_OR_FAIL("MPI_Win_set_info", win, w, me);
+    (void)w;
+    hints_take(me, info);
+    return MPI_SUCCESS;
+}
+
+static int win_get_info(MPI_Win win, MPI_Info *info) {
+    WIN_OR_FAIL("MPI_Win_get_info", win, w, me);
+    (void)w;
+    int rc = PMPI_Info_create(info);
+    for (int i = 0; i < WIN_HINTS && rc == MPI_SUCCESS; i++)
+        rc = PMPI_Info_set(*info, win_hint_keys[i],
+                           me->hints[i][0] ? me->hints[i] : win_hint_defaults[i]);
+    return rc;
+}
+
+static int win_get_attr(MPI_Win win, int keyval, void *value, int *flag) {
+    WIN_OR_FAIL("MPI_Win_get_attr", win, w, me);
+    void **out = value;
+    *flag = 1;
+    switch (keyval) {
+    case MPI_WIN_BASE:
+        *out = me->base;
+        break;
+    case MPI_WIN_SIZE:
+        me->attr_size = me->size, *out = &me->attr_size;
+        break;
+    case MPI_WIN_DISP_UNIT:
+        me->attr_disp_unit = me->disp_unit, *out = &me->attr_disp_unit;
+        break;
+    case MPI_WIN_CREATE_FLAVOR:
+        me->attr_flavor = w->flavor, *out = &me->attr_flavor;
+        break;
+    case MPI_WIN_MODEL:
+        me->attr_model = MPI_WIN_UNIFIED, *out = &me->attr_model;
+        break;
+    default:
+        return api_win_get_user_attr(win, keyval, value, flag);
+    }
+    return MPI_SUCCESS;
+}
+
+static int win_set_errhandler(MPI_Win win, MPI_Errhandler handler) {
+    WIN_OR_FAIL("MPI_Win_set_errhandler", win, w, me);
+    (void)w;
+    me->errhandler = handler;
+    return MPI_SUCCESS;
+}
+
+static int win_get_errhandler(MPI_Win win, MPI_Errhandler *handler) {
+    WIN_OR_FAIL("MPI_Win_get_errhandler", win, w, me);
+    (void)w;
+    *handler = me->errhandler;
+    return MPI_SUCCESS;
+}
+
+static int win_call_errhandler(MPI_Win win, int code) {
+    WIN_OR_FAIL("MPI_Win_call_errhandler", win, w, me);
+    (void)w;
+    win_error("MPI_Win_call_errhandler", win, me, code, "called by the program");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler) {
+    return PMPI_Comm_create_errhandler((MPI_Comm_errhandler_function *)fn, errhandler);
+}
+
+MPI_Fint PMPI_Win_c2f(MPI_Win win) {
+    return win;
+}
+
+MPI_Win PMPI_Win_f2c(MPI_Fint win) {
+    return win;
+}
+
+/* --- entry points --- */
+
+/* The profiling entry point of a window function: enter, call, leave. */
+#define WIN_ENTRY(NAME, body, PARAMS, ARGS)                                                        \
+    int P##NAME PARAMS {                                                                           \
+        API_ENTER(#NAME);                                                                          \
+        API_RETURN(body ARGS);                                                                     \
+    }
+
+WIN_ENTRY(MPI_Win_free, win_free, (MPI_Win * win), (win))
+
+WIN_ENTRY(MPI_Win_fence, win_fence, (int assert, MPI_Win win), (assert, win))
+
+WIN_ENTRY(MPI_Win_lock, win_lock, (int type, int target, int assert, MPI_Win win),
+          (type, target, assert, win))
+
+WIN_ENTRY(MPI_Win_unlock, win_unlock, (int target, MPI_Win win), (target, win))
+
+WIN_ENTRY(MPI_Win_lock_all, win_lock_all, (int assert, MPI_Win win), (assert, win))
+
+WIN_ENTRY(MPI_Win_unlock_all, win_unlock_all, (MPI_Win win), (win))
+
+WIN_ENTRY(MPI_Win_flush, win_flush, (int target, MPI_Win win), (target, win))
+
+WIN_ENTRY(MPI_Win_flush_local, win_flush_local, (int target, MPI_Win win), (target, win))
+
+WIN_ENTRY(MPI_Win_flush_all, win_flush_all, (MPI_Win win), (win))
+
+WIN_ENTRY(MPI_Win_flush_local_all, win_flush_local_all, (MPI_Win win), (win))
+
+WIN_ENTRY(MPI_Win_sync, win_sync, (MPI_Win win), (win))
+
+WIN_ENTRY(MPI_Win_post, win_post, (MPI_Group group, int assert, MPI_Win win), (group, assert, win))
+
+WIN_ENTRY(MPI_Win_start, win_start, (MPI_Group group, int assert, MPI_Win win),
+          (group, assert, win))
+
+WIN_ENTRY(MPI_Win_complete, win_complete, (MPI_Win win), (win))
+
+WIN_ENTRY(MPI_Win_wait, win_wait, (MPI_Win win), (win))
+
+WIN_ENTRY(MPI_Win_test, win_test, (MPI_Win win, int *flag), (win, flag))
+
+WIN_ENTRY(MPI_Win_attach, win_attach, (MPI_Win win, void *base, MPI_Aint size), (win, base, size))
+
+WIN_ENTRY(MPI_Win_detach, win_detach, (MPI_Win win, const void *base), (win, base))
+
+WIN_ENTRY(MPI_Win_shared_query, win_shared_query,
+          (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr),
+          (win, rank, size, disp_unit, baseptr))
+
+WIN_ENTRY(MPI_Win_set_name, win_set_name, (MPI_Win win, const char *name), (win, name))
+
+WIN_ENTRY(MPI_Win_get_name, win_get_name, (MPI_Win win, char *name, int *len), (win, name, len))
+
+WIN_ENTRY(MPI_Win_get_group, win_get_group, (MPI_Win win, MPI_Group *group), (win, group))
+
+WIN_ENTRY(MPI_Win_set_info, win_set_info, (MPI_Win win, MPI_Info info), (win, info))
+
+WIN_ENTRY(MPI_Win_get_info, win_get_info, (MPI_Win win, MPI_Info *info), (win, info))
+
+WIN_ENTRY(MPI_Win_get_attr, win_get_attr, (MPI_Win win, int keyval, void *value, int *flag),
+          (win, keyval, value, flag))
+
+WIN_ENTRY(MPI_Win_set_errhandler, win_set_errhandler, (MPI_Win win, MPI_Errhandler handler),
+          (win, handler))
+
+WIN_ENTRY(MPI_Win_get_errhandler, win_get_errhandler, (MPI_Win win, MPI_Errhandler *handler),
+          (win, handler))
+
+WIN_ENTRY(MPI_Win_call_errhandler, win_call_errhandler, (MPI_Win win, int code), (win, code))
+
+#pragma weak MPI_Accumulate = PMPI_Accumulate
+#pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
+#pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
+#pragma weak MPI_Get = PMPI_Get
+#pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
+#pragma weak MPI_Put = PMPI_Put
+#pragma weak MPI_Raccumulate = PMPI_Raccumulate
+#pragma weak MPI_Rget = PMPI_Rget
+#pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
+#pragma weak MPI_Rput = PMPI_Rput
+#pragma weak MPI_Win_allocate = PMPI_Win_allocate
+#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
+#pragma weak MPI_Win_attach = PMPI_Win_attach
+#pragma weak MPI_Win_c2f = PMPI_Win_c2f
+#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
+#pragma weak MPI_Win_complete = PMPI_Win_complete
+#pragma weak MPI_Win_create = PMPI_Win_create
+#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
+#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
+#pragma weak MPI_Win_detach = PMPI_Win_detach
+#pragma weak MPI_Win_f2c = PMPI_Win_f2c
+#pragma weak MPI_Win_fence = PMPI_Win_fence
+#pragma weak MPI_Win_flush = PMPI_Win_flush
+#pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
+#pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
+#pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
+#pragma weak MPI_Win_free = PMPI_Win_free
+#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
+#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
+#pragma weak MPI_Win_get_group = PMPI_Win_get_group
+#pragma weak MPI_Win_get_info = PMPI_Win_get_info
+#pragma weak MPI_Win_get_name = PMPI_Win_get_name
+#pragma weak MPI_Win_lock = PMPI_Win_lock
+#pragma weak MPI_Win_lock_all = PMPI_Win_lock_all
+#pragma weak MPI_Win_post = PMPI_Win_post
+#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
+#pragma weak MPI_Win_set_info = PMPI_Win_set_info
+#pragma weak MPI_Win_set_name = PMPI_Win_set_name
+#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
+#pragma weak MPI_Win_start = PMPI_Win_start
+#pragma weak MPI_Win_sync = PMPI_Win_sync
+#pragma weak MPI_Win_test = PMPI_Win_test
+#pragma weak MPI_Win_unlock = PMPI_Win_unlock
+#pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
+#pragma weak MPI_Win_wait = PMPI_Win_wait
