@@ -84,6 +84,7 @@ void sim_destroy(struct sim *s) {
     comm_free_all(s);
     analytic_free_all(s);
     sched_free_all_counts(s);
+    io_free_all(s);
     pool_destroy(&s->req_pool);
     pool_destroy(&s->sched_pool);
     contention_destroy(s->cont);

@@ -209,6 +209,10 @@ struct request *sim_signal_new(struct sim *s, int32_t rank, int32_t peer, const 
 /* Completes a signal at time `at` (not before now). */
 void sim_signal_fire(struct sim *s, struct request *r, simtime_t at);
 
+/* A file access of `bytes` by rank through the platform's storage model
+ * (io.c); the request completes when the storage has served it. */
+struct request *sim_io(struct sim *s, int32_t rank, int64_t bytes);
+
 /* Looks up an outstanding request by the id given at creation. */
 struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id);
 /* Waits. NULL reqs with n == 0 means every outstanding request of the rank.

@@ -1,5 +1,5 @@
 /* Internal structures of the MPI semantics layer, shared by its files only
- * (sim.c, comm.c, pt2pt.c, wait.c, sched.c, rma.c, coll/). */
+ * (sim.c, comm.c, pt2pt.c, wait.c, sched.c, rma.c, io.c, coll/). */
 #ifndef SIMPI_SIM_INTERNAL_H
 #define SIMPI_SIM_INTERNAL_H
 
@@ -137,6 +137,8 @@ struct sim {
     simtime_t *nic_free, *recv_free, *coll_cpu_free;
     struct xfer *xfers; /* [0] unused */
     uint32_t nxfers, xfer_cap, xfer_free;
+    simtime_t **storage; /* MPI-IO servers (io.c): when each slot is free */
+    int32_t nservers;
 };
 
 enum { EV_WAKE = 0, EV_NET = 1 };
@@ -187,6 +189,9 @@ void wait_complete(struct sim *s, int32_t rank);
 void wait_describe(struct sim *s, int32_t rank);
 /* The world ranks a blocked rank waits for (any-source receives excluded). */
 int wait_targets(struct sim *s, int32_t rank, int32_t *out, int max);
+
+/* io.c */
+void io_free_all(struct sim *s);
 
 /* deadlock.c */
 void report_deadlock(struct sim *s);

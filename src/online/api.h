@@ -85,6 +85,8 @@ uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm);
 void api_set_errhandler(int handler);
 /* A duplicate of comm for simpi's own use (no attributes copied). */
 MPI_Comm api_comm_dup_private(MPI_Comm comm);
+/* A new group of the communicator's members (comm must be valid). */
+MPI_Group api_comm_group(MPI_Comm comm);
 /* The world ranks of a group's members (NULL for an invalid group). */
 const int32_t *api_group_members(MPI_Group group, int *n);
 /* Window attributes (api_misc.c) and the end of a request-based one-sided

@@ -294,13 +294,16 @@ const int32_t *api_group_members(MPI_Group group, int *n) {
     return g ? (g->w ? g->w : none) : NULL;
 }
 
+MPI_Group api_comm_group(MPI_Comm comm) {
+    int n;
+    int32_t *w = members(comm, &n);
+    return group_new(w, n);
+}
+
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
     API_ENTER("MPI_Comm_group");
-    int rc = api_check_comm("MPI_Comm_group", comm), n;
-    if (rc == MPI_SUCCESS) {
-        int32_t *w = members(comm, &n);
-        *group = group_new(w, n);
-    }
+    int rc = api_check_comm("MPI_Comm_group", comm);
+    if (rc == MPI_SUCCESS) *group = api_comm_group(comm);
     API_RETURN(rc);
 }
 

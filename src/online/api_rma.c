@@ -1036,7 +1036,8 @@ static int win_get_name(MPI_Win win, char *name, int *len) {
 static int win_get_group(MPI_Win win, MPI_Group *group) {
     WIN_OR_FAIL("MPI_Win_get_group", win, w, me);
     (void)w;
-    return PMPI_Comm_group(me->comm, group);
+    *group = api_comm_group(me->comm);
+    return MPI_SUCCESS;
 }
 
 /* Window hints (MPI-3.1 11.2.1): simpi keeps the values of the hints the

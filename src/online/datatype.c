@@ -8,14 +8,12 @@
 #include "mpi.h"
 #include "online/dtype.h"
 
-struct block {
-    int64_t off, len;
-};
-
 struct dtype {
     int64_t size, lb, extent, true_lb, true_ub, nbasic;
-    struct block *blocks;
+    struct dt_block *blocks;
     int nblocks, basic, align;
+    int refs;         /* operations still using it (requests, file views) */
+    bool user_freed;  /* MPI_Type_free was called: gone with the last reference */
     bool committed, used;
 };
 
@@ -76,7 +74,7 @@ int dt_basic(int t, int64_t *per_element) {
 }
 
 /* The blocks of one element of t (a predefined type is one block). */
-static const struct block *blocks_of(int t, int *n, struct block *one) {
+const struct dt_block *dt_blocks(int t, int *n, struct dt_block *one) {
     struct dtype *d = get(t);
     if (d) {
         *n = d->nblocks;
@@ -98,7 +96,7 @@ static void add_block(struct dtype *d, int *cap_blocks, int64_t off, int64_t len
         *cap_blocks = *cap_blocks ? *cap_blocks * 2 : 8;
         d->blocks = xrealloc_or_die(d->blocks, sizeof *d->blocks * (size_t)*cap_blocks);
     }
-    d->blocks[d->nblocks++] = (struct block){off, len};
+    d->blocks[d->nblocks++] = (struct dt_block){off, len};
 }
 
 static int alignment_of(int t) {
@@ -130,9 +128,9 @@ static int new_handle(void) {
 
 /* Appends `len` elements of old at byte displacement disp. */
 static void append(struct dtype *d, int *cap_blocks, int old, int64_t disp, int len, bool *first) {
-    struct block one;
+    struct dt_block one;
     int nb;
-    const struct block *b = blocks_of(old, &nb, &one);
+    const struct dt_block *b = dt_blocks(old, &nb, &one);
     int64_t ext = dt_extent(old), lb = dt_lb(old);
     for (int k = 0; k < len; k++)
         for (int i = 0; i < nb; i++)
@@ -190,18 +188,35 @@ int dt_commit(int t) {
     return d || dt_size(t) > 0 ? MPI_SUCCESS : MPI_ERR_TYPE;
 }
 
-int dt_free(int t) {
-    struct dtype *d = get(t);
-    if (!d) return MPI_ERR_TYPE;
+static void destroy(struct dtype *d) {
     free(d->blocks);
     memset(d, 0, sizeof *d); /* handles are not reused */
+}
+
+int dt_free(int t) {
+    struct dtype *d = get(t);
+    if (!d || d->user_freed) return MPI_ERR_TYPE;
+    if (d->refs > 0) /* MPI: freed once the operations using it are done */
+        d->user_freed = true;
+    else
+        destroy(d);
     return MPI_SUCCESS;
 }
 
+void dt_retain(int t) {
+    struct dtype *d = get(t);
+    if (d) d->refs++;
+}
+
+void dt_release(int t) {
+    struct dtype *d = get(t);
+    if (d && --d->refs == 0 && d->user_freed) destroy(d);
+}
+
 void dt_pack(int t, const void *buf, int64_t count, void *packed) {
-    struct block one;
+    struct dt_block one;
     int nb;
-    const struct block *b = blocks_of(t, &nb, &one);
+    const struct dt_block *b = dt_blocks(t, &nb, &one);
     int64_t ext = dt_extent(t);
     char *o = packed;
     for (int64_t e = 0; e < count; e++)
@@ -212,9 +227,9 @@ void dt_pack(int t, const void *buf, int64_t count, void *packed) {
 }
 
 void dt_unpack(int t, const void *packed, int64_t count, void *buf) {
-    struct block one;
+    struct dt_block one;
     int nb;
-    const struct block *b = blocks_of(t, &nb, &one);
+    const struct dt_block *b = dt_blocks(t, &nb, &one);
     int64_t ext = dt_extent(t);
     const char *in = packed;
     for (int64_t e = 0; e < count; e++)

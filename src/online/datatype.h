@@ -24,6 +24,12 @@ bool dt_contiguous(int type);
  * how many such basic elements one element holds. */
 int dt_basic(int type, int64_t *per_element);
 
+/* The byte blocks of one element, in order: offsets from the element's
+ * start (a predefined type is one block, `one` filled). */
+struct dt_block {
+    int64_t off, len;
+};
+const struct dt_block *dt_blocks(int type, int *n, struct dt_block *one);
 /* Copies count elements at buf into / out of the packed bytes. */
 void dt_pack(int type, const void *buf, int64_t count, void *packed);
 void dt_unpack(int type, const void *packed, int64_t count, void *buf);
@@ -34,6 +40,11 @@ int dt_create_blocks(int count, const int *blocklens, const int64_t *displs, con
                      bool is_struct, int *out);
 int dt_create_resized(int old, int64_t lb, int64_t extent, int *out);
 int dt_commit(int type);
+/* MPI_Type_free: the type goes now, or with its last reference. */
 int dt_free(int type);
+/* References held by operations that use a type past the call (pending
+ * requests, file views), so that MPI_Type_free does not pull it away. */
+void dt_retain(int type);
+void dt_release(int type);
 
 #endif

@@ -9,7 +9,10 @@
 #include "platform/yaml_load.h"
 
 static const char *const top_keys[] = {"name",  "nodes", "cores_per_node", "speed",   "intra",
-                                       "inter", "mpi",   "placement",      "network", NULL};
+                                       "inter", "mpi",   "placement",      "network", "storage",
+                                       NULL};
+static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
+                                           "concurrency", "root",    NULL};
 static const char *const mpi_keys[] = {"eager_limit",   "send_overhead", "recv_overhead",
                                        "wait_overhead", "gap",           "gap_per_byte",
                                        "poll_cost",     "coll",          NULL};
@@ -118,12 +121,47 @@ static bool read_mpi(struct platform *p, struct sim_error *err) {
     return true;
 }
 
+/* storage: where MPI-IO files live (docs/models.md, "File I/O"). */
+static bool read_storage(struct platform *p, struct sim_error *err) {
+    struct storage_model *st = &p->storage;
+    *st = (struct storage_model){STORAGE_SHARED, 100 * PS_PER_US, 1e9, 16, NULL};
+    struct conf_node *m = conf_map_get(p->conf, "storage");
+    if (!m) return true;
+    if (m->kind != CONF_MAP) return err_at(err, m->file, m->line, "'storage' must be a map");
+    if (!conf_check_keys(m, "storage", storage_keys, err)) return false;
+    if (conf_map_get(m, "kind")) {
+        const char *k = conf_get_scalar(m, "storage", "kind", err);
+        if (!k) return false;
+        if (strcmp(k, "shared") == 0 || strcmp(k, "local") == 0)
+            st->kind = k[0] == 's' ? STORAGE_SHARED : STORAGE_LOCAL;
+        else
+            return err_at(err, conf_map_get(m, "kind")->file, conf_map_get(m, "kind")->line,
+                          "'storage.kind': found '%s', expected shared (one file system for "
+                          "all nodes) or local (a disk per node)",
+                          k);
+    }
+    double secs;
+    if (conf_map_get(m, "latency")) {
+        if (!conf_get_time(m, "storage", "latency", &secs, err)) return false;
+        st->latency = simtime_from_seconds(secs);
+    }
+    if (conf_map_get(m, "bandwidth") &&
+        !conf_get_bandwidth(m, "storage", "bandwidth", &st->bandwidth, err))
+        return false;
+    if (conf_map_get(m, "root") && !(st->root = conf_get_scalar(m, "storage", "root", err)))
+        return false;
+    return !conf_map_get(m, "concurrency") ||
+           conf_get_int(m, "storage", "concurrency", 1, 1 << 20, &st->concurrency, err);
+}
+
 static bool validate(struct platform *p, struct sim_error *err) {
     if (!conf_check_keys(p->conf, "", top_keys, err)) return false;
     if (!read_nodes(p, err)) return false;
     if (!conf_get_int(p->conf, "", "cores_per_node", 1, 1 << 20, &p->cores_per_node, err))
         return false;
-    if (!read_speed(p, err) || !read_mpi(p, err) || !read_placement(p, err)) return false;
+    if (!read_speed(p, err) || !read_mpi(p, err) || !read_placement(p, err) ||
+        !read_storage(p, err))
+        return false;
     const char *nets[] = {"intra", "inter"};
     for (int i = 0; i < 2; i++) {
         struct conf_node *n = conf_map_get(p->conf, nets[i]);

@@ -14,6 +14,18 @@
 
 enum placement_kind { PLACE_BLOCK, PLACE_CYCLIC, PLACE_LIST, PLACE_RANDOM };
 
+/* storage: MPI-IO's file system, one server (shared) or one per node
+ * (local), each serving `concurrency` requests at once, a request of S
+ * bytes taking latency + S / bandwidth. */
+enum storage_kind { STORAGE_SHARED, STORAGE_LOCAL };
+struct storage_model {
+    enum storage_kind kind;
+    simtime_t latency;
+    double bandwidth; /* bytes per second */
+    int64_t concurrency;
+    const char *root; /* absolute paths of programs are under this host directory (NULL: /) */
+};
+
 struct platform {
     struct conf_node *conf; /* resolved tree, overrides applied */
     const char *source;     /* file name or "<built-in>" */
@@ -31,6 +43,7 @@ struct platform {
     int32_t *node_list; /* PLACE_LIST: node of each rank */
     uint64_t seed;      /* PLACE_RANDOM */
     int64_t node_list_len;
+    struct storage_model storage;
 };
 
 /* The flop rate assumed for a relative speed of 1.0 (documented in models.md). */

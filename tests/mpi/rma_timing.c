@@ -29,13 +29,7 @@
 
 /* times count from t0, when both ranks have the window (its creation is a
  * collective, symmetric for two ranks) */
-#define AT(t_us)                                                                                   \
-    do {                                                                                           \
-        double now_us = (MPI_Wtime() - t0) * 1e6;                                                  \
-        EXPECT(fabs(now_us - (t_us)) < 1e-6);                                                      \
-        if (fabs(now_us - (t_us)) >= 1e-6)                                                         \
-            printf("  at %.6f us, expected %.6f\n", now_us, (double)(t_us));                       \
-    } while (0)
+#define AT(t_us) EXPECT_AT_US(t0, t_us)
 
 static void origin(MPI_Win win, char *buf, MPI_Group other, double t0, int *errs, int check_rank) {
     MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win);
