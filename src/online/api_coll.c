@@ -79,13 +79,17 @@ static void *stage_out(struct stage *st, void *buf, int type, int64_t count) {
     dt_pack(type, buf, count, st->out); /* keeps what is not overwritten */
     st->user_out = buf;
     st->type = type;
+    dt_retain(type); /* unpacked with it at completion */
     st->out_count = count;
     return st->out;
 }
 
 void api_unstage(struct stage *st) {
     if (!st) return;
-    if (st->out) dt_unpack(st->type, st->out, st->out_count, st->user_out);
+    if (st->out) {
+        dt_unpack(st->type, st->out, st->out_count, st->user_out);
+        dt_release(st->type);
+    }
     free(st->in);
     free(st->out);
     free(st->arrays);

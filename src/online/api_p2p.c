@@ -13,6 +13,7 @@ struct simpi_request *api_request_new(void) {
 }
 void api_request_free(struct simpi_request *q) {
     if (q->rma) api_rma_forget(q);
+    if (q->persistent) dt_release(q->persist.type);
     pool_put(&simpi_rt->request_pool, q);
 }
 
@@ -70,6 +71,7 @@ static void prepare_recv(struct simpi_request *q, void *buf, int count, MPI_Data
     if (!dt_contiguous(type) && q->tgt.capacity > 0) {
         q->user_buf = buf;
         q->tgt.buf = xmalloc((size_t)q->tgt.capacity);
+        dt_retain(type); /* unpacked with it at completion, even if freed before */
     }
     q->r = NULL;
     q->active = true;
@@ -115,6 +117,7 @@ int api_make_persistent(const char *func, const void *buf, int count, MPI_Dataty
     if (rc != MPI_SUCCESS) return rc;
     struct simpi_request *q = api_request_new();
     q->persistent = true;
+    dt_retain(type); /* each MPI_Start uses it, even once the program freed it */
     q->persist = (struct persist){(void *)buf, count, type, peer, tag, comm, mode, is_recv};
     *request = q;
     return MPI_SUCCESS;
@@ -141,6 +144,7 @@ static int finish(const char *func, struct simpi_request *q, MPI_Status *status)
     if (q->user_buf) {
         int64_t got = q->tgt.size < q->tgt.capacity ? q->tgt.size : q->tgt.capacity;
         if (q->r) dt_unpack(q->type, q->tgt.buf, got / q->type_size, q->user_buf);
+        dt_release(q->type);
         free(q->tgt.buf);
         q->user_buf = NULL;
     }
