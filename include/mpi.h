@@ -1294,6 +1294,32 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
 int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                            MPI_Status *status);
 
+/* Datatype decoding, subarrays, distributed arrays (api_dtype.c) */
+int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses,
+                          int *num_datatypes, int *combiner);
+int PMPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses,
+                           int *num_datatypes, int *combiner);
+int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses,
+                          int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
+                          MPI_Datatype array_of_datatypes[]);
+int PMPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses,
+                           int max_datatypes, int array_of_integers[],
+                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[],
+                             const int start_array[], int order, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+int PMPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[],
+                              const int start_array[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype);
+int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[],
+                           const int distrib_array[], const int darg_array[],
+                           const int psize_array[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype);
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[],
+                            const int distrib_array[], const int darg_array[],
+                            const int psize_array[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype);
+
 #include "mpi_stubs.h"
 
 #ifdef __cplusplus

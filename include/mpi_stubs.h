@@ -194,36 +194,12 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
 int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
-int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[],
-                           const int distrib_array[], const int darg_array[],
-                           const int psize_array[], int order, MPI_Datatype oldtype,
-                           MPI_Datatype *newtype);
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[],
-                            const int distrib_array[], const int darg_array[],
-                            const int psize_array[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype);
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
-int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[],
-                             const int start_array[], int order, MPI_Datatype oldtype,
-                             MPI_Datatype *newtype);
-int PMPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[],
-                              const int start_array[], int order, MPI_Datatype oldtype,
-                              MPI_Datatype *newtype);
-int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses,
-                          int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
-                          MPI_Datatype array_of_datatypes[]);
-int PMPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses,
-                           int max_datatypes, int array_of_integers[],
-                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
-int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses,
-                          int *num_datatypes, int *combiner);
-int PMPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses,
-                           int *num_datatypes, int *combiner);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
 int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,

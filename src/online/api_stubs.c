@@ -317,14 +317,6 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
 }
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[],
-                            const int distrib_array[], const int darg_array[],
-                            const int psize_array[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype) {
-    api_unsupported("MPI_Type_create_darray");
-}
-#pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
-
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
     api_unsupported("MPI_Type_create_f90_complex");
 }
@@ -339,26 +331,6 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
     api_unsupported("MPI_Type_create_f90_real");
 }
 #pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
-
-int PMPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[],
-                              const int start_array[], int order, MPI_Datatype oldtype,
-                              MPI_Datatype *newtype) {
-    api_unsupported("MPI_Type_create_subarray");
-}
-#pragma weak MPI_Type_create_subarray = PMPI_Type_create_subarray
-
-int PMPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses,
-                           int max_datatypes, int array_of_integers[],
-                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
-    api_unsupported("MPI_Type_get_contents");
-}
-#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
-
-int PMPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses,
-                           int *num_datatypes, int *combiner) {
-    api_unsupported("MPI_Type_get_envelope");
-}
-#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
 
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
     api_unsupported("MPI_Type_match_size");

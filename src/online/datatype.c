@@ -12,8 +12,9 @@ struct dtype {
     int64_t size, lb, extent, true_lb, true_ub, nbasic;
     struct dt_block *blocks;
     int nblocks, basic, align;
-    int refs;         /* operations still using it (requests, file views) */
-    bool user_freed;  /* MPI_Type_free was called: gone with the last reference */
+    struct dt_envelope env; /* how it was made (MPI_Type_get_envelope / contents) */
+    int refs;               /* operations still using it (requests, file views) */
+    bool user_freed;        /* MPI_Type_free was called: gone with the last reference */
     bool committed, used;
 };
 
@@ -190,6 +191,9 @@ int dt_commit(int t) {
 
 static void destroy(struct dtype *d) {
     free(d->blocks);
+    free(d->env.ints);
+    free(d->env.aints);
+    free(d->env.types);
     memset(d, 0, sizeof *d); /* handles are not reused */
 }
 
@@ -237,4 +241,31 @@ void dt_unpack(int t, const void *packed, int64_t count, void *buf) {
             memcpy((char *)buf + e * ext + b[i].off, in, (size_t)b[i].len);
             in += b[i].len;
         }
+}
+
+static void *copy_of(const void *src, size_t n, size_t size) {
+    void *p = xcalloc(n + 1, size);
+    if (n) memcpy(p, src, n * size);
+    return p;
+}
+
+void dt_set_envelope(int t, int combiner, int ni, const int *ints, int na, const int64_t *aints,
+                     int nt, const int *types) {
+    struct dtype *d = get(t);
+    if (!d) return;
+    free(d->env.ints);
+    free(d->env.aints);
+    free(d->env.types);
+    d->env = (struct dt_envelope){combiner,
+                                  ni,
+                                  na,
+                                  nt,
+                                  copy_of(ints, (size_t)ni, sizeof *ints),
+                                  copy_of(aints, (size_t)na, sizeof *aints),
+                                  copy_of(types, (size_t)nt, sizeof *types)};
+}
+
+const struct dt_envelope *dt_get_envelope(int t) {
+    struct dtype *d = get(t);
+    return d ? &d->env : NULL;
 }

@@ -40,6 +40,18 @@ int dt_create_blocks(int count, const int *blocklens, const int64_t *displs, con
                      bool is_struct, int *out);
 int dt_create_resized(int old, int64_t lb, int64_t extent, int *out);
 int dt_commit(int type);
+/* The constructor a derived type was made with and its arguments, as
+ * MPI_Type_get_contents returns them (combiner 0 until set). */
+struct dt_envelope {
+    int combiner, ni, na, nt;
+    int *ints;
+    int64_t *aints;
+    int *types;
+};
+void dt_set_envelope(int type, int combiner, int ni, const int *ints, int na, const int64_t *aints,
+                     int nt, const int *types);
+/* NULL for a predefined (named) type. */
+const struct dt_envelope *dt_get_envelope(int type);
 /* MPI_Type_free: the type goes now, or with its last reference. */
 int dt_free(int type);
 /* References held by operations that use a type past the call (pending
