@@ -5,12 +5,6 @@
 #ifndef SIMPI_MPI_STUBS_H
 #define SIMPI_MPI_STUBS_H
 
-int MPI_Add_error_class(int *errorclass);
-int PMPI_Add_error_class(int *errorclass);
-int MPI_Add_error_code(int errorclass, int *errorcode);
-int PMPI_Add_error_code(int errorclass, int *errorcode);
-int MPI_Add_error_string(int errorcode, const char *string);
-int PMPI_Add_error_string(int errorcode, const char *string);
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank);
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank);
 int MPI_Close_port(const char *port_name);
@@ -81,14 +75,6 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
 int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
 int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
 int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
-int MPI_Grequest_complete(MPI_Request request);
-int PMPI_Grequest_complete(MPI_Request request);
-int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
-                       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                       MPI_Request *request);
-int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
-                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                        MPI_Request *request);
 int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request);
@@ -188,12 +174,6 @@ int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
-int MPI_Status_set_cancelled(MPI_Status *status, int flag);
-int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
-int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
-int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
-int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
-int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);

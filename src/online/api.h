@@ -39,6 +39,7 @@ struct simpi_request {
     struct persist persist;
     struct simpi_request *companion; /* MPI_Isendrecv: the send, finished with it */
     struct rma_op *rma;              /* a request-based one-sided operation (api_rma.c) */
+    struct greq *greq;               /* a generalized request (api_ext.c) */
 };
 
 struct stage;
@@ -58,6 +59,9 @@ _Noreturn void api_unsupported(const char *func);
 int api_check_init(const char *func);
 int api_check_comm(const char *func, MPI_Comm comm);
 int api_check_type(const char *func, MPI_Datatype type, int count);
+/* MPI's empty status (null or inactive requests): any source, any tag,
+ * no error, 0 bytes. */
+void api_empty_status(MPI_Status *status);
 /* Fills status (if not ignored) from a finished request wrapper. */
 void api_fill_status(MPI_Status *status, const struct simpi_request *q);
 struct simpi_request *api_request_new(void);
@@ -94,6 +98,16 @@ const int32_t *api_group_members(MPI_Group group, int *n);
 int api_win_get_user_attr(MPI_Win win, int keyval, void *value, int *flag);
 void api_win_delete_attrs(MPI_Win win);
 void api_rma_forget(struct simpi_request *q);
+/* Generalized requests (api_ext.c): at completion, the query and free
+ * callbacks (status filled by query; returns the first error); on
+ * MPI_Cancel, the cancel callback. */
+int api_greq_finish(struct simpi_request *q, MPI_Status *status);
+void api_greq_cancel(struct simpi_request *q);
+/* Error classes and codes the program added (api_ext.c): the last one, a
+ * code's class (code itself if not added) and string (NULL if none). */
+int api_last_used_code(void);
+int api_user_error_class(int code);
+const char *api_user_error_text(int code);
 
 #define API_ENTER(name)                                                                            \
     runtime_enter();                                                                               \

@@ -143,8 +143,22 @@ int api_check_type(const char *func, MPI_Datatype type, int count) {
     return MPI_SUCCESS;
 }
 
+void api_empty_status(MPI_Status *status) {
+    if (status == MPI_STATUS_IGNORE) return;
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = MPI_SUCCESS;
+    status->simpi_bytes = 0;
+    status->simpi_cancelled = 0;
+}
+
 void api_fill_status(MPI_Status *status, const struct simpi_request *q) {
     if (status == MPI_STATUS_IGNORE) return;
+    if (!q->is_recv) { /* a send: nothing to report */
+        api_empty_status(status);
+        status->simpi_cancelled = q->cancelled;
+        return;
+    }
     if (!q->r && q->is_recv) { /* MPI_PROC_NULL */
         status->MPI_SOURCE = MPI_PROC_NULL;
         status->MPI_TAG = MPI_ANY_TAG;
@@ -236,12 +250,16 @@ int PMPI_Get_library_version(char *version, int *resultlen) {
 }
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen) {
-    *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", error_text(errorcode));
+    const char *user = api_user_error_text(errorcode);
+    *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
+                          user                                    ? user
+                          : errorcode > MPI_ERR_LASTCODE && !user ? ""
+                                                                  : error_text(errorcode));
     return MPI_SUCCESS;
 }
 
 int PMPI_Error_class(int errorcode, int *errorclass) {
-    *errorclass = errorcode;
+    *errorclass = api_user_error_class(errorcode);
     return MPI_SUCCESS;
 }
 

@@ -73,6 +73,7 @@ static int test_any(int count, MPI_Request requests[], int *index, int *flag, MP
         }
     }
     if (!*flag) api_poll_charge();
+    if (*flag) api_empty_status(status); /* no active request */
     return MPI_SUCCESS;
 }
 
@@ -119,14 +120,19 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
     API_ENTER("MPI_Request_get_status");
     struct simpi_request *q = request;
     *flag = !q || !q->active || !q->r || sim_request_done(simpi_rt->sim, q->r);
-    if (*flag && q) api_fill_status(status, q);
+    if (*flag && q && q->active)
+        api_fill_status(status, q);
+    else if (*flag)
+        api_empty_status(status);
     API_RETURN(MPI_SUCCESS);
 }
 
 int PMPI_Cancel(MPI_Request *request) {
     API_ENTER("MPI_Cancel");
     struct simpi_request *q = *request;
-    if (q && q->active && q->r && !q->stage)
+    if (q && q->active && q->greq)
+        api_greq_cancel(q);
+    else if (q && q->active && q->r && !q->stage)
         q->cancelled = sim_cancel(simpi_rt->sim, runtime_rank(), q->r);
     API_RETURN(MPI_SUCCESS);
 }
@@ -243,8 +249,9 @@ bool api_user_attr(MPI_Comm comm, int keyval, void **value);
 
 int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag) {
     static int tag_ub = 0x7fffffff, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 1;
-    static int universe, lastused = MPI_ERR_LASTCODE;
+    static int universe, lastused;
     universe = simpi_rt ? simpi_rt->n : 1;
+    lastused = api_last_used_code();
     if (api_user_attr(comm, keyval, (void **)value)) {
         *flag = 1;
         return MPI_SUCCESS;

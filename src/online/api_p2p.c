@@ -131,8 +131,11 @@ static int finish(const char *func, struct simpi_request *q, MPI_Status *status)
         if (c->r) runtime_wait(&c->r, 1, false);
         finish(func, c, MPI_STATUS_IGNORE);
     }
-    api_fill_status(status, q);
     int rc = MPI_SUCCESS;
+    if (q->greq)
+        rc = api_greq_finish(q, status);
+    else
+        api_fill_status(status, q);
     if (q->is_recv && q->r && q->tgt.size > q->tgt.capacity)
         rc = api_error(func, MPI_ERR_TRUNCATE,
                        "a message of %lld bytes from rank %d (tag %d) arrived in a receive of "
@@ -243,11 +246,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
     API_ENTER("MPI_Wait");
     struct simpi_request *q = *request;
     if (!q || (q->persistent && !q->active)) {
-        if (status != MPI_STATUS_IGNORE) {
-            status->MPI_SOURCE = MPI_ANY_SOURCE;
-            status->MPI_TAG = MPI_ANY_TAG;
-            status->simpi_bytes = 0;
-        }
+        api_empty_status(status);
         API_RETURN(MPI_SUCCESS);
     }
     if (!q->persistent) *request = MPI_REQUEST_NULL;
@@ -267,7 +266,7 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
         struct simpi_request *q = requests[i];
         if (!q || !q->active) {
-            if (st != MPI_STATUS_IGNORE) st->MPI_SOURCE = MPI_ANY_SOURCE, st->MPI_TAG = MPI_ANY_TAG;
+            api_empty_status(st);
             continue;
         }
         if (finish("MPI_Waitall", q, st) != MPI_SUCCESS) rc = MPI_ERR_IN_STATUS;
@@ -299,7 +298,10 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
         }
         if (list != small) free(list);
     }
-    if (*index == MPI_UNDEFINED) API_RETURN(MPI_SUCCESS);
+    if (*index == MPI_UNDEFINED) {
+        api_empty_status(status);
+        API_RETURN(MPI_SUCCESS);
+    }
     struct simpi_request *q = requests[*index];
     if (!q->persistent) requests[*index] = MPI_REQUEST_NULL;
     API_RETURN(finish("MPI_Waitany", q, status));
@@ -310,6 +312,7 @@ int api_test_one(MPI_Request *request, int *flag, MPI_Status *status) {
     *flag = !q || !q->active || !q->r || sim_test(simpi_rt->sim, runtime_rank(), q->r);
     if (*flag && q && q->companion && q->companion->r) /* Isendrecv: the send too */
         *flag = sim_test(simpi_rt->sim, runtime_rank(), q->companion->r);
+    if (*flag && (!q || !q->active)) api_empty_status(status);
     if (!*flag || !q || !q->active) return MPI_SUCCESS;
     if (!q->persistent) *request = MPI_REQUEST_NULL;
     return finish("MPI_Test", q, status);

@@ -5,21 +5,6 @@
 
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-int PMPI_Add_error_class(int *errorclass) {
-    api_unsupported("MPI_Add_error_class");
-}
-#pragma weak MPI_Add_error_class = PMPI_Add_error_class
-
-int PMPI_Add_error_code(int errorclass, int *errorcode) {
-    api_unsupported("MPI_Add_error_code");
-}
-#pragma weak MPI_Add_error_code = PMPI_Add_error_code
-
-int PMPI_Add_error_string(int errorcode, const char *string) {
-    api_unsupported("MPI_Add_error_string");
-}
-#pragma weak MPI_Add_error_string = PMPI_Add_error_string
-
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) {
     api_unsupported("MPI_Cart_map");
 }
@@ -143,18 +128,6 @@ int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
     api_unsupported("MPI_Graphdims_get");
 }
 #pragma weak MPI_Graphdims_get = PMPI_Graphdims_get
-
-int PMPI_Grequest_complete(MPI_Request request) {
-    api_unsupported("MPI_Grequest_complete");
-}
-#pragma weak MPI_Grequest_complete = PMPI_Grequest_complete
-
-int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
-                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                        MPI_Request *request) {
-    api_unsupported("MPI_Grequest_start");
-}
-#pragma weak MPI_Grequest_start = PMPI_Grequest_start
 
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
@@ -301,21 +274,6 @@ int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) {
     api_unsupported("MPI_Status_f2c");
 }
 #pragma weak MPI_Status_f2c = PMPI_Status_f2c
-
-int PMPI_Status_set_cancelled(MPI_Status *status, int flag) {
-    api_unsupported("MPI_Status_set_cancelled");
-}
-#pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
-
-int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) {
-    api_unsupported("MPI_Status_set_elements");
-}
-#pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
-
-int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) {
-    api_unsupported("MPI_Status_set_elements_x");
-}
-#pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
     api_unsupported("MPI_Type_create_f90_complex");
