@@ -46,7 +46,9 @@ struct stage;
 /* Finishes a collective's staging (unpacks outputs) and frees it. */
 void api_unstage(struct stage *st);
 
-/* Reports an error: aborts under MPI_ERRORS_ARE_FATAL, returns it otherwise. */
+/* Reports an error through the handler of the communicator the call is
+ * about (MPI_COMM_WORLD's if none): aborts under MPI_ERRORS_ARE_FATAL,
+ * calls a user handler, returns the code. */
 int api_error(const char *func, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The same through an explicit error handler, for an object (a window, a
@@ -86,7 +88,9 @@ int api_make_persistent(const char *func, const void *buf, int count, MPI_Dataty
 void api_start(struct simpi_request *q);
 /* Per-rank, per-communicator collective sequence numbers. */
 uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm);
-void api_set_errhandler(int handler);
+void api_set_errhandler(MPI_Comm comm, int handler);
+/* Reports an error through comm's handler (MPI_Comm_call_errhandler). */
+int api_comm_error(MPI_Comm comm, const char *func, int code, const char *what);
 /* A duplicate of comm for simpi's own use (no attributes copied). */
 MPI_Comm api_comm_dup_private(MPI_Comm comm);
 /* A new group of the communicator's members (comm must be valid). */

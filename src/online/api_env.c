@@ -8,17 +8,42 @@
 #include "core/pool.h"
 #include "online/api.h"
 
-/* Error handler of each rank (set on any of its communicators, it applies to
- * all of them: a simplification of MPI's per-communicator handlers). */
-static uint8_t *errhandlers;
+/* Error handlers of each rank's communicators (by communicator id; 0:
+ * MPI_ERRORS_ARE_FATAL, MPI's default), and the communicator the running
+ * call is about: its handler gets the call's errors (MPI_COMM_WORLD's for
+ * calls on no communicator). */
+struct rank_errhandlers {
+    int *by_comm;
+    int cap;
+    MPI_Comm current;
+};
+static struct rank_errhandlers *errhandlers;
 
-static int errhandler_of(int32_t rank) {
-    return errhandlers && rank >= 0 && errhandlers[rank] ? errhandlers[rank] : MPI_ERRORS_ARE_FATAL;
+static struct rank_errhandlers *handlers_of(int32_t rank) {
+    if (!errhandlers) errhandlers = xcalloc((size_t)simpi_rt->n, sizeof *errhandlers);
+    return &errhandlers[rank];
 }
 
-void api_set_errhandler(int handler) {
-    if (!errhandlers) errhandlers = xcalloc((size_t)simpi_rt->n, 1);
-    errhandlers[runtime_rank()] = (uint8_t)handler;
+static int errhandler_of(int32_t rank, MPI_Comm comm) {
+    struct rank_errhandlers *h = handlers_of(rank);
+    return comm >= 0 && comm < h->cap && h->by_comm[comm] ? h->by_comm[comm]
+                                                            : MPI_ERRORS_ARE_FATAL;
+}
+
+void api_set_errhandler(MPI_Comm comm, int handler) {
+    struct rank_errhandlers *h = handlers_of(runtime_rank());
+    if (comm >= h->cap) {
+        int cap = comm + 8;
+        h->by_comm = xrealloc_or_die(h->by_comm, sizeof *h->by_comm * (size_t)cap);
+        memset(h->by_comm + h->cap, 0, sizeof *h->by_comm * (size_t)(cap - h->cap));
+        h->cap = cap;
+    }
+    h->by_comm[comm] = handler;
+}
+
+/* A new communicator starts with its parent's handler (MPI-3.1 8.3). */
+static void inherit_errhandler(MPI_Comm parent, MPI_Comm child) {
+    if (child != MPI_COMM_NULL) api_set_errhandler(child, errhandler_of(runtime_rank(), parent));
 }
 
 static const char *error_text(int code) {
@@ -96,10 +121,15 @@ static int report_error(int handler, int obj, const char *func, int code, const 
     runtime_abort("%s: %s (%s)", func, msg, error_text(code));
 }
 
+int api_comm_error(MPI_Comm comm, const char *func, int code, const char *what) {
+    return api_error_handler(errhandler_of(runtime_rank(), comm), comm, func, code, "%s", what);
+}
+
 int api_error(const char *func, int code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    int rc = report_error(errhandler_of(runtime_rank()), MPI_COMM_WORLD, func, code, fmt, ap);
+    MPI_Comm comm = handlers_of(runtime_rank())->current;
+    int rc = report_error(errhandler_of(runtime_rank(), comm), comm, func, code, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -128,12 +158,15 @@ int api_check_init(const char *func) {
     struct orank *o = &rt->ranks[rt->current];
     if (!o->initialized) runtime_abort("%s called before MPI_Init", func);
     if (o->finalized) runtime_abort("%s called after MPI_Finalize", func);
+    handlers_of(rt->current)->current = MPI_COMM_WORLD;
     return MPI_SUCCESS;
 }
 
 int api_check_comm(const char *func, MPI_Comm comm) {
-    if (comm != MPI_COMM_NULL && sim_comm_valid(simpi_rt->sim, runtime_rank(), comm))
+    if (comm != MPI_COMM_NULL && sim_comm_valid(simpi_rt->sim, runtime_rank(), comm)) {
+        handlers_of(runtime_rank())->current = comm; /* errors of the call go to its handler */
         return MPI_SUCCESS;
+    }
     return api_error(func, MPI_ERR_COMM, "communicator %d does not exist", comm);
 }
 
@@ -308,6 +341,7 @@ static int split(const char *func, MPI_Comm comm, int color, int key, MPI_Comm *
             : sim_comm_split(s, me, comm, color == MPI_UNDEFINED ? SIM_UNDEFINED : color, key, id);
     runtime_wait(&q, 1, false);
     *newcomm = sim_comm_valid(s, me, id) ? id : MPI_COMM_NULL;
+    inherit_errhandler(comm, *newcomm);
     if (dup && (rc = api_copy_attrs(comm, id)) != MPI_SUCCESS) {
         *newcomm = MPI_COMM_NULL; /* a copy callback failed: MPI_Comm_dup fails with it */
         return api_error(func, rc, "an attribute copy callback returned error %d", rc);
@@ -334,6 +368,7 @@ int api_comm_create_group(MPI_Comm comm, const int32_t *world, int n, int tag, M
     }
     runtime_wait(&q, 1, false);
     *newcomm = id;
+    inherit_errhandler(comm, id);
     return MPI_SUCCESS;
 }
 
@@ -384,14 +419,14 @@ int PMPI_Comm_free(MPI_Comm *comm) {
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler) {
     API_ENTER("MPI_Comm_set_errhandler");
     int rc = api_check_comm("MPI_Comm_set_errhandler", comm);
-    if (rc == MPI_SUCCESS) api_set_errhandler(handler);
+    if (rc == MPI_SUCCESS) api_set_errhandler(comm, handler);
     API_RETURN(rc);
 }
 
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *handler) {
     API_ENTER("MPI_Comm_get_errhandler");
     int rc = api_check_comm("MPI_Comm_get_errhandler", comm);
-    if (rc == MPI_SUCCESS) *handler = errhandler_of(runtime_rank());
+    if (rc == MPI_SUCCESS) *handler = errhandler_of(runtime_rank(), comm);
     API_RETURN(rc);
 }
 

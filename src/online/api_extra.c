@@ -311,8 +311,8 @@ int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *e) {
 }
 
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int code) {
-    (void)comm;
-    return api_error("MPI_Comm_call_errhandler", code, "raised by the program");
+    api_comm_error(comm, "MPI_Comm_call_errhandler", code, "raised by the program");
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Alloc_mem = PMPI_Alloc_mem

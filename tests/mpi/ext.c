@@ -3,7 +3,8 @@
  * only when MPI_Grequest_complete is called, its query callback fills the
  * status and its free callback runs; error classes, codes and strings the
  * program adds; MPI_Test / MPI_Wait / MPI_Request_get_status on a null or
- * inactive request give MPI's empty status. */
+ * inactive request give MPI's empty status; error handlers belong to each
+ * communicator, and a duplicate inherits its parent's. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -78,6 +79,34 @@ static void empty_statuses(int *errs, int check_rank) {
     MPI_Request_free(&r);
 }
 
+static int handler_calls;
+static MPI_Comm handler_comm;
+
+static void count_calls(MPI_Comm *comm, int *code, ...) {
+    handler_calls += *code == MPI_ERR_OTHER;
+    handler_comm = *comm;
+}
+
+static void per_communicator(int *errs, int check_rank) {
+    MPI_Comm a, b;
+    MPI_Errhandler h, got;
+    MPI_Comm_dup(MPI_COMM_WORLD, &a);
+    MPI_Comm_create_errhandler(count_calls, &h);
+    MPI_Comm_set_errhandler(a, h);
+    MPI_Comm_dup(a, &b); /* inherits h */
+    MPI_Comm_call_errhandler(b, MPI_ERR_OTHER);
+    EXPECT(handler_calls == 1 && handler_comm == b);
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &got);
+    EXPECT(got == MPI_ERRORS_ARE_FATAL);
+    MPI_Comm_set_errhandler(b, MPI_ERRORS_RETURN);
+    int x = 0;
+    EXPECT(MPI_Send(&x, 1, MPI_INT, 99, 0, b) == MPI_ERR_RANK);
+    EXPECT(MPI_Send(&x, 1, MPI_INT, 99, 0, a) == MPI_ERR_RANK && handler_calls == 1);
+    MPI_Errhandler_free(&h);
+    MPI_Comm_free(&a);
+    MPI_Comm_free(&b);
+}
+
 int main(int argc, char **argv) {
     int rank, errs = 0, total;
     MPI_Init(&argc, &argv);
@@ -85,6 +114,7 @@ int main(int argc, char **argv) {
     generalized(&errs, rank);
     error_classes(&errs, rank);
     empty_statuses(&errs, rank);
+    per_communicator(&errs, rank);
     MPI_Reduce(&errs, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0 && total == 0) printf("No Errors\n");
     MPI_Finalize();
