@@ -29,8 +29,9 @@ struct simpi_request {
     int64_t type_size;
     bool is_recv;
     /* a receive of a non-contiguous datatype lands in tgt.buf (staging),
-     * then is unpacked into user_buf */
+     * then is unpacked into user_buf (which may be MPI_BOTTOM) */
     void *user_buf;
+    bool staged;
     int type;
     struct stage *stage; /* non-blocking collective: staging to finish */
     bool active;         /* started and not yet completed */

@@ -282,6 +282,10 @@ static struct group *groups; /* handle = index + 2 (0: null, 1: empty) */
 static int ngroups;
 
 static MPI_Group group_new(int32_t *w, int n) {
+    if (n == 0) { /* every empty group is MPI_GROUP_EMPTY */
+        free(w);
+        return MPI_GROUP_EMPTY;
+    }
     groups = realloc(groups, sizeof *groups * (size_t)(ngroups + 1));
     if (!groups) abort();
     groups[ngroups] = (struct group){w, n};
@@ -474,10 +478,15 @@ int PMPI_Group_free(MPI_Group *g) {
 
 /* Comm_create: a split in which members of the group take color 0, ordered
  * by their rank in the group. */
+/* Ranks may pass different (disjoint) groups (MPI-2.2): the members of each
+ * group form a communicator, told apart by the group's lowest world rank,
+ * in the group's order. */
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm) {
     struct group *gr = group_get(g);
-    int idx = gr ? index_of(gr, runtime_rank()) : MPI_UNDEFINED;
-    return PMPI_Comm_split(comm, idx == MPI_UNDEFINED ? MPI_UNDEFINED : 0, idx, newcomm);
+    int idx = gr ? index_of(gr, runtime_rank()) : MPI_UNDEFINED, color = MPI_UNDEFINED;
+    for (int i = 0; idx != MPI_UNDEFINED && i < gr->n; i++)
+        if (color == MPI_UNDEFINED || gr->w[i] < color) color = gr->w[i];
+    return PMPI_Comm_split(comm, color, idx, newcomm);
 }
 
 /* Collective over the group's members only (MPI-3.0). */

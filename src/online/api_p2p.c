@@ -68,8 +68,10 @@ static void prepare_recv(struct simpi_request *q, void *buf, int count, MPI_Data
     q->tgt.owner = runtime_rank();
     q->tgt.capacity = (int64_t)count * q->type_size;
     q->user_buf = NULL;
+    q->staged = false;
     if (!dt_contiguous(type) && q->tgt.capacity > 0) {
         q->user_buf = buf;
+        q->staged = true;
         q->tgt.buf = xmalloc((size_t)q->tgt.capacity);
         dt_retain(type); /* unpacked with it at completion, even if freed before */
     }
@@ -144,12 +146,13 @@ static int finish(const char *func, struct simpi_request *q, MPI_Status *status)
                        (long long)q->tgt.capacity);
     if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = rc;
     if (q->stage) api_unstage(q->stage);
-    if (q->user_buf) {
+    if (q->staged) {
         int64_t got = q->tgt.size < q->tgt.capacity ? q->tgt.size : q->tgt.capacity;
         if (q->r) dt_unpack(q->type, q->tgt.buf, got / q->type_size, q->user_buf);
         dt_release(q->type);
         free(q->tgt.buf);
         q->user_buf = NULL;
+        q->staged = false;
     }
     q->active = false;
     q->r = NULL;

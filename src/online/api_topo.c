@@ -186,8 +186,10 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) {
             color = color * c->dims[i] + coords[i];
         }
     }
+    if (nd == 0) /* no dimension left: rank 0 alone, a zero-dimensional grid (as MPICH) */
+        color = me == 0 ? 0 : MPI_UNDEFINED;
     int rc = PMPI_Comm_split(comm, color, key, newcomm);
-    if (rc == MPI_SUCCESS) cart_attach(*newcomm, nd, dims, periods);
+    if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL) cart_attach(*newcomm, nd, dims, periods);
     return rc;
 }
 
