@@ -47,6 +47,7 @@ typedef int(MPI_Win_delete_attr_function)(MPI_Win, int, void *, void *);
 typedef int(MPI_Copy_function)(MPI_Comm, int, void *, void *, void *, int *);
 typedef int(MPI_Delete_function)(MPI_Comm, int, void *, void *);
 typedef void(MPI_Comm_errhandler_function)(MPI_Comm *, int *, ...);
+typedef MPI_Comm_errhandler_function MPI_Handler_function; /* MPI-1 */
 typedef void(MPI_Win_errhandler_function)(MPI_Win *, int *, ...);
 typedef void(MPI_File_errhandler_function)(MPI_File *, int *, ...);
 typedef int(MPI_Grequest_query_function)(void *, MPI_Status *);
@@ -75,7 +76,6 @@ typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datat
 #define MPI_LONG 9
 #define MPI_UNSIGNED_LONG 10
 #define MPI_LONG_LONG_INT 11
-#define MPI_LONG_LONG MPI_LONG_LONG_INT
 #define MPI_UNSIGNED_LONG_LONG 12
 #define MPI_FLOAT 13
 #define MPI_DOUBLE 14
@@ -130,8 +130,11 @@ typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datat
 #define MPI_2DOUBLE_PRECISION 61
 #define MPI_2INTEGER 62
 #define MPI_INTEGER16 63
-/* MPI_LB and MPI_UB were removed in MPI-3.0; like Open MPI 4.1 by default,
- * simpi does not define them. */
+/* Bound markers of MPI-1 (removed in MPI-3.0, provided as MPICH does):
+ * in MPI_Type_struct they set the lower and upper bound */
+#define MPI_LB 64
+#define MPI_UB 65
+#define MPI_LONG_LONG 66 /* the same as MPI_LONG_LONG_INT, under its own name */
 
 /* Reduction operations */
 #define MPI_OP_NULL 0
@@ -519,6 +522,9 @@ int MPI_Type_free(MPI_Datatype *type);
 int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent);
 int MPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *true_lb, MPI_Aint *true_extent);
 int MPI_Type_extent(MPI_Datatype type, MPI_Aint *extent);
+int MPI_Type_lb(MPI_Datatype type, MPI_Aint *lb);
+int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int MPI_Type_ub(MPI_Datatype type, MPI_Aint *ub);
 int MPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf, int outsize,
              int *position, MPI_Comm comm);
 int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
@@ -793,6 +799,9 @@ int PMPI_Type_free(MPI_Datatype *type);
 int PMPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent);
 int PMPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *true_lb, MPI_Aint *true_extent);
 int PMPI_Type_extent(MPI_Datatype type, MPI_Aint *extent);
+int PMPI_Type_lb(MPI_Datatype type, MPI_Aint *lb);
+int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int PMPI_Type_ub(MPI_Datatype type, MPI_Aint *ub);
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf, int outsize,
               int *position, MPI_Comm comm);
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
@@ -929,6 +938,10 @@ int simpi_type_dup_fn(MPI_Datatype type, int keyval, void *extra, void *in, void
 #define MPI_COMBINER_F90_COMPLEX 14
 #define MPI_COMBINER_F90_INTEGER 15
 #define MPI_COMBINER_RESIZED 16
+/* the MPI-1 constructors (MPI_Type_hvector, hindexed, struct) */
+#define MPI_COMBINER_HVECTOR_INTEGER 17
+#define MPI_COMBINER_HINDEXED_INTEGER 18
+#define MPI_COMBINER_STRUCT_INTEGER 19
 #define MPI_TYPECLASS_REAL 1
 #define MPI_TYPECLASS_INTEGER 2
 #define MPI_TYPECLASS_COMPLEX 3

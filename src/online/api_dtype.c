@@ -89,7 +89,9 @@ int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Da
 
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old,
                       MPI_Datatype *newtype) {
-    return PMPI_Type_create_hvector(count, blocklength, stride, old, newtype);
+    int rc = PMPI_Type_create_hvector(count, blocklength, stride, old, newtype);
+    if (rc == MPI_SUCCESS) dt_set_combiner(*newtype, MPI_COMBINER_HVECTOR_INTEGER);
+    return rc;
 }
 
 static int indexed(const char *func, int count, const int *lens, const int64_t *displs,
@@ -135,7 +137,9 @@ int PMPI_Type_create_hindexed(int count, const int *lens, const MPI_Aint *displs
 
 int PMPI_Type_hindexed(int count, const int *lens, const MPI_Aint *displs, MPI_Datatype old,
                        MPI_Datatype *newtype) {
-    return PMPI_Type_create_hindexed(count, lens, displs, old, newtype);
+    int rc = PMPI_Type_create_hindexed(count, lens, displs, old, newtype);
+    if (rc == MPI_SUCCESS) dt_set_combiner(*newtype, MPI_COMBINER_HINDEXED_INTEGER);
+    return rc;
 }
 
 static int *repeat(int count, int v) {
@@ -184,7 +188,9 @@ int PMPI_Type_create_struct(int count, const int *lens, const MPI_Aint *displs,
 
 int PMPI_Type_struct(int count, const int *lens, const MPI_Aint *displs, const MPI_Datatype *ts,
                      MPI_Datatype *newtype) {
-    return PMPI_Type_create_struct(count, lens, displs, ts, newtype);
+    int rc = PMPI_Type_create_struct(count, lens, displs, ts, newtype);
+    if (rc == MPI_SUCCESS) dt_set_combiner(*newtype, MPI_COMBINER_STRUCT_INTEGER);
+    return rc;
 }
 
 int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
@@ -456,6 +462,20 @@ int PMPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
     return MPI_SUCCESS;
 }
 
+int PMPI_Type_lb(MPI_Datatype type, MPI_Aint *lb) {
+    if (dt_size(type) < 0)
+        return api_error("MPI_Type_lb", MPI_ERR_TYPE, "datatype %d is not valid", type);
+    *lb = dt_lb(type);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Type_ub(MPI_Datatype type, MPI_Aint *ub) {
+    if (dt_size(type) < 0)
+        return api_error("MPI_Type_ub", MPI_ERR_TYPE, "datatype %d is not valid", type);
+    *ub = dt_lb(type) + dt_extent(type);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Type_extent(MPI_Datatype type, MPI_Aint *extent) {
     MPI_Aint lb;
     return PMPI_Type_get_extent(type, &lb, extent);
@@ -535,6 +555,8 @@ int PMPI_Address(void *location, MPI_Aint *address) {
 #pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
 #pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
 #pragma weak MPI_Type_extent = PMPI_Type_extent
+#pragma weak MPI_Type_lb = PMPI_Type_lb
+#pragma weak MPI_Type_ub = PMPI_Type_ub
 #pragma weak MPI_Pack_size = PMPI_Pack_size
 #pragma weak MPI_Pack = PMPI_Pack
 #pragma weak MPI_Unpack = PMPI_Unpack

@@ -26,8 +26,7 @@ static struct rank_errhandlers *handlers_of(int32_t rank) {
 
 static int errhandler_of(int32_t rank, MPI_Comm comm) {
     struct rank_errhandlers *h = handlers_of(rank);
-    return comm >= 0 && comm < h->cap && h->by_comm[comm] ? h->by_comm[comm]
-                                                            : MPI_ERRORS_ARE_FATAL;
+    return comm >= 0 && comm < h->cap && h->by_comm[comm] ? h->by_comm[comm] : MPI_ERRORS_ARE_FATAL;
 }
 
 void api_set_errhandler(MPI_Comm comm, int handler) {

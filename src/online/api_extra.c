@@ -291,6 +291,9 @@ int PMPI_Type_get_name(MPI_Datatype type, char *name, int *len) {
         N(MPI_2DOUBLE_PRECISION),
         N(MPI_2INTEGER),
         N(MPI_INTEGER16),
+        N(MPI_LB),
+        N(MPI_UB),
+        N(MPI_LONG_LONG),
 #undef N
     };
     const char *found =
@@ -303,6 +306,9 @@ int PMPI_Type_get_name(MPI_Datatype type, char *name, int *len) {
     return MPI_SUCCESS;
 }
 
+int PMPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *e) {
+    return PMPI_Comm_create_errhandler(fn, e);
+}
 int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler e) {
     return PMPI_Comm_set_errhandler(comm, e);
 }
@@ -345,6 +351,7 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int code) {
 #pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
 #pragma weak MPI_Type_set_name = PMPI_Type_set_name
 #pragma weak MPI_Type_get_name = PMPI_Type_get_name
+#pragma weak MPI_Errhandler_create = PMPI_Errhandler_create
 #pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
 #pragma weak MPI_Errhandler_get = PMPI_Errhandler_get
 #pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler

@@ -12,6 +12,9 @@ struct dtype {
     int64_t size, lb, extent, true_lb, true_ub, nbasic;
     struct dt_block *blocks;
     int nblocks, basic, align;
+    /* explicit bounds: MPI_LB / MPI_UB markers, or a resized type (MPI-3.1
+     * 4.1.7: they are sticky and win over the data's bounds) */
+    bool has_lb, has_ub;
     struct dt_envelope env; /* how it was made (MPI_Type_get_envelope / contents) */
     int refs;               /* operations still using it (requests, file views) */
     bool user_freed;        /* MPI_Type_free was called: gone with the last reference */
@@ -127,8 +130,20 @@ static int new_handle(void) {
     return DT_FIRST_DERIVED + ntypes++;
 }
 
+/* The explicit bounds met while building a type. */
+struct markers {
+    bool has_lb, has_ub;
+    int64_t lb, ub;
+};
+
+static void mark(struct markers *m, bool upper, int64_t at) {
+    if (upper && (!m->has_ub || at > m->ub)) m->ub = at, m->has_ub = true;
+    if (!upper && (!m->has_lb || at < m->lb)) m->lb = at, m->has_lb = true;
+}
+
 /* Appends `len` elements of old at byte displacement disp. */
-static void append(struct dtype *d, int *cap_blocks, int old, int64_t disp, int len, bool *first) {
+static void append(struct dtype *d, int *cap_blocks, int old, int64_t disp, int len, bool *first,
+                   struct markers *m) {
     struct dt_block one;
     int nb;
     const struct dt_block *b = dt_blocks(old, &nb, &one);
@@ -138,6 +153,9 @@ static void append(struct dtype *d, int *cap_blocks, int old, int64_t disp, int 
             add_block(d, cap_blocks, disp + k * ext + b[i].off, b[i].len);
     if (len <= 0) return;
     int64_t lo = disp + lb, hi = disp + lb + len * ext;
+    struct dtype *od = get(old);
+    if (od && od->has_lb) mark(m, false, ext >= 0 ? lo : lo + (len - 1) * ext);
+    if (od && od->has_ub) mark(m, true, ext >= 0 ? hi : disp + lb + ext);
     int64_t tlo = disp + dt_true_lb(old),
             thi = disp + (len - 1) * ext + dt_true_lb(old) + dt_true_extent(old);
     if (*first || lo < d->lb) d->lb = lo;
@@ -145,6 +163,18 @@ static void append(struct dtype *d, int *cap_blocks, int old, int64_t disp, int 
     if (*first || tlo < d->true_lb) d->true_lb = tlo;
     if (*first || thi > d->true_ub) d->true_ub = thi;
     *first = false;
+}
+
+/* Explicit bounds replace the data's (a type of no data takes them alone). */
+static void apply_markers(struct dtype *d, const struct markers *m, bool no_data) {
+    int64_t ub = d->lb + d->extent;
+    if (m->has_lb) d->lb = m->lb;
+    if (m->has_ub) ub = m->ub;
+    if (no_data && !m->has_ub) ub = d->lb;
+    if (no_data && !m->has_lb) d->lb = m->has_ub ? m->ub : 0;
+    d->extent = ub - d->lb;
+    d->has_lb = m->has_lb;
+    d->has_ub = m->has_ub;
 }
 
 int dt_create_blocks(int count, const int *blocklens, const int64_t *displs, const int *ts,
@@ -156,9 +186,14 @@ int dt_create_blocks(int count, const int *blocklens, const int64_t *displs, con
     struct dtype *d = get(h);
     int cap_blocks = 0, basic = -1;
     bool first = true;
+    struct markers m = {0};
     d->align = 1;
     for (int i = 0; i < count; i++) {
-        append(d, &cap_blocks, ts[i], displs[i], blocklens[i], &first);
+        if (ts[i] == MPI_LB || ts[i] == MPI_UB) { /* a bound, no data */
+            mark(&m, ts[i] == MPI_UB, displs[i]);
+            continue;
+        }
+        append(d, &cap_blocks, ts[i], displs[i], blocklens[i], &first, &m);
         int64_t per;
         int b = dt_basic(ts[i], &per);
         basic = basic == -1 || basic == b ? b : 0;
@@ -167,7 +202,9 @@ int dt_create_blocks(int count, const int *blocklens, const int64_t *displs, con
         if (alignment_of(ts[i]) > d->align) d->align = alignment_of(ts[i]);
     }
     d->basic = basic < 0 ? 0 : basic;
-    if (is_struct && d->extent % d->align) d->extent += d->align - d->extent % d->align;
+    if (is_struct && d->extent % d->align && !m.has_ub)
+        d->extent += d->align - d->extent % d->align;
+    apply_markers(d, &m, first);
     *out = h;
     return MPI_SUCCESS;
 }
@@ -180,6 +217,7 @@ int dt_create_resized(int old, int64_t lb, int64_t extent, int *out) {
     struct dtype *d = get(*out);
     d->lb = lb;
     d->extent = extent;
+    d->has_lb = d->has_ub = true;
     return MPI_SUCCESS;
 }
 
@@ -268,4 +306,9 @@ void dt_set_envelope(int t, int combiner, int ni, const int *ints, int na, const
 const struct dt_envelope *dt_get_envelope(int t) {
     struct dtype *d = get(t);
     return d ? &d->env : NULL;
+}
+
+void dt_set_combiner(int t, int combiner) {
+    struct dtype *d = get(t);
+    if (d) d->env.combiner = combiner;
 }

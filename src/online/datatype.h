@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DT_FIRST_DERIVED 64
+#define DT_FIRST_DERIVED 128
 
 /* Bytes of data in one element; -1 for an unknown or freed handle. */
 int64_t dt_size(int type);
@@ -50,6 +50,7 @@ struct dt_envelope {
 };
 void dt_set_envelope(int type, int combiner, int ni, const int *ints, int na, const int64_t *aints,
                      int nt, const int *types);
+void dt_set_combiner(int type, int combiner);
 /* NULL for a predefined (named) type. */
 const struct dt_envelope *dt_get_envelope(int type);
 /* MPI_Type_free: the type goes now, or with its last reference. */

@@ -107,6 +107,9 @@ int dtype_size(int t) {
         [MPI_2DOUBLE_PRECISION] = sizeof(struct double_double),
         [MPI_2INTEGER] = sizeof(struct int_int),
         [MPI_INTEGER16] = 16,
+        [MPI_LB] = 0,
+        [MPI_UB] = 0,
+        [MPI_LONG_LONG] = sizeof(long long),
     };
     if (t <= 0 || t >= (int)(sizeof sizes / sizeof sizes[0])) return -1;
     return sizes[t];
@@ -302,6 +305,7 @@ int op_apply(int op, int type, const void *in, void *inout, int64_t n) {
     case MPI_UNSIGNED_LONG:
         INT_OP(unsigned long)
     case MPI_LONG_LONG_INT:
+    case MPI_LONG_LONG:
     case MPI_INT64_T:
     case MPI_INTEGER8:
     case MPI_OFFSET:

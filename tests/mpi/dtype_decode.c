@@ -1,8 +1,10 @@
 /* ranks: 1
  * Subarrays and distributed arrays select the elements MPI-3.1 4.1.3-4.1.4
  * says, and MPI_Type_get_envelope / MPI_Type_get_contents return how a
- * type was built. The array below holds its own index, so the packed
- * values are the indices of the chosen elements. */
+ * type was built; MPI-1's MPI_LB / MPI_UB markers and resized types set
+ * bounds that win over the data's (MPI-3.1 4.1.7). The array below holds
+ * its own index, so the packed values are the indices of the chosen
+ * elements. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -84,12 +86,40 @@ static void envelopes(int *errs, int check_rank) {
     MPI_Type_free(&vec);
 }
 
+static void bound_markers(int *errs, int check_rank) {
+    /* lb marker at -4, ints at 0 and 8, ub marker at 20 */
+    int lens[4] = {1, 1, 1, 1};
+    MPI_Aint displs[4] = {-4, 0, 8, 20}, lb, ub, extent;
+    MPI_Datatype types[4] = {MPI_LB, MPI_INT, MPI_INT, MPI_UB}, t, outer;
+    MPI_Type_struct(4, lens, displs, types, &t);
+    int size;
+    MPI_Type_size(t, &size);
+    MPI_Type_lb(t, &lb);
+    MPI_Type_ub(t, &ub);
+    MPI_Type_extent(t, &extent);
+    EXPECT(size == 8 && lb == -4 && ub == 20 && extent == 24);
+    /* the markers stick: a struct of it and an int beyond keeps ub 100 + 20 */
+    MPI_Datatype two[2] = {t, MPI_INT};
+    MPI_Aint at[2] = {100, 200};
+    int ones[2] = {1, 1};
+    MPI_Type_create_struct(2, ones, at, two, &outer);
+    MPI_Type_lb(outer, &lb);
+    MPI_Type_ub(outer, &ub);
+    EXPECT(lb == 96 && ub == 120);
+    int ni, na, nt, combiner;
+    MPI_Type_get_envelope(t, &ni, &na, &nt, &combiner);
+    EXPECT(combiner == MPI_COMBINER_STRUCT_INTEGER && nt == 4);
+    MPI_Type_free(&outer);
+    MPI_Type_free(&t);
+}
+
 int main(int argc, char **argv) {
     int errs = 0;
     MPI_Init(&argc, &argv);
     subarrays(&errs, 0);
     darrays(&errs, 0);
     envelopes(&errs, 0);
+    bound_markers(&errs, 0);
     if (errs == 0) printf("No Errors\n");
     MPI_Finalize();
     return 0;
