@@ -6,19 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pool.h"
 #include "core/units.h"
 
-static void *xrealloc(void *p, size_t n) {
-    void *q = realloc(p, n);
-    if (!q) {
-        fprintf(stderr, "simpi: error: out of memory\n");
-        exit(1);
-    }
-    return q;
-}
-
 struct conf_node *conf_new(enum conf_kind kind, const char *file, int line) {
-    struct conf_node *n = xrealloc(NULL, sizeof *n);
+    struct conf_node *n = xrealloc_or_die(NULL, sizeof *n);
     memset(n, 0, sizeof *n);
     n->kind = kind;
     n->file = file;
@@ -43,8 +35,8 @@ void conf_free(struct conf_node *n) {
 static void grow(struct conf_node *n) {
     if (n->count < n->cap) return;
     n->cap = n->cap ? n->cap * 2 : 4;
-    n->items = xrealloc(n->items, sizeof *n->items * (size_t)n->cap);
-    if (n->kind == CONF_MAP) n->keys = xrealloc(n->keys, sizeof *n->keys * (size_t)n->cap);
+    n->items = xrealloc_or_die(n->items, sizeof *n->items * (size_t)n->cap);
+    if (n->kind == CONF_MAP) n->keys = xrealloc_or_die(n->keys, sizeof *n->keys * (size_t)n->cap);
 }
 
 void conf_map_put(struct conf_node *map, const char *key, struct conf_node *value) {
@@ -126,7 +118,7 @@ static bool is_index(const char *s) {
 /* A node made by --set: errors about it name the --set, not a file. */
 static struct conf_node *set_node(enum conf_kind kind, const char *assignment) {
     size_t n = strlen(assignment) + 7;
-    char *origin = xrealloc(NULL, n);
+    char *origin = xrealloc_or_die(NULL, n);
     snprintf(origin, n, "--set %s", assignment);
     struct conf_node *c = conf_new(kind, origin, 0);
     c->owned_file = origin;

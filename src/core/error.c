@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 bool err_set(struct sim_error *err, const char *fmt, ...) {
     if (!err || err->set) return false;
@@ -48,4 +49,10 @@ int err_edit_distance(const char *a, const char *b) {
         memcpy(prev, cur, sizeof(int) * (lb + 1));
     }
     return prev[lb];
+}
+
+_Noreturn void err_fatal(const char *msg) {
+    fflush(stdout);
+    fprintf(stderr, "simpi: error: %s\n", msg);
+    _exit(1);
 }

@@ -20,6 +20,11 @@ bool err_at(struct sim_error *err, const char *file, int line, const char *fmt, 
 /* Prints "simpi: error: MSG" to stderr. */
 void err_print(const struct sim_error *err);
 
+/* Stops simpi itself (out of memory...): prints "simpi: error: MSG" and
+ * ends the process with status 1 through _exit, so that the on-line
+ * runtime's exit() of a simulated rank is not involved. */
+_Noreturn void err_fatal(const char *msg);
+
 /* Levenshtein distance, for "did you mean" suggestions. */
 int err_edit_distance(const char *a, const char *b);
 

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "core/error.h"
+
 /* Blocks at least this large are prefaulted in one system call. */
 #define PREFAULT_BYTES ((size_t)1 << 20)
 #ifndef MADV_POPULATE_WRITE
@@ -22,8 +24,7 @@
 #define MAX_CHUNK_BYTES ((size_t)2 << 20)
 
 static void oom(void) {
-    fprintf(stderr, "simpi: error: out of memory\n");
-    exit(1);
+    err_fatal("out of memory");
 }
 
 /* Maps the whole pages inside [p, p+n) writable at once, before first use:
