@@ -277,6 +277,7 @@ int PMPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag) {
 struct group {
     int32_t *w;
     int n;
+    int32_t *where; /* world rank -> index in w, or -1 (built on first lookup) */
 };
 static struct group *groups; /* handle = index + 2 (0: null, 1: empty) */
 static int ngroups;
@@ -288,7 +289,7 @@ static MPI_Group group_new(int32_t *w, int n) {
     }
     groups = realloc(groups, sizeof *groups * (size_t)(ngroups + 1));
     if (!groups) abort();
-    groups[ngroups] = (struct group){w, n};
+    groups[ngroups] = (struct group){w, n, NULL};
     return 2 + ngroups++;
 }
 
@@ -328,10 +329,17 @@ int PMPI_Group_size(MPI_Group g, int *size) {
     return MPI_SUCCESS;
 }
 
-static int index_of(const struct group *g, int32_t world) {
-    for (int i = 0; i < g->n; i++)
-        if (g->w[i] == world) return i;
-    return MPI_UNDEFINED;
+/* A member's index: a table by world rank, so that translating ranks costs
+ * the same whatever the group's size. */
+static int index_of(struct group *g, int32_t world) {
+    if (g->n == 0 || world < 0 || world >= simpi_rt->n) return MPI_UNDEFINED;
+    if (!g->where) {
+        g->where = xmalloc(sizeof *g->where * (size_t)simpi_rt->n);
+        memset(g->where, 0xff, sizeof *g->where * (size_t)simpi_rt->n);
+        for (int i = g->n - 1; i >= 0; i--)
+            g->where[g->w[i]] = i;
+    }
+    return g->where[world] < 0 ? MPI_UNDEFINED : g->where[world];
 }
 
 int PMPI_Group_rank(MPI_Group g, int *rank) {
@@ -470,7 +478,9 @@ int PMPI_Group_free(MPI_Group *g) {
     struct group *gr = group_get(*g);
     if (gr && *g != MPI_GROUP_EMPTY) {
         free(gr->w);
+        free(gr->where);
         gr->w = NULL;
+        gr->where = NULL;
     }
     *g = MPI_GROUP_NULL;
     return MPI_SUCCESS;
