@@ -1,6 +1,7 @@
 # simpi: the two commands of README.md.
 #   make demo   install missing Debian packages, build, run the flagship example
-#   make check  build and run every test, then again under ASan+UBSan
+#   make check  build and run every test, then again under ASan+UBSan, the
+#               fuzzers, and the MPICH test suite when MPICH_TESTS=DIR is set
 BUILD ?= build
 JOBS ?= 2
 
@@ -37,7 +38,7 @@ fuzz:
 	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_platform fuzz_trace
 	./tests/fuzz/run-fuzzers $(BUILD)-fuzz
 
-check: deps test test-asan fuzz
+check: deps test test-asan fuzz conformance
 
 # The MPICH test suite (SimGrid's teshsuite/smpi/mpich3-test, not part of
 # simpi) against simpi: make conformance MPICH_TESTS=DIR [CONFORMANCE_DIRS="pt2pt coll"]
