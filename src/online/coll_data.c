@@ -7,7 +7,7 @@
 #include "core/pool.h"
 #include "mpi.h"
 #include "mpi/sim.h"
-#include "online/dtype.h"
+#include "online/datatype/predefined.h"
 
 struct member {
     void *in; /* copy of the input */

@@ -18,7 +18,6 @@
 #include "core/memstat.h"
 #include "core/pool.h"
 #include "core/units.h"
-#include "online/api.h"
 #include "online/globals.h"
 #include "online/privatize.h"
 #include "report/progress.h"
@@ -522,7 +521,6 @@ static bool start_ranks(struct runtime *rt, const char *stack_size, struct sim_e
                        stack_size);
     if (!reserve_stacks(rt, stack, stack_size != NULL, err)) return false;
     rt->ranks = xcalloc((size_t)rt->n, sizeof *rt->ranks);
-    pool_init(&rt->request_pool, sizeof(struct simpi_request), 256);
     rt->argv_copies = xcalloc((size_t)rt->n * ((size_t)rt->argc + 1), sizeof *rt->argv_copies);
     for (int32_t i = 0; i < rt->n; i++) {
         stacks_set_canary(&rt->stacks, i);
@@ -662,7 +660,6 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     free(rt.ranks);
     free(rt.argv_copies);
     if (rt.privatize) privatize_end();
-    pool_destroy(&rt.request_pool);
     network_destroy(&rt.net);
     platform_free(rt.plat);
     free_settings(&st);

@@ -36,8 +36,7 @@ struct runtime {
     int32_t n, current;
     int argc;
     char **argv;
-    char **argv_copies;       /* one argv array per rank */
-    struct pool request_pool; /* MPI_Request wrappers */
+    char **argv_copies; /* one argv array per rank */
     int (*user_main)(int, char **);
     enum cpu_mode cpu;
     double cpu_scale; /* simulated seconds per measured second */
@@ -79,6 +78,8 @@ void runtime_charge(simtime_t t);
 /* The host's clocks, for simpi's own timing (vtime.c makes clock_gettime
  * read virtual time in ranks). */
 int vtime_host_clock(clockid_t id, struct timespec *ts);
+/* A test or probe found nothing: charges mpi.poll_cost to the rank (vtime.c). */
+void vtime_poll_charge(void);
 /* Stops the simulation with an error attributed to the running rank. */
 _Noreturn void runtime_abort(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same, and simpi run exits with `status` (MPI_Abort's error code, the

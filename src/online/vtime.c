@@ -115,6 +115,6 @@ unsigned int sleep(unsigned int seconds) {
     return nanosleep(&ts, NULL) == 0 ? 0 : seconds;
 }
 
-void api_poll_charge(void) {
+void vtime_poll_charge(void) {
     if (runtime_in_rank()) runtime_charge(simpi_rt->plat->poll_cost);
 }

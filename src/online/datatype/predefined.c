@@ -1,7 +1,9 @@
-/* Datatype sizes and reductions. Each arithmetic type gets the arithmetic,
+/* The predefined datatypes of the datatype engine: their sizes, and the
+ * reduction operations on them. Each arithmetic type gets the arithmetic,
  * logical and (integers) bitwise operations; pair types get MAXLOC/MINLOC
- * (ties keep the smaller index, as MPI specifies). */
-#include "online/dtype.h"
+ * (ties keep the smaller index, as MPI specifies); user operations are
+ * registered here too. */
+#include "online/datatype/predefined.h"
 
 #include <complex.h>
 #include <stddef.h>

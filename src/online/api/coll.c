@@ -1,14 +1,16 @@
-/* MPI collective entry points, blocking and non-blocking: timing through the
- * MPI layer's schedules, data through coll_data (see coll_data.h). The
- * variable-count collectives pass the byte counts per peer to their
- * schedules; scans and reduce-scatter run their own. */
+/* Collective communication (MPI-3.1 chapter 5) for on-line programs,
+ * blocking and non-blocking: timing through the MPI layer's schedules,
+ * data through coll_data (see coll_data.h). The variable-count collectives
+ * pass the byte counts per peer to their schedules; scans and
+ * reduce-scatter run their own. Also the user-defined reduction
+ * operations (MPI_Op_create...). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/pool.h"
-#include "online/api.h"
+#include "online/api/api.h"
 #include "online/coll_data.h"
-#include "online/datatype.h"
+#include "online/datatype/typemap.h"
 
 /* Collective sequence numbers per (rank, communicator id). */
 struct seq_entry {
@@ -692,3 +694,25 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
 
 #pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
 #pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
+
+int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op) {
+    *op = op_register((user_op_fn)fn, commute != 0);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Op_free(MPI_Op *op) {
+    if (!op_free(*op))
+        return api_error("MPI_Op_free", MPI_ERR_OP, "op %d is not user-defined", *op);
+    *op = MPI_OP_NULL;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Op_commutative(MPI_Op op, int *commute) {
+    if (!op_valid(op)) return api_error("MPI_Op_commutative", MPI_ERR_OP, "op %d is not valid", op);
+    *commute = op_commutes(op);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Op_create = PMPI_Op_create
+#pragma weak MPI_Op_free = PMPI_Op_free
+#pragma weak MPI_Op_commutative = PMPI_Op_commutative

@@ -1,13 +1,12 @@
-/* External interfaces (MPI-3.1 chapter 12) for on-line programs:
- * generalized requests, setting status fields, and error classes, codes
- * and strings added by the program. */
+/* External interfaces (MPI-3.1 chapter 12): generalized requests and the
+ * setting of status fields. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/pool.h"
-#include "online/api.h"
-
-/* --- generalized requests --- */
+#include "online/api/api.h"
 
 struct greq {
     MPI_Grequest_query_function *query;
@@ -71,77 +70,8 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype type, int count) {
     return PMPI_Status_set_elements_x(status, type, count);
 }
 
-/* --- error classes, codes and strings of the program (per rank) --- */
-
-struct user_errors {
-    int n;
-    int *classes; /* code -> its class; a class is its own class */
-    char **texts; /* NULL: no string */
-};
-
-static struct user_errors *errors; /* per rank */
-
-static struct user_errors *mine(void) {
-    if (!errors) errors = xcalloc((size_t)simpi_rt->n, sizeof *errors);
-    return &errors[runtime_rank()];
-}
-
-/* The codes of a rank follow MPI_ERR_LASTCODE. */
-static int add_code(int cls) {
-    struct user_errors *u = mine();
-    u->classes = xrealloc_or_die(u->classes, sizeof *u->classes * (size_t)(u->n + 1));
-    u->texts = xrealloc_or_die(u->texts, sizeof *u->texts * (size_t)(u->n + 1));
-    int code = MPI_ERR_LASTCODE + 1 + u->n;
-    u->classes[u->n] = cls < 0 ? code : cls;
-    u->texts[u->n++] = NULL;
-    return code;
-}
-
-static bool is_user_code(int code) {
-    return errors && code > MPI_ERR_LASTCODE && code <= MPI_ERR_LASTCODE + mine()->n;
-}
-
-int api_last_used_code(void) {
-    return MPI_ERR_LASTCODE + (errors ? mine()->n : 0);
-}
-
-const char *api_user_error_text(int code) {
-    return is_user_code(code) ? mine()->texts[code - MPI_ERR_LASTCODE - 1] : NULL;
-}
-
-int api_user_error_class(int code) {
-    return is_user_code(code) ? mine()->classes[code - MPI_ERR_LASTCODE - 1] : code;
-}
-
-int PMPI_Add_error_class(int *errorclass) {
-    *errorclass = add_code(-1);
-    return MPI_SUCCESS;
-}
-
-int PMPI_Add_error_code(int errorclass, int *errorcode) {
-    bool predefined = errorclass >= MPI_SUCCESS && errorclass <= MPI_ERR_LASTCODE;
-    if (!predefined &&
-        (!is_user_code(errorclass) || api_user_error_class(errorclass) != errorclass))
-        return api_error("MPI_Add_error_code", MPI_ERR_ARG, "%d is not an error class", errorclass);
-    *errorcode = add_code(errorclass);
-    return MPI_SUCCESS;
-}
-
-int PMPI_Add_error_string(int errorcode, const char *text) {
-    if (!is_user_code(errorcode))
-        return api_error("MPI_Add_error_string", MPI_ERR_ARG,
-                         "%d is not a code or class the program added", errorcode);
-    char **slot = &mine()->texts[errorcode - MPI_ERR_LASTCODE - 1];
-    free(*slot);
-    *slot = xstrdup(text);
-    return MPI_SUCCESS;
-}
-
 #pragma weak MPI_Grequest_start = PMPI_Grequest_start
 #pragma weak MPI_Grequest_complete = PMPI_Grequest_complete
 #pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
 #pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
-#pragma weak MPI_Add_error_class = PMPI_Add_error_class
-#pragma weak MPI_Add_error_code = PMPI_Add_error_code
-#pragma weak MPI_Add_error_string = PMPI_Add_error_string

@@ -1,20 +1,24 @@
-/* MPI point-to-point entry points: sends in all modes, receives, waits and
- * tests, over the MPI layer's requests with real data. */
+/* Point-to-point communication (MPI-3.1 chapter 3) for on-line programs:
+ * sends in every mode, receives, probes, persistent requests, waits and
+ * tests, cancellation, over the MPI layer's requests with real data. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/pool.h"
-#include "online/api.h"
+#include "online/api/api.h"
 
 /* Request wrappers come from the runtime's pool, so that those of ranks
  * stopped by an error are reclaimed with it. */
+static struct pool request_pool; /* MPI_Request wrappers */
+
 struct simpi_request *api_request_new(void) {
-    return pool_get(&simpi_rt->request_pool);
+    if (!request_pool.obj_size) pool_init(&request_pool, sizeof(struct simpi_request), 256);
+    return pool_get(&request_pool);
 }
 void api_request_free(struct simpi_request *q) {
     if (q->rma) api_rma_forget(q);
     if (q->persistent) dt_release(q->persist.type);
-    pool_put(&simpi_rt->request_pool, q);
+    pool_put(&request_pool, q);
 }
 
 static int check_peer(const char *func, MPI_Comm comm, int peer, bool any_ok) {
@@ -324,7 +328,7 @@ int api_test_one(MPI_Request *request, int *flag, MPI_Status *status) {
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
     API_ENTER("MPI_Test");
     int rc = api_test_one(request, flag, status);
-    if (rc == MPI_SUCCESS && !*flag) api_poll_charge();
+    if (rc == MPI_SUCCESS && !*flag) vtime_poll_charge();
     API_RETURN(rc);
 }
 
@@ -337,7 +341,7 @@ int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status status
         *flag = !q || !q->active || !q->r || sim_request_done(simpi_rt->sim, q->r);
     }
     if (!*flag) {
-        api_poll_charge();
+        vtime_poll_charge();
         API_RETURN(MPI_SUCCESS);
     }
     runtime_leave();
@@ -440,7 +444,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
         *flag = sim_iprobe(simpi_rt->sim, runtime_rank(), comm, source, tag, &t);
     }
     if (*flag) probe_status(status, &t);
-    if (!*flag) api_poll_charge();
+    if (!*flag) vtime_poll_charge();
     API_RETURN(MPI_SUCCESS);
 }
 
@@ -525,7 +529,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
         if (send) *message = message_new(send);
     }
     if (*flag) probe_status(status, &t);
-    if (!*flag) api_poll_charge();
+    if (!*flag) vtime_poll_charge();
     API_RETURN(MPI_SUCCESS);
 }
 
@@ -571,3 +575,149 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
 #pragma weak MPI_Mprobe = PMPI_Mprobe
 #pragma weak MPI_Mrecv = PMPI_Mrecv
 #pragma weak MPI_Imrecv = PMPI_Imrecv
+
+#define INIT_FN(NAME, MODE)                                                                        \
+    int P##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,   \
+                MPI_Request *request) {                                                            \
+        API_ENTER(#NAME);                                                                          \
+        API_RETURN(                                                                                \
+            api_make_persistent(#NAME, buf, count, type, dest, tag, comm, MODE, false, request));  \
+    }
+
+INIT_FN(MPI_Send_init, SEND_STANDARD)
+INIT_FN(MPI_Ssend_init, SEND_SYNC)
+INIT_FN(MPI_Bsend_init, SEND_BUFFERED)
+INIT_FN(MPI_Rsend_init, SEND_READY)
+
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                   MPI_Request *request) {
+    API_ENTER("MPI_Recv_init");
+    API_RETURN(api_make_persistent("MPI_Recv_init", buf, count, type, source, tag, comm, 0, true,
+                                   request));
+}
+
+int PMPI_Start(MPI_Request *request) {
+    API_ENTER("MPI_Start");
+    struct simpi_request *q = *request;
+    if (!q || !q->persistent || q->active)
+        API_RETURN(api_error("MPI_Start", MPI_ERR_REQUEST, "not an inactive persistent request"));
+    api_start(q);
+    API_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Startall(int count, MPI_Request requests[]) {
+    for (int i = 0; i < count; i++) {
+        int rc = PMPI_Start(&requests[i]);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Request_free(MPI_Request *request) {
+    API_ENTER("MPI_Request_free");
+    struct simpi_request *q = *request;
+    if (q && q->active && q->r) runtime_wait(&q->r, 1, false); /* let it complete first */
+    if (q) api_request_free(q);
+    *request = MPI_REQUEST_NULL;
+    API_RETURN(MPI_SUCCESS);
+}
+
+/* The first completed of the active requests, if any. */
+static int test_any(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
+    *index = MPI_UNDEFINED;
+    *flag = 1; /* true when no request is active */
+    for (int i = 0; i < count; i++) {
+        if (!requests[i] || !requests[i]->active) continue;
+        *flag = 0;
+        int done = 0, rc = api_test_one(&requests[i], &done, status);
+        if (rc != MPI_SUCCESS) return rc;
+        if (done) {
+            *index = i;
+            *flag = 1;
+            return MPI_SUCCESS;
+        }
+    }
+    if (!*flag) vtime_poll_charge();
+    if (*flag) api_empty_status(status); /* no active request */
+    return MPI_SUCCESS;
+}
+
+int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
+    API_ENTER("MPI_Testany");
+    API_RETURN(test_any(count, requests, index, flag, status));
+}
+
+int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                  MPI_Status statuses[]) {
+    API_ENTER("MPI_Testsome");
+    int n = 0, active = 0;
+    for (int i = 0; i < incount; i++) {
+        if (!requests[i] || !requests[i]->active) continue;
+        active++;
+        int done = 0;
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
+        api_test_one(&requests[i], &done, st);
+        if (done) indices[n++] = i;
+    }
+    if (active && n == 0) vtime_poll_charge();
+    *outcount = active ? n : MPI_UNDEFINED;
+    API_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                  MPI_Status statuses[]) {
+    int index;
+    MPI_Status *first = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[0];
+    int rc = PMPI_Waitany(incount, requests, &index, first);
+    if (rc != MPI_SUCCESS || index == MPI_UNDEFINED) {
+        *outcount = MPI_UNDEFINED;
+        return rc;
+    }
+    indices[0] = index;
+    int more = 0;
+    PMPI_Testsome(incount, requests, &more, indices + 1,
+                  statuses == MPI_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : statuses + 1);
+    *outcount = 1 + (more == MPI_UNDEFINED ? 0 : more);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
+    API_ENTER("MPI_Request_get_status");
+    struct simpi_request *q = request;
+    *flag = !q || !q->active || !q->r || sim_request_done(simpi_rt->sim, q->r);
+    if (*flag && q && q->active)
+        api_fill_status(status, q);
+    else if (*flag)
+        api_empty_status(status);
+    API_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Cancel(MPI_Request *request) {
+    API_ENTER("MPI_Cancel");
+    struct simpi_request *q = *request;
+    if (q && q->active && q->greq)
+        api_greq_cancel(q);
+    else if (q && q->active && q->r && !q->stage)
+        q->cancelled = sim_cancel(simpi_rt->sim, runtime_rank(), q->r);
+    API_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag) {
+    *flag = status->simpi_cancelled;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Send_init = PMPI_Send_init
+#pragma weak MPI_Ssend_init = PMPI_Ssend_init
+#pragma weak MPI_Bsend_init = PMPI_Bsend_init
+#pragma weak MPI_Rsend_init = PMPI_Rsend_init
+#pragma weak MPI_Recv_init = PMPI_Recv_init
+#pragma weak MPI_Start = PMPI_Start
+#pragma weak MPI_Startall = PMPI_Startall
+#pragma weak MPI_Request_free = PMPI_Request_free
+#pragma weak MPI_Testany = PMPI_Testany
+#pragma weak MPI_Testsome = PMPI_Testsome
+#pragma weak MPI_Waitsome = PMPI_Waitsome
+#pragma weak MPI_Request_get_status = PMPI_Request_get_status
+#pragma weak MPI_Cancel = PMPI_Cancel
+#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled

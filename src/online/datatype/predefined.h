@@ -1,7 +1,7 @@
-/* Predefined MPI datatypes (sizes) and the predefined reduction operations
- * applied to them, for the on-line API. */
-#ifndef SIMPI_DTYPE_H
-#define SIMPI_DTYPE_H
+/* Predefined MPI datatypes (sizes) and the reduction operations applied to
+ * them (predefined.c), for the datatype engine and the API. */
+#ifndef SIMPI_PREDEFINED_H
+#define SIMPI_PREDEFINED_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,10 +1,9 @@
-/* MPI datatypes for the on-line API: the predefined ones and derived types
- * (contiguous, vector, indexed, struct, resized...). A derived type is kept
+/* The datatype engine's derived types (typemap.c): a derived type is kept
  * flattened as the list of byte blocks of one element, so that packing and
  * unpacking are block copies. Handles are shared by all ranks: a rank's new
- * type gets a fresh handle. */
-#ifndef SIMPI_DATATYPE_H
-#define SIMPI_DATATYPE_H
+ * type gets a fresh handle; predefined types are below DT_FIRST_DERIVED. */
+#ifndef SIMPI_TYPEMAP_H
+#define SIMPI_TYPEMAP_H
 
 #include <stdbool.h>
 #include <stdint.h>

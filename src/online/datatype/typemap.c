@@ -1,12 +1,15 @@
-/* Derived datatypes: construction by flattening, extents, packing. */
-#include "online/datatype.h"
+/* The datatype engine: derived datatypes built by flattening their typemap
+ * into byte blocks, their bounds (with MPI-1's sticky markers), packing and
+ * unpacking, reference counts, and how each was made (envelopes). The MPI
+ * entry points over it are in src/online/api/datatype.c. */
+#include "online/datatype/typemap.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/pool.h"
 #include "mpi.h"
-#include "online/dtype.h"
+#include "online/datatype/predefined.h"
 
 struct dtype {
     int64_t size, lb, extent, true_lb, true_ub, nbasic;

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "core/pool.h"
-#include "online/api.h"
+#include "online/api/api.h"
 
 struct view {
     MPI_Offset disp;
@@ -187,7 +187,9 @@ static void hints_take(struct file_member *me, MPI_Info info) {
         char value[MPI_MAX_INFO_VAL + 1];
         int flag = 0;
         PMPI_Info_get(info, file_hint_keys[i], MPI_MAX_INFO_VAL, value, &flag);
-        if (flag) snprintf(me->hints[i], sizeof me->hints[i], "%s", value);
+        if (flag)
+            snprintf(me->hints[i], sizeof me->hints[i], "%.*s", (int)sizeof me->hints[i] - 1,
+                     value);
     }
 }
 

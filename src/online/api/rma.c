@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "core/pool.h"
-#include "online/api.h"
+#include "online/api/api.h"
 
 /* An operation the origin has issued and not yet completed. */
 struct win_member;
@@ -688,7 +688,7 @@ static int win_test(MPI_Win win, int *flag) {
     if (*flag)
         exposure_end(me);
     else
-        api_poll_charge();
+        vtime_poll_charge();
     return MPI_SUCCESS;
 }
 
@@ -1055,7 +1055,9 @@ static void hints_take(struct win_member *me, MPI_Info info) {
         char value[MPI_MAX_INFO_VAL + 1];
         int flag = 0;
         PMPI_Info_get(info, win_hint_keys[i], MPI_MAX_INFO_VAL, value, &flag);
-        if (flag) snprintf(me->hints[i], sizeof me->hints[i], "%s", value);
+        if (flag)
+            snprintf(me->hints[i], sizeof me->hints[i], "%.*s", (int)sizeof me->hints[i] - 1,
+                     value);
     }
 }
 

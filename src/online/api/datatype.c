@@ -1,11 +1,13 @@
-/* MPI datatype entry points: constructors, queries, commit/free, and
- * Pack/Unpack. */
+/* Datatypes (MPI-3.1 chapter 4): the entry points over the datatype engine
+ * (src/online/datatype/): constructors (with subarrays and distributed
+ * arrays), queries, names, commit and free, pack and unpack, envelopes and
+ * contents. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/pool.h"
-#include "online/api.h"
-#include "online/datatype.h"
+#include "online/api/api.h"
+#include "online/datatype/typemap.h"
 
 static int made(const char *func, int rc, MPI_Datatype *newtype, int handle) {
     if (rc != MPI_SUCCESS) return api_error(func, rc, "invalid arguments");
@@ -563,3 +565,139 @@ int PMPI_Address(void *location, MPI_Aint *address) {
 #pragma weak MPI_Get_elements = PMPI_Get_elements
 #pragma weak MPI_Get_address = PMPI_Get_address
 #pragma weak MPI_Address = PMPI_Address
+
+int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size) {
+    int s = 0;
+    int rc = PMPI_Type_size(type, &s);
+    *size = s;
+    return rc;
+}
+
+int PMPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) {
+    MPI_Aint l = 0, e = 0;
+    int rc = PMPI_Type_get_extent(type, &l, &e);
+    *lb = l;
+    *extent = e;
+    return rc;
+}
+
+int PMPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) {
+    MPI_Aint l = 0, e = 0;
+    int rc = PMPI_Type_get_true_extent(type, &l, &e);
+    *lb = l;
+    *extent = e;
+    return rc;
+}
+
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype type, MPI_Count *count) {
+    int c = 0;
+    int rc = PMPI_Get_elements(status, type, &c);
+    *count = c;
+    return rc;
+}
+
+/* Datatype names: the predefined ones by their MPI name, others as set. */
+struct tname {
+    int type;
+    char name[MPI_MAX_OBJECT_NAME];
+};
+
+static struct tname *tnames;
+
+static int ntnames;
+
+int PMPI_Type_set_name(MPI_Datatype type, const char *name) {
+    tnames = realloc(tnames, sizeof *tnames * (size_t)(ntnames + 1));
+    if (!tnames) abort();
+    tnames[ntnames].type = type;
+    snprintf(tnames[ntnames++].name, MPI_MAX_OBJECT_NAME, "%s", name);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_name(MPI_Datatype type, char *name, int *len) {
+    static const char *const predefined[] = {
+#define N(t) [t] = #t
+        N(MPI_CHAR),
+        N(MPI_SIGNED_CHAR),
+        N(MPI_UNSIGNED_CHAR),
+        N(MPI_BYTE),
+        N(MPI_SHORT),
+        N(MPI_UNSIGNED_SHORT),
+        N(MPI_INT),
+        N(MPI_UNSIGNED),
+        N(MPI_LONG),
+        N(MPI_UNSIGNED_LONG),
+        N(MPI_LONG_LONG_INT),
+        N(MPI_UNSIGNED_LONG_LONG),
+        N(MPI_FLOAT),
+        N(MPI_DOUBLE),
+        N(MPI_LONG_DOUBLE),
+        N(MPI_WCHAR),
+        N(MPI_C_BOOL),
+        N(MPI_INT8_T),
+        N(MPI_INT16_T),
+        N(MPI_INT32_T),
+        N(MPI_INT64_T),
+        N(MPI_UINT8_T),
+        N(MPI_UINT16_T),
+        N(MPI_UINT32_T),
+        N(MPI_UINT64_T),
+        N(MPI_AINT),
+        N(MPI_OFFSET),
+        N(MPI_COUNT),
+        N(MPI_PACKED),
+        N(MPI_FLOAT_INT),
+        N(MPI_DOUBLE_INT),
+        N(MPI_LONG_INT),
+        N(MPI_2INT),
+        N(MPI_SHORT_INT),
+        N(MPI_LONG_DOUBLE_INT),
+        N(MPI_C_FLOAT_COMPLEX),
+        N(MPI_C_DOUBLE_COMPLEX),
+        N(MPI_C_LONG_DOUBLE_COMPLEX),
+        N(MPI_CXX_BOOL),
+        N(MPI_CXX_FLOAT_COMPLEX),
+        N(MPI_CXX_DOUBLE_COMPLEX),
+        N(MPI_CXX_LONG_DOUBLE_COMPLEX),
+        N(MPI_INTEGER),
+        N(MPI_REAL),
+        N(MPI_DOUBLE_PRECISION),
+        N(MPI_COMPLEX),
+        N(MPI_DOUBLE_COMPLEX),
+        N(MPI_LOGICAL),
+        N(MPI_CHARACTER),
+        N(MPI_INTEGER1),
+        N(MPI_INTEGER2),
+        N(MPI_INTEGER4),
+        N(MPI_INTEGER8),
+        N(MPI_REAL4),
+        N(MPI_REAL8),
+        N(MPI_REAL16),
+        N(MPI_COMPLEX8),
+        N(MPI_COMPLEX16),
+        N(MPI_COMPLEX32),
+        N(MPI_2REAL),
+        N(MPI_2DOUBLE_PRECISION),
+        N(MPI_2INTEGER),
+        N(MPI_INTEGER16),
+        N(MPI_LB),
+        N(MPI_UB),
+        N(MPI_LONG_LONG),
+#undef N
+    };
+    const char *found =
+        type > 0 && type < (int)(sizeof predefined / sizeof *predefined) && predefined[type]
+            ? predefined[type]
+            : "";
+    for (int i = 0; i < ntnames; i++)
+        if (tnames[i].type == type) found = tnames[i].name;
+    *len = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", found);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_size_x = PMPI_Type_size_x
+#pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
+#pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
+#pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
+#pragma weak MPI_Type_set_name = PMPI_Type_set_name
+#pragma weak MPI_Type_get_name = PMPI_Type_get_name

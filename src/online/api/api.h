@@ -1,17 +1,18 @@
-/* Shared helpers of the MPI C API entry points (api_*.c): error handling
- * through the rank's error handler, argument checks, request wrappers. */
-#ifndef SIMPI_API_H
-#define SIMPI_API_H
+/* Shared declarations of the MPI C API entry points (src/online/api/, one
+ * file per chapter of MPI-3.1): request wrappers, argument checks, error
+ * reporting through the handlers of errhan.c, and the helpers the chapters
+ * lend each other. */
+#ifndef SIMPI_ONLINE_API_H
+#define SIMPI_ONLINE_API_H
 
 #include <stdbool.h>
 
 #include "mpi.h"
 #include "mpi/sim.h"
-#include "online/datatype.h"
-#include "online/dtype.h"
+#include "online/datatype/predefined.h"
+#include "online/datatype/typemap.h"
 #include "online/runtime.h"
 
-/* An MPI_Request: the MPI-layer request and where a receive's data goes. */
 struct stage;
 
 /* What a persistent request starts each time. */
@@ -23,6 +24,7 @@ struct persist {
     bool is_recv;
 };
 
+/* An MPI_Request: the MPI-layer request and where a receive's data goes. */
 struct simpi_request {
     struct request *r; /* NULL for an operation on MPI_PROC_NULL */
     struct sim_recv_target tgt;
@@ -39,14 +41,23 @@ struct simpi_request {
     bool persistent;
     struct persist persist;
     struct simpi_request *companion; /* MPI_Isendrecv: the send, finished with it */
-    struct rma_op *rma;              /* a request-based one-sided operation (api_rma.c) */
-    struct greq *greq;               /* a generalized request (api_ext.c) */
+    struct rma_op *rma;              /* a request-based one-sided operation (rma.c) */
+    struct greq *greq;               /* a generalized request (ext.c) */
 };
 
-struct stage;
-/* Finishes a collective's staging (unpacks outputs) and frees it. */
-void api_unstage(struct stage *st);
+/* --- api.c: checks shared by most calls (MPI_SUCCESS or the reported
+ * error), statuses, and the stop for functions simpi lacks (stubs.c) --- */
+int api_check_init(const char *func);
+int api_check_comm(const char *func, MPI_Comm comm);
+int api_check_type(const char *func, MPI_Datatype type, int count);
+/* MPI's empty status (null or inactive requests): any source, any tag,
+ * no error, 0 bytes. */
+void api_empty_status(MPI_Status *status);
+/* Fills status (if not ignored) from a finished request wrapper. */
+void api_fill_status(MPI_Status *status, const struct simpi_request *q);
+_Noreturn void api_unsupported(const char *func);
 
+/* --- errhan.c --- */
 /* Reports an error through the handler of the communicator the call is
  * about (MPI_COMM_WORLD's if none): aborts under MPI_ERRORS_ARE_FATAL,
  * calls a user handler, returns the code. */
@@ -56,63 +67,68 @@ int api_error(const char *func, int code, const char *fmt, ...)
  * file) that has its own. */
 int api_error_handler(int handler, int obj, const char *func, int code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-/* A function simpi lacks: stops the run naming it (api_stubs.c). */
-_Noreturn void api_unsupported(const char *func);
-/* Checks shared by most calls; return MPI_SUCCESS or the reported error. */
-int api_check_init(const char *func);
-int api_check_comm(const char *func, MPI_Comm comm);
-int api_check_type(const char *func, MPI_Datatype type, int count);
-/* MPI's empty status (null or inactive requests): any source, any tag,
- * no error, 0 bytes. */
-void api_empty_status(MPI_Status *status);
-/* Fills status (if not ignored) from a finished request wrapper. */
-void api_fill_status(MPI_Status *status, const struct simpi_request *q);
+/* Reports an error through comm's handler (MPI_Comm_call_errhandler). */
+int api_comm_error(MPI_Comm comm, const char *func, int code, const char *what);
+/* The communicator the running call is about: its handler gets the call's
+ * errors. */
+void api_error_context(MPI_Comm comm);
+void api_set_errhandler(MPI_Comm comm, int handler);
+/* A new communicator starts with its parent's handler (MPI-3.1 8.3). */
+void api_inherit_errhandler(MPI_Comm parent, MPI_Comm child);
+bool api_call_user_handler(int errhandler, MPI_Comm comm, int code);
+/* Error classes and codes the program added: the last one, a code's class
+ * (code itself if not added) and string (NULL if none). */
+int api_last_used_code(void);
+int api_user_error_class(int code);
+const char *api_user_error_text(int code);
+
+/* --- pt2pt.c: request wrappers --- */
 struct simpi_request *api_request_new(void);
-/* MPI_Comm_create_group with the group as world ranks (api_env.c). */
-int api_comm_create_group(MPI_Comm comm, const int32_t *world, int n, int tag, MPI_Comm *newcomm);
-/* A test or probe found nothing: charges mpi.poll_cost to the rank (vtime.c). */
-void api_poll_charge(void);
+void api_request_free(struct simpi_request *q);
 /* MPI_Test without the polling cost (for Testany and Testsome). */
 int api_test_one(MPI_Request *request, int *flag, MPI_Status *status);
-void api_request_free(struct simpi_request *q);
-/* Attributes follow communicators (api_misc.c). */
+/* Persistent requests: create (inactive), and start. */
+int api_make_persistent(const char *func, const void *buf, int count, MPI_Datatype type, int peer,
+                        int tag, MPI_Comm comm, int mode, bool is_recv, MPI_Request *request);
+void api_start(struct simpi_request *q);
+
+/* --- coll.c --- */
+struct stage;
+/* Finishes a collective's staging (unpacks outputs) and frees it. */
+void api_unstage(struct stage *st);
+/* Per-rank, per-communicator collective sequence numbers. */
+uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm);
+
+/* --- comm.c and group.c --- */
+/* MPI_Comm_create_group with the group as world ranks. */
+int api_comm_create_group(MPI_Comm comm, const int32_t *world, int n, int tag, MPI_Comm *newcomm);
+/* A duplicate of comm for simpi's own use (no attributes copied). */
+MPI_Comm api_comm_dup_private(MPI_Comm comm);
+/* The world ranks of a communicator's members (caller frees). */
+int32_t *api_comm_members(MPI_Comm comm, int *n);
+/* A new group of the communicator's members (comm must be valid). */
+MPI_Group api_comm_group(MPI_Comm comm);
+/* The world ranks of a group's members (NULL for an invalid group). */
+const int32_t *api_group_members(MPI_Group group, int *n);
+
+/* --- attr.c: attributes follow communicators, datatypes, windows --- */
 /* On MPI_Comm_dup: MPI_SUCCESS, or the error a copy callback returned. */
 int api_copy_attrs(MPI_Comm from, MPI_Comm to);
 void api_delete_attrs(MPI_Comm comm);
 /* Datatype attributes on MPI_Type_dup (callback errors returned) and free. */
 int api_type_copy_attrs(MPI_Datatype from, MPI_Datatype to);
 void api_type_delete_attrs(MPI_Datatype type);
-bool api_call_user_handler(int errhandler, MPI_Comm comm, int code);
-/* Persistent requests: create (inactive), and start. */
-int api_make_persistent(const char *func, const void *buf, int count, MPI_Datatype type, int peer,
-                        int tag, MPI_Comm comm, int mode, bool is_recv, MPI_Request *request);
-void api_start(struct simpi_request *q);
-/* Per-rank, per-communicator collective sequence numbers. */
-uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm);
-void api_set_errhandler(MPI_Comm comm, int handler);
-/* Reports an error through comm's handler (MPI_Comm_call_errhandler). */
-int api_comm_error(MPI_Comm comm, const char *func, int code, const char *what);
-/* A duplicate of comm for simpi's own use (no attributes copied). */
-MPI_Comm api_comm_dup_private(MPI_Comm comm);
-/* A new group of the communicator's members (comm must be valid). */
-MPI_Group api_comm_group(MPI_Comm comm);
-/* The world ranks of a group's members (NULL for an invalid group). */
-const int32_t *api_group_members(MPI_Group group, int *n);
-/* Window attributes (api_misc.c) and the end of a request-based one-sided
- * operation's request (api_rma.c). */
 int api_win_get_user_attr(MPI_Win win, int keyval, void *value, int *flag);
 void api_win_delete_attrs(MPI_Win win);
+
+/* --- rma.c and ext.c: the ends of special requests --- */
+/* A request-based one-sided operation's request is completed. */
 void api_rma_forget(struct simpi_request *q);
-/* Generalized requests (api_ext.c): at completion, the query and free
- * callbacks (status filled by query; returns the first error); on
- * MPI_Cancel, the cancel callback. */
+/* Generalized requests: at completion, the query and free callbacks
+ * (status filled by query; returns the first error); on MPI_Cancel, the
+ * cancel callback. */
 int api_greq_finish(struct simpi_request *q, MPI_Status *status);
 void api_greq_cancel(struct simpi_request *q);
-/* Error classes and codes the program added (api_ext.c): the last one, a
- * code's class (code itself if not added) and string (NULL if none). */
-int api_last_used_code(void);
-int api_user_error_class(int code);
-const char *api_user_error_text(int code);
 
 #define API_ENTER(name)                                                                            \
     runtime_enter();                                                                               \

@@ -1,12 +1,12 @@
-/* Cartesian process topologies: Dims_create, Cart_create, coordinates and
- * ranks, shifts, Cart_sub. A topology belongs to a communicator (keyed by
- * its context id, the same on every member); ranks are laid out in row-major
- * order and reorder is not applied. */
+/* Process topologies (MPI-3.1 chapter 7): Dims_create, Cart_create,
+ * coordinates and ranks, shifts, Cart_sub. A topology belongs to a
+ * communicator (keyed by its context id, the same on every member); ranks
+ * are laid out in row-major order and reorder is not applied. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/pool.h"
-#include "online/api.h"
+#include "online/api/api.h"
 
 struct cart {
     struct cart *next;

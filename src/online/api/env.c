@@ -1,0 +1,131 @@
+/* The MPI environment (MPI-3.1 chapter 8 and section 12.4): init and
+ * finalize, abort, timers, processor name and versions, memory allocation,
+ * the thread level, and MPI_Pcontrol (chapter 14). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+#include "online/api/api.h"
+
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
+    (void)info;
+    void *p = malloc(size > 0 ? (size_t)size : 1);
+    if (!p) return api_error("MPI_Alloc_mem", MPI_ERR_NO_MEM, "%lld bytes", (long long)size);
+    *(void **)baseptr = p;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Free_mem(void *base) {
+    free(base);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Pcontrol(const int level, ...) {
+    (void)level;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    struct runtime *rt = simpi_rt;
+    if (!rt || rt->current < 0) {
+        fprintf(stderr, "simpi: error: MPI_Init called outside a simulated rank\n");
+        exit(4);
+    }
+    runtime_enter();
+    struct orank *o = &rt->ranks[rt->current];
+    if (o->initialized) runtime_abort("MPI_Init called twice");
+    o->initialized = 1;
+    sim_comm_self(rt->sim, rt->current, MPI_COMM_SELF);
+    runtime_leave();
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    (void)required;
+    if (provided) *provided = MPI_THREAD_SINGLE;
+    return PMPI_Init(argc, argv);
+}
+
+int PMPI_Finalize(void) {
+    API_ENTER("MPI_Finalize");
+    struct runtime *rt = simpi_rt;
+    rt->ranks[rt->current].finalized = 1;
+    sim_finish(rt->sim, rt->current);
+    runtime_leave();
+    return MPI_SUCCESS;
+}
+
+int PMPI_Initialized(int *flag) {
+    *flag = simpi_rt && simpi_rt->current >= 0 && simpi_rt->ranks[simpi_rt->current].initialized;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Finalized(int *flag) {
+    *flag = simpi_rt && simpi_rt->current >= 0 && simpi_rt->ranks[simpi_rt->current].finalized;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Abort(MPI_Comm comm, int errorcode) {
+    runtime_enter();
+    runtime_abort_status(errorcode, "MPI_Abort(comm %d, error code %d)", comm, errorcode);
+}
+
+double PMPI_Wtime(void) {
+    runtime_enter(); /* charge the computation so far */
+    double t = simtime_to_seconds(sim_now(simpi_rt->sim));
+    runtime_leave();
+    return t;
+}
+
+double PMPI_Wtick(void) {
+    return 1e-12;
+}
+
+int PMPI_Get_processor_name(char *name, int *resultlen) {
+    struct runtime *rt = simpi_rt;
+    int32_t node = rt && rt->current >= 0 ? platform_node_of(rt->plat, rt->current) : 0;
+    *resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "node-%d", node);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Get_version(int *version, int *subversion) {
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Get_library_version(char *version, int *resultlen) {
+    *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "simpi 0.1.0 (simulated MPI)");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Query_thread(int *provided) {
+    *provided = MPI_THREAD_SINGLE;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Is_thread_main(int *flag) {
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Alloc_mem = PMPI_Alloc_mem
+#pragma weak MPI_Free_mem = PMPI_Free_mem
+#pragma weak MPI_Pcontrol = PMPI_Pcontrol
+#pragma weak MPI_Init = PMPI_Init
+#pragma weak MPI_Init_thread = PMPI_Init_thread
+#pragma weak MPI_Finalize = PMPI_Finalize
+#pragma weak MPI_Initialized = PMPI_Initialized
+#pragma weak MPI_Finalized = PMPI_Finalized
+#pragma weak MPI_Abort = PMPI_Abort
+#pragma weak MPI_Wtime = PMPI_Wtime
+#pragma weak MPI_Wtick = PMPI_Wtick
+#pragma weak MPI_Get_processor_name = PMPI_Get_processor_name
+#pragma weak MPI_Get_version = PMPI_Get_version
+#pragma weak MPI_Get_library_version = PMPI_Get_library_version
+#pragma weak MPI_Query_thread = PMPI_Query_thread
+#pragma weak MPI_Is_thread_main = PMPI_Is_thread_main
