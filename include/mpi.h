@@ -1355,6 +1355,18 @@ int PMPI_Add_error_code(int errorclass, int *errorcode);
 int MPI_Add_error_string(int errorcode, const char *string);
 int PMPI_Add_error_string(int errorcode, const char *string);
 
+/* Intercommunicators (intercomm.c) */
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
+                         int remote_leader, int tag, MPI_Comm *newintercomm);
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm);
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm);
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm);
+int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+
 #include "mpi_stubs.h"
 
 #ifdef __cplusplus

@@ -25,10 +25,6 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 int MPI_Comm_join(int fd, MPI_Comm *intercomm);
 int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
-int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
-int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
-int MPI_Comm_remote_size(MPI_Comm comm, int *size);
-int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
 int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
@@ -109,12 +105,6 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
                              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                              MPI_Comm comm, MPI_Request *request);
-int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
-                         int remote_leader, int tag, MPI_Comm *newintercomm);
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
-                          int remote_leader, int tag, MPI_Comm *newintercomm);
-int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm);
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm);
 int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 MPI_Fint MPI_Message_c2f(MPI_Message message);

@@ -16,6 +16,16 @@ struct group_collector {
     uint8_t *joined;
 };
 
+/* An intercommunicator being created: cl as its first member's group (L)
+ * sees it (the remote group R as its members), cr as R's members see it;
+ * both share one context. */
+struct inter_collector {
+    struct inter_collector *next;
+    struct comm *cl, *cr;
+    int32_t tag, arrived;
+    uint8_t *joined; /* L's members, then R's */
+};
+
 struct split_entry {
     int32_t color, key, prank, new_id;
 };
@@ -121,6 +131,12 @@ void comm_free_all(struct sim *s) {
         free(s->splits->entries);
         free(s->splits);
         s->splits = n;
+    }
+    while (s->inter_creates) {
+        struct inter_collector *n = s->inter_creates->next;
+        free(s->inter_creates->joined);
+        free(s->inter_creates);
+        s->inter_creates = n;
     }
     while (s->group_creates) {
         struct group_collector *n = s->group_creates->next;
@@ -262,4 +278,50 @@ struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_
     struct request *r = sched_start(s, rank, c, mine, COLL_ALLGATHER, 8, 0, NULL);
     request_track(s, r, -1);
     return r;
+}
+
+/* A communicator of size n whose rank arrays hold `room` members (an
+ * intercommunicator's side indexes them by local rank). */
+static struct comm *inter_side(struct sim *s, const int32_t *remote, int32_t n, int32_t room) {
+    struct comm *c = comm_new(s, n);
+    memcpy(c->world, remote, sizeof *remote * (size_t)n);
+    free(c->coll_seq);
+    c->coll_seq = xcalloc((size_t)(room > n ? room : n) + 1, sizeof *c->coll_seq);
+    return c;
+}
+
+void sim_intercomm_create(struct sim *s, int32_t rank, const int32_t *local, int32_t nl,
+                          const int32_t *remote, int32_t nr, int32_t tag, int32_t new_id) {
+    int32_t mine = -1;
+    for (int32_t i = 0; i < nl && mine < 0; i++)
+        if (local[i] == rank) mine = i;
+    if (mine < 0) return;
+    struct inter_collector **pp = &s->inter_creates, *ic;
+    bool left = false;
+    for (; (ic = *pp); pp = &ic->next) {
+        if (ic->tag != tag) continue;
+        left = same_members(ic->cl, remote, nr) && same_members(ic->cr, local, nl);
+        bool right = same_members(ic->cr, remote, nr) && same_members(ic->cl, local, nl);
+        int32_t slot = left ? mine : ic->cr->size + mine;
+        if ((left || right) && !ic->joined[slot]) break;
+    }
+    if (!ic) {
+        ic = xcalloc(1, sizeof *ic);
+        ic->tag = tag;
+        ic->cl = inter_side(s, remote, nr, nl);
+        ic->cr = inter_side(s, local, nl, nr);
+        ic->cr->ctx = ic->cl->ctx; /* one context: messages cross between the sides */
+        ic->joined = xcalloc((size_t)(nl + nr), 1);
+        ic->next = s->inter_creates;
+        s->inter_creates = ic;
+        pp = &s->inter_creates;
+        left = true;
+    }
+    ic->joined[left ? mine : ic->cr->size + mine] = 1;
+    handle_put(s, rank, new_id, left ? ic->cl : ic->cr, mine);
+    if (++ic->arrived == nl + nr) {
+        *pp = ic->next;
+        free(ic->joined);
+        free(ic);
+    }
 }

@@ -131,6 +131,13 @@ struct request *sim_icoll_v(struct sim *s, int32_t rank, int32_t comm_id, enum c
  * those ranks alone (MPI_Comm_create_group); NULL if rank is not one. */
 struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_id,
                                       const int32_t *world, int32_t n, int32_t tag, int32_t new_id);
+/* An intercommunicator between the world ranks local[0..nl-1] (this rank's
+ * group) and remote[0..nr-1], known to the rank as new_id once it has
+ * called: a send to rank r goes to remote[r], and the receiver sees the
+ * sender's rank in its own group. Every member of both groups calls it with
+ * the same tag; nothing is waited for (the front end exchanges the groups). */
+void sim_intercomm_create(struct sim *s, int32_t rank, const int32_t *local, int32_t nl,
+                          const int32_t *remote, int32_t nr, int32_t tag, int32_t new_id);
 struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
                                int32_t key, int32_t new_id);
 struct request *sim_comm_dup(struct sim *s, int32_t rank, int32_t comm_id, int32_t new_id);

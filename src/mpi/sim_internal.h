@@ -111,6 +111,7 @@ struct sim {
     uint32_t next_ctx;
     struct split_collector *splits;
     struct group_collector *group_creates; /* MPI_Comm_create_group calls in progress */
+    struct inter_collector *inter_creates; /* intercommunicators being created */
     struct sched *ready_head, *ready_tail; /* schedules whose round completed */
     enum sim_status status;
     int64_t abandoned_requests; /* still outstanding when their rank finished */

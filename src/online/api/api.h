@@ -96,6 +96,13 @@ void api_start(struct simpi_request *q);
 struct stage;
 /* Finishes a collective's staging (unpacks outputs) and frees it. */
 void api_unstage(struct stage *st);
+/* Blocking collectives for simpi's own use (no entry, errors returned). */
+int api_coll_barrier(MPI_Comm comm);
+int api_coll_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
+int api_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                    int root, MPI_Comm comm);
+/* A gather of `bytes` bytes per rank into recvbuf at root. */
+int api_coll_gather(const void *sendbuf, int bytes, void *recvbuf, int root, MPI_Comm comm);
 /* Per-rank, per-communicator collective sequence numbers. */
 uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm);
 
@@ -110,6 +117,25 @@ int32_t *api_comm_members(MPI_Comm comm, int *n);
 MPI_Group api_comm_group(MPI_Comm comm);
 /* The world ranks of a group's members (NULL for an invalid group). */
 const int32_t *api_group_members(MPI_Group group, int *n);
+
+/* A new communicator id for this rank. */
+MPI_Comm api_comm_new_id(void);
+/* A new group of the given world ranks (copied). */
+MPI_Group api_group_of(const int32_t *world, int n);
+
+/* --- intercomm.c --- */
+bool api_is_inter(MPI_Comm comm);
+int api_inter_local_size(MPI_Comm comm);
+int api_inter_dup(MPI_Comm comm, MPI_Comm *newcomm);
+void api_inter_free(MPI_Comm comm);
+int api_inter_barrier(MPI_Comm comm);
+int api_inter_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
+int api_inter_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                     int root, MPI_Comm comm);
+int api_inter_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                        MPI_Comm comm);
+int api_inter_allgather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
+                        int rcount, MPI_Datatype rtype, MPI_Comm comm);
 
 /* --- attr.c: attributes follow communicators, datatypes, windows --- */
 /* On MPI_Comm_dup: MPI_SUCCESS, or the error a copy callback returned. */

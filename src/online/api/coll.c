@@ -107,6 +107,11 @@ static int run_v(const char *func, MPI_Comm comm, struct coll_call *c, enum coll
                  MPI_Request *request) {
     struct sim *s = simpi_rt->sim;
     int32_t me = runtime_rank(), n = sim_comm_size(s, me, comm);
+    if (api_is_inter(comm))
+        runtime_abort_status(RUNTIME_EXIT_UNSUPPORTED,
+                             "%s on an intercommunicator is not supported by simpi yet (blocking "
+                             "barrier, bcast, reduce, allreduce and allgather are)",
+                             func);
     if (c->root < 0 || c->root >= n) {
         api_unstage(st);
         return api_error(func, MPI_ERR_ROOT, "root %d is not in the communicator (size %d)",
@@ -151,6 +156,7 @@ static void comm_shape(MPI_Comm comm, int *me, int *n) {
 static int barrier(MPI_Comm comm, MPI_Request *request) {
     int rc = api_check_comm("MPI_Barrier", comm);
     if (rc != MPI_SUCCESS) return rc;
+    if (!request && api_is_inter(comm)) return api_inter_barrier(comm);
     struct coll_call c = {.kind = CD_NONE};
     return run("MPI_Barrier", comm, &c, COLL_BARRIER, 0, NULL, request);
 }
@@ -159,6 +165,7 @@ static int bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm com
                  MPI_Request *request) {
     int rc = check("MPI_Bcast", comm, type, count);
     if (rc != MPI_SUCCESS) return rc;
+    if (!request && api_is_inter(comm)) return api_inter_bcast(buf, count, type, root, comm);
     struct stage *st = xcalloc(1, sizeof *st);
     void *data = stage_out(st, buf, type, count);
     int64_t bytes = (int64_t)count * dt_size(type);
@@ -174,6 +181,10 @@ static int reduction(const char *func, enum coll_data_kind kind, const void *sen
     int rc = check(func, comm, type, count);
     if (rc != MPI_SUCCESS) return rc;
     if (!op_valid(op)) return api_error(func, MPI_ERR_OP, "operation %d is not valid", op);
+    if (!request && kind == CD_REDUCE && api_is_inter(comm))
+        return api_inter_reduce(sendbuf, recvbuf, count, type, op, root, comm);
+    if (!request && kind == CD_ALLREDUCE && api_is_inter(comm))
+        return api_inter_allreduce(sendbuf, recvbuf, count, type, op, comm);
     int64_t per;
     int basic = dt_basic(type, &per), me, n;
     if (op_is_user(op)) { /* user functions see the caller's datatype and count */
@@ -267,6 +278,9 @@ static int data_coll(const char *func, enum coll_data_kind kind, const struct vs
                      MPI_Comm comm, MPI_Request *request) {
     int rc = api_check_comm(func, comm), me, n;
     if (rc != MPI_SUCCESS) return rc;
+    if (!request && kind == CD_ALLGATHER && !v->recvcounts && api_is_inter(comm))
+        return api_inter_allgather(v->sendbuf, v->sendcount, v->sendtype, v->recvbuf, v->recvcount,
+                                   v->recvtype, comm);
     comm_shape(comm, &me, &n);
     bool root = me == v->root || kind == CD_ALLGATHER || kind == CD_ALLTOALL;
     bool in_place = v->sendbuf == MPI_IN_PLACE || v->recvbuf == MPI_IN_PLACE;
@@ -417,6 +431,27 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
 }
 
 #define V(...) (&(struct vspec){__VA_ARGS__})
+
+int api_coll_barrier(MPI_Comm comm) {
+    return barrier(comm, NULL);
+}
+
+int api_coll_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+    return bcast(buf, count, type, root, comm, NULL);
+}
+
+int api_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                    int root, MPI_Comm comm) {
+    return reduction("MPI_Reduce", CD_REDUCE, sendbuf, recvbuf, count, NULL, type, op, root, comm,
+                     NULL);
+}
+
+int api_coll_gather(const void *sendbuf, int bytes, void *recvbuf, int root, MPI_Comm comm) {
+    return data_coll(
+        "MPI_Gather", CD_GATHER,
+        V(sendbuf, bytes, NULL, NULL, MPI_BYTE, recvbuf, bytes, NULL, NULL, MPI_BYTE, root), comm,
+        NULL);
+}
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {

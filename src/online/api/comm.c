@@ -45,12 +45,6 @@ int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result) {
     API_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Comm_test_inter(MPI_Comm comm, int *flag) {
-    (void)comm;
-    *flag = 0;
-    return MPI_SUCCESS;
-}
-
 /* Communicator names, per rank and communicator id (a small table). */
 struct name {
     int32_t rank;
@@ -123,7 +117,9 @@ int PMPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Co
 int PMPI_Comm_size(MPI_Comm comm, int *size) {
     API_ENTER("MPI_Comm_size");
     int rc = api_check_comm("MPI_Comm_size", comm);
-    if (rc == MPI_SUCCESS) *size = sim_comm_size(simpi_rt->sim, runtime_rank(), comm);
+    if (rc == MPI_SUCCESS)
+        *size = api_is_inter(comm) ? api_inter_local_size(comm)
+                                   : sim_comm_size(simpi_rt->sim, runtime_rank(), comm);
     API_RETURN(rc);
 }
 
@@ -135,7 +131,7 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank) {
 }
 
 /* Communicator ids are per rank; each rank numbers its new ones from 2. */
-static MPI_Comm next_comm_id(void) {
+MPI_Comm api_comm_new_id(void) {
     static int32_t *next;
     struct runtime *rt = simpi_rt;
     if (!next) next = xcalloc((size_t)rt->n, sizeof *next);
@@ -145,9 +141,13 @@ static MPI_Comm next_comm_id(void) {
 static int split(const char *func, MPI_Comm comm, int color, int key, MPI_Comm *newcomm, bool dup) {
     int rc = api_check_comm(func, comm);
     if (rc != MPI_SUCCESS) return rc;
+    if (dup && api_is_inter(comm)) return api_inter_dup(comm, newcomm);
+    if (api_is_inter(comm))
+        runtime_abort_status(RUNTIME_EXIT_UNSUPPORTED,
+                             "%s of an intercommunicator is not supported by simpi yet", func);
     if (!dup && color < 0 && color != MPI_UNDEFINED)
         return api_error(func, MPI_ERR_ARG, "color %d is negative", color);
-    MPI_Comm id = next_comm_id();
+    MPI_Comm id = api_comm_new_id();
     struct sim *s = simpi_rt->sim;
     int32_t me = runtime_rank();
     struct request *q =
@@ -164,7 +164,7 @@ static int split(const char *func, MPI_Comm comm, int color, int key, MPI_Comm *
 }
 
 MPI_Comm api_comm_dup_private(MPI_Comm comm) {
-    MPI_Comm id = next_comm_id();
+    MPI_Comm id = api_comm_new_id();
     struct request *q = sim_comm_dup(simpi_rt->sim, runtime_rank(), comm, id);
     runtime_wait(&q, 1, false);
     return id;
@@ -173,7 +173,7 @@ MPI_Comm api_comm_dup_private(MPI_Comm comm) {
 int api_comm_create_group(MPI_Comm comm, const int32_t *world, int n, int tag, MPI_Comm *newcomm) {
     int rc = api_check_comm("MPI_Comm_create_group", comm);
     if (rc != MPI_SUCCESS) return rc;
-    MPI_Comm id = next_comm_id();
+    MPI_Comm id = api_comm_new_id();
     struct request *q =
         sim_comm_create_group(simpi_rt->sim, runtime_rank(), comm, world, n, tag, id);
     if (!q) { /* not a member: nothing to join */
@@ -222,13 +222,13 @@ int PMPI_Comm_free(MPI_Comm *comm) {
     API_ENTER("MPI_Comm_free");
     int rc = api_check_comm("MPI_Comm_free", *comm);
     if (rc == MPI_SUCCESS) api_delete_attrs(*comm);
+    if (rc == MPI_SUCCESS) api_inter_free(*comm);
     if (rc == MPI_SUCCESS) *comm = MPI_COMM_NULL;
     API_RETURN(rc);
 }
 
 #pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
 #pragma weak MPI_Comm_compare = PMPI_Comm_compare
-#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
 #pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
 #pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
 #pragma weak MPI_Comm_create = PMPI_Comm_create

@@ -35,6 +35,12 @@ static struct group *group_get(MPI_Group g) {
     return g >= 2 && g - 2 < ngroups && groups[g - 2].w ? &groups[g - 2] : NULL;
 }
 
+MPI_Group api_group_of(const int32_t *world, int n) {
+    int32_t *w = xmalloc(sizeof *w * (size_t)(n + 1));
+    memcpy(w, world, sizeof *w * (size_t)n);
+    return group_new(w, n);
+}
+
 const int32_t *api_group_members(MPI_Group group, int *n) {
     struct group *g = group_get(group);
     static const int32_t none[1];

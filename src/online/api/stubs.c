@@ -47,16 +47,6 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm) {
 }
 #pragma weak MPI_Comm_join = PMPI_Comm_join
 
-int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
-    api_unsupported("MPI_Comm_remote_group");
-}
-#pragma weak MPI_Comm_remote_group = PMPI_Comm_remote_group
-
-int PMPI_Comm_remote_size(MPI_Comm comm, int *size) {
-    api_unsupported("MPI_Comm_remote_size");
-}
-#pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
-
 int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                     MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
     api_unsupported("MPI_Comm_spawn");
@@ -165,17 +155,6 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
     api_unsupported("MPI_Ineighbor_alltoallw");
 }
 #pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
-
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
-                          int remote_leader, int tag, MPI_Comm *newintercomm) {
-    api_unsupported("MPI_Intercomm_create");
-}
-#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
-
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
-    api_unsupported("MPI_Intercomm_merge");
-}
-#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
 
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
     api_unsupported("MPI_Lookup_name");
