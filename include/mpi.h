@@ -54,6 +54,7 @@ typedef int(MPI_Grequest_query_function)(void *, MPI_Status *);
 typedef int(MPI_Grequest_free_function)(void *);
 typedef int(MPI_Grequest_cancel_function)(void *, int);
 typedef int(MPI_Datarep_conversion_function)(void *, MPI_Datatype, int, void *, MPI_Offset, void *);
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
 typedef int(MPI_Datarep_extent_function)(MPI_Datatype, MPI_Aint *, void *);
 
 typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
@@ -135,6 +136,13 @@ typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datat
 #define MPI_LB 64
 #define MPI_UB 65
 #define MPI_LONG_LONG 66 /* the same as MPI_LONG_LONG_INT, under its own name */
+#define MPI_LOGICAL1 67
+#define MPI_LOGICAL2 68
+#define MPI_LOGICAL4 69
+#define MPI_LOGICAL8 70
+#define MPI_2COMPLEX 71
+#define MPI_2DOUBLE_COMPLEX 72
+#define MPI_CXX_COMPLEX MPI_CXX_FLOAT_COMPLEX
 
 /* Reduction operations */
 #define MPI_OP_NULL 0

@@ -33,6 +33,10 @@ int main(int argc, char **argv) {
     size_and_name(MPI_DOUBLE_COMPLEX, 16, "MPI_DOUBLE_COMPLEX");
     size_and_name(MPI_LOGICAL, 4, "MPI_LOGICAL");
     size_and_name(MPI_INTEGER16, 16, "MPI_INTEGER16");
+    size_and_name(MPI_LOGICAL8, 8, "MPI_LOGICAL8");
+    size_and_name(MPI_2DOUBLE_COMPLEX, 32, "MPI_2DOUBLE_COMPLEX");
+    size_and_name(MPI_LONG_LONG, (int)sizeof(long long), "MPI_LONG_LONG");
+    size_and_name(MPI_UB, 0, "MPI_UB");
     size_and_name(MPI_C_LONG_DOUBLE_COMPLEX, (int)sizeof(long double complex),
                   "MPI_C_LONG_DOUBLE_COMPLEX");
 

@@ -683,6 +683,12 @@ int PMPI_Type_get_name(MPI_Datatype type, char *name, int *len) {
         N(MPI_LB),
         N(MPI_UB),
         N(MPI_LONG_LONG),
+        N(MPI_LOGICAL1),
+        N(MPI_LOGICAL2),
+        N(MPI_LOGICAL4),
+        N(MPI_LOGICAL8),
+        N(MPI_2COMPLEX),
+        N(MPI_2DOUBLE_COMPLEX),
 #undef N
     };
     const char *found =

@@ -394,6 +394,10 @@ static int swap_unit(MPI_Datatype type) {
     case MPI_2DOUBLE_PRECISION:
     case MPI_2INTEGER:
         return dtype_size(basic) / 2;
+    case MPI_2COMPLEX:
+        return 4;
+    case MPI_2DOUBLE_COMPLEX:
+        return 8;
     default:
         return dtype_size(basic);
     }

@@ -112,6 +112,12 @@ int dtype_size(int t) {
         [MPI_LB] = 0,
         [MPI_UB] = 0,
         [MPI_LONG_LONG] = sizeof(long long),
+        [MPI_LOGICAL1] = 1,
+        [MPI_LOGICAL2] = 2,
+        [MPI_LOGICAL4] = 4,
+        [MPI_LOGICAL8] = 8,
+        [MPI_2COMPLEX] = 2 * sizeof(float _Complex),
+        [MPI_2DOUBLE_COMPLEX] = 2 * sizeof(double _Complex),
     };
     if (t <= 0 || t >= (int)(sizeof sizes / sizeof sizes[0])) return -1;
     return sizes[t];
@@ -281,6 +287,7 @@ int op_apply(int op, int type, const void *in, void *inout, int64_t n) {
     case MPI_SIGNED_CHAR:
     case MPI_INT8_T:
     case MPI_INTEGER1:
+    case MPI_LOGICAL1:
         INT_OP(signed char)
     case MPI_UNSIGNED_CHAR:
     case MPI_UINT8_T:
@@ -289,6 +296,7 @@ int op_apply(int op, int type, const void *in, void *inout, int64_t n) {
     case MPI_SHORT:
     case MPI_INT16_T:
     case MPI_INTEGER2:
+    case MPI_LOGICAL2:
         INT_OP(short)
     case MPI_UNSIGNED_SHORT:
     case MPI_UINT16_T:
@@ -298,6 +306,7 @@ int op_apply(int op, int type, const void *in, void *inout, int64_t n) {
     case MPI_INTEGER:
     case MPI_INTEGER4:
     case MPI_LOGICAL:
+    case MPI_LOGICAL4:
         INT_OP(int)
     case MPI_UNSIGNED:
     case MPI_UINT32_T:
@@ -308,6 +317,7 @@ int op_apply(int op, int type, const void *in, void *inout, int64_t n) {
         INT_OP(unsigned long)
     case MPI_LONG_LONG_INT:
     case MPI_LONG_LONG:
+    case MPI_LOGICAL8:
     case MPI_INT64_T:
     case MPI_INTEGER8:
     case MPI_OFFSET:

@@ -114,11 +114,11 @@ static int alignment_of(int t) {
         t == MPI_SHORT_INT || t == MPI_LONG_DOUBLE_INT || t == MPI_2INTEGER || t == MPI_2REAL ||
         t == MPI_2DOUBLE_PRECISION)
         return s >= 16 ? 16 : s >= 8 ? 8 : 4;
-    if (t == MPI_COMPLEX || t == MPI_COMPLEX8 || t == MPI_C_FLOAT_COMPLEX ||
+    if (t == MPI_COMPLEX || t == MPI_COMPLEX8 || t == MPI_C_FLOAT_COMPLEX || t == MPI_2COMPLEX ||
         t == MPI_CXX_FLOAT_COMPLEX)
         return 4; /* complex types align as their parts */
     if (t == MPI_DOUBLE_COMPLEX || t == MPI_COMPLEX16 || t == MPI_C_DOUBLE_COMPLEX ||
-        t == MPI_CXX_DOUBLE_COMPLEX)
+        t == MPI_2DOUBLE_COMPLEX || t == MPI_CXX_DOUBLE_COMPLEX)
         return 8;
     return s > 16 ? 16 : s < 1 ? 1 : s;
 }
