@@ -43,6 +43,7 @@ struct simpi_request {
     struct simpi_request *companion; /* MPI_Isendrecv: the send, finished with it */
     struct rma_op *rma;              /* a request-based one-sided operation (rma.c) */
     struct greq *greq;               /* a generalized request (ext.c) */
+    int fint;                        /* its integer for Fortran, 0 if none (src/fortran) */
 };
 
 /* --- api.c: checks shared by most calls (MPI_SUCCESS or the reported

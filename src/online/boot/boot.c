@@ -16,7 +16,18 @@ void exit(int status) __attribute__((noreturn));
 /* `simpi run` looks for this text to tell programs built with simpicc. */
 __attribute__((used)) const char simpi_boot_marker[] = "simpi-runtime: built with simpicc";
 
+/* The sentinels of Fortran's mpif.h (COMMON blocks of these names, which
+ * these definitions back): the bindings tell them by their address. */
+int simpi_bottom_[1], simpi_in_place_[1], simpi_status_ignore_[8], simpi_statuses_ignore_[8];
+int simpi_errcodes_ignore_[1], simpi_unweighted_[1], simpi_weights_empty_[1];
+char simpi_argv_null_[1];
+void simpi_fortran_sentinels(const void *const s[7]);
+
 __attribute__((constructor)) static void simpi_boot(int argc, char **argv, char **envp) {
     (void)envp;
+    const void *const sentinels[7] = {
+        simpi_bottom_,          simpi_in_place_,   simpi_status_ignore_, simpi_statuses_ignore_,
+        simpi_errcodes_ignore_, simpi_unweighted_, simpi_weights_empty_};
+    simpi_fortran_sentinels(sentinels);
     exit(runtime_main(argc, argv, main));
 }

@@ -1,0 +1,186 @@
+/* The hand-written part of the Fortran bindings (see support.h): sentinels,
+ * request handles as integers, CHARACTER arguments, and the calls whose
+ * Fortran form differs from C's beyond passing by reference (MPI_Init,
+ * attributes, which Fortran passes as integer values). */
+#include "fortran/support.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+#include "online/api/api.h"
+
+/* A Fortran status is INTEGER(MPI_STATUS_SIZE) (8 in mpif.h): the same
+ * bytes as a C MPI_Status, its first three the source, tag and error. */
+_Static_assert(sizeof(MPI_Status) == 8 * sizeof(MPI_Fint), "MPI_STATUS_SIZE is 8 in mpif.h");
+
+/* The addresses of mpif.h's sentinel COMMON blocks, given by the boot
+ * object linked into every program (boot.c), where they are defined. */
+static const void *bottom, *in_place, *status_ignore, *statuses_ignore, *errcodes_ignore,
+    *unweighted, *weights_empty;
+
+void simpi_fortran_sentinels(const void *const s[7]) {
+    bottom = s[0];
+    in_place = s[1];
+    status_ignore = s[2];
+    statuses_ignore = s[3];
+    errcodes_ignore = s[4];
+    unweighted = s[5];
+    weights_empty = s[6];
+}
+
+void *f_buf(const void *buf) {
+    if (buf && buf == bottom) return MPI_BOTTOM;
+    if (buf && buf == in_place) return MPI_IN_PLACE;
+    return (void *)buf;
+}
+
+MPI_Status *f_status(MPI_Fint *status) {
+    return status && (const void *)status == status_ignore ? MPI_STATUS_IGNORE
+                                                           : (MPI_Status *)status;
+}
+
+MPI_Status *f_statuses(MPI_Fint *statuses) {
+    return statuses && (const void *)statuses == statuses_ignore ? MPI_STATUSES_IGNORE
+                                                                 : (MPI_Status *)statuses;
+}
+
+int *f_errcodes(MPI_Fint *codes) {
+    return codes && (const void *)codes == errcodes_ignore ? MPI_ERRCODES_IGNORE : codes;
+}
+
+int *f_weights(MPI_Fint *weights) {
+    if (weights && (const void *)weights == unweighted) return MPI_UNWEIGHTED;
+    if (weights && (const void *)weights == weights_empty) return MPI_WEIGHTS_EMPTY;
+    return weights;
+}
+
+/* --- requests --- */
+
+static MPI_Request *reqs; /* integer i + 1 -> request */
+static int nreqs, cap_reqs;
+static int *free_slots, nfree;
+
+MPI_Request f_req_in(MPI_Fint f) {
+    return f > 0 && f <= nreqs ? reqs[f - 1] : MPI_REQUEST_NULL;
+}
+
+static MPI_Fint slot_for(MPI_Request c) {
+    if (c->fint > 0 && c->fint <= nreqs && reqs[c->fint - 1] == c) return c->fint; /* known */
+    int i;
+    if (nfree) {
+        i = free_slots[--nfree];
+    } else {
+        if (nreqs == cap_reqs) {
+            cap_reqs = cap_reqs ? 2 * cap_reqs : 64;
+            reqs = xrealloc_or_die(reqs, sizeof *reqs * (size_t)cap_reqs);
+            free_slots = xrealloc_or_die(free_slots, sizeof *free_slots * (size_t)cap_reqs);
+        }
+        i = nreqs++;
+    }
+    reqs[i] = c;
+    c->fint = i + 1;
+    return i + 1;
+}
+
+MPI_Fint f_req_out(MPI_Request c, MPI_Fint f) {
+    if (f > 0 && f <= nreqs && reqs[f - 1] == c && c) return f; /* unchanged (persistent) */
+    if (f > 0 && f <= nreqs && reqs[f - 1] && !c) {             /* completed: the slot is free */
+        reqs[f - 1] = MPI_REQUEST_NULL;
+        free_slots[nfree++] = f - 1;
+    }
+    return c ? slot_for(c) : 0;
+}
+
+MPI_Request *f_reqs_in(const MPI_Fint *f, int n) {
+    MPI_Request *c = xmalloc(sizeof *c * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; i++)
+        c[i] = f_req_in(f[i]);
+    return c;
+}
+
+void f_reqs_out(MPI_Request *c, MPI_Fint *f, int n) {
+    for (int i = 0; i < n; i++)
+        f[i] = f_req_out(c[i], f[i]);
+    free(c);
+}
+
+/* --- CHARACTER arguments --- */
+
+char *f_str_in(const char *s, size_t len) {
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    char *c = xmalloc(len + 1);
+    memcpy(c, s, len);
+    c[len] = '\0';
+    return c;
+}
+
+void f_str_out(const char *c, char *s, size_t len) {
+    size_t n = strlen(c);
+    if (n > len) n = len;
+    memcpy(s, c, n);
+    memset(s + n, ' ', len - n);
+}
+
+/* --- calls whose Fortran form is not C's by reference --- */
+
+/* Each is defined as mpi_x_ and pmpi_x_ (gfortran's names of MPI_X and
+ * PMPI_X), calling the C function of the same prefix. */
+#define BOTH(ret, lname, params, body_mpi, body_pmpi)                                              \
+    ret mpi_##lname##_ params{body_mpi} ret pmpi_##lname##_ params {                               \
+        body_pmpi                                                                                  \
+    }
+
+BOTH(void, init, (MPI_Fint * ierr), *ierr = MPI_Init(NULL, NULL);, *ierr = PMPI_Init(NULL, NULL);)
+BOTH(void, init_thread, (MPI_Fint * required, MPI_Fint *provided, MPI_Fint *ierr),
+     *ierr = MPI_Init_thread(NULL, NULL, *required, provided);
+     , *ierr = PMPI_Init_thread(NULL, NULL, *required, provided);)
+BOTH(double, wtime, (void), return MPI_Wtime();, return PMPI_Wtime();)
+BOTH(double, wtick, (void), return MPI_Wtick();, return PMPI_Wtick();)
+BOTH(void, pcontrol, (MPI_Fint * level), MPI_Pcontrol(*level);, PMPI_Pcontrol(*level);)
+BOTH(MPI_Aint, aint_add, (MPI_Aint * base, MPI_Aint *disp), return *base + *disp;
+     , return *base + *disp;)
+BOTH(MPI_Aint, aint_diff, (MPI_Aint * a, MPI_Aint *b), return *a - *b;, return *a - *b;)
+
+/* Attributes: Fortran stores and reads integer values (INTEGER(KIND=
+ * MPI_ADDRESS_KIND); INTEGER for the MPI-1 calls); C keeps them as the
+ * pointer-sized value itself. The predefined attributes C returns as
+ * pointers to their value (MPI_WIN_BASE: the base itself). */
+static MPI_Aint attr_value(void *v, int keyval, bool is_win) {
+    if (is_win && keyval == MPI_WIN_BASE) return (MPI_Aint)(intptr_t)v;
+    bool predefined = keyval < 16; /* below the first user keyval (attr.c) */
+    if (!predefined) return (MPI_Aint)(intptr_t)v;
+    return is_win && keyval == MPI_WIN_SIZE ? *(MPI_Aint *)v : *(int *)v;
+}
+
+#define GET_ATTR(lname, CNAME, HANDLE, WIN)                                                        \
+    BOTH(void, lname,                                                                              \
+         (MPI_Fint * obj, MPI_Fint * keyval, MPI_Aint * value, MPI_Fint * flag, MPI_Fint * ierr),  \
+         void *v = NULL;                                                                           \
+         *ierr = MPI_##CNAME((HANDLE)*obj, *keyval, &v, flag);                                     \
+         if (*ierr == MPI_SUCCESS && *flag) *value = attr_value(v, *keyval, WIN);, void *v = NULL; \
+         *ierr = PMPI_##CNAME((HANDLE)*obj, *keyval, &v, flag);                                    \
+         if (*ierr == MPI_SUCCESS && *flag) *value = attr_value(v, *keyval, WIN);)
+#define SET_ATTR(lname, CNAME, HANDLE, VALUE)                                                      \
+    BOTH(void, lname, (MPI_Fint * obj, MPI_Fint * keyval, VALUE * value, MPI_Fint * ierr),         \
+         *ierr = MPI_##CNAME((HANDLE)*obj, *keyval, (void *)(intptr_t)*value);                     \
+         , *ierr = PMPI_##CNAME((HANDLE)*obj, *keyval, (void *)(intptr_t)*value);)
+
+GET_ATTR(comm_get_attr, Comm_get_attr, MPI_Comm, false)
+GET_ATTR(type_get_attr, Type_get_attr, MPI_Datatype, false)
+GET_ATTR(win_get_attr, Win_get_attr, MPI_Win, true)
+SET_ATTR(comm_set_attr, Comm_set_attr, MPI_Comm, MPI_Aint)
+SET_ATTR(type_set_attr, Type_set_attr, MPI_Datatype, MPI_Aint)
+SET_ATTR(win_set_attr, Win_set_attr, MPI_Win, MPI_Aint)
+SET_ATTR(attr_put, Attr_put, MPI_Comm, MPI_Fint)
+
+/* MPI-1's MPI_ATTR_GET: an INTEGER value. */
+BOTH(void, attr_get,
+     (MPI_Fint * comm, MPI_Fint *keyval, MPI_Fint *value, MPI_Fint *flag, MPI_Fint *ierr),
+     void *v = NULL;
+     *ierr = MPI_Attr_get(*comm, *keyval, &v, flag);
+     if (*ierr == MPI_SUCCESS && *flag) *value = (MPI_Fint)attr_value(v, *keyval, false);
+     , void *v = NULL; *ierr = PMPI_Attr_get(*comm, *keyval, &v, flag);
+     if (*ierr == MPI_SUCCESS && *flag) *value = (MPI_Fint)attr_value(v, *keyval, false);)
