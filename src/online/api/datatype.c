@@ -241,8 +241,9 @@ int PMPI_Type_get_contents(MPI_Datatype type, int maxi, int maxa, int maxt, int 
         ints[i] = e->ints[i];
     for (int i = 0; i < e->na; i++)
         aints[i] = (MPI_Aint)e->aints[i];
-    for (int i = 0; i < e->nt; i++)
-        types[i] = same_type(e->types[i]);
+    int nt = e->nt, *inner = e->types; /* e moves when same_type makes types */
+    for (int i = 0; i < nt; i++)
+        types[i] = same_type(inner[i]);
     return MPI_SUCCESS;
 }
 

@@ -22,13 +22,15 @@ struct inter {
     int nl, nr;
 };
 
-static struct inter *inters;
+/* Each allocated on its own: a rank blocked in a call keeps its pointer
+ * while others add intercommunicators. */
+static struct inter **inters;
 static int ninters;
 
 static struct inter *inter_find(MPI_Comm comm) {
     int32_t me = runtime_rank();
     for (int i = 0; i < ninters; i++)
-        if (inters[i].world == me && inters[i].id == comm && inters[i].lw) return &inters[i];
+        if (inters[i]->world == me && inters[i]->id == comm && inters[i]->lw) return inters[i];
     return NULL;
 }
 
@@ -61,7 +63,7 @@ static void exchange(MPI_Comm comm, int peer, const void *out, int64_t nout, voi
 static int record(MPI_Comm id, MPI_Comm local, MPI_Comm shadow, const int32_t *lw, int nl,
                   const int32_t *rw, int nr) {
     inters = xrealloc_or_die(inters, sizeof *inters * (size_t)(ninters + 1));
-    struct inter *x = &inters[ninters++];
+    struct inter *x = inters[ninters++] = xmalloc(sizeof *x);
     *x = (struct inter){runtime_rank(), id, local, shadow, NULL, NULL, nl, nr};
     x->lw = xmalloc(sizeof *x->lw * (size_t)nl);
     x->rw = xmalloc(sizeof *x->rw * (size_t)nr);
