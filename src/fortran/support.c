@@ -184,3 +184,177 @@ BOTH(void, attr_get,
      if (*ierr == MPI_SUCCESS && *flag) *value = (MPI_Fint)attr_value(v, *keyval, false);
      , void *v = NULL; *ierr = PMPI_Attr_get(*comm, *keyval, &v, flag);
      if (*ierr == MPI_SUCCESS && *flag) *value = (MPI_Fint)attr_value(v, *keyval, false);)
+
+char *f_str_trim(const char *s, size_t len) {
+    while (len > 0 && *s == ' ')
+        s++, len--;
+    return f_str_in(s, len);
+}
+
+/* --- attribute keyvals created from Fortran ---
+ * The program's copy and delete subroutines take everything by reference
+ * and return their error in a last argument; C calls trampolines that
+ * call them. Values are INTEGER(KIND=MPI_ADDRESS_KIND), or INTEGER for
+ * MPI-1's MPI_KEYVAL_CREATE. */
+typedef void (*f_copy_fn)(MPI_Fint *, MPI_Fint *, void *, void *, void *, MPI_Fint *, MPI_Fint *);
+typedef void (*f_delete_fn)(MPI_Fint *, MPI_Fint *, void *, void *, MPI_Fint *);
+
+struct f_keyval {
+    f_copy_fn copy;
+    f_delete_fn del;
+    MPI_Aint extra;
+    bool mpi1; /* INTEGER values */
+};
+
+static int copy_trampoline(int obj, int keyval, void *extra, void *in, void *out, int *flag) {
+    struct f_keyval *k = extra;
+    MPI_Fint fobj = obj, fkey = keyval, fflag = 0, ierr = MPI_SUCCESS;
+    if (k->mpi1) {
+        MPI_Fint fextra = (MPI_Fint)k->extra, fin = (MPI_Fint)(intptr_t)in, fout = 0;
+        k->copy(&fobj, &fkey, &fextra, &fin, &fout, &fflag, &ierr);
+        *(void **)out = (void *)(intptr_t)fout;
+    } else {
+        MPI_Aint fextra = k->extra, fin = (MPI_Aint)(intptr_t)in, fout = 0;
+        k->copy(&fobj, &fkey, &fextra, &fin, &fout, &fflag, &ierr);
+        *(void **)out = (void *)(intptr_t)fout;
+    }
+    *flag = fflag != 0;
+    return ierr;
+}
+
+static int delete_trampoline(int obj, int keyval, void *value, void *extra) {
+    struct f_keyval *k = extra;
+    MPI_Fint fobj = obj, fkey = keyval, ierr = MPI_SUCCESS;
+    if (k->mpi1) {
+        MPI_Fint fextra = (MPI_Fint)k->extra, fval = (MPI_Fint)(intptr_t)value;
+        k->del(&fobj, &fkey, &fval, &fextra, &ierr);
+    } else {
+        MPI_Aint fextra = k->extra, fval = (MPI_Aint)(intptr_t)value;
+        k->del(&fobj, &fkey, &fval, &fextra, &ierr);
+    }
+    return ierr;
+}
+
+/* The predefined callbacks (mpif.h's EXTERNALs): copy nothing, delete
+ * nothing, or copy the value (MPI-1's INTEGER, or ADDRESS_KIND). */
+static void null_copy(MPI_Fint *obj, MPI_Fint *key, void *extra, void *in, void *out,
+                      MPI_Fint *flag, MPI_Fint *ierr) {
+    (void)obj, (void)key, (void)extra, (void)in, (void)out;
+    *flag = 0;
+    *ierr = MPI_SUCCESS;
+}
+static void null_delete(MPI_Fint *obj, MPI_Fint *key, void *value, void *extra, MPI_Fint *ierr) {
+    (void)obj, (void)key, (void)value, (void)extra;
+    *ierr = MPI_SUCCESS;
+}
+static void dup_int(MPI_Fint *obj, MPI_Fint *key, void *extra, void *in, void *out, MPI_Fint *flag,
+                    MPI_Fint *ierr) {
+    (void)obj, (void)key, (void)extra;
+    *(MPI_Fint *)out = *(MPI_Fint *)in;
+    *flag = 1;
+    *ierr = MPI_SUCCESS;
+}
+static void dup_aint(MPI_Fint *obj, MPI_Fint *key, void *extra, void *in, void *out, MPI_Fint *flag,
+                     MPI_Fint *ierr) {
+    (void)obj, (void)key, (void)extra;
+    *(MPI_Aint *)out = *(MPI_Aint *)in;
+    *flag = 1;
+    *ierr = MPI_SUCCESS;
+}
+#define CALLBACK(name, target, params, args)                                                       \
+    void name params {                                                                             \
+        target args;                                                                               \
+    }
+#define COPY_PARAMS                                                                                \
+    (MPI_Fint * o, MPI_Fint * k, void *e, void *i, void *out, MPI_Fint *f, MPI_Fint *r)
+#define DELETE_PARAMS (MPI_Fint * o, MPI_Fint * k, void *v, void *e, MPI_Fint *r)
+CALLBACK(mpi_null_copy_fn_, null_copy, COPY_PARAMS, (o, k, e, i, out, f, r))
+CALLBACK(mpi_comm_null_copy_fn_, null_copy, COPY_PARAMS, (o, k, e, i, out, f, r))
+CALLBACK(mpi_type_null_copy_fn_, null_copy, COPY_PARAMS, (o, k, e, i, out, f, r))
+CALLBACK(mpi_win_null_copy_fn_, null_copy, COPY_PARAMS, (o, k, e, i, out, f, r))
+CALLBACK(mpi_null_delete_fn_, null_delete, DELETE_PARAMS, (o, k, v, e, r))
+CALLBACK(mpi_comm_null_delete_fn_, null_delete, DELETE_PARAMS, (o, k, v, e, r))
+CALLBACK(mpi_type_null_delete_fn_, null_delete, DELETE_PARAMS, (o, k, v, e, r))
+CALLBACK(mpi_win_null_delete_fn_, null_delete, DELETE_PARAMS, (o, k, v, e, r))
+CALLBACK(mpi_dup_fn_, dup_int, COPY_PARAMS, (o, k, e, i, out, f, r))
+CALLBACK(mpi_comm_dup_fn_, dup_aint, COPY_PARAMS, (o, k, e, i, out, f, r))
+CALLBACK(mpi_type_dup_fn_, dup_aint, COPY_PARAMS, (o, k, e, i, out, f, r))
+CALLBACK(mpi_win_dup_fn_, dup_aint, COPY_PARAMS, (o, k, e, i, out, f, r))
+
+static struct f_keyval *f_keyval_new(f_copy_fn copy, f_delete_fn del, MPI_Aint extra, bool mpi1) {
+    struct f_keyval *k = xmalloc(sizeof *k);
+    *k = (struct f_keyval){copy, del, extra, mpi1};
+    return k;
+}
+
+#define KEYVAL_CREATE(lname, CNAME, COPY_T, DELETE_T, EXTRA_T, MPI1)                               \
+    BOTH(void, lname,                                                                              \
+         (f_copy_fn copy, f_delete_fn del, MPI_Fint * keyval, EXTRA_T * extra, MPI_Fint * ierr),   \
+         *ierr = MPI_##CNAME((COPY_T *)copy_trampoline, (DELETE_T *)delete_trampoline, keyval,     \
+                             f_keyval_new(copy, del, *extra, MPI1));                               \
+         , *ierr = PMPI_##CNAME((COPY_T *)copy_trampoline, (DELETE_T *)delete_trampoline, keyval,  \
+                                f_keyval_new(copy, del, *extra, MPI1));)
+KEYVAL_CREATE(comm_create_keyval, Comm_create_keyval, MPI_Comm_copy_attr_function,
+              MPI_Comm_delete_attr_function, MPI_Aint, false)
+KEYVAL_CREATE(type_create_keyval, Type_create_keyval, MPI_Type_copy_attr_function,
+              MPI_Type_delete_attr_function, MPI_Aint, false)
+KEYVAL_CREATE(win_create_keyval, Win_create_keyval, MPI_Win_copy_attr_function,
+              MPI_Win_delete_attr_function, MPI_Aint, false)
+KEYVAL_CREATE(keyval_create, Keyval_create, MPI_Copy_function, MPI_Delete_function, MPI_Fint, true)
+
+/* --- MPI-1's constructors and MPI_ADDRESS: INTEGER displacements --- */
+
+static MPI_Aint *widened(const MPI_Fint *v, int n) {
+    MPI_Aint *w = xmalloc(sizeof *w * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; i++)
+        w[i] = v[i];
+    return w;
+}
+
+BOTH(void, type_hvector,
+     (MPI_Fint * count, MPI_Fint *len, MPI_Fint *stride, MPI_Fint *old, MPI_Fint *newtype,
+      MPI_Fint *ierr),
+     *ierr = MPI_Type_hvector(*count, *len, *stride, *old, newtype);
+     , *ierr = PMPI_Type_hvector(*count, *len, *stride, *old, newtype);)
+BOTH(void, type_hindexed,
+     (MPI_Fint * count, MPI_Fint *lens, MPI_Fint *displs, MPI_Fint *old, MPI_Fint *newtype,
+      MPI_Fint *ierr),
+     MPI_Aint *d = widened(displs, *count);
+     *ierr = MPI_Type_hindexed(*count, lens, d, *old, newtype); free(d);
+     , MPI_Aint *d = widened(displs, *count);
+     *ierr = PMPI_Type_hindexed(*count, lens, d, *old, newtype); free(d);)
+BOTH(void, type_struct,
+     (MPI_Fint * count, MPI_Fint *lens, MPI_Fint *displs, MPI_Fint *types, MPI_Fint *newtype,
+      MPI_Fint *ierr),
+     MPI_Aint *d = widened(displs, *count);
+     *ierr = MPI_Type_struct(*count, lens, d, types, newtype); free(d);
+     , MPI_Aint *d = widened(displs, *count);
+     *ierr = PMPI_Type_struct(*count, lens, d, types, newtype); free(d);)
+BOTH(void, address, (void *location, MPI_Fint *address, MPI_Fint *ierr), MPI_Aint a = 0;
+     *ierr = MPI_Address(location, &a); *address = (MPI_Fint)a;, MPI_Aint a = 0;
+     *ierr = PMPI_Address(location, &a); *address = (MPI_Fint)a;)
+
+/* --- handle conversion of requests and statuses (MPI-3.1 17.2.4) --- */
+
+MPI_Fint PMPI_Request_c2f(MPI_Request request) {
+    return f_req_out(request, 0);
+}
+
+MPI_Request PMPI_Request_f2c(MPI_Fint request) {
+    return f_req_in(request);
+}
+
+int PMPI_Status_c2f(const MPI_Status *c, MPI_Fint *f) {
+    memcpy(f, c, sizeof *c);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Status_f2c(const MPI_Fint *f, MPI_Status *c) {
+    memcpy(c, f, sizeof *c);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Request_c2f = PMPI_Request_c2f
+#pragma weak MPI_Request_f2c = PMPI_Request_f2c
+#pragma weak MPI_Status_c2f = PMPI_Status_c2f
+#pragma weak MPI_Status_f2c = PMPI_Status_f2c

@@ -29,6 +29,8 @@ void f_reqs_out(MPI_Request *c, MPI_Fint *f, int n);
 /* A CHARACTER argument of length len as a C string (trailing blanks
  * dropped; caller frees), and a C string into one (blank padded). */
 char *f_str_in(const char *s, size_t len);
+/* The same without leading blanks either (info keys and values). */
+char *f_str_trim(const char *s, size_t len);
 void f_str_out(const char *c, char *s, size_t len);
 
 #endif

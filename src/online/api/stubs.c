@@ -234,26 +234,6 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
 }
 #pragma weak MPI_Register_datarep = PMPI_Register_datarep
 
-MPI_Fint PMPI_Request_c2f(MPI_Request request) {
-    api_unsupported("MPI_Request_c2f");
-}
-#pragma weak MPI_Request_c2f = PMPI_Request_c2f
-
-MPI_Request PMPI_Request_f2c(MPI_Fint request) {
-    api_unsupported("MPI_Request_f2c");
-}
-#pragma weak MPI_Request_f2c = PMPI_Request_f2c
-
-int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) {
-    api_unsupported("MPI_Status_c2f");
-}
-#pragma weak MPI_Status_c2f = PMPI_Status_c2f
-
-int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) {
-    api_unsupported("MPI_Status_f2c");
-}
-#pragma weak MPI_Status_f2c = PMPI_Status_f2c
-
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
     api_unsupported("MPI_Type_create_f90_complex");
 }
