@@ -50,6 +50,7 @@ bench: build
 	./bench/replay-stencil
 	./bench/online-allreduce
 	./bench/privatize
+	./bench/fortran-stencil
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
