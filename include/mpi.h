@@ -1385,6 +1385,20 @@ int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 
+/* Language interoperability (lang.c) */
+MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_Fint PMPI_Message_c2f(MPI_Message message);
+MPI_Message MPI_Message_f2c(MPI_Fint message);
+MPI_Message PMPI_Message_f2c(MPI_Fint message);
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
+
 #include "mpi_stubs.h"
 
 #ifdef __cplusplus

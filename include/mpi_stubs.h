@@ -107,10 +107,6 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
                              MPI_Comm comm, MPI_Request *request);
 int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
-MPI_Fint MPI_Message_c2f(MPI_Message message);
-MPI_Fint PMPI_Message_c2f(MPI_Message message);
-MPI_Message MPI_Message_f2c(MPI_Fint message);
-MPI_Message PMPI_Message_f2c(MPI_Fint message);
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -156,14 +152,6 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
 int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
                           MPI_Datarep_conversion_function *write_conversion_fn,
                           MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
-int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
-int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
-int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
-int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
-int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
 int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,

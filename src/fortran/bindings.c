@@ -3265,6 +3265,38 @@ void pmpi_status_f2c_(void) {
     api_unsupported("MPI_Status_f2c (from Fortran)");
 }
 
+void mpi_type_create_f90_real_(MPI_Fint *p, MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = MPI_Type_create_f90_real(*p, *r, (MPI_Datatype *)newtype);
+}
+
+void pmpi_type_create_f90_real_(MPI_Fint *p, MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_create_f90_real(*p, *r, (MPI_Datatype *)newtype);
+}
+
+void mpi_type_create_f90_complex_(MPI_Fint *p, MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = MPI_Type_create_f90_complex(*p, *r, (MPI_Datatype *)newtype);
+}
+
+void pmpi_type_create_f90_complex_(MPI_Fint *p, MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_create_f90_complex(*p, *r, (MPI_Datatype *)newtype);
+}
+
+void mpi_type_create_f90_integer_(MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = MPI_Type_create_f90_integer(*r, (MPI_Datatype *)newtype);
+}
+
+void pmpi_type_create_f90_integer_(MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_create_f90_integer(*r, (MPI_Datatype *)newtype);
+}
+
+void mpi_type_match_size_(MPI_Fint *typeclass, MPI_Fint *size, MPI_Fint *type, MPI_Fint *ierr) {
+    *ierr = MPI_Type_match_size(*typeclass, *size, (MPI_Datatype *)type);
+}
+
+void pmpi_type_match_size_(MPI_Fint *typeclass, MPI_Fint *size, MPI_Fint *type, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_match_size(*typeclass, *size, (MPI_Datatype *)type);
+}
+
 void mpi_cart_map_(MPI_Fint *comm, MPI_Fint *ndims, MPI_Fint *dims, MPI_Fint *periods,
                    MPI_Fint *newrank, MPI_Fint *ierr) {
     *ierr = MPI_Cart_map(*comm, *ndims, (int *)dims, (int *)periods, (int *)newrank);
@@ -3754,38 +3786,6 @@ void mpi_register_datarep_(void) {
 
 void pmpi_register_datarep_(void) {
     api_unsupported("MPI_Register_datarep (from Fortran)");
-}
-
-void mpi_type_create_f90_complex_(MPI_Fint *p, MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = MPI_Type_create_f90_complex(*p, *r, (MPI_Datatype *)newtype);
-}
-
-void pmpi_type_create_f90_complex_(MPI_Fint *p, MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = PMPI_Type_create_f90_complex(*p, *r, (MPI_Datatype *)newtype);
-}
-
-void mpi_type_create_f90_integer_(MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = MPI_Type_create_f90_integer(*r, (MPI_Datatype *)newtype);
-}
-
-void pmpi_type_create_f90_integer_(MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = PMPI_Type_create_f90_integer(*r, (MPI_Datatype *)newtype);
-}
-
-void mpi_type_create_f90_real_(MPI_Fint *p, MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = MPI_Type_create_f90_real(*p, *r, (MPI_Datatype *)newtype);
-}
-
-void pmpi_type_create_f90_real_(MPI_Fint *p, MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = PMPI_Type_create_f90_real(*p, *r, (MPI_Datatype *)newtype);
-}
-
-void mpi_type_match_size_(MPI_Fint *typeclass, MPI_Fint *size, MPI_Fint *type, MPI_Fint *ierr) {
-    *ierr = MPI_Type_match_size(*typeclass, *size, (MPI_Datatype *)type);
-}
-
-void pmpi_type_match_size_(MPI_Fint *typeclass, MPI_Fint *size, MPI_Fint *type, MPI_Fint *ierr) {
-    *ierr = PMPI_Type_match_size(*typeclass, *size, (MPI_Datatype *)type);
 }
 
 void mpi_unpack_external_(const char *datarep, const void *inbuf, MPI_Aint *insize,

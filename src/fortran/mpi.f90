@@ -1536,6 +1536,37 @@ module mpi
             integer :: group
             integer :: ierror
         end subroutine MPI_Comm_remote_group
+        subroutine MPI_Type_create_f90_real(p, r, newtype, ierror)
+            import
+            implicit none
+            integer :: p
+            integer :: r
+            integer :: newtype
+            integer :: ierror
+        end subroutine MPI_Type_create_f90_real
+        subroutine MPI_Type_create_f90_complex(p, r, newtype, ierror)
+            import
+            implicit none
+            integer :: p
+            integer :: r
+            integer :: newtype
+            integer :: ierror
+        end subroutine MPI_Type_create_f90_complex
+        subroutine MPI_Type_create_f90_integer(r, newtype, ierror)
+            import
+            implicit none
+            integer :: r
+            integer :: newtype
+            integer :: ierror
+        end subroutine MPI_Type_create_f90_integer
+        subroutine MPI_Type_match_size(typeclass, size, type, ierror)
+            import
+            implicit none
+            integer :: typeclass
+            integer :: size
+            integer :: type
+            integer :: ierror
+        end subroutine MPI_Type_match_size
         subroutine MPI_Cart_map(comm, ndims, dims, periods, newrank, ierror)
             import
             implicit none
@@ -1743,37 +1774,6 @@ module mpi
             character(len=*) :: port_name
             integer :: ierror
         end subroutine MPI_Publish_name
-        subroutine MPI_Type_create_f90_complex(p, r, newtype, ierror)
-            import
-            implicit none
-            integer :: p
-            integer :: r
-            integer :: newtype
-            integer :: ierror
-        end subroutine MPI_Type_create_f90_complex
-        subroutine MPI_Type_create_f90_integer(r, newtype, ierror)
-            import
-            implicit none
-            integer :: r
-            integer :: newtype
-            integer :: ierror
-        end subroutine MPI_Type_create_f90_integer
-        subroutine MPI_Type_create_f90_real(p, r, newtype, ierror)
-            import
-            implicit none
-            integer :: p
-            integer :: r
-            integer :: newtype
-            integer :: ierror
-        end subroutine MPI_Type_create_f90_real
-        subroutine MPI_Type_match_size(typeclass, size, type, ierror)
-            import
-            implicit none
-            integer :: typeclass
-            integer :: size
-            integer :: type
-            integer :: ierror
-        end subroutine MPI_Type_match_size
         subroutine MPI_Unpublish_name(service_name, info, port_name, ierror)
             import
             implicit none

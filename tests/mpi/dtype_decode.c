@@ -113,6 +113,26 @@ static void bound_markers(int *errs, int check_rank) {
     MPI_Type_free(&t);
 }
 
+/* Fortran's parameterized types: the predefined type of a precision or
+ * size (gfortran's kinds: 4-byte REAL has 6 digits, 8-byte 15). */
+static void parameterized(int *errs, int check_rank) {
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    MPI_Type_create_f90_real(15, MPI_UNDEFINED, &t);
+    EXPECT(t == MPI_REAL8);
+    MPI_Type_create_f90_real(6, 30, &t);
+    EXPECT(t == MPI_REAL4);
+    MPI_Type_create_f90_complex(10, MPI_UNDEFINED, &t);
+    EXPECT(t == MPI_COMPLEX16);
+    MPI_Type_create_f90_integer(9, &t);
+    EXPECT(t == MPI_INTEGER4);
+    MPI_Type_create_f90_integer(10, &t);
+    EXPECT(t == MPI_INTEGER8);
+    MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, &t);
+    EXPECT(t == MPI_REAL8);
+    MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 2, &t);
+    EXPECT(t == MPI_INTEGER2);
+}
+
 int main(int argc, char **argv) {
     int errs = 0;
     MPI_Init(&argc, &argv);
@@ -120,6 +140,7 @@ int main(int argc, char **argv) {
     darrays(&errs, 0);
     envelopes(&errs, 0);
     bound_markers(&errs, 0);
+    parameterized(&errs, 0);
     if (errs == 0) printf("No Errors\n");
     MPI_Finalize();
     return 0;

@@ -69,3 +69,79 @@ MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint e) {
 #pragma weak MPI_Info_f2c = PMPI_Info_f2c
 #pragma weak MPI_Errhandler_c2f = PMPI_Errhandler_c2f
 #pragma weak MPI_Errhandler_f2c = PMPI_Errhandler_f2c
+
+MPI_Fint PMPI_Message_c2f(MPI_Message message) {
+    return message;
+}
+
+MPI_Message PMPI_Message_f2c(MPI_Fint message) {
+    return message;
+}
+
+/* --- Fortran's parameterized types (MPI-3.1 17.1.9): the predefined type
+ * of the precision and range asked for (gfortran's kinds) --- */
+
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
+    if ((p == MPI_UNDEFINED || p <= 6) && (r == MPI_UNDEFINED || r <= 37))
+        *newtype = MPI_REAL4;
+    else if ((p == MPI_UNDEFINED || p <= 15) && (r == MPI_UNDEFINED || r <= 307))
+        *newtype = MPI_REAL8;
+    else if ((p == MPI_UNDEFINED || p <= 18) && (r == MPI_UNDEFINED || r <= 4931))
+        *newtype = MPI_REAL16;
+    else
+        return api_error("MPI_Type_create_f90_real", MPI_ERR_ARG,
+                         "no real type has precision %d and range %d", p, r);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
+    MPI_Datatype real;
+    int rc = PMPI_Type_create_f90_real(p, r, &real);
+    if (rc == MPI_SUCCESS)
+        *newtype = real == MPI_REAL4   ? MPI_COMPLEX8
+                   : real == MPI_REAL8 ? MPI_COMPLEX16
+                                       : MPI_COMPLEX32;
+    return rc;
+}
+
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
+    static const struct {
+        int range;
+        MPI_Datatype type;
+    } kinds[] = {{2, MPI_INTEGER1},
+                 {4, MPI_INTEGER2},
+                 {9, MPI_INTEGER4},
+                 {18, MPI_INTEGER8},
+                 {38, MPI_INTEGER16}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (r <= kinds[i].range) {
+            *newtype = kinds[i].type;
+            return MPI_SUCCESS;
+        }
+    return api_error("MPI_Type_create_f90_integer", MPI_ERR_ARG, "no integer type has range %d", r);
+}
+
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
+    MPI_Datatype reals[] = {MPI_REAL4, MPI_REAL8, MPI_REAL16};
+    MPI_Datatype ints[] = {MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8, MPI_INTEGER16};
+    MPI_Datatype cplx[] = {MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32};
+    MPI_Datatype *list = typeclass == MPI_TYPECLASS_REAL      ? reals
+                         : typeclass == MPI_TYPECLASS_INTEGER ? ints
+                         : typeclass == MPI_TYPECLASS_COMPLEX ? cplx
+                                                              : NULL;
+    int n = typeclass == MPI_TYPECLASS_INTEGER ? 5 : 3;
+    for (int i = 0; list && i < n; i++)
+        if (dtype_size(list[i]) == size) {
+            *type = list[i];
+            return MPI_SUCCESS;
+        }
+    return api_error("MPI_Type_match_size", MPI_ERR_ARG,
+                     "no predefined type of class %d and %d bytes", typeclass, size);
+}
+
+#pragma weak MPI_Message_c2f = PMPI_Message_c2f
+#pragma weak MPI_Message_f2c = PMPI_Message_f2c
+#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
+#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
+#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
+#pragma weak MPI_Type_match_size = PMPI_Type_match_size

@@ -161,16 +161,6 @@ int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
 }
 #pragma weak MPI_Lookup_name = PMPI_Lookup_name
 
-MPI_Fint PMPI_Message_c2f(MPI_Message message) {
-    api_unsupported("MPI_Message_c2f");
-}
-#pragma weak MPI_Message_c2f = PMPI_Message_c2f
-
-MPI_Message PMPI_Message_f2c(MPI_Fint message) {
-    api_unsupported("MPI_Message_f2c");
-}
-#pragma weak MPI_Message_f2c = PMPI_Message_f2c
-
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
     api_unsupported("MPI_Neighbor_allgather");
@@ -233,26 +223,6 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
     api_unsupported("MPI_Register_datarep");
 }
 #pragma weak MPI_Register_datarep = PMPI_Register_datarep
-
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
-    api_unsupported("MPI_Type_create_f90_complex");
-}
-#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
-
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
-    api_unsupported("MPI_Type_create_f90_integer");
-}
-#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
-
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
-    api_unsupported("MPI_Type_create_f90_real");
-}
-#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
-
-int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
-    api_unsupported("MPI_Type_match_size");
-}
-#pragma weak MPI_Type_match_size = PMPI_Type_match_size
 
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
                          MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
