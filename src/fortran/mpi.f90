@@ -1567,6 +1567,63 @@ module mpi
             integer :: type
             integer :: ierror
         end subroutine MPI_Type_match_size
+        subroutine MPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, &
+            ierror)
+            import
+            implicit none
+            integer :: comm_old
+            integer :: nnodes
+            integer, dimension(*) :: index
+            integer, dimension(*) :: edges
+            logical :: reorder
+            integer :: comm_graph
+            integer :: ierror
+        end subroutine MPI_Graph_create
+        subroutine MPI_Graphdims_get(comm, nnodes, nedges, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: nnodes
+            integer :: nedges
+            integer :: ierror
+        end subroutine MPI_Graphdims_get
+        subroutine MPI_Graph_get(comm, maxindex, maxedges, index, edges, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: maxindex
+            integer :: maxedges
+            integer, dimension(*) :: index
+            integer, dimension(*) :: edges
+            integer :: ierror
+        end subroutine MPI_Graph_get
+        subroutine MPI_Graph_neighbors_count(comm, rank, nneighbors, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: rank
+            integer :: nneighbors
+            integer :: ierror
+        end subroutine MPI_Graph_neighbors_count
+        subroutine MPI_Graph_neighbors(comm, rank, maxneighbors, neighbors, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: rank
+            integer :: maxneighbors
+            integer, dimension(*) :: neighbors
+            integer :: ierror
+        end subroutine MPI_Graph_neighbors
+        subroutine MPI_Graph_map(comm, nnodes, index, edges, newrank, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: nnodes
+            integer, dimension(*) :: index
+            integer, dimension(*) :: edges
+            integer :: newrank
+            integer :: ierror
+        end subroutine MPI_Graph_map
         subroutine MPI_Cart_map(comm, ndims, dims, periods, newrank, ierror)
             import
             implicit none
@@ -1577,6 +1634,61 @@ module mpi
             integer :: newrank
             integer :: ierror
         end subroutine MPI_Cart_map
+        subroutine MPI_Dist_graph_create_adjacent(comm_old, indegree, sources, &
+            sourceweights, outdegree, destinations, destweights, info, reorder, &
+            comm_dist_graph, ierror)
+            import
+            implicit none
+            integer :: comm_old
+            integer :: indegree
+            integer, dimension(*) :: sources
+            integer, dimension(*) :: sourceweights
+            integer :: outdegree
+            integer, dimension(*) :: destinations
+            integer, dimension(*) :: destweights
+            integer :: info
+            logical :: reorder
+            integer :: comm_dist_graph
+            integer :: ierror
+        end subroutine MPI_Dist_graph_create_adjacent
+        subroutine MPI_Dist_graph_create(comm_old, n, nodes, degrees, targets, weights, &
+            info, reorder, newcomm, ierror)
+            import
+            implicit none
+            integer :: comm_old
+            integer :: n
+            integer, dimension(*) :: nodes
+            integer, dimension(*) :: degrees
+            integer, dimension(*) :: targets
+            integer, dimension(*) :: weights
+            integer :: info
+            logical :: reorder
+            integer :: newcomm
+            integer :: ierror
+        end subroutine MPI_Dist_graph_create
+        subroutine MPI_Dist_graph_neighbors_count(comm, inneighbors, outneighbors, &
+            weighted, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: inneighbors
+            integer :: outneighbors
+            integer :: weighted
+            integer :: ierror
+        end subroutine MPI_Dist_graph_neighbors_count
+        subroutine MPI_Dist_graph_neighbors(comm, maxindegree, sources, sourceweights, &
+            maxoutdegree, destinations, destweights, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: maxindegree
+            integer, dimension(*) :: sources
+            integer, dimension(*) :: sourceweights
+            integer :: maxoutdegree
+            integer, dimension(*) :: destinations
+            integer, dimension(*) :: destweights
+            integer :: ierror
+        end subroutine MPI_Dist_graph_neighbors
         subroutine MPI_Close_port(port_name, ierror)
             import
             implicit none
@@ -1630,118 +1742,6 @@ module mpi
             integer :: intercomm
             integer :: ierror
         end subroutine MPI_Comm_join
-        subroutine MPI_Dist_graph_create(comm_old, n, nodes, degrees, targets, weights, &
-            info, reorder, newcomm, ierror)
-            import
-            implicit none
-            integer :: comm_old
-            integer :: n
-            integer, dimension(*) :: nodes
-            integer, dimension(*) :: degrees
-            integer, dimension(*) :: targets
-            integer, dimension(*) :: weights
-            integer :: info
-            logical :: reorder
-            integer :: newcomm
-            integer :: ierror
-        end subroutine MPI_Dist_graph_create
-        subroutine MPI_Dist_graph_create_adjacent(comm_old, indegree, sources, &
-            sourceweights, outdegree, destinations, destweights, info, reorder, &
-            comm_dist_graph, ierror)
-            import
-            implicit none
-            integer :: comm_old
-            integer :: indegree
-            integer, dimension(*) :: sources
-            integer, dimension(*) :: sourceweights
-            integer :: outdegree
-            integer, dimension(*) :: destinations
-            integer, dimension(*) :: destweights
-            integer :: info
-            logical :: reorder
-            integer :: comm_dist_graph
-            integer :: ierror
-        end subroutine MPI_Dist_graph_create_adjacent
-        subroutine MPI_Dist_graph_neighbors(comm, maxindegree, sources, sourceweights, &
-            maxoutdegree, destinations, destweights, ierror)
-            import
-            implicit none
-            integer :: comm
-            integer :: maxindegree
-            integer, dimension(*) :: sources
-            integer, dimension(*) :: sourceweights
-            integer :: maxoutdegree
-            integer, dimension(*) :: destinations
-            integer, dimension(*) :: destweights
-            integer :: ierror
-        end subroutine MPI_Dist_graph_neighbors
-        subroutine MPI_Dist_graph_neighbors_count(comm, inneighbors, outneighbors, &
-            weighted, ierror)
-            import
-            implicit none
-            integer :: comm
-            integer :: inneighbors
-            integer :: outneighbors
-            integer :: weighted
-            integer :: ierror
-        end subroutine MPI_Dist_graph_neighbors_count
-        subroutine MPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, &
-            ierror)
-            import
-            implicit none
-            integer :: comm_old
-            integer :: nnodes
-            integer, dimension(*) :: index
-            integer, dimension(*) :: edges
-            logical :: reorder
-            integer :: comm_graph
-            integer :: ierror
-        end subroutine MPI_Graph_create
-        subroutine MPI_Graph_get(comm, maxindex, maxedges, index, edges, ierror)
-            import
-            implicit none
-            integer :: comm
-            integer :: maxindex
-            integer :: maxedges
-            integer, dimension(*) :: index
-            integer, dimension(*) :: edges
-            integer :: ierror
-        end subroutine MPI_Graph_get
-        subroutine MPI_Graph_map(comm, nnodes, index, edges, newrank, ierror)
-            import
-            implicit none
-            integer :: comm
-            integer :: nnodes
-            integer, dimension(*) :: index
-            integer, dimension(*) :: edges
-            integer :: newrank
-            integer :: ierror
-        end subroutine MPI_Graph_map
-        subroutine MPI_Graph_neighbors(comm, rank, maxneighbors, neighbors, ierror)
-            import
-            implicit none
-            integer :: comm
-            integer :: rank
-            integer :: maxneighbors
-            integer, dimension(*) :: neighbors
-            integer :: ierror
-        end subroutine MPI_Graph_neighbors
-        subroutine MPI_Graph_neighbors_count(comm, rank, nneighbors, ierror)
-            import
-            implicit none
-            integer :: comm
-            integer :: rank
-            integer :: nneighbors
-            integer :: ierror
-        end subroutine MPI_Graph_neighbors_count
-        subroutine MPI_Graphdims_get(comm, nnodes, nedges, ierror)
-            import
-            implicit none
-            integer :: comm
-            integer :: nnodes
-            integer :: nedges
-            integer :: ierror
-        end subroutine MPI_Graphdims_get
         subroutine MPI_Lookup_name(service_name, info, port_name, ierror)
             import
             implicit none

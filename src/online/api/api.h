@@ -124,6 +124,9 @@ MPI_Comm api_comm_new_id(void);
 /* A new group of the given world ranks (copied). */
 MPI_Group api_group_of(const int32_t *world, int n);
 
+/* --- graph.c: MPI_GRAPH, MPI_DIST_GRAPH or MPI_UNDEFINED --- */
+int api_graph_kind(MPI_Comm comm);
+
 /* --- intercomm.c --- */
 bool api_is_inter(MPI_Comm comm);
 int api_inter_local_size(MPI_Comm comm);

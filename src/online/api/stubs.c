@@ -5,11 +5,6 @@
 
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) {
-    api_unsupported("MPI_Cart_map");
-}
-#pragma weak MPI_Cart_map = PMPI_Cart_map
-
 int PMPI_Close_port(const char *port_name) {
     api_unsupported("MPI_Close_port");
 }
@@ -61,139 +56,10 @@ int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_
 }
 #pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
 
-int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[],
-                           const int targets[], const int weights[], MPI_Info info, int reorder,
-                           MPI_Comm *newcomm) {
-    api_unsupported("MPI_Dist_graph_create");
-}
-#pragma weak MPI_Dist_graph_create = PMPI_Dist_graph_create
-
-int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                    const int sourceweights[], int outdegree,
-                                    const int destinations[], const int destweights[],
-                                    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) {
-    api_unsupported("MPI_Dist_graph_create_adjacent");
-}
-#pragma weak MPI_Dist_graph_create_adjacent = PMPI_Dist_graph_create_adjacent
-
-int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
-                              int maxoutdegree, int destinations[], int destweights[]) {
-    api_unsupported("MPI_Dist_graph_neighbors");
-}
-#pragma weak MPI_Dist_graph_neighbors = PMPI_Dist_graph_neighbors
-
-int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors,
-                                    int *weighted) {
-    api_unsupported("MPI_Dist_graph_neighbors_count");
-}
-#pragma weak MPI_Dist_graph_neighbors_count = PMPI_Dist_graph_neighbors_count
-
-int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
-                      int reorder, MPI_Comm *comm_graph) {
-    api_unsupported("MPI_Graph_create");
-}
-#pragma weak MPI_Graph_create = PMPI_Graph_create
-
-int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
-    api_unsupported("MPI_Graph_get");
-}
-#pragma weak MPI_Graph_get = PMPI_Graph_get
-
-int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank) {
-    api_unsupported("MPI_Graph_map");
-}
-#pragma weak MPI_Graph_map = PMPI_Graph_map
-
-int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
-    api_unsupported("MPI_Graph_neighbors");
-}
-#pragma weak MPI_Graph_neighbors = PMPI_Graph_neighbors
-
-int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
-    api_unsupported("MPI_Graph_neighbors_count");
-}
-#pragma weak MPI_Graph_neighbors_count = PMPI_Graph_neighbors_count
-
-int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
-    api_unsupported("MPI_Graphdims_get");
-}
-#pragma weak MPI_Graphdims_get = PMPI_Graphdims_get
-
-int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request) {
-    api_unsupported("MPI_Ineighbor_allgather");
-}
-#pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
-
-int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, const int recvcounts[], const int displs[],
-                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-    api_unsupported("MPI_Ineighbor_allgatherv");
-}
-#pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
-
-int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request) {
-    api_unsupported("MPI_Ineighbor_alltoall");
-}
-#pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
-
-int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request) {
-    api_unsupported("MPI_Ineighbor_alltoallv");
-}
-#pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
-
-int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                             MPI_Comm comm, MPI_Request *request) {
-    api_unsupported("MPI_Ineighbor_alltoallw");
-}
-#pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
-
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
     api_unsupported("MPI_Lookup_name");
 }
 #pragma weak MPI_Lookup_name = PMPI_Lookup_name
-
-int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    api_unsupported("MPI_Neighbor_allgather");
-}
-#pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
-
-int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, MPI_Comm comm) {
-    api_unsupported("MPI_Neighbor_allgatherv");
-}
-#pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
-
-int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    api_unsupported("MPI_Neighbor_alltoall");
-}
-#pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
-
-int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-    api_unsupported("MPI_Neighbor_alltoallv");
-}
-#pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
-
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                            MPI_Comm comm) {
-    api_unsupported("MPI_Neighbor_alltoallw");
-}
-#pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
 
 int PMPI_Open_port(MPI_Info info, char *port_name) {
     api_unsupported("MPI_Open_port");

@@ -1,5 +1,6 @@
 /* Process topologies (MPI-3.1 chapter 7): Dims_create, Cart_create,
- * coordinates and ranks, shifts, Cart_sub. A topology belongs to a
+ * coordinates and ranks, shifts, Cart_sub (graphs and neighborhood
+ * collectives: graph.c). A topology belongs to a
  * communicator (keyed by its context id, the same on every member); ranks
  * are laid out in row-major order and reorder is not applied. */
 #include <stdlib.h>
@@ -168,7 +169,7 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims) {
 }
 
 int PMPI_Topo_test(MPI_Comm comm, int *status) {
-    *status = cart_of(comm) ? MPI_CART : MPI_UNDEFINED;
+    *status = cart_of(comm) ? MPI_CART : api_graph_kind(comm);
     return MPI_SUCCESS;
 }
 
