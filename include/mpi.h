@@ -1503,6 +1503,20 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                              MPI_Comm comm, MPI_Request *request);
 
+/* Packing in external32 (api/datatype.c) */
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                      void *outbuf, MPI_Aint outsize, MPI_Aint *position);
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                       void *outbuf, MPI_Aint outsize, MPI_Aint *position);
+int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                        MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                           MPI_Aint *size);
+int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                            MPI_Aint *size);
+
 #include "mpi_stubs.h"
 
 #ifdef __cplusplus

@@ -37,14 +37,6 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 int MPI_Open_port(MPI_Info info, char *port_name);
 int PMPI_Open_port(MPI_Info info, char *port_name);
-int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
-                      void *outbuf, MPI_Aint outsize, MPI_Aint *position);
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
-                       void *outbuf, MPI_Aint outsize, MPI_Aint *position);
-int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
-                           MPI_Aint *size);
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
-                            MPI_Aint *size);
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
@@ -53,10 +45,6 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
 int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
                           MPI_Datarep_conversion_function *write_conversion_fn,
                           MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
-int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                        MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
 int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
 

@@ -1689,6 +1689,15 @@ module mpi
             integer, dimension(*) :: destweights
             integer :: ierror
         end subroutine MPI_Dist_graph_neighbors
+        subroutine MPI_Pack_external_size(datarep, incount, datatype, size, ierror)
+            import
+            implicit none
+            character(len=*) :: datarep
+            integer :: incount
+            integer :: datatype
+            integer(kind=MPI_ADDRESS_KIND) :: size
+            integer :: ierror
+        end subroutine MPI_Pack_external_size
         subroutine MPI_Close_port(port_name, ierror)
             import
             implicit none
@@ -1757,15 +1766,6 @@ module mpi
             character(len=*) :: port_name
             integer :: ierror
         end subroutine MPI_Open_port
-        subroutine MPI_Pack_external_size(datarep, incount, datatype, size, ierror)
-            import
-            implicit none
-            character(len=*) :: datarep
-            integer :: incount
-            integer :: datatype
-            integer(kind=MPI_ADDRESS_KIND) :: size
-            integer :: ierror
-        end subroutine MPI_Pack_external_size
         subroutine MPI_Publish_name(service_name, info, port_name, ierror)
             import
             implicit none

@@ -133,6 +133,27 @@ static void parameterized(int *errs, int check_rank) {
     EXPECT(t == MPI_INTEGER2);
 }
 
+/* external32 packing: big-endian bytes, back again; MPI_LONG (4 bytes in
+ * external32, 8 here) is refused rather than converted wrongly. */
+static void external32(int *errs, int check_rank) {
+    int v[2] = {0x01020304, -2}, back[2] = {0, 0};
+    unsigned char buf[8];
+    MPI_Aint size, pos = 0;
+    MPI_Pack_external_size("external32", 2, MPI_INT, &size);
+    EXPECT(size == 8);
+    MPI_Pack_external("external32", v, 2, MPI_INT, buf, sizeof buf, &pos);
+    EXPECT(pos == 8 && buf[0] == 1 && buf[1] == 2 && buf[2] == 3 && buf[3] == 4 && buf[4] == 0xff);
+    pos = 0;
+    MPI_Unpack_external("external32", buf, sizeof buf, &pos, back, 2, MPI_INT);
+    EXPECT(back[0] == v[0] && back[1] == v[1]);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    long l = 1;
+    pos = 0;
+    EXPECT(MPI_Pack_external("external32", &l, 1, MPI_LONG, buf, sizeof buf, &pos) ==
+           MPI_ERR_UNSUPPORTED_DATAREP);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
 int main(int argc, char **argv) {
     int errs = 0;
     MPI_Init(&argc, &argv);
@@ -141,6 +162,7 @@ int main(int argc, char **argv) {
     envelopes(&errs, 0);
     bound_markers(&errs, 0);
     parameterized(&errs, 0);
+    external32(&errs, 0);
     if (errs == 0) printf("No Errors\n");
     MPI_Finalize();
     return 0;

@@ -517,6 +517,58 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
     return MPI_SUCCESS;
 }
 
+/* MPI_Pack_external: the "external32" representation (big-endian; the
+ * types whose external32 size differs from this machine's, such as MPI_LONG,
+ * and mixed structures are refused with MPI_ERR_UNSUPPORTED_DATAREP). */
+static int external_check(const char *func, const char *datarep, MPI_Datatype type) {
+    if (strcmp(datarep, "external32") != 0)
+        return api_error(func, MPI_ERR_UNSUPPORTED_DATAREP, "representation '%s' (only external32)",
+                         datarep);
+    if (dt_size(type) < 0) return api_error(func, MPI_ERR_TYPE, "datatype %d is not valid", type);
+    if (dt_external32_unit(type) == 0)
+        return api_error(func, MPI_ERR_UNSUPPORTED_DATAREP,
+                         "external32 of datatype %d (mixed, long or long double) is not supported",
+                         type);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype type, MPI_Aint *size) {
+    int rc = external_check("MPI_Pack_external_size", datarep, type);
+    if (rc == MPI_SUCCESS) *size = (MPI_Aint)dt_size(type) * incount;
+    return rc;
+}
+
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype type,
+                       void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
+    int rc = external_check("MPI_Pack_external", datarep, type);
+    if (rc != MPI_SUCCESS) return rc;
+    int64_t bytes = dt_size(type) * incount;
+    if (*position + bytes > outsize)
+        return api_error("MPI_Pack_external", MPI_ERR_TRUNCATE, "%lld bytes do not fit",
+                         (long long)bytes);
+    char *out = (char *)outbuf + *position;
+    dt_pack(type, inbuf, incount, out);
+    dt_swap_bytes(out, bytes, dt_external32_unit(type));
+    *position += bytes;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype type) {
+    int rc = external_check("MPI_Unpack_external", datarep, type);
+    if (rc != MPI_SUCCESS) return rc;
+    int64_t bytes = dt_size(type) * outcount;
+    if (*position + bytes > insize)
+        return api_error("MPI_Unpack_external", MPI_ERR_TRUNCATE, "reading past the packed buffer");
+    char *tmp = xmalloc((size_t)bytes + 1);
+    memcpy(tmp, (const char *)inbuf + *position, (size_t)bytes);
+    dt_swap_bytes(tmp, bytes, dt_external32_unit(type));
+    dt_unpack(type, tmp, outcount, outbuf);
+    free(tmp);
+    *position += bytes;
+    return MPI_SUCCESS;
+}
+
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype type, int *count) {
     int64_t per, s = dt_size(type);
     if (s < 0) return api_error("MPI_Get_elements", MPI_ERR_TYPE, "datatype %d is not valid", type);
@@ -563,6 +615,9 @@ int PMPI_Address(void *location, MPI_Aint *address) {
 #pragma weak MPI_Pack_size = PMPI_Pack_size
 #pragma weak MPI_Pack = PMPI_Pack
 #pragma weak MPI_Unpack = PMPI_Unpack
+#pragma weak MPI_Pack_external = PMPI_Pack_external
+#pragma weak MPI_Unpack_external = PMPI_Unpack_external
+#pragma weak MPI_Pack_external_size = PMPI_Pack_external_size
 #pragma weak MPI_Get_elements = PMPI_Get_elements
 #pragma weak MPI_Get_address = PMPI_Get_address
 #pragma weak MPI_Address = PMPI_Address

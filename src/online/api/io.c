@@ -361,57 +361,6 @@ static int64_t host_write(void *ctx, int64_t off, int64_t len, char *data) {
     return done;
 }
 
-/* --- the external32 representation: big-endian --- */
-
-/* The unit the elements of type are byte-swapped by, 1 when nothing is to
- * swap, 0 when simpi cannot convert the type (mixed or long double). */
-static int swap_unit(MPI_Datatype type) {
-    int64_t per;
-    int basic = dt_basic(type, &per);
-    switch (basic) {
-    case 0:
-    case MPI_LONG_DOUBLE:
-    case MPI_C_LONG_DOUBLE_COMPLEX:
-    case MPI_CXX_LONG_DOUBLE_COMPLEX:
-    case MPI_REAL16:
-    case MPI_COMPLEX32:
-    case MPI_FLOAT_INT:
-    case MPI_DOUBLE_INT:
-    case MPI_LONG_INT:
-    case MPI_SHORT_INT:
-    case MPI_LONG_DOUBLE_INT:
-        return 0;
-    case MPI_C_FLOAT_COMPLEX:
-    case MPI_C_DOUBLE_COMPLEX:
-    case MPI_CXX_FLOAT_COMPLEX:
-    case MPI_CXX_DOUBLE_COMPLEX:
-    case MPI_COMPLEX:
-    case MPI_DOUBLE_COMPLEX:
-    case MPI_COMPLEX8:
-    case MPI_COMPLEX16:
-    case MPI_2INT:
-    case MPI_2REAL:
-    case MPI_2DOUBLE_PRECISION:
-    case MPI_2INTEGER:
-        return dtype_size(basic) / 2;
-    case MPI_2COMPLEX:
-        return 4;
-    case MPI_2DOUBLE_COMPLEX:
-        return 8;
-    default:
-        return dtype_size(basic);
-    }
-}
-
-static void swap_bytes(char *p, int64_t n, int unit) {
-    for (int64_t i = 0; unit > 1 && i + unit <= n; i += unit)
-        for (int a = 0, b = unit - 1; a < b; a++, b--) {
-            char t = p[i + a];
-            p[i + a] = p[i + b];
-            p[i + b] = t;
-        }
-}
-
 /* --- reading and writing --- */
 
 enum io_pointer { IO_EXPLICIT, IO_INDIVIDUAL, IO_SHARED };
@@ -442,7 +391,7 @@ static int check_access(MPI_File fh, struct mfile *f, struct file_member *me,
     if ((dt_size(c->type) * c->count) % dt_size(me->view.etype) != 0)
         return file_error(c->func, fh, me, MPI_ERR_TYPE,
                           "the data is not a whole number of the view's etypes");
-    if (me->view.external32 && swap_unit(c->type) == 0)
+    if (me->view.external32 && dt_external32_unit(c->type) == 0)
         return file_error(c->func, fh, me, MPI_ERR_UNSUPPORTED_DATAREP,
                           "external32 of this datatype (mixed or long double) is not supported");
     return MPI_SUCCESS;
@@ -454,15 +403,15 @@ static int64_t move_data(struct mfile *f, struct file_member *me, const struct i
                          int64_t pos) {
     int64_t bytes = dt_size(c->type) * c->count;
     char *packed = xmalloc(bytes > 0 ? (size_t)bytes : 1);
-    int unit = me->view.external32 ? swap_unit(c->type) : 1;
+    int unit = me->view.external32 ? dt_external32_unit(c->type) : 1;
     int64_t done;
     if (c->write) {
         dt_pack(c->type, c->buf, c->count, packed);
-        swap_bytes(packed, bytes, unit);
+        dt_swap_bytes(packed, bytes, unit);
         done = view_each(&me->view, pos, bytes, packed, host_write, &f->fd);
     } else {
         done = view_each(&me->view, pos, bytes, packed, host_read, &f->fd);
-        swap_bytes(packed, done, unit);
+        dt_swap_bytes(packed, done, unit);
         int64_t whole = done / dt_size(c->type) * dt_size(c->type);
         dt_unpack(c->type, packed, whole / (dt_size(c->type) ? dt_size(c->type) : 1), c->buf);
     }

@@ -66,18 +66,6 @@ int PMPI_Open_port(MPI_Info info, char *port_name) {
 }
 #pragma weak MPI_Open_port = PMPI_Open_port
 
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
-                       void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
-    api_unsupported("MPI_Pack_external");
-}
-#pragma weak MPI_Pack_external = PMPI_Pack_external
-
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
-                            MPI_Aint *size) {
-    api_unsupported("MPI_Pack_external_size");
-}
-#pragma weak MPI_Pack_external_size = PMPI_Pack_external_size
-
 int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) {
     api_unsupported("MPI_Publish_name");
 }
@@ -89,12 +77,6 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
     api_unsupported("MPI_Register_datarep");
 }
 #pragma weak MPI_Register_datarep = PMPI_Register_datarep
-
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
-    api_unsupported("MPI_Unpack_external");
-}
-#pragma weak MPI_Unpack_external = PMPI_Unpack_external
 
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) {
     api_unsupported("MPI_Unpublish_name");

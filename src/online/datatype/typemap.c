@@ -315,3 +315,55 @@ void dt_set_combiner(int t, int combiner) {
     struct dtype *d = get(t);
     if (d) d->env.combiner = combiner;
 }
+
+/* --- the external32 representation (big-endian) --- */
+
+int dt_external32_unit(int type) {
+    int64_t per;
+    int basic = dt_basic(type, &per);
+    switch (basic) {
+    case 0:
+    case MPI_LONG: /* 4 bytes in external32, 8 here: not a byte swap */
+    case MPI_UNSIGNED_LONG:
+    case MPI_WCHAR:
+    case MPI_LONG_DOUBLE:
+    case MPI_C_LONG_DOUBLE_COMPLEX:
+    case MPI_CXX_LONG_DOUBLE_COMPLEX:
+    case MPI_REAL16:
+    case MPI_COMPLEX32:
+    case MPI_FLOAT_INT:
+    case MPI_DOUBLE_INT:
+    case MPI_LONG_INT:
+    case MPI_SHORT_INT:
+    case MPI_LONG_DOUBLE_INT:
+        return 0;
+    case MPI_C_FLOAT_COMPLEX:
+    case MPI_C_DOUBLE_COMPLEX:
+    case MPI_CXX_FLOAT_COMPLEX:
+    case MPI_CXX_DOUBLE_COMPLEX:
+    case MPI_COMPLEX:
+    case MPI_DOUBLE_COMPLEX:
+    case MPI_COMPLEX8:
+    case MPI_COMPLEX16:
+    case MPI_2INT:
+    case MPI_2REAL:
+    case MPI_2DOUBLE_PRECISION:
+    case MPI_2INTEGER:
+        return dtype_size(basic) / 2;
+    case MPI_2COMPLEX:
+        return 4;
+    case MPI_2DOUBLE_COMPLEX:
+        return 8;
+    default:
+        return dtype_size(basic);
+    }
+}
+
+void dt_swap_bytes(char *p, int64_t n, int unit) {
+    for (int64_t i = 0; unit > 1 && i + unit <= n; i += unit)
+        for (int a = 0, b = unit - 1; a < b; a++, b--) {
+            char t = p[i + a];
+            p[i + a] = p[i + b];
+            p[i + b] = t;
+        }
+}

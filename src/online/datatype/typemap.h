@@ -50,6 +50,11 @@ struct dt_envelope {
 void dt_set_envelope(int type, int combiner, int ni, const int *ints, int na, const int64_t *aints,
                      int nt, const int *types);
 void dt_set_combiner(int type, int combiner);
+/* external32 (MPI-3.1 13.5.2), big-endian: the unit the elements of type
+ * are byte-swapped by, 1 when nothing is to swap, 0 when simpi cannot
+ * convert the type (mixed or long double); and the swap of n bytes. */
+int dt_external32_unit(int type);
+void dt_swap_bytes(char *p, int64_t n, int unit);
 /* NULL for a predefined (named) type. */
 const struct dt_envelope *dt_get_envelope(int type);
 /* MPI_Type_free: the type goes now, or with its last reference. */
