@@ -252,8 +252,8 @@ struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_
         if (world[i] == rank) mine = i;
     if (!parent || mine < 0) return NULL;
     struct group_collector **pp = &s->group_creates, *gc;
-    while ((gc = *pp) && !(gc->parent == parent && gc->tag == tag && !gc->joined[mine] &&
-                           same_members(gc->comm, world, n)))
+    while ((gc = *pp) && !(gc->parent == parent && gc->tag == tag &&
+                           same_members(gc->comm, world, n) && !gc->joined[mine]))
         pp = &gc->next;
     if (!gc) {
         gc = xcalloc(1, sizeof *gc);

@@ -32,7 +32,7 @@ static void cart_attach(MPI_Comm comm, int ndims, const int *dims, const int *pe
     c->ndims = ndims;
     c->dims = xcalloc((size_t)ndims + 1, sizeof *c->dims);
     c->periods = xcalloc((size_t)ndims + 1, sizeof *c->periods);
-    memcpy(c->dims, dims, sizeof *dims * (size_t)ndims);
+    if (ndims > 0) memcpy(c->dims, dims, sizeof *dims * (size_t)ndims);
     for (int i = 0; i < ndims; i++)
         c->periods[i] = periods[i] != 0;
     c->next = carts;
