@@ -1517,6 +1517,10 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
 int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
                             MPI_Aint *size);
 
+/* Communicators (comm.c) */
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+
 #include "mpi_stubs.h"
 
 #ifdef __cplusplus

@@ -58,29 +58,25 @@ void pmpi_get_version_(MPI_Fint *version, MPI_Fint *subversion, MPI_Fint *ierr) 
     *ierr = PMPI_Get_version((int *)version, (int *)subversion);
 }
 
-void mpi_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ierr,
-                              size_t version_len) {
+void mpi_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ierr, size_t version_len) {
     char c_version[4096] = "";
     *ierr = MPI_Get_library_version(c_version, (int *)resultlen);
     f_str_out(c_version, version, version_len);
 }
 
-void pmpi_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ierr,
-                               size_t version_len) {
+void pmpi_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ierr, size_t version_len) {
     char c_version[4096] = "";
     *ierr = PMPI_Get_library_version(c_version, (int *)resultlen);
     f_str_out(c_version, version, version_len);
 }
 
-void mpi_error_string_(MPI_Fint *errorcode, char *string, MPI_Fint *resultlen, MPI_Fint *ierr,
-                       size_t string_len) {
+void mpi_error_string_(MPI_Fint *errorcode, char *string, MPI_Fint *resultlen, MPI_Fint *ierr, size_t string_len) {
     char c_string[4096] = "";
     *ierr = MPI_Error_string(*errorcode, c_string, (int *)resultlen);
     f_str_out(c_string, string, string_len);
 }
 
-void pmpi_error_string_(MPI_Fint *errorcode, char *string, MPI_Fint *resultlen, MPI_Fint *ierr,
-                        size_t string_len) {
+void pmpi_error_string_(MPI_Fint *errorcode, char *string, MPI_Fint *resultlen, MPI_Fint *ierr, size_t string_len) {
     char c_string[4096] = "";
     *ierr = PMPI_Error_string(*errorcode, c_string, (int *)resultlen);
     f_str_out(c_string, string, string_len);
@@ -134,13 +130,11 @@ void pmpi_comm_dup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierr) {
     *ierr = PMPI_Comm_dup(*comm, (MPI_Comm *)newcomm);
 }
 
-void mpi_comm_split_(MPI_Fint *comm, MPI_Fint *color, MPI_Fint *key, MPI_Fint *newcomm,
-                     MPI_Fint *ierr) {
+void mpi_comm_split_(MPI_Fint *comm, MPI_Fint *color, MPI_Fint *key, MPI_Fint *newcomm, MPI_Fint *ierr) {
     *ierr = MPI_Comm_split(*comm, *color, *key, (MPI_Comm *)newcomm);
 }
 
-void pmpi_comm_split_(MPI_Fint *comm, MPI_Fint *color, MPI_Fint *key, MPI_Fint *newcomm,
-                      MPI_Fint *ierr) {
+void pmpi_comm_split_(MPI_Fint *comm, MPI_Fint *color, MPI_Fint *key, MPI_Fint *newcomm, MPI_Fint *ierr) {
     *ierr = PMPI_Comm_split(*comm, *color, *key, (MPI_Comm *)newcomm);
 }
 
@@ -168,191 +162,143 @@ void pmpi_comm_get_errhandler_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *i
     *ierr = PMPI_Comm_get_errhandler(*comm, (MPI_Errhandler *)errhandler);
 }
 
-void mpi_send_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-               MPI_Fint *comm, MPI_Fint *ierr) {
+void mpi_send_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = MPI_Send(f_buf(buf), *count, *type, *dest, *tag, *comm);
 }
 
-void pmpi_send_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                MPI_Fint *comm, MPI_Fint *ierr) {
+void pmpi_send_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = PMPI_Send(f_buf(buf), *count, *type, *dest, *tag, *comm);
 }
 
-void mpi_ssend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                MPI_Fint *comm, MPI_Fint *ierr) {
+void mpi_ssend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = MPI_Ssend(f_buf(buf), *count, *type, *dest, *tag, *comm);
 }
 
-void pmpi_ssend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                 MPI_Fint *comm, MPI_Fint *ierr) {
+void pmpi_ssend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = PMPI_Ssend(f_buf(buf), *count, *type, *dest, *tag, *comm);
 }
 
-void mpi_bsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                MPI_Fint *comm, MPI_Fint *ierr) {
+void mpi_bsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = MPI_Bsend(f_buf(buf), *count, *type, *dest, *tag, *comm);
 }
 
-void pmpi_bsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                 MPI_Fint *comm, MPI_Fint *ierr) {
+void pmpi_bsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = PMPI_Bsend(f_buf(buf), *count, *type, *dest, *tag, *comm);
 }
 
-void mpi_rsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                MPI_Fint *comm, MPI_Fint *ierr) {
+void mpi_rsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = MPI_Rsend(f_buf(buf), *count, *type, *dest, *tag, *comm);
 }
 
-void pmpi_rsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                 MPI_Fint *comm, MPI_Fint *ierr) {
+void pmpi_rsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = PMPI_Rsend(f_buf(buf), *count, *type, *dest, *tag, *comm);
 }
 
-void mpi_recv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *source, MPI_Fint *tag,
-               MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_recv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_Recv(f_buf(buf), *count, *type, *source, *tag, *comm, f_status(status));
 }
 
-void pmpi_recv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *source, MPI_Fint *tag,
-                MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_recv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_Recv(f_buf(buf), *count, *type, *source, *tag, *comm, f_status(status));
 }
 
-void mpi_isend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_isend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Isend(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_isend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                 MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_isend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Isend(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_issend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                 MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_issend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Issend(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_issend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                  MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_issend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Issend(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_ibsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                 MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_ibsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Ibsend(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ibsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                  MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_ibsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Ibsend(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_irsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                 MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_irsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Irsend(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_irsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                  MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_irsend_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Irsend(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_irecv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *source, MPI_Fint *tag,
-                MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_irecv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Irecv(f_buf(buf), *count, *type, *source, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_irecv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *source, MPI_Fint *tag,
-                 MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_irecv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Irecv(f_buf(buf), *count, *type, *source, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_sendrecv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest,
-                   MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
-                   MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status,
-                   MPI_Fint *ierr) {
-    *ierr = MPI_Sendrecv(f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, f_buf(recvbuf),
-                         *recvcount, *recvtype, *source, *recvtag, *comm, f_status(status));
+void mpi_sendrecv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) {
+    *ierr = MPI_Sendrecv(f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, f_buf(recvbuf), *recvcount, *recvtype, *source, *recvtag, *comm, f_status(status));
 }
 
-void pmpi_sendrecv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest,
-                    MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
-                    MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status,
-                    MPI_Fint *ierr) {
-    *ierr = PMPI_Sendrecv(f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, f_buf(recvbuf),
-                          *recvcount, *recvtype, *source, *recvtag, *comm, f_status(status));
+void pmpi_sendrecv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) {
+    *ierr = PMPI_Sendrecv(f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, f_buf(recvbuf), *recvcount, *recvtype, *source, *recvtag, *comm, f_status(status));
 }
 
-void mpi_sendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest,
-                           MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm,
-                           MPI_Fint *status, MPI_Fint *ierr) {
-    *ierr = MPI_Sendrecv_replace(f_buf(buf), *count, *type, *dest, *sendtag, *source, *recvtag,
-                                 *comm, f_status(status));
+void mpi_sendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) {
+    *ierr = MPI_Sendrecv_replace(f_buf(buf), *count, *type, *dest, *sendtag, *source, *recvtag, *comm, f_status(status));
 }
 
-void pmpi_sendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest,
-                            MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm,
-                            MPI_Fint *status, MPI_Fint *ierr) {
-    *ierr = PMPI_Sendrecv_replace(f_buf(buf), *count, *type, *dest, *sendtag, *source, *recvtag,
-                                  *comm, f_status(status));
+void pmpi_sendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) {
+    *ierr = PMPI_Sendrecv_replace(f_buf(buf), *count, *type, *dest, *sendtag, *source, *recvtag, *comm, f_status(status));
 }
 
-void mpi_isendrecv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest,
-                    MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
-                    MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request,
-                    MPI_Fint *ierr) {
+void mpi_isendrecv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Isendrecv(f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, f_buf(recvbuf),
-                          *recvcount, *recvtype, *source, *recvtag, *comm, &c_request);
+    *ierr = MPI_Isendrecv(f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, f_buf(recvbuf), *recvcount, *recvtype, *source, *recvtag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_isendrecv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest,
-                     MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
-                     MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request,
-                     MPI_Fint *ierr) {
+void pmpi_isendrecv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Isendrecv(f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, f_buf(recvbuf),
-                           *recvcount, *recvtype, *source, *recvtag, *comm, &c_request);
+    *ierr = PMPI_Isendrecv(f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, f_buf(recvbuf), *recvcount, *recvtype, *source, *recvtag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_isendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest,
-                            MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm,
-                            MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_isendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Isendrecv_replace(f_buf(buf), *count, *type, *dest, *sendtag, *source, *recvtag,
-                                  *comm, &c_request);
+    *ierr = MPI_Isendrecv_replace(f_buf(buf), *count, *type, *dest, *sendtag, *source, *recvtag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_isendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest,
-                             MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm,
-                             MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_isendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Isendrecv_replace(f_buf(buf), *count, *type, *dest, *sendtag, *source, *recvtag,
-                                   *comm, &c_request);
+    *ierr = PMPI_Isendrecv_replace(f_buf(buf), *count, *type, *dest, *sendtag, *source, *recvtag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
@@ -380,16 +326,14 @@ void pmpi_waitall_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses, MPI_
     f_reqs_out(c_requests, requests, *count);
 }
 
-void mpi_waitany_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *status,
-                  MPI_Fint *ierr) {
+void mpi_waitany_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *status, MPI_Fint *ierr) {
     MPI_Request *c_requests = f_reqs_in(requests, *count);
     *ierr = MPI_Waitany(*count, c_requests, (int *)index, f_status(status));
     f_reqs_out(c_requests, requests, *count);
     if (*ierr == MPI_SUCCESS && *index >= 0) (*index)++;
 }
 
-void pmpi_waitany_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *status,
-                   MPI_Fint *ierr) {
+void pmpi_waitany_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *status, MPI_Fint *ierr) {
     MPI_Request *c_requests = f_reqs_in(requests, *count);
     *ierr = PMPI_Waitany(*count, c_requests, (int *)index, f_status(status));
     f_reqs_out(c_requests, requests, *count);
@@ -408,15 +352,13 @@ void pmpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *i
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_testall_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag, MPI_Fint *statuses,
-                  MPI_Fint *ierr) {
+void mpi_testall_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag, MPI_Fint *statuses, MPI_Fint *ierr) {
     MPI_Request *c_requests = f_reqs_in(requests, *count);
     *ierr = MPI_Testall(*count, c_requests, (int *)flag, f_statuses(statuses));
     f_reqs_out(c_requests, requests, *count);
 }
 
-void pmpi_testall_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag, MPI_Fint *statuses,
-                   MPI_Fint *ierr) {
+void pmpi_testall_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag, MPI_Fint *statuses, MPI_Fint *ierr) {
     MPI_Request *c_requests = f_reqs_in(requests, *count);
     *ierr = PMPI_Testall(*count, c_requests, (int *)flag, f_statuses(statuses));
     f_reqs_out(c_requests, requests, *count);
@@ -434,62 +376,49 @@ void mpi_probe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *statu
     *ierr = MPI_Probe(*source, *tag, *comm, f_status(status));
 }
 
-void pmpi_probe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status,
-                 MPI_Fint *ierr) {
+void pmpi_probe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_Probe(*source, *tag, *comm, f_status(status));
 }
 
-void mpi_iprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *status,
-                 MPI_Fint *ierr) {
+void mpi_iprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_Iprobe(*source, *tag, *comm, (int *)flag, f_status(status));
 }
 
-void pmpi_iprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *status,
-                  MPI_Fint *ierr) {
+void pmpi_iprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_Iprobe(*source, *tag, *comm, (int *)flag, f_status(status));
 }
 
-void mpi_improbe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag,
-                  MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierr) {
-    *ierr =
-        MPI_Improbe(*source, *tag, *comm, (int *)flag, (MPI_Message *)message, f_status(status));
+void mpi_improbe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierr) {
+    *ierr = MPI_Improbe(*source, *tag, *comm, (int *)flag, (MPI_Message *)message, f_status(status));
 }
 
-void pmpi_improbe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag,
-                   MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierr) {
-    *ierr =
-        PMPI_Improbe(*source, *tag, *comm, (int *)flag, (MPI_Message *)message, f_status(status));
+void pmpi_improbe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierr) {
+    *ierr = PMPI_Improbe(*source, *tag, *comm, (int *)flag, (MPI_Message *)message, f_status(status));
 }
 
-void mpi_mprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *message,
-                 MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_mprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_Mprobe(*source, *tag, *comm, (MPI_Message *)message, f_status(status));
 }
 
-void pmpi_mprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *message,
-                  MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_mprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_Mprobe(*source, *tag, *comm, (MPI_Message *)message, f_status(status));
 }
 
-void mpi_mrecv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *message, MPI_Fint *status,
-                MPI_Fint *ierr) {
+void mpi_mrecv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_Mrecv(f_buf(buf), *count, *type, (MPI_Message *)message, f_status(status));
 }
 
-void pmpi_mrecv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *message, MPI_Fint *status,
-                 MPI_Fint *ierr) {
+void pmpi_mrecv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_Mrecv(f_buf(buf), *count, *type, (MPI_Message *)message, f_status(status));
 }
 
-void mpi_imrecv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *message, MPI_Fint *request,
-                 MPI_Fint *ierr) {
+void mpi_imrecv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *message, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Imrecv(f_buf(buf), *count, *type, (MPI_Message *)message, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_imrecv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *message, MPI_Fint *request,
-                  MPI_Fint *ierr) {
+void pmpi_imrecv_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *message, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Imrecv(f_buf(buf), *count, *type, (MPI_Message *)message, &c_request);
     *request = f_req_out(c_request, *request);
@@ -519,86 +448,60 @@ void pmpi_barrier_(MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = PMPI_Barrier(*comm);
 }
 
-void mpi_bcast_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm,
-                MPI_Fint *ierr) {
+void mpi_bcast_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = MPI_Bcast(f_buf(buf), *count, *type, *root, *comm);
 }
 
-void pmpi_bcast_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm,
-                 MPI_Fint *ierr) {
+void pmpi_bcast_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = PMPI_Bcast(f_buf(buf), *count, *type, *root, *comm);
 }
 
-void mpi_reduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
-                 MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
+void mpi_reduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = MPI_Reduce(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *root, *comm);
 }
 
-void pmpi_reduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
-                  MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
+void pmpi_reduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = PMPI_Reduce(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *root, *comm);
 }
 
-void mpi_allreduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type,
-                    MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
+void mpi_allreduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = MPI_Allreduce(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *comm);
 }
 
-void pmpi_allreduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type,
-                     MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
+void pmpi_allreduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = PMPI_Allreduce(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *comm);
 }
 
-void mpi_gather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                 MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
-                 MPI_Fint *ierr) {
-    *ierr = MPI_Gather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype,
-                       *root, *comm);
+void mpi_gather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Gather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
 }
 
-void pmpi_gather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                  MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
-                  MPI_Fint *ierr) {
-    *ierr = PMPI_Gather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                        *recvtype, *root, *comm);
+void pmpi_gather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Gather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
 }
 
-void mpi_scatter_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                  MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
-                  MPI_Fint *ierr) {
-    *ierr = MPI_Scatter(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                        *recvtype, *root, *comm);
+void mpi_scatter_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Scatter(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
 }
 
-void pmpi_scatter_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                   MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
-                   MPI_Fint *ierr) {
-    *ierr = PMPI_Scatter(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                         *recvtype, *root, *comm);
+void pmpi_scatter_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Scatter(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
 }
 
-void mpi_allgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                    MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = MPI_Allgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                          *recvtype, *comm);
+void mpi_allgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Allgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm);
 }
 
-void pmpi_allgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                     MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = PMPI_Allgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                           *recvtype, *comm);
+void pmpi_allgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Allgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm);
 }
 
-void mpi_alltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                   MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = MPI_Alltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                         *recvtype, *comm);
+void mpi_alltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Alltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm);
 }
 
-void pmpi_alltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                    MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = PMPI_Alltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                          *recvtype, *comm);
+void pmpi_alltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Alltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm);
 }
 
 void mpi_ibarrier_(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
@@ -613,325 +516,241 @@ void pmpi_ibarrier_(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_ibcast_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm,
-                 MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_ibcast_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Ibcast(f_buf(buf), *count, *type, *root, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ibcast_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm,
-                  MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_ibcast_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Ibcast(f_buf(buf), *count, *type, *root, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_ireduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
-                  MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_ireduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr =
-        MPI_Ireduce(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *root, *comm, &c_request);
+    *ierr = MPI_Ireduce(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *root, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ireduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type,
-                   MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request,
-                   MPI_Fint *ierr) {
+void pmpi_ireduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr =
-        PMPI_Ireduce(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *root, *comm, &c_request);
+    *ierr = PMPI_Ireduce(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *root, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_iallreduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type,
-                     MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_iallreduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Iallreduce(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_iallreduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type,
-                      MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_iallreduce_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Iallreduce(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_scan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
-               MPI_Fint *comm, MPI_Fint *ierr) {
+void mpi_scan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = MPI_Scan(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *comm);
 }
 
-void pmpi_scan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
-                MPI_Fint *comm, MPI_Fint *ierr) {
+void pmpi_scan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = PMPI_Scan(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *comm);
 }
 
-void mpi_iscan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
-                MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_iscan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Iscan(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_iscan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
-                 MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_iscan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Iscan(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_exscan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
-                 MPI_Fint *comm, MPI_Fint *ierr) {
+void mpi_exscan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = MPI_Exscan(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *comm);
 }
 
-void pmpi_exscan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
-                  MPI_Fint *comm, MPI_Fint *ierr) {
+void pmpi_exscan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = PMPI_Exscan(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *comm);
 }
 
-void mpi_iexscan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
-                  MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_iexscan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Iexscan(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_iexscan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type,
-                   MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_iexscan_(const void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Iexscan(f_buf(sendbuf), f_buf(recvbuf), *count, *type, *op, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_reduce_scatter_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *type,
-                         MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr =
-        MPI_Reduce_scatter(f_buf(sendbuf), f_buf(recvbuf), (int *)recvcounts, *type, *op, *comm);
+void mpi_reduce_scatter_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Reduce_scatter(f_buf(sendbuf), f_buf(recvbuf), (int *)recvcounts, *type, *op, *comm);
 }
 
-void pmpi_reduce_scatter_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *type,
-                          MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr =
-        PMPI_Reduce_scatter(f_buf(sendbuf), f_buf(recvbuf), (int *)recvcounts, *type, *op, *comm);
+void pmpi_reduce_scatter_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Reduce_scatter(f_buf(sendbuf), f_buf(recvbuf), (int *)recvcounts, *type, *op, *comm);
 }
 
-void mpi_reduce_scatter_block_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcount,
-                               MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
+void mpi_reduce_scatter_block_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
     *ierr = MPI_Reduce_scatter_block(f_buf(sendbuf), f_buf(recvbuf), *recvcount, *type, *op, *comm);
 }
 
-void pmpi_reduce_scatter_block_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcount,
-                                MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr =
-        PMPI_Reduce_scatter_block(f_buf(sendbuf), f_buf(recvbuf), *recvcount, *type, *op, *comm);
+void pmpi_reduce_scatter_block_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Reduce_scatter_block(f_buf(sendbuf), f_buf(recvbuf), *recvcount, *type, *op, *comm);
 }
 
-void mpi_reduce_local_(const void *inbuf, void *inoutbuf, MPI_Fint *count, MPI_Fint *type,
-                       MPI_Fint *op, MPI_Fint *ierr) {
+void mpi_reduce_local_(const void *inbuf, void *inoutbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *ierr) {
     *ierr = MPI_Reduce_local(f_buf(inbuf), f_buf(inoutbuf), *count, *type, *op);
 }
 
-void pmpi_reduce_local_(const void *inbuf, void *inoutbuf, MPI_Fint *count, MPI_Fint *type,
-                        MPI_Fint *op, MPI_Fint *ierr) {
+void pmpi_reduce_local_(const void *inbuf, void *inoutbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op, MPI_Fint *ierr) {
     *ierr = PMPI_Reduce_local(f_buf(inbuf), f_buf(inoutbuf), *count, *type, *op);
 }
 
-void mpi_gatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                  MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root,
-                  MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = MPI_Gatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts,
-                        (int *)displs, *recvtype, *root, *comm);
+void mpi_gatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Gatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)displs, *recvtype, *root, *comm);
 }
 
-void pmpi_gatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                   MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root,
-                   MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = PMPI_Gatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts,
-                         (int *)displs, *recvtype, *root, *comm);
+void pmpi_gatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Gatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)displs, *recvtype, *root, *comm);
 }
 
-void mpi_scatterv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype,
-                   void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root,
-                   MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = MPI_Scatterv(f_buf(sendbuf), (int *)sendcounts, (int *)displs, *sendtype,
-                         f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
+void mpi_scatterv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Scatterv(f_buf(sendbuf), (int *)sendcounts, (int *)displs, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
 }
 
-void pmpi_scatterv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype,
-                    void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root,
-                    MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = PMPI_Scatterv(f_buf(sendbuf), (int *)sendcounts, (int *)displs, *sendtype,
-                          f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
+void pmpi_scatterv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Scatterv(f_buf(sendbuf), (int *)sendcounts, (int *)displs, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
 }
 
-void mpi_allgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                     MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm,
-                     MPI_Fint *ierr) {
-    *ierr = MPI_Allgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts,
-                           (int *)displs, *recvtype, *comm);
+void mpi_allgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Allgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)displs, *recvtype, *comm);
 }
 
-void pmpi_allgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                      MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm,
-                      MPI_Fint *ierr) {
-    *ierr = PMPI_Allgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                            (int *)recvcounts, (int *)displs, *recvtype, *comm);
+void pmpi_allgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Allgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)displs, *recvtype, *comm);
 }
 
-void mpi_alltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                    MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls,
-                    MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = MPI_Alltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype,
-                          f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype, *comm);
+void mpi_alltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Alltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype, *comm);
 }
 
-void pmpi_alltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                     MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls,
-                     MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = PMPI_Alltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype,
-                           f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype, *comm);
+void pmpi_alltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Alltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype, *comm);
 }
 
-void mpi_igather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                  MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
-                  MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_igather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Igather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                        *recvtype, *root, *comm, &c_request);
+    *ierr = MPI_Igather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_igather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                   MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
-                   MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_igather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Igather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                         *recvtype, *root, *comm, &c_request);
+    *ierr = PMPI_Igather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_iscatter_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                   MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
-                   MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_iscatter_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Iscatter(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                         *recvtype, *root, *comm, &c_request);
+    *ierr = MPI_Iscatter(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_iscatter_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                    MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
-                    MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_iscatter_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Iscatter(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                          *recvtype, *root, *comm, &c_request);
+    *ierr = PMPI_Iscatter(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_iallgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                     MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request,
-                     MPI_Fint *ierr) {
+void mpi_iallgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Iallgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                           *recvtype, *comm, &c_request);
+    *ierr = MPI_Iallgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_iallgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                      MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request,
-                      MPI_Fint *ierr) {
+void pmpi_iallgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Iallgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                            *recvtype, *comm, &c_request);
+    *ierr = PMPI_Iallgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_ialltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                    MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request,
-                    MPI_Fint *ierr) {
+void mpi_ialltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Ialltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                          *recvtype, *comm, &c_request);
+    *ierr = MPI_Ialltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ialltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                     MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request,
-                     MPI_Fint *ierr) {
+void pmpi_ialltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Ialltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                           *recvtype, *comm, &c_request);
+    *ierr = PMPI_Ialltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_send_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,
-                    MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_send_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Send_init(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_send_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest,
-                     MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_send_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Send_init(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_ssend_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest,
-                     MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_ssend_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Ssend_init(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ssend_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest,
-                      MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_ssend_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Ssend_init(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_bsend_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest,
-                     MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_bsend_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Bsend_init(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_bsend_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest,
-                      MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_bsend_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Bsend_init(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_rsend_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest,
-                     MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_rsend_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Rsend_init(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_rsend_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest,
-                      MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_rsend_init_(const void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Rsend_init(f_buf(buf), *count, *type, *dest, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_recv_init_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *source, MPI_Fint *tag,
-                    MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_recv_init_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_Recv_init(f_buf(buf), *count, *type, *source, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_recv_init_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *source, MPI_Fint *tag,
-                     MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_recv_init_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_Recv_init(f_buf(buf), *count, *type, *source, *tag, *comm, &c_request);
     *request = f_req_out(c_request, *request);
@@ -973,60 +792,46 @@ void pmpi_request_free_(MPI_Fint *request, MPI_Fint *ierr) {
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_testany_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,
-                  MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_testany_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr) {
     MPI_Request *c_requests = f_reqs_in(requests, *count);
     *ierr = MPI_Testany(*count, c_requests, (int *)index, (int *)flag, f_status(status));
     f_reqs_out(c_requests, requests, *count);
     if (*ierr == MPI_SUCCESS && *index >= 0) (*index)++;
 }
 
-void pmpi_testany_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,
-                   MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_testany_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr) {
     MPI_Request *c_requests = f_reqs_in(requests, *count);
     *ierr = PMPI_Testany(*count, c_requests, (int *)index, (int *)flag, f_status(status));
     f_reqs_out(c_requests, requests, *count);
     if (*ierr == MPI_SUCCESS && *index >= 0) (*index)++;
 }
 
-void mpi_testsome_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices,
-                   MPI_Fint *statuses, MPI_Fint *ierr) {
+void mpi_testsome_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierr) {
     MPI_Request *c_requests = f_reqs_in(requests, *incount);
-    *ierr =
-        MPI_Testsome(*incount, c_requests, (int *)outcount, (int *)indices, f_statuses(statuses));
+    *ierr = MPI_Testsome(*incount, c_requests, (int *)outcount, (int *)indices, f_statuses(statuses));
     f_reqs_out(c_requests, requests, *incount);
-    for (int i = 0; *ierr == MPI_SUCCESS && i < *outcount; i++)
-        indices[i]++;
+    for (int i = 0; *ierr == MPI_SUCCESS && i < *outcount; i++) indices[i]++;
 }
 
-void pmpi_testsome_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices,
-                    MPI_Fint *statuses, MPI_Fint *ierr) {
+void pmpi_testsome_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierr) {
     MPI_Request *c_requests = f_reqs_in(requests, *incount);
-    *ierr =
-        PMPI_Testsome(*incount, c_requests, (int *)outcount, (int *)indices, f_statuses(statuses));
+    *ierr = PMPI_Testsome(*incount, c_requests, (int *)outcount, (int *)indices, f_statuses(statuses));
     f_reqs_out(c_requests, requests, *incount);
-    for (int i = 0; *ierr == MPI_SUCCESS && i < *outcount; i++)
-        indices[i]++;
+    for (int i = 0; *ierr == MPI_SUCCESS && i < *outcount; i++) indices[i]++;
 }
 
-void mpi_waitsome_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices,
-                   MPI_Fint *statuses, MPI_Fint *ierr) {
+void mpi_waitsome_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierr) {
     MPI_Request *c_requests = f_reqs_in(requests, *incount);
-    *ierr =
-        MPI_Waitsome(*incount, c_requests, (int *)outcount, (int *)indices, f_statuses(statuses));
+    *ierr = MPI_Waitsome(*incount, c_requests, (int *)outcount, (int *)indices, f_statuses(statuses));
     f_reqs_out(c_requests, requests, *incount);
-    for (int i = 0; *ierr == MPI_SUCCESS && i < *outcount; i++)
-        indices[i]++;
+    for (int i = 0; *ierr == MPI_SUCCESS && i < *outcount; i++) indices[i]++;
 }
 
-void pmpi_waitsome_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices,
-                    MPI_Fint *statuses, MPI_Fint *ierr) {
+void pmpi_waitsome_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierr) {
     MPI_Request *c_requests = f_reqs_in(requests, *incount);
-    *ierr =
-        PMPI_Waitsome(*incount, c_requests, (int *)outcount, (int *)indices, f_statuses(statuses));
+    *ierr = PMPI_Waitsome(*incount, c_requests, (int *)outcount, (int *)indices, f_statuses(statuses));
     f_reqs_out(c_requests, requests, *incount);
-    for (int i = 0; *ierr == MPI_SUCCESS && i < *outcount; i++)
-        indices[i]++;
+    for (int i = 0; *ierr == MPI_SUCCESS && i < *outcount; i++) indices[i]++;
 }
 
 void mpi_request_get_status_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr) {
@@ -1109,15 +914,13 @@ void pmpi_comm_set_name_(MPI_Fint *comm, const char *name, MPI_Fint *ierr, size_
     free(c_name);
 }
 
-void mpi_comm_get_name_(MPI_Fint *comm, char *name, MPI_Fint *resultlen, MPI_Fint *ierr,
-                        size_t name_len) {
+void mpi_comm_get_name_(MPI_Fint *comm, char *name, MPI_Fint *resultlen, MPI_Fint *ierr, size_t name_len) {
     char c_name[4096] = "";
     *ierr = MPI_Comm_get_name(*comm, c_name, (int *)resultlen);
     f_str_out(c_name, name, name_len);
 }
 
-void pmpi_comm_get_name_(MPI_Fint *comm, char *name, MPI_Fint *resultlen, MPI_Fint *ierr,
-                         size_t name_len) {
+void pmpi_comm_get_name_(MPI_Fint *comm, char *name, MPI_Fint *resultlen, MPI_Fint *ierr, size_t name_len) {
     char c_name[4096] = "";
     *ierr = PMPI_Comm_get_name(*comm, c_name, (int *)resultlen);
     f_str_out(c_name, name, name_len);
@@ -1155,13 +958,11 @@ void pmpi_attr_delete_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *ierr) {
     *ierr = PMPI_Attr_delete(*comm, *keyval);
 }
 
-void mpi_comm_create_errhandler_(MPI_Comm_errhandler_function *fn, MPI_Fint *errhandler,
-                                 MPI_Fint *ierr) {
+void mpi_comm_create_errhandler_(MPI_Comm_errhandler_function *fn, MPI_Fint *errhandler, MPI_Fint *ierr) {
     *ierr = MPI_Comm_create_errhandler(fn, (MPI_Errhandler *)errhandler);
 }
 
-void pmpi_comm_create_errhandler_(MPI_Comm_errhandler_function *fn, MPI_Fint *errhandler,
-                                  MPI_Fint *ierr) {
+void pmpi_comm_create_errhandler_(MPI_Comm_errhandler_function *fn, MPI_Fint *errhandler, MPI_Fint *ierr) {
     *ierr = PMPI_Comm_create_errhandler(fn, (MPI_Errhandler *)errhandler);
 }
 
@@ -1197,43 +998,35 @@ void pmpi_group_rank_(MPI_Fint *group, MPI_Fint *rank, MPI_Fint *ierr) {
     *ierr = PMPI_Group_rank(*group, (int *)rank);
 }
 
-void mpi_group_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranks, MPI_Fint *newgroup,
-                     MPI_Fint *ierr) {
+void mpi_group_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranks, MPI_Fint *newgroup, MPI_Fint *ierr) {
     *ierr = MPI_Group_incl(*group, *n, (int *)ranks, (MPI_Group *)newgroup);
 }
 
-void pmpi_group_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranks, MPI_Fint *newgroup,
-                      MPI_Fint *ierr) {
+void pmpi_group_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranks, MPI_Fint *newgroup, MPI_Fint *ierr) {
     *ierr = PMPI_Group_incl(*group, *n, (int *)ranks, (MPI_Group *)newgroup);
 }
 
-void mpi_group_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranks, MPI_Fint *newgroup,
-                     MPI_Fint *ierr) {
+void mpi_group_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranks, MPI_Fint *newgroup, MPI_Fint *ierr) {
     *ierr = MPI_Group_excl(*group, *n, (int *)ranks, (MPI_Group *)newgroup);
 }
 
-void pmpi_group_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranks, MPI_Fint *newgroup,
-                      MPI_Fint *ierr) {
+void pmpi_group_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranks, MPI_Fint *newgroup, MPI_Fint *ierr) {
     *ierr = PMPI_Group_excl(*group, *n, (int *)ranks, (MPI_Group *)newgroup);
 }
 
-void mpi_group_range_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup,
-                           MPI_Fint *ierr) {
-    *ierr = MPI_Group_range_incl(*group, *n, (int(*)[3])ranges, (MPI_Group *)newgroup);
+void mpi_group_range_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierr) {
+    *ierr = MPI_Group_range_incl(*group, *n, (int (*)[3])ranges, (MPI_Group *)newgroup);
 }
 
-void pmpi_group_range_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup,
-                            MPI_Fint *ierr) {
-    *ierr = PMPI_Group_range_incl(*group, *n, (int(*)[3])ranges, (MPI_Group *)newgroup);
+void pmpi_group_range_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierr) {
+    *ierr = PMPI_Group_range_incl(*group, *n, (int (*)[3])ranges, (MPI_Group *)newgroup);
 }
 
-void mpi_group_translate_ranks_(MPI_Fint *group1, MPI_Fint *n, MPI_Fint *ranks1, MPI_Fint *group2,
-                                MPI_Fint *ranks2, MPI_Fint *ierr) {
+void mpi_group_translate_ranks_(MPI_Fint *group1, MPI_Fint *n, MPI_Fint *ranks1, MPI_Fint *group2, MPI_Fint *ranks2, MPI_Fint *ierr) {
     *ierr = MPI_Group_translate_ranks(*group1, *n, (int *)ranks1, *group2, (int *)ranks2);
 }
 
-void pmpi_group_translate_ranks_(MPI_Fint *group1, MPI_Fint *n, MPI_Fint *ranks1, MPI_Fint *group2,
-                                 MPI_Fint *ranks2, MPI_Fint *ierr) {
+void pmpi_group_translate_ranks_(MPI_Fint *group1, MPI_Fint *n, MPI_Fint *ranks1, MPI_Fint *group2, MPI_Fint *ranks2, MPI_Fint *ierr) {
     *ierr = PMPI_Group_translate_ranks(*group1, *n, (int *)ranks1, *group2, (int *)ranks2);
 }
 
@@ -1245,13 +1038,11 @@ void pmpi_group_union_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgroup, M
     *ierr = PMPI_Group_union(*group1, *group2, (MPI_Group *)newgroup);
 }
 
-void mpi_group_intersection_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgroup,
-                             MPI_Fint *ierr) {
+void mpi_group_intersection_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgroup, MPI_Fint *ierr) {
     *ierr = MPI_Group_intersection(*group1, *group2, (MPI_Group *)newgroup);
 }
 
-void pmpi_group_intersection_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgroup,
-                              MPI_Fint *ierr) {
+void pmpi_group_intersection_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgroup, MPI_Fint *ierr) {
     *ierr = PMPI_Group_intersection(*group1, *group2, (MPI_Group *)newgroup);
 }
 
@@ -1259,8 +1050,7 @@ void mpi_group_difference_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgrou
     *ierr = MPI_Group_difference(*group1, *group2, (MPI_Group *)newgroup);
 }
 
-void pmpi_group_difference_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgroup,
-                            MPI_Fint *ierr) {
+void pmpi_group_difference_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgroup, MPI_Fint *ierr) {
     *ierr = PMPI_Group_difference(*group1, *group2, (MPI_Group *)newgroup);
 }
 
@@ -1288,13 +1078,11 @@ void pmpi_comm_create_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *newcomm, MPI_F
     *ierr = PMPI_Comm_create(*comm, *group, (MPI_Comm *)newcomm);
 }
 
-void mpi_comm_split_type_(MPI_Fint *comm, MPI_Fint *split_type, MPI_Fint *key, MPI_Fint *info,
-                          MPI_Fint *newcomm, MPI_Fint *ierr) {
+void mpi_comm_split_type_(MPI_Fint *comm, MPI_Fint *split_type, MPI_Fint *key, MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierr) {
     *ierr = MPI_Comm_split_type(*comm, *split_type, *key, *info, (MPI_Comm *)newcomm);
 }
 
-void pmpi_comm_split_type_(MPI_Fint *comm, MPI_Fint *split_type, MPI_Fint *key, MPI_Fint *info,
-                           MPI_Fint *newcomm, MPI_Fint *ierr) {
+void pmpi_comm_split_type_(MPI_Fint *comm, MPI_Fint *split_type, MPI_Fint *key, MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierr) {
     *ierr = PMPI_Comm_split_type(*comm, *split_type, *key, *info, (MPI_Comm *)newcomm);
 }
 
@@ -1306,25 +1094,19 @@ void pmpi_dims_create_(MPI_Fint *nnodes, MPI_Fint *ndims, MPI_Fint *dims, MPI_Fi
     *ierr = PMPI_Dims_create(*nnodes, *ndims, (int *)dims);
 }
 
-void mpi_cart_create_(MPI_Fint *comm_old, MPI_Fint *ndims, MPI_Fint *dims, MPI_Fint *periods,
-                      MPI_Fint *reorder, MPI_Fint *comm_cart, MPI_Fint *ierr) {
-    *ierr = MPI_Cart_create(*comm_old, *ndims, (int *)dims, (int *)periods, *reorder,
-                            (MPI_Comm *)comm_cart);
+void mpi_cart_create_(MPI_Fint *comm_old, MPI_Fint *ndims, MPI_Fint *dims, MPI_Fint *periods, MPI_Fint *reorder, MPI_Fint *comm_cart, MPI_Fint *ierr) {
+    *ierr = MPI_Cart_create(*comm_old, *ndims, (int *)dims, (int *)periods, *reorder, (MPI_Comm *)comm_cart);
 }
 
-void pmpi_cart_create_(MPI_Fint *comm_old, MPI_Fint *ndims, MPI_Fint *dims, MPI_Fint *periods,
-                       MPI_Fint *reorder, MPI_Fint *comm_cart, MPI_Fint *ierr) {
-    *ierr = PMPI_Cart_create(*comm_old, *ndims, (int *)dims, (int *)periods, *reorder,
-                             (MPI_Comm *)comm_cart);
+void pmpi_cart_create_(MPI_Fint *comm_old, MPI_Fint *ndims, MPI_Fint *dims, MPI_Fint *periods, MPI_Fint *reorder, MPI_Fint *comm_cart, MPI_Fint *ierr) {
+    *ierr = PMPI_Cart_create(*comm_old, *ndims, (int *)dims, (int *)periods, *reorder, (MPI_Comm *)comm_cart);
 }
 
-void mpi_cart_coords_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *maxdims, MPI_Fint *coords,
-                      MPI_Fint *ierr) {
+void mpi_cart_coords_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *maxdims, MPI_Fint *coords, MPI_Fint *ierr) {
     *ierr = MPI_Cart_coords(*comm, *rank, *maxdims, (int *)coords);
 }
 
-void pmpi_cart_coords_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *maxdims, MPI_Fint *coords,
-                       MPI_Fint *ierr) {
+void pmpi_cart_coords_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *maxdims, MPI_Fint *coords, MPI_Fint *ierr) {
     *ierr = PMPI_Cart_coords(*comm, *rank, *maxdims, (int *)coords);
 }
 
@@ -1336,23 +1118,19 @@ void pmpi_cart_rank_(MPI_Fint *comm, MPI_Fint *coords, MPI_Fint *rank, MPI_Fint 
     *ierr = PMPI_Cart_rank(*comm, (int *)coords, (int *)rank);
 }
 
-void mpi_cart_shift_(MPI_Fint *comm, MPI_Fint *direction, MPI_Fint *disp, MPI_Fint *rank_source,
-                     MPI_Fint *rank_dest, MPI_Fint *ierr) {
+void mpi_cart_shift_(MPI_Fint *comm, MPI_Fint *direction, MPI_Fint *disp, MPI_Fint *rank_source, MPI_Fint *rank_dest, MPI_Fint *ierr) {
     *ierr = MPI_Cart_shift(*comm, *direction, *disp, (int *)rank_source, (int *)rank_dest);
 }
 
-void pmpi_cart_shift_(MPI_Fint *comm, MPI_Fint *direction, MPI_Fint *disp, MPI_Fint *rank_source,
-                      MPI_Fint *rank_dest, MPI_Fint *ierr) {
+void pmpi_cart_shift_(MPI_Fint *comm, MPI_Fint *direction, MPI_Fint *disp, MPI_Fint *rank_source, MPI_Fint *rank_dest, MPI_Fint *ierr) {
     *ierr = PMPI_Cart_shift(*comm, *direction, *disp, (int *)rank_source, (int *)rank_dest);
 }
 
-void mpi_cart_get_(MPI_Fint *comm, MPI_Fint *maxdims, MPI_Fint *dims, MPI_Fint *periods,
-                   MPI_Fint *coords, MPI_Fint *ierr) {
+void mpi_cart_get_(MPI_Fint *comm, MPI_Fint *maxdims, MPI_Fint *dims, MPI_Fint *periods, MPI_Fint *coords, MPI_Fint *ierr) {
     *ierr = MPI_Cart_get(*comm, *maxdims, (int *)dims, (int *)periods, (int *)coords);
 }
 
-void pmpi_cart_get_(MPI_Fint *comm, MPI_Fint *maxdims, MPI_Fint *dims, MPI_Fint *periods,
-                    MPI_Fint *coords, MPI_Fint *ierr) {
+void pmpi_cart_get_(MPI_Fint *comm, MPI_Fint *maxdims, MPI_Fint *dims, MPI_Fint *periods, MPI_Fint *coords, MPI_Fint *ierr) {
     *ierr = PMPI_Cart_get(*comm, *maxdims, (int *)dims, (int *)periods, (int *)coords);
 }
 
@@ -1380,127 +1158,83 @@ void pmpi_cart_sub_(MPI_Fint *comm, MPI_Fint *remain_dims, MPI_Fint *newcomm, MP
     *ierr = PMPI_Cart_sub(*comm, (int *)remain_dims, (MPI_Comm *)newcomm);
 }
 
-void mpi_igatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                   MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root,
-                   MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_igatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Igatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts,
-                         (int *)displs, *recvtype, *root, *comm, &c_request);
+    *ierr = MPI_Igatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)displs, *recvtype, *root, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_igatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                    MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root,
-                    MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_igatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Igatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts,
-                          (int *)displs, *recvtype, *root, *comm, &c_request);
+    *ierr = PMPI_Igatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)displs, *recvtype, *root, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_iscatterv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype,
-                    void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root,
-                    MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_iscatterv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Iscatterv(f_buf(sendbuf), (int *)sendcounts, (int *)displs, *sendtype,
-                          f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, &c_request);
+    *ierr = MPI_Iscatterv(f_buf(sendbuf), (int *)sendcounts, (int *)displs, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_iscatterv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs,
-                     MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
-                     MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_iscatterv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Iscatterv(f_buf(sendbuf), (int *)sendcounts, (int *)displs, *sendtype,
-                           f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, &c_request);
+    *ierr = PMPI_Iscatterv(f_buf(sendbuf), (int *)sendcounts, (int *)displs, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_iallgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                      MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm,
-                      MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_iallgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Iallgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                            (int *)recvcounts, (int *)displs, *recvtype, *comm, &c_request);
+    *ierr = MPI_Iallgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)displs, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_iallgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                       MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm,
-                       MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_iallgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Iallgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                             (int *)recvcounts, (int *)displs, *recvtype, *comm, &c_request);
+    *ierr = PMPI_Iallgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)displs, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_ialltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                     MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls,
-                     MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_ialltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr =
-        MPI_Ialltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype, f_buf(recvbuf),
-                       (int *)recvcounts, (int *)rdispls, *recvtype, *comm, &c_request);
+    *ierr = MPI_Ialltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ialltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                      MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls,
-                      MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_ialltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Ialltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype,
-                            f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype, *comm,
-                            &c_request);
+    *ierr = PMPI_Ialltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_ireduce_scatter_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *type,
-                          MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_ireduce_scatter_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Ireduce_scatter(f_buf(sendbuf), f_buf(recvbuf), (int *)recvcounts, *type, *op,
-                                *comm, &c_request);
+    *ierr = MPI_Ireduce_scatter(f_buf(sendbuf), f_buf(recvbuf), (int *)recvcounts, *type, *op, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ireduce_scatter_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *type,
-                           MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_ireduce_scatter_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Ireduce_scatter(f_buf(sendbuf), f_buf(recvbuf), (int *)recvcounts, *type, *op,
-                                 *comm, &c_request);
+    *ierr = PMPI_Ireduce_scatter(f_buf(sendbuf), f_buf(recvbuf), (int *)recvcounts, *type, *op, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_alltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                    MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls,
-                    MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = MPI_Alltoallw(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls,
-                          (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts,
-                          (int *)rdispls, (MPI_Datatype *)recvtypes, *comm);
+void mpi_alltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Alltoallw(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, (MPI_Datatype *)recvtypes, *comm);
 }
 
-void pmpi_alltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                     MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls,
-                     MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = PMPI_Alltoallw(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls,
-                           (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts,
-                           (int *)rdispls, (MPI_Datatype *)recvtypes, *comm);
+void pmpi_alltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Alltoallw(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, (MPI_Datatype *)recvtypes, *comm);
 }
 
-void mpi_ireduce_scatter_block_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcount,
-                                MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request,
-                                MPI_Fint *ierr) {
+void mpi_ireduce_scatter_block_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Ireduce_scatter_block(f_buf(sendbuf), f_buf(recvbuf), *recvcount, *type, *op, *comm,
-                                      &c_request);
+    *ierr = MPI_Ireduce_scatter_block(f_buf(sendbuf), f_buf(recvbuf), *recvcount, *type, *op, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ireduce_scatter_block_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcount,
-                                 MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request,
-                                 MPI_Fint *ierr) {
+void pmpi_ireduce_scatter_block_(const void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Ireduce_scatter_block(f_buf(sendbuf), f_buf(recvbuf), *recvcount, *type, *op,
-                                       *comm, &c_request);
+    *ierr = PMPI_Ireduce_scatter_block(f_buf(sendbuf), f_buf(recvbuf), *recvcount, *type, *op, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
@@ -1528,8 +1262,7 @@ void pmpi_info_create_(MPI_Fint *info, MPI_Fint *ierr) {
     *ierr = PMPI_Info_create((MPI_Info *)info);
 }
 
-void mpi_info_set_(MPI_Fint *info, const char *key, const char *value, MPI_Fint *ierr,
-                   size_t key_len, size_t value_len) {
+void mpi_info_set_(MPI_Fint *info, const char *key, const char *value, MPI_Fint *ierr, size_t key_len, size_t value_len) {
     char *c_key = f_str_trim(key, key_len);
     char *c_value = f_str_trim(value, value_len);
     *ierr = MPI_Info_set(*info, c_key, c_value);
@@ -1537,8 +1270,7 @@ void mpi_info_set_(MPI_Fint *info, const char *key, const char *value, MPI_Fint 
     free(c_value);
 }
 
-void pmpi_info_set_(MPI_Fint *info, const char *key, const char *value, MPI_Fint *ierr,
-                    size_t key_len, size_t value_len) {
+void pmpi_info_set_(MPI_Fint *info, const char *key, const char *value, MPI_Fint *ierr, size_t key_len, size_t value_len) {
     char *c_key = f_str_trim(key, key_len);
     char *c_value = f_str_trim(value, value_len);
     *ierr = PMPI_Info_set(*info, c_key, c_value);
@@ -1546,8 +1278,7 @@ void pmpi_info_set_(MPI_Fint *info, const char *key, const char *value, MPI_Fint
     free(c_value);
 }
 
-void mpi_info_get_(MPI_Fint *info, const char *key, MPI_Fint *valuelen, char *value, MPI_Fint *flag,
-                   MPI_Fint *ierr, size_t key_len, size_t value_len) {
+void mpi_info_get_(MPI_Fint *info, const char *key, MPI_Fint *valuelen, char *value, MPI_Fint *flag, MPI_Fint *ierr, size_t key_len, size_t value_len) {
     char *c_key = f_str_trim(key, key_len);
     char c_value[4096] = "";
     *ierr = MPI_Info_get(*info, c_key, *valuelen, c_value, (int *)flag);
@@ -1555,8 +1286,7 @@ void mpi_info_get_(MPI_Fint *info, const char *key, MPI_Fint *valuelen, char *va
     if (*ierr == MPI_SUCCESS && *flag) f_str_out(c_value, value, value_len);
 }
 
-void pmpi_info_get_(MPI_Fint *info, const char *key, MPI_Fint *valuelen, char *value,
-                    MPI_Fint *flag, MPI_Fint *ierr, size_t key_len, size_t value_len) {
+void pmpi_info_get_(MPI_Fint *info, const char *key, MPI_Fint *valuelen, char *value, MPI_Fint *flag, MPI_Fint *ierr, size_t key_len, size_t value_len) {
     char *c_key = f_str_trim(key, key_len);
     char c_value[4096] = "";
     *ierr = PMPI_Info_get(*info, c_key, *valuelen, c_value, (int *)flag);
@@ -1584,15 +1314,13 @@ void pmpi_info_get_nthkey_(MPI_Fint *info, MPI_Fint *n, char *key, MPI_Fint *ier
     f_str_out(c_key, key, key_len);
 }
 
-void mpi_info_get_valuelen_(MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag,
-                            MPI_Fint *ierr, size_t key_len) {
+void mpi_info_get_valuelen_(MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag, MPI_Fint *ierr, size_t key_len) {
     char *c_key = f_str_trim(key, key_len);
     *ierr = MPI_Info_get_valuelen(*info, c_key, (int *)valuelen, (int *)flag);
     free(c_key);
 }
 
-void pmpi_info_get_valuelen_(MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag,
-                             MPI_Fint *ierr, size_t key_len) {
+void pmpi_info_get_valuelen_(MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag, MPI_Fint *ierr, size_t key_len) {
     char *c_key = f_str_trim(key, key_len);
     *ierr = PMPI_Info_get_valuelen(*info, c_key, (int *)valuelen, (int *)flag);
     free(c_key);
@@ -1642,13 +1370,11 @@ void pmpi_type_get_extent_x_(MPI_Fint *type, MPI_Count *lb, MPI_Count *extent, M
     *ierr = PMPI_Type_get_extent_x(*type, (MPI_Count *)lb, (MPI_Count *)extent);
 }
 
-void mpi_type_get_true_extent_x_(MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent,
-                                 MPI_Fint *ierr) {
+void mpi_type_get_true_extent_x_(MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierr) {
     *ierr = MPI_Type_get_true_extent_x(*datatype, (MPI_Count *)true_lb, (MPI_Count *)true_extent);
 }
 
-void pmpi_type_get_true_extent_x_(MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent,
-                                  MPI_Fint *ierr) {
+void pmpi_type_get_true_extent_x_(MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierr) {
     *ierr = PMPI_Type_get_true_extent_x(*datatype, (MPI_Count *)true_lb, (MPI_Count *)true_extent);
 }
 
@@ -1660,29 +1386,25 @@ void pmpi_get_elements_x_(MPI_Fint *status, MPI_Fint *datatype, MPI_Count *count
     *ierr = PMPI_Get_elements_x((const MPI_Status *)status, *datatype, (MPI_Count *)count);
 }
 
-void mpi_type_set_name_(MPI_Fint *type, const char *type_name, MPI_Fint *ierr,
-                        size_t type_name_len) {
+void mpi_type_set_name_(MPI_Fint *type, const char *type_name, MPI_Fint *ierr, size_t type_name_len) {
     char *c_type_name = f_str_in(type_name, type_name_len);
     *ierr = MPI_Type_set_name(*type, c_type_name);
     free(c_type_name);
 }
 
-void pmpi_type_set_name_(MPI_Fint *type, const char *type_name, MPI_Fint *ierr,
-                         size_t type_name_len) {
+void pmpi_type_set_name_(MPI_Fint *type, const char *type_name, MPI_Fint *ierr, size_t type_name_len) {
     char *c_type_name = f_str_in(type_name, type_name_len);
     *ierr = PMPI_Type_set_name(*type, c_type_name);
     free(c_type_name);
 }
 
-void mpi_type_get_name_(MPI_Fint *type, char *type_name, MPI_Fint *resultlen, MPI_Fint *ierr,
-                        size_t type_name_len) {
+void mpi_type_get_name_(MPI_Fint *type, char *type_name, MPI_Fint *resultlen, MPI_Fint *ierr, size_t type_name_len) {
     char c_type_name[4096] = "";
     *ierr = MPI_Type_get_name(*type, c_type_name, (int *)resultlen);
     f_str_out(c_type_name, type_name, type_name_len);
 }
 
-void pmpi_type_get_name_(MPI_Fint *type, char *type_name, MPI_Fint *resultlen, MPI_Fint *ierr,
-                         size_t type_name_len) {
+void pmpi_type_get_name_(MPI_Fint *type, char *type_name, MPI_Fint *resultlen, MPI_Fint *ierr, size_t type_name_len) {
     char c_type_name[4096] = "";
     *ierr = PMPI_Type_get_name(*type, c_type_name, (int *)resultlen);
     f_str_out(c_type_name, type_name, type_name_len);
@@ -1712,98 +1434,67 @@ void pmpi_type_contiguous_(MPI_Fint *count, MPI_Fint *oldtype, MPI_Fint *newtype
     *ierr = PMPI_Type_contiguous(*count, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void mpi_type_vector_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Fint *stride, MPI_Fint *oldtype,
-                      MPI_Fint *newtype, MPI_Fint *ierr) {
+void mpi_type_vector_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Fint *stride, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
     *ierr = MPI_Type_vector(*count, *blocklength, *stride, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void pmpi_type_vector_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Fint *stride, MPI_Fint *oldtype,
-                       MPI_Fint *newtype, MPI_Fint *ierr) {
+void pmpi_type_vector_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Fint *stride, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
     *ierr = PMPI_Type_vector(*count, *blocklength, *stride, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void mpi_type_create_hvector_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Aint *stride,
-                              MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr =
-        MPI_Type_create_hvector(*count, *blocklength, *stride, *oldtype, (MPI_Datatype *)newtype);
+void mpi_type_create_hvector_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Aint *stride, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = MPI_Type_create_hvector(*count, *blocklength, *stride, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void pmpi_type_create_hvector_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Aint *stride,
-                               MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr =
-        PMPI_Type_create_hvector(*count, *blocklength, *stride, *oldtype, (MPI_Datatype *)newtype);
+void pmpi_type_create_hvector_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Aint *stride, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_create_hvector(*count, *blocklength, *stride, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void mpi_type_indexed_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Fint *displacements,
-                       MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = MPI_Type_indexed(*count, (int *)blocklengths, (int *)displacements, *oldtype,
-                             (MPI_Datatype *)newtype);
+void mpi_type_indexed_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Fint *displacements, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = MPI_Type_indexed(*count, (int *)blocklengths, (int *)displacements, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void pmpi_type_indexed_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Fint *displacements,
-                        MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = PMPI_Type_indexed(*count, (int *)blocklengths, (int *)displacements, *oldtype,
-                              (MPI_Datatype *)newtype);
+void pmpi_type_indexed_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Fint *displacements, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_indexed(*count, (int *)blocklengths, (int *)displacements, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void mpi_type_create_hindexed_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Aint *displacements,
-                               MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = MPI_Type_create_hindexed(*count, (int *)blocklengths, (MPI_Aint *)displacements,
-                                     *oldtype, (MPI_Datatype *)newtype);
+void mpi_type_create_hindexed_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Aint *displacements, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = MPI_Type_create_hindexed(*count, (int *)blocklengths, (MPI_Aint *)displacements, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void pmpi_type_create_hindexed_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Aint *displacements,
-                                MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = PMPI_Type_create_hindexed(*count, (int *)blocklengths, (MPI_Aint *)displacements,
-                                      *oldtype, (MPI_Datatype *)newtype);
+void pmpi_type_create_hindexed_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Aint *displacements, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_create_hindexed(*count, (int *)blocklengths, (MPI_Aint *)displacements, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void mpi_type_create_indexed_block_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Fint *displacements,
-                                    MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = MPI_Type_create_indexed_block(*count, *blocklength, (int *)displacements, *oldtype,
-                                          (MPI_Datatype *)newtype);
+void mpi_type_create_indexed_block_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Fint *displacements, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = MPI_Type_create_indexed_block(*count, *blocklength, (int *)displacements, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void pmpi_type_create_indexed_block_(MPI_Fint *count, MPI_Fint *blocklength,
-                                     MPI_Fint *displacements, MPI_Fint *oldtype, MPI_Fint *newtype,
-                                     MPI_Fint *ierr) {
-    *ierr = PMPI_Type_create_indexed_block(*count, *blocklength, (int *)displacements, *oldtype,
-                                           (MPI_Datatype *)newtype);
+void pmpi_type_create_indexed_block_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Fint *displacements, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_create_indexed_block(*count, *blocklength, (int *)displacements, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void mpi_type_create_hindexed_block_(MPI_Fint *count, MPI_Fint *blocklength,
-                                     MPI_Aint *displacements, MPI_Fint *oldtype, MPI_Fint *newtype,
-                                     MPI_Fint *ierr) {
-    *ierr = MPI_Type_create_hindexed_block(*count, *blocklength, (MPI_Aint *)displacements,
-                                           *oldtype, (MPI_Datatype *)newtype);
+void mpi_type_create_hindexed_block_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Aint *displacements, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = MPI_Type_create_hindexed_block(*count, *blocklength, (MPI_Aint *)displacements, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void pmpi_type_create_hindexed_block_(MPI_Fint *count, MPI_Fint *blocklength,
-                                      MPI_Aint *displacements, MPI_Fint *oldtype, MPI_Fint *newtype,
-                                      MPI_Fint *ierr) {
-    *ierr = PMPI_Type_create_hindexed_block(*count, *blocklength, (MPI_Aint *)displacements,
-                                            *oldtype, (MPI_Datatype *)newtype);
+void pmpi_type_create_hindexed_block_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Aint *displacements, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_create_hindexed_block(*count, *blocklength, (MPI_Aint *)displacements, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void mpi_type_create_struct_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Aint *displacements,
-                             MPI_Fint *types, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = MPI_Type_create_struct(*count, (int *)blocklengths, (MPI_Aint *)displacements,
-                                   (MPI_Datatype *)types, (MPI_Datatype *)newtype);
+void mpi_type_create_struct_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Aint *displacements, MPI_Fint *types, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = MPI_Type_create_struct(*count, (int *)blocklengths, (MPI_Aint *)displacements, (MPI_Datatype *)types, (MPI_Datatype *)newtype);
 }
 
-void pmpi_type_create_struct_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Aint *displacements,
-                              MPI_Fint *types, MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = PMPI_Type_create_struct(*count, (int *)blocklengths, (MPI_Aint *)displacements,
-                                    (MPI_Datatype *)types, (MPI_Datatype *)newtype);
+void pmpi_type_create_struct_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Aint *displacements, MPI_Fint *types, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_create_struct(*count, (int *)blocklengths, (MPI_Aint *)displacements, (MPI_Datatype *)types, (MPI_Datatype *)newtype);
 }
 
-void mpi_type_create_resized_(MPI_Fint *oldtype, MPI_Aint *lb, MPI_Aint *extent, MPI_Fint *newtype,
-                              MPI_Fint *ierr) {
+void mpi_type_create_resized_(MPI_Fint *oldtype, MPI_Aint *lb, MPI_Aint *extent, MPI_Fint *newtype, MPI_Fint *ierr) {
     *ierr = MPI_Type_create_resized(*oldtype, *lb, *extent, (MPI_Datatype *)newtype);
 }
 
-void pmpi_type_create_resized_(MPI_Fint *oldtype, MPI_Aint *lb, MPI_Aint *extent, MPI_Fint *newtype,
-                               MPI_Fint *ierr) {
+void pmpi_type_create_resized_(MPI_Fint *oldtype, MPI_Aint *lb, MPI_Aint *extent, MPI_Fint *newtype, MPI_Fint *ierr) {
     *ierr = PMPI_Type_create_resized(*oldtype, *lb, *extent, (MPI_Datatype *)newtype);
 }
 
@@ -1839,13 +1530,11 @@ void pmpi_type_get_extent_(MPI_Fint *type, MPI_Aint *lb, MPI_Aint *extent, MPI_F
     *ierr = PMPI_Type_get_extent(*type, (MPI_Aint *)lb, (MPI_Aint *)extent);
 }
 
-void mpi_type_get_true_extent_(MPI_Fint *type, MPI_Aint *true_lb, MPI_Aint *true_extent,
-                               MPI_Fint *ierr) {
+void mpi_type_get_true_extent_(MPI_Fint *type, MPI_Aint *true_lb, MPI_Aint *true_extent, MPI_Fint *ierr) {
     *ierr = MPI_Type_get_true_extent(*type, (MPI_Aint *)true_lb, (MPI_Aint *)true_extent);
 }
 
-void pmpi_type_get_true_extent_(MPI_Fint *type, MPI_Aint *true_lb, MPI_Aint *true_extent,
-                                MPI_Fint *ierr) {
+void pmpi_type_get_true_extent_(MPI_Fint *type, MPI_Aint *true_lb, MPI_Aint *true_extent, MPI_Fint *ierr) {
     *ierr = PMPI_Type_get_true_extent(*type, (MPI_Aint *)true_lb, (MPI_Aint *)true_extent);
 }
 
@@ -1881,37 +1570,27 @@ void pmpi_type_ub_(MPI_Fint *type, MPI_Aint *ub, MPI_Fint *ierr) {
     *ierr = PMPI_Type_ub(*type, (MPI_Aint *)ub);
 }
 
-void mpi_pack_(const void *inbuf, MPI_Fint *incount, MPI_Fint *type, void *outbuf,
-               MPI_Fint *outsize, MPI_Fint *position, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr =
-        MPI_Pack(f_buf(inbuf), *incount, *type, f_buf(outbuf), *outsize, (int *)position, *comm);
+void mpi_pack_(const void *inbuf, MPI_Fint *incount, MPI_Fint *type, void *outbuf, MPI_Fint *outsize, MPI_Fint *position, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Pack(f_buf(inbuf), *incount, *type, f_buf(outbuf), *outsize, (int *)position, *comm);
 }
 
-void pmpi_pack_(const void *inbuf, MPI_Fint *incount, MPI_Fint *type, void *outbuf,
-                MPI_Fint *outsize, MPI_Fint *position, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr =
-        PMPI_Pack(f_buf(inbuf), *incount, *type, f_buf(outbuf), *outsize, (int *)position, *comm);
+void pmpi_pack_(const void *inbuf, MPI_Fint *incount, MPI_Fint *type, void *outbuf, MPI_Fint *outsize, MPI_Fint *position, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Pack(f_buf(inbuf), *incount, *type, f_buf(outbuf), *outsize, (int *)position, *comm);
 }
 
-void mpi_unpack_(const void *inbuf, MPI_Fint *insize, MPI_Fint *position, void *outbuf,
-                 MPI_Fint *outcount, MPI_Fint *type, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr =
-        MPI_Unpack(f_buf(inbuf), *insize, (int *)position, f_buf(outbuf), *outcount, *type, *comm);
+void mpi_unpack_(const void *inbuf, MPI_Fint *insize, MPI_Fint *position, void *outbuf, MPI_Fint *outcount, MPI_Fint *type, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Unpack(f_buf(inbuf), *insize, (int *)position, f_buf(outbuf), *outcount, *type, *comm);
 }
 
-void pmpi_unpack_(const void *inbuf, MPI_Fint *insize, MPI_Fint *position, void *outbuf,
-                  MPI_Fint *outcount, MPI_Fint *type, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr =
-        PMPI_Unpack(f_buf(inbuf), *insize, (int *)position, f_buf(outbuf), *outcount, *type, *comm);
+void pmpi_unpack_(const void *inbuf, MPI_Fint *insize, MPI_Fint *position, void *outbuf, MPI_Fint *outcount, MPI_Fint *type, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Unpack(f_buf(inbuf), *insize, (int *)position, f_buf(outbuf), *outcount, *type, *comm);
 }
 
-void mpi_pack_size_(MPI_Fint *incount, MPI_Fint *type, MPI_Fint *comm, MPI_Fint *size,
-                    MPI_Fint *ierr) {
+void mpi_pack_size_(MPI_Fint *incount, MPI_Fint *type, MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) {
     *ierr = MPI_Pack_size(*incount, *type, *comm, (int *)size);
 }
 
-void pmpi_pack_size_(MPI_Fint *incount, MPI_Fint *type, MPI_Fint *comm, MPI_Fint *size,
-                     MPI_Fint *ierr) {
+void pmpi_pack_size_(MPI_Fint *incount, MPI_Fint *type, MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) {
     *ierr = PMPI_Pack_size(*incount, *type, *comm, (int *)size);
 }
 
@@ -1971,234 +1650,143 @@ void pmpi_type_delete_attr_(MPI_Fint *type, MPI_Fint *type_keyval, MPI_Fint *ier
     *ierr = PMPI_Type_delete_attr(*type, *type_keyval);
 }
 
-void mpi_ialltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                     MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls,
-                     MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_ialltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Ialltoallw(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls,
-                           (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts,
-                           (int *)rdispls, (MPI_Datatype *)recvtypes, *comm, &c_request);
+    *ierr = MPI_Ialltoallw(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, (MPI_Datatype *)recvtypes, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ialltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                      MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls,
-                      MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_ialltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Ialltoallw(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls,
-                            (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts,
-                            (int *)rdispls, (MPI_Datatype *)recvtypes, *comm, &c_request);
+    *ierr = PMPI_Ialltoallw(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, (MPI_Datatype *)recvtypes, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_group_range_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup,
-                           MPI_Fint *ierr) {
-    *ierr = MPI_Group_range_excl(*group, *n, (int(*)[3])ranges, (MPI_Group *)newgroup);
+void mpi_group_range_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierr) {
+    *ierr = MPI_Group_range_excl(*group, *n, (int (*)[3])ranges, (MPI_Group *)newgroup);
 }
 
-void pmpi_group_range_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup,
-                            MPI_Fint *ierr) {
-    *ierr = PMPI_Group_range_excl(*group, *n, (int(*)[3])ranges, (MPI_Group *)newgroup);
+void pmpi_group_range_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierr) {
+    *ierr = PMPI_Group_range_excl(*group, *n, (int (*)[3])ranges, (MPI_Group *)newgroup);
 }
 
-void mpi_comm_create_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *tag, MPI_Fint *newcomm,
-                            MPI_Fint *ierr) {
+void mpi_comm_create_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *tag, MPI_Fint *newcomm, MPI_Fint *ierr) {
     *ierr = MPI_Comm_create_group(*comm, *group, *tag, (MPI_Comm *)newcomm);
 }
 
-void pmpi_comm_create_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *tag, MPI_Fint *newcomm,
-                             MPI_Fint *ierr) {
+void pmpi_comm_create_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *tag, MPI_Fint *newcomm, MPI_Fint *ierr) {
     *ierr = PMPI_Comm_create_group(*comm, *group, *tag, (MPI_Comm *)newcomm);
 }
 
-void mpi_accumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-                     MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
-                     MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) {
-    *ierr = MPI_Accumulate(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank,
-                           *target_disp, *target_count, *target_datatype, *op, *win);
+void mpi_accumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) {
+    *ierr = MPI_Accumulate(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
 }
 
-void pmpi_accumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-                      MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
-                      MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) {
-    *ierr = PMPI_Accumulate(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank,
-                            *target_disp, *target_count, *target_datatype, *op, *win);
+void pmpi_accumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) {
+    *ierr = PMPI_Accumulate(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
 }
 
-void mpi_compare_and_swap_(const void *origin_addr, const void *compare_addr, void *result_addr,
-                           MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp,
-                           MPI_Fint *win, MPI_Fint *ierr) {
-    *ierr = MPI_Compare_and_swap(f_buf(origin_addr), f_buf(compare_addr), f_buf(result_addr),
-                                 *datatype, *target_rank, *target_disp, *win);
+void mpi_compare_and_swap_(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *win, MPI_Fint *ierr) {
+    *ierr = MPI_Compare_and_swap(f_buf(origin_addr), f_buf(compare_addr), f_buf(result_addr), *datatype, *target_rank, *target_disp, *win);
 }
 
-void pmpi_compare_and_swap_(const void *origin_addr, const void *compare_addr, void *result_addr,
-                            MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp,
-                            MPI_Fint *win, MPI_Fint *ierr) {
-    *ierr = PMPI_Compare_and_swap(f_buf(origin_addr), f_buf(compare_addr), f_buf(result_addr),
-                                  *datatype, *target_rank, *target_disp, *win);
+void pmpi_compare_and_swap_(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *win, MPI_Fint *ierr) {
+    *ierr = PMPI_Compare_and_swap(f_buf(origin_addr), f_buf(compare_addr), f_buf(result_addr), *datatype, *target_rank, *target_disp, *win);
 }
 
-void mpi_fetch_and_op_(const void *origin_addr, void *result_addr, MPI_Fint *datatype,
-                       MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *op, MPI_Fint *win,
-                       MPI_Fint *ierr) {
-    *ierr = MPI_Fetch_and_op(f_buf(origin_addr), f_buf(result_addr), *datatype, *target_rank,
-                             *target_disp, *op, *win);
+void mpi_fetch_and_op_(const void *origin_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) {
+    *ierr = MPI_Fetch_and_op(f_buf(origin_addr), f_buf(result_addr), *datatype, *target_rank, *target_disp, *op, *win);
 }
 
-void pmpi_fetch_and_op_(const void *origin_addr, void *result_addr, MPI_Fint *datatype,
-                        MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *op, MPI_Fint *win,
-                        MPI_Fint *ierr) {
-    *ierr = PMPI_Fetch_and_op(f_buf(origin_addr), f_buf(result_addr), *datatype, *target_rank,
-                              *target_disp, *op, *win);
+void pmpi_fetch_and_op_(const void *origin_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) {
+    *ierr = PMPI_Fetch_and_op(f_buf(origin_addr), f_buf(result_addr), *datatype, *target_rank, *target_disp, *op, *win);
 }
 
-void mpi_get_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-              MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
-              MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) {
-    *ierr = MPI_Get(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp,
-                    *target_count, *target_datatype, *win);
+void mpi_get_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) {
+    *ierr = MPI_Get(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win);
 }
 
-void pmpi_get_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-               MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
-               MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) {
-    *ierr = PMPI_Get(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank,
-                     *target_disp, *target_count, *target_datatype, *win);
+void pmpi_get_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) {
+    *ierr = PMPI_Get(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win);
 }
 
-void mpi_get_accumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-                         void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype,
-                         MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
-                         MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) {
-    *ierr = MPI_Get_accumulate(f_buf(origin_addr), *origin_count, *origin_datatype,
-                               f_buf(result_addr), *result_count, *result_datatype, *target_rank,
-                               *target_disp, *target_count, *target_datatype, *op, *win);
+void mpi_get_accumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) {
+    *ierr = MPI_Get_accumulate(f_buf(origin_addr), *origin_count, *origin_datatype, f_buf(result_addr), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
 }
 
-void pmpi_get_accumulate_(const void *origin_addr, MPI_Fint *origin_count,
-                          MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count,
-                          MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp,
-                          MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op,
-                          MPI_Fint *win, MPI_Fint *ierr) {
-    *ierr = PMPI_Get_accumulate(f_buf(origin_addr), *origin_count, *origin_datatype,
-                                f_buf(result_addr), *result_count, *result_datatype, *target_rank,
-                                *target_disp, *target_count, *target_datatype, *op, *win);
+void pmpi_get_accumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) {
+    *ierr = PMPI_Get_accumulate(f_buf(origin_addr), *origin_count, *origin_datatype, f_buf(result_addr), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
 }
 
-void mpi_put_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-              MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
-              MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) {
-    *ierr = MPI_Put(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp,
-                    *target_count, *target_datatype, *win);
+void mpi_put_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) {
+    *ierr = MPI_Put(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win);
 }
 
-void pmpi_put_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-               MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
-               MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) {
-    *ierr = PMPI_Put(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank,
-                     *target_disp, *target_count, *target_datatype, *win);
+void pmpi_put_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) {
+    *ierr = PMPI_Put(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win);
 }
 
-void mpi_raccumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-                      MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
-                      MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request,
-                      MPI_Fint *ierr) {
+void mpi_raccumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Raccumulate(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank,
-                            *target_disp, *target_count, *target_datatype, *op, *win, &c_request);
+    *ierr = MPI_Raccumulate(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_raccumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-                       MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
-                       MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request,
-                       MPI_Fint *ierr) {
+void pmpi_raccumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Raccumulate(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank,
-                             *target_disp, *target_count, *target_datatype, *op, *win, &c_request);
+    *ierr = PMPI_Raccumulate(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_rget_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-               MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
-               MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_rget_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Rget(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank,
-                     *target_disp, *target_count, *target_datatype, *win, &c_request);
+    *ierr = MPI_Rget(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_rget_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-                MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
-                MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_rget_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Rget(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank,
-                      *target_disp, *target_count, *target_datatype, *win, &c_request);
+    *ierr = PMPI_Rget(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_rget_accumulate_(const void *origin_addr, MPI_Fint *origin_count,
-                          MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count,
-                          MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp,
-                          MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op,
-                          MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_rget_accumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr =
-        MPI_Rget_accumulate(f_buf(origin_addr), *origin_count, *origin_datatype, f_buf(result_addr),
-                            *result_count, *result_datatype, *target_rank, *target_disp,
-                            *target_count, *target_datatype, *op, *win, &c_request);
+    *ierr = MPI_Rget_accumulate(f_buf(origin_addr), *origin_count, *origin_datatype, f_buf(result_addr), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_rget_accumulate_(const void *origin_addr, MPI_Fint *origin_count,
-                           MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count,
-                           MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp,
-                           MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op,
-                           MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_rget_accumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr =
-        PMPI_Rget_accumulate(f_buf(origin_addr), *origin_count, *origin_datatype,
-                             f_buf(result_addr), *result_count, *result_datatype, *target_rank,
-                             *target_disp, *target_count, *target_datatype, *op, *win, &c_request);
+    *ierr = PMPI_Rget_accumulate(f_buf(origin_addr), *origin_count, *origin_datatype, f_buf(result_addr), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_rput_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-               MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_cout,
-               MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_rput_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_cout, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Rput(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank,
-                     *target_disp, *target_cout, *target_datatype, *win, &c_request);
+    *ierr = MPI_Rput(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_cout, *target_datatype, *win, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_rput_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype,
-                MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_cout,
-                MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_rput_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_cout, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Rput(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank,
-                      *target_disp, *target_cout, *target_datatype, *win, &c_request);
+    *ierr = PMPI_Rput(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_cout, *target_datatype, *win, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm,
-                       void *baseptr, MPI_Fint *win, MPI_Fint *ierr) {
+void mpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) {
     *ierr = MPI_Win_allocate(*size, *disp_unit, *info, *comm, baseptr, (MPI_Win *)win);
 }
 
-void pmpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm,
-                        void *baseptr, MPI_Fint *win, MPI_Fint *ierr) {
+void pmpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) {
     *ierr = PMPI_Win_allocate(*size, *disp_unit, *info, *comm, baseptr, (MPI_Win *)win);
 }
 
-void mpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm,
-                              void *baseptr, MPI_Fint *win, MPI_Fint *ierr) {
+void mpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) {
     *ierr = MPI_Win_allocate_shared(*size, *disp_unit, *info, *comm, baseptr, (MPI_Win *)win);
 }
 
-void pmpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm,
-                               void *baseptr, MPI_Fint *win, MPI_Fint *ierr) {
+void pmpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) {
     *ierr = PMPI_Win_allocate_shared(*size, *disp_unit, *info, *comm, baseptr, (MPI_Win *)win);
 }
 
@@ -2226,13 +1814,11 @@ void pmpi_win_complete_(MPI_Fint *win, MPI_Fint *ierr) {
     *ierr = PMPI_Win_complete(*win);
 }
 
-void mpi_win_create_(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info,
-                     MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) {
+void mpi_win_create_(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) {
     *ierr = MPI_Win_create(f_buf(base), *size, *disp_unit, *info, *comm, (MPI_Win *)win);
 }
 
-void pmpi_win_create_(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info,
-                      MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) {
+void pmpi_win_create_(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) {
     *ierr = PMPI_Win_create(f_buf(base), *size, *disp_unit, *info, *comm, (MPI_Win *)win);
 }
 
@@ -2244,13 +1830,11 @@ void pmpi_win_create_dynamic_(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI
     *ierr = PMPI_Win_create_dynamic(*info, *comm, (MPI_Win *)win);
 }
 
-void mpi_win_create_errhandler_(MPI_Win_errhandler_function *function, MPI_Fint *errhandler,
-                                MPI_Fint *ierr) {
+void mpi_win_create_errhandler_(MPI_Win_errhandler_function *function, MPI_Fint *errhandler, MPI_Fint *ierr) {
     *ierr = MPI_Win_create_errhandler(function, (MPI_Errhandler *)errhandler);
 }
 
-void pmpi_win_create_errhandler_(MPI_Win_errhandler_function *function, MPI_Fint *errhandler,
-                                 MPI_Fint *ierr) {
+void pmpi_win_create_errhandler_(MPI_Win_errhandler_function *function, MPI_Fint *errhandler, MPI_Fint *ierr) {
     *ierr = PMPI_Win_create_errhandler(function, (MPI_Errhandler *)errhandler);
 }
 
@@ -2334,27 +1918,23 @@ void pmpi_win_get_info_(MPI_Fint *win, MPI_Fint *info_used, MPI_Fint *ierr) {
     *ierr = PMPI_Win_get_info(*win, (MPI_Info *)info_used);
 }
 
-void mpi_win_get_name_(MPI_Fint *win, char *win_name, MPI_Fint *resultlen, MPI_Fint *ierr,
-                       size_t win_name_len) {
+void mpi_win_get_name_(MPI_Fint *win, char *win_name, MPI_Fint *resultlen, MPI_Fint *ierr, size_t win_name_len) {
     char c_win_name[4096] = "";
     *ierr = MPI_Win_get_name(*win, c_win_name, (int *)resultlen);
     f_str_out(c_win_name, win_name, win_name_len);
 }
 
-void pmpi_win_get_name_(MPI_Fint *win, char *win_name, MPI_Fint *resultlen, MPI_Fint *ierr,
-                        size_t win_name_len) {
+void pmpi_win_get_name_(MPI_Fint *win, char *win_name, MPI_Fint *resultlen, MPI_Fint *ierr, size_t win_name_len) {
     char c_win_name[4096] = "";
     *ierr = PMPI_Win_get_name(*win, c_win_name, (int *)resultlen);
     f_str_out(c_win_name, win_name, win_name_len);
 }
 
-void mpi_win_lock_(MPI_Fint *lock_type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win,
-                   MPI_Fint *ierr) {
+void mpi_win_lock_(MPI_Fint *lock_type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) {
     *ierr = MPI_Win_lock(*lock_type, *rank, *assert, *win);
 }
 
-void pmpi_win_lock_(MPI_Fint *lock_type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win,
-                    MPI_Fint *ierr) {
+void pmpi_win_lock_(MPI_Fint *lock_type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) {
     *ierr = PMPI_Win_lock(*lock_type, *rank, *assert, *win);
 }
 
@@ -2402,13 +1982,11 @@ void pmpi_win_set_name_(MPI_Fint *win, const char *win_name, MPI_Fint *ierr, siz
     free(c_win_name);
 }
 
-void mpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit,
-                           void *baseptr, MPI_Fint *ierr) {
+void mpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit, void *baseptr, MPI_Fint *ierr) {
     *ierr = MPI_Win_shared_query(*win, *rank, (MPI_Aint *)size, (int *)disp_unit, baseptr);
 }
 
-void pmpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit,
-                            void *baseptr, MPI_Fint *ierr) {
+void pmpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit, void *baseptr, MPI_Fint *ierr) {
     *ierr = PMPI_Win_shared_query(*win, *rank, (MPI_Aint *)size, (int *)disp_unit, baseptr);
 }
 
@@ -2492,13 +2070,11 @@ void pmpi_file_close_(MPI_Fint *fh, MPI_Fint *ierr) {
     *ierr = PMPI_File_close((MPI_File *)fh);
 }
 
-void mpi_file_create_errhandler_(MPI_File_errhandler_function *function, MPI_Fint *errhandler,
-                                 MPI_Fint *ierr) {
+void mpi_file_create_errhandler_(MPI_File_errhandler_function *function, MPI_Fint *errhandler, MPI_Fint *ierr) {
     *ierr = MPI_File_create_errhandler(function, (MPI_Errhandler *)errhandler);
 }
 
-void pmpi_file_create_errhandler_(MPI_File_errhandler_function *function, MPI_Fint *errhandler,
-                                  MPI_Fint *ierr) {
+void pmpi_file_create_errhandler_(MPI_File_errhandler_function *function, MPI_Fint *errhandler, MPI_Fint *ierr) {
     *ierr = PMPI_File_create_errhandler(function, (MPI_Errhandler *)errhandler);
 }
 
@@ -2534,8 +2110,7 @@ void mpi_file_get_byte_offset_(MPI_Fint *fh, MPI_Offset *offset, MPI_Offset *dis
     *ierr = MPI_File_get_byte_offset(*fh, *offset, (MPI_Offset *)disp);
 }
 
-void pmpi_file_get_byte_offset_(MPI_Fint *fh, MPI_Offset *offset, MPI_Offset *disp,
-                                MPI_Fint *ierr) {
+void pmpi_file_get_byte_offset_(MPI_Fint *fh, MPI_Offset *offset, MPI_Offset *disp, MPI_Fint *ierr) {
     *ierr = PMPI_File_get_byte_offset(*fh, *offset, (MPI_Offset *)disp);
 }
 
@@ -2591,176 +2166,149 @@ void mpi_file_get_type_extent_(MPI_Fint *fh, MPI_Fint *datatype, MPI_Aint *exten
     *ierr = MPI_File_get_type_extent(*fh, *datatype, (MPI_Aint *)extent);
 }
 
-void pmpi_file_get_type_extent_(MPI_Fint *fh, MPI_Fint *datatype, MPI_Aint *extent,
-                                MPI_Fint *ierr) {
+void pmpi_file_get_type_extent_(MPI_Fint *fh, MPI_Fint *datatype, MPI_Aint *extent, MPI_Fint *ierr) {
     *ierr = PMPI_File_get_type_extent(*fh, *datatype, (MPI_Aint *)extent);
 }
 
-void mpi_file_get_view_(MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *etype, MPI_Fint *filetype,
-                        char *datarep, MPI_Fint *ierr, size_t datarep_len) {
+void mpi_file_get_view_(MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *etype, MPI_Fint *filetype, char *datarep, MPI_Fint *ierr, size_t datarep_len) {
     char c_datarep[4096] = "";
-    *ierr = MPI_File_get_view(*fh, (MPI_Offset *)disp, (MPI_Datatype *)etype,
-                              (MPI_Datatype *)filetype, c_datarep);
+    *ierr = MPI_File_get_view(*fh, (MPI_Offset *)disp, (MPI_Datatype *)etype, (MPI_Datatype *)filetype, c_datarep);
     f_str_out(c_datarep, datarep, datarep_len);
 }
 
-void pmpi_file_get_view_(MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *etype, MPI_Fint *filetype,
-                         char *datarep, MPI_Fint *ierr, size_t datarep_len) {
+void pmpi_file_get_view_(MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *etype, MPI_Fint *filetype, char *datarep, MPI_Fint *ierr, size_t datarep_len) {
     char c_datarep[4096] = "";
-    *ierr = PMPI_File_get_view(*fh, (MPI_Offset *)disp, (MPI_Datatype *)etype,
-                               (MPI_Datatype *)filetype, c_datarep);
+    *ierr = PMPI_File_get_view(*fh, (MPI_Offset *)disp, (MPI_Datatype *)etype, (MPI_Datatype *)filetype, c_datarep);
     f_str_out(c_datarep, datarep, datarep_len);
 }
 
-void mpi_file_iread_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                     MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_file_iread_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_File_iread(*fh, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_file_iread_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                      MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_file_iread_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_File_iread(*fh, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_file_iread_all_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                         MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_file_iread_all_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_File_iread_all(*fh, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_file_iread_all_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                          MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_file_iread_all_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_File_iread_all(*fh, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_file_iread_at_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count,
-                        MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_file_iread_at_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_File_iread_at(*fh, *offset, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_file_iread_at_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count,
-                         MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_file_iread_at_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_File_iread_at(*fh, *offset, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_file_iread_at_all_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count,
-                            MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_file_iread_at_all_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_File_iread_at_all(*fh, *offset, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_file_iread_at_all_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count,
-                             MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_file_iread_at_all_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_File_iread_at_all(*fh, *offset, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_file_iread_shared_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                            MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_file_iread_shared_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_File_iread_shared(*fh, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_file_iread_shared_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                             MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_file_iread_shared_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_File_iread_shared(*fh, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_file_iwrite_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                      MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_file_iwrite_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_File_iwrite(*fh, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_file_iwrite_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                       MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_file_iwrite_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_File_iwrite(*fh, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_file_iwrite_all_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                          MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_file_iwrite_all_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_File_iwrite_all(*fh, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_file_iwrite_all_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                           MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_file_iwrite_all_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_File_iwrite_all(*fh, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_file_iwrite_at_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count,
-                         MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_file_iwrite_at_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_File_iwrite_at(*fh, *offset, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_file_iwrite_at_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count,
-                          MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_file_iwrite_at_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_File_iwrite_at(*fh, *offset, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_file_iwrite_at_all_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count,
-                             MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_file_iwrite_at_all_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_File_iwrite_at_all(*fh, *offset, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_file_iwrite_at_all_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count,
-                              MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_file_iwrite_at_all_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_File_iwrite_at_all(*fh, *offset, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_file_iwrite_shared_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                             MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_file_iwrite_shared_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = MPI_File_iwrite_shared(*fh, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_file_iwrite_shared_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                              MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_file_iwrite_shared_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
     *ierr = PMPI_File_iwrite_shared(*fh, f_buf(buf), *count, *datatype, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_file_open_(MPI_Fint *comm, const char *filename, MPI_Fint *amode, MPI_Fint *info,
-                    MPI_Fint *fh, MPI_Fint *ierr, size_t filename_len) {
+void mpi_file_open_(MPI_Fint *comm, const char *filename, MPI_Fint *amode, MPI_Fint *info, MPI_Fint *fh, MPI_Fint *ierr, size_t filename_len) {
     char *c_filename = f_str_in(filename, filename_len);
     *ierr = MPI_File_open(*comm, c_filename, *amode, *info, (MPI_File *)fh);
     free(c_filename);
 }
 
-void pmpi_file_open_(MPI_Fint *comm, const char *filename, MPI_Fint *amode, MPI_Fint *info,
-                     MPI_Fint *fh, MPI_Fint *ierr, size_t filename_len) {
+void pmpi_file_open_(MPI_Fint *comm, const char *filename, MPI_Fint *amode, MPI_Fint *info, MPI_Fint *fh, MPI_Fint *ierr, size_t filename_len) {
     char *c_filename = f_str_in(filename, filename_len);
     *ierr = PMPI_File_open(*comm, c_filename, *amode, *info, (MPI_File *)fh);
     free(c_filename);
@@ -2774,33 +2322,27 @@ void pmpi_file_preallocate_(MPI_Fint *fh, MPI_Offset *size, MPI_Fint *ierr) {
     *ierr = PMPI_File_preallocate(*fh, *size);
 }
 
-void mpi_file_read_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status,
-                    MPI_Fint *ierr) {
+void mpi_file_read_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_File_read(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void pmpi_file_read_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status,
-                     MPI_Fint *ierr) {
+void pmpi_file_read_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_File_read(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void mpi_file_read_all_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                        MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_file_read_all_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_File_read_all(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void pmpi_file_read_all_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                         MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_file_read_all_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_File_read_all(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void mpi_file_read_all_begin_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                              MPI_Fint *ierr) {
+void mpi_file_read_all_begin_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
     *ierr = MPI_File_read_all_begin(*fh, f_buf(buf), *count, *datatype);
 }
 
-void pmpi_file_read_all_begin_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                               MPI_Fint *ierr) {
+void pmpi_file_read_all_begin_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
     *ierr = PMPI_File_read_all_begin(*fh, f_buf(buf), *count, *datatype);
 }
 
@@ -2812,33 +2354,27 @@ void pmpi_file_read_all_end_(MPI_Fint *fh, void *buf, MPI_Fint *status, MPI_Fint
     *ierr = PMPI_File_read_all_end(*fh, f_buf(buf), f_status(status));
 }
 
-void mpi_file_read_at_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count,
-                       MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_file_read_at_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_File_read_at(*fh, *offset, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void pmpi_file_read_at_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count,
-                        MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_file_read_at_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_File_read_at(*fh, *offset, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void mpi_file_read_at_all_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count,
-                           MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_file_read_at_all_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_File_read_at_all(*fh, *offset, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void pmpi_file_read_at_all_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count,
-                            MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_file_read_at_all_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_File_read_at_all(*fh, *offset, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void mpi_file_read_at_all_begin_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count,
-                                 MPI_Fint *datatype, MPI_Fint *ierr) {
+void mpi_file_read_at_all_begin_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
     *ierr = MPI_File_read_at_all_begin(*fh, *offset, f_buf(buf), *count, *datatype);
 }
 
-void pmpi_file_read_at_all_begin_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count,
-                                  MPI_Fint *datatype, MPI_Fint *ierr) {
+void pmpi_file_read_at_all_begin_(MPI_Fint *fh, MPI_Offset *offset, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
     *ierr = PMPI_File_read_at_all_begin(*fh, *offset, f_buf(buf), *count, *datatype);
 }
 
@@ -2850,23 +2386,19 @@ void pmpi_file_read_at_all_end_(MPI_Fint *fh, void *buf, MPI_Fint *status, MPI_F
     *ierr = PMPI_File_read_at_all_end(*fh, f_buf(buf), f_status(status));
 }
 
-void mpi_file_read_ordered_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                            MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_file_read_ordered_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_File_read_ordered(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void pmpi_file_read_ordered_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                             MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_file_read_ordered_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_File_read_ordered(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void mpi_file_read_ordered_begin_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                                  MPI_Fint *ierr) {
+void mpi_file_read_ordered_begin_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
     *ierr = MPI_File_read_ordered_begin(*fh, f_buf(buf), *count, *datatype);
 }
 
-void pmpi_file_read_ordered_begin_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                                   MPI_Fint *ierr) {
+void pmpi_file_read_ordered_begin_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
     *ierr = PMPI_File_read_ordered_begin(*fh, f_buf(buf), *count, *datatype);
 }
 
@@ -2878,13 +2410,11 @@ void pmpi_file_read_ordered_end_(MPI_Fint *fh, void *buf, MPI_Fint *status, MPI_
     *ierr = PMPI_File_read_ordered_end(*fh, f_buf(buf), f_status(status));
 }
 
-void mpi_file_read_shared_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                           MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_file_read_shared_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_File_read_shared(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void pmpi_file_read_shared_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                            MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_file_read_shared_(MPI_Fint *fh, void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_File_read_shared(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
@@ -2936,15 +2466,13 @@ void pmpi_file_set_size_(MPI_Fint *fh, MPI_Offset *size, MPI_Fint *ierr) {
     *ierr = PMPI_File_set_size(*fh, *size);
 }
 
-void mpi_file_set_view_(MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *etype, MPI_Fint *filetype,
-                        const char *datarep, MPI_Fint *info, MPI_Fint *ierr, size_t datarep_len) {
+void mpi_file_set_view_(MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *etype, MPI_Fint *filetype, const char *datarep, MPI_Fint *info, MPI_Fint *ierr, size_t datarep_len) {
     char *c_datarep = f_str_in(datarep, datarep_len);
     *ierr = MPI_File_set_view(*fh, *disp, *etype, *filetype, c_datarep, *info);
     free(c_datarep);
 }
 
-void pmpi_file_set_view_(MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *etype, MPI_Fint *filetype,
-                         const char *datarep, MPI_Fint *info, MPI_Fint *ierr, size_t datarep_len) {
+void pmpi_file_set_view_(MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *etype, MPI_Fint *filetype, const char *datarep, MPI_Fint *info, MPI_Fint *ierr, size_t datarep_len) {
     char *c_datarep = f_str_in(datarep, datarep_len);
     *ierr = PMPI_File_set_view(*fh, *disp, *etype, *filetype, c_datarep, *info);
     free(c_datarep);
@@ -2958,33 +2486,27 @@ void pmpi_file_sync_(MPI_Fint *fh, MPI_Fint *ierr) {
     *ierr = PMPI_File_sync(*fh);
 }
 
-void mpi_file_write_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                     MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_file_write_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_File_write(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void pmpi_file_write_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                      MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_file_write_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_File_write(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void mpi_file_write_all_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                         MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_file_write_all_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_File_write_all(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void pmpi_file_write_all_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                          MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_file_write_all_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_File_write_all(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void mpi_file_write_all_begin_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                               MPI_Fint *ierr) {
+void mpi_file_write_all_begin_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
     *ierr = MPI_File_write_all_begin(*fh, f_buf(buf), *count, *datatype);
 }
 
-void pmpi_file_write_all_begin_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                                MPI_Fint *ierr) {
+void pmpi_file_write_all_begin_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
     *ierr = PMPI_File_write_all_begin(*fh, f_buf(buf), *count, *datatype);
 }
 
@@ -2996,33 +2518,27 @@ void pmpi_file_write_all_end_(MPI_Fint *fh, const void *buf, MPI_Fint *status, M
     *ierr = PMPI_File_write_all_end(*fh, f_buf(buf), f_status(status));
 }
 
-void mpi_file_write_at_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count,
-                        MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_file_write_at_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_File_write_at(*fh, *offset, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void pmpi_file_write_at_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count,
-                         MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_file_write_at_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_File_write_at(*fh, *offset, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void mpi_file_write_at_all_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count,
-                            MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_file_write_at_all_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_File_write_at_all(*fh, *offset, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void pmpi_file_write_at_all_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count,
-                             MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_file_write_at_all_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_File_write_at_all(*fh, *offset, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void mpi_file_write_at_all_begin_(MPI_Fint *fh, MPI_Offset *offset, const void *buf,
-                                  MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
+void mpi_file_write_at_all_begin_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
     *ierr = MPI_File_write_at_all_begin(*fh, *offset, f_buf(buf), *count, *datatype);
 }
 
-void pmpi_file_write_at_all_begin_(MPI_Fint *fh, MPI_Offset *offset, const void *buf,
-                                   MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
+void pmpi_file_write_at_all_begin_(MPI_Fint *fh, MPI_Offset *offset, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
     *ierr = PMPI_File_write_at_all_begin(*fh, *offset, f_buf(buf), *count, *datatype);
 }
 
@@ -3034,23 +2550,19 @@ void pmpi_file_write_at_all_end_(MPI_Fint *fh, const void *buf, MPI_Fint *status
     *ierr = PMPI_File_write_at_all_end(*fh, f_buf(buf), f_status(status));
 }
 
-void mpi_file_write_ordered_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                             MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_file_write_ordered_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_File_write_ordered(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void pmpi_file_write_ordered_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                              MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_file_write_ordered_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_File_write_ordered(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void mpi_file_write_ordered_begin_(MPI_Fint *fh, const void *buf, MPI_Fint *count,
-                                   MPI_Fint *datatype, MPI_Fint *ierr) {
+void mpi_file_write_ordered_begin_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
     *ierr = MPI_File_write_ordered_begin(*fh, f_buf(buf), *count, *datatype);
 }
 
-void pmpi_file_write_ordered_begin_(MPI_Fint *fh, const void *buf, MPI_Fint *count,
-                                    MPI_Fint *datatype, MPI_Fint *ierr) {
+void pmpi_file_write_ordered_begin_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ierr) {
     *ierr = PMPI_File_write_ordered_begin(*fh, f_buf(buf), *count, *datatype);
 }
 
@@ -3062,77 +2574,44 @@ void pmpi_file_write_ordered_end_(MPI_Fint *fh, const void *buf, MPI_Fint *statu
     *ierr = PMPI_File_write_ordered_end(*fh, f_buf(buf), f_status(status));
 }
 
-void mpi_file_write_shared_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                            MPI_Fint *status, MPI_Fint *ierr) {
+void mpi_file_write_shared_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = MPI_File_write_shared(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void pmpi_file_write_shared_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                             MPI_Fint *status, MPI_Fint *ierr) {
+void pmpi_file_write_shared_(MPI_Fint *fh, const void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierr) {
     *ierr = PMPI_File_write_shared(*fh, f_buf(buf), *count, *datatype, f_status(status));
 }
 
-void mpi_type_get_envelope_(MPI_Fint *type, MPI_Fint *num_integers, MPI_Fint *num_addresses,
-                            MPI_Fint *num_datatypes, MPI_Fint *combiner, MPI_Fint *ierr) {
-    *ierr = MPI_Type_get_envelope(*type, (int *)num_integers, (int *)num_addresses,
-                                  (int *)num_datatypes, (int *)combiner);
+void mpi_type_get_envelope_(MPI_Fint *type, MPI_Fint *num_integers, MPI_Fint *num_addresses, MPI_Fint *num_datatypes, MPI_Fint *combiner, MPI_Fint *ierr) {
+    *ierr = MPI_Type_get_envelope(*type, (int *)num_integers, (int *)num_addresses, (int *)num_datatypes, (int *)combiner);
 }
 
-void pmpi_type_get_envelope_(MPI_Fint *type, MPI_Fint *num_integers, MPI_Fint *num_addresses,
-                             MPI_Fint *num_datatypes, MPI_Fint *combiner, MPI_Fint *ierr) {
-    *ierr = PMPI_Type_get_envelope(*type, (int *)num_integers, (int *)num_addresses,
-                                   (int *)num_datatypes, (int *)combiner);
+void pmpi_type_get_envelope_(MPI_Fint *type, MPI_Fint *num_integers, MPI_Fint *num_addresses, MPI_Fint *num_datatypes, MPI_Fint *combiner, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_get_envelope(*type, (int *)num_integers, (int *)num_addresses, (int *)num_datatypes, (int *)combiner);
 }
 
-void mpi_type_get_contents_(MPI_Fint *mtype, MPI_Fint *max_integers, MPI_Fint *max_addresses,
-                            MPI_Fint *max_datatypes, MPI_Fint *array_of_integers,
-                            MPI_Aint *array_of_addresses, MPI_Fint *array_of_datatypes,
-                            MPI_Fint *ierr) {
-    *ierr = MPI_Type_get_contents(*mtype, *max_integers, *max_addresses, *max_datatypes,
-                                  (int *)array_of_integers, (MPI_Aint *)array_of_addresses,
-                                  (MPI_Datatype *)array_of_datatypes);
+void mpi_type_get_contents_(MPI_Fint *mtype, MPI_Fint *max_integers, MPI_Fint *max_addresses, MPI_Fint *max_datatypes, MPI_Fint *array_of_integers, MPI_Aint *array_of_addresses, MPI_Fint *array_of_datatypes, MPI_Fint *ierr) {
+    *ierr = MPI_Type_get_contents(*mtype, *max_integers, *max_addresses, *max_datatypes, (int *)array_of_integers, (MPI_Aint *)array_of_addresses, (MPI_Datatype *)array_of_datatypes);
 }
 
-void pmpi_type_get_contents_(MPI_Fint *mtype, MPI_Fint *max_integers, MPI_Fint *max_addresses,
-                             MPI_Fint *max_datatypes, MPI_Fint *array_of_integers,
-                             MPI_Aint *array_of_addresses, MPI_Fint *array_of_datatypes,
-                             MPI_Fint *ierr) {
-    *ierr = PMPI_Type_get_contents(*mtype, *max_integers, *max_addresses, *max_datatypes,
-                                   (int *)array_of_integers, (MPI_Aint *)array_of_addresses,
-                                   (MPI_Datatype *)array_of_datatypes);
+void pmpi_type_get_contents_(MPI_Fint *mtype, MPI_Fint *max_integers, MPI_Fint *max_addresses, MPI_Fint *max_datatypes, MPI_Fint *array_of_integers, MPI_Aint *array_of_addresses, MPI_Fint *array_of_datatypes, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_get_contents(*mtype, *max_integers, *max_addresses, *max_datatypes, (int *)array_of_integers, (MPI_Aint *)array_of_addresses, (MPI_Datatype *)array_of_datatypes);
 }
 
-void mpi_type_create_subarray_(MPI_Fint *ndims, MPI_Fint *size_array, MPI_Fint *subsize_array,
-                               MPI_Fint *start_array, MPI_Fint *order, MPI_Fint *oldtype,
-                               MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = MPI_Type_create_subarray(*ndims, (int *)size_array, (int *)subsize_array,
-                                     (int *)start_array, *order, *oldtype, (MPI_Datatype *)newtype);
+void mpi_type_create_subarray_(MPI_Fint *ndims, MPI_Fint *size_array, MPI_Fint *subsize_array, MPI_Fint *start_array, MPI_Fint *order, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = MPI_Type_create_subarray(*ndims, (int *)size_array, (int *)subsize_array, (int *)start_array, *order, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void pmpi_type_create_subarray_(MPI_Fint *ndims, MPI_Fint *size_array, MPI_Fint *subsize_array,
-                                MPI_Fint *start_array, MPI_Fint *order, MPI_Fint *oldtype,
-                                MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr =
-        PMPI_Type_create_subarray(*ndims, (int *)size_array, (int *)subsize_array,
-                                  (int *)start_array, *order, *oldtype, (MPI_Datatype *)newtype);
+void pmpi_type_create_subarray_(MPI_Fint *ndims, MPI_Fint *size_array, MPI_Fint *subsize_array, MPI_Fint *start_array, MPI_Fint *order, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_create_subarray(*ndims, (int *)size_array, (int *)subsize_array, (int *)start_array, *order, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void mpi_type_create_darray_(MPI_Fint *size, MPI_Fint *rank, MPI_Fint *ndims, MPI_Fint *gsize_array,
-                             MPI_Fint *distrib_array, MPI_Fint *darg_array, MPI_Fint *psize_array,
-                             MPI_Fint *order, MPI_Fint *oldtype, MPI_Fint *newtype,
-                             MPI_Fint *ierr) {
-    *ierr = MPI_Type_create_darray(*size, *rank, *ndims, (int *)gsize_array, (int *)distrib_array,
-                                   (int *)darg_array, (int *)psize_array, *order, *oldtype,
-                                   (MPI_Datatype *)newtype);
+void mpi_type_create_darray_(MPI_Fint *size, MPI_Fint *rank, MPI_Fint *ndims, MPI_Fint *gsize_array, MPI_Fint *distrib_array, MPI_Fint *darg_array, MPI_Fint *psize_array, MPI_Fint *order, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = MPI_Type_create_darray(*size, *rank, *ndims, (int *)gsize_array, (int *)distrib_array, (int *)darg_array, (int *)psize_array, *order, *oldtype, (MPI_Datatype *)newtype);
 }
 
-void pmpi_type_create_darray_(MPI_Fint *size, MPI_Fint *rank, MPI_Fint *ndims,
-                              MPI_Fint *gsize_array, MPI_Fint *distrib_array, MPI_Fint *darg_array,
-                              MPI_Fint *psize_array, MPI_Fint *order, MPI_Fint *oldtype,
-                              MPI_Fint *newtype, MPI_Fint *ierr) {
-    *ierr = PMPI_Type_create_darray(*size, *rank, *ndims, (int *)gsize_array, (int *)distrib_array,
-                                    (int *)darg_array, (int *)psize_array, *order, *oldtype,
-                                    (MPI_Datatype *)newtype);
+void pmpi_type_create_darray_(MPI_Fint *size, MPI_Fint *rank, MPI_Fint *ndims, MPI_Fint *gsize_array, MPI_Fint *distrib_array, MPI_Fint *darg_array, MPI_Fint *psize_array, MPI_Fint *order, MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierr) {
+    *ierr = PMPI_Type_create_darray(*size, *rank, *ndims, (int *)gsize_array, (int *)distrib_array, (int *)darg_array, (int *)psize_array, *order, *oldtype, (MPI_Datatype *)newtype);
 }
 
 void mpi_grequest_start_(void) {
@@ -3159,23 +2638,19 @@ void pmpi_status_set_cancelled_(MPI_Fint *status, MPI_Fint *flag, MPI_Fint *ierr
     *ierr = PMPI_Status_set_cancelled(f_status(status), *flag);
 }
 
-void mpi_status_set_elements_(MPI_Fint *status, MPI_Fint *datatype, MPI_Fint *count,
-                              MPI_Fint *ierr) {
+void mpi_status_set_elements_(MPI_Fint *status, MPI_Fint *datatype, MPI_Fint *count, MPI_Fint *ierr) {
     *ierr = MPI_Status_set_elements(f_status(status), *datatype, *count);
 }
 
-void pmpi_status_set_elements_(MPI_Fint *status, MPI_Fint *datatype, MPI_Fint *count,
-                               MPI_Fint *ierr) {
+void pmpi_status_set_elements_(MPI_Fint *status, MPI_Fint *datatype, MPI_Fint *count, MPI_Fint *ierr) {
     *ierr = PMPI_Status_set_elements(f_status(status), *datatype, *count);
 }
 
-void mpi_status_set_elements_x_(MPI_Fint *status, MPI_Fint *datatype, MPI_Count *count,
-                                MPI_Fint *ierr) {
+void mpi_status_set_elements_x_(MPI_Fint *status, MPI_Fint *datatype, MPI_Count *count, MPI_Fint *ierr) {
     *ierr = MPI_Status_set_elements_x(f_status(status), *datatype, *count);
 }
 
-void pmpi_status_set_elements_x_(MPI_Fint *status, MPI_Fint *datatype, MPI_Count *count,
-                                 MPI_Fint *ierr) {
+void pmpi_status_set_elements_x_(MPI_Fint *status, MPI_Fint *datatype, MPI_Count *count, MPI_Fint *ierr) {
     *ierr = PMPI_Status_set_elements_x(f_status(status), *datatype, *count);
 }
 
@@ -3195,41 +2670,31 @@ void pmpi_add_error_code_(MPI_Fint *errorclass, MPI_Fint *errorcode, MPI_Fint *i
     *ierr = PMPI_Add_error_code(*errorclass, (int *)errorcode);
 }
 
-void mpi_add_error_string_(MPI_Fint *errorcode, const char *string, MPI_Fint *ierr,
-                           size_t string_len) {
+void mpi_add_error_string_(MPI_Fint *errorcode, const char *string, MPI_Fint *ierr, size_t string_len) {
     char *c_string = f_str_in(string, string_len);
     *ierr = MPI_Add_error_string(*errorcode, c_string);
     free(c_string);
 }
 
-void pmpi_add_error_string_(MPI_Fint *errorcode, const char *string, MPI_Fint *ierr,
-                            size_t string_len) {
+void pmpi_add_error_string_(MPI_Fint *errorcode, const char *string, MPI_Fint *ierr, size_t string_len) {
     char *c_string = f_str_in(string, string_len);
     *ierr = PMPI_Add_error_string(*errorcode, c_string);
     free(c_string);
 }
 
-void mpi_intercomm_create_(MPI_Fint *local_comm, MPI_Fint *local_leader, MPI_Fint *bridge_comm,
-                           MPI_Fint *remote_leader, MPI_Fint *tag, MPI_Fint *newintercomm,
-                           MPI_Fint *ierr) {
-    *ierr = MPI_Intercomm_create(*local_comm, *local_leader, *bridge_comm, *remote_leader, *tag,
-                                 (MPI_Comm *)newintercomm);
+void mpi_intercomm_create_(MPI_Fint *local_comm, MPI_Fint *local_leader, MPI_Fint *bridge_comm, MPI_Fint *remote_leader, MPI_Fint *tag, MPI_Fint *newintercomm, MPI_Fint *ierr) {
+    *ierr = MPI_Intercomm_create(*local_comm, *local_leader, *bridge_comm, *remote_leader, *tag, (MPI_Comm *)newintercomm);
 }
 
-void pmpi_intercomm_create_(MPI_Fint *local_comm, MPI_Fint *local_leader, MPI_Fint *bridge_comm,
-                            MPI_Fint *remote_leader, MPI_Fint *tag, MPI_Fint *newintercomm,
-                            MPI_Fint *ierr) {
-    *ierr = PMPI_Intercomm_create(*local_comm, *local_leader, *bridge_comm, *remote_leader, *tag,
-                                  (MPI_Comm *)newintercomm);
+void pmpi_intercomm_create_(MPI_Fint *local_comm, MPI_Fint *local_leader, MPI_Fint *bridge_comm, MPI_Fint *remote_leader, MPI_Fint *tag, MPI_Fint *newintercomm, MPI_Fint *ierr) {
+    *ierr = PMPI_Intercomm_create(*local_comm, *local_leader, *bridge_comm, *remote_leader, *tag, (MPI_Comm *)newintercomm);
 }
 
-void mpi_intercomm_merge_(MPI_Fint *intercomm, MPI_Fint *high, MPI_Fint *newintercomm,
-                          MPI_Fint *ierr) {
+void mpi_intercomm_merge_(MPI_Fint *intercomm, MPI_Fint *high, MPI_Fint *newintercomm, MPI_Fint *ierr) {
     *ierr = MPI_Intercomm_merge(*intercomm, *high, (MPI_Comm *)newintercomm);
 }
 
-void pmpi_intercomm_merge_(MPI_Fint *intercomm, MPI_Fint *high, MPI_Fint *newintercomm,
-                           MPI_Fint *ierr) {
+void pmpi_intercomm_merge_(MPI_Fint *intercomm, MPI_Fint *high, MPI_Fint *newintercomm, MPI_Fint *ierr) {
     *ierr = PMPI_Intercomm_merge(*intercomm, *high, (MPI_Comm *)newintercomm);
 }
 
@@ -3297,16 +2762,12 @@ void pmpi_type_match_size_(MPI_Fint *typeclass, MPI_Fint *size, MPI_Fint *type, 
     *ierr = PMPI_Type_match_size(*typeclass, *size, (MPI_Datatype *)type);
 }
 
-void mpi_graph_create_(MPI_Fint *comm_old, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges,
-                       MPI_Fint *reorder, MPI_Fint *comm_graph, MPI_Fint *ierr) {
-    *ierr = MPI_Graph_create(*comm_old, *nnodes, (int *)index, (int *)edges, *reorder,
-                             (MPI_Comm *)comm_graph);
+void mpi_graph_create_(MPI_Fint *comm_old, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges, MPI_Fint *reorder, MPI_Fint *comm_graph, MPI_Fint *ierr) {
+    *ierr = MPI_Graph_create(*comm_old, *nnodes, (int *)index, (int *)edges, *reorder, (MPI_Comm *)comm_graph);
 }
 
-void pmpi_graph_create_(MPI_Fint *comm_old, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges,
-                        MPI_Fint *reorder, MPI_Fint *comm_graph, MPI_Fint *ierr) {
-    *ierr = PMPI_Graph_create(*comm_old, *nnodes, (int *)index, (int *)edges, *reorder,
-                              (MPI_Comm *)comm_graph);
+void pmpi_graph_create_(MPI_Fint *comm_old, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges, MPI_Fint *reorder, MPI_Fint *comm_graph, MPI_Fint *ierr) {
+    *ierr = PMPI_Graph_create(*comm_old, *nnodes, (int *)index, (int *)edges, *reorder, (MPI_Comm *)comm_graph);
 }
 
 void mpi_graphdims_get_(MPI_Fint *comm, MPI_Fint *nnodes, MPI_Fint *nedges, MPI_Fint *ierr) {
@@ -3317,345 +2778,224 @@ void pmpi_graphdims_get_(MPI_Fint *comm, MPI_Fint *nnodes, MPI_Fint *nedges, MPI
     *ierr = PMPI_Graphdims_get(*comm, (int *)nnodes, (int *)nedges);
 }
 
-void mpi_graph_get_(MPI_Fint *comm, MPI_Fint *maxindex, MPI_Fint *maxedges, MPI_Fint *index,
-                    MPI_Fint *edges, MPI_Fint *ierr) {
+void mpi_graph_get_(MPI_Fint *comm, MPI_Fint *maxindex, MPI_Fint *maxedges, MPI_Fint *index, MPI_Fint *edges, MPI_Fint *ierr) {
     *ierr = MPI_Graph_get(*comm, *maxindex, *maxedges, (int *)index, (int *)edges);
 }
 
-void pmpi_graph_get_(MPI_Fint *comm, MPI_Fint *maxindex, MPI_Fint *maxedges, MPI_Fint *index,
-                     MPI_Fint *edges, MPI_Fint *ierr) {
+void pmpi_graph_get_(MPI_Fint *comm, MPI_Fint *maxindex, MPI_Fint *maxedges, MPI_Fint *index, MPI_Fint *edges, MPI_Fint *ierr) {
     *ierr = PMPI_Graph_get(*comm, *maxindex, *maxedges, (int *)index, (int *)edges);
 }
 
-void mpi_graph_neighbors_count_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *nneighbors,
-                                MPI_Fint *ierr) {
+void mpi_graph_neighbors_count_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *nneighbors, MPI_Fint *ierr) {
     *ierr = MPI_Graph_neighbors_count(*comm, *rank, (int *)nneighbors);
 }
 
-void pmpi_graph_neighbors_count_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *nneighbors,
-                                 MPI_Fint *ierr) {
+void pmpi_graph_neighbors_count_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *nneighbors, MPI_Fint *ierr) {
     *ierr = PMPI_Graph_neighbors_count(*comm, *rank, (int *)nneighbors);
 }
 
-void mpi_graph_neighbors_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *maxneighbors,
-                          MPI_Fint *neighbors, MPI_Fint *ierr) {
+void mpi_graph_neighbors_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *maxneighbors, MPI_Fint *neighbors, MPI_Fint *ierr) {
     *ierr = MPI_Graph_neighbors(*comm, *rank, *maxneighbors, (int *)neighbors);
 }
 
-void pmpi_graph_neighbors_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *maxneighbors,
-                           MPI_Fint *neighbors, MPI_Fint *ierr) {
+void pmpi_graph_neighbors_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *maxneighbors, MPI_Fint *neighbors, MPI_Fint *ierr) {
     *ierr = PMPI_Graph_neighbors(*comm, *rank, *maxneighbors, (int *)neighbors);
 }
 
-void mpi_graph_map_(MPI_Fint *comm, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges,
-                    MPI_Fint *newrank, MPI_Fint *ierr) {
+void mpi_graph_map_(MPI_Fint *comm, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges, MPI_Fint *newrank, MPI_Fint *ierr) {
     *ierr = MPI_Graph_map(*comm, *nnodes, (int *)index, (int *)edges, (int *)newrank);
 }
 
-void pmpi_graph_map_(MPI_Fint *comm, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges,
-                     MPI_Fint *newrank, MPI_Fint *ierr) {
+void pmpi_graph_map_(MPI_Fint *comm, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges, MPI_Fint *newrank, MPI_Fint *ierr) {
     *ierr = PMPI_Graph_map(*comm, *nnodes, (int *)index, (int *)edges, (int *)newrank);
 }
 
-void mpi_cart_map_(MPI_Fint *comm, MPI_Fint *ndims, MPI_Fint *dims, MPI_Fint *periods,
-                   MPI_Fint *newrank, MPI_Fint *ierr) {
+void mpi_cart_map_(MPI_Fint *comm, MPI_Fint *ndims, MPI_Fint *dims, MPI_Fint *periods, MPI_Fint *newrank, MPI_Fint *ierr) {
     *ierr = MPI_Cart_map(*comm, *ndims, (int *)dims, (int *)periods, (int *)newrank);
 }
 
-void pmpi_cart_map_(MPI_Fint *comm, MPI_Fint *ndims, MPI_Fint *dims, MPI_Fint *periods,
-                    MPI_Fint *newrank, MPI_Fint *ierr) {
+void pmpi_cart_map_(MPI_Fint *comm, MPI_Fint *ndims, MPI_Fint *dims, MPI_Fint *periods, MPI_Fint *newrank, MPI_Fint *ierr) {
     *ierr = PMPI_Cart_map(*comm, *ndims, (int *)dims, (int *)periods, (int *)newrank);
 }
 
-void mpi_dist_graph_create_adjacent_(MPI_Fint *comm_old, MPI_Fint *indegree, MPI_Fint *sources,
-                                     MPI_Fint *sourceweights, MPI_Fint *outdegree,
-                                     MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *info,
-                                     MPI_Fint *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierr) {
-    *ierr = MPI_Dist_graph_create_adjacent(
-        *comm_old, *indegree, (int *)sources, f_weights(sourceweights), *outdegree,
-        (int *)destinations, f_weights(destweights), *info, *reorder, (MPI_Comm *)comm_dist_graph);
+void mpi_dist_graph_create_adjacent_(MPI_Fint *comm_old, MPI_Fint *indegree, MPI_Fint *sources, MPI_Fint *sourceweights, MPI_Fint *outdegree, MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *info, MPI_Fint *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierr) {
+    *ierr = MPI_Dist_graph_create_adjacent(*comm_old, *indegree, (int *)sources, f_weights(sourceweights), *outdegree, (int *)destinations, f_weights(destweights), *info, *reorder, (MPI_Comm *)comm_dist_graph);
 }
 
-void pmpi_dist_graph_create_adjacent_(MPI_Fint *comm_old, MPI_Fint *indegree, MPI_Fint *sources,
-                                      MPI_Fint *sourceweights, MPI_Fint *outdegree,
-                                      MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *info,
-                                      MPI_Fint *reorder, MPI_Fint *comm_dist_graph,
-                                      MPI_Fint *ierr) {
-    *ierr = PMPI_Dist_graph_create_adjacent(
-        *comm_old, *indegree, (int *)sources, f_weights(sourceweights), *outdegree,
-        (int *)destinations, f_weights(destweights), *info, *reorder, (MPI_Comm *)comm_dist_graph);
+void pmpi_dist_graph_create_adjacent_(MPI_Fint *comm_old, MPI_Fint *indegree, MPI_Fint *sources, MPI_Fint *sourceweights, MPI_Fint *outdegree, MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *info, MPI_Fint *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierr) {
+    *ierr = PMPI_Dist_graph_create_adjacent(*comm_old, *indegree, (int *)sources, f_weights(sourceweights), *outdegree, (int *)destinations, f_weights(destweights), *info, *reorder, (MPI_Comm *)comm_dist_graph);
 }
 
-void mpi_dist_graph_create_(MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *nodes, MPI_Fint *degrees,
-                            MPI_Fint *targets, MPI_Fint *weights, MPI_Fint *info, MPI_Fint *reorder,
-                            MPI_Fint *newcomm, MPI_Fint *ierr) {
-    *ierr = MPI_Dist_graph_create(*comm_old, *n, (int *)nodes, (int *)degrees, (int *)targets,
-                                  f_weights(weights), *info, *reorder, (MPI_Comm *)newcomm);
+void mpi_dist_graph_create_(MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *nodes, MPI_Fint *degrees, MPI_Fint *targets, MPI_Fint *weights, MPI_Fint *info, MPI_Fint *reorder, MPI_Fint *newcomm, MPI_Fint *ierr) {
+    *ierr = MPI_Dist_graph_create(*comm_old, *n, (int *)nodes, (int *)degrees, (int *)targets, f_weights(weights), *info, *reorder, (MPI_Comm *)newcomm);
 }
 
-void pmpi_dist_graph_create_(MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *nodes, MPI_Fint *degrees,
-                             MPI_Fint *targets, MPI_Fint *weights, MPI_Fint *info,
-                             MPI_Fint *reorder, MPI_Fint *newcomm, MPI_Fint *ierr) {
-    *ierr = PMPI_Dist_graph_create(*comm_old, *n, (int *)nodes, (int *)degrees, (int *)targets,
-                                   f_weights(weights), *info, *reorder, (MPI_Comm *)newcomm);
+void pmpi_dist_graph_create_(MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *nodes, MPI_Fint *degrees, MPI_Fint *targets, MPI_Fint *weights, MPI_Fint *info, MPI_Fint *reorder, MPI_Fint *newcomm, MPI_Fint *ierr) {
+    *ierr = PMPI_Dist_graph_create(*comm_old, *n, (int *)nodes, (int *)degrees, (int *)targets, f_weights(weights), *info, *reorder, (MPI_Comm *)newcomm);
 }
 
-void mpi_dist_graph_neighbors_count_(MPI_Fint *comm, MPI_Fint *inneighbors, MPI_Fint *outneighbors,
-                                     MPI_Fint *weighted, MPI_Fint *ierr) {
-    *ierr = MPI_Dist_graph_neighbors_count(*comm, (int *)inneighbors, (int *)outneighbors,
-                                           (int *)weighted);
+void mpi_dist_graph_neighbors_count_(MPI_Fint *comm, MPI_Fint *inneighbors, MPI_Fint *outneighbors, MPI_Fint *weighted, MPI_Fint *ierr) {
+    *ierr = MPI_Dist_graph_neighbors_count(*comm, (int *)inneighbors, (int *)outneighbors, (int *)weighted);
 }
 
-void pmpi_dist_graph_neighbors_count_(MPI_Fint *comm, MPI_Fint *inneighbors, MPI_Fint *outneighbors,
-                                      MPI_Fint *weighted, MPI_Fint *ierr) {
-    *ierr = PMPI_Dist_graph_neighbors_count(*comm, (int *)inneighbors, (int *)outneighbors,
-                                            (int *)weighted);
+void pmpi_dist_graph_neighbors_count_(MPI_Fint *comm, MPI_Fint *inneighbors, MPI_Fint *outneighbors, MPI_Fint *weighted, MPI_Fint *ierr) {
+    *ierr = PMPI_Dist_graph_neighbors_count(*comm, (int *)inneighbors, (int *)outneighbors, (int *)weighted);
 }
 
-void mpi_dist_graph_neighbors_(MPI_Fint *comm, MPI_Fint *maxindegree, MPI_Fint *sources,
-                               MPI_Fint *sourceweights, MPI_Fint *maxoutdegree,
-                               MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *ierr) {
-    *ierr = MPI_Dist_graph_neighbors(*comm, *maxindegree, (int *)sources, f_weights(sourceweights),
-                                     *maxoutdegree, (int *)destinations, f_weights(destweights));
+void mpi_dist_graph_neighbors_(MPI_Fint *comm, MPI_Fint *maxindegree, MPI_Fint *sources, MPI_Fint *sourceweights, MPI_Fint *maxoutdegree, MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *ierr) {
+    *ierr = MPI_Dist_graph_neighbors(*comm, *maxindegree, (int *)sources, f_weights(sourceweights), *maxoutdegree, (int *)destinations, f_weights(destweights));
 }
 
-void pmpi_dist_graph_neighbors_(MPI_Fint *comm, MPI_Fint *maxindegree, MPI_Fint *sources,
-                                MPI_Fint *sourceweights, MPI_Fint *maxoutdegree,
-                                MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *ierr) {
-    *ierr = PMPI_Dist_graph_neighbors(*comm, *maxindegree, (int *)sources, f_weights(sourceweights),
-                                      *maxoutdegree, (int *)destinations, f_weights(destweights));
+void pmpi_dist_graph_neighbors_(MPI_Fint *comm, MPI_Fint *maxindegree, MPI_Fint *sources, MPI_Fint *sourceweights, MPI_Fint *maxoutdegree, MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *ierr) {
+    *ierr = PMPI_Dist_graph_neighbors(*comm, *maxindegree, (int *)sources, f_weights(sourceweights), *maxoutdegree, (int *)destinations, f_weights(destweights));
 }
 
-void mpi_neighbor_allgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                             void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm,
-                             MPI_Fint *ierr) {
-    *ierr = MPI_Neighbor_allgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                                   *recvcount, *recvtype, *comm);
+void mpi_neighbor_allgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Neighbor_allgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm);
 }
 
-void pmpi_neighbor_allgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                              void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
-                              MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = PMPI_Neighbor_allgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                                    *recvcount, *recvtype, *comm);
+void pmpi_neighbor_allgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Neighbor_allgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm);
 }
 
-void mpi_ineighbor_allgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                              void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
-                              MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_ineighbor_allgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Ineighbor_allgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                                    *recvcount, *recvtype, *comm, &c_request);
+    *ierr = MPI_Ineighbor_allgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ineighbor_allgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                               void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
-                               MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_ineighbor_allgather_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Ineighbor_allgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                                     *recvcount, *recvtype, *comm, &c_request);
+    *ierr = PMPI_Ineighbor_allgather(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_neighbor_allgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                              void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs,
-                              MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = MPI_Neighbor_allgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                                    (int *)recvcounts, (int *)displs, *recvtype, *comm);
+void mpi_neighbor_allgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Neighbor_allgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)displs, *recvtype, *comm);
 }
 
-void pmpi_neighbor_allgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                               void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs,
-                               MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
-    *ierr = PMPI_Neighbor_allgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                                     (int *)recvcounts, (int *)displs, *recvtype, *comm);
+void pmpi_neighbor_allgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Neighbor_allgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)displs, *recvtype, *comm);
 }
 
-void mpi_ineighbor_allgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                               void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs,
-                               MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request,
-                               MPI_Fint *ierr) {
+void mpi_ineighbor_allgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr =
-        MPI_Ineighbor_allgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                                 (int *)recvcounts, (int *)displs, *recvtype, *comm, &c_request);
+    *ierr = MPI_Ineighbor_allgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)displs, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ineighbor_allgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                                void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs,
-                                MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request,
-                                MPI_Fint *ierr) {
+void pmpi_ineighbor_allgatherv_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr =
-        PMPI_Ineighbor_allgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                                  (int *)recvcounts, (int *)displs, *recvtype, *comm, &c_request);
+    *ierr = PMPI_Ineighbor_allgatherv(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)displs, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_neighbor_alltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                            void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm,
-                            MPI_Fint *ierr) {
-    *ierr = MPI_Neighbor_alltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount,
-                                  *recvtype, *comm);
+void mpi_neighbor_alltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Neighbor_alltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm);
 }
 
-void pmpi_neighbor_alltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                             void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm,
-                             MPI_Fint *ierr) {
-    *ierr = PMPI_Neighbor_alltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                                   *recvcount, *recvtype, *comm);
+void pmpi_neighbor_alltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Neighbor_alltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm);
 }
 
-void mpi_ineighbor_alltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                             void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm,
-                             MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_ineighbor_alltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Ineighbor_alltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                                   *recvcount, *recvtype, *comm, &c_request);
+    *ierr = MPI_Ineighbor_alltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ineighbor_alltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                              void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
-                              MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_ineighbor_alltoall_(const void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Ineighbor_alltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf),
-                                    *recvcount, *recvtype, *comm, &c_request);
+    *ierr = PMPI_Ineighbor_alltoall(f_buf(sendbuf), *sendcount, *sendtype, f_buf(recvbuf), *recvcount, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_neighbor_alltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                             MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
-                             MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm,
-                             MPI_Fint *ierr) {
-    *ierr =
-        MPI_Neighbor_alltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype,
-                               f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype, *comm);
+void mpi_neighbor_alltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Neighbor_alltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype, *comm);
 }
 
-void pmpi_neighbor_alltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                              MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
-                              MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm,
-                              MPI_Fint *ierr) {
-    *ierr = PMPI_Neighbor_alltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype,
-                                    f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype,
-                                    *comm);
+void pmpi_neighbor_alltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Neighbor_alltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype, *comm);
 }
 
-void mpi_ineighbor_alltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                              MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
-                              MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm,
-                              MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_ineighbor_alltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Ineighbor_alltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype,
-                                    f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype,
-                                    *comm, &c_request);
+    *ierr = MPI_Ineighbor_alltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ineighbor_alltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                               MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
-                               MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm,
-                               MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_ineighbor_alltoallv_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Ineighbor_alltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype,
-                                     f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype,
-                                     *comm, &c_request);
+    *ierr = PMPI_Ineighbor_alltoallv(f_buf(sendbuf), (int *)sendcounts, (int *)sdispls, *sendtype, f_buf(recvbuf), (int *)recvcounts, (int *)rdispls, *recvtype, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_neighbor_alltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls,
-                             MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts,
-                             MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm,
-                             MPI_Fint *ierr) {
-    *ierr = MPI_Neighbor_alltoallw(f_buf(sendbuf), (int *)sendcounts, (MPI_Aint *)sdispls,
-                                   (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts,
-                                   (MPI_Aint *)rdispls, (MPI_Datatype *)recvtypes, *comm);
+void mpi_neighbor_alltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPI_Neighbor_alltoallw(f_buf(sendbuf), (int *)sendcounts, (MPI_Aint *)sdispls, (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts, (MPI_Aint *)rdispls, (MPI_Datatype *)recvtypes, *comm);
 }
 
-void pmpi_neighbor_alltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls,
-                              MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts,
-                              MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm,
-                              MPI_Fint *ierr) {
-    *ierr = PMPI_Neighbor_alltoallw(f_buf(sendbuf), (int *)sendcounts, (MPI_Aint *)sdispls,
-                                    (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts,
-                                    (MPI_Aint *)rdispls, (MPI_Datatype *)recvtypes, *comm);
+void pmpi_neighbor_alltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPI_Neighbor_alltoallw(f_buf(sendbuf), (int *)sendcounts, (MPI_Aint *)sdispls, (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts, (MPI_Aint *)rdispls, (MPI_Datatype *)recvtypes, *comm);
 }
 
-void mpi_ineighbor_alltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls,
-                              MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts,
-                              MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm,
-                              MPI_Fint *request, MPI_Fint *ierr) {
+void mpi_ineighbor_alltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr =
-        MPI_Ineighbor_alltoallw(f_buf(sendbuf), (int *)sendcounts, (MPI_Aint *)sdispls,
-                                (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts,
-                                (MPI_Aint *)rdispls, (MPI_Datatype *)recvtypes, *comm, &c_request);
+    *ierr = MPI_Ineighbor_alltoallw(f_buf(sendbuf), (int *)sendcounts, (MPI_Aint *)sdispls, (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts, (MPI_Aint *)rdispls, (MPI_Datatype *)recvtypes, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void pmpi_ineighbor_alltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls,
-                               MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts,
-                               MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm,
-                               MPI_Fint *request, MPI_Fint *ierr) {
+void pmpi_ineighbor_alltoallw_(const void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) {
     MPI_Request c_request = f_req_in(*request);
-    *ierr =
-        PMPI_Ineighbor_alltoallw(f_buf(sendbuf), (int *)sendcounts, (MPI_Aint *)sdispls,
-                                 (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts,
-                                 (MPI_Aint *)rdispls, (MPI_Datatype *)recvtypes, *comm, &c_request);
+    *ierr = PMPI_Ineighbor_alltoallw(f_buf(sendbuf), (int *)sendcounts, (MPI_Aint *)sdispls, (MPI_Datatype *)sendtypes, f_buf(recvbuf), (int *)recvcounts, (MPI_Aint *)rdispls, (MPI_Datatype *)recvtypes, *comm, &c_request);
     *request = f_req_out(c_request, *request);
 }
 
-void mpi_pack_external_(const char *datarep, const void *inbuf, MPI_Fint *incount,
-                        MPI_Fint *datatype, void *outbuf, MPI_Aint *outsize, MPI_Aint *position,
-                        MPI_Fint *ierr, size_t datarep_len) {
+void mpi_pack_external_(const char *datarep, const void *inbuf, MPI_Fint *incount, MPI_Fint *datatype, void *outbuf, MPI_Aint *outsize, MPI_Aint *position, MPI_Fint *ierr, size_t datarep_len) {
     char *c_datarep = f_str_in(datarep, datarep_len);
-    *ierr = MPI_Pack_external(c_datarep, f_buf(inbuf), *incount, *datatype, f_buf(outbuf), *outsize,
-                              (MPI_Aint *)position);
+    *ierr = MPI_Pack_external(c_datarep, f_buf(inbuf), *incount, *datatype, f_buf(outbuf), *outsize, (MPI_Aint *)position);
     free(c_datarep);
 }
 
-void pmpi_pack_external_(const char *datarep, const void *inbuf, MPI_Fint *incount,
-                         MPI_Fint *datatype, void *outbuf, MPI_Aint *outsize, MPI_Aint *position,
-                         MPI_Fint *ierr, size_t datarep_len) {
+void pmpi_pack_external_(const char *datarep, const void *inbuf, MPI_Fint *incount, MPI_Fint *datatype, void *outbuf, MPI_Aint *outsize, MPI_Aint *position, MPI_Fint *ierr, size_t datarep_len) {
     char *c_datarep = f_str_in(datarep, datarep_len);
-    *ierr = PMPI_Pack_external(c_datarep, f_buf(inbuf), *incount, *datatype, f_buf(outbuf),
-                               *outsize, (MPI_Aint *)position);
+    *ierr = PMPI_Pack_external(c_datarep, f_buf(inbuf), *incount, *datatype, f_buf(outbuf), *outsize, (MPI_Aint *)position);
     free(c_datarep);
 }
 
-void mpi_unpack_external_(const char *datarep, const void *inbuf, MPI_Aint *insize,
-                          MPI_Aint *position, void *outbuf, MPI_Fint *outcount, MPI_Fint *datatype,
-                          MPI_Fint *ierr, size_t datarep_len) {
+void mpi_unpack_external_(const char *datarep, const void *inbuf, MPI_Aint *insize, MPI_Aint *position, void *outbuf, MPI_Fint *outcount, MPI_Fint *datatype, MPI_Fint *ierr, size_t datarep_len) {
     char *c_datarep = f_str_in(datarep, datarep_len);
-    *ierr = MPI_Unpack_external(c_datarep, f_buf(inbuf), *insize, (MPI_Aint *)position,
-                                f_buf(outbuf), *outcount, *datatype);
+    *ierr = MPI_Unpack_external(c_datarep, f_buf(inbuf), *insize, (MPI_Aint *)position, f_buf(outbuf), *outcount, *datatype);
     free(c_datarep);
 }
 
-void pmpi_unpack_external_(const char *datarep, const void *inbuf, MPI_Aint *insize,
-                           MPI_Aint *position, void *outbuf, MPI_Fint *outcount, MPI_Fint *datatype,
-                           MPI_Fint *ierr, size_t datarep_len) {
+void pmpi_unpack_external_(const char *datarep, const void *inbuf, MPI_Aint *insize, MPI_Aint *position, void *outbuf, MPI_Fint *outcount, MPI_Fint *datatype, MPI_Fint *ierr, size_t datarep_len) {
     char *c_datarep = f_str_in(datarep, datarep_len);
-    *ierr = PMPI_Unpack_external(c_datarep, f_buf(inbuf), *insize, (MPI_Aint *)position,
-                                 f_buf(outbuf), *outcount, *datatype);
+    *ierr = PMPI_Unpack_external(c_datarep, f_buf(inbuf), *insize, (MPI_Aint *)position, f_buf(outbuf), *outcount, *datatype);
     free(c_datarep);
 }
 
-void mpi_pack_external_size_(const char *datarep, MPI_Fint *incount, MPI_Fint *datatype,
-                             MPI_Aint *size, MPI_Fint *ierr, size_t datarep_len) {
+void mpi_pack_external_size_(const char *datarep, MPI_Fint *incount, MPI_Fint *datatype, MPI_Aint *size, MPI_Fint *ierr, size_t datarep_len) {
     char *c_datarep = f_str_in(datarep, datarep_len);
     *ierr = MPI_Pack_external_size(c_datarep, *incount, *datatype, (MPI_Aint *)size);
     free(c_datarep);
 }
 
-void pmpi_pack_external_size_(const char *datarep, MPI_Fint *incount, MPI_Fint *datatype,
-                              MPI_Aint *size, MPI_Fint *ierr, size_t datarep_len) {
+void pmpi_pack_external_size_(const char *datarep, MPI_Fint *incount, MPI_Fint *datatype, MPI_Aint *size, MPI_Fint *ierr, size_t datarep_len) {
     char *c_datarep = f_str_in(datarep, datarep_len);
     *ierr = PMPI_Pack_external_size(c_datarep, *incount, *datatype, (MPI_Aint *)size);
     free(c_datarep);
+}
+
+void mpi_comm_idup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierr) {
+    MPI_Request c_request = f_req_in(*request);
+    *ierr = MPI_Comm_idup(*comm, (MPI_Comm *)newcomm, &c_request);
+    *request = f_req_out(c_request, *request);
+}
+
+void pmpi_comm_idup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierr) {
+    MPI_Request c_request = f_req_in(*request);
+    *ierr = PMPI_Comm_idup(*comm, (MPI_Comm *)newcomm, &c_request);
+    *request = f_req_out(c_request, *request);
 }
 
 void mpi_close_port_(const char *port_name, MPI_Fint *ierr, size_t port_name_len) {
@@ -3670,29 +3010,25 @@ void pmpi_close_port_(const char *port_name, MPI_Fint *ierr, size_t port_name_le
     free(c_port_name);
 }
 
-void mpi_comm_accept_(const char *port_name, MPI_Fint *info, MPI_Fint *root, MPI_Fint *comm,
-                      MPI_Fint *newcomm, MPI_Fint *ierr, size_t port_name_len) {
+void mpi_comm_accept_(const char *port_name, MPI_Fint *info, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierr, size_t port_name_len) {
     char *c_port_name = f_str_in(port_name, port_name_len);
     *ierr = MPI_Comm_accept(c_port_name, *info, *root, *comm, (MPI_Comm *)newcomm);
     free(c_port_name);
 }
 
-void pmpi_comm_accept_(const char *port_name, MPI_Fint *info, MPI_Fint *root, MPI_Fint *comm,
-                       MPI_Fint *newcomm, MPI_Fint *ierr, size_t port_name_len) {
+void pmpi_comm_accept_(const char *port_name, MPI_Fint *info, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierr, size_t port_name_len) {
     char *c_port_name = f_str_in(port_name, port_name_len);
     *ierr = PMPI_Comm_accept(c_port_name, *info, *root, *comm, (MPI_Comm *)newcomm);
     free(c_port_name);
 }
 
-void mpi_comm_connect_(const char *port_name, MPI_Fint *info, MPI_Fint *root, MPI_Fint *comm,
-                       MPI_Fint *newcomm, MPI_Fint *ierr, size_t port_name_len) {
+void mpi_comm_connect_(const char *port_name, MPI_Fint *info, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierr, size_t port_name_len) {
     char *c_port_name = f_str_in(port_name, port_name_len);
     *ierr = MPI_Comm_connect(c_port_name, *info, *root, *comm, (MPI_Comm *)newcomm);
     free(c_port_name);
 }
 
-void pmpi_comm_connect_(const char *port_name, MPI_Fint *info, MPI_Fint *root, MPI_Fint *comm,
-                        MPI_Fint *newcomm, MPI_Fint *ierr, size_t port_name_len) {
+void pmpi_comm_connect_(const char *port_name, MPI_Fint *info, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierr, size_t port_name_len) {
     char *c_port_name = f_str_in(port_name, port_name_len);
     *ierr = PMPI_Comm_connect(c_port_name, *info, *root, *comm, (MPI_Comm *)newcomm);
     free(c_port_name);
@@ -3712,18 +3048,6 @@ void mpi_comm_get_parent_(MPI_Fint *parent, MPI_Fint *ierr) {
 
 void pmpi_comm_get_parent_(MPI_Fint *parent, MPI_Fint *ierr) {
     *ierr = PMPI_Comm_get_parent((MPI_Comm *)parent);
-}
-
-void mpi_comm_idup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierr) {
-    MPI_Request c_request = f_req_in(*request);
-    *ierr = MPI_Comm_idup(*comm, (MPI_Comm *)newcomm, &c_request);
-    *request = f_req_out(c_request, *request);
-}
-
-void pmpi_comm_idup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierr) {
-    MPI_Request c_request = f_req_in(*request);
-    *ierr = PMPI_Comm_idup(*comm, (MPI_Comm *)newcomm, &c_request);
-    *request = f_req_out(c_request, *request);
 }
 
 void mpi_comm_join_(MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierr) {
@@ -3750,8 +3074,7 @@ void pmpi_comm_spawn_multiple_(void) {
     api_unsupported("MPI_Comm_spawn_multiple (from Fortran)");
 }
 
-void mpi_lookup_name_(const char *service_name, MPI_Fint *info, char *port_name, MPI_Fint *ierr,
-                      size_t service_name_len, size_t port_name_len) {
+void mpi_lookup_name_(const char *service_name, MPI_Fint *info, char *port_name, MPI_Fint *ierr, size_t service_name_len, size_t port_name_len) {
     char *c_service_name = f_str_in(service_name, service_name_len);
     char c_port_name[4096] = "";
     *ierr = MPI_Lookup_name(c_service_name, *info, c_port_name);
@@ -3759,8 +3082,7 @@ void mpi_lookup_name_(const char *service_name, MPI_Fint *info, char *port_name,
     f_str_out(c_port_name, port_name, port_name_len);
 }
 
-void pmpi_lookup_name_(const char *service_name, MPI_Fint *info, char *port_name, MPI_Fint *ierr,
-                       size_t service_name_len, size_t port_name_len) {
+void pmpi_lookup_name_(const char *service_name, MPI_Fint *info, char *port_name, MPI_Fint *ierr, size_t service_name_len, size_t port_name_len) {
     char *c_service_name = f_str_in(service_name, service_name_len);
     char c_port_name[4096] = "";
     *ierr = PMPI_Lookup_name(c_service_name, *info, c_port_name);
@@ -3780,8 +3102,7 @@ void pmpi_open_port_(MPI_Fint *info, char *port_name, MPI_Fint *ierr, size_t por
     f_str_out(c_port_name, port_name, port_name_len);
 }
 
-void mpi_publish_name_(const char *service_name, MPI_Fint *info, const char *port_name,
-                       MPI_Fint *ierr, size_t service_name_len, size_t port_name_len) {
+void mpi_publish_name_(const char *service_name, MPI_Fint *info, const char *port_name, MPI_Fint *ierr, size_t service_name_len, size_t port_name_len) {
     char *c_service_name = f_str_in(service_name, service_name_len);
     char *c_port_name = f_str_in(port_name, port_name_len);
     *ierr = MPI_Publish_name(c_service_name, *info, c_port_name);
@@ -3789,8 +3110,7 @@ void mpi_publish_name_(const char *service_name, MPI_Fint *info, const char *por
     free(c_port_name);
 }
 
-void pmpi_publish_name_(const char *service_name, MPI_Fint *info, const char *port_name,
-                        MPI_Fint *ierr, size_t service_name_len, size_t port_name_len) {
+void pmpi_publish_name_(const char *service_name, MPI_Fint *info, const char *port_name, MPI_Fint *ierr, size_t service_name_len, size_t port_name_len) {
     char *c_service_name = f_str_in(service_name, service_name_len);
     char *c_port_name = f_str_in(port_name, port_name_len);
     *ierr = PMPI_Publish_name(c_service_name, *info, c_port_name);
@@ -3806,8 +3126,7 @@ void pmpi_register_datarep_(void) {
     api_unsupported("MPI_Register_datarep (from Fortran)");
 }
 
-void mpi_unpublish_name_(const char *service_name, MPI_Fint *info, const char *port_name,
-                         MPI_Fint *ierr, size_t service_name_len, size_t port_name_len) {
+void mpi_unpublish_name_(const char *service_name, MPI_Fint *info, const char *port_name, MPI_Fint *ierr, size_t service_name_len, size_t port_name_len) {
     char *c_service_name = f_str_in(service_name, service_name_len);
     char *c_port_name = f_str_in(port_name, port_name_len);
     *ierr = MPI_Unpublish_name(c_service_name, *info, c_port_name);
@@ -3815,8 +3134,7 @@ void mpi_unpublish_name_(const char *service_name, MPI_Fint *info, const char *p
     free(c_port_name);
 }
 
-void pmpi_unpublish_name_(const char *service_name, MPI_Fint *info, const char *port_name,
-                          MPI_Fint *ierr, size_t service_name_len, size_t port_name_len) {
+void pmpi_unpublish_name_(const char *service_name, MPI_Fint *info, const char *port_name, MPI_Fint *ierr, size_t service_name_len, size_t port_name_len) {
     char *c_service_name = f_str_in(service_name, service_name_len);
     char *c_port_name = f_str_in(port_name, port_name_len);
     *ierr = PMPI_Unpublish_name(c_service_name, *info, c_port_name);

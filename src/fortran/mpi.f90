@@ -1698,6 +1698,14 @@ module mpi
             integer(kind=MPI_ADDRESS_KIND) :: size
             integer :: ierror
         end subroutine MPI_Pack_external_size
+        subroutine MPI_Comm_idup(comm, newcomm, request, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: newcomm
+            integer :: request
+            integer :: ierror
+        end subroutine MPI_Comm_idup
         subroutine MPI_Close_port(port_name, ierror)
             import
             implicit none
@@ -1736,14 +1744,6 @@ module mpi
             integer :: parent
             integer :: ierror
         end subroutine MPI_Comm_get_parent
-        subroutine MPI_Comm_idup(comm, newcomm, request, ierror)
-            import
-            implicit none
-            integer :: comm
-            integer :: newcomm
-            integer :: request
-            integer :: ierror
-        end subroutine MPI_Comm_idup
         subroutine MPI_Comm_join(fd, intercomm, ierror)
             import
             implicit none

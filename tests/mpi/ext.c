@@ -105,6 +105,16 @@ static void per_communicator(int *errs, int check_rank) {
     MPI_Errhandler_free(&h);
     MPI_Comm_free(&a);
     MPI_Comm_free(&b);
+    /* MPI_Comm_idup: the duplicate is usable once its request completes */
+    MPI_Comm c;
+    MPI_Request r;
+    int size = 0, sum = 0, one = 1;
+    MPI_Comm_idup(MPI_COMM_WORLD, &c, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Comm_size(c, &size);
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, c);
+    EXPECT(r == MPI_REQUEST_NULL && size == 2 && sum == 2);
+    MPI_Comm_free(&c);
 }
 
 int main(int argc, char **argv) {

@@ -191,6 +191,21 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     API_RETURN(split("MPI_Comm_dup", comm, 0, 0, newcomm, true));
 }
 
+/* The duplicate is made within the call (as MPI_Comm_dup: the members meet
+ * there), and the request is complete. A program whose ranks call it at
+ * different points of their communication order may deadlock here where a
+ * real MPI would progress; simpi then reports the deadlock. */
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
+    API_ENTER("MPI_Comm_idup");
+    int rc = split("MPI_Comm_idup", comm, 0, 0, newcomm, true);
+    if (rc == MPI_SUCCESS) {
+        struct simpi_request *q = api_request_new();
+        q->active = true;
+        *request = q;
+    }
+    API_RETURN(rc);
+}
+
 /* Info hints on communicators: simpi has none to act on, so a
  * communicator's info is always empty (MPI lets an implementation ignore
  * hints it does not use). */
@@ -228,6 +243,7 @@ int PMPI_Comm_free(MPI_Comm *comm) {
 }
 
 #pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
+#pragma weak MPI_Comm_idup = PMPI_Comm_idup
 #pragma weak MPI_Comm_compare = PMPI_Comm_compare
 #pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
 #pragma weak MPI_Comm_get_name = PMPI_Comm_get_name

@@ -32,11 +32,6 @@ int PMPI_Comm_get_parent(MPI_Comm *parent) {
 }
 #pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
 
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
-    api_unsupported("MPI_Comm_idup");
-}
-#pragma weak MPI_Comm_idup = PMPI_Comm_idup
-
 int PMPI_Comm_join(int fd, MPI_Comm *intercomm) {
     api_unsupported("MPI_Comm_join");
 }
