@@ -141,6 +141,11 @@ int api_inter_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 int api_inter_allgather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
                         int rcount, MPI_Datatype rtype, MPI_Comm comm);
 
+/* --- info.c: hints kept by windows and files --- */
+void api_hints_take(MPI_Info info, const char *const *keys, int n, char *values, size_t width);
+int api_hints_info(MPI_Info *info, const char *const *keys, int n, const char *values, size_t width,
+                   const char *const *defaults);
+
 /* --- attr.c: attributes follow communicators, datatypes, windows --- */
 /* On MPI_Comm_dup: MPI_SUCCESS, or the error a copy callback returned. */
 int api_copy_attrs(MPI_Comm from, MPI_Comm to);

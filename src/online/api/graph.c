@@ -79,7 +79,7 @@ int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int ed
 
 #define GRAPH_OR_FAIL(func, comm, g, wanted)                                                       \
     struct topo_graph *g = graph_of(comm);                                                         \
-    if (!g || g->kind != (wanted))                                                                   \
+    if (!g || g->kind != (wanted))                                                                 \
     return api_error(func, MPI_ERR_TOPOLOGY, "communicator %d has no such graph topology", comm)
 
 int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {

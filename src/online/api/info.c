@@ -124,6 +124,31 @@ int PMPI_Info_free(MPI_Info *h) {
     return MPI_SUCCESS;
 }
 
+/* Hints an object keeps (a window's, a file's): values[i] (width bytes
+ * each, "" while unset) takes info's value of keys[i] when it has one. */
+void api_hints_take(MPI_Info info, const char *const *keys, int n, char *values, size_t width) {
+    for (int i = 0; info != MPI_INFO_NULL && i < n; i++) {
+        char value[MPI_MAX_INFO_VAL + 1];
+        int flag = 0;
+        PMPI_Info_get(info, keys[i], MPI_MAX_INFO_VAL, value, &flag);
+        if (flag) snprintf(values + (size_t)i * width, width, "%.*s", (int)width - 1, value);
+    }
+}
+
+/* A new info of the hints kept: each set value, or its default (defaults
+ * NULL: the set ones only). */
+int api_hints_info(MPI_Info *info, const char *const *keys, int n, const char *values, size_t width,
+                   const char *const *defaults) {
+    int rc = PMPI_Info_create(info);
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        const char *v = values[(size_t)i * width] ? values + (size_t)i * width
+                        : defaults                ? defaults[i]
+                                                  : NULL;
+        if (v) rc = PMPI_Info_set(*info, keys[i], v);
+    }
+    return rc;
+}
+
 #pragma weak MPI_Info_create = PMPI_Info_create
 #pragma weak MPI_Info_set = PMPI_Info_set
 #pragma weak MPI_Info_get = PMPI_Info_get

@@ -89,11 +89,6 @@ static int file_error(const char *func, MPI_File fh, const struct file_member *m
     struct file_member *me = member_of(f);                                                         \
     if (!me) return file_error(func, fh, NULL, MPI_ERR_FILE, "not an open file")
 
-static void barrier(struct file_member *me) {
-    struct request *q = sim_icoll(simpi_rt->sim, runtime_rank(), me->comm, COLL_BARRIER, 0, 0, -1);
-    runtime_wait(&q, 1, false);
-}
-
 /* Waits for a storage request of `bytes` (blocking calls). */
 static void storage_wait(int64_t bytes) {
     struct request *r = sim_io(simpi_rt->sim, runtime_rank(), bytes);
@@ -183,14 +178,7 @@ static struct mfile *file_join(MPI_Comm comm, const char *name, int amode, MPI_F
 }
 
 static void hints_take(struct file_member *me, MPI_Info info) {
-    for (int i = 0; info != MPI_INFO_NULL && i < FILE_HINTS; i++) {
-        char value[MPI_MAX_INFO_VAL + 1];
-        int flag = 0;
-        PMPI_Info_get(info, file_hint_keys[i], MPI_MAX_INFO_VAL, value, &flag);
-        if (flag)
-            snprintf(me->hints[i], sizeof me->hints[i], "%.*s", (int)sizeof me->hints[i] - 1,
-                     value);
-    }
+    api_hints_take(info, file_hint_keys, FILE_HINTS, me->hints[0], sizeof me->hints[0]);
 }
 
 /* A member leaves the file; the last one closes it. */
@@ -239,7 +227,7 @@ static int file_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, 
 
 static int file_close(MPI_File *fh) {
     FILE_OR_FAIL("MPI_File_close", *fh, f, me);
-    barrier(me);
+    api_coll_barrier(me->comm);
     member_close(f, me, *fh);
     *fh = MPI_FILE_NULL;
     return MPI_SUCCESS;
@@ -287,7 +275,7 @@ static int file_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_D
     me->pos = 0;
     f->shared_pos = 0;
     hints_take(me, info);
-    barrier(me);
+    api_coll_barrier(me->comm);
     return MPI_SUCCESS;
 }
 
@@ -460,7 +448,7 @@ static int io_access(MPI_File fh, const struct io_call *c, MPI_Status *status,
     FILE_OR_FAIL(c->func, fh, f, me);
     int rc = check_access(fh, f, me, c);
     if (rc != MPI_SUCCESS) return rc;
-    if (c->collective && !request) barrier(me);
+    if (c->collective && !request) api_coll_barrier(me->comm);
     int64_t pos = access_start(f, me, c);
     int64_t done = move_data(f, me, c, pos);
     if (c->ptr != IO_EXPLICIT && done < dt_size(c->type) * c->count) { /* a short read */
@@ -482,7 +470,7 @@ static int io_ordered(MPI_File fh, struct io_call *c, MPI_Status *status) {
     int rc = check_access(fh, f, me, c);
     if (rc != MPI_SUCCESS) return rc;
     me->ordered_count = dt_size(c->type) * c->count / dt_size(me->view.etype);
-    barrier(me);                             /* every member's count is known */
+    api_coll_barrier(me->comm);              /* every member's count is known */
     if (f->ordered_calls == me->ordered++) { /* the first back places them all */
         f->ordered_calls++;
         for (int i = 0; i < f->n; i++) {
@@ -501,14 +489,17 @@ static int io_ordered(MPI_File fh, struct io_call *c, MPI_Status *status) {
 /* --- positions --- */
 
 /* The file offset of view byte pos. */
+static int64_t note_offset(void *ctx, int64_t off, int64_t len, char *data) {
+    (void)data;
+    *(int64_t *)ctx = off;
+    return len;
+}
+
 static int64_t view_file_offset(const struct view *v, int64_t pos) {
-    struct dt_block one;
-    int nb, i = 0;
-    const struct dt_block *b = dt_blocks(v->filetype, &nb, &one);
-    int64_t tile_bytes = dt_size(v->filetype), within = pos % tile_bytes;
-    while (within >= b[i].len)
-        within -= b[i++].len;
-    return v->disp + pos / tile_bytes * dt_extent(v->filetype) + b[i].off + within;
+    int64_t off = 0;
+    char byte; /* the view's mapping of one byte, without moving it */
+    view_each(v, pos, 1, &byte, note_offset, &off);
+    return off;
 }
 
 /* The view's data bytes that lie before file offset end. */
@@ -553,9 +544,9 @@ static int file_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
     FILE_OR_FAIL("MPI_File_seek_shared", fh, f, me);
     MPI_Offset pos = f->shared_pos;
     int rc = seek_to("MPI_File_seek_shared", fh, f, me, &pos, offset, whence);
-    barrier(me); /* collective: every member reads the pointer before any moves it */
+    api_coll_barrier(me->comm); /* collective: every member reads the pointer before any moves it */
     if (rc == MPI_SUCCESS) f->shared_pos = pos;
-    barrier(me);
+    api_coll_barrier(me->comm);
     return rc;
 }
 
@@ -593,12 +584,12 @@ static int resize(const char *func, MPI_File fh, MPI_Offset size, bool grow_only
     if (size < 0) return file_error(func, fh, me, MPI_ERR_ARG, "negative size");
     if (f->amode & MPI_MODE_RDONLY)
         return file_error(func, fh, me, MPI_ERR_READ_ONLY, "the file was opened read-only");
-    barrier(me);
+    api_coll_barrier(me->comm);
     int rc = MPI_SUCCESS;
     if ((!grow_only || size > file_size(f)) && ftruncate(f->fd, (off_t)size) != 0)
         rc = file_error(func, fh, me, errno_class(errno), "cannot change the file's size");
     storage_wait(0);
-    barrier(me);
+    api_coll_barrier(me->comm);
     return rc;
 }
 
@@ -612,7 +603,7 @@ static int file_preallocate(MPI_File fh, MPI_Offset size) {
 
 static int file_sync(MPI_File fh) {
     FILE_OR_FAIL("MPI_File_sync", fh, f, me);
-    barrier(me);
+    api_coll_barrier(me->comm);
     if (fsync(f->fd) != 0 && errno != EINVAL)
         return file_error("MPI_File_sync", fh, me, errno_class(errno), "fsync failed");
     storage_wait(0);
@@ -636,7 +627,7 @@ static int file_get_group(MPI_File fh, MPI_Group *group) {
 static int file_set_atomicity(MPI_File fh, int flag) {
     FILE_OR_FAIL("MPI_File_set_atomicity", fh, f, me);
     f->atomic = flag != 0; /* one rank runs at a time: accesses are atomic anyway */
-    barrier(me);
+    api_coll_barrier(me->comm);
     return MPI_SUCCESS;
 }
 
@@ -657,10 +648,8 @@ static int file_set_info(MPI_File fh, MPI_Info info) {
 static int file_get_info(MPI_File fh, MPI_Info *info) {
     FILE_OR_FAIL("MPI_File_get_info", fh, f, me);
     (void)f;
-    int rc = PMPI_Info_create(info);
-    for (int i = 0; i < FILE_HINTS && rc == MPI_SUCCESS; i++)
-        if (me->hints[i][0]) rc = PMPI_Info_set(*info, file_hint_keys[i], me->hints[i]);
-    return rc;
+    return api_hints_info(info, file_hint_keys, FILE_HINTS, me->hints[0], sizeof me->hints[0],
+                          NULL);
 }
 
 static int file_get_type_extent(MPI_File fh, MPI_Datatype type, MPI_Aint *extent) {

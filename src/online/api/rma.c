@@ -346,11 +346,6 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
     API_RETURN(win_make(MPI_WIN_FLAVOR_DYNAMIC, MPI_BOTTOM, 0, 1, info, comm, NULL, win));
 }
 
-static void barrier(struct win_member *me) {
-    struct request *q = sim_icoll(simpi_rt->sim, runtime_rank(), me->comm, COLL_BARRIER, 0, 0, -1);
-    runtime_wait(&q, 1, false);
-}
-
 static void member_release(struct window *w, struct win_member *me) {
     if (me->own_memory) free(me->base);
     free(me->regions);
@@ -373,7 +368,7 @@ static int win_free(MPI_Win *win) {
         return win_error("MPI_Win_free", *win, me, MPI_ERR_RMA_SYNC,
                          "an epoch is still open on the window (lock, start or post)");
     ops_complete(me, -1);
-    barrier(me); /* nobody accesses the window once a member frees it */
+    api_coll_barrier(me->comm); /* nobody accesses the window once a member frees it */
     api_win_delete_attrs(*win);
     bool last = w->nfreed + 1 == w->n;
     member_release(w, me);
@@ -390,7 +385,7 @@ static int win_fence(int assert, MPI_Win win) {
         return win_error("MPI_Win_fence", win, me, MPI_ERR_RMA_SYNC,
                          "a fence inside a lock, start or post epoch");
     ops_complete(me, -1);
-    barrier(me);
+    api_coll_barrier(me->comm);
     me->fence_epoch = !(assert &MPI_MODE_NOSUCCEED);
     return MPI_SUCCESS;
 }
@@ -1050,15 +1045,7 @@ static const char *const win_hint_defaults[] = {"false", "rar,raw,war,waw", "sam
 #define WIN_HINTS (int)(sizeof win_hint_keys / sizeof win_hint_keys[0])
 
 static void hints_take(struct win_member *me, MPI_Info info) {
-    if (info == MPI_INFO_NULL) return;
-    for (int i = 0; i < WIN_HINTS; i++) {
-        char value[MPI_MAX_INFO_VAL + 1];
-        int flag = 0;
-        PMPI_Info_get(info, win_hint_keys[i], MPI_MAX_INFO_VAL, value, &flag);
-        if (flag)
-            snprintf(me->hints[i], sizeof me->hints[i], "%.*s", (int)sizeof me->hints[i] - 1,
-                     value);
-    }
+    api_hints_take(info, win_hint_keys, WIN_HINTS, me->hints[0], sizeof me->hints[0]);
 }
 
 static int win_set_info(MPI_Win win, MPI_Info info) {
@@ -1071,11 +1058,8 @@ static int win_set_info(MPI_Win win, MPI_Info info) {
 static int win_get_info(MPI_Win win, MPI_Info *info) {
     WIN_OR_FAIL("MPI_Win_get_info", win, w, me);
     (void)w;
-    int rc = PMPI_Info_create(info);
-    for (int i = 0; i < WIN_HINTS && rc == MPI_SUCCESS; i++)
-        rc = PMPI_Info_set(*info, win_hint_keys[i],
-                           me->hints[i][0] ? me->hints[i] : win_hint_defaults[i]);
-    return rc;
+    return api_hints_info(info, win_hint_keys, WIN_HINTS, me->hints[0], sizeof me->hints[0],
+                          win_hint_defaults);
 }
 
 static int win_get_attr(MPI_Win win, int keyval, void *value, int *flag) {
