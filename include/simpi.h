@@ -11,6 +11,9 @@
  *   SIMPI_SHARED_MALLOC(size)  one allocation shared by all ranks (per call
  *   SIMPI_SHARED_FREE(p)       site), to shrink memory when the data does not
  *                              matter; freed when every rank has freed it
+ *   SIMPI_INTERVAL_BEGIN(name) the rank enters the interval `name` (nested in
+ *   SIMPI_INTERVAL_END()       the one it is in) until the matching end; the
+ *                              analysis (docs/analysis.md) reports each one
  * Sampled blocks must not call MPI, and their results are not computed when
  * skipped: use them for computation whose values the program does not check. */
 #ifndef SIMPI_EXT_H
@@ -31,6 +34,8 @@ int simpi_sample_run(struct simpi_sample *s);
 void simpi_sample_done(struct simpi_sample *s);
 
 void *simpi_shared_malloc(size_t size, const char *file, int line);
+void simpi_interval_begin(const char *name);
+void simpi_interval_end(void);
 void simpi_shared_free(void *p);
 
 #define SIMPI_SAMPLE_LOCAL(n)                                                                      \
@@ -42,6 +47,8 @@ void simpi_shared_free(void *p);
 #define SIMPI_SAMPLE_FLOPS(f) if (simpi_compute_flops(f), 0)
 #define SIMPI_SHARED_MALLOC(size) simpi_shared_malloc((size), __FILE__, __LINE__)
 #define SIMPI_SHARED_FREE(p) simpi_shared_free(p)
+#define SIMPI_INTERVAL_BEGIN(name) simpi_interval_begin(name)
+#define SIMPI_INTERVAL_END() simpi_interval_end()
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,9 @@
 
 /* help.c: whether argv (a subcommand's) asks for help, and that help. */
 bool cli_asks_help(int argc, char **argv);
+/* "simpi CMD ARGS..." as one string (for reports), lives as long as the
+ * command. argv[0] is the subcommand. */
+const char *cli_command_line(int argc, char **argv);
 bool cli_print_help(const char *cmd);
 
 /* sweep.c: --set KEY=V1,V2,... gives one run per value (cross product). */

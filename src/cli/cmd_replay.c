@@ -16,6 +16,7 @@ struct replay_opts {
     struct platform_opts plat;
     const char *json;
     const char *trace;
+    struct analysis_opts analysis;
     bool quiet;
     enum progress_mode progress; /* PROGRESS_AUTO (0) unless --progress */
 };
@@ -37,6 +38,19 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
             o->progress = m;
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             o->json = argv[++i];
+        } else if (!strcmp(argv[i], "--report") && i + 1 < argc) {
+            o->analysis.report = argv[++i];
+        } else if (!strcmp(argv[i], "--paraver") && i + 1 < argc) {
+            o->analysis.paraver = argv[++i];
+        } else if (!strcmp(argv[i], "--chrome") && i + 1 < argc) {
+            o->analysis.chrome = argv[++i];
+        } else if (!strcmp(argv[i], "--timeline-ranks") && i + 1 < argc) {
+            struct sim_error err = {0};
+            o->analysis.timeline_ranks = argv[++i];
+            if (!analysis_check_ranks(argv[i], &err)) {
+                fprintf(stderr, "simpi replay: %s\n", err.msg);
+                return EXIT_USAGE;
+            }
         } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
             o->quiet = true;
         } else if (argv[i][0] == '-' || o->trace) {
@@ -48,7 +62,7 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
     }
     if (!o->trace) {
         fprintf(stderr, "usage: simpi replay [--platform FILE] [--set KEY=VALUE]... [--json FILE] "
-                        "TRACE\n");
+                        "[--report FILE.html] [--paraver PREFIX] [--chrome FILE.json] TRACE\n");
         return EXIT_USAGE;
     }
     return 0;
@@ -65,13 +79,20 @@ static int report(const struct replay_opts *o, struct replay_result *res, const 
                             res->status,
                             res->status == SIM_INTERRUPTED ? 128 + replay_interrupt_signal
                                                            : sim_exit_code(res->status),
-                            0};
+                            0,
+                            res->analysis};
     if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
+    struct sim_error aerr = {0};
+    bool outputs_ok = analysis_finish(res->analysis, &info, &aerr);
     if (!o->quiet)
         summary_print(o->json && !strcmp(o->json, "-") ? stderr : stdout, res->sim, &info);
     struct sim_error err = {0};
     if (o->json && !summary_write_json(o->json, res->sim, &info, &err)) {
         err_print(&err);
+        return info.exit_status ? info.exit_status : EXIT_INPUT_ERROR;
+    }
+    if (!outputs_ok) {
+        err_print(&aerr);
         return info.exit_status ? info.exit_status : EXIT_INPUT_ERROR;
     }
     return info.exit_status;
@@ -130,6 +151,8 @@ int cmd_replay(int argc, char **argv) {
     int rc = parse_args(&o, argc, argv);
     if (rc) return rc;
     replay_set_progress(o.progress);
+    o.analysis.command = cli_command_line(argc, argv);
+    replay_set_analysis(&o.analysis);
     signal(SIGINT, on_interrupt);
     signal(SIGTERM, on_interrupt);
     struct sweep sw;

@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "core/pool.h"
+#include "report/analysis.h"
 
 static void usage(FILE *out) {
     fprintf(out, "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
@@ -148,6 +149,19 @@ int cmd_run(int argc, char **argv) {
             strcat(sets + n, "\n");
         } else if ((v = value_of("--json", argc, argv, &i))) {
             set_env("SIMPI_JSON", v);
+        } else if ((v = value_of("--report", argc, argv, &i))) {
+            set_env("SIMPI_REPORT", v);
+        } else if ((v = value_of("--paraver", argc, argv, &i))) {
+            set_env("SIMPI_PARAVER", v);
+        } else if ((v = value_of("--chrome", argc, argv, &i))) {
+            set_env("SIMPI_CHROME", v);
+        } else if ((v = value_of("--timeline-ranks", argc, argv, &i))) {
+            struct sim_error err = {0};
+            if (!analysis_check_ranks(v, &err)) {
+                fprintf(stderr, "simpi run: %s\n", err.msg);
+                return EXIT_USAGE;
+            }
+            set_env("SIMPI_TIMELINE_RANKS", v);
         } else if ((v = value_of("--cpu", argc, argv, &i))) {
             if (strcmp(v, "measure") && strcmp(v, "ignore")) {
                 fprintf(stderr, "simpi run: --cpu: found '%s', expected measure or ignore\n", v);
@@ -182,6 +196,7 @@ int cmd_run(int argc, char **argv) {
         return EXIT_USAGE;
     }
     set_env("SIMPI_SET", sets);
+    set_env("SIMPI_COMMAND", cli_command_line(argc, argv));
     if (!built_with_simpicc(argv[i])) {
         fprintf(stderr,
                 "simpi run: '%s' was not built with simpicc (it does not contain simpi's runtime); "

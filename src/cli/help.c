@@ -5,6 +5,10 @@
 
 #include "cli/cli.h"
 
+#include <stdlib.h>
+
+#include "core/pool.h"
+
 static const struct {
     const char *cmd, *text;
 } helps[] = {
@@ -114,4 +118,19 @@ bool cli_asks_help(int argc, char **argv) {
         if (argv[i][0] != '-' && !strcmp(argv[0], "run")) return false;
     }
     return false;
+}
+
+const char *cli_command_line(int argc, char **argv) {
+    static char *line;
+    size_t n = 6;
+    for (int i = 0; i < argc; i++)
+        n += strlen(argv[i]) + 1;
+    free(line);
+    line = xcalloc(n + 1, 1);
+    strcpy(line, "simpi");
+    for (int i = 0; i < argc; i++) {
+        strcat(line, " ");
+        strcat(line, argv[i]);
+    }
+    return line;
 }

@@ -32,6 +32,7 @@ struct request *sim_io(struct sim *s, int32_t rank, int64_t bytes) {
                                 simtime_from_seconds((double)bytes / st->bandwidth));
     slot[first] = end;
     struct request *r = sim_signal_new(s, rank, -1, "file I/O");
+    r->mode = 1; /* the observer's I/O state */
     sim_signal_fire(s, r, end);
     return r;
 }

@@ -186,6 +186,7 @@ static void finish_transfer(struct sim *s, uint32_t id) {
     simtime_t ts = recv->partner_time; /* set at match: the send's post time */
     simtime_t recv_done = loggp_recv_done(s, recv->owner, sim_max(recv->post_time, x->arrival));
     note_message(s, x->from, recv->owner, ts, recv_done);
+    if (s->obs) observe_message(s, recv, ts, recv_done);
     bool eager = x->eager;
     xfer_free(s, id);
     if (send) {
@@ -301,6 +302,7 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
         return;
     }
     note_message(s, send->owner, recv->owner, ts, recv_done);
+    if (s->obs) observe_message(s, recv, ts, recv_done);
     if (send->flags & RF_BSEND) send->partner_time = recv_done; /* buffer freed then */
     request_resolve(s, recv, recv_done, ts);
     /* Resolving may free the send (its owner released it): not touched after. */
@@ -320,6 +322,7 @@ struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind,
     r->size = size;
     r->post_time = at;
     r->user_id = -1;
+    r->cpu_mark = s->ranks[rank].st.compute;
     return r;
 }
 

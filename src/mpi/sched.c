@@ -170,8 +170,10 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
                             const struct sched_counts *v) {
     if (!s->sched_pool.obj_size) pool_init(&s->sched_pool, sizeof(struct sched), 1024);
     uint32_t *seq = comm_coll_seq(s, c, rank, myrank);
-    struct request *req = request_new(s, rank, c->ctx + 1, REQ_COLL, 0, size, s->eng.now);
+    struct request *req =
+        request_new(s, rank, c->ctx + 1, REQ_COLL, (int32_t)(*seq & 0x7fffffff), size, s->eng.now);
     req->coll = (uint8_t)kind;
+    req->src = c->size;
     if (s->coll.analytic)
         return analytic_start(s, req, c, myrank, kind, size, root, (*seq)++ & 0x7fffffff);
     struct sched *sc = pool_get(&s->sched_pool);

@@ -211,6 +211,14 @@ bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
         r->state = RS_COMPUTING; /* the run stops; the rank never resumes */
         return false;
     }
+    if (s->obs) {
+        struct sim_period p = {.begin = s->eng.now,
+                               .end = s->eng.now + duration,
+                               .rank = rank,
+                               .state = SIM_ST_RUNNING,
+                               .coll = -1};
+        s->obs->period(s->obs->ctx, &p);
+    }
     r->st.compute += duration;
     r->state = RS_COMPUTING;
     sim_wake_at(s, rank, s->eng.now + duration);
@@ -224,9 +232,22 @@ bool sim_cpu_overhead(struct sim *s, int32_t rank) {
     if (!owes) return true;
     struct srank *r = &s->ranks[rank];
     r->st.p2p += until - s->eng.now;
+    if (s->obs) {
+        struct sim_period p = {.begin = s->eng.now,
+                               .end = until,
+                               .rank = rank,
+                               .state = SIM_ST_ISEND,
+                               .call = SIM_CALL_ISEND,
+                               .coll = -1};
+        s->obs->period(s->obs->ctx, &p);
+    }
     r->state = RS_COMPUTING;
     sim_wake_at(s, rank, until);
     return false;
+}
+
+int32_t sim_rank_node(const struct sim *s, int32_t rank) {
+    return s->ranks[rank].node;
 }
 
 void sim_set_tick(struct sim *s, void (*fn)(void *ctx), void *ctx) {
@@ -243,6 +264,7 @@ void sim_finish(struct sim *s, int32_t rank) {
     if (r->state != RS_FINISHED) s->finished++;
     r->state = RS_FINISHED;
     r->st.finish = s->eng.now;
+    if (s->obs) s->obs->finish(s->obs->ctx, rank, s->eng.now);
     /* Requests the program never waited for are released; their messages stay
      * in the receivers' queues and count as unmatched if never received. */
     while (r->outstanding) {

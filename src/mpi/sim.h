@@ -66,6 +66,8 @@ int32_t sim_size(const struct sim *s);
 /* The report of a deadlock or application error (empty when SIM_OK). */
 const char *sim_failure_report(const struct sim *s);
 const struct rank_stats *sim_rank_stats(const struct sim *s, int32_t rank);
+/* The platform node a rank runs on. */
+int32_t sim_rank_node(const struct sim *s, int32_t rank);
 uint64_t sim_events(const struct sim *s);
 /* Messages sent that no receive ever matched. */
 int64_t sim_unmatched_messages(const struct sim *s);
@@ -254,6 +256,78 @@ const struct network *sim_network(const struct sim *s);
  * once, not per rank); returns how many pairs were written (at most max). */
 int sim_collective_counts(const struct sim *s, const char **op, const char **algo, int64_t *calls,
                           int max);
+
+/* --- Observation (src/analysis): what each rank does, as it happens ---
+ * States carry Paraver's numbering (docs/analysis.md). */
+enum sim_state {
+    SIM_ST_IDLE = 0,
+    SIM_ST_RUNNING = 1,
+    SIM_ST_WAIT_MSG = 3,   /* a blocking receive */
+    SIM_ST_BLOCK_SEND = 4, /* a blocking send */
+    SIM_ST_SYNC = 5,       /* one-sided synchronisation, generalized requests */
+    SIM_ST_TEST = 6,       /* a successful test */
+    SIM_ST_WAIT = 8,       /* wait / waitall / waitany on non-blocking requests */
+    SIM_ST_ISEND = 10,     /* the CPU cost of posting a send (mpi.send_overhead) */
+    SIM_ST_IO = 12,
+    SIM_ST_COLL = 13,     /* group communication */
+    SIM_ST_SENDRECV = 16, /* MPI_Sendrecv */
+};
+/* The MPI call a period or an instant stands for (Paraver event values). */
+enum sim_call {
+    SIM_CALL_NONE,
+    SIM_CALL_SEND,
+    SIM_CALL_SSEND,
+    SIM_CALL_BSEND,
+    SIM_CALL_RSEND,
+    SIM_CALL_RECV,
+    SIM_CALL_SENDRECV,
+    SIM_CALL_ISEND,
+    SIM_CALL_IRECV,
+    SIM_CALL_WAIT,
+    SIM_CALL_WAITALL,
+    SIM_CALL_WAITANY,
+    SIM_CALL_TEST,
+    SIM_CALL_SYNC,
+    SIM_CALL_IO,
+    SIM_CALL_COLL, /* + enum coll_kind */
+    SIM_CALLS = SIM_CALL_COLL + COLL_KINDS
+};
+/* A period of a rank's time: [begin, end) in `state`. */
+struct sim_period {
+    simtime_t begin, end;
+    simtime_t sync_loss; /* the part spent waiting for partners that came late */
+    simtime_t overlap;   /* communication of non-blocking requests completed here that
+                            ran while the rank computed */
+    uint64_t coll_id;    /* a collective: the same on every member of the call, else 0 */
+    int32_t rank, coll_members;
+    uint8_t state, call;
+    int8_t coll; /* enum coll_kind of a collective, -1 otherwise */
+};
+/* A message delivered: logical times are the calls (send posted, receive
+ * posted), physical ones the data (left the sender, arrived). */
+struct sim_message {
+    simtime_t lsend, psend, lrecv, precv;
+    int64_t size;
+    int32_t from, to, tag;
+    bool collective; /* one of a collective schedule's messages */
+};
+struct sim_observer {
+    void *ctx;
+    void (*period)(void *ctx, const struct sim_period *p);
+    /* An instant event: a non-blocking call posted at t. */
+    void (*instant)(void *ctx, int32_t rank, simtime_t t, enum sim_call call);
+    void (*message)(void *ctx, const struct sim_message *m);
+    /* name: an interval entered at t; NULL: the innermost one left. */
+    void (*interval)(void *ctx, int32_t rank, simtime_t t, const char *name);
+    void (*finish)(void *ctx, int32_t rank, simtime_t t);
+};
+/* Observes the run from now on (NULL: stops). The observer is not copied. */
+void sim_set_observer(struct sim *s, const struct sim_observer *o);
+/* A user interval (SIMPI_INTERVAL_BEGIN, MPI_Pcontrol, a trace's
+ * interval_begin) entered (name) or left (NULL) by rank now. */
+void sim_interval(struct sim *s, int32_t rank, const char *name);
+const char *sim_call_name(enum sim_call c);
+const char *sim_state_name(enum sim_state st);
 
 /* Progress: fn(ctx) is called every few tens of thousands of events. */
 void sim_set_tick(struct sim *s, void (*fn)(void *ctx), void *ctx);

@@ -35,10 +35,12 @@ struct request {
     simtime_t done_time;    /* valid when RF_RESOLVED */
     simtime_t partner_time; /* when the partner posted (for blocked time); for a
                                matched buffered send: when the receiver has the data */
+    simtime_t cpu_mark;     /* the owner's computation total when it was posted */
     int32_t owner;          /* world rank */
     int32_t peer;           /* world rank of dest / source, -1 for any */
-    int32_t src;            /* comm rank of the sender (send) or wanted (recv, -1 any) */
-    int32_t tag;
+    int32_t src;            /* comm rank of the sender (send) or wanted (recv, -1 any);
+                               a collective's: the members of its communicator */
+    int32_t tag;            /* a collective's: its sequence number on the communicator */
     uint32_t ctx;
     int32_t user_id;
     uint8_t kind, mode, flags, coll;
@@ -77,6 +79,7 @@ struct srank {
     struct request *unexp_head, *unexp_tail;
     struct bsend_state *bsend;
     simtime_t wait_start, wake_at;
+    simtime_t overlap_mark; /* computation total up to which overlap was credited */
     struct rank_stats st;
     uint32_t wake_gen;
     uint32_t world_coll_seq;
@@ -140,6 +143,7 @@ struct sim {
     uint32_t nxfers, xfer_cap, xfer_free;
     simtime_t **storage; /* MPI-IO servers (io.c): when each slot is free */
     int32_t nservers;
+    const struct sim_observer *obs; /* NULL unless the run is analysed */
 };
 
 enum { EV_WAKE = 0, EV_NET = 1 };
@@ -181,6 +185,15 @@ void pt2pt_free_payloads(struct sim *s);
 void pt2pt_transfer_done(void *ctx, void *arg);
 void pt2pt_release(struct sim *s, struct request *r);
 int64_t pt2pt_unmatched(const struct sim *s);
+
+/* observe.c: what the observer is told */
+/* A wait completes now (before its requests are released); chosen: the
+ * request a waitany completes. */
+void observe_wait(struct sim *s, int32_t rank, const struct request *chosen, simtime_t sync_loss);
+/* A test found q complete. */
+void observe_test(struct sim *s, int32_t rank, const struct request *q);
+/* recv, matched, receives its data at precv from a send posted at lsend. */
+void observe_message(struct sim *s, const struct request *recv, simtime_t lsend, simtime_t precv);
 
 /* wait.c */
 void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time);

@@ -85,11 +85,24 @@ static struct request *any_choice(struct srank *me, simtime_t now) {
     return best;
 }
 
+/* The part of the current wait spent before its point-to-point partners
+ * posted their side (they came late). */
+static simtime_t wait_sync_loss(const struct srank *me, const struct request *chosen,
+                                simtime_t now) {
+    simtime_t partner = me->wait_start;
+    for (const struct request *q = me->outstanding; q; q = q->onext)
+        if ((q->flags & RF_WAITED) && (!me->wait_any || q == chosen) && q->kind != REQ_COLL &&
+            q->kind != REQ_SIGNAL)
+            partner = sim_max(partner, q->partner_time);
+    return (partner < now ? partner : now) - me->wait_start;
+}
+
 void wait_complete(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
     simtime_t now = s->eng.now, partner = me->wait_start;
     bool all_coll = true;
     struct request *chosen = me->wait_any ? any_choice(me, now) : NULL;
+    if (s->obs) observe_wait(s, rank, chosen, wait_sync_loss(me, chosen, now));
     for (struct request **link = &me->outstanding; *link;) {
         struct request *q = *link;
         if (!(q->flags & RF_WAITED)) {
@@ -149,6 +162,7 @@ bool sim_test(struct sim *s, int32_t rank, struct request *req) {
     if (!(req->flags & RF_RESOLVED) || req->done_time > s->eng.now) return false;
     for (struct request **link = &me->outstanding; *link; link = &(*link)->onext) {
         if (*link == req) {
+            if (s->obs) observe_test(s, rank, req);
             finish_request(s, link);
             return true;
         }

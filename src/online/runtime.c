@@ -20,6 +20,7 @@
 #include "core/units.h"
 #include "online/globals.h"
 #include "online/privatize.h"
+#include "report/analysis.h"
 #include "report/progress.h"
 #include "report/summary.h"
 
@@ -369,6 +370,7 @@ static void warn_globals(void) {
  * ranks start (system(), exec) are not simulations of this run. */
 struct settings {
     char *np, *sets, *platform, *cpu, *host_speed, *json, *stack_size;
+    struct analysis_opts analysis; /* SIMPI_REPORT, SIMPI_PARAVER, SIMPI_CHROME... */
     bool quiet, no_crash_handler, launched;
     char *privatize; /* "1": always, "0": never, NULL: when the program has globals */
     char *progress;  /* auto (default), always, never */
@@ -406,6 +408,11 @@ static void read_settings(struct settings *st) {
     st->privatize = env_copy("SIMPI_PRIVATIZE");
     st->progress = env_copy("SIMPI_PROGRESS");
     st->no_crash_handler = getenv("SIMPI_NO_CRASH_HANDLER") != NULL;
+    st->analysis.report = env_copy("SIMPI_REPORT");
+    st->analysis.paraver = env_copy("SIMPI_PARAVER");
+    st->analysis.chrome = env_copy("SIMPI_CHROME");
+    st->analysis.timeline_ranks = env_copy("SIMPI_TIMELINE_RANKS");
+    st->analysis.command = env_copy("SIMPI_COMMAND");
     scrub_environment();
 }
 
@@ -418,6 +425,11 @@ static void free_settings(struct settings *st) {
     free(st->stack_size);
     free(st->privatize);
     free(st->progress);
+    free((char *)st->analysis.report);
+    free((char *)st->analysis.paraver);
+    free((char *)st->analysis.chrome);
+    free((char *)st->analysis.timeline_ranks);
+    free((char *)st->analysis.command);
 }
 
 /* A program built with simpicc started by a real launcher (mpiexec -n 2):
@@ -567,10 +579,16 @@ static int finish(struct runtime *rt, enum sim_status st) {
                             memstat_wall_seconds() - rt->wall_start,
                             st,
                             rc,
-                            rt->switches};
+                            rt->switches,
+                            rt->analysis};
     fflush(NULL); /* every rank's buffered output first */
     check_host_clock(rt);
     if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));
+    struct sim_error aerr = {0};
+    if (!analysis_finish(rt->analysis, &info, &aerr)) {
+        err_print(&aerr);
+        if (rc == 0) rc = 1;
+    }
     if (!rt->quiet) summary_print(stderr, rt->sim, &info);
     struct sim_error err = {0};
     if (rt->json && !summary_write_json(rt->json, rt->sim, &info, &err)) {
@@ -645,6 +663,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     rt.wall_start = memstat_wall_seconds();
     struct sim_driver drv = {resume, &rt};
     if (!configure(&rt, &st, &err) || !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) ||
+        !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
         !start_ranks(&rt, st.stack_size, &err) || !start_privatization(&rt, st.privatize, &err)) {
         err_print(&err);
         struct sim_error werr = {0};
@@ -655,6 +674,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     if (!st.no_crash_handler) install_signal_handlers();
     int rc = run(&rt, st.progress);
     if (rt.escape_signal) return rc; /* abandoned stacks: no clean-up */
+    analysis_free(rt.analysis);
     sim_destroy(rt.sim);
     stacks_free(&rt.stacks);
     free(rt.ranks);

@@ -28,6 +28,7 @@ struct orank {
 
 struct runtime {
     struct sim *sim;
+    struct analysis *analysis; /* intervals and the outputs asked for */
     struct platform *plat;
     struct network net;
     struct stacks stacks;

@@ -145,3 +145,18 @@ void simpi_shared_free(void *p) {
         return;
     }
 }
+
+/* --- user intervals (SIMPI_INTERVAL_BEGIN / END) --- */
+
+void simpi_interval_begin(const char *name) {
+    runtime_enter();
+    if (simpi_rt && simpi_rt->current >= 0)
+        sim_interval(simpi_rt->sim, simpi_rt->current, name ? name : "(null)");
+    runtime_leave();
+}
+
+void simpi_interval_end(void) {
+    runtime_enter();
+    if (simpi_rt && simpi_rt->current >= 0) sim_interval(simpi_rt->sim, simpi_rt->current, NULL);
+    runtime_leave();
+}

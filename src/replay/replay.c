@@ -177,11 +177,13 @@ static bool do_interval(struct replay *rp, const struct trace_rec *r) {
     if (r->op == TOP_INTERVAL_BEGIN) {
         if (rp->depth[r->rank] == INT16_MAX) return rec_fail(rp, r, "intervals nested too deeply");
         rp->depth[r->rank]++;
+        sim_interval(rp->sim, r->rank, trace_interval_name(rp->trace, r->req));
         return true;
     }
     if (rp->depth[r->rank] == 0)
         return rec_fail(rp, r, "interval_end without a matching interval_begin");
     rp->depth[r->rank]--;
+    sim_interval(rp->sim, r->rank, NULL);
     return true;
 }
 
@@ -251,6 +253,11 @@ static void resume(void *ctx, int32_t rank) {
 }
 
 static enum progress_mode progress_mode = PROGRESS_NEVER;
+static const struct analysis_opts *analysis_opts;
+
+void replay_set_analysis(const struct analysis_opts *o) {
+    analysis_opts = o;
+}
 
 void replay_set_progress(enum progress_mode mode) {
     progress_mode = mode;
@@ -268,6 +275,12 @@ bool replay_run(struct trace_reader *trace, struct platform *plat, const struct 
     double t0 = memstat_wall_seconds();
     rp.sim = sim_create(plat, net, trace_ranks(trace), &drv, err);
     if (!rp.sim) return false;
+    static const struct analysis_opts intervals_only;
+    res->analysis = analysis_start(rp.sim, analysis_opts ? analysis_opts : &intervals_only, err);
+    if (!res->analysis) {
+        sim_destroy(rp.sim);
+        return false;
+    }
     rp.depth = xcalloc((size_t)trace_ranks(trace), sizeof *rp.depth);
     progress_start(rp.sim, progress_mode, share_read, trace);
     res->status = sim_run(rp.sim);
@@ -284,6 +297,8 @@ bool replay_run(struct trace_reader *trace, struct platform *plat, const struct 
 }
 
 void replay_result_free(struct replay_result *r) {
+    analysis_free(r->analysis);
+    r->analysis = NULL;
     sim_destroy(r->sim);
     r->sim = NULL;
 }

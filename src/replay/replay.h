@@ -7,11 +7,13 @@
 
 #include "mpi/sim.h"
 #include "replay/trace.h"
+#include "report/analysis.h"
 #include "report/progress.h"
 
 struct replay_result {
     enum sim_status status;
-    struct sim *sim; /* kept for reporting; freed by replay_result_free */
+    struct sim *sim;           /* kept for reporting; freed by replay_result_free */
+    struct analysis *analysis; /* its observer (intervals and outputs) */
     uint64_t records;
     double wall_seconds;
 };
@@ -20,6 +22,8 @@ struct replay_result {
  * err set; deadlocks and application errors are in result->status. */
 bool replay_run(struct trace_reader *trace, struct platform *plat, const struct network *net,
                 struct replay_result *result, struct sim_error *err);
+/* The outputs of the next replay_run's analysis (NULL: intervals only). */
+void replay_set_analysis(const struct analysis_opts *o);
 /* The progress line of the next replay_run (default: never). */
 void replay_set_progress(enum progress_mode mode);
 void replay_result_free(struct replay_result *r);

@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/escape.h"
 #include "core/memstat.h"
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "core/units.h"
 #include "net/contention.h"
+#include "report/analysis.h"
 
 #define TABLE_MAX_RANKS 16
 #define SLOWEST_SHOWN 5
@@ -196,10 +198,9 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
                 (long long)abandoned);
     print_collectives(out, s);
     print_network(out, s);
+    if (in->analysis) analysis_print(in->analysis, out);
     print_simulation(out, s, in);
 }
-
-static void json_string(FILE *f, const char *s);
 
 static void json_collectives(FILE *f, const struct sim *s) {
     const char *op[16], *algo[16];
@@ -227,7 +228,7 @@ static void json_network(FILE *f, const struct sim *s) {
         char name[160];
         network_link_name(sim_network(s), top[i].link, name, sizeof name);
         fprintf(f, "%s{\"link\": %lld, \"name\": ", i ? ", " : "", (long long)top[i].link);
-        json_string(f, name);
+        escape_json(f, name);
         fprintf(f, ", \"busy\": %.12g, \"bytes\": %.12g, \"utilisation\": %.6g}", top[i].busy,
                 top[i].bytes, run > 0 ? top[i].bytes / (top[i].capacity * run) : 0);
     }
@@ -245,20 +246,6 @@ static void json_rank(FILE *f, const struct sim *s, int32_t i) {
             (long long)st->bytes_recv);
 }
 
-static void json_string(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 bool summary_write_json(const char *path, const struct sim *s, const struct run_info *in,
                         struct sim_error *err) {
     struct outfile out;
@@ -274,11 +261,11 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
             "\"exit_status\": %d,\n  \"input\": ",
             in->status == SIM_OK ? sec(summary_predicted(s)) : -1.0, status[in->status],
             in->status == SIM_OK ? "false" : "true", in->exit_status);
-    json_string(f, in->what);
+    escape_json(f, in->what);
     fprintf(f, ",\n  \"platform\": ");
-    json_string(f, in->platform);
+    escape_json(f, in->platform);
     fprintf(f, ",\n  \"error\": ");
-    json_string(f, sim_failure_report(s));
+    escape_json(f, sim_failure_report(s));
     fprintf(f, ",\n  \"ranks\": [\n");
     for (int32_t i = 0; i < sim_size(s); i++) {
         json_rank(f, s, i);
@@ -290,6 +277,7 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
     fprintf(f, "  ],\n");
     json_collectives(f, s);
     json_network(f, s);
+    if (in->analysis) analysis_json(in->analysis, f);
     fprintf(
         f,
         "  \"simulation\": {\"wall_time\": %.6f, \"records\": %llu, \"events\": %llu, "
@@ -312,9 +300,9 @@ bool summary_write_failure_json(const char *path, const char *what, int exit_sta
             "{\n  \"predicted_time\": -1,\n  \"status\": \"error\",\n  \"partial\": true,\n  "
             "\"exit_status\": %d,\n  \"input\": ",
             exit_status);
-    json_string(out.f, what ? what : "");
+    escape_json(out.f, what ? what : "");
     fprintf(out.f, ",\n  \"error\": ");
-    json_string(out.f, reason);
+    escape_json(out.f, reason);
     fprintf(out.f, ",\n  \"ranks\": []\n}\n");
     return outfile_commit(&out, err);
 }

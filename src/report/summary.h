@@ -18,8 +18,9 @@ struct run_info {
     int64_t trace_buffer; /* peak bytes of queued trace records */
     double wall_seconds;
     enum sim_status status;
-    int exit_status; /* the exit status simpi returns for this run */
-    uint64_t context_switches; /* on-line: switches to a rank (0 for replay) */
+    int exit_status;                 /* the exit status simpi returns for this run */
+    uint64_t context_switches;       /* on-line: switches to a rank (0 for replay) */
+    const struct analysis *analysis; /* intervals (NULL: none) */
 };
 
 /* The predicted execution time: the latest rank finish. */

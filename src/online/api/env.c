@@ -8,6 +8,7 @@
 
 #include "core/pool.h"
 #include "online/api/api.h"
+#include "simpi.h"
 
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
     (void)info;
@@ -22,8 +23,16 @@ int PMPI_Free_mem(void *base) {
     return MPI_SUCCESS;
 }
 
+/* A positive level enters the interval "MPI_Pcontrol(level)"; zero or a
+ * negative level leaves the innermost interval (docs/analysis.md). */
 int PMPI_Pcontrol(const int level, ...) {
-    (void)level;
+    if (level > 0) {
+        char name[40];
+        snprintf(name, sizeof name, "MPI_Pcontrol(%d)", level);
+        simpi_interval_begin(name);
+    } else {
+        simpi_interval_end();
+    }
     return MPI_SUCCESS;
 }
 

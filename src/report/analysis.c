@@ -1,0 +1,276 @@
+/* The run's observer: hands what the MPI layer reports to the interval tree
+ * and to each output asked for, then writes the terminal summary of the
+ * intervals and their JSON. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/escape.h"
+#include "core/pool.h"
+#include "core/units.h"
+#include "report/analysis_internal.h"
+
+struct analysis {
+    struct sim *sim;
+    struct sim_observer obs;
+    struct intervals iv;
+    struct paraver *pv;
+    struct chrome *chrome;
+    struct timeline *tl;
+    const char *report, *command;
+};
+
+static void on_period(void *ctx, const struct sim_period *p) {
+    struct analysis *a = ctx;
+    intervals_period(&a->iv, p);
+    if (a->pv) paraver_period(a->pv, p);
+    if (a->chrome) chrome_period(a->chrome, p);
+    if (a->tl) timeline_period(a->tl, p);
+}
+
+static void on_instant(void *ctx, int32_t rank, simtime_t t, enum sim_call call) {
+    struct analysis *a = ctx;
+    if (a->pv) paraver_instant(a->pv, rank, t, call);
+    if (a->chrome) chrome_instant(a->chrome, rank, t, call);
+}
+
+static void on_message(void *ctx, const struct sim_message *m) {
+    struct analysis *a = ctx;
+    if (a->pv) paraver_message(a->pv, m);
+    if (a->chrome) chrome_message(a->chrome, m);
+    if (a->tl) timeline_message(a->tl, m);
+}
+
+static void on_interval(void *ctx, int32_t rank, simtime_t t, const char *name) {
+    struct analysis *a = ctx;
+    int32_t node = name ? intervals_enter(&a->iv, rank, t, name) : intervals_leave(&a->iv, rank, t);
+    if (a->pv) paraver_interval(a->pv, rank, t, node);
+    if (a->chrome) chrome_interval(a->chrome, rank, t, name);
+}
+
+static void on_finish(void *ctx, int32_t rank, simtime_t t) {
+    struct analysis *a = ctx;
+    int32_t open = a->iv.track[rank].depth; /* closed at the rank's end */
+    for (int32_t d = 0; d < open && a->chrome; d++)
+        chrome_interval(a->chrome, rank, t, NULL);
+    if (open && a->pv) paraver_interval(a->pv, rank, t, 0);
+    intervals_finish(&a->iv, rank, t);
+}
+
+/* Parses "0,4,8-11" into ranks below n (out may be NULL: only checks). */
+static int parse_ranks(const char *list, int32_t n, int32_t *out, int max, struct sim_error *err) {
+    int count = 0;
+    const char *p = list;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), b = a;
+        if (end == p || a < 0) goto bad;
+        if (*end == '-') {
+            const char *q = end + 1;
+            b = strtol(q, &end, 10);
+            if (end == q || b < a) goto bad;
+        }
+        if (*end && *end != ',') goto bad;
+        for (long r = a; r <= b && count < max; r++) {
+            if (n > 0 && r >= n)
+                return err_set(err, "--timeline-ranks: rank %ld is outside the run (%d ranks)", r,
+                               n),
+                       -1;
+            if (out) out[count] = (int32_t)r;
+            count++;
+        }
+        p = *end ? end + 1 : end;
+    }
+    return count;
+bad:
+    err_set(err, "--timeline-ranks: found '%s', expected ranks and ranges such as 0,4,8-11", list);
+    return -1;
+}
+
+bool analysis_check_ranks(const char *list, struct sim_error *err) {
+    return parse_ranks(list, 0, NULL, 1 << 20, err) >= 0;
+}
+
+int analysis_rank_list(const char *list, int32_t n, int32_t *out, int max, struct sim_error *err) {
+    return parse_ranks(list, n, out, max, err);
+}
+
+struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,
+                                struct sim_error *err) {
+    struct analysis *a = xcalloc(1, sizeof *a);
+    a->sim = s;
+    a->report = o->report;
+    a->command = o->command;
+    intervals_init(&a->iv, sim_size(s));
+    bool ok = true;
+    if (o->paraver) ok = (a->pv = paraver_open(s, o->paraver, err)) != NULL;
+    if (ok && o->chrome) ok = (a->chrome = chrome_open(s, o->chrome, o->command, err)) != NULL;
+    if (ok && o->report) ok = (a->tl = timeline_open(s, o->timeline_ranks, err)) != NULL;
+    if (!ok) {
+        analysis_free(a);
+        return NULL;
+    }
+    a->obs = (struct sim_observer){a, on_period, on_instant, on_message, on_interval, on_finish};
+    sim_set_observer(s, &a->obs);
+    return a;
+}
+
+bool analysis_finish(struct analysis *a, const struct run_info *info, struct sim_error *err) {
+    sim_set_observer(a->sim, NULL);
+    intervals_integrate(&a->iv, a->sim);
+    bool ok = true;
+    if (a->pv) {
+        ok = paraver_close(a->pv, &a->iv, sim_now(a->sim), err);
+        a->pv = NULL;
+    }
+    if (a->chrome) {
+        struct sim_error e2 = {0};
+        if (!chrome_close(a->chrome, ok ? err : &e2)) ok = false;
+        a->chrome = NULL;
+    }
+    if (ok && a->report) ok = report_write(a->report, a->tl, &a->iv, a->sim, info, a->command, err);
+    return ok;
+}
+
+void analysis_free(struct analysis *a) {
+    if (!a) return;
+    if (a->sim) sim_set_observer(a->sim, NULL);
+    if (a->pv) paraver_close(a->pv, NULL, 0, NULL);
+    if (a->chrome) chrome_close(a->chrome, NULL);
+    timeline_free(a->tl);
+    intervals_free(&a->iv);
+    free(a);
+}
+
+/* --- terminal summary --- */
+
+#define TOP_INTERVALS 5
+
+static void print_interval(FILE *out, const struct analysis *a, int32_t i) {
+    struct interval_totals t;
+    intervals_totals(&a->iv, i, &t);
+    char name[40], time[32];
+    escape_line(name, sizeof name, a->iv.nodes[i].name);
+    int64_t entries = 0;
+    for (int32_t r = 0; r < a->iv.nranks; r++)
+        entries += a->iv.nodes[i].rank[r].entries;
+    fprintf(out, "  %4d %-26s %9lld %12s %9.1f%% %12.6g %12.6g %12.6g %12.6g\n", i, name,
+            (long long)entries, units_format_time(t.time, time, sizeof time), 100.0 * t.efficiency,
+            t.lost, t.idle, t.imbalance, t.sync_loss);
+}
+
+struct lost_rank {
+    double lost;
+    int32_t node;
+};
+
+static int by_lost(const void *x, const void *y) {
+    const struct lost_rank *a = x, *b = y;
+    if (a->lost != b->lost) return a->lost < b->lost ? 1 : -1;
+    return a->node - b->node;
+}
+
+void analysis_print(const struct analysis *a, FILE *out) {
+    const struct intervals *iv = &a->iv;
+    if (iv->unbalanced)
+        fprintf(out, "simpi: warning: %lld unbalanced interval mark(s); the first: %s\n",
+                (long long)iv->unbalanced, iv->first_unbalanced);
+    if (iv->too_many)
+        fprintf(out,
+                "simpi: warning: more than %d distinct intervals; the others are counted "
+                "in their parents\n",
+                MAX_INTERVALS);
+    if (iv->nnodes == 1) return;
+    struct lost_rank *order = xcalloc((size_t)iv->nnodes, sizeof *order);
+    for (int32_t i = 1; i < iv->nnodes; i++) {
+        struct interval_totals t;
+        intervals_totals(iv, i, &t);
+        order[i - 1] = (struct lost_rank){t.lost, i};
+    }
+    qsort(order, (size_t)iv->nnodes - 1, sizeof *order, by_lost);
+    fprintf(out, "\nintervals by lost time (lost = time x ranks - computation; seconds summed "
+                 "over ranks):\n");
+    fprintf(out, "  %4s %-26s %9s %12s %10s %12s %12s %12s %12s\n", "id", "interval", "entries",
+            "time", "efficiency", "lost", "idle", "imbalance", "sync loss");
+    print_interval(out, a, 0);
+    for (int32_t k = 0; k < iv->nnodes - 1 && k < TOP_INTERVALS; k++)
+        print_interval(out, a, order[k].node);
+    free(order);
+}
+
+/* --- JSON --- */
+
+static void json_array(FILE *f, const struct intervals *iv, int32_t node, size_t offset,
+                       bool count) {
+    fputc('[', f);
+    for (int32_t r = 0; r < iv->nranks; r++) {
+        const char *p = (const char *)&iv->nodes[node].rank[r] + offset;
+        if (count)
+            fprintf(f, "%s%lld", r ? "," : "", (long long)*(const int64_t *)p);
+        else
+            fprintf(f, "%s%.12g", r ? "," : "", analysis_seconds(*(const simtime_t *)p));
+    }
+    fputc(']', f);
+}
+
+static void json_per_rank(FILE *f, const struct intervals *iv, int32_t node) {
+    static const struct {
+        const char *name;
+        size_t offset;
+    } fields[] = {{"time", offsetof(struct acc, exec)},
+                  {"cpu", offsetof(struct acc, cpu)},
+                  {"p2p", offsetof(struct acc, p2p)},
+                  {"other", offsetof(struct acc, other)},
+                  {"sync_loss", offsetof(struct acc, sync_loss)},
+                  {"overlap", offsetof(struct acc, overlap)}};
+    fprintf(f, "\"per_rank\": {\"entries\": ");
+    json_array(f, iv, node, offsetof(struct acc, entries), true);
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        fprintf(f, ", \"%s\": ", fields[i].name);
+        json_array(f, iv, node, fields[i].offset, false);
+    }
+    for (int k = 0; k < COLL_KINDS; k++) {
+        fprintf(f, ", \"%s\": ", sim_coll_name((enum coll_kind)k));
+        json_array(f, iv, node, offsetof(struct acc, coll) + (size_t)k * sizeof(simtime_t), false);
+    }
+    fputc('}', f);
+}
+
+void analysis_interval_json(const struct intervals *iv, int32_t i, FILE *f, bool per_rank) {
+    const struct inode *n = &iv->nodes[i];
+    struct interval_totals t;
+    intervals_totals(iv, i, &t);
+    int64_t entries = 0;
+    for (int32_t r = 0; r < iv->nranks; r++)
+        entries += n->rank[r].entries;
+    fprintf(f, "{\"id\": %d, \"parent\": %d, \"name\": ", i, n->parent);
+    escape_json(f, n->name);
+    fprintf(f,
+            ", \"entries\": %lld, \"ranks\": %d, \"time\": %.12g, \"cpu\": %.12g, \"comm\": "
+            "%.12g, \"p2p\": %.12g, \"other\": %.12g, \"idle\": %.12g, \"imbalance\": %.12g, "
+            "\"sync_loss\": %.12g, \"overlap\": %.12g, \"lost\": %.12g, \"efficiency\": %.12g, "
+            "\"collective_calls\": %lld, \"collective_spread\": {\"total\": %.12g, \"max\": "
+            "%.12g}, \"collectives\": {",
+            (long long)entries, t.ranks, analysis_seconds(t.time), t.cpu, t.comm, t.p2p, t.other,
+            t.idle, t.imbalance, t.sync_loss, t.overlap, t.lost, t.efficiency,
+            (long long)n->coll_calls, analysis_seconds(n->spread_sum),
+            analysis_seconds(n->spread_max));
+    for (int k = 0; k < COLL_KINDS; k++)
+        fprintf(f, "%s\"%s\": %.12g", k ? ", " : "", sim_coll_name((enum coll_kind)k), t.coll[k]);
+    fputc('}', f);
+    if (per_rank) {
+        fputs(", ", f);
+        json_per_rank(f, iv, i);
+    }
+    fputc('}', f);
+}
+
+void analysis_json(const struct analysis *a, FILE *f) {
+    const struct intervals *iv = &a->iv;
+    fprintf(f, "  \"intervals\": [\n");
+    for (int32_t i = 0; i < iv->nnodes; i++) {
+        fputs("    ", f);
+        analysis_interval_json(iv, i, f, true);
+        fputs(i + 1 < iv->nnodes ? ",\n" : "\n", f);
+    }
+    fprintf(f, "  ],\n  \"unbalanced_intervals\": %lld,\n", (long long)iv->unbalanced);
+}

@@ -1,0 +1,104 @@
+/* Structures shared by the analysis files: the interval tree (intervals.c)
+ * and the writers fed by the observer (paraver.c, chrome.c, html.c). */
+#ifndef SIMPI_ANALYSIS_INTERNAL_H
+#define SIMPI_ANALYSIS_INTERNAL_H
+
+#include "report/analysis.h"
+#include "report/summary.h"
+
+#define MAX_INTERVALS 4096
+
+/* What one rank did inside one interval (times in picoseconds). exec and
+ * entries are the interval's own; the others exclude nested intervals until
+ * intervals_integrate adds them in. */
+struct acc {
+    simtime_t exec, cpu, p2p, other, sync_loss, overlap;
+    simtime_t coll[COLL_KINDS];
+    int64_t entries;
+};
+
+struct inode {
+    char *name;
+    int32_t parent, depth;
+    struct acc *rank;                 /* [nranks], allocated when first entered */
+    simtime_t spread_sum, spread_max; /* collective completion spread */
+    int64_t coll_calls;
+};
+
+/* An interval's characteristics over its ranks (docs/analysis.md). */
+struct interval_totals {
+    int32_t ranks;  /* ranks that entered it */
+    simtime_t time; /* T: longest execution time over ranks */
+    double cpu, comm, idle, imbalance, sync_loss, overlap, lost, efficiency; /* seconds */
+    double p2p, other, coll[COLL_KINDS];
+};
+
+struct rank_track {
+    int32_t *stack;     /* nodes entered, innermost last */
+    simtime_t *entered; /* when each was entered */
+    int32_t depth, cap;
+};
+
+struct pending_coll; /* a collective call some members have finished */
+
+struct intervals {
+    int32_t nranks, nnodes;
+    struct inode nodes[MAX_INTERVALS];
+    struct rank_track *track;
+    struct pending_coll **colls; /* open addressing by call id */
+    size_t colls_cap, colls_used;
+    int64_t unbalanced; /* interval ends without a begin, intervals left open */
+    char first_unbalanced[256];
+    bool too_many; /* MAX_INTERVALS reached */
+    bool integrated;
+};
+
+void intervals_init(struct intervals *iv, int32_t nranks);
+void intervals_free(struct intervals *iv);
+void intervals_period(struct intervals *iv, const struct sim_period *p);
+/* Returns the node entered (or left: the node now current). */
+int32_t intervals_enter(struct intervals *iv, int32_t rank, simtime_t t, const char *name);
+int32_t intervals_leave(struct intervals *iv, int32_t rank, simtime_t t);
+void intervals_finish(struct intervals *iv, int32_t rank, simtime_t t);
+/* After the run: adds nested intervals into their parents. */
+void intervals_integrate(struct intervals *iv, const struct sim *s);
+void intervals_totals(const struct intervals *iv, int32_t node, struct interval_totals *t);
+int32_t intervals_current(const struct intervals *iv, int32_t rank);
+
+struct paraver;
+struct paraver *paraver_open(const struct sim *s, const char *prefix, struct sim_error *err);
+void paraver_period(struct paraver *pv, const struct sim_period *p);
+void paraver_instant(struct paraver *pv, int32_t rank, simtime_t t, enum sim_call c);
+void paraver_message(struct paraver *pv, const struct sim_message *m);
+void paraver_interval(struct paraver *pv, int32_t rank, simtime_t t, int32_t node);
+bool paraver_close(struct paraver *pv, const struct intervals *iv, simtime_t end,
+                   struct sim_error *err);
+
+struct chrome;
+struct chrome *chrome_open(const struct sim *s, const char *path, const char *what,
+                           struct sim_error *err);
+void chrome_period(struct chrome *c, const struct sim_period *p);
+void chrome_instant(struct chrome *c, int32_t rank, simtime_t t, enum sim_call call);
+void chrome_message(struct chrome *c, const struct sim_message *m);
+void chrome_interval(struct chrome *c, int32_t rank, simtime_t t, const char *name);
+bool chrome_close(struct chrome *c, struct sim_error *err);
+
+struct timeline;
+struct timeline *timeline_open(const struct sim *s, const char *ranks, struct sim_error *err);
+void timeline_period(struct timeline *tl, const struct sim_period *p);
+void timeline_message(struct timeline *tl, const struct sim_message *m);
+bool report_write(const char *path, struct timeline *tl, const struct intervals *iv,
+                  const struct sim *s, const struct run_info *info, const char *command,
+                  struct sim_error *err);
+void timeline_free(struct timeline *tl);
+
+/* Parses a --timeline-ranks list of ranks below n into out (at most max);
+ * returns the count, or -1 (err says why). */
+int analysis_rank_list(const char *list, int32_t n, int32_t *out, int max, struct sim_error *err);
+/* One interval as a JSON object (with per-rank arrays if per_rank). */
+void analysis_interval_json(const struct intervals *iv, int32_t i, FILE *f, bool per_rank);
+
+/* Appends a time in seconds with enough digits for picoseconds. */
+double analysis_seconds(simtime_t t);
+
+#endif

@@ -1,0 +1,324 @@
+/* The self-contained HTML report (--report FILE.html): the page template
+ * (report_template.html, embedded at build time) with the run's data as one
+ * JSON object inside it. What the page draws:
+ * - the interval tree and each interval's characteristics;
+ * - per-rank stacked bars (ranks grouped when there are more than
+ *   BAR_GROUPS, so the file stays small at any scale);
+ * - a timeline of states and messages for a few ranks (--timeline-ranks,
+ *   default the slowest and a sample): every state goes to an unlinked
+ *   temporary file as the run goes, and the chosen ranks' are read back at
+ *   the end, with states shorter than the run / TL_WIDTH merged so that a
+ *   rank has at most about 2 x TL_WIDTH of them;
+ * - the communication matrix (ranks grouped into at most MATRIX_GROUPS);
+ * - the busiest links under contention, the platform and the command. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/escape.h"
+#include "core/outfile.h"
+#include "core/pool.h"
+#include "net/contention.h"
+#include "report/analysis_internal.h"
+
+#define BAR_GROUPS 512
+#define MATRIX_GROUPS 64
+#define TL_DEFAULT_RANKS 16
+#define TL_MAX_RANKS 64
+#define TL_WIDTH 4000
+#define TL_MAX_MESSAGES 20000
+#define TOP_LINKS 10
+
+extern const char simpi_report_template[];
+
+/* A state (a >= 0: the rank; b: state | call << 8) or a message (a: -1 -
+ * sender; b: receiver) in the temporary file. */
+struct tl_rec {
+    int32_t a, b;
+    simtime_t t0, t1;
+};
+
+struct timeline {
+    FILE *tmp;
+    int32_t nranks, groups, group_size;
+    int64_t *msgs, *bytes; /* [groups x groups] */
+    const char *ranks;     /* the user's list, or NULL */
+    bool failed;
+};
+
+struct timeline *timeline_open(const struct sim *s, const char *ranks, struct sim_error *err) {
+    if (ranks && analysis_rank_list(ranks, sim_size(s), NULL, TL_MAX_RANKS, err) < 0) return NULL;
+    struct timeline *tl = xcalloc(1, sizeof *tl);
+    tl->tmp = tmpfile();
+    if (!tl->tmp) {
+        free(tl);
+        err_set(err, "--report: cannot create a temporary file (set TMPDIR to a writable folder)");
+        return NULL;
+    }
+    tl->ranks = ranks;
+    tl->nranks = sim_size(s);
+    tl->groups = tl->nranks < MATRIX_GROUPS ? tl->nranks : MATRIX_GROUPS;
+    tl->group_size = (tl->nranks + tl->groups - 1) / tl->groups;
+    tl->msgs = xcalloc((size_t)tl->groups * (size_t)tl->groups, sizeof *tl->msgs);
+    tl->bytes = xcalloc((size_t)tl->groups * (size_t)tl->groups, sizeof *tl->bytes);
+    return tl;
+}
+
+void timeline_free(struct timeline *tl) {
+    if (!tl) return;
+    fclose(tl->tmp);
+    free(tl->msgs);
+    free(tl->bytes);
+    free(tl);
+}
+
+static void tl_put(struct timeline *tl, int32_t a, int32_t b, simtime_t t0, simtime_t t1) {
+    struct tl_rec r = {a, b, t0, t1};
+    if (fwrite(&r, sizeof r, 1, tl->tmp) != 1) tl->failed = true;
+}
+
+void timeline_period(struct timeline *tl, const struct sim_period *p) {
+    if (p->end > p->begin) tl_put(tl, p->rank, p->state | p->call << 8, p->begin, p->end);
+}
+
+void timeline_message(struct timeline *tl, const struct sim_message *m) {
+    size_t cell =
+        (size_t)(m->from / tl->group_size) * (size_t)tl->groups + (size_t)(m->to / tl->group_size);
+    tl->msgs[cell]++;
+    tl->bytes[cell] += m->size;
+    tl_put(tl, -1 - m->from, m->to, m->lsend, m->precv);
+}
+
+/* --- choosing the ranks shown --- */
+
+static int cmp_rank(const void *a, const void *b) {
+    return *(const int32_t *)a - *(const int32_t *)b;
+}
+
+/* The user's ranks, or the slowest, rank 0 and a sample spread evenly. */
+static int chosen_ranks(const struct timeline *tl, const struct sim *s, int32_t *out) {
+    if (tl->ranks) {
+        struct sim_error err = {0};
+        int n = analysis_rank_list(tl->ranks, tl->nranks, out, TL_MAX_RANKS, &err);
+        qsort(out, (size_t)n, sizeof *out, cmp_rank);
+        return n;
+    }
+    int32_t slowest = 0;
+    for (int32_t r = 1; r < tl->nranks; r++)
+        if (sim_rank_stats(s, r)->finish > sim_rank_stats(s, slowest)->finish) slowest = r;
+    int n = 0;
+    out[n++] = slowest;
+    int want = tl->nranks < TL_DEFAULT_RANKS ? tl->nranks : TL_DEFAULT_RANKS;
+    for (int i = 0; n < want && i < want; i++) {
+        int32_t r = (int32_t)((int64_t)i * tl->nranks / want);
+        if (r != slowest) out[n++] = r;
+    }
+    qsort(out, (size_t)n, sizeof *out, cmp_rank);
+    return n;
+}
+
+/* --- the data object --- */
+
+static void put_seconds(FILE *f, simtime_t t) {
+    fprintf(f, "%.12g", analysis_seconds(t));
+}
+
+struct shown {
+    int32_t *ranks;
+    int n;
+    int32_t *index; /* rank -> position among the shown, -1 if not shown */
+};
+
+struct pending_state {
+    simtime_t t0, t1, longest;
+    int32_t b, longest_b;
+    bool open;
+};
+
+static void emit_state(FILE *f, bool *first, int i, const struct pending_state *p) {
+    fprintf(f, "%s[%d,%d,%d,", *first ? "" : ",", i, p->longest_b & 0xff, p->longest_b >> 8);
+    put_seconds(f, p->t0);
+    fputc(',', f);
+    put_seconds(f, p->t1);
+    fputc(']', f);
+    *first = false;
+}
+
+/* Adds state r to rank i's pending one, merging those shorter than w. */
+static void add_state(FILE *f, bool *first, int i, struct pending_state *p, const struct tl_rec *r,
+                      simtime_t w) {
+    simtime_t len = r->t1 - r->t0;
+    if (p->open && (p->t1 - p->t0 < w || len < w) && r->t1 - p->t0 < 2 * w) {
+        p->t1 = r->t1;
+        if (len > p->longest) p->longest = len, p->longest_b = r->b;
+        return;
+    }
+    if (p->open) emit_state(f, first, i, p);
+    *p = (struct pending_state){r->t0, r->t1, len, r->b, r->b, true};
+}
+
+static void json_timeline(FILE *f, struct timeline *tl, const struct shown *sh, simtime_t end) {
+    simtime_t w = end / TL_WIDTH;
+    struct pending_state *pend = xcalloc((size_t)sh->n, sizeof *pend);
+    fputs("\"timeline\": {\"ranks\": [", f);
+    for (int i = 0; i < sh->n; i++)
+        fprintf(f, "%s%d", i ? "," : "", sh->ranks[i]);
+    fputs("], \"states\": [", f);
+    fflush(tl->tmp);
+    rewind(tl->tmp);
+    struct tl_rec r;
+    bool first = true;
+    int64_t messages = 0, dropped = 0;
+    while (fread(&r, sizeof r, 1, tl->tmp) == 1)
+        if (r.a >= 0 && sh->index[r.a] >= 0)
+            add_state(f, &first, sh->index[r.a], &pend[sh->index[r.a]], &r, w);
+    for (int i = 0; i < sh->n; i++)
+        if (pend[i].open) emit_state(f, &first, i, &pend[i]);
+    fputs("], \"messages\": [", f);
+    rewind(tl->tmp);
+    first = true;
+    while (fread(&r, sizeof r, 1, tl->tmp) == 1) {
+        if (r.a >= 0 || sh->index[-1 - r.a] < 0 || sh->index[r.b] < 0) continue;
+        if (messages++ >= TL_MAX_MESSAGES) {
+            dropped++;
+            continue;
+        }
+        fprintf(f, "%s[%d,%d,", first ? "" : ",", sh->index[-1 - r.a], sh->index[r.b]);
+        put_seconds(f, r.t0);
+        fputc(',', f);
+        put_seconds(f, r.t1);
+        fputc(']', f);
+        first = false;
+    }
+    fprintf(f, "], \"messages_not_drawn\": %lld}", (long long)dropped);
+    free(pend);
+}
+
+static void json_matrix(FILE *f, const struct timeline *tl) {
+    fprintf(f, "\"matrix\": {\"groups\": %d, \"group_size\": %d, \"messages\": [", tl->groups,
+            tl->group_size);
+    size_t cells = (size_t)tl->groups * (size_t)tl->groups;
+    for (size_t i = 0; i < cells; i++)
+        fprintf(f, "%s%lld", i ? "," : "", (long long)tl->msgs[i]);
+    fputs("], \"bytes\": [", f);
+    for (size_t i = 0; i < cells; i++)
+        fprintf(f, "%s%lld", i ? "," : "", (long long)tl->bytes[i]);
+    fputs("]}", f);
+}
+
+/* One interval's per-rank bars (seconds), ranks grouped by their mean. */
+static void json_bars(FILE *f, const struct intervals *iv, int32_t node) {
+    const struct inode *n = &iv->nodes[node];
+    int32_t groups = iv->nranks < BAR_GROUPS ? iv->nranks : BAR_GROUPS;
+    int32_t size = (iv->nranks + groups - 1) / groups;
+    struct interval_totals t;
+    intervals_totals(iv, node, &t);
+    fprintf(f, "{\"group_size\": %d, \"bars\": [", size);
+    for (int32_t g = 0; g * size < iv->nranks; g++) {
+        double cpu = 0, p2p = 0, coll = 0, other = 0, idle = 0;
+        int32_t k = 0;
+        for (int32_t r = g * size; r < iv->nranks && r < (g + 1) * size; r++, k++) {
+            const struct acc *a = &n->rank[r];
+            cpu += analysis_seconds(a->cpu);
+            p2p += analysis_seconds(a->p2p);
+            other += analysis_seconds(a->other);
+            for (int c = 0; c < COLL_KINDS; c++)
+                coll += analysis_seconds(a->coll[c]);
+            if (a->entries) idle += analysis_seconds(t.time - a->exec);
+        }
+        fprintf(f, "%s[%d,%.9g,%.9g,%.9g,%.9g,%.9g]", g ? "," : "", g * size, cpu / k, p2p / k,
+                coll / k, other / k, idle / k);
+    }
+    fputs("]}", f);
+}
+
+static void json_links(FILE *f, const struct sim *s) {
+    struct link_load top[TOP_LINKS];
+    int n = sim_busiest_links(s, top, TOP_LINKS);
+    fputs("\"links\": [", f);
+    for (int i = 0; i < n; i++) {
+        char name[160];
+        network_link_name(sim_network(s), top[i].link, name, sizeof name);
+        fprintf(f, "%s{\"name\": ", i ? "," : "");
+        escape_json(f, name);
+        fprintf(f, ", \"busy\": %.9g, \"bytes\": %.9g, \"capacity\": %.9g}", top[i].busy,
+                top[i].bytes, top[i].capacity);
+    }
+    fputs("]", f);
+}
+
+static void json_names(FILE *f) {
+    fputs("\"states\": {", f);
+    static const int states[] = {0, 1, 3, 4, 5, 6, 8, 10, 12, 13, 16};
+    for (size_t i = 0; i < sizeof states / sizeof *states; i++)
+        fprintf(f, "%s\"%d\": \"%s\"", i ? "," : "", states[i],
+                sim_state_name((enum sim_state)states[i]));
+    fputs("}, \"calls\": [", f);
+    for (int c = 0; c < SIM_CALLS; c++)
+        fprintf(f, "%s\"%s\"", c ? "," : "", sim_call_name((enum sim_call)c));
+    fputs("]", f);
+}
+
+static void json_header(FILE *f, const struct sim *s, const struct run_info *in,
+                        const char *command) {
+    fputs("{\"input\": ", f);
+    escape_json(f, in->what ? in->what : "");
+    fputs(", \"platform\": ", f);
+    escape_json(f, in->platform ? in->platform : "");
+    fputs(", \"command\": ", f);
+    escape_json(f, command ? command : "");
+    fprintf(f, ", \"nodes\": %lld, \"nranks\": %d, \"predicted\": ", (long long)in->nodes,
+            sim_size(s));
+    put_seconds(f, summary_predicted(s));
+    fprintf(f, ", \"status\": \"%s\", \"wall_time\": %.6f, ",
+            in->status == SIM_OK ? "ok" : "failed", in->wall_seconds);
+}
+
+static void write_data(FILE *f, struct timeline *tl, const struct intervals *iv,
+                       const struct sim *s, const struct run_info *in, const char *command) {
+    json_header(f, s, in, command);
+    fputs("\"intervals\": [", f);
+    for (int32_t i = 0; i < iv->nnodes; i++) {
+        fputs(i ? ",\n" : "\n", f);
+        analysis_interval_json(iv, i, f, false);
+    }
+    fputs("],\n\"bars\": [", f);
+    for (int32_t i = 0; i < iv->nnodes; i++) {
+        fputs(i ? ",\n" : "\n", f);
+        json_bars(f, iv, i);
+    }
+    fputs("],\n", f);
+    struct shown sh = {xcalloc(TL_MAX_RANKS, sizeof(int32_t)), 0,
+                       xcalloc((size_t)tl->nranks, sizeof(int32_t))};
+    sh.n = chosen_ranks(tl, s, sh.ranks);
+    memset(sh.index, 0xff, sizeof(int32_t) * (size_t)tl->nranks);
+    for (int i = 0; i < sh.n; i++)
+        sh.index[sh.ranks[i]] = i;
+    json_timeline(f, tl, &sh, summary_predicted(s));
+    free(sh.ranks);
+    free(sh.index);
+    fputs(",\n", f);
+    json_matrix(f, tl);
+    fputs(",\n", f);
+    json_links(f, s);
+    fputs(",\n", f);
+    json_names(f);
+    fputs("}", f);
+}
+
+bool report_write(const char *path, struct timeline *tl, const struct intervals *iv,
+                  const struct sim *s, const struct run_info *in, const char *command,
+                  struct sim_error *err) {
+    const char *mark = "/*SIMPI_DATA*/";
+    const char *at = strstr(simpi_report_template, mark);
+    struct outfile out;
+    if (!outfile_open(&out, path, err)) return false;
+    fwrite(simpi_report_template, 1, (size_t)(at - simpi_report_template), out.f);
+    write_data(out.f, tl, iv, s, in, command);
+    fputs(at + strlen(mark), out.f);
+    if (tl->failed || ferror(tl->tmp)) {
+        outfile_discard(&out);
+        return err_set(err, "--report: the timeline's temporary file could not be written or "
+                            "read (is the temporary folder full?)");
+    }
+    return outfile_commit(&out, err);
+}

@@ -1,0 +1,290 @@
+/* The interval tree and the DVM Predictor's characteristics: node 0 is the
+ * whole program; an interval is a child of the interval it was entered in,
+ * found again by name when re-entered (a loop body accumulates, with its
+ * entry count). Each period a rank spends is added to the interval it is
+ * in; collectives are grouped by call to measure the spread of their
+ * completion and the synchronisation loss of members that came early. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+#include "report/analysis_internal.h"
+
+struct pending_coll {
+    uint64_t id;
+    int32_t members, arrived;
+    simtime_t first_exit, last_exit, last_entry;
+    int32_t *rank, *node; /* members seen so far */
+    simtime_t *entry;
+    bool blocking; /* every member so far entered in the call (not a wait) */
+};
+
+void intervals_init(struct intervals *iv, int32_t nranks) {
+    memset(iv, 0, sizeof *iv);
+    iv->nranks = nranks;
+    iv->nnodes = 1;
+    iv->nodes[0].name = xstrdup("whole program");
+    iv->nodes[0].parent = -1;
+    iv->nodes[0].rank = xcalloc((size_t)nranks, sizeof(struct acc));
+    iv->track = xcalloc((size_t)nranks, sizeof *iv->track);
+}
+
+static void free_pending(struct pending_coll *pc) {
+    free(pc->rank);
+    free(pc->node);
+    free(pc->entry);
+    free(pc);
+}
+
+void intervals_free(struct intervals *iv) {
+    for (int32_t i = 0; i < iv->nnodes; i++) {
+        free(iv->nodes[i].name);
+        free(iv->nodes[i].rank);
+    }
+    for (int32_t r = 0; r < iv->nranks; r++) {
+        free(iv->track[r].stack);
+        free(iv->track[r].entered);
+    }
+    free(iv->track);
+    for (size_t i = 0; i < iv->colls_cap; i++)
+        if (iv->colls[i]) free_pending(iv->colls[i]);
+    free(iv->colls);
+}
+
+int32_t intervals_current(const struct intervals *iv, int32_t rank) {
+    const struct rank_track *t = &iv->track[rank];
+    return t->depth ? t->stack[t->depth - 1] : 0;
+}
+
+static struct acc *acc_of(struct intervals *iv, int32_t node, int32_t rank) {
+    return &iv->nodes[node].rank[rank];
+}
+
+static void note_unbalanced(struct intervals *iv, const char *what, int32_t rank) {
+    if (iv->unbalanced++ == 0)
+        snprintf(iv->first_unbalanced, sizeof iv->first_unbalanced, "rank %d: %s", rank, what);
+}
+
+/* The child of parent called name, created if new (-1 when the tree is full). */
+static int32_t child_named(struct intervals *iv, int32_t parent, const char *name) {
+    for (int32_t i = parent + 1; i < iv->nnodes; i++)
+        if (iv->nodes[i].parent == parent && !strcmp(iv->nodes[i].name, name)) return i;
+    if (iv->nnodes == MAX_INTERVALS) {
+        iv->too_many = true;
+        return -1;
+    }
+    struct inode *n = &iv->nodes[iv->nnodes];
+    n->name = xstrdup(name);
+    n->parent = parent;
+    n->depth = iv->nodes[parent].depth + 1;
+    n->rank = xcalloc((size_t)iv->nranks, sizeof(struct acc));
+    return iv->nnodes++;
+}
+
+int32_t intervals_enter(struct intervals *iv, int32_t rank, simtime_t t, const char *name) {
+    struct rank_track *tr = &iv->track[rank];
+    int32_t node = child_named(iv, intervals_current(iv, rank), name);
+    if (node < 0) node = intervals_current(iv, rank); /* counted in its parent */
+    if (tr->depth == tr->cap) {
+        tr->cap = tr->cap ? 2 * tr->cap : 4;
+        tr->stack = xrealloc_or_die(tr->stack, sizeof *tr->stack * (size_t)tr->cap);
+        tr->entered = xrealloc_or_die(tr->entered, sizeof *tr->entered * (size_t)tr->cap);
+    }
+    tr->stack[tr->depth] = node;
+    tr->entered[tr->depth++] = t;
+    acc_of(iv, node, rank)->entries++;
+    return node;
+}
+
+int32_t intervals_leave(struct intervals *iv, int32_t rank, simtime_t t) {
+    struct rank_track *tr = &iv->track[rank];
+    if (tr->depth == 0) {
+        note_unbalanced(iv, "an interval end without a matching begin (ignored)", rank);
+        return 0;
+    }
+    tr->depth--;
+    acc_of(iv, tr->stack[tr->depth], rank)->exec += t - tr->entered[tr->depth];
+    return intervals_current(iv, rank);
+}
+
+void intervals_finish(struct intervals *iv, int32_t rank, simtime_t t) {
+    struct rank_track *tr = &iv->track[rank];
+    if (tr->depth > 0) {
+        char what[200];
+        snprintf(what, sizeof what,
+                 "%d interval(s) still open at its end, the innermost '%.80s' "
+                 "(closed there)",
+                 tr->depth, iv->nodes[tr->stack[tr->depth - 1]].name);
+        note_unbalanced(iv, what, rank);
+    }
+    while (tr->depth > 0)
+        intervals_leave(iv, rank, t);
+    struct acc *a = acc_of(iv, 0, rank);
+    a->exec = t;
+    a->entries = 1;
+}
+
+/* --- collectives grouped by call --- */
+
+static size_t coll_slot(const struct intervals *iv, uint64_t id) {
+    size_t h = (size_t)(id * 0x9e3779b97f4a7c15ull) & (iv->colls_cap - 1);
+    while (iv->colls[h] && iv->colls[h]->id != id)
+        h = (h + 1) & (iv->colls_cap - 1);
+    return h;
+}
+
+static void colls_grow(struct intervals *iv) {
+    struct pending_coll **old = iv->colls;
+    size_t n = iv->colls_cap;
+    iv->colls_cap = n ? 2 * n : 64;
+    iv->colls = xcalloc(iv->colls_cap, sizeof *iv->colls);
+    for (size_t i = 0; i < n; i++)
+        if (old[i]) iv->colls[coll_slot(iv, old[i]->id)] = old[i];
+    free(old);
+}
+
+static void colls_remove(struct intervals *iv, size_t h) {
+    iv->colls[h] = NULL;
+    iv->colls_used--;
+    /* re-insert the rest of the cluster (linear probing) */
+    for (size_t i = (h + 1) & (iv->colls_cap - 1); iv->colls[i];
+         i = (i + 1) & (iv->colls_cap - 1)) {
+        struct pending_coll *pc = iv->colls[i];
+        iv->colls[i] = NULL;
+        iv->colls[coll_slot(iv, pc->id)] = pc;
+    }
+}
+
+/* Every member has finished the call: its spread, and each member's wait
+ * for the last to enter. */
+static void coll_complete(struct intervals *iv, struct pending_coll *pc, int32_t node) {
+    struct inode *n = &iv->nodes[node];
+    simtime_t spread = pc->last_exit - pc->first_exit;
+    n->spread_sum += spread;
+    if (spread > n->spread_max) n->spread_max = spread;
+    n->coll_calls++;
+    if (!pc->blocking) return;
+    for (int32_t i = 0; i < pc->arrived; i++)
+        acc_of(iv, pc->node[i], pc->rank[i])->sync_loss += pc->last_entry - pc->entry[i];
+}
+
+static void coll_note(struct intervals *iv, const struct sim_period *p, int32_t node) {
+    if (p->coll_members <= 1) return;
+    if (2 * (iv->colls_used + 1) > iv->colls_cap) colls_grow(iv);
+    size_t h = coll_slot(iv, p->coll_id);
+    struct pending_coll *pc = iv->colls[h];
+    if (!pc) {
+        pc = xcalloc(1, sizeof *pc);
+        pc->id = p->coll_id;
+        pc->members = p->coll_members;
+        pc->first_exit = p->end;
+        pc->blocking = true;
+        pc->rank = xcalloc((size_t)pc->members, sizeof *pc->rank);
+        pc->node = xcalloc((size_t)pc->members, sizeof *pc->node);
+        pc->entry = xcalloc((size_t)pc->members, sizeof *pc->entry);
+        iv->colls[h] = pc;
+        iv->colls_used++;
+    }
+    if (pc->arrived == pc->members) return; /* a call id reused before completion */
+    pc->rank[pc->arrived] = p->rank;
+    pc->node[pc->arrived] = node;
+    pc->entry[pc->arrived++] = p->begin;
+    pc->blocking &= p->state == SIM_ST_COLL;
+    if (p->end < pc->first_exit) pc->first_exit = p->end;
+    if (p->end > pc->last_exit) pc->last_exit = p->end;
+    if (p->begin > pc->last_entry) pc->last_entry = p->begin;
+    if (pc->arrived < pc->members) return;
+    coll_complete(iv, pc, node);
+    colls_remove(iv, h);
+    free_pending(pc);
+}
+
+void intervals_period(struct intervals *iv, const struct sim_period *p) {
+    int32_t node = intervals_current(iv, p->rank);
+    struct acc *a = acc_of(iv, node, p->rank);
+    simtime_t d = p->end - p->begin;
+    if (p->state == SIM_ST_RUNNING)
+        a->cpu += d;
+    else if (p->coll >= 0)
+        a->coll[p->coll] += d;
+    else if (p->state == SIM_ST_SYNC || p->state == SIM_ST_IO)
+        a->other += d;
+    else
+        a->p2p += d;
+    a->sync_loss += p->sync_loss;
+    a->overlap += p->overlap;
+    if (p->coll >= 0) coll_note(iv, p, node);
+}
+
+/* --- after the run --- */
+
+static void acc_add(struct acc *to, const struct acc *from) {
+    to->cpu += from->cpu;
+    to->p2p += from->p2p;
+    to->other += from->other;
+    to->sync_loss += from->sync_loss;
+    to->overlap += from->overlap;
+    for (int k = 0; k < COLL_KINDS; k++)
+        to->coll[k] += from->coll[k];
+}
+
+void intervals_integrate(struct intervals *iv, const struct sim *s) {
+    if (iv->integrated) return;
+    iv->integrated = true;
+    for (int32_t r = 0; r < iv->nranks; r++) { /* ranks that never finished (a failed run) */
+        if (iv->nodes[0].rank[r].entries == 0) {
+            iv->nodes[0].rank[r].exec = sim_now(s);
+            iv->nodes[0].rank[r].entries = 1;
+        }
+    }
+    /* children come after their parents: add them in from the last */
+    for (int32_t i = iv->nnodes - 1; i > 0; i--) {
+        struct inode *n = &iv->nodes[i], *up = &iv->nodes[n->parent];
+        for (int32_t r = 0; r < iv->nranks; r++)
+            acc_add(&up->rank[r], &n->rank[r]);
+        up->spread_sum += n->spread_sum;
+        up->coll_calls += n->coll_calls;
+        if (n->spread_max > up->spread_max) up->spread_max = n->spread_max;
+    }
+}
+
+double analysis_seconds(simtime_t t) {
+    return simtime_to_seconds(t);
+}
+
+static simtime_t coll_total(const struct acc *a) {
+    simtime_t t = 0;
+    for (int k = 0; k < COLL_KINDS; k++)
+        t += a->coll[k];
+    return t;
+}
+
+void intervals_totals(const struct intervals *iv, int32_t node, struct interval_totals *t) {
+    const struct inode *n = &iv->nodes[node];
+    memset(t, 0, sizeof *t);
+    simtime_t max_cpu = 0;
+    for (int32_t r = 0; r < iv->nranks; r++) {
+        const struct acc *a = &n->rank[r];
+        if (a->entries == 0) continue;
+        t->ranks++;
+        if (a->exec > t->time) t->time = a->exec;
+        if (a->cpu > max_cpu) max_cpu = a->cpu;
+    }
+    for (int32_t r = 0; r < iv->nranks; r++) {
+        const struct acc *a = &n->rank[r];
+        if (a->entries == 0) continue;
+        t->cpu += analysis_seconds(a->cpu);
+        t->p2p += analysis_seconds(a->p2p);
+        t->other += analysis_seconds(a->other);
+        for (int k = 0; k < COLL_KINDS; k++)
+            t->coll[k] += analysis_seconds(a->coll[k]);
+        t->comm += analysis_seconds(a->p2p + a->other + coll_total(a));
+        t->idle += analysis_seconds(t->time - a->exec);
+        t->imbalance += analysis_seconds(max_cpu - a->cpu);
+        t->sync_loss += analysis_seconds(a->sync_loss);
+        t->overlap += analysis_seconds(a->overlap);
+    }
+    double capacity = analysis_seconds(t->time) * t->ranks;
+    t->lost = capacity - t->cpu;
+    t->efficiency = capacity > 0 ? t->cpu / capacity : 1.0;
+}

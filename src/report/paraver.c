@@ -1,0 +1,415 @@
+/* The Paraver trace (PREFIX.prv, .pcf, .row), as the Paraver viewer reads
+ * it: a header, then state (1), event (2) and communication (3) records
+ * sorted by time, in nanoseconds. Records arrive out of order (a message is
+ * known when received, long after it was sent), so they are kept as binary
+ * runs of RUN_RECORDS, each sorted and written to an unlinked temporary
+ * file, and merged into the .prv at the end: memory stays fixed whatever the
+ * run's length. Events: 50000001-3 for MPI calls (point-to-point,
+ * collective, other; value 0 when the call ends), 60000001 for intervals
+ * (the interval's id; its parent's when left). */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/escape.h"
+#include "core/outfile.h"
+#include "core/pool.h"
+#include "report/analysis_internal.h"
+
+#define RUN_RECORDS (1 << 18)
+#define MERGE_BUFFER 2048 /* records read at a time from each run */
+#define EV_P2P 50000001
+#define EV_COLL 50000002
+#define EV_OTHER 50000003
+#define EV_INTERVAL 60000001
+
+enum { PRV_STATE = 1, PRV_EVENT = 2, PRV_COMM = 3 };
+
+/* One record: t is the time it sorts by (a state's begin, an event's time,
+ * a message's logical send). */
+struct prv_rec {
+    uint64_t t, a, b, c; /* state: end; event: type, value; comm: psend, lrecv, precv */
+    int64_t size;
+    int32_t rank, peer, tag;
+    uint32_t kind; /* PRV_*; state: its value in tag */
+};
+
+struct paraver {
+    char *prefix;
+    FILE *tmp;
+    struct prv_rec *buf;
+    size_t nbuf;
+    long *runs; /* record count of each run written */
+    int nruns;
+    int32_t nranks;
+    int32_t *cpu;  /* rank -> Paraver CPU (1-based, node by node) */
+    int32_t *node; /* rank -> node (0-based) */
+    int32_t nnodes;
+    bool failed; /* a write to the temporary file failed */
+};
+
+static uint64_t ns(simtime_t t) {
+    return (uint64_t)(t / 1000);
+}
+
+static int rec_cmp(const void *x, const void *y) {
+    const struct prv_rec *a = x, *b = y;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+static void flush_run(struct paraver *pv) {
+    if (pv->nbuf == 0) return;
+    qsort(pv->buf, pv->nbuf, sizeof *pv->buf, rec_cmp);
+    if (fwrite(pv->buf, sizeof *pv->buf, pv->nbuf, pv->tmp) != pv->nbuf) pv->failed = true;
+    pv->runs = xrealloc_or_die(pv->runs, sizeof *pv->runs * (size_t)(pv->nruns + 1));
+    pv->runs[pv->nruns++] = (long)pv->nbuf;
+    pv->nbuf = 0;
+}
+
+static struct prv_rec *add(struct paraver *pv, uint32_t kind, int32_t rank, uint64_t t) {
+    if (pv->nbuf == RUN_RECORDS) flush_run(pv);
+    struct prv_rec *r = &pv->buf[pv->nbuf++];
+    memset(r, 0, sizeof *r);
+    r->kind = kind;
+    r->rank = rank;
+    r->t = t;
+    return r;
+}
+
+static void add_event(struct paraver *pv, int32_t rank, uint64_t t, uint64_t type, uint64_t value) {
+    struct prv_rec *r = add(pv, PRV_EVENT, rank, t);
+    r->a = type;
+    r->b = value;
+}
+
+static uint64_t call_type(enum sim_call c) {
+    if (c >= SIM_CALL_COLL) return EV_COLL;
+    return c == SIM_CALL_SYNC || c == SIM_CALL_IO ? EV_OTHER : EV_P2P;
+}
+
+static void layout(struct paraver *pv, const struct sim *s) {
+    pv->nranks = sim_size(s);
+    pv->cpu = xcalloc((size_t)pv->nranks, sizeof *pv->cpu);
+    pv->node = xcalloc((size_t)pv->nranks, sizeof *pv->node);
+    for (int32_t r = 0; r < pv->nranks; r++) {
+        pv->node[r] = sim_rank_node(s, r);
+        if (pv->node[r] + 1 > pv->nnodes) pv->nnodes = pv->node[r] + 1;
+    }
+    int32_t *per_node = xcalloc((size_t)pv->nnodes + 1, sizeof *per_node);
+    for (int32_t r = 0; r < pv->nranks; r++)
+        per_node[pv->node[r] + 1]++;
+    for (int32_t n = 0; n < pv->nnodes; n++)
+        per_node[n + 1] += per_node[n]; /* first CPU of each node */
+    for (int32_t r = 0; r < pv->nranks; r++)
+        pv->cpu[r] = ++per_node[pv->node[r]];
+    free(per_node);
+}
+
+struct paraver *paraver_open(const struct sim *s, const char *prefix, struct sim_error *err) {
+    struct paraver *pv = xcalloc(1, sizeof *pv);
+    pv->tmp = tmpfile();
+    if (!pv->tmp) {
+        free(pv);
+        err_set(err, "--paraver: cannot create a temporary file (set TMPDIR to a writable folder)");
+        return NULL;
+    }
+    pv->prefix = xstrdup(prefix);
+    pv->buf = xcalloc(RUN_RECORDS, sizeof *pv->buf);
+    layout(pv, s);
+    return pv;
+}
+
+void paraver_period(struct paraver *pv, const struct sim_period *p) {
+    uint64_t b = ns(p->begin), e = ns(p->end);
+    if (e > b) {
+        struct prv_rec *r = add(pv, PRV_STATE, p->rank, b);
+        r->a = e;
+        r->tag = p->state;
+    }
+    if (p->call == SIM_CALL_NONE) return;
+    add_event(pv, p->rank, b, call_type(p->call), p->call);
+    add_event(pv, p->rank, e, call_type(p->call), 0);
+}
+
+void paraver_instant(struct paraver *pv, int32_t rank, simtime_t t, enum sim_call c) {
+    add_event(pv, rank, ns(t), call_type(c), c);
+    add_event(pv, rank, ns(t), call_type(c), 0);
+}
+
+void paraver_message(struct paraver *pv, const struct sim_message *m) {
+    struct prv_rec *r = add(pv, PRV_COMM, m->from, ns(m->lsend));
+    r->a = ns(m->psend);
+    r->b = ns(m->lrecv);
+    r->c = ns(m->precv);
+    r->size = m->size;
+    r->peer = m->to;
+    r->tag = m->tag;
+}
+
+void paraver_interval(struct paraver *pv, int32_t rank, simtime_t t, int32_t node) {
+    add_event(pv, rank, ns(t), EV_INTERVAL, (uint64_t)node);
+}
+
+/* --- the .prv: merging the runs --- */
+
+struct run_cursor {
+    struct prv_rec *buf;
+    long left, offset; /* records not yet read, next record's index in the file */
+    int n, at;
+};
+
+static bool cursor_fill(struct paraver *pv, struct run_cursor *c) {
+    if (c->at < c->n) return true;
+    if (c->left == 0) return false;
+    int want = c->left < MERGE_BUFFER ? (int)c->left : MERGE_BUFFER;
+    if (fseek(pv->tmp, c->offset * (long)sizeof(struct prv_rec), SEEK_SET) != 0 ||
+        fread(c->buf, sizeof *c->buf, (size_t)want, pv->tmp) != (size_t)want) {
+        pv->failed = true;
+        return false;
+    }
+    c->offset += want;
+    c->left -= want;
+    c->n = want;
+    c->at = 0;
+    return true;
+}
+
+/* Decimal digits of v written backwards from end; returns the start. */
+static char *put_u64(char *end, uint64_t v) {
+    do {
+        *--end = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return end;
+}
+
+static char *put_field(char *o, uint64_t v) {
+    char tmp[24], *s = put_u64(tmp + sizeof tmp, v);
+    size_t n = (size_t)(tmp + sizeof tmp - s);
+    memcpy(o, s, n);
+    o[n] = ':';
+    return o + n + 1;
+}
+
+static char *put_object(char *o, const struct paraver *pv, int32_t rank) {
+    o = put_field(o, (uint64_t)pv->cpu[rank]);
+    o = put_field(o, 1);
+    o = put_field(o, (uint64_t)rank + 1);
+    return put_field(o, 1);
+}
+
+/* One record as a line (at most 256 bytes). */
+static char *format(char *o, const struct paraver *pv, const struct prv_rec *r) {
+    o = put_field(o, r->kind);
+    o = put_object(o, pv, r->rank);
+    o = put_field(o, r->t);
+    if (r->kind == PRV_STATE) {
+        o = put_field(o, r->a);
+        o = put_field(o, (uint64_t)r->tag);
+    } else if (r->kind == PRV_EVENT) {
+        o = put_field(o, r->a);
+        o = put_field(o, r->b);
+    } else {
+        o = put_field(o, r->a);
+        o = put_object(o, pv, r->peer);
+        o = put_field(o, r->b);
+        o = put_field(o, r->c);
+        o = put_field(o, (uint64_t)r->size);
+        if (r->tag < 0) *o++ = '-';
+        o = put_field(o, (uint64_t)(r->tag < 0 ? -(int64_t)r->tag : r->tag));
+    }
+    o[-1] = '\n';
+    return o;
+}
+
+static void write_header(FILE *f, const struct paraver *pv, simtime_t end) {
+    time_t now = time(NULL);
+    const char *epoch = getenv("SOURCE_DATE_EPOCH"); /* reproducible output */
+    if (epoch) now = (time_t)strtoll(epoch, NULL, 10);
+    char date[64];
+    struct tm tm;
+    strftime(date, sizeof date, "%d/%m/%y at %H:%M", gmtime_r(&now, &tm));
+    fprintf(f, "#Paraver (%s):%llu_ns:%d(", date, (unsigned long long)ns(end + 999), pv->nnodes);
+    int32_t *count = xcalloc((size_t)pv->nnodes, sizeof *count);
+    for (int32_t r = 0; r < pv->nranks; r++)
+        count[pv->node[r]]++;
+    for (int32_t n = 0; n < pv->nnodes; n++)
+        fprintf(f, "%s%d", n ? "," : "", count[n]);
+    free(count);
+    fprintf(f, "):1:%d(", pv->nranks);
+    for (int32_t r = 0; r < pv->nranks; r++)
+        fprintf(f, "%s1:%d", r ? "," : "", pv->node[r] + 1);
+    fputs(")\n", f);
+}
+
+static void heap_down(struct run_cursor **h, int n, int i) {
+    for (;;) {
+        int l = 2 * i + 1, m = i;
+        if (l < n && rec_cmp(&h[l]->buf[h[l]->at], &h[m]->buf[h[m]->at]) < 0) m = l;
+        if (l + 1 < n && rec_cmp(&h[l + 1]->buf[h[l + 1]->at], &h[m]->buf[h[m]->at]) < 0) m = l + 1;
+        if (m == i) return;
+        struct run_cursor *t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+static void merge_runs(struct paraver *pv, FILE *out) {
+    struct run_cursor *cur = xcalloc((size_t)pv->nruns + 1, sizeof *cur);
+    struct run_cursor **heap = xcalloc((size_t)pv->nruns + 1, sizeof *heap);
+    int n = 0;
+    long offset = 0;
+    for (int i = 0; i < pv->nruns; i++) {
+        cur[i] = (struct run_cursor){xcalloc(MERGE_BUFFER, sizeof(struct prv_rec)), pv->runs[i],
+                                     offset, 0, 0};
+        offset += pv->runs[i];
+        if (cursor_fill(pv, &cur[i])) heap[n++] = &cur[i];
+    }
+    for (int i = n / 2 - 1; i >= 0; i--)
+        heap_down(heap, n, i);
+    size_t cap = 1 << 20, used = 0;
+    char *text = xcalloc(cap, 1);
+    while (n > 0) {
+        struct run_cursor *c = heap[0];
+        used = (size_t)(format(text + used, pv, &c->buf[c->at++]) - text);
+        if (used > cap - 256) {
+            fwrite(text, 1, used, out);
+            used = 0;
+        }
+        if (!cursor_fill(pv, c)) heap[0] = heap[--n];
+        heap_down(heap, n, 0);
+    }
+    fwrite(text, 1, used, out);
+    free(text);
+    for (int i = 0; i < pv->nruns; i++)
+        free(cur[i].buf);
+    free(cur);
+    free(heap);
+}
+
+/* --- .pcf and .row --- */
+
+static const uint8_t pcf_states[] = {
+    SIM_ST_IDLE, SIM_ST_RUNNING, SIM_ST_WAIT_MSG, SIM_ST_BLOCK_SEND, SIM_ST_SYNC,    SIM_ST_TEST,
+    SIM_ST_WAIT, SIM_ST_ISEND,   SIM_ST_IO,       SIM_ST_COLL,       SIM_ST_SENDRECV};
+static const char *const pcf_colors[] = {"117,195,255", "0,0,255",   "255,0,0",  "255,0,174",
+                                         "179,0,0",     "0,255,0",   "235,0,0",  "172,174,41",
+                                         "255,144,26",  "255,255,0", "0,224,224"};
+
+static void write_pcf(FILE *f, const struct intervals *iv) {
+    fputs("DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
+          "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
+          "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\nDEFAULT_SEMANTIC\n\n"
+          "THREAD_FUNC          State As Is\n\n\nSTATES\n",
+          f);
+    for (size_t i = 0; i < sizeof pcf_states; i++)
+        fprintf(f, "%-4d %s\n", pcf_states[i], sim_state_name((enum sim_state)pcf_states[i]));
+    fputs("\n\nSTATES_COLOR\n", f);
+    for (size_t i = 0; i < sizeof pcf_states; i++)
+        fprintf(f, "%-4d {%s}\n", pcf_states[i], pcf_colors[i]);
+    static const struct {
+        int type;
+        const char *name;
+    } types[] = {
+        {EV_P2P, "MPI Point-to-point"}, {EV_COLL, "MPI Collective Comm"}, {EV_OTHER, "MPI Other"}};
+    for (size_t t = 0; t < 3; t++) {
+        fprintf(f, "\n\nEVENT_TYPE\n0    %d    %s\nVALUES\n0   Outside MPI\n", types[t].type,
+                types[t].name);
+        for (int c = 1; c < SIM_CALLS; c++)
+            if ((int)call_type((enum sim_call)c) == types[t].type)
+                fprintf(f, "%-3d %s\n", c, sim_call_name((enum sim_call)c));
+    }
+    fprintf(f, "\n\nEVENT_TYPE\n0    %d    simpi interval\nVALUES\n", EV_INTERVAL);
+    for (int32_t i = 0; i < iv->nnodes; i++) {
+        char name[512];
+        escape_line(name, sizeof name, iv->nodes[i].name);
+        fprintf(f, "%-3d %s\n", i, name);
+    }
+    fputc('\n', f);
+}
+
+static void write_row(FILE *f, const struct paraver *pv) {
+    fprintf(f, "LEVEL CPU SIZE %d\n", pv->nranks);
+    for (int32_t n = 0, k = 0; n < pv->nnodes; n++)
+        for (int32_t r = 0; r < pv->nranks; r++)
+            if (pv->node[r] == n) fprintf(f, "%d.%d\n", n + 1, ++k);
+    fprintf(f, "\nLEVEL NODE SIZE %d\n", pv->nnodes);
+    for (int32_t n = 0; n < pv->nnodes; n++)
+        fprintf(f, "node%d\n", n);
+    fprintf(f, "\nLEVEL THREAD SIZE %d\n", pv->nranks);
+    for (int32_t r = 0; r < pv->nranks; r++)
+        fprintf(f, "rank %d\n", r);
+}
+
+static bool write_file(const struct paraver *pv, const char *ext, struct sim_error *err,
+                       bool (*body)(FILE *, const void *, const void *), const void *a,
+                       const void *b) {
+    size_t n = strlen(pv->prefix);
+    char *path = xcalloc(n + 5, 1);
+    memcpy(path, pv->prefix, n);
+    memcpy(path + n, ext, 4);
+    struct outfile out;
+    bool ok = outfile_open(&out, path, err);
+    if (ok && !body(out.f, a, b)) {
+        outfile_discard(&out);
+        ok = err_set(err,
+                     "--paraver: the temporary file of %s could not be written or read (is "
+                     "the temporary folder full?)",
+                     path);
+    } else if (ok) {
+        ok = outfile_commit(&out, err);
+    }
+    free(path);
+    return ok;
+}
+
+struct prv_args {
+    struct paraver *pv;
+    simtime_t end;
+};
+
+static bool prv_body(FILE *f, const void *a, const void *b) {
+    (void)b;
+    const struct prv_args *p = a;
+    if (p->pv->failed) return false;
+    write_header(f, p->pv, p->end);
+    merge_runs(p->pv, f);
+    return !p->pv->failed;
+}
+
+static bool pcf_body(FILE *f, const void *a, const void *b) {
+    (void)b;
+    write_pcf(f, a);
+    return true;
+}
+
+static bool row_body(FILE *f, const void *a, const void *b) {
+    (void)b;
+    write_row(f, a);
+    return true;
+}
+
+bool paraver_close(struct paraver *pv, const struct intervals *iv, simtime_t end,
+                   struct sim_error *err) {
+    bool ok = true;
+    if (iv) {
+        flush_run(pv);
+        fflush(pv->tmp);
+        struct prv_args args = {pv, end};
+        ok = write_file(pv, ".prv", err, prv_body, &args, NULL) &&
+             write_file(pv, ".pcf", err, pcf_body, iv, NULL) &&
+             write_file(pv, ".row", err, row_body, pv, NULL);
+    }
+    fclose(pv->tmp);
+    free(pv->buf);
+    free(pv->runs);
+    free(pv->cpu);
+    free(pv->node);
+    free(pv->prefix);
+    free(pv);
+    return ok;
+}
