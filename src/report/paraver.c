@@ -4,9 +4,13 @@
  * known when received, long after it was sent), so they are kept as binary
  * runs of RUN_RECORDS, each sorted and written to an unlinked temporary
  * file, and merged into the .prv at the end: memory stays fixed whatever the
- * run's length. Events: 50000001-3 for MPI calls (point-to-point,
- * collective, other; value 0 when the call ends), 60000001 for intervals
+ * run's length (the first MEMORY_RECORDS stay in memory). A helper thread
+ * sorts and stores each run while the simulation goes on, and writes the
+ * text while the runs are merged (on a machine with two cores, the cost of
+ * the trace is then mostly hidden; without threads, the same work inline). Events: 50000001-3 for
+ * MPI calls (point-to-point, collective, other; value 0 when the call ends), 60000001 for intervals
  * (the interval's id; its parent's when left). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,8 +21,9 @@
 #include "core/pool.h"
 #include "report/analysis_internal.h"
 
-#define RUN_RECORDS (1 << 18)
-#define MERGE_BUFFER 2048 /* records read at a time from each run */
+#define RUN_RECORDS (1 << 16)
+#define MEMORY_RECORDS RUN_RECORDS /* kept in memory (12 MiB); later runs go to disk */
+#define MERGE_BUFFER 2048          /* records read at a time from each run */
 #define EV_P2P 50000001
 #define EV_COLL 50000002
 #define EV_OTHER 50000003
@@ -37,10 +42,28 @@ struct prv_rec {
 
 struct paraver {
     char *prefix;
-    FILE *tmp;
-    struct prv_rec *buf;
+    FILE *tmp;           /* runs beyond MEMORY_RECORDS, created when needed */
+    struct prv_rec *mem; /* the runs that fit in memory */
+    size_t mem_used;
+    struct prv_rec *buf, *sorted; /* the run being filled, and in time order */
+    struct prv_rec *spare;        /* the run the helper is sorting */
+    struct sort_key *keys;        /* 2 x RUN_RECORDS: the radix sort's */
     size_t nbuf;
-    long *runs; /* record count of each run written */
+    /* the helper thread: one job at a time */
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    void (*job)(struct paraver *);
+    bool threaded, busy, quit;
+    int job_run; /* the run being stored */
+    char *text;  /* text being written */
+    size_t text_len;
+    FILE *out;
+    struct run {
+        long count, offset; /* offset: in mem, or in the file (records) */
+        bool in_file;
+    } * runs;
+    long file_records;
     int nruns;
     int32_t nranks;
     int32_t *cpu;  /* rank -> Paraver CPU (1-based, node by node) */
@@ -53,20 +76,133 @@ static uint64_t ns(simtime_t t) {
     return (uint64_t)(t / 1000);
 }
 
-static int rec_cmp(const void *x, const void *y) {
-    const struct prv_rec *a = x, *b = y;
-    if (a->t != b->t) return a->t < b->t ? -1 : 1;
-    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
-    return (a->rank > b->rank) - (a->rank < b->rank);
+/* Runs and the merge order records by time only, keeping the order they
+ * were observed in among equal times (a call's end before the next one's
+ * begin), which is deterministic. */
+static int rec_cmp(const struct prv_rec *a, const struct prv_rec *b) {
+    return (a->t > b->t) - (a->t < b->t);
+}
+
+struct sort_key {
+    uint64_t t;
+    uint32_t at;
+};
+
+/* Stable LSD radix sort of the run by time, 11 bits a pass, only over the
+ * bits where its times differ; then the records in that order. */
+static void sort_run(struct paraver *pv, const struct prv_rec *src, size_t n, struct prv_rec *dst) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        pv->keys[i] = (struct sort_key){src[i].t, (uint32_t)i};
+        if (src[i].t < lo) lo = src[i].t;
+        if (src[i].t > hi) hi = src[i].t;
+    }
+    struct sort_key *from = pv->keys, *to = pv->keys + RUN_RECORDS;
+    for (int shift = 0; shift < 64 && ((hi - lo) >> shift) != 0; shift += 11) {
+        size_t count[2049] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(((from[i].t - lo) >> shift) & 2047) + 1]++;
+        for (int d = 0; d < 2048; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            to[count[((from[i].t - lo) >> shift) & 2047]++] = from[i];
+        struct sort_key *x = from;
+        from = to;
+        to = x;
+    }
+    for (size_t i = 0; i < n; i++)
+        dst[i] = src[from[i].at];
+}
+
+/* --- the helper thread --- */
+
+static void *helper(void *arg) {
+    struct paraver *pv = arg;
+    pthread_mutex_lock(&pv->lock);
+    for (;;) {
+        while (!pv->busy && !pv->quit)
+            pthread_cond_wait(&pv->cond, &pv->lock);
+        if (!pv->busy) break;
+        pthread_mutex_unlock(&pv->lock);
+        pv->job(pv);
+        pthread_mutex_lock(&pv->lock);
+        pv->busy = false;
+        pthread_cond_broadcast(&pv->cond);
+    }
+    pthread_mutex_unlock(&pv->lock);
+    return NULL;
+}
+
+/* Waits until the helper is idle. */
+static void helper_wait(struct paraver *pv) {
+    if (!pv->threaded) return;
+    pthread_mutex_lock(&pv->lock);
+    while (pv->busy)
+        pthread_cond_wait(&pv->cond, &pv->lock);
+    pthread_mutex_unlock(&pv->lock);
+}
+
+/* Runs job on the helper (which must be idle), or here without one. */
+static void helper_start(struct paraver *pv, void (*job)(struct paraver *)) {
+    pv->job = job;
+    if (!pv->threaded) {
+        job(pv);
+        return;
+    }
+    pthread_mutex_lock(&pv->lock);
+    pv->busy = true;
+    pthread_cond_broadcast(&pv->cond);
+    pthread_mutex_unlock(&pv->lock);
+}
+
+static void helper_stop(struct paraver *pv) {
+    if (!pv->threaded) return;
+    helper_wait(pv);
+    pthread_mutex_lock(&pv->lock);
+    pv->quit = true;
+    pthread_cond_broadcast(&pv->cond);
+    pthread_mutex_unlock(&pv->lock);
+    pthread_join(pv->thread, NULL);
+    pthread_mutex_destroy(&pv->lock);
+    pthread_cond_destroy(&pv->cond);
+    pv->threaded = false;
+}
+
+/* The helper's job: sorts the spare run into memory or the file. */
+static void store_run(struct paraver *pv) {
+    const struct run *r = &pv->runs[pv->job_run];
+    size_t n = (size_t)r->count;
+    if (!r->in_file) {
+        sort_run(pv, pv->spare, n, pv->mem + r->offset);
+        return;
+    }
+    if (!pv->tmp && !(pv->tmp = tmpfile())) pv->failed = true;
+    sort_run(pv, pv->spare, n, pv->sorted);
+    if (pv->tmp && fwrite(pv->sorted, sizeof *pv->sorted, n, pv->tmp) != n) pv->failed = true;
 }
 
 static void flush_run(struct paraver *pv) {
     if (pv->nbuf == 0) return;
-    qsort(pv->buf, pv->nbuf, sizeof *pv->buf, rec_cmp);
-    if (fwrite(pv->buf, sizeof *pv->buf, pv->nbuf, pv->tmp) != pv->nbuf) pv->failed = true;
+    helper_wait(pv);
     pv->runs = xrealloc_or_die(pv->runs, sizeof *pv->runs * (size_t)(pv->nruns + 1));
-    pv->runs[pv->nruns++] = (long)pv->nbuf;
+    struct run *r = &pv->runs[pv->nruns];
+    pv->job_run = pv->nruns++;
+    r->count = (long)pv->nbuf;
+    r->in_file = pv->mem_used + pv->nbuf > MEMORY_RECORDS;
+    if (!r->in_file) {
+        if (!pv->mem) pv->mem = xcalloc(MEMORY_RECORDS, sizeof *pv->mem);
+        r->offset = (long)pv->mem_used;
+        pv->mem_used += pv->nbuf;
+    } else {
+        if (!pv->sorted) pv->sorted = xcalloc(RUN_RECORDS, sizeof *pv->sorted);
+        r->offset = pv->file_records;
+        pv->file_records += r->count;
+    }
+    struct prv_rec *full = pv->buf;
+    pv->buf = pv->spare;
+    pv->spare = full;
     pv->nbuf = 0;
+    helper_start(pv, store_run);
 }
 
 static struct prv_rec *add(struct paraver *pv, uint32_t kind, int32_t rank, uint64_t t) {
@@ -110,14 +246,18 @@ static void layout(struct paraver *pv, const struct sim *s) {
 
 struct paraver *paraver_open(const struct sim *s, const char *prefix, struct sim_error *err) {
     struct paraver *pv = xcalloc(1, sizeof *pv);
-    pv->tmp = tmpfile();
-    if (!pv->tmp) {
-        free(pv);
-        err_set(err, "--paraver: cannot create a temporary file (set TMPDIR to a writable folder)");
-        return NULL;
-    }
+    (void)err;
     pv->prefix = xstrdup(prefix);
     pv->buf = xcalloc(RUN_RECORDS, sizeof *pv->buf);
+    pv->spare = xcalloc(RUN_RECORDS, sizeof *pv->spare);
+    pthread_mutex_init(&pv->lock, NULL);
+    pthread_cond_init(&pv->cond, NULL);
+    pv->threaded = pthread_create(&pv->thread, NULL, helper, pv) == 0;
+    if (!pv->threaded) {
+        pthread_mutex_destroy(&pv->lock);
+        pthread_cond_destroy(&pv->cond);
+    }
+    pv->keys = xcalloc(2 * RUN_RECORDS, sizeof *pv->keys);
     layout(pv, s);
     return pv;
 }
@@ -156,15 +296,16 @@ void paraver_interval(struct paraver *pv, int32_t rank, simtime_t t, int32_t nod
 /* --- the .prv: merging the runs --- */
 
 struct run_cursor {
-    struct prv_rec *buf;
-    long left, offset; /* records not yet read, next record's index in the file */
-    int n, at;
+    struct prv_rec *buf; /* a run in memory, or what was read of one in the file */
+    long left, offset;   /* records not yet read, next record's index in the file */
+    long n, at;
+    bool owns; /* buf was allocated for reading the file */
 };
 
 static bool cursor_fill(struct paraver *pv, struct run_cursor *c) {
     if (c->at < c->n) return true;
     if (c->left == 0) return false;
-    int want = c->left < MERGE_BUFFER ? (int)c->left : MERGE_BUFFER;
+    long want = c->left < MERGE_BUFFER ? c->left : MERGE_BUFFER;
     if (fseek(pv->tmp, c->offset * (long)sizeof(struct prv_rec), SEEK_SET) != 0 ||
         fread(c->buf, sizeof *c->buf, (size_t)want, pv->tmp) != (size_t)want) {
         pv->failed = true;
@@ -177,12 +318,24 @@ static bool cursor_fill(struct paraver *pv, struct run_cursor *c) {
     return true;
 }
 
-/* Decimal digits of v written backwards from end; returns the start. */
+/* Decimal digits of v written backwards from end, two at a time; returns
+ * the start. */
 static char *put_u64(char *end, uint64_t v) {
-    do {
-        *--end = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    while (v >= 100) {
+        end -= 2;
+        memcpy(end, pairs + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (v >= 10) {
+        end -= 2;
+        memcpy(end, pairs + 2 * v, 2);
+    } else {
+        *--end = (char)('0' + v);
+    }
     return end;
 }
 
@@ -245,11 +398,18 @@ static void write_header(FILE *f, const struct paraver *pv, simtime_t end) {
     fputs(")\n", f);
 }
 
+/* Whether run cursor a's next record goes before b's (earlier runs first
+ * among equal times). */
+static bool before(const struct run_cursor *a, const struct run_cursor *b) {
+    int c = rec_cmp(&a->buf[a->at], &b->buf[b->at]);
+    return c < 0 || (c == 0 && a < b);
+}
+
 static void heap_down(struct run_cursor **h, int n, int i) {
     for (;;) {
         int l = 2 * i + 1, m = i;
-        if (l < n && rec_cmp(&h[l]->buf[h[l]->at], &h[m]->buf[h[m]->at]) < 0) m = l;
-        if (l + 1 < n && rec_cmp(&h[l + 1]->buf[h[l + 1]->at], &h[m]->buf[h[m]->at]) < 0) m = l + 1;
+        if (l < n && before(h[l], h[m])) m = l;
+        if (l + 1 < n && before(h[l + 1], h[m])) m = l + 1;
         if (m == i) return;
         struct run_cursor *t = h[i];
         h[i] = h[m];
@@ -258,35 +418,50 @@ static void heap_down(struct run_cursor **h, int n, int i) {
     }
 }
 
+/* The helper's job during the merge: writes a block of text. */
+static void write_text(struct paraver *pv) {
+    fwrite(pv->text, 1, pv->text_len, pv->out);
+}
+
 static void merge_runs(struct paraver *pv, FILE *out) {
     struct run_cursor *cur = xcalloc((size_t)pv->nruns + 1, sizeof *cur);
     struct run_cursor **heap = xcalloc((size_t)pv->nruns + 1, sizeof *heap);
     int n = 0;
-    long offset = 0;
     for (int i = 0; i < pv->nruns; i++) {
-        cur[i] = (struct run_cursor){xcalloc(MERGE_BUFFER, sizeof(struct prv_rec)), pv->runs[i],
-                                     offset, 0, 0};
-        offset += pv->runs[i];
+        const struct run *r = &pv->runs[i];
+        if (r->in_file)
+            cur[i] = (struct run_cursor){
+                xcalloc(MERGE_BUFFER, sizeof(struct prv_rec)), r->count, r->offset, 0, 0, true};
+        else
+            cur[i] = (struct run_cursor){pv->mem + r->offset, 0, 0, r->count, 0, false};
         if (cursor_fill(pv, &cur[i])) heap[n++] = &cur[i];
     }
     for (int i = n / 2 - 1; i >= 0; i--)
         heap_down(heap, n, i);
     size_t cap = 1 << 20, used = 0;
-    char *text = xcalloc(cap, 1);
+    char *text = xcalloc(cap, 1), *spare = xcalloc(cap, 1);
+    pv->out = out;
     while (n > 0) {
         struct run_cursor *c = heap[0];
         used = (size_t)(format(text + used, pv, &c->buf[c->at++]) - text);
         if (used > cap - 256) {
-            fwrite(text, 1, used, out);
+            helper_wait(pv); /* the previous block is written: hand this one over */
+            pv->text = text;
+            pv->text_len = used;
+            text = spare;
+            spare = pv->text;
             used = 0;
+            helper_start(pv, write_text);
         }
         if (!cursor_fill(pv, c)) heap[0] = heap[--n];
         heap_down(heap, n, 0);
     }
+    helper_wait(pv);
     fwrite(text, 1, used, out);
     free(text);
+    free(spare);
     for (int i = 0; i < pv->nruns; i++)
-        free(cur[i].buf);
+        if (cur[i].owns) free(cur[i].buf);
     free(cur);
     free(heap);
 }
@@ -398,14 +573,20 @@ bool paraver_close(struct paraver *pv, const struct intervals *iv, simtime_t end
     bool ok = true;
     if (iv) {
         flush_run(pv);
-        fflush(pv->tmp);
+        helper_wait(pv);
+        if (pv->tmp) fflush(pv->tmp);
         struct prv_args args = {pv, end};
         ok = write_file(pv, ".prv", err, prv_body, &args, NULL) &&
              write_file(pv, ".pcf", err, pcf_body, iv, NULL) &&
              write_file(pv, ".row", err, row_body, pv, NULL);
     }
-    fclose(pv->tmp);
+    helper_stop(pv);
+    if (pv->tmp) fclose(pv->tmp);
+    free(pv->mem);
     free(pv->buf);
+    free(pv->spare);
+    free(pv->sorted);
+    free(pv->keys);
     free(pv->runs);
     free(pv->cpu);
     free(pv->node);
