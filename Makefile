@@ -51,6 +51,7 @@ bench: build
 	./bench/online-allreduce
 	./bench/privatize
 	./bench/fortran-stencil
+	./bench/analysis
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -145,17 +145,22 @@ void analysis_free(struct analysis *a) {
 
 #define TOP_INTERVALS 5
 
+static const char *secs(double seconds, char *buf, size_t n) {
+    return units_format_time(simtime_from_seconds(seconds), buf, n);
+}
+
 static void print_interval(FILE *out, const struct analysis *a, int32_t i) {
     struct interval_totals t;
     intervals_totals(&a->iv, i, &t);
-    char name[40], time[32];
+    char name[40], time[32], lost[32], idle[32], imb[32], sync[32];
     escape_line(name, sizeof name, a->iv.nodes[i].name);
     int64_t entries = 0;
     for (int32_t r = 0; r < a->iv.nranks; r++)
         entries += a->iv.nodes[i].rank[r].entries;
-    fprintf(out, "  %4d %-26s %9lld %12s %9.1f%% %12.6g %12.6g %12.6g %12.6g\n", i, name,
+    fprintf(out, "  %4d %-26s %9lld %14s %9.1f%% %14s %14s %14s %14s\n", i, name,
             (long long)entries, units_format_time(t.time, time, sizeof time), 100.0 * t.efficiency,
-            t.lost, t.idle, t.imbalance, t.sync_loss);
+            secs(t.lost, lost, sizeof lost), secs(t.idle, idle, sizeof idle),
+            secs(t.imbalance, imb, sizeof imb), secs(t.sync_loss, sync, sizeof sync));
 }
 
 struct lost_rank {
@@ -187,9 +192,9 @@ void analysis_print(const struct analysis *a, FILE *out) {
         order[i - 1] = (struct lost_rank){t.lost, i};
     }
     qsort(order, (size_t)iv->nnodes - 1, sizeof *order, by_lost);
-    fprintf(out, "\nintervals by lost time (lost = time x ranks - computation; seconds summed "
-                 "over ranks):\n");
-    fprintf(out, "  %4s %-26s %9s %12s %10s %12s %12s %12s %12s\n", "id", "interval", "entries",
+    fprintf(out, "\nintervals by lost time (lost = time x ranks - computation; summed over "
+                 "ranks):\n");
+    fprintf(out, "  %4s %-26s %9s %14s %10s %14s %14s %14s %14s\n", "id", "interval", "entries",
             "time", "efficiency", "lost", "idle", "imbalance", "sync loss");
     print_interval(out, a, 0);
     for (int32_t k = 0; k < iv->nnodes - 1 && k < TOP_INTERVALS; k++)
