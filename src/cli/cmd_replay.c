@@ -160,6 +160,14 @@ int cmd_replay(int argc, char **argv) {
         sweep_free(&sw);
         return replay_once(&o, o.plat.sets, o.plat.nsets, NULL);
     }
+    if (o.analysis.report || o.analysis.paraver || o.analysis.chrome) {
+        fprintf(stderr,
+                "simpi replay: --report, --paraver and --chrome describe one run, not a "
+                "sweep of %d; give one value per --set\n",
+                sw.npoints);
+        sweep_free(&sw);
+        return EXIT_USAGE;
+    }
     struct sweep_result *res = xcalloc((size_t)sw.npoints, sizeof *res);
     for (int i = 0; i < sw.npoints && !replay_interrupt_signal; i++)
         replay_once(&o, sweep_point(&sw, i), sw.nsets, &res[i]);

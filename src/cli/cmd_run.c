@@ -205,7 +205,16 @@ int cmd_run(int argc, char **argv) {
         return EXIT_INPUT_ERROR;
     }
     struct sweep sw;
-    if (sweep_points(set_list, nsets, &sw) > 1) {
+    if (sweep_points(set_list, nsets, &sw) > 1 &&
+        (getenv("SIMPI_REPORT") || getenv("SIMPI_PARAVER") || getenv("SIMPI_CHROME"))) {
+        fprintf(stderr,
+                "simpi run: --report, --paraver and --chrome describe one run, not a "
+                "sweep of %d; give one value per --set\n",
+                sw.npoints);
+        sweep_free(&sw);
+        return EXIT_USAGE;
+    }
+    if (sw.npoints > 1) {
         int rc = run_sweep(argv + i, &sw);
         sweep_free(&sw);
         return rc;
