@@ -13,6 +13,7 @@ struct analysis {
     struct sim *sim;
     struct sim_observer obs;
     struct intervals iv;
+    struct comm_matrix matrix;
     struct paraver *pv;
     struct chrome *chrome;
     struct timeline *tl;
@@ -33,8 +34,28 @@ static void on_instant(void *ctx, int32_t rank, simtime_t t, enum sim_call call)
     if (a->chrome) chrome_instant(a->chrome, rank, t, call);
 }
 
+static void matrix_add(struct comm_matrix *mx, const struct sim_message *m) {
+    size_t cell =
+        (size_t)(m->from / mx->group_size) * (size_t)mx->groups + (size_t)(m->to / mx->group_size);
+    mx->msgs[cell]++;
+    mx->bytes[cell] += m->size;
+}
+
+void matrix_json(const struct comm_matrix *mx, FILE *f) {
+    fprintf(f, "\"matrix\": {\"groups\": %d, \"group_size\": %d, \"messages\": [", mx->groups,
+            mx->group_size);
+    size_t cells = (size_t)mx->groups * (size_t)mx->groups;
+    for (size_t i = 0; i < cells; i++)
+        fprintf(f, "%s%lld", i ? "," : "", (long long)mx->msgs[i]);
+    fputs("], \"bytes\": [", f);
+    for (size_t i = 0; i < cells; i++)
+        fprintf(f, "%s%lld", i ? "," : "", (long long)mx->bytes[i]);
+    fputs("]}", f);
+}
+
 static void on_message(void *ctx, const struct sim_message *m) {
     struct analysis *a = ctx;
+    matrix_add(&a->matrix, m);
     if (a->pv) paraver_message(a->pv, m);
     if (a->chrome) chrome_message(a->chrome, m);
     if (a->tl) timeline_message(a->tl, m);
@@ -101,6 +122,11 @@ struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,
     a->report = o->report;
     a->command = o->command;
     intervals_init(&a->iv, sim_size(s));
+    int32_t n = sim_size(s);
+    a->matrix.groups = n < MATRIX_GROUPS ? n : MATRIX_GROUPS;
+    a->matrix.group_size = (n + a->matrix.groups - 1) / a->matrix.groups;
+    a->matrix.msgs = xcalloc((size_t)a->matrix.groups * (size_t)a->matrix.groups, sizeof(int64_t));
+    a->matrix.bytes = xcalloc((size_t)a->matrix.groups * (size_t)a->matrix.groups, sizeof(int64_t));
     bool ok = true;
     if (o->paraver) ok = (a->pv = paraver_open(s, o->paraver, err)) != NULL;
     if (ok && o->chrome) ok = (a->chrome = chrome_open(s, o->chrome, o->command, err)) != NULL;
@@ -127,7 +153,8 @@ bool analysis_finish(struct analysis *a, const struct run_info *info, struct sim
         if (!chrome_close(a->chrome, ok ? err : &e2)) ok = false;
         a->chrome = NULL;
     }
-    if (ok && a->report) ok = report_write(a->report, a->tl, &a->iv, a->sim, info, a->command, err);
+    if (ok && a->report)
+        ok = report_write(a->report, a->tl, &a->iv, &a->matrix, a->sim, info, a->command, err);
     return ok;
 }
 
@@ -138,6 +165,8 @@ void analysis_free(struct analysis *a) {
     if (a->chrome) chrome_close(a->chrome, NULL);
     timeline_free(a->tl);
     intervals_free(&a->iv);
+    free(a->matrix.msgs);
+    free(a->matrix.bytes);
     free(a);
 }
 
@@ -277,5 +306,7 @@ void analysis_json(const struct analysis *a, FILE *f) {
         analysis_interval_json(iv, i, f, true);
         fputs(i + 1 < iv->nnodes ? ",\n" : "\n", f);
     }
-    fprintf(f, "  ],\n  \"unbalanced_intervals\": %lld,\n", (long long)iv->unbalanced);
+    fprintf(f, "  ],\n  \"unbalanced_intervals\": %lld,\n  ", (long long)iv->unbalanced);
+    matrix_json(&a->matrix, f);
+    fputs(",\n", f);
 }

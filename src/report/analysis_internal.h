@@ -83,13 +83,22 @@ void chrome_message(struct chrome *c, const struct sim_message *m);
 void chrome_interval(struct chrome *c, int32_t rank, simtime_t t, const char *name);
 bool chrome_close(struct chrome *c, struct sim_error *err);
 
+/* Messages and bytes from rank to rank, ranks grouped into at most
+ * MATRIX_GROUPS (a square of groups x groups cells). */
+#define MATRIX_GROUPS 64
+struct comm_matrix {
+    int32_t groups, group_size;
+    int64_t *msgs, *bytes;
+};
+void matrix_json(const struct comm_matrix *m, FILE *f);
+
 struct timeline;
 struct timeline *timeline_open(const struct sim *s, const char *ranks, struct sim_error *err);
 void timeline_period(struct timeline *tl, const struct sim_period *p);
 void timeline_message(struct timeline *tl, const struct sim_message *m);
 bool report_write(const char *path, struct timeline *tl, const struct intervals *iv,
-                  const struct sim *s, const struct run_info *info, const char *command,
-                  struct sim_error *err);
+                  const struct comm_matrix *mx, const struct sim *s, const struct run_info *info,
+                  const char *command, struct sim_error *err);
 void timeline_free(struct timeline *tl);
 
 /* Parses a --timeline-ranks list of ranks below n into out (at most max);

@@ -9,7 +9,7 @@
  *   temporary file as the run goes, and the chosen ranks' are read back at
  *   the end, with states shorter than the run / TL_WIDTH merged so that a
  *   rank has at most about 2 x TL_WIDTH of them;
- * - the communication matrix (ranks grouped into at most MATRIX_GROUPS);
+ * - the communication matrix (analysis.c);
  * - the busiest links under contention, the platform and the command. */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +21,6 @@
 #include "report/analysis_internal.h"
 
 #define BAR_GROUPS 512
-#define MATRIX_GROUPS 64
 #define TL_DEFAULT_RANKS 16
 #define TL_MAX_RANKS 64
 #define TL_WIDTH 4000
@@ -39,9 +38,8 @@ struct tl_rec {
 
 struct timeline {
     FILE *tmp;
-    int32_t nranks, groups, group_size;
-    int64_t *msgs, *bytes; /* [groups x groups] */
-    const char *ranks;     /* the user's list, or NULL */
+    int32_t nranks;
+    const char *ranks; /* the user's list, or NULL */
     bool failed;
 };
 
@@ -56,18 +54,12 @@ struct timeline *timeline_open(const struct sim *s, const char *ranks, struct si
     }
     tl->ranks = ranks;
     tl->nranks = sim_size(s);
-    tl->groups = tl->nranks < MATRIX_GROUPS ? tl->nranks : MATRIX_GROUPS;
-    tl->group_size = (tl->nranks + tl->groups - 1) / tl->groups;
-    tl->msgs = xcalloc((size_t)tl->groups * (size_t)tl->groups, sizeof *tl->msgs);
-    tl->bytes = xcalloc((size_t)tl->groups * (size_t)tl->groups, sizeof *tl->bytes);
     return tl;
 }
 
 void timeline_free(struct timeline *tl) {
     if (!tl) return;
     fclose(tl->tmp);
-    free(tl->msgs);
-    free(tl->bytes);
     free(tl);
 }
 
@@ -81,10 +73,6 @@ void timeline_period(struct timeline *tl, const struct sim_period *p) {
 }
 
 void timeline_message(struct timeline *tl, const struct sim_message *m) {
-    size_t cell =
-        (size_t)(m->from / tl->group_size) * (size_t)tl->groups + (size_t)(m->to / tl->group_size);
-    tl->msgs[cell]++;
-    tl->bytes[cell] += m->size;
     tl_put(tl, -1 - m->from, m->to, m->lsend, m->precv);
 }
 
@@ -193,18 +181,6 @@ static void json_timeline(FILE *f, struct timeline *tl, const struct shown *sh, 
     free(pend);
 }
 
-static void json_matrix(FILE *f, const struct timeline *tl) {
-    fprintf(f, "\"matrix\": {\"groups\": %d, \"group_size\": %d, \"messages\": [", tl->groups,
-            tl->group_size);
-    size_t cells = (size_t)tl->groups * (size_t)tl->groups;
-    for (size_t i = 0; i < cells; i++)
-        fprintf(f, "%s%lld", i ? "," : "", (long long)tl->msgs[i]);
-    fputs("], \"bytes\": [", f);
-    for (size_t i = 0; i < cells; i++)
-        fprintf(f, "%s%lld", i ? "," : "", (long long)tl->bytes[i]);
-    fputs("]}", f);
-}
-
 /* One interval's per-rank bars (seconds), ranks grouped by their mean. */
 static void json_bars(FILE *f, const struct intervals *iv, int32_t node) {
     const struct inode *n = &iv->nodes[node];
@@ -274,7 +250,8 @@ static void json_header(FILE *f, const struct sim *s, const struct run_info *in,
 }
 
 static void write_data(FILE *f, struct timeline *tl, const struct intervals *iv,
-                       const struct sim *s, const struct run_info *in, const char *command) {
+                       const struct comm_matrix *mx, const struct sim *s, const struct run_info *in,
+                       const char *command) {
     json_header(f, s, in, command);
     fputs("\"intervals\": [", f);
     for (int32_t i = 0; i < iv->nnodes; i++) {
@@ -297,7 +274,7 @@ static void write_data(FILE *f, struct timeline *tl, const struct intervals *iv,
     free(sh.ranks);
     free(sh.index);
     fputs(",\n", f);
-    json_matrix(f, tl);
+    matrix_json(mx, f);
     fputs(",\n", f);
     json_links(f, s);
     fputs(",\n", f);
@@ -306,14 +283,14 @@ static void write_data(FILE *f, struct timeline *tl, const struct intervals *iv,
 }
 
 bool report_write(const char *path, struct timeline *tl, const struct intervals *iv,
-                  const struct sim *s, const struct run_info *in, const char *command,
-                  struct sim_error *err) {
+                  const struct comm_matrix *mx, const struct sim *s, const struct run_info *in,
+                  const char *command, struct sim_error *err) {
     const char *mark = "/*SIMPI_DATA*/";
     const char *at = strstr(simpi_report_template, mark);
     struct outfile out;
     if (!outfile_open(&out, path, err)) return false;
     fwrite(simpi_report_template, 1, (size_t)(at - simpi_report_template), out.f);
-    write_data(out.f, tl, iv, s, in, command);
+    write_data(out.f, tl, iv, mx, s, in, command);
     fputs(at + strlen(mark), out.f);
     if (tl->failed || ferror(tl->tmp)) {
         outfile_discard(&out);

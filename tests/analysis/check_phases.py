@@ -67,6 +67,15 @@ check("whole program", time=1440 * US, cpu=1300 * US, lost=4460 * US, efficiency
 if iv["late"]["parent"] != iv["exchange"]["id"] or iv["exchange"]["parent"] != 0:
     print("FAIL the tree: late is not inside exchange inside the whole program")
     fails += 1
+# the dissemination barrier's messages (r to r+1, then r to r+2), the
+# exchange's 100000 B from 1 to 0 and the late 8 B from 3 to 2
+m = d["matrix"]
+want_msgs = [0, 1, 1, 0, 1, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0]
+want_bytes = [0] * 16
+want_bytes[1 * 4 + 0], want_bytes[3 * 4 + 2] = 100000, 8
+if m["groups"] != 4 or m["messages"] != want_msgs or m["bytes"] != want_bytes:
+    print("FAIL communication matrix: %s" % m)
+    fails += 1
 if d["unbalanced_intervals"] != 0:
     print("FAIL unbalanced intervals reported for a balanced trace")
     fails += 1
