@@ -19,7 +19,8 @@
 static void usage(FILE *out) {
     fprintf(out, "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
                  "                 [--cpu=measure|ignore] [--host-speed RATE] [--stack-size SIZE]\n"
-                 "                 [--privatize|--no-privatize]\n"
+                 "                 [--privatize|--no-privatize] [--report FILE.html]\n"
+                 "                 [--paraver PREFIX] [--chrome FILE.json] [--trace-out DIR]\n"
                  "                 ./program [args...]\n");
 }
 
@@ -155,6 +156,8 @@ int cmd_run(int argc, char **argv) {
             set_env("SIMPI_PARAVER", v);
         } else if ((v = value_of("--chrome", argc, argv, &i))) {
             set_env("SIMPI_CHROME", v);
+        } else if ((v = value_of("--trace-out", argc, argv, &i))) {
+            set_env("SIMPI_TRACE_OUT", v);
         } else if ((v = value_of("--timeline-ranks", argc, argv, &i))) {
             struct sim_error err = {0};
             if (!analysis_check_ranks(v, &err)) {
@@ -206,9 +209,10 @@ int cmd_run(int argc, char **argv) {
     }
     struct sweep sw;
     if (sweep_points(set_list, nsets, &sw) > 1 &&
-        (getenv("SIMPI_REPORT") || getenv("SIMPI_PARAVER") || getenv("SIMPI_CHROME"))) {
+        (getenv("SIMPI_REPORT") || getenv("SIMPI_PARAVER") || getenv("SIMPI_CHROME") ||
+         getenv("SIMPI_TRACE_OUT"))) {
         fprintf(stderr,
-                "simpi run: --report, --paraver and --chrome describe one run, not a "
+                "simpi run: --report, --paraver, --chrome and --trace-out describe one run, not a "
                 "sweep of %d; give one value per --set\n",
                 sw.npoints);
         sweep_free(&sw);

@@ -32,6 +32,8 @@ static const struct {
      "  --chrome FILE.json     a Chrome/Perfetto trace (Trace Event Format)\n"
      "  --timeline-ranks LIST  the report's timeline ranks (0,4,8-11; default: the\n"
      "                         slowest and a sample)\n"
+     "  --trace-out DIR        also record the run as a trace (DIR/rank<R>.trace) that\n"
+     "                         `simpi replay DIR` replays on any platform\n"
      "  --cpu=measure|ignore   charge the measured computation (default) or none\n"
      "                         (deterministic runs)\n"
      "  --host-speed RATE      this machine's flop rate (e.g. 20Gf) when the platform's\n"

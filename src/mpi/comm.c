@@ -164,6 +164,7 @@ static void split_build(struct sim *s, struct split_collector *sc) {
             j++;
         if (sc->entries[i].color != SIM_UNDEFINED) {
             struct comm *c = comm_new(s, j - i);
+            c->untraced = p->untraced;
             for (int32_t k = i; k < j; k++) {
                 int32_t w = comm_world_rank(p, sc->entries[k].prank);
                 c->world[k - i] = w;
@@ -202,6 +203,7 @@ struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c) return NULL;
     uint32_t seq = *comm_coll_seq(s, c, rank, me);
+    if (s->rec) record_comm(s, rank, comm_id, color, key, new_id, false);
     split_contribute(s, c, me, color, key, new_id, seq);
     /* The exchange of (color, key) costs an allgather of 8 bytes per rank. */
     struct request *r = sched_start(s, rank, c, me, COLL_ALLGATHER, 8, 0, NULL);
@@ -225,6 +227,7 @@ int32_t sim_comm_rank(const struct sim *s, int32_t rank, int32_t comm_id) {
 }
 
 void sim_comm_self(struct sim *s, int32_t rank, int32_t id) {
+    if (s->rec) record_comm_self(s, rank, id);
     struct comm *c = comm_new(s, 1);
     c->world[0] = rank;
     handle_put(s, rank, id, c, 0);
@@ -246,6 +249,7 @@ static bool same_members(const struct comm *c, const int32_t *world, int32_t n) 
 struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_id,
                                       const int32_t *world, int32_t n, int32_t tag,
                                       int32_t new_id) {
+    if (s->rec) record_skip(s, "MPI_Comm_create_group");
     int32_t me, mine = -1;
     struct comm *parent = sim_comm_get(s, rank, comm_id, &me);
     for (int32_t i = 0; i < n && mine < 0; i++)
@@ -261,6 +265,7 @@ struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_
         gc->tag = tag;
         gc->joined = xcalloc((size_t)n, 1);
         gc->comm = comm_new(s, n);
+        gc->comm->untraced = 1;
         memcpy(gc->comm->world, world, sizeof *world * (size_t)n);
         gc->next = s->group_creates;
         s->group_creates = gc;
@@ -284,6 +289,7 @@ struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_
  * intercommunicator's side indexes them by local rank). */
 static struct comm *inter_side(struct sim *s, const int32_t *remote, int32_t n, int32_t room) {
     struct comm *c = comm_new(s, n);
+    c->untraced = 1;
     memcpy(c->world, remote, sizeof *remote * (size_t)n);
     free(c->coll_seq);
     c->coll_seq = xcalloc((size_t)(room > n ? room : n) + 1, sizeof *c->coll_seq);
@@ -292,6 +298,7 @@ static struct comm *inter_side(struct sim *s, const int32_t *remote, int32_t n, 
 
 void sim_intercomm_create(struct sim *s, int32_t rank, const int32_t *local, int32_t nl,
                           const int32_t *remote, int32_t nr, int32_t tag, int32_t new_id) {
+    if (s->rec) record_skip(s, "an intercommunicator");
     int32_t mine = -1;
     for (int32_t i = 0; i < nl && mine < 0; i++)
         if (local[i] == rank) mine = i;

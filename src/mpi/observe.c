@@ -52,6 +52,7 @@ void sim_set_observer(struct sim *s, const struct sim_observer *o) {
 }
 
 void sim_interval(struct sim *s, int32_t rank, const char *name) {
+    if (s->rec) record_interval(s, rank, name);
     if (s->obs) s->obs->interval(s->obs->ctx, rank, s->eng.now, name);
 }
 

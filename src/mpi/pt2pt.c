@@ -323,6 +323,7 @@ struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind,
     r->post_time = at;
     r->user_id = -1;
     r->cpu_mark = s->ranks[rank].st.compute;
+    r->rec_id = -1;
     return r;
 }
 
@@ -399,6 +400,7 @@ struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || !check_peer(s, rank, c, source, true, "source")) return NULL;
     struct request *p = request_new(s, rank, c->ctx, REQ_RECV, tag, -1, s->eng.now);
+    if (s->rec) record_skip(s, "MPI_Probe");
     p->mode = PROBE_MODE;
     p->src = source;
     p->peer = source == SIM_ANY_SOURCE ? -1 : comm_world_rank(c, source);
@@ -520,6 +522,7 @@ struct request *sim_isend(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     struct request *r =
         pt2pt_post_send(s, rank, c, me, c->ctx, dest, tag, size, mode, NULL, s->eng.now, NULL);
     request_track(s, r, user_id);
+    if (s->rec) record_p2p(s, r, comm_id, dest, tag, size, true, mode);
     return r;
 }
 
@@ -531,6 +534,7 @@ struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     struct request *r =
         pt2pt_post_recv(s, rank, c, c->ctx, source, tag, size, NULL, s->eng.now, NULL);
     request_track(s, r, user_id);
+    if (s->rec) record_p2p(s, r, comm_id, source, tag, size, false, SEND_STANDARD);
     return r;
 }
 
@@ -538,11 +542,13 @@ void sim_buffer_attach(struct sim *s, int32_t rank, int64_t size) {
     struct srank *r = &s->ranks[rank];
     if (!r->bsend) r->bsend = xcalloc(1, sizeof *r->bsend);
     r->bsend->capacity = size;
+    if (s->rec) record_buffer(s, rank, size);
 }
 
 void sim_buffer_detach(struct sim *s, int32_t rank) {
     struct srank *r = &s->ranks[rank];
     if (r->bsend) r->bsend->capacity = 0;
+    if (s->rec) record_buffer(s, rank, -1);
 }
 
 struct request *sim_isend_buf(struct sim *s, int32_t rank, int32_t comm_id, int32_t dest,
@@ -553,6 +559,7 @@ struct request *sim_isend_buf(struct sim *s, int32_t rank, int32_t comm_id, int3
     struct request *r =
         pt2pt_post_send(s, rank, c, me, c->ctx, dest, tag, size, mode, NULL, s->eng.now, buf);
     request_track(s, r, -1);
+    if (s->rec) record_p2p(s, r, comm_id, dest, tag, size, true, mode);
     return r;
 }
 
@@ -564,6 +571,7 @@ struct request *sim_irecv_buf(struct sim *s, int32_t rank, int32_t comm_id, int3
     struct request *r =
         pt2pt_post_recv(s, rank, c, c->ctx, source, tag, -1, NULL, s->eng.now, target);
     request_track(s, r, -1);
+    if (s->rec) record_p2p(s, r, comm_id, source, tag, target->capacity, false, SEND_STANDARD);
     return r;
 }
 
@@ -594,6 +602,7 @@ static bool queue_remove(struct request **head, struct request **tail, struct re
 
 bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
     struct srank *me = &s->ranks[rank];
+    if (s->rec && r->rec_id >= 0) record_cancel(s, rank, r);
     if (r->kind == REQ_RECV && !(r->flags & RF_RESOLVED) &&
         queue_remove(&me->posted_head, &me->posted_tail, r)) {
         request_resolve(s, r, s->eng.now, s->eng.now);
@@ -626,6 +635,7 @@ struct request *sim_claim(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
 struct request *sim_mrecv(struct sim *s, int32_t rank, struct request *send,
                           struct sim_recv_target *target) {
     struct request *r = request_new(s, rank, send->ctx, REQ_RECV, send->tag, -1, s->eng.now);
+    if (s->rec) record_skip(s, "MPI_Mrecv (a matched probe)");
     r->data = target;
     r->src = send->src;
     r->peer = send->owner;

@@ -213,6 +213,7 @@ struct request *sim_icoll_v(struct sim *s, int32_t rank, int32_t comm_id, enum c
     }
     struct request *r = sched_start(s, rank, c, me, kind, size, root, v);
     request_track(s, r, user_id);
+    if (s->rec) record_coll(s, r, comm_id, kind, size, root, v);
     return r;
 }
 

@@ -211,6 +211,7 @@ bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
         r->state = RS_COMPUTING; /* the run stops; the rank never resumes */
         return false;
     }
+    if (s->rec) record_compute(s, rank, duration);
     if (s->obs) {
         struct sim_period p = {.begin = s->eng.now,
                                .end = s->eng.now + duration,

@@ -327,6 +327,12 @@ void sim_set_observer(struct sim *s, const struct sim_observer *o);
  * interval_begin) entered (name) or left (NULL) by rank now. */
 void sim_interval(struct sim *s, int32_t rank, const char *name);
 const char *sim_call_name(enum sim_call c);
+/* Records every rank's actions from now on as a native trace in dir
+ * (rank<R>.trace files; docs/trace-format.md), created if needed. */
+bool sim_record_start(struct sim *s, const char *dir, struct sim_error *err);
+/* Writes what is left; false (err) if a file could not be written. Warns
+ * on stderr when operations a trace cannot express were left out. */
+bool sim_record_finish(struct sim *s, struct sim_error *err);
 const char *sim_state_name(enum sim_state st);
 
 /* Progress: fn(ctx) is called every few tens of thousands of events. */

@@ -44,7 +44,8 @@ struct request {
     uint32_t ctx;
     int32_t user_id;
     uint8_t kind, mode, flags, coll;
-    uint32_t xfer; /* send under contention: its transfer (index in sim.xfers), 0 if none */
+    uint32_t xfer;  /* send under contention: its transfer (index in sim.xfers), 0 if none */
+    int32_t rec_id; /* its id in the recorded trace (record.c), -1 if not recorded */
 };
 
 /* A transfer under contention (net/contention.h): an eager message's data
@@ -63,6 +64,7 @@ struct comm {
     int32_t size;
     int32_t *world;     /* comm rank -> world rank; NULL for identity */
     uint32_t *coll_seq; /* per member count of collectives (NULL for world) */
+    uint8_t untraced;   /* from groups or an intercommunicator: a trace cannot name it */
 };
 
 struct bsend_state {
@@ -144,6 +146,7 @@ struct sim {
     simtime_t **storage; /* MPI-IO servers (io.c): when each slot is free */
     int32_t nservers;
     const struct sim_observer *obs; /* NULL unless the run is analysed */
+    struct recorder *rec;           /* NULL unless the run is recorded (record.c) */
 };
 
 enum { EV_WAKE = 0, EV_NET = 1 };
@@ -194,6 +197,22 @@ void observe_wait(struct sim *s, int32_t rank, const struct request *chosen, sim
 void observe_test(struct sim *s, int32_t rank, const struct request *q);
 /* recv, matched, receives its data at precv from a send posted at lsend. */
 void observe_message(struct sim *s, const struct request *recv, simtime_t lsend, simtime_t precv);
+
+/* record.c: each called only when s->rec is set */
+void record_skip(struct sim *s, const char *what);
+void record_compute(struct sim *s, int32_t rank, simtime_t duration);
+void record_p2p(struct sim *s, struct request *r, int32_t comm_id, int32_t peer, int32_t tag,
+                int64_t size, bool send, enum send_mode mode);
+void record_coll(struct sim *s, struct request *r, int32_t comm_id, enum coll_kind kind,
+                 int64_t size, int32_t root, const struct sched_counts *v);
+void record_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool any);
+void record_test(struct sim *s, int32_t rank, const struct request *req);
+void record_cancel(struct sim *s, int32_t rank, const struct request *req);
+void record_comm(struct sim *s, int32_t rank, int32_t parent, int32_t color, int32_t key,
+                 int32_t new_id, bool dup);
+void record_comm_self(struct sim *s, int32_t rank, int32_t id);
+void record_buffer(struct sim *s, int32_t rank, int64_t size);
+void record_interval(struct sim *s, int32_t rank, const char *name);
 
 /* wait.c */
 void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time);

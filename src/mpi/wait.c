@@ -132,6 +132,7 @@ void wait_complete(struct sim *s, int32_t rank) {
 
 bool sim_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool wait_any) {
     struct srank *me = &s->ranks[rank];
+    if (s->rec) record_wait(s, rank, reqs, n, wait_any);
     int marked = 0;
     if (!reqs) { /* every outstanding request */
         for (struct request *q = me->outstanding; q; q = q->onext, marked++)
@@ -163,6 +164,7 @@ bool sim_test(struct sim *s, int32_t rank, struct request *req) {
     for (struct request **link = &me->outstanding; *link; link = &(*link)->onext) {
         if (*link == req) {
             if (s->obs) observe_test(s, rank, req);
+            if (s->rec) record_test(s, rank, req);
             finish_request(s, link);
             return true;
         }

@@ -371,6 +371,7 @@ static void warn_globals(void) {
 struct settings {
     char *np, *sets, *platform, *cpu, *host_speed, *json, *stack_size;
     struct analysis_opts analysis; /* SIMPI_REPORT, SIMPI_PARAVER, SIMPI_CHROME... */
+    char *trace_out;               /* SIMPI_TRACE_OUT: record the run as a trace there */
     bool quiet, no_crash_handler, launched;
     char *privatize; /* "1": always, "0": never, NULL: when the program has globals */
     char *progress;  /* auto (default), always, never */
@@ -413,6 +414,7 @@ static void read_settings(struct settings *st) {
     st->analysis.chrome = env_copy("SIMPI_CHROME");
     st->analysis.timeline_ranks = env_copy("SIMPI_TIMELINE_RANKS");
     st->analysis.command = env_copy("SIMPI_COMMAND");
+    st->trace_out = env_copy("SIMPI_TRACE_OUT");
     scrub_environment();
 }
 
@@ -430,6 +432,7 @@ static void free_settings(struct settings *st) {
     free((char *)st->analysis.chrome);
     free((char *)st->analysis.timeline_ranks);
     free((char *)st->analysis.command);
+    free(st->trace_out);
 }
 
 /* A program built with simpicc started by a real launcher (mpiexec -n 2):
@@ -585,7 +588,7 @@ static int finish(struct runtime *rt, enum sim_status st) {
     check_host_clock(rt);
     if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));
     struct sim_error aerr = {0};
-    if (!analysis_finish(rt->analysis, &info, &aerr)) {
+    if (!analysis_finish(rt->analysis, &info, &aerr) || !sim_record_finish(rt->sim, &aerr)) {
         err_print(&aerr);
         if (rc == 0) rc = 1;
     }
@@ -664,6 +667,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     struct sim_driver drv = {resume, &rt};
     if (!configure(&rt, &st, &err) || !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) ||
         !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
+        (st.trace_out && !sim_record_start(rt.sim, st.trace_out, &err)) ||
         !start_ranks(&rt, st.stack_size, &err) || !start_privatization(&rt, st.privatize, &err)) {
         err_print(&err);
         struct sim_error werr = {0};

@@ -134,6 +134,15 @@ static bool do_test(struct replay *rp, const struct trace_rec *r) {
     return true;
 }
 
+/* MPI_Cancel: withdraws the request if it is not matched yet (it then
+ * completes at once); the rank goes on either way. */
+static bool do_cancel(struct replay *rp, const struct trace_rec *r) {
+    struct request *q;
+    if (!collect_requests(rp, r, &q)) return false;
+    sim_cancel(rp->sim, r->rank, q);
+    return true;
+}
+
 /* SimGrid's wait / test name a request by peer and tag; one that no longer
  * exists (completed by an earlier test) is ignored, as SMPI does. */
 static bool do_peer_request(struct replay *rp, const struct trace_rec *r) {
@@ -173,6 +182,13 @@ static bool do_comm(struct replay *rp, const struct trace_rec *r) {
     return q && sim_wait(rp->sim, r->rank, &q, 1, false);
 }
 
+static bool do_comm_self(struct replay *rp, const struct trace_rec *r) {
+    if (sim_comm_valid(rp->sim, r->rank, r->newcomm))
+        return rec_fail(rp, r, "communicator id %d is already in use on this rank", r->newcomm);
+    sim_comm_self(rp->sim, r->rank, r->newcomm);
+    return true;
+}
+
 static bool do_interval(struct replay *rp, const struct trace_rec *r) {
     if (r->op == TOP_INTERVAL_BEGIN) {
         if (rp->depth[r->rank] == INT16_MAX) return rec_fail(rp, r, "intervals nested too deeply");
@@ -205,6 +221,8 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
         return do_wait(rp, r);
     case TOP_TEST:
         return do_test(rp, r);
+    case TOP_CANCEL:
+        return do_cancel(rp, r);
     case TOP_WAIT_PEER:
     case TOP_TEST_PEER:
         return do_peer_request(rp, r);
@@ -220,6 +238,8 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
     case TOP_COMM_SPLIT:
     case TOP_COMM_DUP:
         return do_comm(rp, r);
+    case TOP_COMM_SELF:
+        return do_comm_self(rp, r);
     default:
         return do_interval(rp, r);
     }

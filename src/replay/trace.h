@@ -30,6 +30,8 @@ enum trace_op {
     TOP_ICOLL, /* non-blocking collective */
     TOP_COMM_SPLIT,
     TOP_COMM_DUP,
+    TOP_COMM_SELF, /* a communicator of the rank alone, known as newcomm */
+    TOP_CANCEL,    /* MPI_Cancel of request ids[0] */
     TOP_INTERVAL_BEGIN,
     TOP_INTERVAL_END,
 };

@@ -221,6 +221,7 @@ static const struct op_name ops[] = {
     {"buffer_detach", TOP_BUFFER_DETACH, 0, 0, 0},
     {"comm_split", TOP_COMM_SPLIT, 0, 0, 1},
     {"comm_dup", TOP_COMM_DUP, 0, 0, 1},
+    {"comm_self", TOP_COMM_SELF, 0, 0, 0},
     {"interval_end", TOP_INTERVAL_END, 0, 0, 0},
 };
 
@@ -289,7 +290,8 @@ static bool parse_positional(struct parse_ctx *p, struct trace_rec *r, const str
 static bool check_required(struct parse_ctx *p, struct trace_rec *r) {
     bool nb = r->op == TOP_ISEND || r->op == TOP_IRECV || r->op == TOP_ICOLL;
     if (nb && r->req < 0) return fail(p, "'%s' needs req=ID%s", p->tok[1], "");
-    if ((r->op == TOP_COMM_SPLIT || r->op == TOP_COMM_DUP) && r->newcomm < 1)
+    if ((r->op == TOP_COMM_SPLIT || r->op == TOP_COMM_DUP || r->op == TOP_COMM_SELF) &&
+        r->newcomm < 1)
         return fail(p, "'%s' needs new=ID (a communicator id >= 1)%s", p->tok[1], "");
     if (r->op == TOP_COMM_SPLIT && r->color == INT32_MIN)
         return fail(p, "'%s' needs color=C (or color=undefined)%s", p->tok[1], "");
@@ -318,8 +320,9 @@ static bool parse_table_op(struct parse_ctx *p, struct trace_rec *r, const struc
 static bool parse_op(struct parse_ctx *p, struct trace_reader *t, struct trace_rec *r) {
     const char *name = p->tok[1];
     if (name[0] == 'c' && !strcmp(name, "compute")) return parse_compute(p, r);
-    if ((name[0] == 'w' && !strcmp(name, "wait")) || (name[0] == 't' && !strcmp(name, "test"))) {
-        r->op = name[0] == 'w' ? TOP_WAIT : TOP_TEST;
+    if ((name[0] == 'w' && !strcmp(name, "wait")) || (name[0] == 't' && !strcmp(name, "test")) ||
+        (name[0] == 'c' && !strcmp(name, "cancel"))) {
+        r->op = name[0] == 'w' ? TOP_WAIT : name[0] == 't' ? TOP_TEST : TOP_CANCEL;
         return need(p, 3, "wait ID") && parse_ids(p, r, 2) &&
                (r->nids == 1 || fail(p, "'%s' takes exactly one request id%s", name, ""));
     }
