@@ -76,6 +76,16 @@ static const struct {
      "\n"
      "Exit status: 0 ok, 1 bad input, 2 usage, 3 deadlock, 4 application error,\n"
      "130/143 interrupted. See docs/trace-format.md and docs/reports.md.\n"},
+    {"trace",
+     "usage: simpi trace -o DIR -- COMMAND [args...]\n"
+     "Runs COMMAND (a real MPI launch, e.g. mpirun -np 16 ./app) with simpi's PMPI tracer\n"
+     "(libsimpi-trace.so) preloaded: each rank writes DIR/rank<R>.trace, a simpi trace of\n"
+     "its CPU bursts, point-to-point calls, collectives, communicators and MPI_Pcontrol\n"
+     "intervals, which `simpi replay DIR` replays on any platform (docs/interop.md).\n"
+     "\n"
+     "  -o DIR                 the folder of the trace (created; earlier rank files removed)\n"
+     "\n"
+     "Exit status: COMMAND's; 1 if no rank wrote a trace or the tracer is missing.\n"},
     {"platform", "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n"
                  "Prints the resolved platform: the built-in platform, FILE layered over it, then\n"
                  "the --set overrides, each value followed by where it came from.\n"

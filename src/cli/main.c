@@ -23,6 +23,8 @@ static void usage(FILE *out) {
             "        print the resolved platform (built-in default without FILE)\n"
             "  simpi topo [--platform FILE] [--set KEY=VALUE]... [--json FILE]\n"
             "        statistics of the platform's network topology\n"
+            "  simpi trace -o DIR -- mpirun -np N ./program [args]\n"
+            "        trace a real MPI run (Open MPI) into DIR, for simpi replay DIR\n"
             "  simpi gen stencil --ranks N --iters K [--size BYTES] [--compute TIME] [-o FILE]\n"
             "        write a synthetic 2-D halo exchange + allreduce trace\n"
             "\n"
@@ -60,6 +62,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "platform")) return cmd_platform(argc - 1, argv + 1);
     if (!strcmp(cmd, "gen")) return cmd_gen(argc - 1, argv + 1);
     if (!strcmp(cmd, "topo")) return cmd_topo(argc - 1, argv + 1);
+    if (!strcmp(cmd, "trace")) return cmd_trace(argc - 1, argv + 1);
     fprintf(stderr, "simpi: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return EXIT_USAGE;

@@ -1,0 +1,665 @@
+/* libsimpi-trace.so: a PMPI interposition library for a real MPI (built
+ * against the system's, e.g. Open MPI) that writes each rank's activity as
+ * a simpi native trace (docs/interop.md): `simpi trace -o DIR -- mpirun
+ * -np 16 ./app` preloads it with SIMPI_TRACE_DIR=DIR, and each rank writes
+ * DIR/rank<R>.trace, which `simpi replay DIR` replays on any platform.
+ * - CPU bursts: the time between the end of one traced MPI call and the
+ *   start of the next (CLOCK_MONOTONIC, in nanoseconds);
+ * - point-to-point calls with sizes (count x type size), peers, tags and
+ *   communicators; non-blocking ones with request ids, and the waits and
+ *   successful tests that complete them;
+ * - collectives with their sizes, roots and per-rank counts;
+ * - communicators made by MPI_Comm_split and MPI_Comm_dup (others are not
+ *   traced, nor the calls on them: counted in the trace's last line);
+ * - MPI_Pcontrol as intervals, as under `simpi run`.
+ * Calls not intercepted count as computation. This file is compiled against
+ * the real MPI's mpi.h, never simpi's. */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static FILE *out;
+static int me = -1;
+static uint64_t last_exit; /* ns: when the previous traced call returned */
+static long long untraced; /* calls left out */
+static int next_req;
+static int next_comm = 1;
+static int pcontrol_depth;
+
+/* --- handles to trace ids: small open-addressing tables --- */
+
+struct slot {
+    uint64_t key;
+    int id, used;
+};
+struct table {
+    struct slot *s;
+    size_t cap, n;
+};
+static struct table reqs, comms;
+
+static uint64_t key_of(const void *handle, size_t size) {
+    uint64_t k = 0;
+    memcpy(&k, handle, size < sizeof k ? size : sizeof k);
+    return k;
+}
+
+static struct slot *find(struct table *t, uint64_t key, int insert) {
+    if (insert && 2 * (t->n + 1) > t->cap) {
+        struct table old = *t;
+        t->cap = old.cap ? 2 * old.cap : 256;
+        t->s = calloc(t->cap, sizeof *t->s);
+        t->n = 0;
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.s[i].used == 1) *find(t, old.s[i].key, 1) = old.s[i];
+        free(old.s);
+    }
+    if (!t->cap) return NULL;
+    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (t->cap - 1), tomb = SIZE_MAX;
+    for (;; h = (h + 1) & (t->cap - 1)) {
+        struct slot *s = &t->s[h];
+        if (s->used == 1 && s->key == key) return s;
+        if (s->used == 2 && tomb == SIZE_MAX) tomb = h;
+        if (s->used == 0) {
+            if (!insert) return NULL;
+            if (tomb != SIZE_MAX) s = &t->s[tomb];
+            s->used = 1;
+            s->key = key;
+            t->n++;
+            return s;
+        }
+    }
+}
+
+static void forget(struct table *t, uint64_t key) {
+    struct slot *s = find(t, key, 0);
+    if (s) s->used = 2;
+}
+
+/* The trace id of a communicator, or -1 if it is not traced. */
+static int comm_id(MPI_Comm c) {
+    if (c == MPI_COMM_WORLD) return 0;
+    struct slot *s = find(&comms, key_of(&c, sizeof c), 0);
+    if (s) return s->id;
+    if (c == MPI_COMM_SELF) { /* named on first use */
+        s = find(&comms, key_of(&c, sizeof c), 1);
+        s->id = next_comm++;
+        fprintf(out, "%d comm_self new=%d\n", me, s->id);
+        return s->id;
+    }
+    return -1;
+}
+
+/* --- time --- */
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* At the start of a traced call: the burst since the previous one. */
+static int enter(void) {
+    if (!out) return 0;
+    uint64_t t = now_ns();
+    if (t > last_exit) fprintf(out, "%d compute %lluns\n", me, (unsigned long long)(t - last_exit));
+    return 1;
+}
+
+static void leave(void) {
+    last_exit = now_ns();
+}
+
+static long long bytes(int count, MPI_Datatype type) {
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    return (long long)count * size;
+}
+
+static void peer_field(char *buf, size_t n, int peer) {
+    if (peer == MPI_ANY_SOURCE)
+        snprintf(buf, n, "any");
+    else
+        snprintf(buf, n, "%d", peer);
+}
+
+static void tag_field(char *buf, size_t n, const char *key, int tag) {
+    if (tag == MPI_ANY_TAG)
+        snprintf(buf, n, " %s=any", key);
+    else
+        snprintf(buf, n, " %s=%d", key, tag);
+}
+
+/* --- init and finalize --- */
+
+static void open_trace(void) {
+    const char *dir = getenv("SIMPI_TRACE_DIR");
+    if (!dir) return;
+    int size;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/rank%d.trace", dir, me);
+    out = fopen(path, "w");
+    if (!out) {
+        fprintf(stderr, "simpi-trace: rank %d cannot write %s; not tracing\n", me, path);
+        return;
+    }
+    setvbuf(out, NULL, _IOFBF, 1 << 20);
+    fprintf(out, "simpi-trace 1\nranks %d\n", size);
+    last_exit = now_ns();
+}
+
+int MPI_Init(int *argc, char ***argv) {
+    int rc = PMPI_Init(argc, argv);
+    open_trace();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    open_trace();
+    return rc;
+}
+
+int MPI_Finalize(void) {
+    if (enter()) {
+        while (pcontrol_depth-- > 0)
+            fprintf(out, "%d interval_end\n", me);
+        if (untraced)
+            fprintf(out, "# %lld MPI call(s) on untraced communicators left out\n", untraced);
+        fclose(out);
+        out = NULL;
+    }
+    return PMPI_Finalize();
+}
+
+int MPI_Pcontrol(const int level, ...) {
+    if (enter()) {
+        if (level > 0) {
+            fprintf(out, "%d interval_begin MPI_Pcontrol(%d)\n", me, level);
+            pcontrol_depth++;
+        } else if (pcontrol_depth > 0) {
+            fprintf(out, "%d interval_end\n", me);
+            pcontrol_depth--;
+        }
+        leave();
+    }
+    return MPI_SUCCESS;
+}
+
+/* --- point-to-point --- */
+
+static const char *send_name(int mode, int nonblocking) {
+    static const char *const names[2][4] = {{"send", "ssend", "bsend", "rsend"},
+                                            {"isend", "issend", "ibsend", "irsend"}};
+    return names[nonblocking][mode];
+}
+
+/* Writes a send record; req: the new request (non-blocking) or NULL. */
+static void put_send(int mode, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                     MPI_Request *req) {
+    int c = comm_id(comm);
+    if (dest == MPI_PROC_NULL) return;
+    if (c < 0) {
+        untraced++;
+        return;
+    }
+    fprintf(out, "%d %s %d %lld tag=%d comm=%d", me, send_name(mode, req != NULL), dest,
+            bytes(count, type), tag, c);
+    if (req) {
+        struct slot *s = find(&reqs, key_of(req, sizeof *req), 1);
+        s->id = next_req++;
+        fprintf(out, " req=%d", s->id);
+    }
+    fputc('\n', out);
+}
+
+static void put_recv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                     MPI_Request *req) {
+    int c = comm_id(comm);
+    if (source == MPI_PROC_NULL) return;
+    if (c < 0) {
+        untraced++;
+        return;
+    }
+    char src[16], tg[32];
+    peer_field(src, sizeof src, source);
+    tag_field(tg, sizeof tg, "tag", tag);
+    fprintf(out, "%d %s %s %lld%s comm=%d", me, req ? "irecv" : "recv", src, bytes(count, type), tg,
+            c);
+    if (req) {
+        struct slot *s = find(&reqs, key_of(req, sizeof *req), 1);
+        s->id = next_req++;
+        fprintf(out, " req=%d", s->id);
+    }
+    fputc('\n', out);
+}
+
+#define SEND_WRAPPER(NAME, MODE)                                                                   \
+    int NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {    \
+        int t = enter();                                                                           \
+        int rc = P##NAME(buf, count, type, dest, tag, comm);                                       \
+        if (t) {                                                                                   \
+            put_send(MODE, count, type, dest, tag, comm, NULL);                                    \
+            leave();                                                                               \
+        }                                                                                          \
+        return rc;                                                                                 \
+    }
+SEND_WRAPPER(MPI_Send, 0)
+SEND_WRAPPER(MPI_Ssend, 1)
+SEND_WRAPPER(MPI_Bsend, 2)
+SEND_WRAPPER(MPI_Rsend, 3)
+
+#define ISEND_WRAPPER(NAME, MODE)                                                                  \
+    int NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,      \
+             MPI_Request *req) {                                                                   \
+        int t = enter();                                                                           \
+        int rc = P##NAME(buf, count, type, dest, tag, comm, req);                                  \
+        if (t) {                                                                                   \
+            put_send(MODE, count, type, dest, tag, comm, req);                                     \
+            leave();                                                                               \
+        }                                                                                          \
+        return rc;                                                                                 \
+    }
+ISEND_WRAPPER(MPI_Isend, 0)
+ISEND_WRAPPER(MPI_Issend, 1)
+ISEND_WRAPPER(MPI_Ibsend, 2)
+ISEND_WRAPPER(MPI_Irsend, 3)
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+             MPI_Status *status) {
+    int t = enter();
+    MPI_Status st;
+    int rc =
+        PMPI_Recv(buf, count, type, source, tag, comm, status == MPI_STATUS_IGNORE ? &st : status);
+    if (t) {
+        MPI_Status *got = status == MPI_STATUS_IGNORE ? &st : status;
+        /* the source and tag matched, so that the replay matches the same message */
+        put_recv(count, type, source == MPI_ANY_SOURCE ? got->MPI_SOURCE : source,
+                 tag == MPI_ANY_TAG ? got->MPI_TAG : tag, comm, NULL);
+        leave();
+    }
+    return rc;
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request *req) {
+    int t = enter();
+    int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
+    if (t) {
+        put_recv(count, type, source, tag, comm, req);
+        leave();
+    }
+    return rc;
+}
+
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
+                 int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                 MPI_Status *status) {
+    int t = enter();
+    int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
+                           status);
+    if (t) {
+        int c = comm_id(comm);
+        if (c < 0) {
+            untraced++;
+        } else if (dest == MPI_PROC_NULL || source == MPI_PROC_NULL) {
+            put_send(0, scount, stype, dest, stag, comm, NULL);
+            put_recv(rcount, rtype, source, rtag, comm, NULL);
+        } else {
+            char src[16], tg[32];
+            peer_field(src, sizeof src, source);
+            tag_field(tg, sizeof tg, "recvtag", rtag);
+            fprintf(out, "%d sendrecv %d %lld %s %lld tag=%d%s comm=%d\n", me, dest,
+                    bytes(scount, stype), src, bytes(rcount, rtype), stag, tg, c);
+        }
+        leave();
+    }
+    return rc;
+}
+
+/* --- completion --- */
+
+/* The ids of the requests (read before the call, which nulls them). */
+static int ids_of(int n, const MPI_Request *r, int *ids) {
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        ids[i] = -1;
+        if (r[i] == MPI_REQUEST_NULL) continue;
+        struct slot *s = find(&reqs, key_of(&r[i], sizeof r[i]), 0);
+        if (s) ids[i] = s->id, k++;
+    }
+    return k;
+}
+
+static void put_ids(const char *what, int n, const int *ids, const int *done) {
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += ids[i] >= 0 && (!done || done[i]);
+    if (k == 0) return;
+    fprintf(out, "%d %s", me, k == 1 && !strcmp(what, "waitall") ? "wait" : what);
+    for (int i = 0; i < n; i++)
+        if (ids[i] >= 0 && (!done || done[i])) fprintf(out, " %d", ids[i]);
+    fputc('\n', out);
+}
+
+static void forget_done(int n, const MPI_Request *before, const int *ids, const int *done) {
+    for (int i = 0; i < n; i++)
+        if (ids[i] >= 0 && (!done || done[i])) forget(&reqs, key_of(&before[i], sizeof before[i]));
+}
+
+int MPI_Wait(MPI_Request *req, MPI_Status *status) {
+    int t = enter(), id;
+    MPI_Request before = *req;
+    if (t) ids_of(1, req, &id);
+    int rc = PMPI_Wait(req, status);
+    if (t) {
+        put_ids("wait", 1, &id, NULL);
+        forget_done(1, &before, &id, NULL);
+        leave();
+    }
+    return rc;
+}
+
+int MPI_Waitall(int n, MPI_Request reqv[], MPI_Status st[]) {
+    int t = enter();
+    int *ids = t ? calloc((size_t)n + 1, sizeof *ids) : NULL;
+    MPI_Request *before = t ? calloc((size_t)n + 1, sizeof *before) : NULL;
+    if (t) {
+        ids_of(n, reqv, ids);
+        memcpy(before, reqv, sizeof *reqv * (size_t)n);
+    }
+    int rc = PMPI_Waitall(n, reqv, st);
+    if (t) {
+        put_ids("waitall", n, ids, NULL);
+        forget_done(n, before, ids, NULL);
+        leave();
+    }
+    free(ids);
+    free(before);
+    return rc;
+}
+
+int MPI_Waitany(int n, MPI_Request reqv[], int *index, MPI_Status *st) {
+    int t = enter();
+    int *ids = t ? calloc((size_t)n + 1, sizeof *ids) : NULL;
+    MPI_Request *before = t ? calloc((size_t)n + 1, sizeof *before) : NULL;
+    if (t) {
+        ids_of(n, reqv, ids);
+        memcpy(before, reqv, sizeof *reqv * (size_t)n);
+    }
+    int rc = PMPI_Waitany(n, reqv, index, st);
+    if (t) {
+        if (*index != MPI_UNDEFINED && ids[*index] >= 0) {
+            put_ids("waitany", n, ids, NULL);
+            forget(&reqs, key_of(&before[*index], sizeof before[*index]));
+        }
+        leave();
+    }
+    free(ids);
+    free(before);
+    return rc;
+}
+
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
+    int t = enter(), id;
+    MPI_Request before = *req;
+    if (t) ids_of(1, req, &id);
+    int rc = PMPI_Test(req, flag, status);
+    if (t) {
+        if (*flag && id >= 0) {
+            fprintf(out, "%d test %d\n", me, id);
+            forget(&reqs, key_of(&before, sizeof before));
+        }
+        leave();
+    }
+    return rc;
+}
+
+int MPI_Testall(int n, MPI_Request reqv[], int *flag, MPI_Status st[]) {
+    int t = enter();
+    int *ids = t ? calloc((size_t)n + 1, sizeof *ids) : NULL;
+    MPI_Request *before = t ? calloc((size_t)n + 1, sizeof *before) : NULL;
+    if (t) {
+        ids_of(n, reqv, ids);
+        memcpy(before, reqv, sizeof *reqv * (size_t)n);
+    }
+    int rc = PMPI_Testall(n, reqv, flag, st);
+    if (t) {
+        for (int i = 0; *flag && i < n; i++)
+            if (ids[i] >= 0) fprintf(out, "%d test %d\n", me, ids[i]);
+        if (*flag) forget_done(n, before, ids, NULL);
+        leave();
+    }
+    free(ids);
+    free(before);
+    return rc;
+}
+
+/* --- collectives --- */
+
+static int coll_comm(MPI_Comm comm) {
+    int c = comm_id(comm);
+    if (c < 0) untraced++;
+    return c;
+}
+
+static int comm_size(MPI_Comm comm) {
+    int n;
+    PMPI_Comm_size(comm, &n);
+    return n;
+}
+
+int MPI_Barrier(MPI_Comm comm) {
+    int t = enter();
+    int rc = PMPI_Barrier(comm);
+    int c = t ? coll_comm(comm) : -1;
+    if (c >= 0) fprintf(out, "%d barrier comm=%d\n", me, c);
+    if (t) leave();
+    return rc;
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+    int t = enter();
+    int rc = PMPI_Bcast(buf, count, type, root, comm);
+    int c = t ? coll_comm(comm) : -1;
+    if (c >= 0) fprintf(out, "%d bcast %lld root=%d comm=%d\n", me, bytes(count, type), root, c);
+    if (t) leave();
+    return rc;
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+               MPI_Comm comm) {
+    int t = enter();
+    int rc = PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
+    int c = t ? coll_comm(comm) : -1;
+    if (c >= 0) fprintf(out, "%d reduce %lld root=%d comm=%d\n", me, bytes(count, type), root, c);
+    if (t) leave();
+    return rc;
+}
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm) {
+    int t = enter();
+    int rc = PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
+    int c = t ? coll_comm(comm) : -1;
+    if (c >= 0) fprintf(out, "%d allreduce %lld comm=%d\n", me, bytes(count, type), c);
+    if (t) leave();
+    return rc;
+}
+
+#define BLOCK_WRAPPER(NAME, TRACE_NAME, ROOTED, ARGS, CALL, BLOCK)                                 \
+    int NAME ARGS {                                                                                \
+        int t = enter();                                                                           \
+        int rc = P##NAME CALL;                                                                     \
+        int c = t ? coll_comm(comm) : -1;                                                          \
+        if (c >= 0 && ROOTED)                                                                      \
+            fprintf(out, "%d " TRACE_NAME " %lld root=%d comm=%d\n", me, BLOCK, root_of, c);       \
+        else if (c >= 0)                                                                           \
+            fprintf(out, "%d " TRACE_NAME " %lld comm=%d\n", me, BLOCK, c);                        \
+        if (t) leave();                                                                            \
+        return rc;                                                                                 \
+    }
+
+#define root_of root
+BLOCK_WRAPPER(MPI_Gather, "gather", 1,
+              (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+               MPI_Datatype rtype, int root, MPI_Comm comm),
+              (sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+              sbuf == MPI_IN_PLACE ? bytes(rcount, rtype) : bytes(scount, stype))
+BLOCK_WRAPPER(MPI_Scatter, "scatter", 1,
+              (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+               MPI_Datatype rtype, int root, MPI_Comm comm),
+              (sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+              rbuf == MPI_IN_PLACE ? bytes(scount, stype) : bytes(rcount, rtype))
+#undef root_of
+#define root_of 0
+BLOCK_WRAPPER(MPI_Allgather, "allgather", 0,
+              (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+               MPI_Datatype rtype, MPI_Comm comm),
+              (sbuf, scount, stype, rbuf, rcount, rtype, comm), bytes(rcount, rtype))
+BLOCK_WRAPPER(MPI_Alltoall, "alltoall", 0,
+              (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+               MPI_Datatype rtype, MPI_Comm comm),
+              (sbuf, scount, stype, rbuf, rcount, rtype, comm), bytes(rcount, rtype))
+BLOCK_WRAPPER(MPI_Reduce_scatter_block, "reduce_scatter", 0,
+              (const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op,
+               MPI_Comm comm),
+              (sbuf, rbuf, rcount, type, op, comm), bytes(rcount, type))
+BLOCK_WRAPPER(MPI_Scan, "scan", 0,
+              (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+               MPI_Comm comm),
+              (sbuf, rbuf, count, type, op, comm), bytes(count, type))
+BLOCK_WRAPPER(MPI_Exscan, "exscan", 0,
+              (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+               MPI_Comm comm),
+              (sbuf, rbuf, count, type, op, comm), bytes(count, type))
+#undef root_of
+
+/* "a,b,c": counts x type size for n members. */
+static void put_counts(const char *key, const int *counts, MPI_Datatype type, int n) {
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    fprintf(out, " %s=", key);
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%s%lld", i ? "," : "", (long long)counts[i] * size);
+}
+
+int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
+                const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm) {
+    int t = enter();
+    int rc = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
+    int c = t ? coll_comm(comm) : -1;
+    if (c >= 0) {
+        int n = comm_size(comm), r;
+        PMPI_Comm_rank(comm, &r);
+        long long mine = sbuf == MPI_IN_PLACE ? bytes(rcounts[r], rtype) : bytes(scount, stype);
+        fprintf(out, "%d gatherv %lld root=%d comm=%d", me, mine, root, c);
+        if (r == root) put_counts("recv", rcounts, rtype, n);
+        fputc('\n', out);
+    }
+    if (t) leave();
+    return rc;
+}
+
+int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
+                 void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+    int t = enter();
+    int rc = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
+    int c = t ? coll_comm(comm) : -1;
+    if (c >= 0) {
+        int n = comm_size(comm), r;
+        PMPI_Comm_rank(comm, &r);
+        long long mine = rbuf == MPI_IN_PLACE ? bytes(scounts[r], stype) : bytes(rcount, rtype);
+        fprintf(out, "%d scatterv %lld root=%d comm=%d", me, mine, root, c);
+        if (r == root) put_counts("send", scounts, stype, n);
+        fputc('\n', out);
+    }
+    if (t) leave();
+    return rc;
+}
+
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm) {
+    int t = enter();
+    int rc = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
+    int c = t ? coll_comm(comm) : -1;
+    if (c >= 0) {
+        int n = comm_size(comm), r;
+        PMPI_Comm_rank(comm, &r);
+        fprintf(out, "%d allgatherv %lld comm=%d", me, bytes(rcounts[r], rtype), c);
+        put_counts("recv", rcounts, rtype, n);
+        fputc('\n', out);
+    }
+    if (t) leave();
+    return rc;
+}
+
+int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+                  void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+                  MPI_Comm comm) {
+    int t = enter();
+    int rc = PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
+    int c = t ? coll_comm(comm) : -1;
+    if (c >= 0) {
+        int n = comm_size(comm), r;
+        PMPI_Comm_rank(comm, &r);
+        const int *sc = sbuf == MPI_IN_PLACE ? rcounts : scounts;
+        MPI_Datatype st = sbuf == MPI_IN_PLACE ? rtype : stype;
+        fprintf(out, "%d alltoallv %lld comm=%d", me, bytes(sc[r], st), c);
+        put_counts("send", sc, st, n);
+        put_counts("recv", rcounts, rtype, n);
+        fputc('\n', out);
+    }
+    if (t) leave();
+    return rc;
+}
+
+/* --- communicators --- */
+
+static void name_new(MPI_Comm parent, MPI_Comm made, int color, int key, int dup) {
+    int p = comm_id(parent);
+    if (p < 0) {
+        untraced++;
+        return;
+    }
+    int id = next_comm++;
+    if (made != MPI_COMM_NULL) find(&comms, key_of(&made, sizeof made), 1)->id = id;
+    if (dup)
+        fprintf(out, "%d comm_dup %d new=%d\n", me, p, id);
+    else if (color == MPI_UNDEFINED)
+        fprintf(out, "%d comm_split %d color=undefined key=%d new=%d\n", me, p, key, id);
+    else
+        fprintf(out, "%d comm_split %d color=%d key=%d new=%d\n", me, p, color, key, id);
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
+    int t = enter();
+    int rc = PMPI_Comm_split(comm, color, key, newcomm);
+    if (t) {
+        name_new(comm, *newcomm, color, key, 0);
+        leave();
+    }
+    return rc;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
+    int t = enter();
+    int rc = PMPI_Comm_dup(comm, newcomm);
+    if (t) {
+        name_new(comm, *newcomm, 0, 0, 1);
+        leave();
+    }
+    return rc;
+}
+
+int MPI_Comm_free(MPI_Comm *comm) {
+    if (out) forget(&comms, key_of(comm, sizeof *comm));
+    return PMPI_Comm_free(comm);
+}
