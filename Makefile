@@ -52,6 +52,7 @@ bench: build
 	./bench/privatize
 	./bench/fortran-stencil
 	./bench/analysis
+	./bench/validate
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
