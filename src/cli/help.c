@@ -76,6 +76,16 @@ static const struct {
      "\n"
      "Exit status: 0 ok, 1 bad input, 2 usage, 3 deadlock, 4 application error,\n"
      "130/143 interrupted. See docs/trace-format.md and docs/reports.md.\n"},
+    {"calibrate",
+     "usage: simpi calibrate pingpong [-o FILE.yaml] [--svg FILE.svg] [--as intra|inter]\n"
+     "                                [--segments K] -- mpirun -np 2\n"
+     "       simpi calibrate pingpong --data MEASUREMENTS [-o FILE.yaml] ...\n"
+     "       simpi calibrate host\n"
+     "pingpong: runs simpi's ping-pong (1 B to 16 MiB) on a real MPI, or reads SIZE SECONDS\n"
+     "lines, fits a piecewise-linear model (docs/interop.md), prints its segments and the\n"
+     "log errors of the built-in, best affine and piecewise models, writes the platform\n"
+     "fragment (default pingpong.yaml, as `inter:` unless --as intra) and an SVG plot.\n"
+     "host: this machine's flop rate (as simpi calibrate-host).\n"},
     {"trace",
      "usage: simpi trace -o DIR -- COMMAND [args...]\n"
      "Runs COMMAND (a real MPI launch, e.g. mpirun -np 16 ./app) with simpi's PMPI tracer\n"

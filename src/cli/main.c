@@ -15,8 +15,10 @@ static void usage(FILE *out) {
             "usage:\n"
             "  simpi run -n N [--platform FILE] [--set KEY=VALUE]... ./program [args]\n"
             "        run an MPI program built with simpicc as N simulated ranks\n"
-            "  simpi calibrate-host\n"
+            "  simpi calibrate-host (or simpi calibrate host)\n"
             "        measure this machine's flop rate (for --host-speed)\n"
+            "  simpi calibrate pingpong -o FILE.yaml [--svg FILE.svg] -- mpirun -np 2\n"
+            "        fit a piecewise network model to a real MPI's ping-pong\n"
             "  simpi replay [--platform FILE] [--set KEY=VALUE]... [--json FILE] TRACE\n"
             "        replay a trace (file, .gz, directory of rankN.trace, or index file)\n"
             "  simpi platform show [FILE] [--set KEY=VALUE]...\n"
@@ -59,6 +61,10 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "replay")) return cmd_replay(argc - 1, argv + 1);
     if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "calibrate-host")) return cmd_calibrate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "calibrate") && argc > 2 && !strcmp(argv[2], "pingpong"))
+        return cmd_pingpong(argc - 2, argv + 2);
+    if (!strcmp(cmd, "calibrate") && argc > 2 && !strcmp(argv[2], "host"))
+        return cmd_calibrate(argc - 2, argv + 2);
     if (!strcmp(cmd, "platform")) return cmd_platform(argc - 1, argv + 1);
     if (!strcmp(cmd, "gen")) return cmd_gen(argc - 1, argv + 1);
     if (!strcmp(cmd, "topo")) return cmd_topo(argc - 1, argv + 1);
