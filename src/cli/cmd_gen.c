@@ -19,8 +19,8 @@
 
 struct gen_opts {
     long ranks, iters;
-    const char *size, *compute, *out, *format;
-    int64_t size_bytes;
+    const char *size, *compute, *out, *format, *allreduce;
+    int64_t size_bytes, allreduce_bytes;
     simtime_t compute_ps;
     double flop_rate; /* simgrid: flops per second of the traced host */
 };
@@ -55,7 +55,9 @@ static void emit_native(gzFile f, const struct gen_opts *o, const struct stencil
         if (nb[k] >= 0) gzprintf(f, "%ld irecv %ld %s req=%d\n", r, nb[k], o->size, req++);
     for (int k = 0; k < 4; k++)
         if (nb[k] >= 0) gzprintf(f, "%ld isend %ld %s req=%d\n", r, nb[k], o->size, req++);
-    gzprintf(f, "%ld waitall\n%ld allreduce 8B\n", r, r);
+    gzprintf(f, "%ld waitall\n", r);
+    if (o->allreduce_bytes > 0)
+        gzprintf(f, "%ld allreduce %lld\n", r, (long long)o->allreduce_bytes);
 }
 
 static void emit_simgrid(FILE *f, const struct gen_opts *o, const struct stencil *g, long r) {
@@ -66,7 +68,9 @@ static void emit_simgrid(FILE *f, const struct gen_opts *o, const struct stencil
         if (nb[k] >= 0) fprintf(f, "%ld irecv %ld 0 %lld\n", r, nb[k], (long long)o->size_bytes);
     for (int k = 0; k < 4; k++)
         if (nb[k] >= 0) fprintf(f, "%ld isend %ld 0 %lld\n", r, nb[k], (long long)o->size_bytes);
-    fprintf(f, "%ld waitall\n%ld allreduce 8 0\n", r, r);
+    fprintf(f, "%ld waitall\n", r);
+    if (o->allreduce_bytes > 0)
+        fprintf(f, "%ld allreduce %lld 0\n", r, (long long)o->allreduce_bytes);
 }
 
 static int parse(struct gen_opts *o, int argc, char **argv) {
@@ -82,6 +86,8 @@ static int parse(struct gen_opts *o, int argc, char **argv) {
             o->size = v;
         else if (!strcmp(a, "--compute"))
             o->compute = v;
+        else if (!strcmp(a, "--allreduce"))
+            o->allreduce = v;
         else if (!strcmp(a, "--format"))
             o->format = v;
         else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
@@ -91,7 +97,8 @@ static int parse(struct gen_opts *o, int argc, char **argv) {
     }
     if (o->ranks < 1 || o->ranks > INT32_MAX || o->iters < 0 ||
         !units_parse_size(o->size, true, false, &o->size_bytes, NULL) ||
-        !units_parse_time(o->compute, &o->compute_ps, NULL))
+        !units_parse_time(o->compute, &o->compute_ps, NULL) ||
+        !units_parse_size(o->allreduce, true, false, &o->allreduce_bytes, NULL))
         return EXIT_USAGE;
     if (strcmp(o->format, "native") && strcmp(o->format, "simgrid")) return EXIT_USAGE;
     if (!strcmp(o->format, "simgrid") && !strcmp(o->out, "-")) return EXIT_USAGE;
@@ -183,10 +190,15 @@ static int write_simgrid(const struct gen_opts *o, const struct stencil *g) {
 }
 
 int cmd_gen(int argc, char **argv) {
-    struct gen_opts o = {0, 0, "8KiB", "1ms", "-", "native", 0, 0, 1e9};
+    struct gen_opts o = {.size = "8KiB",
+                         .compute = "1ms",
+                         .out = "-",
+                         .format = "native",
+                         .allreduce = "8B",
+                         .flop_rate = 1e9};
     if (parse(&o, argc, argv)) {
         fprintf(stderr, "usage: simpi gen stencil --ranks N --iters K [--size 8KiB] "
-                        "[--compute 1ms] [-o FILE[.gz]]\n"
+                        "[--compute 1ms] [--allreduce 8B] [-o FILE[.gz]]\n"
                         "       simpi gen stencil ... --format simgrid -o DIR   (SMPI "
                         "time-independent traces, compute in flops at 1 Gf/s)\n");
         return EXIT_USAGE;

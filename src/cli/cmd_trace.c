@@ -38,7 +38,7 @@ static bool find_tracer(char *path, size_t n) {
 
 static int count_rank_files(const char *dir) {
     int n = 0;
-    char path[PATH_MAX];
+    char path[PATH_MAX + 32];
     for (;; n++) {
         snprintf(path, sizeof path, "%s/rank%d.trace", dir, n);
         if (access(path, R_OK) != 0) return n;
@@ -75,7 +75,7 @@ int cmd_trace(int argc, char **argv) {
         return EXIT_INPUT_ERROR;
     }
     for (int r = 0;; r++) { /* stale files of an earlier trace */
-        char path[PATH_MAX];
+        char path[PATH_MAX + 32];
         snprintf(path, sizeof path, "%s/rank%d.trace", abs, r);
         if (unlink(path) != 0) break;
     }

@@ -86,6 +86,12 @@ static const struct {
      "log errors of the built-in, best affine and piecewise models, writes the platform\n"
      "fragment (default pingpong.yaml, as `inter:` unless --as intra) and an SVG plot.\n"
      "host: this machine's flop rate (as simpi calibrate-host).\n"},
+    {"convert",
+     "usage: simpi convert IN OUT [--to native|dim]\n"
+     "Writes trace IN (native, a folder of rank files, an index, SimGrid time-independent or\n"
+     "Dimemas .dim) as a native trace or a Dimemas trace: --to, else OUT's extension (.dim:\n"
+     "Dimemas, otherwise native). A record the output cannot hold stops the conversion with\n"
+     "its file and line; OUT is written atomically (docs/interop.md).\n"},
     {"trace",
      "usage: simpi trace -o DIR -- COMMAND [args...]\n"
      "Runs COMMAND (a real MPI launch, e.g. mpirun -np 16 ./app) with simpi's PMPI tracer\n"

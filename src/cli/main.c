@@ -27,6 +27,8 @@ static void usage(FILE *out) {
             "        statistics of the platform's network topology\n"
             "  simpi trace -o DIR -- mpirun -np N ./program [args]\n"
             "        trace a real MPI run (Open MPI) into DIR, for simpi replay DIR\n"
+            "  simpi convert IN OUT [--to native|dim]\n"
+            "        convert a trace (native, SimGrid, Dimemas) to native or Dimemas .dim\n"
             "  simpi gen stencil --ranks N --iters K [--size BYTES] [--compute TIME] [-o FILE]\n"
             "        write a synthetic 2-D halo exchange + allreduce trace\n"
             "\n"
@@ -69,6 +71,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "gen")) return cmd_gen(argc - 1, argv + 1);
     if (!strcmp(cmd, "topo")) return cmd_topo(argc - 1, argv + 1);
     if (!strcmp(cmd, "trace")) return cmd_trace(argc - 1, argv + 1);
+    if (!strcmp(cmd, "convert")) return cmd_convert(argc - 1, argv + 1);
     fprintf(stderr, "simpi: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return EXIT_USAGE;

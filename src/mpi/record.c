@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/pool.h"
+#include "core/rankfile.h"
 #include "mpi/sim_internal.h"
 
 #define RECORD_MEMORY ((size_t)64 << 20) /* for all the ranks' buffers */
@@ -42,35 +43,16 @@ struct recorder {
     char failed_path[512];
 };
 
-static void rank_path(const struct recorder *rc, int32_t rank, char *path, size_t n) {
-    snprintf(path, n, "%s/rank%d.trace", rc->dir, rank);
-}
-
 /* Appends the rank's buffer to its file (creating it with the header). */
 static void flush_rank(struct sim *s, int32_t rank) {
     struct recorder *rc = s->rec;
     struct rec_rank *r = &rc->ranks[rank];
     if (r->len == 0 && r->started) return;
-    char path[512];
-    rank_path(rc, rank, path, sizeof path);
-    int fd = open(path, O_WRONLY | O_CREAT | (r->started ? O_APPEND : O_TRUNC), 0644);
-    bool ok = fd >= 0;
-    if (ok && !r->started) {
-        char head[64];
-        int n = snprintf(head, sizeof head, "simpi-trace 1\nranks %d\n", s->nranks);
-        ok = write(fd, head, (size_t)n) == n;
-    }
-    for (size_t off = 0; ok && off < r->len;) {
-        ssize_t w = write(fd, r->buf + off, r->len - off);
-        if (w <= 0) ok = false;
-        off += w > 0 ? (size_t)w : 0;
-    }
-    if (fd >= 0 && close(fd) != 0) ok = false;
-    if (!ok && !rc->write_errno) {
+    if (!rankfile_append(rc->dir, rank, s->nranks, &r->started, r->buf, r->len) &&
+        !rc->write_errno) {
         rc->write_errno = errno ? errno : EIO;
-        snprintf(rc->failed_path, sizeof rc->failed_path, "%s", path);
+        rankfile_path(rc->dir, rank, rc->failed_path, sizeof rc->failed_path);
     }
-    r->started = true;
     r->len = 0;
 }
 

@@ -64,6 +64,7 @@ struct trace_reader {
     char *line_buf; /* the line a mapped cursor read last (NUL-terminated) */
     size_t line_cap;
     int64_t bytes_read, bytes_total; /* for the progress line (total 0: unknown) */
+    char *temp_dir; /* a Dimemas trace translated into native files, removed at close */
 };
 
 static bool source_open(struct trace_reader *t, struct source *s, struct sim_error *err);
@@ -412,10 +413,12 @@ static bool open_index(struct trace_reader *t, const char *path, struct sim_erro
 static bool first_line(const char *path, char *buf, int len) {
     gzFile f = gzopen(path, "rb");
     if (!f) return false;
-    bool found = false;
+    bool found = false, raw_first = true;
     while (!found && gzgets(f, buf, len)) {
         buf[strcspn(buf, "\r\n")] = '\0';
-        found = !blank_or_comment(buf);
+        /* a Dimemas header starts with '#' but is not a comment */
+        found = !blank_or_comment(buf) || (raw_first && !strncmp(buf, "#DIMEMAS", 8));
+        raw_first = false;
     }
     gzclose(f);
     return found;
@@ -616,12 +619,39 @@ static bool looks_like_action(const char *l) {
     return end != l && r >= 0 && (*end == ' ' || *end == '\t') && end[1] >= 'a' && end[1] <= 'z';
 }
 
+/* A Dimemas trace: translated into native per-rank files in a temporary
+ * folder (trace_dim.c), read as a directory. */
+static bool open_dimemas(struct trace_reader *t, const char *path, struct sim_error *err) {
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/simpi-dim-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return err_set(err, "%s: cannot create a temporary folder in %s: %s", path,
+                       tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    t->temp_dir = xstrdup(dir);
+    int32_t n = 0;
+    return dim_translate(path, dir, &n, err) && open_directory(t, dir, err);
+}
+
+static void remove_temp_dir(struct trace_reader *t) {
+    if (!t->temp_dir) return;
+    for (int32_t r = 0;; r++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/rank%d.trace", t->temp_dir, r);
+        if (unlink(path) != 0) break;
+    }
+    rmdir(t->temp_dir);
+    free(t->temp_dir);
+    t->temp_dir = NULL;
+}
+
 /* Chooses the reader from the first line: native header, index, SimGrid. */
 static bool open_file(struct trace_reader *t, const char *path, struct sim_error *err) {
     char head[4096];
     if (!first_line(path, head, sizeof head))
         return err_at(err, path, 0, "empty trace: expected 'simpi-trace 1'");
     if (!strncmp(head, "simpi-trace-index", 17)) return open_index(t, path, err);
+    if (!strncmp(head, "#DIMEMAS", 8)) return open_dimemas(t, path, err);
     if (!strncmp(head, "simpi-trace", 11)) {
         t->shared.path = xstrdup(path);
         return read_header(t, &t->shared, &t->nranks, true, err) && index_runs(t, err);
@@ -634,8 +664,8 @@ static bool open_file(struct trace_reader *t, const char *path, struct sim_error
     if (listed) return open_simgrid_description(t, path, err);
     if (looks_like_action(head) && strstr(head, " init")) return open_simgrid_single(t, path, err);
     return err_at(err, path, 1,
-                  "not a trace: expected the header 'simpi-trace 1', an index, or a SimGrid "
-                  "time-independent trace; found '%.40s'",
+                  "not a trace: expected the header 'simpi-trace 1', an index, a Dimemas trace "
+                  "('#DIMEMAS:...') or a SimGrid time-independent trace; found '%.40s'",
                   head);
 }
 
@@ -686,6 +716,7 @@ void trace_close(struct trace_reader *t) {
         free(t->names[i]);
     free(t->names);
     pool_destroy(&t->recs);
+    remove_temp_dir(t);
     free(t);
 }
 

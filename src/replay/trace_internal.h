@@ -23,4 +23,10 @@ int tit_parse_line(char *line, int32_t rank, int32_t nranks, uint8_t *default_dt
                    struct trace_rec *rec, struct trace_rec *extra, bool *has_extra,
                    const char *file, int lineno, struct sim_error *err);
 
+/* Dimemas traces (trace_dim.c): translates path into native per-rank files
+ * dir/rank<R>.trace; *nranks gets the task count. */
+bool dim_translate(const char *path, const char *dir, int32_t *nranks, struct sim_error *err);
+/* Writes trace t (every rank, in order) as a Dimemas trace named name. */
+bool dim_write(struct trace_reader *t, FILE *out, const char *name, struct sim_error *err);
+
 #endif

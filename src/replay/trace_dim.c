@@ -1,0 +1,608 @@
+/* Dimemas traces (.dim, docs/interop.md): reading, by translating them into
+ * simpi's native per-rank files in a temporary folder (one streaming pass,
+ * a bounded buffer per rank), and writing. The format, as Dimemas reads it:
+ *   #DIMEMAS:NAME:OFFSETS[,OFFSET]:TASKS(THREADS,...),COMMUNICATORS
+ *   d:1:COMM:SIZE:TASK:...                 a communicator
+ *   1:TASK:THREAD:SECONDS                  CPU burst
+ *   2:TASK:THREAD:DEST:SIZE:TAG:COMM:SYNC  send (SYNC bit 1: synchronous,
+ *                                          bit 2: immediate)
+ *   3:TASK:THREAD:SRC:SIZE:TAG:COMM:TYPE   receive (TYPE 0 recv, 1 irecv,
+ *                                          2 wait for an irecv)
+ *   10:TASK:THREAD:OP:COMM:ROOT:ROOT_THREAD:BYTES_SENT:BYTES_RECEIVED
+ *   20:TASK:THREAD:TYPE:VALUE              event
+ *   0:TASK:THREAD                          no operation
+ *   s:TASK:OFFSET...                       offsets (the end of the records)
+ * Sends and receives may also name the peer's thread after the peer. Tasks
+ * and threads count from 0; simpi reads one thread per task and
+ * communicators holding every task in order (MPI_COMM_WORLD). */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "core/pool.h"
+#include "core/rankfile.h"
+#include "replay/trace_internal.h"
+
+#define DIM_MAX_FIELDS 16
+#define DIM_INTERVAL_EVENT 60000001
+
+/* Dimemas' global operation ids and simpi's collectives. */
+static const struct {
+    int id;
+    uint8_t kind;
+    const char *name;
+} glops[] = {{0, COLL_BARRIER, "barrier"},
+             {1, COLL_BCAST, "bcast"},
+             {2, COLL_GATHER, "gather"},
+             {3, COLL_GATHER, "gatherv"},
+             {4, COLL_SCATTER, "scatter"},
+             {5, COLL_SCATTER, "scatterv"},
+             {6, COLL_ALLGATHER, "allgather"},
+             {7, COLL_ALLGATHER, "allgatherv"},
+             {8, COLL_ALLTOALL, "alltoall"},
+             {9, COLL_ALLTOALL, "alltoallv"},
+             {10, COLL_REDUCE, "reduce"},
+             {11, COLL_ALLREDUCE, "allreduce"},
+             {12, COLL_REDUCE_SCATTER, "reduce_scatter"},
+             {13, COLL_SCAN, "scan"}};
+
+/* --- reading: translation into native per-rank files --- */
+
+struct dim_rank {
+    char *buf;
+    size_t len;
+    int32_t next_req;
+    bool started;
+    /* outstanding irecvs, oldest first: (source, tag) -> request id */
+    struct pending_recv {
+        int32_t src, tag, id;
+    } * recvs;
+    int nrecvs, cap;
+};
+
+struct dim_reader {
+    const char *path;
+    char *dir;
+    int line;
+    int32_t ntasks;
+    int32_t *world_ids; /* communicator ids that are MPI_COMM_WORLD */
+    int nworld;
+    struct dim_rank *ranks;
+    size_t cap;
+    struct sim_error *err;
+};
+
+__attribute__((format(printf, 2, 3))) static bool dfail(struct dim_reader *d, const char *fmt,
+                                                        ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return err_at(d->err, d->path, d->line, "%s", msg);
+}
+
+static bool flush_dim_rank(struct dim_reader *d, int32_t r) {
+    struct dim_rank *k = &d->ranks[r];
+    bool ok = rankfile_append(d->dir, r, d->ntasks, &k->started, k->buf ? k->buf : "", k->len);
+    k->len = 0;
+    return ok || err_set(d->err, "%s: cannot write the translated trace in %s: %s", d->path, d->dir,
+                         strerror(errno));
+}
+
+__attribute__((format(printf, 3, 4))) static bool emit(struct dim_reader *d, int32_t r,
+                                                       const char *fmt, ...) {
+    struct dim_rank *k = &d->ranks[r];
+    if (!k->buf) k->buf = xcalloc(d->cap, 1);
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (k->len + (size_t)n + 24 > d->cap && !flush_dim_rank(d, r)) return false;
+    k->len += (size_t)snprintf(k->buf + k->len, d->cap - k->len, "%d %s\n", r, line);
+    return true;
+}
+
+/* Splits "a:b:c" in place; returns the number of fields. */
+static int split_colons(char *l, char **f, int max) {
+    int n = 0;
+    l[strcspn(l, "\r\n")] = 0;
+    for (char *p = l; n < max;) { /* the last field keeps the rest of the line */
+        f[n++] = p;
+        char *c = n < max ? strchr(p, ':') : NULL;
+        if (!c) break;
+        *c = 0;
+        p = c + 1;
+    }
+    return n;
+}
+
+static bool int_field(struct dim_reader *d, const char *s, const char *what, long lo, long hi,
+                      long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return dfail(d, "field '%s': found '%s', expected an integer from %ld to %ld", what, s, lo,
+                     hi);
+    *out = v;
+    return true;
+}
+
+static bool comm_field(struct dim_reader *d, const char *s) {
+    long c;
+    if (!int_field(d, s, "communicator", 0, INT32_MAX, &c)) return false;
+    for (int i = 0; i < d->nworld; i++)
+        if (d->world_ids[i] == c) return true;
+    return dfail(d,
+                 "communicator %ld is not defined as one holding every task (simpi reads "
+                 "MPI_COMM_WORLD only in Dimemas traces)",
+                 c);
+}
+
+static void peer_text(long v, char *out, size_t n) {
+    if (v < 0)
+        snprintf(out, n, "any");
+    else
+        snprintf(out, n, "%ld", v);
+}
+
+/* send / receive: "PEER[:PEER_THREAD]:SIZE:TAG:COMM:LAST" after the thread. */
+static bool p2p_fields(struct dim_reader *d, char **f, int n, long *peer, long *size, long *tag,
+                       long *last) {
+    if (n != 8 && n != 9) return dfail(d, "a message record has %d fields, expected 8 or 9", n);
+    int o = n == 9 ? 1 : 0; /* the peer's thread */
+    return int_field(d, f[3], "peer", -1, d->ntasks - 1, peer) &&
+           int_field(d, f[4 + o], "size", 0, INT64_MAX / 2, size) &&
+           int_field(d, f[5 + o], "tag", -1, INT32_MAX, tag) && comm_field(d, f[6 + o]) &&
+           int_field(d, f[7 + o], "synchronism or receive type", 0, 3, last);
+}
+
+static bool dim_send(struct dim_reader *d, int32_t r, char **f, int n) {
+    long peer, size, tag, sync;
+    if (!p2p_fields(d, f, n, &peer, &size, &tag, &sync)) return false;
+    if (peer < 0) return dfail(d, "a send to task %ld", peer);
+    const char *op = sync & 2 ? (sync & 1 ? "issend" : "isend") : (sync & 1 ? "ssend" : "send");
+    if (sync & 2)
+        return emit(d, r, "%s %ld %ld tag=%ld req=%d", op, peer, size, tag < 0 ? 0 : tag,
+                    d->ranks[r].next_req++);
+    return emit(d, r, "%s %ld %ld tag=%ld", op, peer, size, tag < 0 ? 0 : tag);
+}
+
+static bool dim_recv(struct dim_reader *d, int32_t r, char **f, int n) {
+    long peer, size, tag, type;
+    if (!p2p_fields(d, f, n, &peer, &size, &tag, &type)) return false;
+    char src[16], tg[24];
+    peer_text(peer, src, sizeof src);
+    if (tag < 0)
+        snprintf(tg, sizeof tg, "any");
+    else
+        snprintf(tg, sizeof tg, "%ld", tag);
+    struct dim_rank *k = &d->ranks[r];
+    if (type == 0) return emit(d, r, "recv %s %ld tag=%s", src, size, tg);
+    if (type == 1) {
+        if (k->nrecvs == k->cap) {
+            k->cap = k->cap ? 2 * k->cap : 16;
+            k->recvs = xrealloc_or_die(k->recvs, sizeof *k->recvs * (size_t)k->cap);
+        }
+        k->recvs[k->nrecvs++] = (struct pending_recv){(int32_t)peer, (int32_t)tag, k->next_req};
+        return emit(d, r, "irecv %s %ld tag=%s req=%d", src, size, tg, k->next_req++);
+    }
+    for (int i = 0; i < k->nrecvs; i++) { /* type 2: wait for the oldest such irecv */
+        if (k->recvs[i].src != peer || k->recvs[i].tag != tag) continue;
+        int32_t id = k->recvs[i].id;
+        memmove(&k->recvs[i], &k->recvs[i + 1], sizeof *k->recvs * (size_t)(k->nrecvs - i - 1));
+        k->nrecvs--;
+        return emit(d, r, "wait %d", id);
+    }
+    return dfail(d,
+                 "a wait (receive type 2) for source %s tag %s with no such immediate receive "
+                 "before it",
+                 src, tg);
+}
+
+/* A global operation's block from its bytes sent and received. */
+static long glop_size(int kind, long sent, long recvd, int32_t ntasks) {
+    switch (kind) {
+    case COLL_BARRIER:
+        return 0;
+    case COLL_BCAST:
+        return sent > recvd ? sent : recvd;
+    case COLL_SCATTER:
+    case COLL_REDUCE_SCATTER:
+        return recvd;
+    case COLL_ALLTOALL:
+        return sent / (ntasks > 0 ? ntasks : 1);
+    default:
+        return sent;
+    }
+}
+
+static bool dim_glop(struct dim_reader *d, int32_t r, char **f, int n) {
+    long id, root, root_th, sent, recvd;
+    if (n != 9) return dfail(d, "a global operation has %d fields, expected 9", n);
+    if (!int_field(d, f[3], "global operation", 0, 1000, &id) || !comm_field(d, f[4]) ||
+        !int_field(d, f[5], "root", -1, d->ntasks - 1, &root) ||
+        !int_field(d, f[6], "root thread", -1, 0, &root_th) ||
+        !int_field(d, f[7], "bytes sent", 0, INT64_MAX / 2, &sent) ||
+        !int_field(d, f[8], "bytes received", 0, INT64_MAX / 2, &recvd))
+        return false;
+    for (size_t i = 0; i < sizeof glops / sizeof *glops; i++)
+        if (glops[i].id == id) {
+            const char *name = sim_coll_name((enum coll_kind)glops[i].kind);
+            long size = glop_size(glops[i].kind, sent, recvd, d->ntasks);
+            if (glops[i].kind == COLL_BARRIER) return emit(d, r, "barrier");
+            return emit(d, r, "%s %ld root=%ld", name, size, root < 0 ? 0 : root);
+        }
+    return dfail(d, "global operation %ld is not one of Dimemas' MPI collectives (0-13)", id);
+}
+
+static bool dim_event(struct dim_reader *d, int32_t r, char **f, int n) {
+    long type, value;
+    if (n != 5) return dfail(d, "an event has %d fields, expected 5", n);
+    if (!int_field(d, f[3], "event type", 0, INT64_MAX / 2, &type) ||
+        !int_field(d, f[4], "event value", 0, INT64_MAX / 2, &value))
+        return false;
+    if (type != DIM_INTERVAL_EVENT) return true; /* other events: no simulated effect */
+    if (value == 0) return emit(d, r, "interval_end");
+    return emit(d, r, "interval_begin interval_%ld", value);
+}
+
+/* One record line (not a definition). */
+static bool dim_record(struct dim_reader *d, char *l) {
+    char *f[DIM_MAX_FIELDS];
+    int n = split_colons(l, f, DIM_MAX_FIELDS);
+    long op, task, thread;
+    if (n < 3 || !int_field(d, f[0], "operation", 0, 20, &op) ||
+        !int_field(d, f[1], "task", 0, d->ntasks - 1, &task) ||
+        !int_field(d, f[2], "thread", 0, 0, &thread))
+        return false;
+    int32_t r = (int32_t)task;
+    switch (op) {
+    case 0:
+        return true;
+    case 1: {
+        char *end;
+        double s = n == 4 ? strtod(f[3], &end) : -1;
+        if (n != 4 || end == f[3] || *end || !(s >= 0) || s > 9e6)
+            return dfail(d, "field 'burst duration': found '%s', expected seconds",
+                         n > 3 ? f[3] : "");
+        return emit(d, r, "compute %.0fps", s * 1e12);
+    }
+    case 2:
+        return dim_send(d, r, f, n);
+    case 3:
+        return dim_recv(d, r, f, n);
+    case 10:
+        return dim_glop(d, r, f, n);
+    case 20:
+        return dim_event(d, r, f, n);
+    default:
+        return dfail(d, "unknown record type %ld (expected 0, 1, 2, 3, 10 or 20)", op);
+    }
+}
+
+/* "d:1:COMM:SIZE:TASK:..." — a communicator of every task, in order. */
+static bool dim_definition(struct dim_reader *d, char *l) {
+    char *f[4];
+    int n = split_colons(l, f, 4);
+    long type, id, size;
+    if (n < 4 || !int_field(d, f[1], "definition type", 1, 3, &type)) return false;
+    if (type != 1) return true; /* files and windows: no simulated effect */
+    char *rest = f[3];
+    char *colon = strchr(rest, ':');
+    if (colon) *colon = 0;
+    if (!int_field(d, f[2], "communicator", 0, INT32_MAX, &id) ||
+        !int_field(d, rest, "communicator size", 1, INT32_MAX, &size))
+        return false;
+    long k = 0;
+    for (char *p = colon ? colon + 1 : NULL; p && *p; k++) {
+        char *end;
+        long task = strtol(p, &end, 10);
+        if (end == p || task != k)
+            return dfail(d,
+                         "communicator %ld is not every task in order (simpi reads "
+                         "MPI_COMM_WORLD only in Dimemas traces)",
+                         id);
+        p = *end == ':' ? end + 1 : end;
+    }
+    if (k != size || size != d->ntasks)
+        return dfail(d,
+                     "communicator %ld holds %ld of the %d tasks (simpi reads MPI_COMM_WORLD "
+                     "only in Dimemas traces)",
+                     id, size, d->ntasks);
+    d->world_ids = xrealloc_or_die(d->world_ids, sizeof *d->world_ids * (size_t)(d->nworld + 1));
+    d->world_ids[d->nworld++] = (int32_t)id;
+    return true;
+}
+
+/* "#DIMEMAS:NAME:OFFSETS:TASKS(THREADS,...),COMMS": the task count. */
+static bool dim_header(struct dim_reader *d, const char *l) {
+    const char *open = strrchr(l, '(');
+    const char *p = open;
+    while (p && p > l && p[-1] >= '0' && p[-1] <= '9')
+        p--;
+    char *end;
+    long tasks = p ? strtol(p, &end, 10) : -1;
+    if (!open || p == open || tasks < 1 || tasks > INT32_MAX || end != open)
+        return dfail(d, "the header: expected '#DIMEMAS:NAME:OFFSETS:TASKS(THREADS,...),COMMS'");
+    for (const char *q = open + 1; *q && *q != ')'; q++)
+        if (*q == ',' ? q[1] != '1' : (*q != '1' || (q[1] != ',' && q[1] != ')')))
+            return dfail(d,
+                         "tasks with several threads are not supported (the header lists "
+                         "'%.40s')",
+                         open);
+    d->ntasks = (int32_t)tasks;
+    return true;
+}
+
+bool dim_translate(const char *path, const char *dir, int32_t *nranks, struct sim_error *err) {
+    struct dim_reader d = {.path = path, .err = err};
+    d.dir = xstrdup(dir);
+    gzFile f = gzopen(path, "rb");
+    if (!f) return err_set(err, "%s: cannot open trace: %s", path, strerror(errno));
+    size_t cap = 1 << 16;
+    char *line = xcalloc(cap, 1);
+    bool ok = true, records = false;
+    while (ok && gzgets(f, line, (int)cap)) {
+        d.line++;
+        if (strlen(line) == cap - 1 && line[cap - 2] != '\n') {
+            ok = dfail(&d, "a line longer than %zu bytes", cap - 2);
+            break;
+        }
+        if (d.line == 1) {
+            ok = dim_header(&d, line);
+            if (ok) {
+                d.ranks = xcalloc((size_t)d.ntasks, sizeof *d.ranks);
+                d.cap = ((size_t)64 << 20) / (size_t)d.ntasks;
+                d.cap = d.cap < 4096 ? 4096 : d.cap > 65536 ? 65536 : d.cap;
+            }
+            continue;
+        }
+        if (line[0] == '\n' || line[0] == '#') continue;
+        if (line[0] == 's' && line[1] == ':') break; /* offsets: the records have ended */
+        if (line[0] == 'd' && line[1] == ':') {
+            ok = records ? dfail(&d, "a definition after the first record")
+                         : dim_definition(&d, line);
+            continue;
+        }
+        if (d.nworld == 0) d.world_ids = xcalloc(1, sizeof *d.world_ids), d.nworld = 1;
+        records = true;
+        ok = dim_record(&d, line);
+    }
+    gzclose(f);
+    for (int32_t r = 0; ok && r < d.ntasks; r++)
+        ok = flush_dim_rank(&d, r);
+    for (int32_t r = 0; d.ranks && r < d.ntasks; r++) {
+        free(d.ranks[r].buf);
+        free(d.ranks[r].recvs);
+    }
+    if (ok && d.ntasks == 0) ok = err_at(err, path, 1, "empty Dimemas trace");
+    *nranks = d.ntasks;
+    free(d.ranks);
+    free(d.world_ids);
+    free(d.dir);
+    free(line);
+    return ok;
+}
+
+/* --- writing --- */
+
+/* A request of the rank being written: what its wait becomes. */
+struct dim_req {
+    int32_t id, peer, tag;
+    int64_t size;
+    bool recv;
+};
+
+struct dim_writer {
+    FILE *out;
+    struct trace_reader *t;
+    int32_t rank;
+    struct dim_req *reqs;
+    int nreqs, cap;
+    struct sim_error *err;
+};
+
+__attribute__((format(printf, 3, 4))) static bool
+wfail(struct dim_writer *w, const struct trace_rec *r, const char *fmt, ...) {
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return err_at(w->err, trace_file_of(w->t, r->rank), r->line, "rank %d: %s", r->rank, msg);
+}
+
+static void track(struct dim_writer *w, int32_t id, int32_t peer, int32_t tag, int64_t size,
+                  bool recv) {
+    if (w->nreqs == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 16;
+        w->reqs = xrealloc_or_die(w->reqs, sizeof *w->reqs * (size_t)w->cap);
+    }
+    w->reqs[w->nreqs++] = (struct dim_req){id, peer, tag, size, recv};
+}
+
+/* Completes request i: a receive's wait record (a send has none). */
+static void complete(struct dim_writer *w, int i) {
+    struct dim_req q = w->reqs[i];
+    memmove(&w->reqs[i], &w->reqs[i + 1], sizeof *w->reqs * (size_t)(w->nreqs - i - 1));
+    w->nreqs--;
+    if (q.recv)
+        fprintf(w->out, "3:%d:0:%d:%lld:%d:0:2\n", w->rank, q.peer, (long long)q.size, q.tag);
+}
+
+static int find_req(const struct dim_writer *w, int32_t id) {
+    for (int i = 0; i < w->nreqs; i++)
+        if (w->reqs[i].id == id) return i;
+    return -1;
+}
+
+static bool write_wait(struct dim_writer *w, const struct trace_rec *r) {
+    if (r->op == TOP_WAIT_PEER || r->op == TOP_TEST_PEER) { /* SimGrid's: by peer and tag */
+        for (int i = 0; i < w->nreqs; i++)
+            if (w->reqs[i].recv == (r->mode == 0) && w->reqs[i].peer == r->peer &&
+                w->reqs[i].tag == r->tag) {
+                complete(w, i);
+                return true;
+            }
+        return true;
+    }
+    if (r->nids == 0) { /* waitall: every outstanding request */
+        while (w->nreqs)
+            complete(w, 0);
+        return true;
+    }
+    if (r->op == TOP_WAITANY) return wfail(w, r, "waitany has no Dimemas equivalent");
+    for (int k = 0; k < r->nids; k++) {
+        int i = find_req(w, r->ids[k]);
+        if (i < 0) return wfail(w, r, "waits for request %d, never started", r->ids[k]);
+        complete(w, i);
+    }
+    return true;
+}
+
+static int glop_of(uint8_t kind, bool v) {
+    for (size_t i = 0; i < sizeof glops / sizeof *glops; i++)
+        if (glops[i].kind == kind && (strchr(glops[i].name, 'v') != NULL) == v &&
+            strcmp(glops[i].name, "reduce_scatter"))
+            return glops[i].id;
+    return kind == COLL_REDUCE_SCATTER ? 12 : -1;
+}
+
+static bool write_coll(struct dim_writer *w, const struct trace_rec *r) {
+    /* a non-blocking collective becomes a blocking one where it starts (exact
+     * when it is waited for at once, as the collectives of --trace-out are) */
+    if (r->op == TOP_ICOLL) track(w, r->req, -1, 0, 0, false);
+    int id = glop_of(r->coll, r->counts != NULL || (r->mode & 4));
+    if (id < 0) return wfail(w, r, "%s has no Dimemas equivalent", sim_coll_name(r->coll));
+    int64_t n = trace_ranks(w->t), s = r->size, sent = s, recvd = s;
+    switch (r->coll) { /* bytes sent and received, as Dimemas counts them */
+    case COLL_BARRIER:
+        sent = recvd = 0;
+        break;
+    case COLL_BCAST:
+        sent = w->rank == r->root ? s : 0;
+        recvd = w->rank == r->root ? 0 : s;
+        break;
+    case COLL_GATHER:
+        recvd = w->rank == r->root ? n * s : 0;
+        break;
+    case COLL_SCATTER:
+        sent = w->rank == r->root ? n * s : 0;
+        break;
+    case COLL_ALLGATHER:
+        recvd = n * s;
+        break;
+    case COLL_ALLTOALL:
+        sent = recvd = n * s;
+        break;
+    case COLL_REDUCE_SCATTER:
+        sent = n * s;
+        break;
+    default:
+        break;
+    }
+    fprintf(w->out, "10:%d:0:%d:0:%d:0:%lld:%lld\n", w->rank, id, r->root, (long long)sent,
+            (long long)recvd);
+    return true;
+}
+
+static bool write_p2p(struct dim_writer *w, const struct trace_rec *r) {
+    int32_t me = w->rank;
+    int sync = r->mode == SEND_SYNC ? 1 : 0;
+    switch (r->op) {
+    case TOP_SEND:
+        fprintf(w->out, "2:%d:0:%d:%lld:%d:0:%d\n", me, r->peer, (long long)r->size, r->tag, sync);
+        return true;
+    case TOP_ISEND:
+        fprintf(w->out, "2:%d:0:%d:%lld:%d:0:%d\n", me, r->peer, (long long)r->size, r->tag,
+                sync | 2);
+        track(w, r->req, r->peer, r->tag, r->size, false);
+        return true;
+    case TOP_RECV:
+    case TOP_IRECV:
+        fprintf(w->out, "3:%d:0:%d:%lld:%d:0:%d\n", me, r->peer,
+                (long long)(r->size < 0 ? 0 : r->size), r->tag, r->op == TOP_IRECV);
+        if (r->op == TOP_IRECV) track(w, r->req, r->peer, r->tag, r->size < 0 ? 0 : r->size, true);
+        return true;
+    default: /* sendrecv: an immediate send and a receive */
+        fprintf(w->out, "2:%d:0:%d:%lld:%d:0:2\n3:%d:0:%d:%lld:%d:0:0\n", me, r->peer,
+                (long long)r->size, r->tag, me, r->peer2, (long long)r->size2, r->tag2);
+        return true;
+    }
+}
+
+static bool write_record(struct dim_writer *w, const struct trace_rec *r) {
+    if (r->comm != 0 && r->op != TOP_COMPUTE && r->op != TOP_COMPUTE_FLOPS &&
+        r->op < TOP_COMM_SPLIT)
+        return wfail(w, r, "communicator %d: only MPI_COMM_WORLD converts to Dimemas", r->comm);
+    switch (r->op) {
+    case TOP_COMPUTE:
+        fprintf(w->out, "1:%d:0:%.12f\n", w->rank, simtime_to_seconds(r->size));
+        return true;
+    case TOP_COMPUTE_FLOPS:
+        return wfail(w, r, "a computation in flops has no Dimemas equivalent (give durations)");
+    case TOP_SEND:
+    case TOP_ISEND:
+    case TOP_RECV:
+    case TOP_IRECV:
+    case TOP_SENDRECV:
+        return write_p2p(w, r);
+    case TOP_WAIT:
+    case TOP_WAITALL:
+    case TOP_WAITANY:
+    case TOP_TEST:
+    case TOP_WAIT_PEER:
+    case TOP_TEST_PEER:
+        return write_wait(w, r);
+    case TOP_COLL:
+    case TOP_ICOLL:
+        return write_coll(w, r);
+    case TOP_INTERVAL_BEGIN:
+        fprintf(w->out, "20:%d:0:%d:%d\n", w->rank, DIM_INTERVAL_EVENT, r->req + 1);
+        return true;
+    case TOP_INTERVAL_END:
+        fprintf(w->out, "20:%d:0:%d:0\n", w->rank, DIM_INTERVAL_EVENT);
+        return true;
+    case TOP_COMM_SELF:
+    case TOP_BUFFER_ATTACH:
+    case TOP_BUFFER_DETACH:
+        return true; /* no effect on the timing Dimemas simulates */
+    default:
+        return wfail(w, r,
+                     "this record (communicator creation, cancel) has no Dimemas "
+                     "equivalent");
+    }
+}
+
+bool dim_write(struct trace_reader *t, FILE *out, const char *name, struct sim_error *err) {
+    int32_t n = trace_ranks(t);
+    fprintf(out, "#DIMEMAS:\"%s\":0:%d(", name, n);
+    for (int32_t r = 0; r < n; r++)
+        fprintf(out, r ? ",1" : "1");
+    fprintf(out, "),1\nd:1:0:%d", n);
+    for (int32_t r = 0; r < n; r++)
+        fprintf(out, ":%d", r);
+    fputc('\n', out);
+    struct dim_writer w = {.out = out, .t = t, .err = err};
+    bool ok = true;
+    for (w.rank = 0; ok && w.rank < n; w.rank++) {
+        w.nreqs = 0;
+        struct trace_rec *r;
+        while (ok && (r = trace_next(t, w.rank, err))) {
+            ok = write_record(&w, r);
+            trace_release(t, r);
+        }
+        ok = ok && !err->set;
+    }
+    free(w.reqs);
+    return ok;
+}
