@@ -1,9 +1,9 @@
-/* `simpi convert IN OUT [--to native|dim]`: any trace simpi reads (native,
- * per-rank folder or index, SimGrid time-independent, Dimemas .dim) written
- * as a native trace (one file, rank after rank) or a Dimemas trace; the
- * format comes from --to, else OUT's extension (.dim: Dimemas, otherwise
- * native). Written atomically; records that have no equivalent in the
- * output format stop the conversion naming their file and line. */
+/* `simpi convert IN OUT [--to native|dim|simgrid]`: any trace simpi reads
+ * (native, per-rank folder or index, SimGrid time-independent, Dimemas .dim)
+ * written as a native trace (one file, rank after rank), a Dimemas trace or
+ * a SimGrid time-independent trace (a folder); the format comes from --to,
+ * else OUT's extension (.dim: Dimemas, otherwise native). Written atomically; records that have no
+ * equivalent in the output format stop the conversion naming their file and line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,15 +192,22 @@ int cmd_convert(int argc, char **argv) {
         else
             in = NULL, i = argc; /* too many */
     }
-    if (!in || !out || (to && strcmp(to, "native") && strcmp(to, "dim"))) {
-        fprintf(stderr, "usage: simpi convert IN OUT [--to native|dim]   (format of OUT from "
-                        "--to, else its extension: .dim is Dimemas)\n");
+    if (!in || !out || (to && strcmp(to, "native") && strcmp(to, "dim") && strcmp(to, "simgrid"))) {
+        fprintf(stderr, "usage: simpi convert IN OUT [--to native|dim|simgrid]   (format of OUT "
+                        "from --to, else its extension: .dim is Dimemas)\n");
         return EXIT_USAGE;
     }
     size_t len = strlen(out);
     bool dim = to ? !strcmp(to, "dim") : len > 4 && !strcmp(out + len - 4, ".dim");
     struct sim_error err = {0};
     struct trace_reader *t = trace_open(in, &err);
+    if (t && to && !strcmp(to, "simgrid")) { /* a folder of files */
+        bool done = tit_write(t, out, &err);
+        trace_close(t);
+        if (done) return 0;
+        err_print(&err);
+        return EXIT_INPUT_ERROR;
+    }
     struct outfile o;
     bool ok = t && outfile_open(&o, out, &err);
     if (ok) {

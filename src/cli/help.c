@@ -87,9 +87,10 @@ static const struct {
      "fragment (default pingpong.yaml, as `inter:` unless --as intra) and an SVG plot.\n"
      "host: this machine's flop rate (as simpi calibrate-host).\n"},
     {"convert",
-     "usage: simpi convert IN OUT [--to native|dim]\n"
+     "usage: simpi convert IN OUT [--to native|dim|simgrid]\n"
      "Writes trace IN (native, a folder of rank files, an index, SimGrid time-independent or\n"
-     "Dimemas .dim) as a native trace or a Dimemas trace: --to, else OUT's extension (.dim:\n"
+     "Dimemas .dim) as a native trace, a Dimemas trace or a SimGrid time-independent trace\n"
+     "(OUT a folder: rank<R>.txt and description): --to, else OUT's extension (.dim:\n"
      "Dimemas, otherwise native). A record the output cannot hold stops the conversion with\n"
      "its file and line; OUT is written atomically (docs/interop.md).\n"},
     {"trace",

@@ -26,6 +26,9 @@ int tit_parse_line(char *line, int32_t rank, int32_t nranks, uint8_t *default_dt
 /* Dimemas traces (trace_dim.c): translates path into native per-rank files
  * dir/rank<R>.trace; *nranks gets the task count. */
 bool dim_translate(const char *path, const char *dir, int32_t *nranks, struct sim_error *err);
+/* Writes trace t as a SimGrid time-independent trace in folder dir
+ * (trace_tit_write.c): dir/rank<R>.txt and dir/description. */
+bool tit_write(struct trace_reader *t, const char *dir, struct sim_error *err);
 /* Writes trace t (every rank, in order) as a Dimemas trace named name. */
 bool dim_write(struct trace_reader *t, FILE *out, const char *name, struct sim_error *err);
 
