@@ -3,6 +3,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -859,4 +861,14 @@ void trace_release(struct trace_reader *t, struct trace_rec *r) {
 
 int64_t trace_buffer_peak(const struct trace_reader *t) {
     return (int64_t)(t->recs.peak * t->recs.obj_size);
+}
+
+bool trace_rec_fail(const struct trace_reader *t, const struct trace_rec *r, struct sim_error *err,
+                    const char *fmt, ...) {
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return err_at(err, trace_file_of(t, r->rank), r->line, "rank %d: %s", r->rank, msg);
 }

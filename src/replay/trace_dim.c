@@ -411,16 +411,6 @@ struct dim_writer {
     struct sim_error *err;
 };
 
-__attribute__((format(printf, 3, 4))) static bool
-wfail(struct dim_writer *w, const struct trace_rec *r, const char *fmt, ...) {
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return err_at(w->err, trace_file_of(w->t, r->rank), r->line, "rank %d: %s", r->rank, msg);
-}
-
 static void track(struct dim_writer *w, int32_t id, int32_t peer, int32_t tag, int64_t size,
                   bool recv) {
     if (w->nreqs == w->cap) {
@@ -460,10 +450,13 @@ static bool write_wait(struct dim_writer *w, const struct trace_rec *r) {
             complete(w, 0);
         return true;
     }
-    if (r->op == TOP_WAITANY) return wfail(w, r, "waitany has no Dimemas equivalent");
+    if (r->op == TOP_WAITANY)
+        return trace_rec_fail(w->t, r, w->err, "waitany has no Dimemas equivalent");
     for (int k = 0; k < r->nids; k++) {
         int i = find_req(w, r->ids[k]);
-        if (i < 0) return wfail(w, r, "waits for request %d, never started", r->ids[k]);
+        if (i < 0)
+            return trace_rec_fail(w->t, r, w->err, "waits for request %d, never started",
+                                  r->ids[k]);
         complete(w, i);
     }
     return true;
@@ -482,7 +475,9 @@ static bool write_coll(struct dim_writer *w, const struct trace_rec *r) {
      * when it is waited for at once, as the collectives of --trace-out are) */
     if (r->op == TOP_ICOLL) track(w, r->req, -1, 0, 0, false);
     int id = glop_of(r->coll, r->counts != NULL || (r->mode & 4));
-    if (id < 0) return wfail(w, r, "%s has no Dimemas equivalent", sim_coll_name(r->coll));
+    if (id < 0)
+        return trace_rec_fail(w->t, r, w->err, "%s has no Dimemas equivalent",
+                              sim_coll_name(r->coll));
     int64_t n = trace_ranks(w->t), s = r->size, sent = s, recvd = s;
     switch (r->coll) { /* bytes sent and received, as Dimemas counts them */
     case COLL_BARRIER:
@@ -543,13 +538,15 @@ static bool write_p2p(struct dim_writer *w, const struct trace_rec *r) {
 static bool write_record(struct dim_writer *w, const struct trace_rec *r) {
     if (r->comm != 0 && r->op != TOP_COMPUTE && r->op != TOP_COMPUTE_FLOPS &&
         r->op < TOP_COMM_SPLIT)
-        return wfail(w, r, "communicator %d: only MPI_COMM_WORLD converts to Dimemas", r->comm);
+        return trace_rec_fail(w->t, r, w->err,
+                              "communicator %d: only MPI_COMM_WORLD converts to Dimemas", r->comm);
     switch (r->op) {
     case TOP_COMPUTE:
         fprintf(w->out, "1:%d:0:%.12f\n", w->rank, simtime_to_seconds(r->size));
         return true;
     case TOP_COMPUTE_FLOPS:
-        return wfail(w, r, "a computation in flops has no Dimemas equivalent (give durations)");
+        return trace_rec_fail(w->t, r, w->err,
+                              "a computation in flops has no Dimemas equivalent (give durations)");
     case TOP_SEND:
     case TOP_ISEND:
     case TOP_RECV:
@@ -577,9 +574,9 @@ static bool write_record(struct dim_writer *w, const struct trace_rec *r) {
     case TOP_BUFFER_DETACH:
         return true; /* no effect on the timing Dimemas simulates */
     default:
-        return wfail(w, r,
-                     "this record (communicator creation, cancel) has no Dimemas "
-                     "equivalent");
+        return trace_rec_fail(w->t, r, w->err,
+                              "this record (communicator creation, cancel) has no Dimemas "
+                              "equivalent");
     }
 }
 

@@ -23,6 +23,10 @@ int tit_parse_line(char *line, int32_t rank, int32_t nranks, uint8_t *default_dt
                    struct trace_rec *rec, struct trace_rec *extra, bool *has_extra,
                    const char *file, int lineno, struct sim_error *err);
 
+/* A record a writer cannot convert: err names its file, line and rank. */
+bool trace_rec_fail(const struct trace_reader *t, const struct trace_rec *r, struct sim_error *err,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /* Dimemas traces (trace_dim.c): translates path into native per-rank files
  * dir/rank<R>.trace; *nranks gets the task count. */
 bool dim_translate(const char *path, const char *dir, int32_t *nranks, struct sim_error *err);

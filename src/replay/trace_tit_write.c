@@ -30,16 +30,6 @@ struct tit_writer {
     struct sim_error *err;
 };
 
-__attribute__((format(printf, 3, 4))) static bool
-tfail(struct tit_writer *w, const struct trace_rec *r, const char *fmt, ...) {
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return err_at(w->err, trace_file_of(w->t, r->rank), r->line, "rank %d: %s", r->rank, msg);
-}
-
 static void put_wait(struct tit_writer *w, int i, const char *what) {
     struct tit_req q = w->reqs[i];
     fprintf(w->f, "%d %s %d %d %d\n", w->rank, what, q.src, q.dst, q.tag);
@@ -48,7 +38,8 @@ static void put_wait(struct tit_writer *w, int i, const char *what) {
 }
 
 static bool tit_wait(struct tit_writer *w, const struct trace_rec *r) {
-    if (r->op == TOP_WAITANY) return tfail(w, r, "waitany has no SimGrid equivalent");
+    if (r->op == TOP_WAITANY)
+        return trace_rec_fail(w->t, r, w->err, "waitany has no SimGrid equivalent");
     if (r->op == TOP_WAITALL && (r->nids == 0 || r->nids == w->nreqs)) {
         fprintf(w->f, "%d waitall\n", w->rank);
         w->nreqs = 0;
@@ -58,7 +49,9 @@ static bool tit_wait(struct tit_writer *w, const struct trace_rec *r) {
         int i = 0;
         while (i < w->nreqs && w->reqs[i].id != r->ids[k])
             i++;
-        if (i == w->nreqs) return tfail(w, r, "waits for request %d, never started", r->ids[k]);
+        if (i == w->nreqs)
+            return trace_rec_fail(w->t, r, w->err, "waits for request %d, never started",
+                                  r->ids[k]);
         put_wait(w, i, r->op == TOP_TEST ? "test" : "wait");
     }
     return true;
@@ -69,7 +62,8 @@ static bool tit_p2p(struct tit_writer *w, const struct trace_rec *r) {
         [TOP_SEND] = "send", [TOP_ISEND] = "isend", [TOP_RECV] = "recv", [TOP_IRECV] = "irecv"};
     bool send = r->op == TOP_SEND || r->op == TOP_ISEND;
     if (!send && (r->peer < 0 || r->tag < 0))
-        return tfail(w, r, "a receive from any source or with any tag has no SimGrid equivalent");
+        return trace_rec_fail(
+            w->t, r, w->err, "a receive from any source or with any tag has no SimGrid equivalent");
     fprintf(w->f, "%d %s %d %d %lld 6\n", w->rank, names[r->op], r->peer, r->tag,
             (long long)(r->size < 0 ? 0 : r->size));
     if (r->op == TOP_ISEND || r->op == TOP_IRECV) {
@@ -104,7 +98,7 @@ static bool tit_vcoll(struct tit_writer *w, const struct trace_rec *r) {
         fprintf(w->f, " %d 6 6\n", r->root);
         return true;
     case COLL_ALLGATHER:
-        if (!recv) return tfail(w, r, "allgatherv without its counts");
+        if (!recv) return trace_rec_fail(w->t, r, w->err, "allgatherv without its counts");
         fprintf(w->f, "%d allgatherv %lld", w->rank, s);
         put_list(w->f, recv, n);
         fprintf(w->f, " 6 6\n");
@@ -119,7 +113,7 @@ static bool tit_vcoll(struct tit_writer *w, const struct trace_rec *r) {
         fprintf(w->f, " %lld %d 6 6\n", s, r->root);
         return true;
     case COLL_ALLTOALL: {
-        if (!send || !recv) return tfail(w, r, "alltoallv without its counts");
+        if (!send || !recv) return trace_rec_fail(w->t, r, w->err, "alltoallv without its counts");
         long long st = 0, rt = 0;
         for (int i = 0; i < n; i++)
             st += send[i], rt += recv[i];
@@ -131,13 +125,15 @@ static bool tit_vcoll(struct tit_writer *w, const struct trace_rec *r) {
         return true;
     }
     default:
-        return tfail(w, r, "%sv has no SimGrid equivalent", sim_coll_name((enum coll_kind)r->coll));
+        return trace_rec_fail(w->t, r, w->err, "%sv has no SimGrid equivalent",
+                              sim_coll_name((enum coll_kind)r->coll));
     }
 }
 
 static bool tit_coll(struct tit_writer *w, const struct trace_rec *r) {
     if (r->op == TOP_ICOLL)
-        return tfail(w, r, "non-blocking collectives have no SimGrid equivalent");
+        return trace_rec_fail(w->t, r, w->err,
+                              "non-blocking collectives have no SimGrid equivalent");
     if (r->mode & 4) return tit_vcoll(w, r);
     long long s = (long long)r->size;
     int me = w->rank, root = r->root;
@@ -173,14 +169,16 @@ static bool tit_coll(struct tit_writer *w, const struct trace_rec *r) {
         fprintf(w->f, " 0 6\n");
         return true;
     default:
-        return tfail(w, r, "%s has no SimGrid equivalent", sim_coll_name((enum coll_kind)r->coll));
+        return trace_rec_fail(w->t, r, w->err, "%s has no SimGrid equivalent",
+                              sim_coll_name((enum coll_kind)r->coll));
     }
 }
 
 static bool tit_record(struct tit_writer *w, const struct trace_rec *r) {
     if (r->comm != 0 && r->op != TOP_COMPUTE && r->op != TOP_COMPUTE_FLOPS &&
         r->op < TOP_COMM_SPLIT)
-        return tfail(w, r, "communicator %d: only MPI_COMM_WORLD converts to SimGrid", r->comm);
+        return trace_rec_fail(w->t, r, w->err,
+                              "communicator %d: only MPI_COMM_WORLD converts to SimGrid", r->comm);
     switch (r->op) {
     case TOP_COMPUTE:
         fprintf(w->f, "%d sleep %.12f\n", w->rank, simtime_to_seconds(r->size));
@@ -217,9 +215,9 @@ static bool tit_record(struct tit_writer *w, const struct trace_rec *r) {
     case TOP_BUFFER_DETACH:
         return true; /* nothing SimGrid replays */
     default:
-        return tfail(w, r,
-                     "this record (communicator creation, cancel) has no SimGrid "
-                     "equivalent");
+        return trace_rec_fail(w->t, r, w->err,
+                              "this record (communicator creation, cancel) has no SimGrid "
+                              "equivalent");
     }
 }
 
