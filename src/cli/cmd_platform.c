@@ -1,11 +1,14 @@
 /* `simpi platform show`: prints the resolved platform, and the shared
  * --platform / --set option parsing. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/outfile.h"
 #include "core/pool.h"
 #include "net/network.h"
+#include "platform/import.h"
 #include "platform/platform.h"
 
 /* The --set list lives as long as the command (one per process). */
@@ -53,9 +56,40 @@ struct platform *cli_load_platform(const struct platform_opts *o, struct network
     return NULL;
 }
 
+/* `simpi platform convert FILE`: the YAML equivalent of a SimGrid XML
+ * platform, on stdout (or -o OUT), checked by loading it. */
+static int platform_convert(int argc, char **argv) {
+    const char *in = argc > 2 ? argv[2] : NULL, *out = "-";
+    if (argc == 5 && !strcmp(argv[3], "-o")) out = argv[4];
+    if (!in || (argc != 3 && argc != 5)) {
+        fprintf(stderr, "usage: simpi platform convert FILE.xml [-o FILE.yaml]\n");
+        return EXIT_USAGE;
+    }
+    struct sim_error err = {0};
+    bool imported;
+    char *yaml = platform_import(in, &imported, &err);
+    if (!imported && !err.set) err_set(&err, "%s: not a SimGrid platform XML file", in);
+    struct platform *p = yaml ? platform_load(in, NULL, 0, &err) : NULL;
+    struct outfile o;
+    bool ok = p && outfile_open(&o, out, &err);
+    if (ok) {
+        fputs(yaml, o.f);
+        ok = outfile_commit(&o, &err);
+    }
+    platform_free(p);
+    free(yaml);
+    if (!ok) {
+        err_print(&err);
+        return EXIT_INPUT_ERROR;
+    }
+    return 0;
+}
+
 int cmd_platform(int argc, char **argv) {
+    if (argc >= 2 && !strcmp(argv[1], "convert")) return platform_convert(argc, argv);
     if (argc < 2 || strcmp(argv[1], "show") != 0) {
-        fprintf(stderr, "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n");
+        fprintf(stderr, "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n"
+                        "       simpi platform convert FILE.xml [-o FILE.yaml]\n");
         return EXIT_USAGE;
     }
     struct platform_opts o = {0};

@@ -103,14 +103,18 @@ static const struct {
      "  -o DIR                 the folder of the trace (created; earlier rank files removed)\n"
      "\n"
      "Exit status: COMMAND's; 1 if no rank wrote a trace or the tracer is missing.\n"},
-    {"platform", "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n"
-                 "Prints the resolved platform: the built-in platform, FILE layered over it, then\n"
-                 "the --set overrides, each value followed by where it came from.\n"
-                 "\n"
-                 "  FILE                   platform description (YAML); also --platform FILE\n"
-                 "  --set KEY=VALUE        change one key, e.g. inter.latency=2us (any number)\n"
-                 "\n"
-                 "See docs/platform-format.md.\n"},
+    {"platform",
+     "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n"
+     "       simpi platform convert FILE.xml [-o FILE.yaml]\n"
+     "show: prints the resolved platform: the built-in platform, FILE layered over it,\n"
+     "then the --set overrides, each value followed by where it came from.\n"
+     "convert: the simpi YAML of a SimGrid platform XML <cluster> (docs/interop.md).\n"
+     "\n"
+     "  FILE                   platform description (YAML, or SimGrid XML); also\n"
+     "                         --platform FILE\n"
+     "  --set KEY=VALUE        change one key, e.g. inter.latency=2us (any number)\n"
+     "\n"
+     "See docs/platform-format.md.\n"},
     {"topo", "usage: simpi topo [--platform FILE] [--set KEY=VALUE]... [--json FILE]\n"
              "       simpi topo [--platform FILE] [--set KEY=VALUE]... --route A B\n"
              "Statistics of the platform's network topology (network: in the platform,\n"

@@ -6,6 +6,7 @@
 
 #include "core/pool.h"
 #include "core/units.h"
+#include "platform/import.h"
 #include "platform/yaml_load.h"
 
 static const char *const top_keys[] = {"name",  "nodes", "cores_per_node", "speed",   "intra",
@@ -200,7 +201,12 @@ struct platform *platform_load(const char *path, const char *const *sets, int ns
     struct conf_node *base = yaml_load_buffer(platform_default_yaml, strlen(platform_default_yaml),
                                               "<built-in platform>", err);
     if (!base || !path) return platform_from_tree(base, sets, nsets, err);
-    struct conf_node *over = yaml_load_file(path, err);
+    bool imported;
+    char *yaml = platform_import(path, &imported, err);
+    struct conf_node *over = imported
+                                 ? (yaml ? yaml_load_buffer(yaml, strlen(yaml), path, err) : NULL)
+                                 : yaml_load_file(path, err);
+    free(yaml);
     if (!over) {
         conf_free(base);
         return NULL;
@@ -213,7 +219,13 @@ struct platform *platform_load(const char *path, const char *const *sets, int ns
 
 struct platform *platform_load_buffer(const char *text, size_t len, const char *name,
                                       const char *const *sets, int nsets, struct sim_error *err) {
-    return platform_from_tree(yaml_load_buffer(text, len, name, err), sets, nsets, err);
+    bool imported;
+    char *yaml = platform_import_text(text, len, name, &imported, err);
+    struct conf_node *tree = imported
+                                 ? (yaml ? yaml_load_buffer(yaml, strlen(yaml), name, err) : NULL)
+                                 : yaml_load_buffer(text, len, name, err);
+    free(yaml);
+    return platform_from_tree(tree, sets, nsets, err);
 }
 
 void platform_free(struct platform *p) {
