@@ -16,16 +16,21 @@ bool err_set(struct sim_error *err, const char *fmt, ...) {
     return false;
 }
 
-bool err_at(struct sim_error *err, const char *file, int line, const char *fmt, ...) {
+bool err_vat(struct sim_error *err, const char *file, int line, const char *fmt, va_list ap) {
     if (!err || err->set) return false;
     int n = line > 0 ? snprintf(err->msg, sizeof err->msg, "%s:%d: ", file, line)
                      : snprintf(err->msg, sizeof err->msg, "%s: ", file);
     if (n < 0 || (size_t)n >= sizeof err->msg) n = 0;
+    vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+    err->set = true;
+    return false;
+}
+
+bool err_at(struct sim_error *err, const char *file, int line, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+    err_vat(err, file, line, fmt, ap);
     va_end(ap);
-    err->set = true;
     return false;
 }
 

@@ -3,6 +3,7 @@
 #ifndef SIMPI_ERROR_H
 #define SIMPI_ERROR_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 
 struct sim_error {
@@ -16,6 +17,9 @@ bool err_set(struct sim_error *err, const char *fmt, ...) __attribute__((format(
 /* Same with a "file:line: " prefix (line 0 omits the line). */
 bool err_at(struct sim_error *err, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* err_at with a va_list, for callers' own variadic helpers. */
+bool err_vat(struct sim_error *err, const char *file, int line, const char *fmt, va_list ap);
 
 /* Prints "simpi: error: MSG" to stderr. */
 void err_print(const struct sim_error *err);

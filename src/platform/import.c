@@ -36,12 +36,11 @@ struct scanner {
 
 __attribute__((format(printf, 3, 4))) static bool xfail(struct scanner *s, int line,
                                                         const char *fmt, ...) {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    err_vat(s->err, s->path, line, fmt, ap);
     va_end(ap);
-    return err_at(s->err, s->path, line, "%s", msg);
+    return false;
 }
 
 /* Moves past `end` (counting lines); false if it never comes. */

@@ -80,12 +80,11 @@ struct dim_reader {
 
 __attribute__((format(printf, 2, 3))) static bool dfail(struct dim_reader *d, const char *fmt,
                                                         ...) {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    err_vat(d->err, d->path, d->line, fmt, ap);
     va_end(ap);
-    return err_at(d->err, d->path, d->line, "%s", msg);
+    return false;
 }
 
 static bool flush_dim_rank(struct dim_reader *d, int32_t r) {
