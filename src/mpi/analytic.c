@@ -41,7 +41,10 @@ static simtime_t phase_time(struct sim *s, const struct an_slot *sl, struct coll
     if (ph.factor == COLL_AN_NONE || n < 2) return 0;
     int32_t a = platform_node_of(s->plat, comm_world_rank(sl->comm, 0));
     int32_t b = platform_node_of(s->plat, comm_world_rank(sl->comm, 1));
-    simtime_t t = network_cost(s->net, a, b, phase_size(sl, ph.size));
+    /* Dimemas charges its latency as CPU time on point-to-point messages
+     * (mpi.send_overhead, mpi.recv_overhead) but inside T(SIZE) here */
+    simtime_t t =
+        simtime_add(network_cost(s->net, a, b, phase_size(sl, ph.size)), s->coll.an_latency);
     int64_t buses = s->net->contention == CONTENTION_BUSES ? s->net->buses : 0;
     int64_t factor = ph.factor == COLL_AN_CTE   ? 1
                      : ph.factor == COLL_AN_LIN ? n

@@ -232,7 +232,8 @@ static bool read_forced(struct sim *s, const char *op, const struct conf_node *v
         return err_at(err, v->file, v->line,
                       "'mpi.coll.%s': not a collective operation or setting (barrier, bcast, "
                       "reduce, allreduce, gather, scatter, allgather, alltoall, reduce_scatter, "
-                      "scan, exscan; selector, segment_size, window, model, analytic)",
+                      "scan, exscan; selector, segment_size, window, model, analytic, "
+                      "analytic_latency)",
                       op);
     const struct coll_algo *a =
         v->kind == CONF_SCALAR ? coll_find((enum coll_kind)kind, v->value) : NULL;
@@ -336,6 +337,10 @@ bool sched_read_forced(struct sim *s, struct sim_error *err) {
             s->coll.analytic = an;
         } else if (!strcmp(key, "analytic")) {
             if (!read_analytic(s, v, err)) return false;
+        } else if (!strcmp(key, "analytic_latency")) {
+            double secs;
+            if (!conf_get_time(coll, "mpi.coll", key, &secs, err)) return false;
+            s->coll.an_latency = simtime_from_seconds(secs);
         } else if (!read_forced(s, key, v, err)) {
             return false;
         }

@@ -69,6 +69,7 @@ struct coll_config {
     int32_t window;                             /* mpi.coll.window */
     bool analytic;                              /* mpi.coll.model: analytic */
     struct coll_an_rule an[COLL_KINDS];         /* mpi.coll.analytic.<op> */
+    simtime_t an_latency; /* mpi.coll.analytic_latency: added to each phase's T(SIZE) */
 };
 
 /* The default analytic rule of each operation (docs/collectives.md). */
