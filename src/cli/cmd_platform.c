@@ -57,12 +57,12 @@ struct platform *cli_load_platform(const struct platform_opts *o, struct network
 }
 
 /* `simpi platform convert FILE`: the YAML equivalent of a SimGrid XML
- * platform, on stdout (or -o OUT), checked by loading it. */
+ * platform or a Dimemas .cfg, on stdout (or -o OUT), checked by loading it. */
 static int platform_convert(int argc, char **argv) {
     const char *in = argc > 2 ? argv[2] : NULL, *out = "-";
     if (argc == 5 && !strcmp(argv[3], "-o")) out = argv[4];
     if (!in || (argc != 3 && argc != 5)) {
-        fprintf(stderr, "usage: simpi platform convert FILE.xml [-o FILE.yaml]\n");
+        fprintf(stderr, "usage: simpi platform convert FILE.xml|FILE.cfg [-o FILE.yaml]\n");
         return EXIT_USAGE;
     }
     struct sim_error err = {0};
@@ -89,7 +89,7 @@ int cmd_platform(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "convert")) return platform_convert(argc, argv);
     if (argc < 2 || strcmp(argv[1], "show") != 0) {
         fprintf(stderr, "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n"
-                        "       simpi platform convert FILE.xml [-o FILE.yaml]\n");
+                        "       simpi platform convert FILE.xml|FILE.cfg [-o FILE.yaml]\n");
         return EXIT_USAGE;
     }
     struct platform_opts o = {0};

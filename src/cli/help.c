@@ -105,13 +105,14 @@ static const struct {
      "Exit status: COMMAND's; 1 if no rank wrote a trace or the tracer is missing.\n"},
     {"platform",
      "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n"
-     "       simpi platform convert FILE.xml [-o FILE.yaml]\n"
+     "       simpi platform convert FILE.xml|FILE.cfg [-o FILE.yaml]\n"
      "show: prints the resolved platform: the built-in platform, FILE layered over it,\n"
      "then the --set overrides, each value followed by where it came from.\n"
-     "convert: the simpi YAML of a SimGrid platform XML <cluster> (docs/interop.md).\n"
+     "convert: the simpi YAML of a SimGrid platform XML <cluster> or a Dimemas .cfg\n"
+     "(docs/interop.md).\n"
      "\n"
-     "  FILE                   platform description (YAML, or SimGrid XML); also\n"
-     "                         --platform FILE\n"
+     "  FILE                   platform description (YAML, SimGrid XML, Dimemas .cfg);\n"
+     "                         also --platform FILE\n"
      "  --set KEY=VALUE        change one key, e.g. inter.latency=2us (any number)\n"
      "\n"
      "See docs/platform-format.md.\n"},

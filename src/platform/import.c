@@ -1,11 +1,13 @@
-/* Platforms of other tools (docs/interop.md): a SimGrid platform XML file is
- * turned into the equivalent simpi YAML text, which the platform loader then
- * reads as if the user had written it (`--platform` accepts the XML
- * directly; `simpi platform convert` prints the YAML). What is imported is
- * a <cluster> (speed, core, bw, lat, bb_bw, bb_lat, and its FLAT, TORUS,
- * FAT_TREE or DRAGONFLY topology); other zones are refused by name. The XML
- * is read by a small scanner of tags and attributes (comments, processing
- * instructions and DOCTYPE skipped), errors naming the file and line. */
+/* Platforms of other tools (docs/interop.md): a SimGrid platform XML file or
+ * a Dimemas configuration (.cfg) is turned into the equivalent simpi YAML
+ * text, which the platform loader then reads as if the user had written it
+ * (`--platform` accepts them directly; `simpi platform convert` prints the
+ * YAML). From SimGrid, a <cluster> (speed, core, bw, lat, bb_bw, bb_lat, and
+ * its FLAT, TORUS, FAT_TREE or DRAGONFLY topology); other zones are refused
+ * by name. The XML is read by a small scanner of tags and attributes
+ * (comments, processing instructions and DOCTYPE skipped). From Dimemas,
+ * the environment, node, multi-node and mapping records. Errors name the
+ * file and line. */
 #include "platform/import.h"
 
 #include <ctype.h>
@@ -278,11 +280,216 @@ static bool is_xml(const char *text) {
            !strncmp(text, "<!DOCTYPE platform", 18);
 }
 
+/* --- Dimemas configuration files (.cfg, "SDDFA") --- */
+
+/* The fields of a record "NAME" {a, "b", [2] {c, d}};; : top-level values
+ * split at commas (strings unquoted, a list kept whole); returns the count. */
+static int cfg_fields(char *body, char **f, int max) {
+    int n = 0, depth = 0;
+    bool quoted = false;
+    char *start = body;
+    for (char *p = body;; p++) {
+        if (*p == '"') quoted = !quoted;
+        if (!quoted && *p == '{') depth++;
+        if (!quoted && *p == '}') depth--;
+        if (*p == 0 || (!quoted && depth == 0 && *p == ',')) {
+            bool end = *p == 0;
+            *p = 0;
+            while (isspace((unsigned char)*start) || *start == '"')
+                start++;
+            char *e = start + strlen(start);
+            while (e > start && (isspace((unsigned char)e[-1]) || e[-1] == '"'))
+                *--e = 0;
+            if (n < max) f[n++] = start;
+            if (end) return n;
+            start = p + 1;
+        }
+    }
+}
+
+struct cfg_platform {
+    long nodes, cores, buses;
+    double net_bw, speed, intra_bw, inter_startup, intra_startup;
+    long in_links;
+    char *mapping; /* "0,0,1,1..." */
+    bool node_seen;
+};
+
+static bool cfg_number(struct scanner *s, int line, const char *v, const char *what, double *out) {
+    char *end;
+    *out = strtod(v, &end);
+    if (end == v || *end || !isfinite(*out) || *out < 0)
+        return xfail(s, line, "field '%s': found '%s', expected a non-negative number", what, v);
+    return true;
+}
+
+/* A count (nodes, processors, buses, links): a whole number, at most 2^30. */
+static bool cfg_count(struct scanner *s, int line, const char *v, const char *what, long *out) {
+    double d;
+    if (!cfg_number(s, line, v, what, &d)) return false;
+    if (d > 1073741824.0 || d != floor(d))
+        return xfail(s, line, "field '%s': found '%s', expected a whole number up to 2^30", what,
+                     v);
+    *out = (long)d;
+    return true;
+}
+
+/* "node information" (14, 13 or the old 11 fields) or "multi node
+ * information" (14): processors, speed, startups and intra bandwidth. */
+static bool cfg_node(struct scanner *s, int line, char **f, int n, bool multi,
+                     struct cfg_platform *c) {
+    double speed, intra_lat = 0, intra_bw = 0, inter_lat = 0;
+    long procs, in_links;
+    int o = n == 13 ? -1 : 0; /* the 13-field form has no node id */
+    bool ok;
+    if (n == 14 || n == 13)
+        ok = cfg_count(s, line, f[3 + o], "number_of_processors", &procs) &&
+             cfg_number(s, line, f[4 + o], "speed_ratio_instrumented_vs_simulated", &speed) &&
+             cfg_number(s, line, f[5 + o], "intra_node_startup", &intra_lat) &&
+             cfg_number(s, line, f[6 + o], "intra_node_bandwidth", &intra_bw) &&
+             cfg_number(s, line, f[10 + o], "inter_node_startup", &inter_lat) &&
+             cfg_count(s, line, f[11 + o], "inter_node_input_links", &in_links);
+    else if (n == 11 && !multi)
+        ok = cfg_count(s, line, f[3], "number_of_processors", &procs) &&
+             cfg_count(s, line, f[4], "number_of_input_links", &in_links) &&
+             cfg_number(s, line, f[6], "startup_on_local_communication", &intra_lat) &&
+             cfg_number(s, line, f[7], "startup_on_remote_communication", &inter_lat) &&
+             cfg_number(s, line, f[8], "speed_ratio_instrumented_vs_simulated", &speed) &&
+             cfg_number(s, line, f[9], "memory_bandwidth", &intra_bw);
+    else
+        return xfail(s, line, "a %snode information record has %d fields, expected 14, 13 or 11",
+                     multi ? "multi " : "", n);
+    if (!ok) return false;
+    if (c->node_seen && (procs != c->cores || speed != c->speed || inter_lat != c->inter_startup))
+        return xfail(s, line,
+                     "nodes differ (processors, speed or startup): simpi's platforms "
+                     "have one kind of node");
+    if (!(procs >= 1) || !(speed > 0))
+        return xfail(s, line, "a node needs at least 1 processor and a positive speed ratio");
+    c->node_seen = true;
+    c->cores = procs;
+    c->speed = speed;
+    c->intra_startup = intra_lat;
+    c->intra_bw = intra_bw;
+    c->inter_startup = inter_lat;
+    c->in_links = in_links;
+    return true;
+}
+
+static bool cfg_record(struct scanner *s, int line, char *name, char *body,
+                       struct cfg_platform *c) {
+    char *f[64];
+    int n = cfg_fields(body, f, 64);
+    if (!strcmp(name, "environment information")) {
+        if (n != 7) return xfail(s, line, "environment information has %d fields, expected 7", n);
+        return cfg_count(s, line, f[3], "number_of_nodes", &c->nodes) &&
+               cfg_number(s, line, f[4], "network_bandwidth", &c->net_bw) &&
+               cfg_count(s, line, f[5], "number_of_buses_on_network", &c->buses);
+    }
+    if (!strcmp(name, "node information")) return cfg_node(s, line, f, n, false, c);
+    if (!strcmp(name, "multi node information")) return cfg_node(s, line, f, n, true, c);
+    if (!strcmp(name, "mapping information") && n == 3) {
+        char *open = strchr(f[2], '{'), *close = strrchr(f[2], '}');
+        if (!open || !close)
+            return xfail(s, line, "mapping information: expected [N] {n0, n1, ...}");
+        *close = 0;
+        free(c->mapping);
+        c->mapping = xstrdup(open + 1);
+        return true;
+    }
+    return true; /* other records: no simulated effect here */
+}
+
+/* Dimemas' bandwidths are MB/s; 0 is no limit. */
+static void cfg_bandwidth(FILE *y, const char *key, double mbs) {
+    if (mbs > 0)
+        fprintf(y, "  %s: %.17gMB/s\n", key, mbs);
+    else
+        fprintf(y, "  %s: 1000000GB/s # Dimemas' 0: no limit\n", key);
+}
+
+static bool cfg_yaml(struct scanner *s, const struct cfg_platform *c, FILE *y) {
+    if (c->nodes < 1 || !c->node_seen)
+        return xfail(s, 1, "no environment information or node information record");
+    fprintf(y, "# imported from the Dimemas configuration %s (docs/interop.md)\n", s->path);
+    fprintf(y, "nodes: %ld\ncores_per_node: %ld\nspeed: %.9g\n", c->nodes, c->cores, c->speed);
+    fprintf(y, "inter:\n  model: affine\n  latency: 0us\n");
+    cfg_bandwidth(y, "bandwidth", c->net_bw);
+    fprintf(y, "intra:\n  model: affine\n  latency: 0us\n");
+    cfg_bandwidth(y, "bandwidth", c->intra_bw);
+    fprintf(y, "mpi:\n  send_overhead: %.9gs\n  recv_overhead: %.9gs\n", c->inter_startup,
+            c->inter_startup);
+    fprintf(y, "  coll:\n    model: analytic\n    analytic_latency: %.9gs\n", c->inter_startup);
+    if (c->buses > 0 || c->in_links > 0)
+        fprintf(y, "network:\n  contention: buses\n  buses: %ld\n  links_per_node: %ld\n", c->buses,
+                c->in_links);
+    if (c->mapping) {
+        fprintf(y, "placement: [");
+        for (const char *p = c->mapping; *p; p++)
+            if (!isspace((unsigned char)*p)) fputc(*p == ',' ? ',' : *p, y);
+        fprintf(y, "]\n");
+    }
+    return true;
+}
+
+/* A record's definition in the SDDF header ("NAME" { char "field"[]; ... };;)
+ * declares its fields' types; values are what follow. */
+static bool cfg_is_definition(const char *body) {
+    return strstr(body, "char \"") || strstr(body, "int \"") || strstr(body, "double \"");
+}
+
+/* One record "NAME" {fields};; starting at p (line `line`), which may span
+ * lines; *next is set past its ";;". */
+static bool cfg_one(struct scanner *s, char *p, int line, char **next, struct cfg_platform *c) {
+    char *end = strstr(p, ";;");
+    if (!end) return xfail(s, line, "record without its closing ';;'");
+    *end = 0;
+    *next = end + 2;
+    char *name_end = strchr(p + 1, '"'), *open = name_end ? strchr(name_end, '{') : NULL;
+    char *close = strrchr(p, '}');
+    if (!name_end || !open || !close || close < open)
+        return xfail(s, line, "expected \"record name\" {fields};;");
+    for (char *q = p; q < end; q++)
+        if (*q == '\n') *q = ' ';
+    *name_end = 0;
+    *close = 0;
+    if (cfg_is_definition(open + 1)) return true;
+    return cfg_record(s, line, p + 1, open + 1, c);
+}
+
+static bool import_dimemas(struct scanner *s, FILE *y) {
+    struct cfg_platform c = {0};
+    bool ok = true;
+    int line = 1;
+    for (char *p = s->text; ok && *p;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '"') {
+            char *end = strstr(p, ";;"), *next;
+            int lines = 0;
+            for (char *q = p; end && q < end; q++)
+                lines += *q == '\n';
+            if (!(ok = cfg_one(s, p, line, &next, &c))) break;
+            line += lines;
+            p = next;
+            continue;
+        }
+        char *eol = strchr(p, '\n');
+        if (!eol) break;
+        p = eol + 1;
+        line++;
+    }
+    ok = ok && cfg_yaml(s, &c, y);
+    free(c.mapping);
+    return ok;
+}
+
 char *platform_import_text(const char *text, size_t len, const char *name, bool *imported,
                            struct sim_error *err) {
     char head[64] = {0};
     memcpy(head, text, len < sizeof head - 1 ? len : sizeof head - 1);
-    *imported = is_xml(head);
+    bool dimemas = !strncmp(head, "SDDFA", 5);
+    *imported = dimemas || is_xml(head);
     if (!*imported) return NULL;
     char *copy = xcalloc(len + 1, 1); /* the scanner cuts it in place */
     memcpy(copy, text, len);
@@ -295,7 +502,7 @@ char *platform_import_text(const char *text, size_t len, const char *name, bool 
     char *yaml = NULL;
     size_t ylen = 0;
     FILE *y = open_memstream(&yaml, &ylen);
-    bool ok = import_simgrid(&s, y);
+    bool ok = dimemas ? import_dimemas(&s, y) : import_simgrid(&s, y);
     fclose(y);
     free(copy);
     if (!ok) {

@@ -7,7 +7,8 @@
 
 #include "core/error.h"
 
-/* If path is a SimGrid platform XML file: *imported is set and the
+/* If path is a SimGrid platform XML file or a Dimemas configuration
+ * ("SDDFA"): *imported is set and the
  * equivalent YAML text is returned (malloc'd), or NULL with err set when it
  * cannot be imported. Otherwise NULL with *imported false (not foreign). */
 char *platform_import(const char *path, bool *imported, struct sim_error *err);
