@@ -106,8 +106,9 @@ static void measure(struct topology *t, struct topo_stats *st) {
 }
 
 static void print_text(const struct topology *t, const struct topo_stats *st) {
-    printf("topology %s: %lld nodes, %lld switches, %lld links (directed)\n", t->ops->name,
-           (long long)st->nodes, (long long)st->switches, (long long)st->links);
+    printf("topology %s: %lld nodes, %lld switches, %lld links (%s)\n", t->ops->name,
+           (long long)st->nodes, (long long)st->switches, (long long)st->links,
+           t->own_params ? "each used both ways" : "directed");
     const char *how = st->exact ? "all pairs" : "pairs from 16 sampled nodes to every node";
     printf("diameter %s%d hops (%s)\n", st->exact ? "" : "at least ", st->diameter, how);
     printf("average hops: %.4f between random pairs (%s), %.4f between neighbours (node i "

@@ -31,6 +31,13 @@ static bool read_contention(struct network *n, const struct conf_node *net, stru
         return err_at(err, cn->file, cn->line,
                       "'network.contention: flow' shares the links of a route: choose a "
                       "topology (e.g. topology: star) under network:");
+    for (int c = 0; n->contention == CONTENTION_FLOW && c < n->topo.nclasses; c++)
+        if (n->topo.cls[c].fatpipe)
+            return err_at(err, cn->file, cn->line,
+                          "'network.contention: flow' shares every link, but link '%s' is a "
+                          "fatpipe (each flow has its whole bandwidth): use contention: none, or "
+                          "sharing: shared",
+                          n->topo.class_names[c]);
     const struct conf_node *ic = net ? conf_map_get(net, "intra_contention") : NULL;
     if (ic) {
         const char *v = conf_get_scalar(net, "network", "intra_contention", err);
@@ -162,6 +169,10 @@ void network_link_name(const struct network *net, int64_t link, char *buf, size_
         return;
     }
     if (!topology_link_ends(t, link, &from, &to)) from = to = -1;
+    if (t->own_params) { /* a graph: every link has a name */
+        snprintf(buf, len, "link %s", t->class_names[topology_link_class(t, link)]);
+        return;
+    }
     const char *cls = t->class_names[topology_link_class(t, link)];
     bool plain = !strcmp(cls, "link");
     snprintf(buf, len, "%s%slink %lld (%s %lld -> %s %lld)", plain ? "" : cls, plain ? "" : " ",

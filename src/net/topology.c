@@ -6,14 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pool.h"
+
 static const struct topo_ops *const all_topologies[] = {
-    &topo_flat,  &topo_star,          &topo_full, &topo_ring,     &topo_mesh,
-    &topo_torus, &topo_twisted_torus, &topo_tree, &topo_fat_tree, &topo_dragonfly,
+    &topo_flat,          &topo_star, &topo_full,     &topo_ring,      &topo_mesh,  &topo_torus,
+    &topo_twisted_torus, &topo_tree, &topo_fat_tree, &topo_dragonfly, &topo_graph,
 };
 #define NTOPOLOGIES (sizeof all_topologies / sizeof all_topologies[0])
 
 const char *topology_names(void) {
-    return "flat, star, full, ring, mesh, torus, twisted-torus, tree, fat-tree, dragonfly";
+    return "flat, star, full, ring, mesh, torus, twisted-torus, tree, fat-tree, dragonfly, graph";
 }
 
 /* Keys of `network:` every topology accepts; a topology adds its shape
@@ -48,7 +50,14 @@ int topo_get_list(const struct conf_node *map, const char *key, int64_t min, int
 }
 
 int topo_add_class(struct topology *t, const char *name) {
+    if (t->nclasses == t->class_cap) {
+        t->class_cap = t->class_cap ? 2 * t->class_cap : 8;
+        t->class_names =
+            xrealloc_or_die(t->class_names, sizeof *t->class_names * (size_t)t->class_cap);
+        t->cls = xrealloc_or_die(t->cls, sizeof *t->cls * (size_t)t->class_cap);
+    }
     t->class_names[t->nclasses] = name;
+    t->cls[t->nclasses] = (struct link_params){0};
     return t->nclasses++;
 }
 
@@ -83,14 +92,15 @@ static bool check_network_keys(const struct topology *t, const struct conf_node 
         allowed[n] = common_keys[n];
     for (const char *const *k = t->ops->keys; *k; k++)
         allowed[n++] = *k;
-    for (int c = 0; c < t->nclasses; c++)
+    for (int c = 0; !t->own_params && c < t->nclasses; c++)
         allowed[n++] = t->class_names[c];
     allowed[n] = NULL;
     return conf_check_keys(net, "network", allowed, err);
 }
 
-static bool read_defaults(const struct conf_node *net, struct link_params *def,
-                          struct sim_error *err) {
+bool topo_link_defaults(const struct conf_node *net, struct link_params *def,
+                        struct sim_error *err) {
+    *def = (struct link_params){0};
     def->latency = 100e-9; /* documented defaults: 100 ns, 10 GB/s per link */
     def->bandwidth = 10e9;
     if (net && conf_map_get(net, "link_latency") &&
@@ -129,8 +139,8 @@ bool topology_init(struct topology *t, const struct conf_node *net, int64_t node
     }
     if (t->direct) topo_add_class(t, "nic");
     struct link_params def;
-    bool ok = (!net || check_network_keys(t, net, err)) && read_defaults(net, &def, err);
-    for (int c = 0; ok && c < t->nclasses; c++)
+    bool ok = (!net || check_network_keys(t, net, err)) && topo_link_defaults(net, &def, err);
+    for (int c = 0; ok && !t->own_params && c < t->nclasses; c++)
         ok = read_class(t, net, c, &def, err);
     if (ok && t->nodes > INT32_MAX) {
         const struct conf_node *tn = conf_map_get(net, "topology");
@@ -152,6 +162,11 @@ bool topology_init(struct topology *t, const struct conf_node *net, int64_t node
 void topology_destroy(struct topology *t) {
     if (t->ops && t->ops->destroy) t->ops->destroy(t);
     t->priv = NULL;
+    free(t->class_names);
+    free(t->cls);
+    t->class_names = NULL;
+    t->cls = NULL;
+    t->nclasses = t->class_cap = 0;
 }
 
 bool topology_is_flat(const struct topology *t) {

@@ -47,6 +47,7 @@ struct topo_ops {
 struct link_params {
     double latency;   /* seconds */
     double bandwidth; /* bytes/s */
+    bool fatpipe;     /* graph links: each flow has the whole bandwidth */
 };
 
 struct topology {
@@ -54,10 +55,14 @@ struct topology {
     int64_t nodes;    /* compute nodes */
     int64_t vertices; /* nodes + switches */
     int64_t links;    /* link numbers are below this */
-    /* link classes: names (for parameters and reports) and parameters */
-    int nclasses;
-    const char *class_names[TOPO_MAX_CLASSES];
-    struct link_params cls[TOPO_MAX_CLASSES];
+    /* link classes: names (for parameters and reports) and parameters
+     * (heap arrays: a graph has one class per link) */
+    int nclasses, class_cap;
+    const char **class_names;
+    struct link_params *cls;
+    /* the topology set its classes' parameters itself (graph): the
+     * network.<class> maps and link defaults do not apply */
+    bool own_params;
     /* shapes */
     int ndims;
     int64_t dims[TOPO_MAX_DIMS];
@@ -105,7 +110,12 @@ bool topo_need_nodes(const struct topology *t, struct sim_error *err);
  * (latency, bandwidth) or else from the defaults. */
 int topo_add_class(struct topology *t, const char *name);
 
+/* The network's link_latency and link_bandwidth (100 ns, 10 GB/s when
+ * absent). */
+bool topo_link_defaults(const struct conf_node *net, struct link_params *def,
+                        struct sim_error *err);
+
 extern const struct topo_ops topo_flat, topo_star, topo_full, topo_ring, topo_mesh, topo_torus,
-    topo_twisted_torus, topo_tree, topo_fat_tree, topo_dragonfly;
+    topo_twisted_torus, topo_tree, topo_fat_tree, topo_dragonfly, topo_graph;
 
 #endif

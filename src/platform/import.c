@@ -21,23 +21,9 @@
 #include "core/pool.h"
 #include "core/units.h"
 
-#define MAX_ATTRS 32
+#include "platform/import_internal.h"
 
-struct tag {
-    char name[32];
-    char *key[MAX_ATTRS], *val[MAX_ATTRS];
-    int n, line;
-};
-
-struct scanner {
-    const char *path;
-    char *text, *p;
-    int line;
-    struct sim_error *err;
-};
-
-__attribute__((format(printf, 3, 4))) static bool xfail(struct scanner *s, int line,
-                                                        const char *fmt, ...) {
+bool xfail(struct scanner *s, int line, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     err_vat(s->err, s->path, line, fmt, ap);
@@ -54,15 +40,14 @@ static bool skip_past(struct scanner *s, const char *end) {
     return true;
 }
 
-/* The next element's start tag (end tags skipped); 0 at the end, -1 on error. */
-static int next_tag(struct scanner *s, struct tag *t) {
+int next_tag(struct scanner *s, struct tag *t) {
     for (;;) {
         while (*s->p && *s->p != '<')
             s->line += *s->p++ == '\n';
         if (!*s->p) return 0;
         if (!strncmp(s->p, "<!--", 4)) {
             if (!skip_past(s, "-->")) return -1;
-        } else if (s->p[1] == '?' || s->p[1] == '!' || s->p[1] == '/') {
+        } else if (s->p[1] == '?' || s->p[1] == '!') {
             if (!skip_past(s, ">")) return -1;
         } else {
             break;
@@ -70,6 +55,12 @@ static int next_tag(struct scanner *s, struct tag *t) {
     }
     t->line = s->line;
     t->n = 0;
+    t->empty = false;
+    if (s->p[1] == '/') { /* an end tag: "/name" */
+        size_t len = strcspn(s->p + 2, " \t\r\n>");
+        snprintf(t->name, sizeof t->name, "/%.*s", (int)len, s->p + 2);
+        return skip_past(s, ">") ? 1 : -1;
+    }
     s->p++;
     size_t len = strcspn(s->p, " \t\r\n/>");
     snprintf(t->name, sizeof t->name, "%.*s", (int)len, s->p);
@@ -78,6 +69,7 @@ static int next_tag(struct scanner *s, struct tag *t) {
         while (isspace((unsigned char)*s->p))
             s->line += *s->p++ == '\n';
         if (*s->p == '/' || *s->p == '>') {
+            t->empty = *s->p == '/';
             if (!skip_past(s, ">")) return -1;
             return 1;
         }
@@ -104,15 +96,13 @@ static int next_tag(struct scanner *s, struct tag *t) {
     }
 }
 
-static const char *attr(const struct tag *t, const char *key) {
+const char *attr(const struct tag *t, const char *key) {
     for (int i = 0; i < t->n; i++)
         if (!strcmp(t->key[i], key)) return t->val[i];
     return NULL;
 }
 
-/* SimGrid units as simpi's: bandwidths "125MBps" (bytes) or "1Gbps" (bits)
- * become "125MB/s" / "1Gb/s"; times and flop rates are alike. */
-static void simgrid_value(const char *v, char *out, size_t n, bool bandwidth) {
+void simgrid_value(const char *v, char *out, size_t n, bool bandwidth) {
     size_t len = strlen(v);
     if (bandwidth && len > 3 && !strcmp(v + len - 3, "Bps"))
         snprintf(out, n, "%.*sB/s", (int)(len - 3), v);
@@ -235,7 +225,7 @@ static bool import_cluster(struct scanner *s, const struct tag *t, FILE *y) {
     fprintf(y, "nodes: %ld\ncores_per_node: %s\n", hosts, core ? core : "1");
     if (speed) {
         snprintf(sp, sizeof sp, "%.*s", (int)strcspn(speed, ","), speed); /* first pstate */
-        fprintf(y, "speed: %s\n", sp);
+        fprintf(y, "speed: %s%s\n", sp, strspn(sp, "0123456789.eE+-") == strlen(sp) ? "f" : "");
     }
     if (bb_bw) { /* the backbone caps every transfer */
         simgrid_value(bb_bw, bbb, sizeof bbb, true);
@@ -252,7 +242,10 @@ static bool import_cluster(struct scanner *s, const struct tag *t, FILE *y) {
     return true;
 }
 
-static bool import_simgrid(struct scanner *s, FILE *y) {
+/* A <cluster>, or else (the first <host>, <router> or <link> comes before
+ * any cluster) a zone of hosts and links, read again from the start of the
+ * text (orig, len bytes) by import_zone. */
+static bool import_simgrid(struct scanner *s, FILE *y, const char *orig, size_t len) {
     struct tag t;
     int got, clusters = 0;
     while ((got = next_tag(s, &t)) > 0) {
@@ -261,11 +254,15 @@ static bool import_simgrid(struct scanner *s, FILE *y) {
             if (!import_cluster(s, &t, y)) return false;
         } else if (!strcmp(t.name, "host") || !strcmp(t.name, "link") || !strcmp(t.name, "route") ||
                    !strcmp(t.name, "router")) {
-            if (!clusters)
+            if (clusters)
                 return xfail(s, t.line,
-                             "<%s>: simpi imports SimGrid platforms made of one <cluster>; "
-                             "describe this one in simpi's YAML (docs/platform-format.md)",
+                             "<%s> besides a <cluster>: simpi imports one cluster, or one zone "
+                             "of hosts, routers, links and routes",
                              t.name);
+            memcpy(s->text, orig, len);
+            s->p = s->text;
+            s->line = 1;
+            return import_zone(s, y);
         }
     }
     if (got < 0) return false;
@@ -502,7 +499,7 @@ char *platform_import_text(const char *text, size_t len, const char *name, bool 
     char *yaml = NULL;
     size_t ylen = 0;
     FILE *y = open_memstream(&yaml, &ylen);
-    bool ok = dimemas ? import_dimemas(&s, y) : import_simgrid(&s, y);
+    bool ok = dimemas ? import_dimemas(&s, y) : import_simgrid(&s, y, text, len);
     fclose(y);
     free(copy);
     if (!ok) {

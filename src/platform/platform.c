@@ -194,6 +194,16 @@ static struct platform *platform_from_tree(struct conf_node *root, const char *c
     return p;
 }
 
+/* The YAML of an imported platform (SimGrid XML, Dimemas .cfg), loaded
+ * under the name "FILE, converted to YAML" so that its errors' lines are
+ * read in `simpi platform convert FILE`, not in FILE. */
+static struct conf_node *load_imported(const char *yaml, const char *path, struct sim_error *err) {
+    if (!yaml) return NULL;
+    char name[4096];
+    snprintf(name, sizeof name, "%s, converted to YAML", path);
+    return yaml_load_buffer(yaml, strlen(yaml), name, err);
+}
+
 /* Platform files are layers over the built-in platform (every key is
  * optional); --set overrides come last. */
 struct platform *platform_load(const char *path, const char *const *sets, int nsets,
@@ -203,9 +213,7 @@ struct platform *platform_load(const char *path, const char *const *sets, int ns
     if (!base || !path) return platform_from_tree(base, sets, nsets, err);
     bool imported;
     char *yaml = platform_import(path, &imported, err);
-    struct conf_node *over = imported
-                                 ? (yaml ? yaml_load_buffer(yaml, strlen(yaml), path, err) : NULL)
-                                 : yaml_load_file(path, err);
+    struct conf_node *over = imported ? load_imported(yaml, path, err) : yaml_load_file(path, err);
     free(yaml);
     if (!over) {
         conf_free(base);
@@ -221,9 +229,8 @@ struct platform *platform_load_buffer(const char *text, size_t len, const char *
                                       const char *const *sets, int nsets, struct sim_error *err) {
     bool imported;
     char *yaml = platform_import_text(text, len, name, &imported, err);
-    struct conf_node *tree = imported
-                                 ? (yaml ? yaml_load_buffer(yaml, strlen(yaml), name, err) : NULL)
-                                 : yaml_load_buffer(text, len, name, err);
+    struct conf_node *tree =
+        imported ? load_imported(yaml, name, err) : yaml_load_buffer(text, len, name, err);
     free(yaml);
     return platform_from_tree(tree, sets, nsets, err);
 }
