@@ -54,6 +54,7 @@ static void native_line(FILE *f, const struct trace_reader *t, const struct trac
     switch (r->op) {
     case TOP_COMPUTE:
         fprintf(f, "compute %lldps", (long long)r->size);
+        if (r->flops > 0) fprintf(f, " instructions=%.17g", r->flops);
         break;
     case TOP_COMPUTE_FLOPS:
         fprintf(f, "compute %.17gf", r->flops);

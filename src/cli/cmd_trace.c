@@ -36,6 +36,17 @@ static bool find_tracer(char *path, size_t n) {
     return false;
 }
 
+/* Rank 0's note on instruction counting ("# instructions ..."), shown to
+ * the user: whether its bursts carry instruction counts, or why not. */
+static void print_instruction_note(const char *dir) {
+    char path[PATH_MAX + 32], line[512];
+    snprintf(path, sizeof path, "%s/rank0.trace", dir);
+    FILE *f = fopen(path, "r");
+    for (int i = 0; f && i < 4 && fgets(line, sizeof line, f); i++)
+        if (!strncmp(line, "# instructions", 14)) fprintf(stderr, "simpi trace: %s", line + 2);
+    if (f) fclose(f);
+}
+
 static int count_rank_files(const char *dir) {
     int n = 0;
     char path[PATH_MAX + 32];
@@ -107,5 +118,6 @@ int cmd_trace(int argc, char **argv) {
     }
     fprintf(stderr, "simpi trace: %d rank trace(s) in %s; replay with: simpi replay %s\n", n, dir,
             dir);
+    print_instruction_note(abs);
     return rc;
 }

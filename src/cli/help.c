@@ -141,10 +141,14 @@ static const struct {
             "  --format native|simgrid  simpi's format (default) or SimGrid's time-independent\n"
             "                         traces (-o DIR: DIR/description and DIR/rankN.txt)\n"},
     {"calibrate-host",
-     "usage: simpi calibrate-host\n"
+     "usage: simpi calibrate-host [-o FILE.yaml]\n"
      "Measures this machine's floating-point rate with a short dense kernel and prints\n"
      "it in the form --host-speed takes (e.g. 4.2Gf), so that on-line runs on a\n"
-     "platform whose speed is a flop rate scale measured computation correctly.\n"},
+     "platform whose speed is a flop rate scale measured computation correctly; and,\n"
+     "where perf_event counts instructions, the instructions per second it retires,\n"
+     "the platform key instruction_rate that replays traced instruction counts.\n"
+     "\n"
+     "  -o FILE.yaml           write both as a platform fragment (docs/interop.md)\n"},
 };
 
 bool cli_print_help(const char *cmd) {

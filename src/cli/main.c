@@ -15,7 +15,7 @@ static void usage(FILE *out) {
             "usage:\n"
             "  simpi run -n N [--platform FILE] [--set KEY=VALUE]... ./program [args]\n"
             "        run an MPI program built with simpicc as N simulated ranks\n"
-            "  simpi calibrate-host (or simpi calibrate host)\n"
+            "  simpi calibrate-host [-o FILE.yaml] (or simpi calibrate host)\n"
             "        measure this machine's flop rate (for --host-speed)\n"
             "  simpi calibrate pingpong -o FILE.yaml [--svg FILE.svg] -- mpirun -np 2\n"
             "        fit a piecewise network model to a real MPI's ping-pong\n"

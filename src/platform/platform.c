@@ -9,9 +9,9 @@
 #include "platform/import.h"
 #include "platform/yaml_load.h"
 
-static const char *const top_keys[] = {"name",  "nodes", "cores_per_node", "speed",   "intra",
-                                       "inter", "mpi",   "placement",      "network", "storage",
-                                       NULL};
+static const char *const top_keys[] = {
+    "name", "nodes",   "cores_per_node", "speed",   "instruction_rate", "intra",
+    "inter", "mpi",    "placement",      "network", "storage",          NULL};
 static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
                                            "concurrency", "root",    NULL};
 static const char *const mpi_keys[] = {"eager_limit",   "send_overhead", "recv_overhead",
@@ -44,6 +44,23 @@ static bool read_speed(struct platform *p, struct sim_error *err) {
     return err_at(err, v->file, v->line,
                   "'speed': found '%s', expected a positive relative speed (e.g. 1.5) or a flop "
                   "rate (e.g. 10Gf)",
+                  s);
+}
+
+/* instruction_rate: instructions per second of the simulated CPU; traced
+ * bursts that carry an instruction count take count / rate. */
+static bool read_instruction_rate(struct platform *p, struct sim_error *err) {
+    struct conf_node *v = conf_map_get(p->conf, "instruction_rate");
+    p->instruction_rate = 0;
+    if (!v) return true;
+    const char *s = conf_get_scalar(p->conf, "", "instruction_rate", err), *why;
+    if (!s) return false;
+    if (units_parse_number(s, &p->instruction_rate, &why) && p->instruction_rate > 0 &&
+        p->instruction_rate < 1e15)
+        return true;
+    return err_at(err, v->file, v->line,
+                  "'instruction_rate': found '%s', expected instructions per second (e.g. 2.5G "
+                  "or 2.5e9)",
                   s);
 }
 
@@ -160,7 +177,7 @@ static bool validate(struct platform *p, struct sim_error *err) {
     if (!read_nodes(p, err)) return false;
     if (!conf_get_int(p->conf, "", "cores_per_node", 1, 1 << 20, &p->cores_per_node, err))
         return false;
-    if (!read_speed(p, err) || !read_mpi(p, err) || !read_placement(p, err) ||
+    if (!read_speed(p, err) || !read_instruction_rate(p, err) || !read_mpi(p, err) || !read_placement(p, err) ||
         !read_storage(p, err))
         return false;
     const char *nets[] = {"intra", "inter"};

@@ -33,6 +33,7 @@ struct platform {
     int64_t cores_per_node;
     double speed;     /* relative to the reference machine (1.0 = same) */
     double flop_rate; /* flop/s when speed is given as a rate (e.g. 10Gf) */
+    double instruction_rate; /* instructions/s for traced instruction counts; 0: unset */
     int64_t eager_limit;
     /* LogGP / Dimemas CPU and injection costs (docs/network.md), 0 = none:
      * CPU time per send call, per received message, per wait call; the

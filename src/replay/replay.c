@@ -52,6 +52,8 @@ rec_input_fail(struct replay *rp, const struct trace_rec *r, const char *fmt, ..
 static simtime_t scaled_compute(const struct replay *rp, const struct trace_rec *r) {
     if (r->op == TOP_COMPUTE_FLOPS)
         return simtime_from_seconds(platform_flops_seconds(rp->plat, r->flops));
+    if (r->flops > 0 && rp->plat->instruction_rate > 0) /* a traced instruction count */
+        return simtime_from_seconds(r->flops / rp->plat->instruction_rate);
     if (rp->plat->speed == 1.0 || rp->plat->flop_rate > 0) return r->size;
     double ps = (double)r->size / rp->plat->speed;
     return ps < 9.2e18 ? (simtime_t)llround(ps) : SIMTIME_NEVER;

@@ -40,7 +40,7 @@ struct trace_rec {
     struct trace_rec *next;
     int64_t size;  /* bytes; compute: picoseconds */
     int64_t size2; /* sendrecv: receive size */
-    double flops;  /* TOP_COMPUTE_FLOPS */
+    double flops;  /* TOP_COMPUTE_FLOPS; TOP_COMPUTE: instructions counted (0: none) */
     int32_t rank, peer, peer2, tag, tag2, req, comm, root, color, key, newcomm;
     int32_t nids; /* waitall / waitany ids (0 = all outstanding) */
     int32_t *ids; /* malloc'd when nids > 0; freed by trace_release / trace_rec_clear */

@@ -136,11 +136,21 @@ static bool need(struct parse_ctx *p, int n, const char *usage) {
 
 static bool parse_compute(struct parse_ctx *p, struct trace_rec *r) {
     if (!need(p, 3, "compute DURATION|FLOPS")) return false;
-    if (p->ntok > 3)
-        return fail(p, "unexpected field '%s' after 'compute DURATION'%s", p->tok[3],
-                    " (compute takes no options)");
     const char *s = p->tok[2], *why;
     double sec;
+    if (p->ntok > 4 || (p->ntok == 4 && (strncmp(p->tok[3], "instructions=", 13) ||
+                                         !units_parse_seconds(s, &sec, &why))))
+        return fail(p, "unexpected field '%s' after 'compute %s' (a duration may be followed "
+                    "by instructions=COUNT)",
+                    p->tok[3], s);
+    if (p->ntok == 4) {
+        const char *v = p->tok[3] + 13;
+        char *end;
+        r->flops = strtod(v, &end);
+        if (end == v || *end || !(r->flops >= 0) || r->flops > 1e18)
+            return fail(p, "field 'instructions': found '%s', expected %s", v,
+                        "a count of instructions");
+    }
     if (units_parse_seconds(s, &sec, &why)) {
         r->op = TOP_COMPUTE;
         r->size = simtime_from_seconds(sec);

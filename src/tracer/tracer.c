@@ -4,7 +4,9 @@
  * -np 16 ./app` preloads it with SIMPI_TRACE_DIR=DIR, and each rank writes
  * DIR/rank<R>.trace, which `simpi replay DIR` replays on any platform.
  * - CPU bursts: the time between the end of one traced MPI call and the
- *   start of the next (CLOCK_MONOTONIC, in nanoseconds);
+ *   start of the next (CLOCK_MONOTONIC, in nanoseconds) and, where the
+ *   kernel and CPU count them (perf_event_open; SIMPI_TRACE_INSTRUCTIONS=0
+ *   turns it off), the user-mode instructions retired in it;
  * - point-to-point calls with sizes (count x type size), peers, tags and
  *   communicators; non-blocking ones with request ids, and the waits and
  *   successful tests that complete them;
@@ -22,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "core/instructions.h"
 
 static FILE *out;
 static int me = -1;
@@ -103,15 +107,41 @@ static uint64_t now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* --- instructions retired (perf_event) --- */
+
+static int instr_fd = -1;
+static uint64_t last_instr; /* the count when the previous traced call returned */
+
+/* Opens this thread's instruction counter; on failure writes why into the
+ * trace as a comment and counts nothing. */
+static void open_instruction_counter(void) {
+    const char *env = getenv("SIMPI_TRACE_INSTRUCTIONS"), *why = "";
+    if (env && !strcmp(env, "0")) return;
+    instr_fd = instructions_open(&why);
+    if (instr_fd < 0)
+        fprintf(out, "# instructions not counted: perf_event_open: %s\n", why);
+    else
+        fprintf(out, "# instructions counted (perf_event, user mode)\n");
+}
+
+static uint64_t instructions(void) {
+    return instructions_read(instr_fd, last_instr);
+}
+
 /* At the start of a traced call: the burst since the previous one. */
 static int enter(void) {
     if (!out) return 0;
     uint64_t t = now_ns();
-    if (t > last_exit) fprintf(out, "%d compute %lluns\n", me, (unsigned long long)(t - last_exit));
+    if (t <= last_exit) return 1;
+    fprintf(out, "%d compute %lluns", me, (unsigned long long)(t - last_exit));
+    if (instr_fd >= 0)
+        fprintf(out, " instructions=%llu", (unsigned long long)(instructions() - last_instr));
+    fputc('\n', out);
     return 1;
 }
 
 static void leave(void) {
+    last_instr = instructions();
     last_exit = now_ns();
 }
 
@@ -152,6 +182,8 @@ static void open_trace(void) {
     }
     setvbuf(out, NULL, _IOFBF, 1 << 20);
     fprintf(out, "simpi-trace 1\nranks %d\n", size);
+    open_instruction_counter();
+    last_instr = instructions();
     last_exit = now_ns();
 }
 
