@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,19 +117,21 @@ void simgrid_value(const char *v, char *out, size_t n, bool bandwidth) {
         snprintf(out, n, "%s", v);
 }
 
-/* The number of hosts of a radical "0-15" or "0-3,8,10-11". */
+/* The number of hosts of a radical "0-15" or "0-3,8,10-11" (-1 when
+ * malformed, or when numbers or the count pass 2^31 - 1). */
 static long radical_count(const char *r) {
     long n = 0;
     for (const char *p = r; *p;) {
         char *end;
         long a = strtol(p, &end, 10), b = a;
-        if (end == p) return -1;
+        if (end == p || a < 0 || a > INT32_MAX) return -1;
         if (*end == '-') {
             const char *q = end + 1;
             b = strtol(q, &end, 10);
-            if (end == q || b < a) return -1;
+            if (end == q || b < a || b > INT32_MAX) return -1;
         }
         n += b - a + 1;
+        if (n > INT32_MAX) return -1;
         if (*end && *end != ',') return -1;
         p = *end ? end + 1 : end;
     }
@@ -215,7 +218,10 @@ static bool import_cluster(struct scanner *s, const struct tag *t, FILE *y) {
                *lat = attr(t, "lat"), *core = attr(t, "core"), *bb_bw = attr(t, "bb_bw"),
                *bb_lat = attr(t, "bb_lat");
     long hosts = radical ? radical_count(radical) : -1;
-    if (hosts < 1) return xfail(s, t->line, "<cluster>: radical \"0-15\" (the hosts) is required");
+    if (hosts < 1)
+        return xfail(s, t->line,
+                     "<cluster>: radical \"0-15\" (the hosts: ranges of numbers up to 2^31 - 1) is "
+                     "required");
     if (!bw || !lat) return xfail(s, t->line, "<cluster>: bw and lat are required");
     char bws[64], lats[64], sp[64], bbb[64], bbl[64];
     simgrid_value(bw, bws, sizeof bws, true);

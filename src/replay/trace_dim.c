@@ -332,12 +332,17 @@ static bool dim_header(struct dim_reader *d, const char *l) {
     long tasks = p ? strtol(p, &end, 10) : -1;
     if (!open || p == open || tasks < 1 || tasks > INT32_MAX || end != open)
         return dfail(d, "the header: expected '#DIMEMAS:NAME:OFFSETS:TASKS(THREADS,...),COMMS'");
-    for (const char *q = open + 1; *q && *q != ')'; q++)
+    long listed = 1;
+    for (const char *q = open + 1; *q && *q != ')'; q++) {
+        listed += *q == ',';
         if (*q == ',' ? q[1] != '1' : (*q != '1' || (q[1] != ',' && q[1] != ')')))
             return dfail(d,
                          "tasks with several threads are not supported (the header lists "
                          "'%.40s')",
                          open);
+    }
+    if (listed != tasks)
+        return dfail(d, "the header gives %ld tasks but lists the threads of %ld", tasks, listed);
     d->ntasks = (int32_t)tasks;
     return true;
 }
