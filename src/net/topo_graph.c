@@ -119,9 +119,8 @@ static bool read_vertices(struct topology *t, struct graph *g, const struct conf
     return g->vsorted != NULL;
 }
 
-static bool read_link(struct topology *t, struct graph *g, const struct conf_node *net, int64_t i,
-                      const struct conf_node *m, const struct link_params *def,
-                      struct sim_error *err) {
+static bool read_link(struct topology *t, struct graph *g, int64_t i, const struct conf_node *m,
+                      const struct link_params *def, struct sim_error *err) {
     char path[300];
     snprintf(path, sizeof path, "network.links.%s", g->lnames[i]);
     if (m->kind != CONF_MAP)
@@ -133,11 +132,7 @@ static bool read_link(struct topology *t, struct graph *g, const struct conf_nod
     int c = topo_add_class(t, g->lnames[i]);
     struct link_params *p = &t->cls[c];
     *p = *def;
-    if (conf_map_get(m, "latency") && !conf_get_time(m, path, "latency", &p->latency, err))
-        return false;
-    if (conf_map_get(m, "bandwidth") &&
-        !conf_get_bandwidth(m, path, "bandwidth", &p->bandwidth, err))
-        return false;
+    if (!topo_read_link_params(m, path, p, err)) return false;
     const struct conf_node *sh = conf_map_get(m, "sharing");
     if (sh) {
         const char *v = conf_get_scalar(m, path, "sharing", err);
@@ -147,7 +142,6 @@ static bool read_link(struct topology *t, struct graph *g, const struct conf_nod
                           "'%s.sharing': found '%s', expected shared or fatpipe", path, v);
         p->fatpipe = !strcmp(v, "fatpipe");
     }
-    (void)net;
     return true;
 }
 
@@ -168,7 +162,7 @@ static bool read_links(struct topology *t, struct graph *g, const struct conf_no
         sort_unique(g->lnames, g->nl, (const struct conf_node *const *)links->items, "link", err);
     if (!g->lsorted) return false;
     for (int64_t i = 0; i < g->nl; i++)
-        if (!read_link(t, g, net, i, links->items[i], &def, err)) return false;
+        if (!read_link(t, g, i, links->items[i], &def, err)) return false;
     t->links = g->nl;
     t->own_params = true;
     return true;

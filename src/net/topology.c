@@ -61,6 +61,14 @@ int topo_add_class(struct topology *t, const char *name) {
     return t->nclasses++;
 }
 
+bool topo_read_link_params(const struct conf_node *m, const char *path, struct link_params *p,
+                           struct sim_error *err) {
+    if (conf_map_get(m, "latency") && !conf_get_time(m, path, "latency", &p->latency, err))
+        return false;
+    return !conf_map_get(m, "bandwidth") ||
+           conf_get_bandwidth(m, path, "bandwidth", &p->bandwidth, err);
+}
+
 static bool read_class(struct topology *t, const struct conf_node *net, int c,
                        const struct link_params *def, struct sim_error *err) {
     t->cls[c] = *def;
@@ -74,13 +82,7 @@ static bool read_class(struct topology *t, const struct conf_node *net, int c,
         return err_at(err, m->file, m->line,
                       "'%s': expected a map {latency: TIME, bandwidth: RATE}", path);
     static const char *const keys[] = {"latency", "bandwidth", NULL};
-    if (!conf_check_keys(m, path, keys, err)) return false;
-    if (conf_map_get(m, "latency") && !conf_get_time(m, path, "latency", &t->cls[c].latency, err))
-        return false;
-    if (conf_map_get(m, "bandwidth") &&
-        !conf_get_bandwidth(m, path, "bandwidth", &t->cls[c].bandwidth, err))
-        return false;
-    return true;
+    return conf_check_keys(m, path, keys, err) && topo_read_link_params(m, path, &t->cls[c], err);
 }
 
 /* Every key of network: must be common or a class of this topology. */

@@ -115,6 +115,11 @@ int topo_add_class(struct topology *t, const char *name);
 bool topo_link_defaults(const struct conf_node *net, struct link_params *def,
                         struct sim_error *err);
 
+/* Reads a link map's optional latency and bandwidth onto p (path names
+ * the map in errors). */
+bool topo_read_link_params(const struct conf_node *m, const char *path, struct link_params *p,
+                           struct sim_error *err);
+
 extern const struct topo_ops topo_flat, topo_star, topo_full, topo_ring, topo_mesh, topo_torus,
     topo_twisted_torus, topo_tree, topo_fat_tree, topo_dragonfly, topo_graph;
 

@@ -138,9 +138,10 @@ static bool parse_compute(struct parse_ctx *p, struct trace_rec *r) {
     if (!need(p, 3, "compute DURATION|FLOPS")) return false;
     const char *s = p->tok[2], *why;
     double sec;
-    if (p->ntok > 4 || (p->ntok == 4 && (strncmp(p->tok[3], "instructions=", 13) ||
-                                         !units_parse_seconds(s, &sec, &why))))
-        return fail(p, "unexpected field '%s' after 'compute %s' (a duration may be followed "
+    bool duration = units_parse_seconds(s, &sec, &why);
+    if (p->ntok > 4 || (p->ntok == 4 && (strncmp(p->tok[3], "instructions=", 13) || !duration)))
+        return fail(p,
+                    "unexpected field '%s' after 'compute %s' (a duration may be followed "
                     "by instructions=COUNT)",
                     p->tok[3], s);
     if (p->ntok == 4) {
@@ -151,7 +152,7 @@ static bool parse_compute(struct parse_ctx *p, struct trace_rec *r) {
             return fail(p, "field 'instructions': found '%s', expected %s", v,
                         "a count of instructions");
     }
-    if (units_parse_seconds(s, &sec, &why)) {
+    if (duration) {
         r->op = TOP_COMPUTE;
         r->size = simtime_from_seconds(sec);
         return r->size != SIMTIME_NEVER ||
