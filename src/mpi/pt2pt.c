@@ -7,7 +7,10 @@
  *   rendezvous (S > limit):    match = max(tr, ts + T(0))  (request-to-send)
  *                              data done = match + T(0) + T(S)  (clear-to-send, data)
  *                              send and recv done = data done (buffered send: ts)
- * where T is the network cost between the two ranks' nodes. */
+ * where T is the network cost between the two ranks' nodes. With serial
+ * interfaces (the default, docs/network.md), the data of a message between
+ * nodes also wait for the source node's injection side and the destination
+ * node's ejection side, each carrying one message after another. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +144,24 @@ static simtime_t loggp_recv_done(struct sim *s, int32_t rank, simtime_t ready) {
     return done;
 }
 
+/* --- the nodes' network interfaces (network.interfaces: serial) --- */
+
+/* Whether a message between these ranks goes through serial interfaces. */
+static bool through_interfaces(const struct sim *s, int32_t from, int32_t to) {
+    return s->nics && s->ranks[from].node != s->ranks[to].node;
+}
+
+/* When the data of `size` bytes, ready to leave rank `from` for rank `to`
+ * at `ready`, have arrived through the two nodes' interfaces; `cost` is
+ * their uncontended time T(S). */
+static simtime_t interfaces_arrival(struct sim *s, int32_t from, int32_t to, int64_t size,
+                                    simtime_t ready, simtime_t cost) {
+    int32_t a = s->ranks[from].node, b = s->ranks[to].node;
+    simtime_t wire_out, wire_in;
+    network_wire_times(s->net, a, b, size, &wire_out, &wire_in);
+    return interfaces_transfer(s->nics, a, b, s->eng.now, ready, cost, wire_out, wire_in);
+}
+
 /* --- transfers under contention (net/contention.h) --- */
 
 static uint32_t xfer_new(struct sim *s) {
@@ -266,12 +287,16 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     simtime_t recv_done, send_done;
     bool contended = contends(s, send->owner, recv->owner);
     if (send->size <= s->plat->eager_limit) {
-        recv_done = sim_max(tr, simtime_add(ts, cost));
+        simtime_t arrived = send->arrive != SIMTIME_NEVER ? send->arrive : simtime_add(ts, cost);
+        recv_done = sim_max(tr, arrived);
         if (!contended) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
     } else {
         simtime_t matched = sim_max(tr, simtime_add(ts, ctrl));
-        recv_done = simtime_add(simtime_add(matched, ctrl), cost);
+        simtime_t cleared = simtime_add(matched, ctrl);
+        recv_done = through_interfaces(s, send->owner, recv->owner)
+                        ? interfaces_arrival(s, send->owner, recv->owner, send->size, cleared, cost)
+                        : simtime_add(cleared, cost);
         if (!contended) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_BUFFERED ? ts : recv_done;
     }
@@ -324,6 +349,7 @@ struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind,
     r->user_id = -1;
     r->cpu_mark = s->ranks[rank].st.compute;
     r->rec_id = -1;
+    r->arrive = SIMTIME_NEVER;
     return r;
 }
 
@@ -374,6 +400,7 @@ static simtime_t arrival(const struct sim *s, const struct request *send) {
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[send->peer];
     if (send->xfer && s->xfers[send->xfer].arrival != SIMTIME_NEVER)
         return s->xfers[send->xfer].arrival;
+    if (send->arrive != SIMTIME_NEVER) return send->arrive;
     if (send->size <= s->plat->eager_limit)
         return simtime_add(send->post_time, network_cost(s->net, sr->node, rr->node, send->size));
     return simtime_add(send->post_time, network_control_cost(s->net, sr->node, rr->node));
@@ -456,6 +483,10 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     bool eager = size <= s->plat->eager_limit;
     if (mode == SEND_BUFFERED || (eager && mode != SEND_SYNC)) request_resolve(s, r, at, at);
     if (eager && contends(s, rank, wdest)) start_eager_transfer(s, r);
+    if (eager && through_interfaces(s, rank, wdest))
+        r->arrive = interfaces_arrival(s, rank, wdest, size, at,
+                                       network_cost(s->net, s->ranks[rank].node,
+                                                    s->ranks[wdest].node, size));
     struct srank *dr = &s->ranks[wdest];
     struct request *recv = queue_take(&dr->posted_head, &dr->posted_tail, r, false);
     while (recv && recv->mode == PROBE_MODE) { /* a probe sees the message, takes nothing */

@@ -7,6 +7,7 @@
 #include "core/pool.h"
 #include "mpi/coll/coll.h"
 #include "mpi/sim.h"
+#include "net/interfaces.h"
 
 enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_SIGNAL };
 enum req_flags {
@@ -36,6 +37,8 @@ struct request {
     simtime_t partner_time; /* when the partner posted (for blocked time); for a
                                matched buffered send: when the receiver has the data */
     simtime_t cpu_mark;     /* the owner's computation total when it was posted */
+    simtime_t arrive;       /* eager send through serial interfaces: when its data have
+                               arrived at the receiver's node (SIMTIME_NEVER otherwise) */
     int32_t owner;          /* world rank */
     int32_t peer;           /* world rank of dest / source, -1 for any */
     int32_t src;            /* comm rank of the sender (send) or wanted (recv, -1 any);
@@ -141,6 +144,9 @@ struct sim {
     int32_t owing_rank;
     simtime_t owing_until;
     simtime_t *nic_free, *recv_free, *coll_cpu_free;
+    /* serial interfaces (network.interfaces, net/interfaces.h); NULL when
+     * unlimited, or with a contention model */
+    struct interfaces *nics;
     struct xfer *xfers; /* [0] unused */
     uint32_t nxfers, xfer_cap, xfer_free;
     simtime_t **storage; /* MPI-IO servers (io.c): when each slot is free */

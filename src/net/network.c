@@ -14,6 +14,29 @@ static bool read_overhead(struct network *n, const struct conf_node *net, struct
     return conf_get_time(net, "network", "overhead", &n->overhead, err);
 }
 
+/* network.interfaces: serial (the default: a node's interface carries its
+ * messages one after another, without a contention model) or unlimited. */
+static bool read_interfaces(struct network *n, const struct conf_node *net,
+                            struct sim_error *err) {
+    const struct conf_node *in = net ? conf_map_get(net, "interfaces") : NULL;
+    n->serial_interfaces = n->contention == CONTENTION_NONE;
+    if (!in) return true;
+    const char *v = conf_get_scalar(net, "network", "interfaces", err);
+    if (!v) return false;
+    if (strcmp(v, "serial") && strcmp(v, "unlimited"))
+        return err_at(err, in->file, in->line,
+                      "'network.interfaces': found '%s', expected serial (each node's interface "
+                      "carries one message after another) or unlimited",
+                      v);
+    if (n->contention != CONTENTION_NONE)
+        return err_at(err, in->file, in->line,
+                      "'network.interfaces' belongs to contention: none; the %s model shares the "
+                      "nodes' links itself",
+                      n->contention == CONTENTION_FLOW ? "flow" : "buses");
+    n->serial_interfaces = !strcmp(v, "serial");
+    return true;
+}
+
 static bool read_contention(struct network *n, const struct conf_node *net, struct sim_error *err) {
     const struct conf_node *cn = net ? conf_map_get(net, "contention") : NULL;
     if (cn) {
@@ -55,6 +78,7 @@ static bool read_contention(struct network *n, const struct conf_node *net, stru
                           "'network.intra_contention' needs an intra model with a bandwidth "
                           "(affine, piecewise or loggp), not a table");
     }
+    if (!read_interfaces(n, net, err)) return false;
     static const char *const counts[] = {"buses", "links_per_node"};
     int64_t *dst[] = {&n->buses, &n->links_per_node};
     for (int i = 0; i < 2; i++) {
@@ -138,6 +162,11 @@ static void compute_path(const struct network *n, struct path_cost *p) {
     p->latency = lat;
     p->bandwidth = bw;
     p->hops = hops;
+    /* a direct network's injection and ejection links follow the route's
+     * hops; an indirect network's first and last hops are the nodes' links */
+    int first = t->direct ? hops : 0, last = t->direct ? hops + 1 : hops - 1;
+    p->out_bandwidth = k > 0 ? t->cls[n->classes[first]].bandwidth : bw;
+    p->in_bandwidth = k > 0 ? t->cls[n->classes[last]].bandwidth : bw;
 }
 
 const struct path_cost *network_path(const struct network *n, int32_t src, int32_t dst) {

@@ -17,6 +17,8 @@ struct path_cost {
     int64_t src, dst; /* nodes; src -1: empty slot */
     double latency;   /* seconds: overhead + link latencies */
     double bandwidth; /* bytes/s: the slowest link's */
+    double out_bandwidth, in_bandwidth; /* bytes/s: the source node's link into the network
+                                           and the destination's link out of it */
     int32_t hops;
 };
 
@@ -32,6 +34,8 @@ struct network {
     enum contention_kind contention;
     int64_t buses, links_per_node; /* buses model: 0 = unlimited */
     bool intra_contention;         /* flow: messages inside a node share its memory */
+    bool serial_interfaces; /* contention none: each node's interface carries its messages
+                               one after another (network.interfaces: serial, the default) */
     struct path_cost *paths;       /* cache of route costs by node pair (topologies) */
     int64_t *route;                /* scratch: TOPO_MAX_HOPS + 3 links */
     int *classes;                  /* scratch: their classes */
@@ -60,6 +64,22 @@ static inline simtime_t network_cost(const struct network *n, int32_t src_node, 
     if (topology_is_flat(&n->topo)) return p2p_model_cost(&n->inter, size);
     const struct path_cost *p = network_path(n, src_node, dst_node);
     return simtime_from_seconds(p->latency + (double)size / p->bandwidth);
+}
+
+/* The time a message of `size` bytes between two nodes occupies the
+ * source's interface (*out) and the destination's (*in): the size part of
+ * the inter model's cost (docs/network.md), or on a topology the size over
+ * the bandwidth of the source node's link into the network and of the
+ * destination's link out of it. */
+static inline void network_wire_times(const struct network *n, int32_t src_node, int32_t dst_node,
+                                      int64_t size, simtime_t *out, simtime_t *in) {
+    if (topology_is_flat(&n->topo)) {
+        *out = *in = p2p_model_wire_time(&n->inter, size);
+        return;
+    }
+    const struct path_cost *p = network_path(n, src_node, dst_node);
+    *out = size > 0 ? simtime_from_seconds((double)size / p->out_bandwidth) : 0;
+    *in = size > 0 ? simtime_from_seconds((double)size / p->in_bandwidth) : 0;
 }
 
 static inline simtime_t network_control_cost(const struct network *n, int32_t src_node,

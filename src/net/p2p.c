@@ -206,6 +206,20 @@ simtime_t p2p_model_cost(const struct p2p_model *m, int64_t size) {
     return simtime_from_seconds(m->ops->seconds(m, size));
 }
 
+simtime_t p2p_model_wire_time(const struct p2p_model *m, int64_t size) {
+    if (size <= 0) return 0;
+    if (!strcmp(m->ops->name, "table")) {
+        simtime_t t = p2p_model_cost(m, size), t0 = p2p_model_cost(m, 0);
+        return t > t0 ? t - t0 : 0;
+    }
+    if (!strcmp(m->ops->name, "loggp")) /* loggp: the first byte is in the latency */
+        return size > 1 ? simtime_from_seconds((double)(size - 1) / m->seg[0].bandwidth) : 0;
+    const struct p2p_segment *s = m->seg;
+    for (int i = 0; i < m->nseg - 1 && size > s->upto; i++)
+        s++;
+    return simtime_from_seconds((double)size / s->bandwidth);
+}
+
 double p2p_model_bandwidth(const struct p2p_model *m) {
     if (!strcmp(m->ops->name, "table")) return 0;
     return m->seg[m->nseg - 1].bandwidth;

@@ -40,6 +40,10 @@ bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char
                     struct sim_error *err);
 void p2p_model_destroy(struct p2p_model *m);
 simtime_t p2p_model_cost(const struct p2p_model *m, int64_t size);
+/* The time a message of `size` bytes occupies a network interface: the
+ * size part of T(S) (affine, piecewise: S / B of S's segment; loggp:
+ * (S - 1) G; table: T(S) - T(0), at least 0). */
+simtime_t p2p_model_wire_time(const struct p2p_model *m, int64_t size);
 /* The bandwidth of large messages (the last segment's; loggp: 1 / G); 0 for
  * a table, which has none. */
 double p2p_model_bandwidth(const struct p2p_model *m);

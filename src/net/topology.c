@@ -22,7 +22,7 @@ const char *topology_names(void) {
  * keys and its link classes. */
 static const char *const common_keys[] = {"topology",       "link_latency",     "link_bandwidth",
                                           "overhead",       "contention",       "buses",
-                                          "links_per_node", "intra_contention", NULL};
+                                          "links_per_node", "intra_contention", "interfaces", NULL};
 
 int topo_get_list(const struct conf_node *map, const char *key, int64_t min, int64_t max,
                   int64_t *out, int maxn, struct sim_error *err) {

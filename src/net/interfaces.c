@@ -1,0 +1,91 @@
+/* Serial network interfaces: per node, the busy intervals of its injection
+ * and ejection sides, and the earliest-gap reservation of a message's wire
+ * time on each (interfaces.h). */
+#include "net/interfaces.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+
+void interfaces_init(struct interfaces *f, int64_t nodes) {
+    f->nodes = nodes;
+    f->out = xcalloc((size_t)nodes, sizeof *f->out);
+    f->in = xcalloc((size_t)nodes, sizeof *f->in);
+}
+
+void interfaces_destroy(struct interfaces *f) {
+    for (int64_t i = 0; i < f->nodes; i++) {
+        free(f->out[i].busy);
+        free(f->in[i].busy);
+    }
+    free(f->out);
+    free(f->in);
+    memset(f, 0, sizeof *f);
+}
+
+/* Drops the intervals that ended at or before now (they are first). */
+static void forget_past(struct nic_side *side, simtime_t now) {
+    uint32_t k = 0;
+    while (k < side->n && side->busy[k].to <= now)
+        k++;
+    if (k == 0) return;
+    side->n -= k;
+    memmove(side->busy, side->busy + k, sizeof *side->busy * side->n);
+}
+
+/* Inserts [t, t + len) at position i (free there), merged with the
+ * intervals it touches. */
+static void insert_busy(struct nic_side *side, uint32_t i, simtime_t t, simtime_t len) {
+    simtime_t end = simtime_add(t, len);
+    bool joins_prev = i > 0 && side->busy[i - 1].to == t;
+    bool joins_next = i < side->n && side->busy[i].from == end;
+    if (joins_prev && joins_next) {
+        side->busy[i - 1].to = side->busy[i].to;
+        side->n--;
+        memmove(side->busy + i, side->busy + i + 1, sizeof *side->busy * (side->n - i));
+        return;
+    }
+    if (joins_prev) {
+        side->busy[i - 1].to = end;
+        return;
+    }
+    if (joins_next) {
+        side->busy[i].from = t;
+        return;
+    }
+    if (side->n == side->cap) {
+        side->cap = side->cap ? 2 * side->cap : 4;
+        side->busy = xrealloc_or_die(side->busy, sizeof *side->busy * side->cap);
+    }
+    memmove(side->busy + i + 1, side->busy + i, sizeof *side->busy * (side->n - i));
+    side->busy[i] = (struct nic_busy){t, end};
+    side->n++;
+}
+
+simtime_t nic_side_reserve(struct nic_side *side, simtime_t now, simtime_t ready, simtime_t len) {
+    if (len <= 0) return ready;
+    forget_past(side, now);
+    simtime_t t = ready;
+    uint32_t i = 0;
+    for (; i < side->n; i++) {
+        const struct nic_busy *b = &side->busy[i];
+        if (b->to <= t) continue;                 /* ends before the candidate */
+        if (b->from >= simtime_add(t, len)) break; /* the gap before it holds the message */
+        t = b->to;                                /* overlaps: try after it */
+    }
+    insert_busy(side, i, t, len);
+    return t;
+}
+
+simtime_t interfaces_transfer(struct interfaces *f, int32_t src, int32_t dst, simtime_t now,
+                              simtime_t ready, simtime_t cost, simtime_t wire_out,
+                              simtime_t wire_in) {
+    if (cost == SIMTIME_NEVER) return SIMTIME_NEVER;
+    if (wire_in > cost) wire_in = cost;
+    simtime_t injected = nic_side_reserve(&f->out[src], now, ready, wire_out);
+    simtime_t first_byte = simtime_add(injected, cost - wire_in);
+    simtime_t taken = nic_side_reserve(&f->in[dst], now, first_byte, wire_in);
+    return simtime_add(taken, wire_in);
+}

@@ -1,0 +1,47 @@
+/* Serial network interfaces (network.interfaces: serial, the default when
+ * no contention model is chosen; docs/network.md): every node has an
+ * injection side and an ejection side, each carrying the bytes of one
+ * message after another, as LogGP's G at both ends. A side is the list of
+ * its busy intervals still ahead of the engine's clock; a message takes
+ * the earliest gap that holds it, so one started late in the simulation's
+ * processing order (a collective round posted ahead of the clock) does not
+ * queue behind messages that leave after it. The cost is that of the few
+ * intervals ahead of the clock: no global computation. */
+#ifndef SIMPI_INTERFACES_H
+#define SIMPI_INTERFACES_H
+
+#include <stdint.h>
+
+#include "core/simtime.h"
+
+struct nic_busy {
+    simtime_t from, to; /* [from, to) */
+};
+
+struct nic_side {
+    struct nic_busy *busy; /* disjoint, in time order, none touching */
+    uint32_t n, cap;
+};
+
+struct interfaces {
+    struct nic_side *out, *in; /* per node: injection, ejection */
+    int64_t nodes;
+};
+
+void interfaces_init(struct interfaces *f, int64_t nodes);
+void interfaces_destroy(struct interfaces *f);
+/* Reserves `len` on a side at the earliest t >= ready such that [t, t +
+ * len) is free, forgetting intervals that ended at or before `now`;
+ * returns t. A zero length reserves nothing and returns ready. */
+simtime_t nic_side_reserve(struct nic_side *side, simtime_t now, simtime_t ready, simtime_t len);
+/* The data of a message whose uncontended cost is `cost`, ready to leave
+ * node `src` at `ready` for node `dst`, occupying src's injection side for
+ * `wire_out` and dst's ejection side for `wire_in`: injected at the
+ * earliest gap of the injection side; taken in at the earliest gap of the
+ * ejection side that ends no earlier than the injection's start plus cost.
+ * Returns when the data have arrived: ready + cost when both are free. */
+simtime_t interfaces_transfer(struct interfaces *f, int32_t src, int32_t dst, simtime_t now,
+                              simtime_t ready, simtime_t cost, simtime_t wire_out,
+                              simtime_t wire_in);
+
+#endif
