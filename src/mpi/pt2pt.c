@@ -484,9 +484,9 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (mode == SEND_BUFFERED || (eager && mode != SEND_SYNC)) request_resolve(s, r, at, at);
     if (eager && contends(s, rank, wdest)) start_eager_transfer(s, r);
     if (eager && through_interfaces(s, rank, wdest))
-        r->arrive = interfaces_arrival(s, rank, wdest, size, at,
-                                       network_cost(s->net, s->ranks[rank].node,
-                                                    s->ranks[wdest].node, size));
+        r->arrive = interfaces_arrival(
+            s, rank, wdest, size, at,
+            network_cost(s->net, s->ranks[rank].node, s->ranks[wdest].node, size));
     struct srank *dr = &s->ranks[wdest];
     struct request *recv = queue_take(&dr->posted_head, &dr->posted_tail, r, false);
     while (recv && recv->mode == PROBE_MODE) { /* a probe sees the message, takes nothing */

@@ -71,9 +71,9 @@ simtime_t nic_side_reserve(struct nic_side *side, simtime_t now, simtime_t ready
     uint32_t i = 0;
     for (; i < side->n; i++) {
         const struct nic_busy *b = &side->busy[i];
-        if (b->to <= t) continue;                 /* ends before the candidate */
+        if (b->to <= t) continue;                  /* ends before the candidate */
         if (b->from >= simtime_add(t, len)) break; /* the gap before it holds the message */
-        t = b->to;                                /* overlaps: try after it */
+        t = b->to;                                 /* overlaps: try after it */
     }
     insert_busy(side, i, t, len);
     return t;

@@ -16,8 +16,7 @@ static bool read_overhead(struct network *n, const struct conf_node *net, struct
 
 /* network.interfaces: serial (the default: a node's interface carries its
  * messages one after another, without a contention model) or unlimited. */
-static bool read_interfaces(struct network *n, const struct conf_node *net,
-                            struct sim_error *err) {
+static bool read_interfaces(struct network *n, const struct conf_node *net, struct sim_error *err) {
     const struct conf_node *in = net ? conf_map_get(net, "interfaces") : NULL;
     n->serial_interfaces = n->contention == CONTENTION_NONE;
     if (!in) return true;

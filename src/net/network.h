@@ -14,9 +14,9 @@
 #include "platform/platform.h"
 
 struct path_cost {
-    int64_t src, dst; /* nodes; src -1: empty slot */
-    double latency;   /* seconds: overhead + link latencies */
-    double bandwidth; /* bytes/s: the slowest link's */
+    int64_t src, dst;                   /* nodes; src -1: empty slot */
+    double latency;                     /* seconds: overhead + link latencies */
+    double bandwidth;                   /* bytes/s: the slowest link's */
     double out_bandwidth, in_bandwidth; /* bytes/s: the source node's link into the network
                                            and the destination's link out of it */
     int32_t hops;
@@ -34,8 +34,8 @@ struct network {
     enum contention_kind contention;
     int64_t buses, links_per_node; /* buses model: 0 = unlimited */
     bool intra_contention;         /* flow: messages inside a node share its memory */
-    bool serial_interfaces; /* contention none: each node's interface carries its messages
-                               one after another (network.interfaces: serial, the default) */
+    bool serial_interfaces;        /* contention none: each node's interface carries its messages
+                                      one after another (network.interfaces: serial, the default) */
     struct path_cost *paths;       /* cache of route costs by node pair (topologies) */
     int64_t *route;                /* scratch: TOPO_MAX_HOPS + 3 links */
     int *classes;                  /* scratch: their classes */

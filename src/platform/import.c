@@ -426,6 +426,8 @@ static bool cfg_yaml(struct scanner *s, const struct cfg_platform *c, FILE *y) {
     if (c->buses > 0 || c->in_links > 0)
         fprintf(y, "network:\n  contention: buses\n  buses: %ld\n  links_per_node: %ld\n", c->buses,
                 c->in_links);
+    else
+        fprintf(y, "network:\n  interfaces: unlimited # Dimemas' 0 buses and links: no limit\n");
     if (c->mapping) {
         fprintf(y, "placement: [");
         for (const char *p = c->mapping; *p; p++)

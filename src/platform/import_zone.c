@@ -240,9 +240,11 @@ static bool zone_yaml(struct scanner *s, const struct zone *z, FILE *y) {
                      "DijkstraCache routing",
                      routing);
     if (!zone_hosts_alike(s, z)) return false;
-    bool fatpipe = false;
-    for (int i = 0; i < z->nlinks; i++)
+    bool fatpipe = false, all_fatpipe = z->nlinks > 0;
+    for (int i = 0; i < z->nlinks; i++) {
         fatpipe |= z->links[i].fatpipe;
+        all_fatpipe &= z->links[i].fatpipe;
+    }
     const struct zhost *h = &z->hosts[0];
     fprintf(y, "# imported from %s, a SimGrid zone of %d hosts (routing %s)\n", s->path, z->nhosts,
             routing);
@@ -257,8 +259,12 @@ static bool zone_yaml(struct scanner *s, const struct zone *z, FILE *y) {
     if (z->nrouters) yaml_names(y, "routers", z->routers, z->nrouters);
     yaml_links(y, z);
     if (!yaml_routes(s, y, z)) return false;
-    if (fatpipe)
-        fprintf(y, "  # FATPIPE links: no contention (simpi's flow model shares every link)\n");
+    if (all_fatpipe)
+        fprintf(y, "  # FATPIPE links only: no contention, each message has the links' whole\n"
+                   "  # bandwidth\n  interfaces: unlimited\n");
+    else if (fatpipe)
+        fprintf(y, "  # FATPIPE links: no contention (simpi's flow model shares every link);\n"
+                   "  # each node's interface carries one message after another\n");
     else
         fprintf(y, "  contention: flow\n");
     return true;

@@ -1,9 +1,16 @@
 /* Golden replay tests: expected times are worked by hand from the model
  * (docs/models.md) for a platform of one rank per node with
  *   inter: L = 10us, B = 100 MB/s, so T(S) = 10us + S / 1e8 s,
- *   T(0) = 10us (control messages), eager limit 64 KiB. */
+ *   T(0) = 10us (control messages), eager limit 64 KiB.
+ * Each node's interface carries one message after another, its wire time
+ * W(S) = S / B each (1000 B: 10us) on the sending node's injection side
+ * and on the receiving node's ejection side (docs/network.md): a message
+ * that finds its sender's interface busy leaves when it is free, and
+ * arrives T(S) after it leaves unless the receiver's interface is still
+ * taking in another, then W(S) after that one. */
 #include <stdlib.h>
 
+#include "net/interfaces.h"
 #include "replay/replay.h"
 #include "report/summary.h"
 #include "test.h"
@@ -166,9 +173,11 @@ static void test_collective_times(void) {
     /* barrier, 4 ranks: 2 dissemination rounds of 0-byte messages: 2 x 10us */
     struct outcome o = run("simpi-trace 1\nranks 4\n0 barrier\n1 barrier\n2 barrier\n3 barrier\n");
     CHECK_EQ_INT(o.predicted, 20 * US);
-    /* bcast 1000 B from 0: 0 -> {2, 1} then 2 -> 3: two hops of T(1000) = 20us */
+    /* bcast 1000 B from 0: 0 -> 2 (arrives at T(1000) = 20us), then 0 -> 1,
+     * which leaves when 0's interface has sent the first (W = 10us) and
+     * arrives at 10 + 20 = 30us; 2 -> 3 leaves at 20us: 40us */
     o = run("simpi-trace 1\nranks 4\n0 bcast 1000\n1 bcast 1000\n2 bcast 1000\n3 bcast 1000\n");
-    CHECK_EQ_INT(o.finish[1], 20 * US);
+    CHECK_EQ_INT(o.finish[1], 30 * US);
     CHECK_EQ_INT(o.finish[3], 40 * US);
     CHECK_EQ_INT(o.predicted, 40 * US);
     /* allreduce 1000 B, 4 ranks: 2 recursive-doubling rounds of 20us */
@@ -324,7 +333,9 @@ static void test_topology_fat_tree_levels(void) {
      * 250MB/s. Nodes 0 and 3 meet at the top: up level1, up level2, down
      * level2, down level1 = 1+3+3+1 = 8us, + 10000 B / 250 MB/s = 40us: 48us.
      * Nodes 0 and 1 share a level-1 switch: 2 x 1us + 10000 B / 1 GB/s =
-     * 2us + 10us = 12us. Rank 1 then sends to 3 (also 12us): 24us. */
+     * 2us + 10us = 12us. Node 0's interface (its level-1 link, 1 GB/s)
+     * injects the first message for 10000 B / 1 GB/s = 10us, so the second
+     * leaves at 10us and arrives at 22us. */
     const char *plat = "cores_per_node: 1\n"
                        "network: {topology: fat-tree, arity: 2, levels: 2, "
                        "level1: {latency: 1us, bandwidth: 1GB/s}, "
@@ -334,7 +345,7 @@ static void test_topology_fat_tree_levels(void) {
                                 "0 send 1 10000\n1 recv 0 10000\n");
     CHECK_EQ_INT(o.status, SIM_OK);
     CHECK_EQ_INT(o.finish[3], 48 * US);
-    CHECK_EQ_INT(o.finish[1], 12 * US);
+    CHECK_EQ_INT(o.finish[1], 22 * US);
 }
 
 /* Dimemas' buses (docs/network.md) on plat4: T(S) = 10us + S / 100 MB/s. */
@@ -394,8 +405,15 @@ static void test_flow_two_share_a_link(void) {
     CHECK_EQ_INT(o.finish[1], 2000 * US);
     CHECK_EQ_INT(o.finish[2], 2000 * US);
     CHECK_EQ_INT(o.finish[0], 2000 * US);
+    /* without a contention model, node 0's interface (its 1 GB/s link)
+     * sends the two one after another: 1 ms and 2 ms, so the pair ends at
+     * 2 ms as under flow; with unlimited interfaces both take 1 ms */
     const char *none[] = {"network.contention=none"};
     o = run_with(star4, none, 1, trace);
+    CHECK_EQ_INT(o.finish[1], 1000 * US);
+    CHECK_EQ_INT(o.finish[2], 2000 * US);
+    const char *unlimited[] = {"network.contention=none", "network.interfaces=unlimited"};
+    o = run_with(star4, unlimited, 2, trace);
     CHECK_EQ_INT(o.finish[2], 1000 * US);
 }
 
@@ -464,11 +482,13 @@ static void test_flow_scatter_backbone(void) {
  * last message it receives left its neighbour at 120us and arrives
  * 32768 B / 1 GB/s = 32.768us later, at 152.768us; the waitall adds 5us:
  * 157.768us, as Dimemas (simpi gave 137.768us when L could only be a wire
- * latency). */
+ * latency). Dimemas' configuration had no bus or link limits (0): each
+ * message has the whole bandwidth, so the interfaces are unlimited. */
 static void test_dimemas_cpu_latency(void) {
     const char *plat = "nodes: 9\ncores_per_node: 1\n"
                        "inter: {model: affine, latency: 0us, bandwidth: 1GB/s}\n"
-                       "mpi: {send_overhead: 5us, wait_overhead: 5us}\n";
+                       "mpi: {send_overhead: 5us, wait_overhead: 5us}\n"
+                       "network: {interfaces: unlimited}\n";
     char trace[4096] = "simpi-trace 1\nranks 9\n";
     for (int r = 0; r < 9; r++) {
         int x = r % 3, y = r / 3;
@@ -598,60 +618,69 @@ static void test_collective_algorithms(void) {
 }
 
 /* The rest of the library on plat4 (T(S) = 10 us + S / 100 MB/s, eager),
- * 4 ranks, worked by hand:
+ * 4 ranks, worked by hand (W = 10us: the interfaces' time for 1000 B):
  *   barrier linear: to rank 0 and back, 2 T(0) = 20
- *   bcast/scatter/gather/reduce linear, 1000 B: one T(1000) = 20
+ *   bcast/scatter linear, 1000 B: the root's interface sends the three
+ *     blocks one after another; the last leaves at 2 W: 20 + T(1000) = 40
+ *   gather/reduce linear, 1000 B: the three arrive at the root at once;
+ *     its interface takes them in one after another: T(1000) + 2 W = 40
  *   bcast scatter_ring_allgather, 4000 B: scatter T(2000) + T(1000) = 50,
  *     then 3 ring steps of T(1000) = 60: 110
  *   bcast scatter_rd_allgather, 4000 B: scatter 50, doubling T(1000) +
  *     T(2000) = 50: 100
  *   bcast/reduce pipeline, 4000 B in segments of 1000: each rank passes a
- *     segment on as it arrives, 3 hops of T(1000) = 60
+ *     segment on as it arrives; the root's interface sends the 4 segments
+ *     W apart, so the last leaves at 3 W and crosses 3 hops: 30 + 3 x 20
+ *     = 90 (the pipeline's (m + P - 2) W + (P - 1) L = 6 x 10 + 3 x 10)
  *   reduce rabenseifner, 4000 B: halving T(2000) + T(1000), gather T(1000) +
  *     T(2000): 100
  *   allreduce ring_segmented, 4000 B, segments of 500: 2 (P-1) m rounds of
  *     T(500) = 12 x 15 = 180 (= 2 (P-1) (m L + S / (P B)) = 6 x 30)
  *   gather linear_sync, 1000 B: per rank T(0) + T(1000): 3 x 30 = 90
- *   scatter linear_sync, 1000 B: every rank ready at T(0), blocks sent at
- *     once: 10 + 20 = 30
+ *   scatter linear_sync, 1000 B: every rank ready at T(0), the root's
+ *     interface sends the blocks W apart: 10 + 2 W + T(1000) = 50
  *   allgather neighbor_exchange, 1000 B: T(1000) + T(2000) = 50
  *   alltoall bruck, 1000 B: rounds of blocks {1,3} and {2,3}: 2 x T(2000) = 60
- *   alltoall linear: T(1000) = 20; linear_sync window 2: 2 rounds = 40
+ *   alltoall linear: rank r sends to r+1, r+2, r+3 one after another on its
+ *     interface; each interface takes in one message per W: 2 W + T(1000)
+ *     = 40; linear_sync window 2: a round of two (W + T(1000) = 30), then
+ *     one of one (20): 50
  *   reduce_scatter, blocks of 1000 B (vector 4000): recursive halving
  *     T(2000) + T(1000) = 50; pairwise and ring 3 x T(1000) = 60;
- *     nonoverlapping: binomial reduce 2 x T(4000) + linear scatter T(1000) = 120
+ *     nonoverlapping: binomial reduce 2 x T(4000) + linear scatter from
+ *     the root, the last block leaving 2 W later: 100 + 20 + 20 = 140
  *   scan/exscan, 1000 B: recursive doubling 2 x T(1000) = 40 (rank 3 hears
  *     from rank 1 at 40); linear 3 x T(1000) = 60 */
 static void test_collective_library(void) {
     expect_forced("mpi.coll.barrier=linear", "barrier", 20);
-    expect_forced("mpi.coll.bcast=linear", "bcast 1000", 20);
+    expect_forced("mpi.coll.bcast=linear", "bcast 1000", 40);
     expect_forced("mpi.coll.bcast=scatter_ring_allgather", "bcast 4000", 110);
     expect_forced("mpi.coll.bcast=scatter_rd_allgather", "bcast 4000", 100);
-    expect_forced("mpi.coll.bcast=pipeline mpi.coll.segment_size=1000B", "bcast 4000", 60);
-    expect_forced("mpi.coll.reduce=linear", "reduce 1000", 20);
+    expect_forced("mpi.coll.bcast=pipeline mpi.coll.segment_size=1000B", "bcast 4000", 90);
+    expect_forced("mpi.coll.reduce=linear", "reduce 1000", 40);
     expect_forced("mpi.coll.reduce=rabenseifner", "reduce 4000", 100);
-    expect_forced("mpi.coll.reduce=pipeline mpi.coll.segment_size=1000B", "reduce 4000", 60);
+    expect_forced("mpi.coll.reduce=pipeline mpi.coll.segment_size=1000B", "reduce 4000", 90);
     expect_forced("mpi.coll.allreduce=ring_segmented mpi.coll.segment_size=500B", "allreduce 4000",
                   180);
-    expect_forced("mpi.coll.gather=linear", "gather 1000", 20);
+    expect_forced("mpi.coll.gather=linear", "gather 1000", 40);
     expect_forced("mpi.coll.gather=linear_sync", "gather 1000", 90);
-    expect_forced("mpi.coll.scatter=linear", "scatter 1000", 20);
-    expect_forced("mpi.coll.scatter=linear_sync", "scatter 1000", 30);
+    expect_forced("mpi.coll.scatter=linear", "scatter 1000", 40);
+    expect_forced("mpi.coll.scatter=linear_sync", "scatter 1000", 50);
     expect_forced("mpi.coll.allgather=neighbor_exchange", "allgather 1000", 50);
     expect_forced("mpi.coll.alltoall=bruck", "alltoall 1000", 60);
-    expect_forced("mpi.coll.alltoall=linear", "alltoall 1000", 20);
-    expect_forced("mpi.coll.alltoall=linear_sync mpi.coll.window=2", "alltoall 1000", 40);
+    expect_forced("mpi.coll.alltoall=linear", "alltoall 1000", 40);
+    expect_forced("mpi.coll.alltoall=linear_sync mpi.coll.window=2", "alltoall 1000", 50);
     expect_forced("mpi.coll.reduce_scatter=recursive_halving", "reduce_scatter 1000", 50);
     expect_forced("mpi.coll.reduce_scatter=pairwise", "reduce_scatter 1000", 60);
     expect_forced("mpi.coll.reduce_scatter=ring", "reduce_scatter 1000", 60);
-    expect_forced("mpi.coll.reduce_scatter=nonoverlapping", "reduce_scatter 1000", 120);
+    expect_forced("mpi.coll.reduce_scatter=nonoverlapping", "reduce_scatter 1000", 140);
     expect_forced("mpi.coll.scan=recursive_doubling", "scan 1000", 40);
     expect_forced("mpi.coll.scan=linear", "scan 1000", 60);
     expect_forced("mpi.coll.exscan=recursive_doubling", "exscan 1000", 40);
     expect_forced("mpi.coll.exscan=linear", "exscan 1000", 60);
     /* a selector picks by size: MPICH's alltoall of 1000 B blocks on 4 ranks
-     * is its medium algorithm (windowed linear, 32 at a time): T(1000) */
-    expect_forced("mpi.coll.selector=mpich", "alltoall 1000", 20);
+     * is its medium algorithm (windowed linear, 32 at a time): as linear, 40 */
+    expect_forced("mpi.coll.selector=mpich", "alltoall 1000", 40);
     const char *bad[] = {"mpi.coll.selector=intel"};
     struct outcome o = run_with(plat4, bad, 1, "simpi-trace 1\nranks 1\n0 barrier\n");
     CHECK(!o.input_ok);
@@ -715,25 +744,26 @@ static void test_analytic_model(void) {
 /* Wide collectives under flow contention: a star of 100 MB/s, 5 us links
  * (a message crosses two: 10 us), 4 ranks, 1000 B.
  *   linear bcast: the root's link carries 3 flows at 33.3 MB/s each:
- *     10 us + 3000 B / 100 MB/s = 40 us (20 us without contention)
+ *     10 us + 3000 B / 100 MB/s = 40 us; without contention the root's
+ *     interface sends the three 10 us apart: the last arrives at 40 us as
+ *     well (20 us with unlimited interfaces)
  *   linear alltoall: every link carries 3 flows: 40 us as well
  *   pairwise alltoall: one flow per link per round, 3 x 20 us = 60 us */
 static void test_flow_wide_collectives(void) {
     const char *plat = "nodes: 4\ncores_per_node: 1\n"
                        "network: {topology: star, contention: flow, link_latency: 5us, "
                        "link_bandwidth: 100MB/s}\n";
-    const char *none = "network.contention=none";
-    char both[128];
-    snprintf(both, sizeof both, "mpi.coll.bcast=linear %s", none);
     expect_on(plat, "mpi.coll.bcast=linear", "bcast 1000", 40);
-    expect_on(plat, both, "bcast 1000", 20);
+    expect_on(plat, "mpi.coll.bcast=linear network.contention=none", "bcast 1000", 40);
+    expect_on(plat, "mpi.coll.bcast=linear network.contention=none network.interfaces=unlimited",
+              "bcast 1000", 20);
     expect_on(plat, "mpi.coll.alltoall=linear", "alltoall 1000", 40);
     expect_on(plat, "mpi.coll.alltoall=pairwise", "alltoall 1000", 60);
 }
 
 /* Variable counts in the native format (send= / recv= lists), on 3 of
  * plat4's nodes: the alltoallv of tests/mpi/coll_vcounts.c, pairwise
- * forced, ends at 50, 50 and 90 us (worked there). */
+ * forced, ends at 50, 60 and 90 us (worked there). */
 static void test_variable_count_records(void) {
     const char *pw = "mpi.coll.alltoall=pairwise";
     struct outcome o = run_with(plat4, &pw, 1,
@@ -743,12 +773,14 @@ static void test_variable_count_records(void) {
                                 "2 alltoallv 2500 send=4000,1000,0 recv=3000,2000,0\n");
     CHECK_EQ_INT(o.status, SIM_OK);
     CHECK_EQ_INT(o.finish[0], 50 * US);
-    CHECK_EQ_INT(o.finish[1], 50 * US);
+    CHECK_EQ_INT(o.finish[1], 60 * US);
     CHECK_EQ_INT(o.finish[2], 90 * US);
-    /* a gatherv: only the root lists what it receives (2000 and 5000 B) */
+    /* a gatherv: only the root lists what it receives (2000 and 5000 B):
+     * both arrive from 10 us on; the root's interface takes in one, then
+     * the other: 10 + 20 + 50 = 80 us (W = 20 and 50 us) */
     o = run("simpi-trace 1\nranks 3\n0 gatherv 0 root=0 recv=0,2000,5000\n"
             "1 gatherv 2000 root=0\n2 gatherv 5000 root=0\n");
-    CHECK_EQ_INT(o.finish[0], 60 * US);
+    CHECK_EQ_INT(o.finish[0], 80 * US);
     o = run("simpi-trace 1\nranks 3\n0 alltoallv 8 send=8,8\n1 alltoallv 8\n2 alltoallv 8\n");
     CHECK(!o.input_ok || o.status != SIM_OK);
     CHECK_CONTAINS(o.report, "2 counts for a communicator of 3 ranks");
@@ -764,7 +796,124 @@ static void test_variable_count_records(void) {
     CHECK_CONTAINS(o.report, "send= and recv= must list as many sizes (2 and 1)");
 }
 
+/* The nodes' interfaces (network.interfaces, docs/network.md) on a
+ * platform of 4 nodes with 2 ranks each (ranks 2n and 2n + 1 on node n),
+ * T(S) = 10us + S / 100 MB/s between nodes, 1us + S / 1 GB/s inside one:
+ * a 10000 B message occupies each interface W = 100us and takes T = 110us
+ * alone; 100000 B (rendezvous) W = 1000us, T = 1010us. */
+static const char *plat_nic = "nodes: 4\ncores_per_node: 2\n"
+                              "intra: {model: affine, latency: 1us, bandwidth: 1GB/s}\n"
+                              "inter: {model: affine, latency: 10us, bandwidth: 100MB/s}\n"
+                              "mpi: {eager_limit: 64KiB}\n";
+static const char *unlimited_nics[] = {"network.interfaces=unlimited"};
+
+/* Rank 0 posts K isends of `size` bytes to rank 2 (node 1), which posts K
+ * irecvs; both wait for all. */
+static struct outcome k_messages(int k, const char *size, bool unlimited) {
+    char trace[2048] = "simpi-trace 1\nranks 4\n";
+    for (int i = 0; i < k; i++)
+        snprintf(trace + strlen(trace), sizeof trace - strlen(trace),
+                 "0 isend 2 %s req=%d\n2 irecv 0 %s req=%d\n", size, i, size, i);
+    snprintf(trace + strlen(trace), sizeof trace - strlen(trace), "0 waitall\n2 waitall\n");
+    return run_with(plat_nic, unlimited ? unlimited_nics : NULL, unlimited ? 1 : 0, trace);
+}
+
+static void test_interfaces_k_messages(void) {
+    /* eager: node 0's interface sends the 4 messages back to back, each
+     * arriving T(S) after it left: the last leaves at 3 W = 300us and
+     * arrives at 410us = L + K W = 10 + 4 x 100 */
+    struct outcome o = k_messages(4, "10000", false);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[2], 410 * US);
+    CHECK_EQ_INT(o.finish[0], 0); /* eager sends return at once */
+    o = k_messages(4, "10000", true);
+    CHECK_EQ_INT(o.finish[2], 110 * US); /* unlimited: all at once */
+    /* rendezvous: request-to-send (10us) and clear-to-send (10us), then
+     * the data leave one after another from 20us: the last from 2020us,
+     * arriving at 2020 + 1010 = 3030us; the sends wait for their data */
+    o = k_messages(3, "100000", false);
+    CHECK_EQ_INT(o.finish[2], 3030 * US);
+    CHECK_EQ_INT(o.finish[0], 3030 * US);
+    o = k_messages(3, "100000", true);
+    CHECK_EQ_INT(o.finish[2], 1030 * US);
+}
+
+static void test_interfaces_k_senders(void) {
+    /* ranks 2, 4 and 6 (nodes 1, 2, 3) each send 10000 B to rank 0 at 0:
+     * their first bytes reach node 0 at 10us; its interface takes them in
+     * one after another: 110, 210 and 310us (L + K W) */
+    const char *trace = "simpi-trace 1\nranks 8\n2 send 0 10000\n4 send 0 10000\n"
+                        "6 send 0 10000\n0 irecv 2 10000 req=1\n0 irecv 4 10000 req=2\n"
+                        "0 irecv 6 10000 req=3\n0 waitall\n";
+    struct outcome o = run_with(plat_nic, NULL, 0, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[0], 310 * US);
+    o = run_with(plat_nic, unlimited_nics, 1, trace);
+    CHECK_EQ_INT(o.finish[0], 110 * US);
+}
+
+static void test_interfaces_shared_by_a_node(void) {
+    /* ranks 0 and 1 (node 0) send 10000 B at 0 to ranks 2 and 3 (node 1):
+     * one interface for both; events at one time run in rank order, so
+     * rank 0's message leaves first (110us) and rank 1's after it (210us).
+     * Rank 0 also sends 10000 B to rank 1, on its own node: the memory
+     * (1us + 10us), not the interface: 11us. */
+    const char *trace = "simpi-trace 1\nranks 4\n0 isend 2 10000 req=1\n"
+                        "0 isend 1 10000 req=2\n0 waitall\n1 isend 3 10000 req=1\n"
+                        "1 irecv 0 10000 req=2\n1 wait 2\n1 wait 1\n2 recv 0 10000\n"
+                        "3 recv 1 10000\n";
+    struct outcome o = run_with(plat_nic, NULL, 0, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[2], 110 * US);
+    CHECK_EQ_INT(o.finish[3], 210 * US);
+    CHECK_EQ_INT(o.finish[1], 11 * US);
+    o = run_with(plat_nic, unlimited_nics, 1, trace);
+    CHECK_EQ_INT(o.finish[3], 110 * US);
+}
+
+static void test_interfaces_mixed_sizes(void) {
+    /* rank 0 sends 1000, 10000 and 1000 B to rank 2: they leave at 0, 10
+     * and 110us (W = 10, 100, 10us) and arrive at 20, 120 and 130us; then a
+     * rendezvous of 100000 B whose data are ready after its handshake (at
+     * 20us) and leave once the interface is free (120us): 120 + 1010 =
+     * 1130us (node 1's interface has taken in the third message by 130us,
+     * when the first byte of these data arrives) */
+    const char *trace = "simpi-trace 1\nranks 4\n0 send 2 1000\n0 send 2 10000\n"
+                        "0 send 2 1000\n0 isend 2 100000 req=1\n0 wait 1\n"
+                        "2 irecv 0 1000 req=1\n2 irecv 0 10000 req=2\n2 irecv 0 1000 req=3\n"
+                        "2 irecv 0 100000 req=4\n2 waitall\n";
+    struct outcome o = run_with(plat_nic, NULL, 0, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[2], 1130 * US);
+    CHECK_EQ_INT(o.finish[0], 1130 * US);
+    /* the same without the rendezvous: the third message ends it at 130us */
+    o = run_with(plat_nic, NULL, 0,
+                 "simpi-trace 1\nranks 4\n0 send 2 1000\n0 send 2 10000\n0 send 2 1000\n"
+                 "2 recv 0 1000\n2 recv 0 10000\n2 recv 0 1000\n");
+    CHECK_EQ_INT(o.finish[2], 130 * US);
+}
+
+/* A side takes a message in the earliest gap that holds it (net/interfaces.h). */
+static void test_interfaces_gaps(void) {
+    struct nic_side side = {0};
+    CHECK_EQ_INT(nic_side_reserve(&side, 0, 100, 50), 100);   /* [100, 150) */
+    CHECK_EQ_INT(nic_side_reserve(&side, 0, 0, 50), 0);       /* [0, 50) fits before */
+    CHECK_EQ_INT(nic_side_reserve(&side, 0, 20, 40), 50);     /* [50, 90): the gap holds it */
+    CHECK_EQ_INT(nic_side_reserve(&side, 0, 60, 20), 150);    /* 90-100 is too short */
+    CHECK_EQ_INT(side.n, 2);                                  /* [0, 90) and [100, 170) */
+    CHECK_EQ_INT(nic_side_reserve(&side, 0, 0, 0), 0);        /* nothing to carry */
+    CHECK_EQ_INT(nic_side_reserve(&side, 200, 210, 10), 210); /* the past is forgotten */
+    CHECK_EQ_INT(side.n, 1);
+    CHECK_EQ_INT(side.busy[0].from, 210);
+    free(side.busy);
+}
+
 TEST_LIST(replay_tests) = {
+    {"replay.interfaces_k_messages", test_interfaces_k_messages},
+    {"replay.interfaces_k_senders", test_interfaces_k_senders},
+    {"replay.interfaces_shared_by_a_node", test_interfaces_shared_by_a_node},
+    {"replay.interfaces_mixed_sizes", test_interfaces_mixed_sizes},
+    {"replay.interfaces_gaps", test_interfaces_gaps},
     {"replay.variable_count_records", test_variable_count_records},
     {"replay.flow_wide_collectives", test_flow_wide_collectives},
     {"replay.analytic_model", test_analytic_model},

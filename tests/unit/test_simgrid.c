@@ -137,10 +137,11 @@ static void test_description_replay(void) {
     if (t && res.sim) {
         /* The message is sent at 1ms (1e6 flops at 1 Gf/s) and arrives 10us + 1000/1e8 s
          * = 20us later: rank 1 enters the allreduce (one exchange of 8 B on 2 ranks) at
-         * 1.02ms, where rank 0's part (sent at 1ms, 10.08us in flight) already waits, so
-         * rank 1 leaves at once and computes 2e6 flops: 1.02ms + 2ms. Rank 0 gets rank
-         * 1's part at 1.02ms + 10.08us. */
-        CHECK_EQ_INT(sim_rank_stats(res.sim, 1)->finish, 3020000000);
+         * 1.02ms. Rank 0's part, sent at 1ms, leaves when node 0's interface has sent
+         * the 1000 B (10us), at 1.01ms, and arrives 10.08us later, at 1.02008ms: rank 1
+         * leaves then and computes 2e6 flops: 1.02008ms + 2ms. Rank 0 gets rank 1's
+         * part at 1.02ms + 10.08us. */
+        CHECK_EQ_INT(sim_rank_stats(res.sim, 1)->finish, 3020080000);
         CHECK_EQ_INT(sim_rank_stats(res.sim, 0)->finish, 1030080000);
         replay_result_free(&res);
     }
