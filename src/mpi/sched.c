@@ -186,8 +186,7 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     sc->args = (struct coll_args){c->size,         myrank,         root, size,
                                   s->coll.segment, s->coll.window, NULL, NULL};
     copy_counts(s, sc, c->size, v ? v->send : NULL, v ? v->recv : NULL);
-    sc->algo =
-        v ? coll_select_v(&s->coll, kind, c->size, size) : select_algo(s, kind, c->size, size);
+    sc->algo = v ? coll_select_v(&s->coll, kind, &sc->args) : select_algo(s, kind, c->size, size);
     if (myrank == 0) s->coll_calls[coll_index(sc->algo)]++; /* once per collective */
     run_rounds(s, sc);
     return req;

@@ -317,6 +317,49 @@ static void v_args(struct coll_args *a, int me) {
     }
 }
 
+/* The allgatherv rules (docs/collectives.md) on each side of their
+ * thresholds: blocks of `block` bytes on every rank, so the total is
+ * n x block and the mean block `block`. */
+static void expect_sel_v(enum coll_selector sel, int32_t n, int64_t block, const char *want) {
+    struct coll_config cfg = {.selector = sel, .segment = 65536, .window = 32};
+    static int64_t blocks[2048];
+    for (int32_t j = 0; j < n; j++)
+        blocks[j] = block;
+    struct coll_args args = {.n = n, .size = block, .vrecv = blocks};
+    const struct coll_algo *a = coll_select_v(&cfg, COLL_ALLGATHER, &args);
+    if (!a || strcmp(a->name, want))
+        fprintf(stderr, "  selector %d, allgatherv on %d ranks of %lld B blocks: got %s, want %s\n",
+                (int)sel, n, (long long)block, a ? a->name : "NULL", want);
+    CHECK(a && !strcmp(a->name, want));
+}
+
+static void test_selector_allgatherv(void) {
+    enum coll_selector M = COLL_SEL_MPICH, O = COLL_SEL_OMPI;
+    /* MPICH: recursive doubling for 2^k ranks below 524288 B in all, Bruck
+     * below 81920 B, else the ring */
+    expect_sel_v(M, 16, 8, "recursive_doubling");
+    expect_sel_v(M, 16, 32767, "recursive_doubling"); /* 524272 B */
+    expect_sel_v(M, 16, 32768, "ring");               /* 524288 B */
+    expect_sel_v(M, 12, 6826, "bruck");               /* 81912 B */
+    expect_sel_v(M, 12, 6827, "ring");                /* 81924 B */
+    expect_sel_v(M, 1024, 0, "recursive_doubling");
+    expect_sel_v(M, 1000, 81, "bruck");
+    /* Open MPI: by the mean block */
+    expect_sel_v(O, 2, 2047, "ring");
+    expect_sel_v(O, 2, 2048, "recursive_doubling"); /* its two-process exchange */
+    expect_sel_v(O, 4, 255, "bruck");
+    expect_sel_v(O, 4, 256, "ring");
+    expect_sel_v(O, 4, 16384, "bruck");
+    expect_sel_v(O, 4, 262144, "ring");
+    expect_sel_v(O, 16, 262143, "bruck");
+    expect_sel_v(O, 16, 262144, "ring");
+    expect_sel_v(O, 1023, 4095, "bruck");
+    expect_sel_v(O, 1023, 4096, "ring");
+    expect_sel_v(O, 1024, 16 << 20, "ring");
+    /* fixed: the ring */
+    expect_sel_v(COLL_SEL_FIXED, 16, 8, "ring");
+}
+
 /* Every algorithm that takes variable counts, with counts differing per
  * pair: no deadlock, and sender and receiver agree on every size (progress
  * checks it); the receivers get exactly what was addressed to them. */
@@ -387,6 +430,7 @@ static void test_scan(void) {
 }
 
 TEST_LIST(coll_tests) = {
+    {"coll.selector_allgatherv", test_selector_allgatherv},
     {"coll.barrier", test_barrier},
     {"coll.bcast", test_bcast},
     {"coll.reduce", test_reduce},

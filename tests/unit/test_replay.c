@@ -775,6 +775,24 @@ static void test_variable_count_records(void) {
     CHECK_EQ_INT(o.finish[0], 50 * US);
     CHECK_EQ_INT(o.finish[1], 60 * US);
     CHECK_EQ_INT(o.finish[2], 90 * US);
+    /* an allgatherv of blocks 1000, 1000, 2000 and 0 B: 4000 B in all on
+     * 4 ranks, so MPICH's rule (the default selector) is recursive
+     * doubling. Round 1: 0 <-> 1 swap 1000 B (both have it at 20), 2 sends
+     * 2000 B to 3 (its interface busy from 0 to 20; arrives at 30), 3
+     * sends 0 B to 2 (10). Round 2, 2000 B each way: 0 -> 2 leaves at 20
+     * (50); 2 -> 0, posted at 10, leaves when node 2's interface is free, at
+     * 20 (50); 1 -> 3 leaves at 20 (50); 3 -> 1 at 30 (60). Ranks end at
+     * 50, 60, 50, 50 (the ring, Open MPI's rule for 1000 B blocks on 4
+     * ranks, takes 3 rounds: 90). */
+    const char *agv = "simpi-trace 1\nranks 4\n0 allgatherv 1000 recv=1000,1000,2000,0\n"
+                      "1 allgatherv 1000 recv=1000,1000,2000,0\n"
+                      "2 allgatherv 2000 recv=1000,1000,2000,0\n"
+                      "3 allgatherv 0 recv=1000,1000,2000,0\n";
+    o = run(agv);
+    CHECK_EQ_INT(o.finish[0], 50 * US);
+    CHECK_EQ_INT(o.finish[1], 60 * US);
+    CHECK_EQ_INT(o.finish[2], 50 * US);
+    CHECK_EQ_INT(o.finish[3], 50 * US);
     /* a gatherv: only the root lists what it receives (2000 and 5000 B):
      * both arrive from 10 us on; the root's interface takes in one, then
      * the other: 10 + 20 + 50 = 80 us (W = 20 and 50 us) */

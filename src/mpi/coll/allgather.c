@@ -1,5 +1,7 @@
-/* Allgather: Bruck's algorithm. In round k a rank sends the min(2^k, n - 2^k)
- * blocks it holds to (me - 2^k) mod n and receives as many from
+/* Allgather (and allgatherv: with variable counts every block has its own
+ * size, coll_vrange). Bruck's algorithm: in round k a rank sends the
+ * c = min(2^k, n - 2^k) blocks it holds (its own and the next c - 1 ranks')
+ * to (me - 2^k) mod n and receives as many (those of me + 2^k onwards) from
  * (me + 2^k) mod n; ceil(log2 n) rounds for any n. */
 #include "mpi/coll/coll.h"
 
@@ -7,9 +9,9 @@ int coll_allgather_bruck(const struct coll_args *a, int round, struct coll_op *o
     if (round >= 31) return -1;
     int32_t n = a->n, dist = (int32_t)1 << round;
     if (dist >= n) return -1;
-    int64_t blocks = dist < n - dist ? dist : n - dist;
-    coll_op_set(&ops[0], 1, (a->me - dist + n) % n, a->size * blocks);
-    coll_op_set(&ops[1], 0, (a->me + dist) % n, a->size * blocks);
+    int32_t blocks = dist < n - dist ? dist : n - dist;
+    coll_op_set(&ops[0], 1, (a->me - dist + n) % n, coll_vrange(a, a->me, blocks));
+    coll_op_set(&ops[1], 0, (a->me + dist) % n, coll_vrange(a, (a->me + dist) % n, blocks));
     return 2;
 }
 
@@ -26,16 +28,17 @@ int coll_allgather_ring(const struct coll_args *a, int round, struct coll_op *op
 }
 
 /* Recursive doubling (n a power of two): in round k a rank exchanges the
- * 2^k blocks it holds with me ^ 2^k. Cost: sum_k T(2^k S) =
+ * 2^k blocks it holds (those of its aligned group of 2^k ranks) with
+ * me ^ 2^k, which sends those of its own group. Cost: sum_k T(2^k S) =
  * log2 n L + (n - 1) S / B. Other sizes run the ring, as MPICH leaves
  * recursive doubling to powers of two. */
 int coll_allgather_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops) {
     int32_t n = a->n;
     if (n & (n - 1)) return coll_allgather_ring(a, round, ops);
     if (round >= 31 || ((int32_t)1 << round) >= n) return -1;
-    int32_t dist = (int32_t)1 << round;
-    coll_op_set(&ops[0], 1, a->me ^ dist, a->size * dist);
-    coll_op_set(&ops[1], 0, a->me ^ dist, a->size * dist);
+    int32_t dist = (int32_t)1 << round, mine = a->me & ~(dist - 1);
+    coll_op_set(&ops[0], 1, a->me ^ dist, coll_vrange(a, mine, dist));
+    coll_op_set(&ops[1], 0, a->me ^ dist, coll_vrange(a, mine ^ dist, dist));
     return 2;
 }
 

@@ -94,15 +94,25 @@ const struct coll_algo *coll_select(const struct coll_config *cfg, enum coll_kin
                                     int64_t size);
 /* The same for a variable-count collective: the forced algorithm when it
  * handles variable counts, else the selector's variable-count rule, which
- * depends on n only (each rank knows only its own counts). */
-const struct coll_algo *coll_select_v(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
-                                      int64_t size);
+ * depends on n, and for an allgatherv on the total of the blocks (every
+ * rank knows them all; of the others each rank knows only its own counts). */
+const struct coll_algo *coll_select_v(const struct coll_config *cfg, enum coll_kind kind,
+                                      const struct coll_args *a);
 /* Bytes this rank sends to / receives from communicator rank j. */
 static inline int64_t coll_vsend(const struct coll_args *a, int32_t j) {
     return a->vsend ? a->vsend[j] : a->size;
 }
 static inline int64_t coll_vrecv(const struct coll_args *a, int32_t j) {
     return a->vrecv ? a->vrecv[j] : a->size;
+}
+/* Bytes of the received blocks of ranks start, start + 1, ..., start +
+ * count - 1 (mod n): count x size without variable counts. */
+static inline int64_t coll_vrange(const struct coll_args *a, int32_t start, int32_t count) {
+    if (!a->vrecv) return a->size * count;
+    int64_t bytes = 0;
+    for (int32_t i = 0, j = start % a->n; i < count; i++, j = j + 1 == a->n ? 0 : j + 1)
+        bytes += a->vrecv[j];
+    return bytes;
 }
 /* The selector called name, or -1. */
 int coll_selector_find(const char *name);

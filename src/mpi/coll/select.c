@@ -42,9 +42,9 @@ static const struct coll_algo algos[] = {
     {"binomial", COLL_SCATTER, coll_scatter_binomial, 0, 0},
     {"linear", COLL_SCATTER, coll_scatter_linear, W, V},
     {"linear_sync", COLL_SCATTER, coll_scatter_linear_sync, 0, V},
-    {"bruck", COLL_ALLGATHER, coll_allgather_bruck, 0, 0},
+    {"bruck", COLL_ALLGATHER, coll_allgather_bruck, 0, V},
     {"ring", COLL_ALLGATHER, coll_allgather_ring, 0, V},
-    {"recursive_doubling", COLL_ALLGATHER, coll_allgather_recursive_doubling, 0, 0},
+    {"recursive_doubling", COLL_ALLGATHER, coll_allgather_recursive_doubling, 0, V},
     {"neighbor_exchange", COLL_ALLGATHER, coll_allgather_neighbor_exchange, 0, 0},
     {"pairwise", COLL_ALLTOALL, coll_alltoall_pairwise, 0, V},
     {"bruck", COLL_ALLTOALL, coll_alltoall_bruck, 0, 0},
@@ -362,17 +362,50 @@ const struct coll_algo *coll_select(const struct coll_config *cfg, enum coll_kin
     return NULL;
 }
 
-/* Variable counts: MPICH's gatherv/scatterv are linear, its allgatherv
- * falls to the ring for what simpi has, its alltoallv posts
- * ALLTOALL_THROTTLE (window) requests at a time; Open MPI's gatherv and
- * scatterv are linear, allgatherv here the ring, and alltoallv pairwise or
- * linear by communicator size (coll_tuned_decision_fixed.c). */
-static const char *v_rule(enum coll_selector sel, enum coll_kind kind, int32_t n) {
+/* Open MPI's allgatherv (coll_tuned_decision_fixed.c,
+ * ompi_coll_tuned_allgatherv_intra_dec_fixed, by the mean block): rows
+ * {n below, mean block below, algorithm}. Its "default" (a gatherv to rank
+ * 0, then a bcast) is not a schedule simpi has: Bruck, also logarithmic,
+ * stands for it; its two-process exchange is recursive doubling on 2
+ * ranks, and its neighbour exchange (fixed blocks only here) the ring. */
+static const struct rule ompi_allgatherv[] = {
+    {3, 2048, "ring"},          {3, 4096, "recursive_doubling"},
+    {3, 8192, "ring"},          {3, ANY, "recursive_doubling"},
+    {8, 256, "bruck"},          {8, 4096, "ring"},
+    {8, 8192, "ring"},          {8, 16384, "ring"},
+    {8, 262144, "bruck"},       {8, ANY, "ring"},
+    {16, 1024, "bruck"},        {16, ANY, "bruck"},
+    {32, 262144, "bruck"},      {32, ANY, "ring"},
+    {64, 8192, "bruck"},        {64, ANY, "ring"},
+    {128, 4096, "bruck"},       {128, ANY, "ring"},
+    {256, 1024, "bruck"},       {256, ANY, "ring"},
+    {512, 1024, "bruck"},       {512, ANY, "ring"},
+    {1024, 4096, "bruck"},      {1024, ANY, "ring"},
+    {INT32_MAX, 4096, "bruck"}, {INT32_MAX, ANY, "ring"},
+};
+
+/* Variable counts: MPICH's gatherv/scatterv are linear; its allgatherv is
+ * recursive doubling for a power of two below ALLGATHERV's long size
+ * (524288 total bytes), Bruck below the short size (81920), else the ring
+ * (MPIR_Allgatherv_intra_auto); its alltoallv posts ALLTOALL_THROTTLE
+ * (window) requests at a time. Open MPI's gatherv and scatterv are linear,
+ * its allgatherv by the table above, and alltoallv pairwise or linear by
+ * communicator size (coll_tuned_decision_fixed.c). */
+static const char *v_rule(enum coll_selector sel, enum coll_kind kind, const struct coll_args *a) {
+    int32_t n = a->n;
     switch (kind) {
     case COLL_GATHER:
     case COLL_SCATTER:
         return "linear";
-    case COLL_ALLGATHER:
+    case COLL_ALLGATHER: {
+        int64_t total = coll_vrange(a, 0, n);
+        if (sel == COLL_SEL_OMPI)
+            return match(ompi_allgatherv, sizeof ompi_allgatherv / sizeof ompi_allgatherv[0], n,
+                         total / n);
+        if (sel != COLL_SEL_MPICH) return "ring";
+        if (pow2(n) && total < 524288) return "recursive_doubling";
+        return total < 81920 ? "bruck" : "ring";
+    }
     case COLL_REDUCE_SCATTER:
         return "ring";
     case COLL_ALLTOALL:
@@ -384,13 +417,13 @@ static const char *v_rule(enum coll_selector sel, enum coll_kind kind, int32_t n
     }
 }
 
-const struct coll_algo *coll_select_v(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
-                                      int64_t size) {
+const struct coll_algo *coll_select_v(const struct coll_config *cfg, enum coll_kind kind,
+                                      const struct coll_args *a) {
     /* the counts differ between ranks: rules by size could disagree */
     const struct coll_algo *forced = cfg ? cfg->forced[kind] : NULL;
     if (forced && forced->vcap) return forced;
-    const char *name = v_rule(cfg ? cfg->selector : COLL_SEL_FIXED, kind, n);
-    return name ? coll_find(kind, name) : coll_select(cfg, kind, n, size);
+    const char *name = v_rule(cfg ? cfg->selector : COLL_SEL_FIXED, kind, a);
+    return name ? coll_find(kind, name) : coll_select(cfg, kind, a->n, a->size);
 }
 
 int coll_selector_find(const char *name) {
