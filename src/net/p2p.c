@@ -167,11 +167,28 @@ static double seconds_loggp(const struct p2p_model *m, int64_t size) {
     return m->seg[0].latency + (size > 1 ? (double)(size - 1) : 0) / m->seg[0].bandwidth;
 }
 
+/* The size part of T(S) (p2p_model_wire_time), S > 0. */
+static simtime_t wire_segments(const struct p2p_model *m, int64_t size) {
+    const struct p2p_segment *s = m->seg;
+    for (int i = 0; i < m->nseg - 1 && size > s->upto; i++)
+        s++;
+    return simtime_from_seconds((double)size / s->bandwidth);
+}
+
+static simtime_t wire_table(const struct p2p_model *m, int64_t size) {
+    simtime_t t = p2p_model_cost(m, size), t0 = p2p_model_cost(m, 0);
+    return t > t0 ? t - t0 : 0;
+}
+
+static simtime_t wire_loggp(const struct p2p_model *m, int64_t size) { /* 1st byte: latency */
+    return size > 1 ? simtime_from_seconds((double)(size - 1) / m->seg[0].bandwidth) : 0;
+}
+
 static const struct p2p_model_ops models[] = {
-    {"affine", parse_affine, seconds_segments},
-    {"piecewise", parse_piecewise, seconds_segments},
-    {"table", parse_table, seconds_table},
-    {"loggp", parse_loggp, seconds_loggp},
+    {"affine", parse_affine, seconds_segments, wire_segments},
+    {"piecewise", parse_piecewise, seconds_segments, wire_segments},
+    {"table", parse_table, seconds_table, wire_table},
+    {"loggp", parse_loggp, seconds_loggp, wire_loggp},
 };
 
 bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char *path,
@@ -207,17 +224,7 @@ simtime_t p2p_model_cost(const struct p2p_model *m, int64_t size) {
 }
 
 simtime_t p2p_model_wire_time(const struct p2p_model *m, int64_t size) {
-    if (size <= 0) return 0;
-    if (!strcmp(m->ops->name, "table")) {
-        simtime_t t = p2p_model_cost(m, size), t0 = p2p_model_cost(m, 0);
-        return t > t0 ? t - t0 : 0;
-    }
-    if (!strcmp(m->ops->name, "loggp")) /* loggp: the first byte is in the latency */
-        return size > 1 ? simtime_from_seconds((double)(size - 1) / m->seg[0].bandwidth) : 0;
-    const struct p2p_segment *s = m->seg;
-    for (int i = 0; i < m->nseg - 1 && size > s->upto; i++)
-        s++;
-    return simtime_from_seconds((double)size / s->bandwidth);
+    return size > 0 ? m->ops->wire(m, size) : 0;
 }
 
 double p2p_model_bandwidth(const struct p2p_model *m) {

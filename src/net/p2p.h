@@ -27,6 +27,7 @@ struct p2p_model_ops {
     bool (*parse)(struct p2p_model *m, const struct conf_node *map, const char *path,
                   struct sim_error *err);
     double (*seconds)(const struct p2p_model *m, int64_t size);
+    simtime_t (*wire)(const struct p2p_model *m, int64_t size); /* p2p_model_wire_time */
 };
 
 struct p2p_model {
