@@ -320,17 +320,22 @@ static void v_args(struct coll_args *a, int me) {
 /* The allgatherv rules (docs/collectives.md) on each side of their
  * thresholds: blocks of `block` bytes on every rank, so the total is
  * n x block and the mean block `block`. */
-static void expect_sel_v(enum coll_selector sel, int32_t n, int64_t block, const char *want) {
+static void expect_sel_v_kind(enum coll_selector sel, enum coll_kind kind, int32_t n, int64_t block,
+                              const char *want) {
     struct coll_config cfg = {.selector = sel, .segment = 65536, .window = 32};
     static int64_t blocks[2048];
     for (int32_t j = 0; j < n; j++)
         blocks[j] = block;
     struct coll_args args = {.n = n, .size = block, .vrecv = blocks};
-    const struct coll_algo *a = coll_select_v(&cfg, COLL_ALLGATHER, &args);
+    const struct coll_algo *a = coll_select_v(&cfg, kind, &args);
     if (!a || strcmp(a->name, want))
-        fprintf(stderr, "  selector %d, allgatherv on %d ranks of %lld B blocks: got %s, want %s\n",
-                (int)sel, n, (long long)block, a ? a->name : "NULL", want);
+        fprintf(stderr, "  selector %d, %sv on %d ranks of %lld B blocks: got %s, want %s\n",
+                (int)sel, sim_coll_name(kind), n, (long long)block, a ? a->name : "NULL", want);
     CHECK(a && !strcmp(a->name, want));
+}
+
+static void expect_sel_v(enum coll_selector sel, int32_t n, int64_t block, const char *want) {
+    expect_sel_v_kind(sel, COLL_ALLGATHER, n, block, want);
 }
 
 static void test_selector_allgatherv(void) {
@@ -358,6 +363,18 @@ static void test_selector_allgatherv(void) {
     expect_sel_v(O, 1024, 16 << 20, "ring");
     /* fixed: the ring */
     expect_sel_v(COLL_SEL_FIXED, 16, 8, "ring");
+    /* reduce_scatter with counts: MPICH recursive halving below 524288 B in
+     * all; Open MPI's table on the total: recursive halving for 8 <= P < 32
+     * below 262144 B, its non-overlapping form (P < 64, total < 64 B) and
+     * its ring run as the ring */
+    enum coll_kind RS = COLL_REDUCE_SCATTER;
+    expect_sel_v_kind(M, RS, 16, 8, "recursive_halving");
+    expect_sel_v_kind(M, RS, 12, 43690, "recursive_halving"); /* 524280 B */
+    expect_sel_v_kind(M, RS, 16, 32768, "ring");              /* 524288 B */
+    expect_sel_v_kind(O, RS, 16, 16383, "recursive_halving"); /* 262128 B */
+    expect_sel_v_kind(O, RS, 16, 16384, "ring");
+    expect_sel_v_kind(O, RS, 40, 1, "ring"); /* non-overlapping in Open MPI */
+    expect_sel_v_kind(COLL_SEL_FIXED, RS, 16, 8, "ring");
 }
 
 /* Every algorithm that takes variable counts, with counts differing per

@@ -793,6 +793,19 @@ static void test_variable_count_records(void) {
     CHECK_EQ_INT(o.finish[1], 60 * US);
     CHECK_EQ_INT(o.finish[2], 50 * US);
     CHECK_EQ_INT(o.finish[3], 50 * US);
+    /* a reduce_scatter of blocks 1000, 1000, 2000 and 0 B (4000 B < 524288:
+     * MPICH's recursive halving). Round 1, each rank sends the other
+     * half's 2000 B to me ^ 2 and gets its own half's 2000 B: all at 30.
+     * Round 2: 0 <-> 1 swap 1000 B (50); 2 sends block 3 (0 B) to 3, which
+     * has it at 40, and gets block 2 (2000 B) at 60. */
+    o = run("simpi-trace 1\nranks 4\n0 reduce_scatterv 1000 recv=1000,1000,2000,0\n"
+            "1 reduce_scatterv 1000 recv=1000,1000,2000,0\n"
+            "2 reduce_scatterv 2000 recv=1000,1000,2000,0\n"
+            "3 reduce_scatterv 0 recv=1000,1000,2000,0\n");
+    CHECK_EQ_INT(o.finish[0], 50 * US);
+    CHECK_EQ_INT(o.finish[1], 50 * US);
+    CHECK_EQ_INT(o.finish[2], 60 * US);
+    CHECK_EQ_INT(o.finish[3], 40 * US);
     /* a gatherv: only the root lists what it receives (2000 and 5000 B):
      * both arrive from 10 us on; the root's interface takes in one, then
      * the other: 10 + 20 + 50 = 80 us (W = 20 and 50 us) */

@@ -8,25 +8,38 @@
  * neighbour and get their block back last); the p2 others exchange half of
  * what they hold in each of L rounds. Cost (n = 2^L):
  * sum_{k=1..L} T(n S / 2^k) = L L_net + (n - 1) S / B. */
+/* The first block of the group of paired indices starting at g: index i
+ * < rem stands for blocks 2i and 2i + 1, the others for block i + rem. */
+static int32_t halving_block(int32_t g, int32_t rem) {
+    return g < rem ? 2 * g : g + rem;
+}
+
+/* Bytes of the blocks of the aligned group of `len` paired indices holding
+ * index i (all blocks `size` bytes without variable counts). */
+static int64_t halving_group_bytes(const struct coll_args *a, int32_t i, int32_t len, int32_t rem) {
+    int32_t g = i & ~(len - 1), first = halving_block(g, rem);
+    return coll_vrange(a, first, halving_block(g + len, rem) - first);
+}
+
 int coll_reduce_scatter_recursive_halving(const struct coll_args *a, int round,
                                           struct coll_op *ops) {
     int32_t n = a->n, me = a->me, L = coll_log2_floor(n), p2 = (int32_t)1 << L, rem = n - p2;
     bool paired = me < 2 * rem, idle = paired && me % 2 == 0;
     int32_t nr = coll_pair_index(me, rem);
-    int64_t total = a->size * n;
     if (round == 0 || round == L + 1) {
         if (!paired) return round == 0 ? 0 : -1;
-        bool first = round == 0; /* the vector in, then the block back */
-        int64_t bytes = first ? total : a->size;
+        bool first = round == 0; /* the vector in, then the idle rank's block back */
+        int64_t bytes = first ? coll_vrange(a, 0, n) : coll_vrecv(a, idle ? me : me - 1);
         return idle ? coll_op_set(&ops[0], first, me + 1, bytes)
                     : coll_op_set(&ops[0], !first, me - 1, bytes);
     }
     if (round > L) return -1;
     if (idle) return 0;
-    int32_t partner = coll_pair_rank(nr ^ (p2 >> round), rem);
-    int64_t part = total >> round;
-    coll_op_set(&ops[0], 1, partner, part);
-    coll_op_set(&ops[1], 0, partner, part);
+    /* round r: the partner's half (a group of p2 >> r indices) goes to it,
+     * this rank's half comes back from it */
+    int32_t len = p2 >> round, pidx = nr ^ len;
+    coll_op_set(&ops[0], 1, coll_pair_rank(pidx, rem), halving_group_bytes(a, pidx, len, rem));
+    coll_op_set(&ops[1], 0, coll_pair_rank(pidx, rem), halving_group_bytes(a, nr, len, rem));
     return 2;
 }
 

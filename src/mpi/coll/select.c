@@ -50,7 +50,7 @@ static const struct coll_algo algos[] = {
     {"bruck", COLL_ALLTOALL, coll_alltoall_bruck, 0, 0},
     {"linear", COLL_ALLTOALL, coll_alltoall_linear, W, V},
     {"linear_sync", COLL_ALLTOALL, coll_alltoall_linear_sync, W, V},
-    {"recursive_halving", COLL_REDUCE_SCATTER, coll_reduce_scatter_recursive_halving, 0, 0},
+    {"recursive_halving", COLL_REDUCE_SCATTER, coll_reduce_scatter_recursive_halving, 0, V},
     /* pairwise reduce-scatter (MPICH's long-message one): round k sends the
      * partial block for me + k and receives its own from me - k, the
      * all-to-all's pairwise pattern: (n - 1) T(S) */
@@ -387,10 +387,15 @@ static const struct rule ompi_allgatherv[] = {
 /* Variable counts: MPICH's gatherv/scatterv are linear; its allgatherv is
  * recursive doubling for a power of two below ALLGATHERV's long size
  * (524288 total bytes), Bruck below the short size (81920), else the ring
- * (MPIR_Allgatherv_intra_auto); its alltoallv posts ALLTOALL_THROTTLE
- * (window) requests at a time. Open MPI's gatherv and scatterv are linear,
- * its allgatherv by the table above, and alltoallv pairwise or linear by
- * communicator size (coll_tuned_decision_fixed.c). */
+ * (MPIR_Allgatherv_intra_auto); its reduce_scatter (commutative) recursive
+ * halving below REDSCAT_COMMUTATIVE_LONG_MSG_SIZE (524288 total bytes),
+ * else pairwise, here the ring (the same (n - 1) rounds of one block); its
+ * alltoallv posts ALLTOALL_THROTTLE (window) requests at a time. Open
+ * MPI's gatherv and scatterv are linear, its allgatherv by the table above,
+ * its reduce_scatter by its table on the total (recursive halving where it
+ * says so, else the ring, its non-overlapping form having no variable
+ * counts here), and alltoallv pairwise or linear by communicator size
+ * (coll_tuned_decision_fixed.c). */
 static const char *v_rule(enum coll_selector sel, enum coll_kind kind, const struct coll_args *a) {
     int32_t n = a->n;
     switch (kind) {
@@ -406,8 +411,12 @@ static const char *v_rule(enum coll_selector sel, enum coll_kind kind, const str
         if (pow2(n) && total < 524288) return "recursive_doubling";
         return total < 81920 ? "bruck" : "ring";
     }
-    case COLL_REDUCE_SCATTER:
-        return "ring";
+    case COLL_REDUCE_SCATTER: { /* every rank knows every block too */
+        int64_t total = coll_vrange(a, 0, n);
+        const char *o = sel == COLL_SEL_OMPI ? MATCH(ompi_reduce_scatter, n, total) : "ring";
+        if (sel == COLL_SEL_MPICH) return total < 524288 ? "recursive_halving" : "ring";
+        return !strcmp(o, "recursive_halving") ? o : "ring";
+    }
     case COLL_ALLTOALL:
         if (sel == COLL_SEL_MPICH) return "linear_sync";
         if (sel != COLL_SEL_OMPI) return "pairwise";
