@@ -220,17 +220,21 @@ static void expect_sel(enum coll_selector sel, enum coll_kind kind, int32_t n, i
 /* Each side of each documented threshold (docs/collectives.md). */
 static void test_selector_mpich(void) {
     enum coll_selector M = COLL_SEL_MPICH;
-    expect_sel(M, COLL_ALLREDUCE, 4, 2048, "recursive_doubling");    /* <= 2048 B */
+    expect_sel(M, COLL_ALLREDUCE, 4, 8, "recursive_doubling");       /* <= 8 B */
+    expect_sel(M, COLL_ALLREDUCE, 4, 16, "recursive_doubling");      /* 2 doubles < pof2 4 */
+    expect_sel(M, COLL_ALLREDUCE, 4, 32, "rabenseifner");            /* 4 doubles >= 4 */
+    expect_sel(M, COLL_ALLREDUCE, 2, 16, "rabenseifner");            /* 2 doubles >= 2 */
     expect_sel(M, COLL_ALLREDUCE, 4, 2056, "rabenseifner");          /* 257 doubles >= 4 */
     expect_sel(M, COLL_ALLREDUCE, 1024, 4096, "recursive_doubling"); /* 512 < pof2 1024 */
     expect_sel(M, COLL_ALLREDUCE, 1024, 8192, "rabenseifner");       /* 1024 doubles */
     expect_sel(M, COLL_REDUCE, 16, 2048, "binomial");
     expect_sel(M, COLL_REDUCE, 16, 2056, "rabenseifner");
-    expect_sel(M, COLL_BCAST, 16, 12287, "binomial");
-    expect_sel(M, COLL_BCAST, 16, 12288, "scatter_rd_allgather");
+    expect_sel(M, COLL_BCAST, 16, 12288, "binomial"); /* <= 12288 */
+    expect_sel(M, COLL_BCAST, 16, 12289, "scatter_rd_allgather");
     expect_sel(M, COLL_BCAST, 7, 100000, "binomial"); /* fewer than 8 ranks */
-    expect_sel(M, COLL_BCAST, 12, 12288, "scatter_ring_allgather");
-    expect_sel(M, COLL_BCAST, 16, 524288, "scatter_ring_allgather");
+    expect_sel(M, COLL_BCAST, 12, 12289, "scatter_ring_allgather");
+    expect_sel(M, COLL_BCAST, 16, 524288, "scatter_rd_allgather"); /* <= 524288 */
+    expect_sel(M, COLL_BCAST, 16, 524289, "scatter_ring_allgather");
     expect_sel(M, COLL_ALLTOALL, 8, 256, "bruck");
     expect_sel(M, COLL_ALLTOALL, 7, 256, "linear_sync");
     expect_sel(M, COLL_ALLTOALL, 8, 257, "linear_sync");

@@ -1,7 +1,7 @@
 /* Registry of collective algorithms, and the selectors that choose one per
  * call from the operation, the communicator size n and the message size:
  * `fixed` (one algorithm per operation, the first registered), `mpich`
- * (MPICH 3.x's default rules and CVAR thresholds) and `ompi` (Open MPI 4.x
+ * (MPICH 4.x's default selection) and `ompi` (Open MPI 4.x
  * tuned component's fixed decision tables). docs/collectives.md lists the
  * rules and where they come from. */
 #include "mpi/coll/coll.h"
@@ -84,30 +84,32 @@ static int32_t pof2_floor(int32_t n) {
     return (int32_t)1 << coll_log2_floor(n);
 }
 
-/* MPICH 3.x (its src/mpi/coll sources and MPIR_CVAR defaults). The element count of
- * reductions is taken as bytes / 8 (doubles): traces carry bytes only. */
+/* MPICH 4.x: its default selection, src/mpi/coll/coll_selection.json
+ * (read by MPIR_Csel_search from MPIR_*_allcomm_auto). The element count of
+ * reductions is taken as bytes / 8 (doubles), and operations as built in
+ * and commutative: traces carry bytes only. */
 static const char *mpich_rule(enum coll_kind kind, int32_t n, int64_t size) {
     int64_t count = size / 8;
     switch (kind) {
-    case COLL_BARRIER:
+    case COLL_BARRIER: /* k_dissemination, k = 2 */
         return "dissemination";
-    case COLL_BCAST: /* BCAST_SHORT_MSG_SIZE 12288, BCAST_MIN_PROCS 8, LONG 524288 */
-        if (size < 12288 || n < 8) return "binomial";
-        return size < 524288 && pow2(n) ? "scatter_rd_allgather" : "scatter_ring_allgather";
-    case COLL_REDUCE: /* REDUCE_SHORT_MSG_SIZE 2048 */
+    case COLL_BCAST: /* avg_msg_size <= 12288, <= 524288 (2^k ranks) */
+        if (n < 8 || size <= 12288) return "binomial";
+        return size <= 524288 && pow2(n) ? "scatter_rd_allgather" : "scatter_ring_allgather";
+    case COLL_REDUCE: /* avg_msg_size <= 2048, then count < pof2 */
         return size > 2048 && count >= pof2_floor(n) ? "rabenseifner" : "binomial";
-    case COLL_ALLREDUCE: /* ALLREDUCE_SHORT_MSG_SIZE 2048 */
-        return size > 2048 && count >= pof2_floor(n) ? "rabenseifner" : "recursive_doubling";
+    case COLL_ALLREDUCE: /* avg_msg_size <= 8, then count < pof2 */
+        return size > 8 && count >= pof2_floor(n) ? "rabenseifner" : "recursive_doubling";
     case COLL_GATHER:
     case COLL_SCATTER:
         return "binomial";
-    case COLL_ALLGATHER: /* ALLGATHER_LONG_MSG_SIZE 524288, SHORT 81920 (total bytes) */
+    case COLL_ALLGATHER: /* total_msg_size < 524288 (2^k ranks), < 81920 */
         if (pow2(n) && size * n < 524288) return "recursive_doubling";
         return size * n < 81920 ? "bruck" : "ring";
-    case COLL_ALLTOALL: /* ALLTOALL_SHORT_MSG_SIZE 256, MEDIUM 32768, THROTTLE 32 */
+    case COLL_ALLTOALL: /* avg_msg_size <= 256 (8 ranks or more), <= 32768 */
         if (size <= 256 && n >= 8) return "bruck";
-        return size <= 32768 ? "linear_sync" : "pairwise";
-    case COLL_REDUCE_SCATTER: /* REDSCAT_COMMUTATIVE_LONG_MSG_SIZE 524288 (total) */
+        return size <= 32768 ? "linear_sync" : "pairwise"; /* scattered: 32 at a time */
+    case COLL_REDUCE_SCATTER: /* commutative: total_msg_size < 524288 */
         return size * n < 524288 ? "recursive_halving" : "pairwise";
     case COLL_SCAN:
     case COLL_EXSCAN:
