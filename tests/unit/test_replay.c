@@ -180,12 +180,13 @@ static void test_collective_times(void) {
     CHECK_EQ_INT(o.finish[1], 30 * US);
     CHECK_EQ_INT(o.finish[3], 40 * US);
     CHECK_EQ_INT(o.predicted, 40 * US);
-    /* allreduce 1000 B, 4 ranks: 2 recursive-doubling rounds of 20us */
-    o = run("simpi-trace 1\nranks 4\n0 allreduce 1000\n1 allreduce 1000\n2 allreduce 1000\n"
-            "3 allreduce 1000\n");
+    /* allreduce 8 B, 4 ranks (MPICH 4.x: recursive doubling up to 8 B): 2
+     * rounds of T(8) = 10.08us */
+    o = run("simpi-trace 1\nranks 4\n0 allreduce 8\n1 allreduce 8\n2 allreduce 8\n"
+            "3 allreduce 8\n");
     for (int i = 0; i < 4; i++)
-        CHECK_EQ_INT(o.finish[i], 40 * US);
-    CHECK_EQ_INT(o.st[0].coll, 40 * US);
+        CHECK_EQ_INT(o.finish[i], 2 * (10 * US + 80000));
+    CHECK_EQ_INT(o.st[0].coll, 2 * (10 * US + 80000));
 }
 
 static void test_compute_scaling(void) {
