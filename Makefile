@@ -53,6 +53,7 @@ bench: build
 	./bench/fortran-stencil
 	./bench/analysis
 	./bench/validate
+	./bench/validate-runs
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
