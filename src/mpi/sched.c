@@ -165,9 +165,23 @@ static void copy_counts(struct sim *s, struct sched *sc, int32_t n, const int64_
     }
 }
 
+/* Whether a reduce_scatter's blocks are all of one size: then it is a
+ * reduce_scatter_block, which MPICH and Open MPI choose by the same rules,
+ * and the uniform algorithms (a forced one included) apply. */
+static bool equal_blocks(enum coll_kind kind, const struct sched_counts *v, int32_t n) {
+    if (kind != COLL_REDUCE_SCATTER || v->send || !v->recv) return false;
+    for (int32_t j = 1; j < n; j++)
+        if (v->recv[j] != v->recv[0]) return false;
+    return true;
+}
+
 struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                             enum coll_kind kind, int64_t size, int32_t root,
                             const struct sched_counts *v) {
+    if (v && equal_blocks(kind, v, c->size)) {
+        size = v->recv[0];
+        v = NULL;
+    }
     if (!s->sched_pool.obj_size) pool_init(&s->sched_pool, sizeof(struct sched), 1024);
     uint32_t *seq = comm_coll_seq(s, c, rank, myrank);
     struct request *req =

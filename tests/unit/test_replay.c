@@ -807,6 +807,16 @@ static void test_variable_count_records(void) {
     CHECK_EQ_INT(o.finish[1], 50 * US);
     CHECK_EQ_INT(o.finish[2], 60 * US);
     CHECK_EQ_INT(o.finish[3], 40 * US);
+    /* equal blocks make a reduce_scatter_block: a forced algorithm without
+     * variable counts runs (pairwise: 3 rounds of T(1000) = 60 us, one
+     * message per interface each round), not the rule's choice */
+    const char *pairwise[] = {"mpi.coll.reduce_scatter=pairwise"};
+    o = run_with(plat4, pairwise, 1,
+                 "simpi-trace 1\nranks 4\n0 reduce_scatterv 1000 recv=1000,1000,1000,1000\n"
+                 "1 reduce_scatterv 1000 recv=1000,1000,1000,1000\n"
+                 "2 reduce_scatterv 1000 recv=1000,1000,1000,1000\n"
+                 "3 reduce_scatterv 1000 recv=1000,1000,1000,1000\n");
+    CHECK_EQ_INT(o.predicted, 60 * US); /* the rule's recursive halving: 30 + 20 */
     /* a gatherv: only the root lists what it receives (2000 and 5000 B):
      * both arrive from 10 us on; the root's interface takes in one, then
      * the other: 10 + 20 + 50 = 80 us (W = 20 and 50 us) */
