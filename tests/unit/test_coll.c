@@ -321,6 +321,95 @@ static void v_args(struct coll_args *a, int me) {
     }
 }
 
+/* MPICH 4.x's default selection as its src/mpi/coll/coll_selection.json
+ * writes it, condition inside condition (separately from select.c's
+ * encoding), for the sweep below; s is the bytes per rank, counts are
+ * doubles. */
+static const char *mpich_json(enum coll_kind k, int32_t n, int64_t s) {
+    int64_t count = s / 8, total = s * n;
+    int32_t pof2 = 1;
+    while (pof2 * 2 <= n)
+        pof2 *= 2;
+    bool is_pow2 = pof2 == n;
+    switch (k) {
+    case COLL_BARRIER:
+        return "dissemination";
+    case COLL_BCAST:
+        if (n < 8) return "binomial";
+        if (is_pow2) {
+            if (s <= 12288) return "binomial";
+            if (s <= 524288) return "scatter_rd_allgather";
+            return "scatter_ring_allgather";
+        }
+        if (s <= 12288) return "binomial";
+        return "scatter_ring_allgather";
+    case COLL_ALLREDUCE:
+        if (s <= 8) return "recursive_doubling";
+        if (count < pof2) return "recursive_doubling";
+        return "rabenseifner";
+    case COLL_REDUCE:
+        if (s <= 2048) return "binomial";
+        if (count < pof2) return "binomial";
+        return "rabenseifner";
+    case COLL_ALLGATHER:
+        if (is_pow2) return total < 524288 ? "recursive_doubling" : "ring";
+        return total < 81920 ? "bruck" : "ring";
+    case COLL_REDUCE_SCATTER:
+        return total < 524288 ? "recursive_halving" : "pairwise";
+    case COLL_GATHER:
+    case COLL_SCATTER:
+        return "binomial";
+    case COLL_ALLTOALL:
+        if (n < 8) return s <= 32768 ? "linear_sync" : "pairwise";
+        if (s <= 256) return "bruck";
+        return s <= 32768 ? "linear_sync" : "pairwise";
+    case COLL_SCAN:
+    case COLL_EXSCAN:
+        return "recursive_doubling";
+    default:
+        return NULL;
+    }
+}
+
+/* Every communicator size from 2 to 1,024 and sizes from 0 to 16 MiB: each
+ * power of two and its neighbours, each threshold and its neighbours, and
+ * the sizes that put a total (n x s) on either side of a total threshold. */
+static void test_selector_mpich_sweep(void) {
+    static const int64_t marks[] = {12288, 524288, 81920, 2048, 32768, 256, 8};
+    struct coll_config cfg = {.selector = COLL_SEL_MPICH, .segment = 65536, .window = 32};
+    int wrong = 0, checked = 0;
+    for (int32_t n = 2; n <= 1024; n++) {
+        int64_t sizes[160];
+        int ns = 0;
+        sizes[ns++] = 0;
+        for (int64_t p = 1; p <= 16 << 20; p *= 2) {
+            sizes[ns++] = p - 1;
+            sizes[ns++] = p;
+            sizes[ns++] = p + 1;
+        }
+        for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+            sizes[ns++] = marks[i] - 1;
+            sizes[ns++] = marks[i];
+            sizes[ns++] = marks[i] + 1;
+            sizes[ns++] = marks[i] / n; /* totals just below and at */
+            sizes[ns++] = (marks[i] + n - 1) / n;
+        }
+        for (int i = 0; i < ns; i++)
+            for (int k = 0; k < COLL_KINDS; k++) {
+                const char *want = mpich_json((enum coll_kind)k, n, sizes[i]);
+                const struct coll_algo *a = coll_select(&cfg, (enum coll_kind)k, n, sizes[i]);
+                checked++;
+                if (want && a && !strcmp(a->name, want)) continue;
+                if (wrong++ < 5)
+                    fprintf(stderr, "  mpich %s on %d ranks of %lld B: got %s, want %s\n",
+                            sim_coll_name((enum coll_kind)k), n, (long long)sizes[i],
+                            a ? a->name : "NULL", want ? want : "NULL");
+            }
+    }
+    CHECK_EQ_INT(wrong, 0);
+    CHECK(checked > 1000000);
+}
+
 /* The allgatherv rules (docs/collectives.md) on each side of their
  * thresholds: blocks of `block` bytes on every rank, so the total is
  * n x block and the mean block `block`. */
@@ -451,6 +540,7 @@ static void test_scan(void) {
 }
 
 TEST_LIST(coll_tests) = {
+    {"coll.selector_mpich_sweep", test_selector_mpich_sweep},
     {"coll.selector_allgatherv", test_selector_allgatherv},
     {"coll.barrier", test_barrier},
     {"coll.bcast", test_bcast},
