@@ -287,7 +287,8 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     simtime_t recv_done, send_done;
     bool contended = contends(s, send->owner, recv->owner);
     if (send->size <= s->plat->eager_limit) {
-        simtime_t arrived = send->arrive != SIMTIME_NEVER ? send->arrive : simtime_add(ts, cost);
+        simtime_t arrived =
+            s->nics && send->arrive != SIMTIME_NEVER ? send->arrive : simtime_add(ts, cost);
         recv_done = sim_max(tr, arrived);
         if (!contended) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
@@ -349,7 +350,7 @@ struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind,
     r->user_id = -1;
     r->cpu_mark = s->ranks[rank].st.compute;
     r->rec_id = -1;
-    r->arrive = SIMTIME_NEVER;
+    if (s->nics) r->arrive = SIMTIME_NEVER; /* else xfer: 0 */
     return r;
 }
 
@@ -398,9 +399,9 @@ static bool check_peer(struct sim *s, int32_t rank, struct comm *c, int32_t peer
  * send reaches its receiver. */
 static simtime_t arrival(const struct sim *s, const struct request *send) {
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[send->peer];
-    if (send->xfer && s->xfers[send->xfer].arrival != SIMTIME_NEVER)
+    if (s->cont && send->xfer && s->xfers[send->xfer].arrival != SIMTIME_NEVER)
         return s->xfers[send->xfer].arrival;
-    if (send->arrive != SIMTIME_NEVER) return send->arrive;
+    if (s->nics && send->arrive != SIMTIME_NEVER) return send->arrive;
     if (send->size <= s->plat->eager_limit)
         return simtime_add(send->post_time, network_cost(s->net, sr->node, rr->node, send->size));
     return simtime_add(send->post_time, network_control_cost(s->net, sr->node, rr->node));

@@ -37,8 +37,6 @@ struct request {
     simtime_t partner_time; /* when the partner posted (for blocked time); for a
                                matched buffered send: when the receiver has the data */
     simtime_t cpu_mark;     /* the owner's computation total when it was posted */
-    simtime_t arrive;       /* eager send through serial interfaces: when its data have
-                               arrived at the receiver's node (SIMTIME_NEVER otherwise) */
     int32_t owner;          /* world rank */
     int32_t peer;           /* world rank of dest / source, -1 for any */
     int32_t src;            /* comm rank of the sender (send) or wanted (recv, -1 any);
@@ -47,8 +45,12 @@ struct request {
     uint32_t ctx;
     int32_t user_id;
     uint8_t kind, mode, flags, coll;
-    uint32_t xfer;  /* send under contention: its transfer (index in sim.xfers), 0 if none */
-    int32_t rec_id; /* its id in the recorded trace (record.c), -1 if not recorded */
+    int32_t rec_id;    /* its id in the recorded trace (record.c), -1 if not recorded */
+    union {            /* a send's data: a contention model and the interfaces exclude each other */
+        uint32_t xfer; /* under contention: its transfer (index in sim.xfers), 0 if none */
+        simtime_t arrive; /* eager, through the interfaces (sim.nics): when its data have
+                             arrived at the receiver's node; SIMTIME_NEVER otherwise */
+    };
 };
 
 /* A transfer under contention (net/contention.h): an eager message's data

@@ -16,10 +16,6 @@ void interfaces_init(struct interfaces *f, int64_t nodes) {
 }
 
 void interfaces_destroy(struct interfaces *f) {
-    for (int64_t i = 0; i < f->nodes; i++) {
-        free(f->out[i].busy);
-        free(f->in[i].busy);
-    }
     free(f->out);
     free(f->in);
     memset(f, 0, sizeof *f);
@@ -33,6 +29,20 @@ static void forget_past(struct nic_side *side, simtime_t now) {
     if (k == 0) return;
     side->n -= k;
     memmove(side->busy, side->busy + k, sizeof *side->busy * side->n);
+}
+
+/* Joins the two intervals with the shortest gap between them (the first
+ * such pair), counting the gap busy: the side keeps NIC_INTERVALS. */
+static void join_closest(struct nic_side *side) {
+    uint32_t best = 0;
+    for (uint32_t i = 1; i + 1 < side->n; i++)
+        if (side->busy[i + 1].from - side->busy[i].to <
+            side->busy[best + 1].from - side->busy[best].to)
+            best = i;
+    side->busy[best].to = side->busy[best + 1].to;
+    side->n--;
+    memmove(side->busy + best + 1, side->busy + best + 2,
+            sizeof *side->busy * (side->n - best - 1));
 }
 
 /* Inserts [t, t + len) at position i (free there), merged with the
@@ -55,13 +65,9 @@ static void insert_busy(struct nic_side *side, uint32_t i, simtime_t t, simtime_
         side->busy[i].from = t;
         return;
     }
-    if (side->n == side->cap) {
-        side->cap = side->cap ? 2 * side->cap : 4;
-        side->busy = xrealloc_or_die(side->busy, sizeof *side->busy * side->cap);
-    }
     memmove(side->busy + i + 1, side->busy + i, sizeof *side->busy * (side->n - i));
     side->busy[i] = (struct nic_busy){t, end};
-    side->n++;
+    if (++side->n > NIC_INTERVALS) join_closest(side);
 }
 
 simtime_t nic_side_reserve(struct nic_side *side, simtime_t now, simtime_t ready, simtime_t len) {

@@ -2,11 +2,11 @@
  * no contention model is chosen; docs/network.md): every node has an
  * injection side and an ejection side, each carrying the bytes of one
  * message after another, as LogGP's G at both ends. A side is the list of
- * its busy intervals still ahead of the engine's clock; a message takes
- * the earliest gap that holds it, so one started late in the simulation's
- * processing order (a collective round posted ahead of the clock) does not
- * queue behind messages that leave after it. The cost is that of the few
- * intervals ahead of the clock: no global computation. */
+ * its busy intervals still ahead of the engine's clock (at most
+ * NIC_INTERVALS); a message takes the earliest gap that holds it, so one
+ * started late in the simulation's processing order (a collective round
+ * posted ahead of the clock) does not queue behind messages that leave
+ * after it. Constant memory and time per message: no global computation. */
 #ifndef SIMPI_INTERFACES_H
 #define SIMPI_INTERFACES_H
 
@@ -18,9 +18,13 @@ struct nic_busy {
     simtime_t from, to; /* [from, to) */
 };
 
+/* Intervals a side keeps: past that, the two closest are joined (the gap
+ * between them counted busy), so a side costs constant memory and time. */
+#define NIC_INTERVALS 8
+
 struct nic_side {
-    struct nic_busy *busy; /* disjoint, in time order, none touching */
-    uint32_t n, cap;
+    struct nic_busy busy[NIC_INTERVALS + 1]; /* disjoint, in time order, none touching */
+    uint32_t n;
 };
 
 struct interfaces {

@@ -947,7 +947,19 @@ static void test_interfaces_gaps(void) {
     CHECK_EQ_INT(nic_side_reserve(&side, 200, 210, 10), 210); /* the past is forgotten */
     CHECK_EQ_INT(side.n, 1);
     CHECK_EQ_INT(side.busy[0].from, 210);
-    free(side.busy);
+    /* at most NIC_INTERVALS are kept: one more joins the two closest, and
+     * the gap between them then counts busy. Intervals of 10 at 0, 100,
+     * 200, 230 (the closest: 20 apart), 400, 500, ... */
+    struct nic_side full = {0};
+    for (int i = 0; i < NIC_INTERVALS; i++)
+        nic_side_reserve(&full, 0, i == 3 ? 230 : 100 * i, 10);
+    CHECK_EQ_INT(full.n, NIC_INTERVALS);
+    nic_side_reserve(&full, 0, 100 * NIC_INTERVALS + 1000, 10);
+    CHECK_EQ_INT(full.n, NIC_INTERVALS);
+    CHECK_EQ_INT(full.busy[2].from, 200);
+    CHECK_EQ_INT(full.busy[2].to, 240);
+    CHECK_EQ_INT(nic_side_reserve(&full, 0, 215, 10), 240); /* the joined gap is busy */
+    CHECK_EQ_INT(nic_side_reserve(&full, 0, 115, 10), 115); /* other gaps stay free */
 }
 
 TEST_LIST(replay_tests) = {
