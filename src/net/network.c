@@ -27,12 +27,13 @@ static bool read_interfaces(struct network *n, const struct conf_node *net, stru
                       "'network.interfaces': found '%s', expected serial (each node's interface "
                       "carries one message after another) or unlimited",
                       v);
-    if (n->contention != CONTENTION_NONE)
+    if (n->contention != CONTENTION_NONE && !strcmp(v, "unlimited"))
         return err_at(err, in->file, in->line,
-                      "'network.interfaces' belongs to contention: none; the %s model shares the "
-                      "nodes' links itself",
+                      "'network.interfaces: unlimited' belongs to contention: none; the %s model "
+                      "shares the nodes' links itself",
                       n->contention == CONTENTION_FLOW ? "flow" : "buses");
-    n->serial_interfaces = !strcmp(v, "serial");
+    /* with a contention model, serial is what that model does with the links */
+    n->serial_interfaces = n->contention == CONTENTION_NONE && !strcmp(v, "serial");
     return true;
 }
 
