@@ -206,7 +206,7 @@ struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int
     if (s->rec) record_comm(s, rank, comm_id, color, key, new_id, false);
     split_contribute(s, c, me, color, key, new_id, seq);
     /* The exchange of (color, key) costs an allgather of 8 bytes per rank. */
-    struct request *r = sched_start(s, rank, c, me, COLL_ALLGATHER, 8, 0, NULL);
+    struct request *r = sched_start(s, rank, c, me, COLL_ALLGATHER, 8, 0, NULL, false);
     request_track(s, r, -1);
     return r;
 }
@@ -280,7 +280,7 @@ struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_
         free(gc);
     }
     /* agreeing on a context costs an allgather of 8 bytes among the group */
-    struct request *r = sched_start(s, rank, c, mine, COLL_ALLGATHER, 8, 0, NULL);
+    struct request *r = sched_start(s, rank, c, mine, COLL_ALLGATHER, 8, 0, NULL, false);
     request_track(s, r, -1);
     return r;
 }

@@ -199,16 +199,20 @@ static char *counts_text(const int64_t *v, int32_t n) {
 }
 
 void record_coll(struct sim *s, struct request *r, int32_t comm_id, enum coll_kind kind,
-                 int64_t size, int32_t root, const struct sched_counts *v) {
+                 int64_t size, int32_t root, const struct sched_counts *v, bool nonblocking) {
     if (!traceable(s, r->owner, comm_id)) return;
-    int32_t id = new_id(s, r), n = sim_comm_size(s, r->owner, comm_id);
+    int32_t n = sim_comm_size(s, r->owner, comm_id);
     char *send = v && v->send ? counts_text(v->send, n) : NULL;
     char *recv = v && v->recv ? counts_text(v->recv, n) : NULL;
     char sz[24] = "";
     if (kind != COLL_BARRIER) snprintf(sz, sizeof sz, " %lld", (long long)size);
-    put(s, r->owner, "i%s%s%s root=%d comm=%d%s%s%s%s req=%d\n", sim_coll_name(kind), v ? "v" : "",
-        sz, root, comm_id, send ? " send=" : "", send ? send : "", recv ? " recv=" : "",
-        recv ? recv : "", id);
+    /* a blocking call is recorded as one (its wait is not: the request has
+     * no id), so that replay chooses its algorithm by the blocking rules */
+    char req[24] = "";
+    if (nonblocking) snprintf(req, sizeof req, " req=%d", new_id(s, r));
+    put(s, r->owner, "%s%s%s%s root=%d comm=%d%s%s%s%s%s\n", nonblocking ? "i" : "",
+        sim_coll_name(kind), v ? "v" : "", sz, root, comm_id, send ? " send=" : "",
+        send ? send : "", recv ? " recv=" : "", recv ? recv : "", req);
     free(send);
     free(recv);
 }

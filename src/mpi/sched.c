@@ -107,10 +107,11 @@ static void run_rounds(struct sim *s, struct sched *sc) {
 /* The algorithm for this call; consecutive calls of an operation usually
  * have the same shape, so the last choice per operation is kept. */
 static const struct coll_algo *select_algo(struct sim *s, enum coll_kind kind, int32_t n,
-                                           int64_t size) {
+                                           int64_t size, bool nonblocking) {
     struct coll_choice *c = &s->coll_last[kind];
-    if (!c->algo || c->n != n || c->size != size)
-        *c = (struct coll_choice){coll_select(&s->coll, kind, n, size), n, size};
+    if (!c->algo || c->n != n || c->size != size || c->nonblocking != nonblocking)
+        *c = (struct coll_choice){coll_select_call(&s->coll, kind, n, size, nonblocking), n,
+                                  nonblocking, size};
     return c->algo;
 }
 
@@ -177,7 +178,7 @@ static bool equal_blocks(enum coll_kind kind, const struct sched_counts *v, int3
 
 struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                             enum coll_kind kind, int64_t size, int32_t root,
-                            const struct sched_counts *v) {
+                            const struct sched_counts *v, bool nonblocking) {
     if (v && equal_blocks(kind, v, c->size)) {
         size = v->recv[0];
         v = NULL;
@@ -200,7 +201,8 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     sc->args = (struct coll_args){c->size,         myrank,         root, size,
                                   s->coll.segment, s->coll.window, NULL, NULL};
     copy_counts(s, sc, c->size, v ? v->send : NULL, v ? v->recv : NULL);
-    sc->algo = v ? coll_select_v(&s->coll, kind, &sc->args) : select_algo(s, kind, c->size, size);
+    sc->algo = v ? coll_select_v(&s->coll, kind, &sc->args)
+                 : select_algo(s, kind, c->size, size, nonblocking);
     if (myrank == 0) s->coll_calls[coll_index(sc->algo)]++; /* once per collective */
     run_rounds(s, sc);
     return req;
@@ -208,12 +210,12 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
 
 struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum coll_kind kind,
                           int64_t size, int32_t root, int32_t user_id) {
-    return sim_icoll_v(s, rank, comm_id, kind, size, root, user_id, NULL);
+    return sim_icoll_v(s, rank, comm_id, kind, size, root, user_id, NULL, false);
 }
 
 struct request *sim_icoll_v(struct sim *s, int32_t rank, int32_t comm_id, enum coll_kind kind,
                             int64_t size, int32_t root, int32_t user_id,
-                            const struct sched_counts *v) {
+                            const struct sched_counts *v, bool nonblocking) {
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || kind >= COLL_KINDS) return NULL;
@@ -224,9 +226,9 @@ struct request *sim_icoll_v(struct sim *s, int32_t rank, int32_t comm_id, enum c
                  rank, sim_coll_name(kind), root, c->size);
         return NULL;
     }
-    struct request *r = sched_start(s, rank, c, me, kind, size, root, v);
+    struct request *r = sched_start(s, rank, c, me, kind, size, root, v, nonblocking);
     request_track(s, r, user_id);
-    if (s->rec) record_coll(s, r, comm_id, kind, size, root, v);
+    if (s->rec) record_coll(s, r, comm_id, kind, size, root, v, nonblocking);
     return r;
 }
 

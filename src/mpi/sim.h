@@ -124,9 +124,11 @@ struct request *sim_icoll(struct sim *s, int32_t rank, int32_t comm_id, enum col
 struct sched_counts {
     const int64_t *send, *recv;
 };
+/* nonblocking: an MPI_I... call (MPICH chooses some by rules of their
+ * own); the others are waited for at once. */
 struct request *sim_icoll_v(struct sim *s, int32_t rank, int32_t comm_id, enum coll_kind kind,
                             int64_t size, int32_t root, int32_t user_id,
-                            const struct sched_counts *counts);
+                            const struct sched_counts *counts, bool nonblocking);
 /* Collective communicator creation; the new communicator is known to the rank as
  * new_id once the call completes (color SIM_UNDEFINED: no new communicator). */
 /* A communicator of the world ranks world[0..n-1] (in that order), built by

@@ -133,6 +133,7 @@ struct sim {
     struct coll_choice {     /* the last selection per operation */
         const struct coll_algo *algo;
         int32_t n;
+        bool nonblocking;
         int64_t size;
     } coll_last[COLL_KINDS];
     int64_t coll_calls[48];                  /* collectives run, per algorithm */
@@ -212,7 +213,7 @@ void record_compute(struct sim *s, int32_t rank, simtime_t duration);
 void record_p2p(struct sim *s, struct request *r, int32_t comm_id, int32_t peer, int32_t tag,
                 int64_t size, bool send, enum send_mode mode);
 void record_coll(struct sim *s, struct request *r, int32_t comm_id, enum coll_kind kind,
-                 int64_t size, int32_t root, const struct sched_counts *v);
+                 int64_t size, int32_t root, const struct sched_counts *v, bool nonblocking);
 void record_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool any);
 void record_test(struct sim *s, int32_t rank, const struct request *req);
 void record_cancel(struct sim *s, int32_t rank, const struct request *req);
@@ -240,7 +241,7 @@ void report_deadlock(struct sim *s);
 /* sched.c */
 struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                             enum coll_kind kind, int64_t size, int32_t root,
-                            const struct sched_counts *v);
+                            const struct sched_counts *v, bool nonblocking);
 void sched_notify(struct sim *s, struct sched *sc, simtime_t done);
 /* Advances every schedule whose round completed; call after each event. */
 void sched_drain(struct sim *s);

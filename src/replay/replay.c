@@ -168,8 +168,9 @@ static bool do_coll(struct replay *rp, const struct trace_rec *r) {
         return rec_fail(rp, r, "%d counts for a communicator of %d ranks", r->ncounts, n);
     struct sched_counts counts = {r->counts && (r->mode & 1) ? r->counts : NULL,
                                   r->counts && (r->mode & 2) ? r->counts + r->ncounts : NULL};
-    struct request *q = sim_icoll_v(rp->sim, r->rank, r->comm, (enum coll_kind)r->coll, r->size,
-                                    r->root, id, (r->mode & 4) ? &counts : NULL);
+    struct request *q =
+        sim_icoll_v(rp->sim, r->rank, r->comm, (enum coll_kind)r->coll, r->size, r->root, id,
+                    (r->mode & 4) ? &counts : NULL, r->op == TOP_ICOLL);
     if (!q) return false;
     return r->op == TOP_ICOLL || sim_wait(rp->sim, r->rank, &q, 1, false);
 }

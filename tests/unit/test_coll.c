@@ -371,6 +371,44 @@ static const char *mpich_json(enum coll_kind k, int32_t n, int64_t s) {
     }
 }
 
+/* MPICH's non-blocking rules where they differ from the blocking ones */
+static void test_selector_mpich_nonblocking(void) {
+    struct coll_config cfg = {.selector = COLL_SEL_MPICH, .segment = 65536, .window = 32};
+    static const struct {
+        enum coll_kind kind;
+        int32_t n;
+        int64_t size;
+        const char *blocking, *nonblocking;
+    } cases[] = {
+        {COLL_BARRIER, 16, 0, "dissemination", "recursive_doubling"},
+        {COLL_ALLREDUCE, 16, 2048, "rabenseifner", "recursive_doubling"}, /* <= 2048 B */
+        {COLL_ALLREDUCE, 16, 2056, "rabenseifner", "rabenseifner"},
+        {COLL_ALLREDUCE, 16, 8, "recursive_doubling", "recursive_doubling"},
+        {COLL_BCAST, 16, 12288, "binomial", "scatter_rd_allgather"}, /* < 12288 */
+        {COLL_BCAST, 16, 524288, "scatter_rd_allgather", "scatter_ring_allgather"},
+        {COLL_BCAST, 7, 1 << 20, "binomial", "binomial"},
+        {COLL_ALLTOALL, 16, 2048, "linear_sync", "bruck"},  /* Bruck up to 2048 B */
+        {COLL_ALLTOALL, 16, 2049, "linear_sync", "linear"}, /* permuted, all at once */
+        {COLL_ALLTOALL, 4, 100, "linear_sync", "linear"},   /* fewer than 8 ranks */
+        {COLL_ALLTOALL, 16, 32769, "pairwise", "pairwise"},
+        {COLL_ALLGATHER, 16, 8, "recursive_doubling", "recursive_doubling"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const struct coll_algo *b =
+            coll_select_call(&cfg, cases[i].kind, cases[i].n, cases[i].size, false);
+        const struct coll_algo *nb =
+            coll_select_call(&cfg, cases[i].kind, cases[i].n, cases[i].size, true);
+        if (!b || !nb || strcmp(b->name, cases[i].blocking) ||
+            strcmp(nb->name, cases[i].nonblocking))
+            fprintf(stderr, "  %s on %d ranks of %lld B: got %s / %s, want %s / %s\n",
+                    sim_coll_name(cases[i].kind), cases[i].n, (long long)cases[i].size,
+                    b ? b->name : "NULL", nb ? nb->name : "NULL", cases[i].blocking,
+                    cases[i].nonblocking);
+        CHECK(b && !strcmp(b->name, cases[i].blocking));
+        CHECK(nb && !strcmp(nb->name, cases[i].nonblocking));
+    }
+}
+
 /* Every communicator size from 2 to 1,024 and sizes from 0 to 16 MiB: each
  * power of two and its neighbours, each threshold and its neighbours, and
  * the sizes that put a total (n x s) on either side of a total threshold. */
@@ -540,6 +578,7 @@ static void test_scan(void) {
 }
 
 TEST_LIST(coll_tests) = {
+    {"coll.selector_mpich_nonblocking", test_selector_mpich_nonblocking},
     {"coll.selector_mpich_sweep", test_selector_mpich_sweep},
     {"coll.selector_allgatherv", test_selector_allgatherv},
     {"coll.barrier", test_barrier},

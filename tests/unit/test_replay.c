@@ -189,6 +189,17 @@ static void test_collective_times(void) {
     CHECK_EQ_INT(o.st[0].coll, 2 * (10 * US + 80000));
 }
 
+/* A non-blocking collective follows MPICH's non-blocking rule: an
+ * iallreduce of 1000 B (<= 2048) runs recursive doubling, 2 rounds of
+ * T(1000) = 20us (the blocking allreduce would run Rabenseifner) */
+static void test_nonblocking_rule(void) {
+    struct outcome o = run("simpi-trace 1\nranks 4\n0 iallreduce 1000 req=1\n0 wait 1\n"
+                           "1 iallreduce 1000 req=1\n1 wait 1\n2 iallreduce 1000 req=1\n"
+                           "2 wait 1\n3 iallreduce 1000 req=1\n3 wait 1\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.predicted, 40 * US);
+}
+
 static void test_compute_scaling(void) {
     const char *half[] = {"speed=2.0"};
     struct outcome o = run_with(plat4, half, 1, "simpi-trace 1\nranks 1\n0 compute 1ms\n");
@@ -963,6 +974,7 @@ static void test_interfaces_gaps(void) {
 }
 
 TEST_LIST(replay_tests) = {
+    {"replay.nonblocking_rule", test_nonblocking_rule},
     {"replay.interfaces_k_messages", test_interfaces_k_messages},
     {"replay.interfaces_k_senders", test_interfaces_k_senders},
     {"replay.interfaces_shared_by_a_node", test_interfaces_shared_by_a_node},

@@ -92,6 +92,10 @@ int coll_an_size_find(const char *name);
  * forced for the kind, else the selector's choice. cfg may be NULL (fixed). */
 const struct coll_algo *coll_select(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
                                     int64_t size);
+/* The same for a blocking or a non-blocking call (MPICH chooses some
+ * non-blocking collectives by rules of their own). */
+const struct coll_algo *coll_select_call(const struct coll_config *cfg, enum coll_kind kind,
+                                         int32_t n, int64_t size, bool nonblocking);
 /* The same for a variable-count collective: the forced algorithm when it
  * handles variable counts, else the selector's variable-count rule, which
  * depends on n, and for an allgatherv on the total of the blocks (every

@@ -84,6 +84,27 @@ static int32_t pof2_floor(int32_t n) {
     return (int32_t)1 << coll_log2_floor(n);
 }
 
+/* MPICH 4.x's non-blocking collectives where its selection file gives
+ * them rules of their own (ibarrier, ibcast's strict bounds, iallreduce's
+ * 2048 B, ialltoall's Bruck up to 2048 B and permuted sends, all at once);
+ * NULL where they follow the blocking rules. */
+static const char *mpich_nonblocking_rule(enum coll_kind kind, int32_t n, int64_t size) {
+    switch (kind) {
+    case COLL_BARRIER: /* MPIR_Ibarrier_intra_sched_recursive_doubling */
+        return "recursive_doubling";
+    case COLL_BCAST: /* avg_msg_size < 12288, < 524288 (2^k ranks) */
+        if (n < 8 || size < 12288) return "binomial";
+        return size < 524288 && pow2(n) ? "scatter_rd_allgather" : "scatter_ring_allgather";
+    case COLL_ALLREDUCE: /* avg_msg_size <= 2048, then count < pof2 */
+        return size > 2048 && size / 8 >= pof2_floor(n) ? "rabenseifner" : "recursive_doubling";
+    case COLL_ALLTOALL: /* brucks (8 ranks or more) <= 2048, permuted_sendrecv <= 32768 */
+        if (size <= 2048 && n >= 8) return "bruck";
+        return size <= 32768 ? "linear" : "pairwise";
+    default:
+        return NULL;
+    }
+}
+
 /* MPICH 4.x: its default selection, src/mpi/coll/coll_selection.json
  * (read by MPIR_Csel_search from MPIR_*_allcomm_auto). The element count of
  * reductions is taken as bytes / 8 (doubles), and operations as built in
@@ -353,9 +374,16 @@ static const char *ompi_rule(enum coll_kind kind, int32_t n, int64_t size) {
 
 const struct coll_algo *coll_select(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
                                     int64_t size) {
+    return coll_select_call(cfg, kind, n, size, false);
+}
+
+const struct coll_algo *coll_select_call(const struct coll_config *cfg, enum coll_kind kind,
+                                         int32_t n, int64_t size, bool nonblocking) {
     if (cfg && cfg->forced[kind]) return cfg->forced[kind];
     const char *name = NULL;
-    if (cfg && cfg->selector == COLL_SEL_MPICH) name = mpich_rule(kind, n, size);
+    if (cfg && cfg->selector == COLL_SEL_MPICH && nonblocking)
+        name = mpich_nonblocking_rule(kind, n, size);
+    if (cfg && cfg->selector == COLL_SEL_MPICH && !name) name = mpich_rule(kind, n, size);
     if (cfg && cfg->selector == COLL_SEL_OMPI) name = ompi_rule(kind, n, size);
     const struct coll_algo *a = name ? coll_find(kind, name) : NULL;
     if (a) return a;

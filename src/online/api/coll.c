@@ -124,7 +124,8 @@ static int run_v(const char *func, MPI_Comm comm, struct coll_call *c, enum coll
         api_unstage(st);
         return api_error(func, rc, "operation %d is not defined on datatype %d", c->op, c->type);
     }
-    struct request *q = sim_icoll_v(s, me, comm, timing, wire_bytes, c->root, -1, counts);
+    struct request *q =
+        sim_icoll_v(s, me, comm, timing, wire_bytes, c->root, -1, counts, request != NULL);
     if (request) {
         struct simpi_request *w = api_request_new();
         w->r = q;
