@@ -283,18 +283,20 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
     simtime_t ts = send->post_time, tr = recv->post_time;
     simtime_t ctrl = network_control_cost(s->net, sr->node, rr->node);
-    simtime_t cost = network_cost(s->net, sr->node, rr->node, send->size);
     simtime_t recv_done, send_done;
     bool contended = contends(s, send->owner, recv->owner);
-    if (send->size <= s->plat->eager_limit) {
+    if (send->size <= s->plat->eager_limit) { /* through the interfaces: known at the send */
         simtime_t arrived =
-            s->nics && send->arrive != SIMTIME_NEVER ? send->arrive : simtime_add(ts, cost);
+            s->nics && send->arrive != SIMTIME_NEVER
+                ? send->arrive
+                : simtime_add(ts, network_cost(s->net, sr->node, rr->node, send->size));
         recv_done = sim_max(tr, arrived);
         if (!contended) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
     } else {
         simtime_t matched = sim_max(tr, simtime_add(ts, ctrl));
         simtime_t cleared = simtime_add(matched, ctrl);
+        simtime_t cost = network_cost(s->net, sr->node, rr->node, send->size);
         recv_done = through_interfaces(s, send->owner, recv->owner)
                         ? interfaces_arrival(s, send->owner, recv->owner, send->size, cleared, cost)
                         : simtime_add(cleared, cost);

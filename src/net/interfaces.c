@@ -10,7 +10,6 @@
 #include "core/pool.h"
 
 void interfaces_init(struct interfaces *f, int64_t nodes) {
-    f->nodes = nodes;
     f->out = xcalloc((size_t)nodes, sizeof *f->out);
     f->in = xcalloc((size_t)nodes, sizeof *f->in);
 }

@@ -29,7 +29,6 @@ struct nic_side {
 
 struct interfaces {
     struct nic_side *out, *in; /* per node: injection, ejection */
-    int64_t nodes;
 };
 
 void interfaces_init(struct interfaces *f, int64_t nodes);

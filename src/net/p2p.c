@@ -126,10 +126,16 @@ static bool parse_table(struct p2p_model *m, const struct conf_node *map, const 
     return true;
 }
 
-static double seconds_segments(const struct p2p_model *m, int64_t size) {
+/* The segment of an affine or piecewise model that holds size. */
+static const struct p2p_segment *segment_for(const struct p2p_model *m, int64_t size) {
     const struct p2p_segment *s = m->seg;
     for (int i = 0; i < m->nseg - 1 && size > s->upto; i++)
         s++;
+    return s;
+}
+
+static double seconds_segments(const struct p2p_model *m, int64_t size) {
+    const struct p2p_segment *s = segment_for(m, size);
     return s->latency + (double)size / s->bandwidth;
 }
 
@@ -169,10 +175,7 @@ static double seconds_loggp(const struct p2p_model *m, int64_t size) {
 
 /* The size part of T(S) (p2p_model_wire_time), S > 0. */
 static simtime_t wire_segments(const struct p2p_model *m, int64_t size) {
-    const struct p2p_segment *s = m->seg;
-    for (int i = 0; i < m->nseg - 1 && size > s->upto; i++)
-        s++;
-    return simtime_from_seconds((double)size / s->bandwidth);
+    return simtime_from_seconds((double)size / segment_for(m, size)->bandwidth);
 }
 
 static simtime_t wire_table(const struct p2p_model *m, int64_t size) {

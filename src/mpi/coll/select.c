@@ -84,6 +84,12 @@ static int32_t pof2_floor(int32_t n) {
     return (int32_t)1 << coll_log2_floor(n);
 }
 
+/* MPICH 4.x's allgather and allgatherv: by the total of the blocks. */
+static const char *mpich_allgather_rule(int32_t n, int64_t total) {
+    if (pow2(n) && total < 524288) return "recursive_doubling";
+    return total < 81920 ? "bruck" : "ring";
+}
+
 /* MPICH 4.x's non-blocking collectives where its selection file gives
  * them rules of their own (ibarrier, ibcast's strict bounds, iallreduce's
  * 2048 B, ialltoall's Bruck up to 2048 B and permuted sends, all at once);
@@ -125,8 +131,7 @@ static const char *mpich_rule(enum coll_kind kind, int32_t n, int64_t size) {
     case COLL_SCATTER:
         return "binomial";
     case COLL_ALLGATHER: /* total_msg_size < 524288 (2^k ranks), < 81920 */
-        if (pow2(n) && size * n < 524288) return "recursive_doubling";
-        return size * n < 81920 ? "bruck" : "ring";
+        return mpich_allgather_rule(n, size * n);
     case COLL_ALLTOALL: /* avg_msg_size <= 256 (8 ranks or more), <= 32768 */
         if (size <= 256 && n >= 8) return "bruck";
         return size <= 32768 ? "linear_sync" : "pairwise"; /* scattered: 32 at a time */
@@ -434,18 +439,15 @@ static const char *v_rule(enum coll_selector sel, enum coll_kind kind, const str
         return "linear";
     case COLL_ALLGATHER: {
         int64_t total = coll_vrange(a, 0, n);
-        if (sel == COLL_SEL_OMPI)
-            return match(ompi_allgatherv, sizeof ompi_allgatherv / sizeof ompi_allgatherv[0], n,
-                         total / n);
-        if (sel != COLL_SEL_MPICH) return "ring";
-        if (pow2(n) && total < 524288) return "recursive_doubling";
-        return total < 81920 ? "bruck" : "ring";
+        if (sel == COLL_SEL_OMPI) return MATCH(ompi_allgatherv, n, total / n);
+        return sel == COLL_SEL_MPICH ? mpich_allgather_rule(n, total) : "ring";
     }
     case COLL_REDUCE_SCATTER: { /* every rank knows every block too */
         int64_t total = coll_vrange(a, 0, n);
-        const char *o = sel == COLL_SEL_OMPI ? MATCH(ompi_reduce_scatter, n, total) : "ring";
         if (sel == COLL_SEL_MPICH) return total < 524288 ? "recursive_halving" : "ring";
-        return !strcmp(o, "recursive_halving") ? o : "ring";
+        bool halving = sel == COLL_SEL_OMPI &&
+                       !strcmp(MATCH(ompi_reduce_scatter, n, total), "recursive_halving");
+        return halving ? "recursive_halving" : "ring";
     }
     case COLL_ALLTOALL:
         if (sel == COLL_SEL_MPICH) return "linear_sync";
