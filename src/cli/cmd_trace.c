@@ -4,6 +4,7 @@
  * then checks the trace and says how to replay it (docs/interop.md). */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "core/pool.h"
+#include "core/rankdir.h"
 
 /* The tracer library: beside the simpi binary (build tree: lib/; installed:
  * ../lib/), or SIMPI_TRACE_LIB. */
@@ -56,6 +58,102 @@ static int count_rank_files(const char *dir) {
     }
 }
 
+/* Whether a rank's file ends with the tracer's end line (written at
+ * MPI_Finalize). If not, a cut last line is dropped and the file ends
+ * with an `incomplete` record, which replay refuses. */
+static bool check_complete(const char *path, int rank) {
+    static const char end[] = "# end of trace\n";
+    FILE *f = fopen(path, "r+");
+    if (!f) return false;
+    char tail[256];
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    long from = size > (long)sizeof tail ? size - (long)sizeof tail : 0;
+    size_t got = size > 0 && fseek(f, from, SEEK_SET) == 0 ? fread(tail, 1, sizeof tail, f) : 0;
+    bool complete =
+        got >= sizeof end - 1 && !memcmp(tail + got - (sizeof end - 1), end, sizeof end - 1);
+    if (!complete) {
+        long keep = from + (long)got; /* up to the last whole line */
+        while (keep > from && tail[keep - from - 1] != '\n')
+            keep--;
+        if (keep == from && from > 0) keep = size; /* a line longer than the tail: keep it */
+        fflush(f);
+        if (ftruncate(fileno(f), keep) == 0 && fseek(f, 0, SEEK_END) == 0)
+            fprintf(f, "%s%d incomplete # the traced process ended before MPI_Finalize\n",
+                    keep == 0 ? "simpi-trace 1\n" : "", rank);
+    }
+    fclose(f);
+    return complete;
+}
+
+/* The launcher's process, to which a SIGTERM, SIGINT or SIGHUP sent to
+ * simpi trace by another process (kill, timeout) is passed on, so that
+ * mpirun stops its ranks; one from the terminal reaches it directly. */
+static volatile pid_t launcher;
+
+static void forward_signal(int sig, siginfo_t *info, void *uctx) {
+    (void)uctx;
+    if (launcher > 0 && info->si_code <= 0) kill(launcher, sig);
+}
+
+static void forward_signals(bool on) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = forward_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    if (!on) sa.sa_handler = SIG_DFL;
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < 3; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+/* Runs the launcher with the tracer preloaded, writing into folder; its
+ * exit status as a shell gives it. */
+static int run_traced(char **cmd, const char *lib, const char *folder) {
+    const char *pre = getenv("LD_PRELOAD");
+    char *preload = xcalloc(strlen(lib) + (pre ? strlen(pre) : 0) + 2, 1);
+    sprintf(preload, "%s%s%s", lib, pre && *pre ? ":" : "", pre && *pre ? pre : "");
+    setenv("LD_PRELOAD", preload, 1);
+    setenv("SIMPI_TRACE_DIR", folder, 1);
+    free(preload);
+    forward_signals(true);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        forward_signals(false);
+        execvp(cmd[0], cmd);
+        fprintf(stderr, "simpi trace: cannot run '%s': %s\n", cmd[0], strerror(errno));
+        _exit(127);
+    }
+    launcher = pid;
+    int status = 0;
+    pid_t w;
+    while (pid > 0 && (w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+        ;
+    launcher = 0;
+    unsetenv("LD_PRELOAD");
+    if (pid < 0) {
+        fprintf(stderr, "simpi trace: cannot run '%s': %s\n", cmd[0], strerror(errno));
+        return EXIT_INPUT_ERROR;
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Marks the traces of ranks that ended early; returns how many did. */
+static int mark_incomplete(const char *folder, int n) {
+    int bad = 0;
+    char path[PATH_MAX + 32];
+    for (int r = 0; r < n; r++) {
+        snprintf(path, sizeof path, "%s/rank%d.trace", folder, r);
+        if (check_complete(path, r)) continue;
+        fprintf(stderr,
+                "simpi trace: rank %d ended before MPI_Finalize: its trace is incomplete and "
+                "marked so (replay refuses it)\n",
+                r);
+        bad++;
+    }
+    return bad;
+}
+
 int cmd_trace(int argc, char **argv) {
     const char *dir = NULL;
     int i = 1;
@@ -76,48 +174,35 @@ int cmd_trace(int argc, char **argv) {
                         "an MPI such as Open MPI is installed: scripts/install-deps)\n");
         return EXIT_INPUT_ERROR;
     }
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "simpi trace: cannot create %s: %s\n", dir, strerror(errno));
+    struct rankdir out;
+    struct sim_error err = {0};
+    char stage[PATH_MAX];
+    if (!rankdir_begin(&out, dir, "simpi trace -o", &err) || !realpath(out.stage, stage)) {
+        if (!err.msg[0]) snprintf(err.msg, sizeof err.msg, "%s: %s", dir, strerror(errno));
+        fprintf(stderr, "simpi trace: %s\n", err.msg);
         return EXIT_INPUT_ERROR;
     }
-    char abs[PATH_MAX];
-    if (!realpath(dir, abs)) {
-        fprintf(stderr, "simpi trace: %s: %s\n", dir, strerror(errno));
-        return EXIT_INPUT_ERROR;
-    }
-    for (int r = 0;; r++) { /* stale files of an earlier trace */
-        char path[PATH_MAX + 32];
-        snprintf(path, sizeof path, "%s/rank%d.trace", abs, r);
-        if (unlink(path) != 0) break;
-    }
-    const char *pre = getenv("LD_PRELOAD");
-    char *preload = xcalloc(strlen(lib) + (pre ? strlen(pre) : 0) + 2, 1);
-    sprintf(preload, "%s%s%s", lib, pre && *pre ? ":" : "", pre && *pre ? pre : "");
-    setenv("LD_PRELOAD", preload, 1);
-    setenv("SIMPI_TRACE_DIR", abs, 1);
-    free(preload);
-    pid_t pid = fork();
-    if (pid == 0) {
-        execvp(argv[i], argv + i);
-        fprintf(stderr, "simpi trace: cannot run '%s': %s\n", argv[i], strerror(errno));
-        _exit(127);
-    }
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) < 0) {
-        fprintf(stderr, "simpi trace: cannot run '%s': %s\n", argv[i], strerror(errno));
-        return EXIT_INPUT_ERROR;
-    }
-    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    int n = count_rank_files(abs);
+    int rc = run_traced(argv + i, lib, stage);
+    int n = count_rank_files(stage);
     if (n == 0) {
+        rankdir_abandon(&out, 0);
         fprintf(stderr,
                 "simpi trace: no rank wrote a trace in %s (was the program an MPI program "
                 "run by a launcher on this machine?)\n",
-                abs);
+                dir);
         return rc ? rc : EXIT_INPUT_ERROR;
     }
-    fprintf(stderr, "simpi trace: %d rank trace(s) in %s; replay with: simpi replay %s\n", n, dir,
-            dir);
-    print_instruction_note(abs);
-    return rc;
+    int bad = mark_incomplete(stage, n);
+    if (!rankdir_commit(&out, n, &err)) {
+        fprintf(stderr, "simpi trace: %s\n", err.msg);
+        return rc ? rc : EXIT_INPUT_ERROR;
+    }
+    if (bad)
+        fprintf(stderr, "simpi trace: %d rank trace(s) in %s, %d of them incomplete\n", n, dir,
+                bad);
+    else
+        fprintf(stderr, "simpi trace: %d rank trace(s) in %s; replay with: simpi replay %s\n", n,
+                dir, dir);
+    print_instruction_note(dir);
+    return rc ? rc : bad ? EXIT_INPUT_ERROR : 0;
 }

@@ -41,7 +41,9 @@ bool outfile_open(struct outfile *o, const char *path, struct sim_error *err) {
         o->tmp = NULL;
         return err_set(err, "cannot write %s: %s", path, strerror(e));
     }
-    fchmod(fd, 0644);
+    mode_t mask = umask(0); /* mkstemp made it 0600: give it what open() would */
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     o->path = xstrdup(path);
     return true;
 }

@@ -23,7 +23,8 @@ bool rankfile_append(const char *dir, int32_t rank, int32_t nranks, bool *starte
                      size_t len) {
     char path[4200];
     rankfile_path(dir, rank, path, sizeof path);
-    int fd = open(path, O_WRONLY | O_CREAT | (*started ? O_APPEND : O_TRUNC), 0644);
+    int fd = open(
+        path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (*started ? O_APPEND : O_TRUNC), 0666);
     bool ok = fd >= 0;
     if (ok && !*started) {
         char head[64];

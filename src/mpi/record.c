@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/pool.h"
+#include "core/rankdir.h"
 #include "core/rankfile.h"
 #include "mpi/sim_internal.h"
 
@@ -34,7 +35,7 @@ struct rec_rank {
 };
 
 struct recorder {
-    char *dir;
+    struct rankdir out; /* the rank files are staged in out.stage */
     struct rec_rank *ranks;
     size_t cap; /* per rank */
     int64_t skipped;
@@ -48,10 +49,10 @@ static void flush_rank(struct sim *s, int32_t rank) {
     struct recorder *rc = s->rec;
     struct rec_rank *r = &rc->ranks[rank];
     if (r->len == 0 && r->started) return;
-    if (!rankfile_append(rc->dir, rank, s->nranks, &r->started, r->buf, r->len) &&
+    if (!rankfile_append(rc->out.stage, rank, s->nranks, &r->started, r->buf, r->len) &&
         !rc->write_errno) {
         rc->write_errno = errno ? errno : EIO;
-        rankfile_path(rc->dir, rank, rc->failed_path, sizeof rc->failed_path);
+        rankfile_path(rc->out.dir, rank, rc->failed_path, sizeof rc->failed_path);
     }
     r->len = 0;
 }
@@ -94,13 +95,10 @@ __attribute__((format(printf, 3, 4))) static void put(struct sim *s, int32_t ran
 }
 
 bool sim_record_start(struct sim *s, const char *dir, struct sim_error *err) {
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return err_set(err, "--trace-out %s: cannot create the folder: %s", dir, strerror(errno));
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return err_set(err, "--trace-out %s: not a folder", dir);
+    struct rankdir out;
+    if (!rankdir_begin(&out, dir, "--trace-out", err)) return false;
     struct recorder *rc = xcalloc(1, sizeof *rc);
-    rc->dir = xstrdup(dir);
+    rc->out = out;
     rc->ranks = xcalloc((size_t)s->nranks, sizeof *rc->ranks);
     rc->cap = RECORD_MEMORY / (size_t)s->nranks;
     if (rc->cap > 65536) rc->cap = 65536;
@@ -109,24 +107,47 @@ bool sim_record_start(struct sim *s, const char *dir, struct sim_error *err) {
     return true;
 }
 
+/* A run that did not end well leaves a trace of what it reached, every
+ * rank's file ending with an `incomplete` record that replay refuses. */
+static void mark_incomplete(struct sim *s) {
+    const char *why = sim_failure_report(s);
+    char reason[160];
+    size_t i = 0;
+    for (; why[i] && why[i] != '\n' && i + 1 < sizeof reason; i++)
+        reason[i] = (unsigned char)why[i] < ' ' ? ' ' : why[i];
+    reason[i] = 0;
+    for (int32_t r = 0; r < s->nranks; r++)
+        put(s, r, "incomplete # the recorded run ended early: %s\n", reason);
+}
+
 bool sim_record_finish(struct sim *s, struct sim_error *err) {
     struct recorder *rc = s->rec;
     if (!rc) return true;
+    bool partial = sim_status(s) != SIM_OK;
+    if (partial) mark_incomplete(s);
     for (int32_t r = 0; r < s->nranks; r++)
         flush_rank(s, r);
     bool ok = true;
-    if (rc->write_errno)
+    if (rc->write_errno) {
         ok = err_set(err, "--trace-out: cannot write %s: %s", rc->failed_path,
                      strerror(rc->write_errno));
-    else if (rc->skipped)
-        fprintf(stderr,
-                "simpi: warning: the trace in %s lacks %lld operation(s) a trace cannot express "
-                "(the first: %s); its replay leaves them out\n",
-                rc->dir, (long long)rc->skipped, rc->first_skipped);
+        rankdir_abandon(&rc->out, s->nranks);
+    } else {
+        if (partial)
+            fprintf(stderr,
+                    "simpi: warning: the trace in %s is incomplete (the run ended early) and is "
+                    "marked so: replay refuses it\n",
+                    rc->out.dir);
+        else if (rc->skipped)
+            fprintf(stderr,
+                    "simpi: warning: the trace in %s lacks %lld operation(s) a trace cannot "
+                    "express (the first: %s); its replay leaves them out\n",
+                    rc->out.dir, (long long)rc->skipped, rc->first_skipped);
+        ok = rankdir_commit(&rc->out, s->nranks, err);
+    }
     for (int32_t r = 0; r < s->nranks; r++)
         free(rc->ranks[r].buf);
     free(rc->ranks);
-    free(rc->dir);
     free(rc);
     s->rec = NULL;
     return ok;

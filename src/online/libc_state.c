@@ -8,7 +8,13 @@
  * rank until then). Sequences are those of the C library: a rank that calls
  * srand(s) then rand() gets what a process would.
  *
- * What stays shared (docs/online.md): the environment (setenv), the current
+ * The environment is per rank too (getenv, setenv, putenv, unsetenv): a rank
+ * gets its own array on its first call, and its own copy of each string that
+ * getenv hands it, so that editing one in place (strtok on a PATH) is seen by
+ * that rank alone; environ is the running rank's.
+ *
+ * What stays shared (docs/online.md): the strings of the environment read
+ * through environ directly, the current
  * directory, locale, stdio streams and file descriptors, signal handlers,
  * and the internal position of getopt within a clustered option argument
  * ("-abc") when a rank switches in the middle of parsing one. */
@@ -30,6 +36,12 @@ struct libc_state {
     char *strtok_next;
     char *optarg;
     int optind, opterr, optopt;
+    /* the rank's environment, made on its first getenv or setenv: its own
+     * array, whose strings stay the process's until getenv hands one out,
+     * then the rank's own copy (listed in owned, to be copied once) */
+    char **env;
+    char **owned;
+    size_t nowned;
 };
 
 static struct libc_state **per_rank;
@@ -171,4 +183,79 @@ int getopt_long_only(int argc, char *const argv[], const char *opts, const struc
                      int *longindex) {
     struct getopt_args a = {"getopt_long_only", argc, argv, opts, longopts, longindex};
     return with_rank_options(call_getopt, &a);
+}
+
+/* --- the environment, per rank --- */
+
+extern char **environ;
+static char **process_environ; /* outside the ranks */
+
+/* The rank's environment array, made from the process's on first use. */
+static struct libc_state *rank_env(void) {
+    struct libc_state *st = state();
+    if (st == &outside || st->env) return st;
+    size_t n = 0;
+    while (environ && environ[n])
+        n++;
+    st->env = xmalloc((n + 1) * sizeof *st->env);
+    memcpy(st->env, environ, n * sizeof *st->env);
+    st->env[n] = NULL;
+    environ = st->env;
+    return st;
+}
+
+void libc_state_enter(int32_t rank) {
+    if (!process_environ) process_environ = environ;
+    struct libc_state *st = per_rank ? per_rank[rank] : NULL;
+    environ = st && st->env ? st->env : process_environ;
+}
+
+void libc_state_leave(int32_t rank) {
+    struct libc_state *st = per_rank ? per_rank[rank] : NULL;
+    if (st && st->env) st->env = environ; /* setenv may have moved the array */
+    environ = process_environ;
+}
+
+static bool owned_by(const struct libc_state *st, const char *s) {
+    for (size_t i = 0; i < st->nowned; i++)
+        if (st->owned[i] == s) return true;
+    return false;
+}
+
+char *getenv(const char *name) {
+    struct libc_state *st = rank_env();
+    size_t len = strlen(name);
+    if (!environ || !len || strchr(name, '=')) return NULL;
+    for (char **e = environ; *e; e++) {
+        if (strncmp(*e, name, len) || (*e)[len] != '=') continue;
+        if (st != &outside && !owned_by(st, *e)) {
+            st->owned = xrealloc_or_die(st->owned, (st->nowned + 1) * sizeof *st->owned);
+            *e = st->owned[st->nowned++] = xstrdup(*e);
+        }
+        return *e + len + 1;
+    }
+    return NULL;
+}
+
+char *secure_getenv(const char *name) {
+    return getuid() == geteuid() && getgid() == getegid() ? getenv(name) : NULL;
+}
+
+int setenv(const char *name, const char *value, int overwrite) {
+    rank_env();
+    int (*real)(const char *, const char *, int) =
+        (int (*)(const char *, const char *, int))dlsym(RTLD_NEXT, "setenv");
+    return real ? real(name, value, overwrite) : -1;
+}
+
+int unsetenv(const char *name) {
+    rank_env();
+    int (*real)(const char *) = (int (*)(const char *))dlsym(RTLD_NEXT, "unsetenv");
+    return real ? real(name) : -1;
+}
+
+int putenv(char *string) {
+    rank_env();
+    int (*real)(char *) = (int (*)(char *))dlsym(RTLD_NEXT, "putenv");
+    return real ? real(string) : -1;
 }

@@ -30,6 +30,10 @@ struct privatize_info {
  * globals or thread-local variables (or always, with force). */
 bool privatize_init(int32_t n, bool force, struct privatize_info *info, struct sim_error *err);
 void privatize_load(int32_t rank); /* before switching to rank */
+/* The rank's C library state that is not in its globals (its environment):
+ * made current before switching to it, put away after (libc_state.c). */
+void libc_state_enter(int32_t rank);
+void libc_state_leave(int32_t rank);
 void privatize_save(int32_t rank); /* after it switched back */
 void privatize_end(void);
 /* Whether a variable at addr has a copy per rank. */

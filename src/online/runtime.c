@@ -122,9 +122,17 @@ static void rank_entry(void *arg) {
     ctx_entered();
     struct runtime *rt = simpi_rt;
     int32_t r = (int32_t)(intptr_t)arg;
-    /* each rank gets its own argv array (programs may modify it) */
-    char **argv = rt->argv_copies + (size_t)r * ((size_t)rt->argc + 1);
-    memcpy(argv, rt->argv, sizeof *argv * (size_t)rt->argc);
+    /* each rank gets its own argv array and strings, as a process would
+     * (programs edit them: strtok, getopt's permutation) */
+    char **argv = rt->argv_copies + (size_t)r * ((size_t)rt->argc + 2);
+    size_t bytes = 1;
+    for (int i = 0; i < rt->argc; i++)
+        bytes += strlen(rt->argv[i]) + 1;
+    char *block = argv[rt->argc + 1] = xmalloc(bytes); /* after the NULL: freed at the end */
+    for (int i = 0; i < rt->argc; i++) {
+        argv[i] = strcpy(block, rt->argv[i]);
+        block += strlen(block) + 1;
+    }
     if (rt->cpu == CPU_MEASURE) rt->ranks[r].cpu_mark = host_clock();
     rt->in_mpi = 0;
     int status = rt->user_main(rt->argc, argv);
@@ -160,10 +168,12 @@ static void resume(void *ctx, int32_t rank) {
     struct orank *o = &rt->ranks[rank];
     rt->current = rank;
     if (rt->privatize) privatize_load(rank);
+    libc_state_enter(rank);
     errno = o->saved_errno; /* errno is per rank too */
     rt->switches++;
     ctx_switch(&rt->scheduler, &o->ctx);
     o->saved_errno = errno;
+    libc_state_leave(rank);
     if (rt->privatize) privatize_save(rank);
     rt->current = -1;
     bool overflowed = !stacks_sp_within(&rt->stacks, rank, &o->ctx) ||
@@ -536,7 +546,7 @@ static bool start_ranks(struct runtime *rt, const char *stack_size, struct sim_e
                        stack_size);
     if (!reserve_stacks(rt, stack, stack_size != NULL, err)) return false;
     rt->ranks = xcalloc((size_t)rt->n, sizeof *rt->ranks);
-    rt->argv_copies = xcalloc((size_t)rt->n * ((size_t)rt->argc + 1), sizeof *rt->argv_copies);
+    rt->argv_copies = xcalloc((size_t)rt->n * ((size_t)rt->argc + 2), sizeof *rt->argv_copies);
     for (int32_t i = 0; i < rt->n; i++) {
         stacks_set_canary(&rt->stacks, i);
         ctx_init(&rt->ranks[i].ctx, (char *)stacks_at(&rt->stacks, i) + 64, rt->stacks.size - 64,
@@ -682,6 +692,8 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     sim_destroy(rt.sim);
     stacks_free(&rt.stacks);
     free(rt.ranks);
+    for (int32_t r = 0; r < rt.n; r++)
+        free(rt.argv_copies[(size_t)r * ((size_t)rt.argc + 2) + (size_t)rt.argc + 1]);
     free(rt.argv_copies);
     if (rt.privatize) privatize_end();
     network_destroy(&rt.net);

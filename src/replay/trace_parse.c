@@ -349,6 +349,12 @@ static bool parse_op(struct parse_ctx *p, struct trace_reader *t, struct trace_r
         r->req = t ? trace_intern(t, p->tok[2]) : 0;
         return true;
     }
+    if (name[0] == 'i' && !strcmp(name, "incomplete"))
+        return fail(p,
+                    "this rank's trace is marked incomplete: the run that recorded it ended early "
+                    "(the line's comment says how), so its replay would be wrong; record it "
+                    "again%s%s",
+                    "", "");
     const struct op_name *o = lookup_op(name);
     if (o) return parse_table_op(p, r, o);
     return fail(p, "unknown operation '%s'%s", name,

@@ -17,13 +17,16 @@
  * Calls not intercepted count as computation. This file is compiled against
  * the real MPI's mpi.h, never simpi's. */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/instructions.h"
 
@@ -167,6 +170,33 @@ static void tag_field(char *buf, size_t n, const char *key, int tag) {
 
 /* --- init and finalize --- */
 
+/* A rank killed by a signal flushes what it has traced first (best effort:
+ * stdio in a signal handler), then dies of the signal as it would have;
+ * `simpi trace` marks its trace incomplete (no end line). */
+static void on_fatal(int sig) {
+    signal(sig, SIG_DFL);
+    if (out) fflush(out);
+    raise(sig);
+}
+
+static void flush_on_fatal_signals(void) {
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            signal(sigs[i], on_fatal); /* never over the program's or the MPI's own handler */
+    }
+}
+
+/* The rank's file, created afresh in the private folder simpi trace made
+ * (never through a link). */
+static FILE *create_trace_file(const char *path) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f && fd >= 0) close(fd);
+    return f;
+}
+
 static void open_trace(void) {
     const char *dir = getenv("SIMPI_TRACE_DIR");
     if (!dir) return;
@@ -175,13 +205,14 @@ static void open_trace(void) {
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     char path[4096];
     snprintf(path, sizeof path, "%s/rank%d.trace", dir, me);
-    out = fopen(path, "w");
+    out = create_trace_file(path);
     if (!out) {
         fprintf(stderr, "simpi-trace: rank %d cannot write %s; not tracing\n", me, path);
         return;
     }
-    setvbuf(out, NULL, _IOFBF, 1 << 20);
+    setvbuf(out, NULL, _IOFBF, 1 << 16);
     fprintf(out, "simpi-trace 1\nranks %d\n", size);
+    flush_on_fatal_signals();
     open_instruction_counter();
     last_instr = instructions();
     last_exit = now_ns();
@@ -205,6 +236,7 @@ int MPI_Finalize(void) {
             fprintf(out, "%d interval_end\n", me);
         if (untraced)
             fprintf(out, "# %lld MPI call(s) on untraced communicators left out\n", untraced);
+        fprintf(out, "# end of trace\n"); /* simpi trace checks that it is there */
         fclose(out);
         out = NULL;
     }

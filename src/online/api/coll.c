@@ -273,6 +273,7 @@ struct vspec {
     const int *recvcounts, *rdispls;
     MPI_Datatype recvtype;
     int root;
+    bool vform; /* gatherv, scatterv, allgatherv, alltoallv */
 };
 
 static int data_coll(const char *func, enum coll_data_kind kind, const struct vspec *v,
@@ -334,7 +335,10 @@ static int data_coll(const char *func, enum coll_data_kind kind, const struct vs
     wire = (kind == CD_SCATTER ? out_bytes : c.in_len);
     if (kind == CD_ALLTOALL || (kind == CD_SCATTER && root)) wire = in_bytes / (n ? n : 1);
     /* variable counts: the bytes for each peer that this rank knows */
-    bool variable = v->recvcounts || v->sendcounts;
+    /* (the v-forms' counts may be NULL where MPI says they are not
+     * significant: a gatherv's recvcounts off the root, a scatterv's
+     * sendcounts) */
+    bool variable = v->vform;
     struct sched_counts counts = {NULL, NULL};
     if (variable) {
         if (kind == CD_SCATTER) wire = out_bytes;
@@ -450,122 +454,122 @@ int api_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 int api_coll_gather(const void *sendbuf, int bytes, void *recvbuf, int root, MPI_Comm comm) {
     return data_coll(
         "MPI_Gather", CD_GATHER,
-        V(sendbuf, bytes, NULL, NULL, MPI_BYTE, recvbuf, bytes, NULL, NULL, MPI_BYTE, root), comm,
-        NULL);
+        V(sendbuf, bytes, NULL, NULL, MPI_BYTE, recvbuf, bytes, NULL, NULL, MPI_BYTE, root, false),
+        comm, NULL);
 }
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     API_ENTER("MPI_Gather");
-    API_RETURN(data_coll(
-        "MPI_Gather", CD_GATHER,
-        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root),
-        comm, NULL));
+    API_RETURN(data_coll("MPI_Gather", CD_GATHER,
+                         V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
+                           recvtype, root, false),
+                         comm, NULL));
 }
 
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm) {
     API_ENTER("MPI_Gatherv");
-    API_RETURN(data_coll(
-        "MPI_Gatherv", CD_GATHER,
-        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root),
-        comm, NULL));
+    API_RETURN(data_coll("MPI_Gatherv", CD_GATHER,
+                         V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts, displs,
+                           recvtype, root, true),
+                         comm, NULL));
 }
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     API_ENTER("MPI_Scatter");
-    API_RETURN(data_coll(
-        "MPI_Scatter", CD_SCATTER,
-        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root),
-        comm, NULL));
+    API_RETURN(data_coll("MPI_Scatter", CD_SCATTER,
+                         V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
+                           recvtype, root, false),
+                         comm, NULL));
 }
 
 int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm) {
     API_ENTER("MPI_Scatterv");
-    API_RETURN(data_coll(
-        "MPI_Scatterv", CD_SCATTER,
-        V(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root),
-        comm, NULL));
+    API_RETURN(data_coll("MPI_Scatterv", CD_SCATTER,
+                         V(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, NULL, NULL,
+                           recvtype, root, true),
+                         comm, NULL));
 }
 
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
     API_ENTER("MPI_Allgather");
-    API_RETURN(data_coll(
-        "MPI_Allgather", CD_ALLGATHER,
-        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, 0),
-        comm, NULL));
+    API_RETURN(data_coll("MPI_Allgather", CD_ALLGATHER,
+                         V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
+                           recvtype, 0, false),
+                         comm, NULL));
 }
 
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm) {
     API_ENTER("MPI_Allgatherv");
-    API_RETURN(data_coll(
-        "MPI_Allgatherv", CD_ALLGATHER,
-        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts, displs, recvtype, 0),
-        comm, NULL));
+    API_RETURN(data_coll("MPI_Allgatherv", CD_ALLGATHER,
+                         V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts, displs,
+                           recvtype, 0, true),
+                         comm, NULL));
 }
 
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
     API_ENTER("MPI_Alltoall");
-    API_RETURN(data_coll(
-        "MPI_Alltoall", CD_ALLTOALL,
-        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, 0),
-        comm, NULL));
+    API_RETURN(data_coll("MPI_Alltoall", CD_ALLTOALL,
+                         V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
+                           recvtype, 0, false),
+                         comm, NULL));
 }
 
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
     API_ENTER("MPI_Alltoallv");
-    API_RETURN(data_coll(
-        "MPI_Alltoallv", CD_ALLTOALL,
-        V(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, 0),
-        comm, NULL));
+    API_RETURN(data_coll("MPI_Alltoallv", CD_ALLTOALL,
+                         V(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts,
+                           rdispls, recvtype, 0, true),
+                         comm, NULL));
 }
 
 int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request) {
     API_ENTER("MPI_Igather");
-    API_RETURN(data_coll(
-        "MPI_Igather", CD_GATHER,
-        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root),
-        comm, request));
+    API_RETURN(data_coll("MPI_Igather", CD_GATHER,
+                         V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
+                           recvtype, root, false),
+                         comm, request));
 }
 
 int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request) {
     API_ENTER("MPI_Iscatter");
-    API_RETURN(data_coll(
-        "MPI_Iscatter", CD_SCATTER,
-        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root),
-        comm, request));
+    API_RETURN(data_coll("MPI_Iscatter", CD_SCATTER,
+                         V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
+                           recvtype, root, false),
+                         comm, request));
 }
 
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
     API_ENTER("MPI_Iallgather");
-    API_RETURN(data_coll(
-        "MPI_Iallgather", CD_ALLGATHER,
-        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, 0),
-        comm, request));
+    API_RETURN(data_coll("MPI_Iallgather", CD_ALLGATHER,
+                         V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
+                           recvtype, 0, false),
+                         comm, request));
 }
 
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
     API_ENTER("MPI_Ialltoall");
-    API_RETURN(data_coll(
-        "MPI_Ialltoall", CD_ALLTOALL,
-        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, 0),
-        comm, request));
+    API_RETURN(data_coll("MPI_Ialltoall", CD_ALLTOALL,
+                         V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
+                           recvtype, 0, false),
+                         comm, request));
 }
 
 /* MPI_ names are weak aliases of the PMPI_ entry points (profiling interface). */
@@ -601,30 +605,30 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request *request) {
     API_ENTER("MPI_Igatherv");
-    API_RETURN(data_coll(
-        "MPI_Igatherv", CD_GATHER,
-        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root),
-        comm, request));
+    API_RETURN(data_coll("MPI_Igatherv", CD_GATHER,
+                         V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts, displs,
+                           recvtype, root, true),
+                         comm, request));
 }
 
 int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request) {
     API_ENTER("MPI_Iscatterv");
-    API_RETURN(data_coll(
-        "MPI_Iscatterv", CD_SCATTER,
-        V(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root),
-        comm, request));
+    API_RETURN(data_coll("MPI_Iscatterv", CD_SCATTER,
+                         V(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, NULL, NULL,
+                           recvtype, root, true),
+                         comm, request));
 }
 
 int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, MPI_Request *request) {
     API_ENTER("MPI_Iallgatherv");
-    API_RETURN(data_coll(
-        "MPI_Iallgatherv", CD_ALLGATHER,
-        V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts, displs, recvtype, 0),
-        comm, request));
+    API_RETURN(data_coll("MPI_Iallgatherv", CD_ALLGATHER,
+                         V(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, 0, recvcounts, displs,
+                           recvtype, 0, true),
+                         comm, request));
 }
 
 int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -632,10 +636,10 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request *request) {
     API_ENTER("MPI_Ialltoallv");
-    API_RETURN(data_coll(
-        "MPI_Ialltoallv", CD_ALLTOALL,
-        V(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, 0),
-        comm, request));
+    API_RETURN(data_coll("MPI_Ialltoallv", CD_ALLTOALL,
+                         V(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts,
+                           rdispls, recvtype, 0, true),
+                         comm, request));
 }
 
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
