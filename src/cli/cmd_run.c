@@ -4,17 +4,21 @@
  * simpi's summary goes to stderr (or --json). */
 #define _GNU_SOURCE /* memmem */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/pool.h"
 #include "report/analysis.h"
+#include "report/summary.h"
 
 static void usage(FILE *out) {
     fprintf(out, "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
@@ -118,6 +122,103 @@ static int run_sweep(char **prog, const struct sweep *sw) {
     return rc;
 }
 
+/* A run that ends before the program's runtime could write its report: the
+ * message, and a --json that says so (never a stale one from an earlier
+ * run). */
+static int fail_before_run(const char *app, const char *why, int rc) {
+    fprintf(stderr, "simpi run: %s\n", why);
+    const char *json = getenv("SIMPI_JSON");
+    struct sim_error err = {0};
+    if (json && !summary_write_failure_json(json, app, rc, why, &err))
+        fprintf(stderr, "simpi run: %s\n", err.msg);
+    return rc;
+}
+
+/* A signal sent to simpi run by another process (kill, timeout) is passed
+ * on to the program's process, a moment later: a signal sent to the whole
+ * process group (the terminal's Ctrl-C, timeout) reaches the program
+ * directly first, and the runtime ignores the copy from its parent. */
+static volatile sig_atomic_t pending_signal;
+
+static void note_signal(int sig, siginfo_t *info, void *uctx) {
+    (void)uctx;
+    if (info->si_code <= 0) pending_signal = sig; /* from a process, not the terminal */
+}
+
+static const int passed_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+
+static void pass_signals_on(bool on) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = note_signal;
+    sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: the wait below sees EINTR */
+    if (!on) sa.sa_handler = SIG_DFL;
+    for (size_t k = 0; k < sizeof passed_signals / sizeof passed_signals[0]; k++)
+        sigaction(passed_signals[k], &sa, NULL);
+}
+
+static void pass_pending_signal(pid_t pid) {
+    int sig = pending_signal;
+    if (!sig) return;
+    pending_signal = 0;
+    nanosleep(&(struct timespec){0, 50000000}, NULL); /* 50 ms */
+    kill(pid, sig);
+}
+
+/* The reason a process ended without its report. */
+static void describe_abrupt_end(int status, char *why, size_t n) {
+    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (WIFSIGNALED(status))
+        snprintf(why, n,
+                 "the program's process was killed by %s before the simulation could report "
+                 "(SIGKILL: another process, or the out-of-memory killer)",
+                 strsignal(WTERMSIG(status)));
+    else
+        snprintf(why, n,
+                 "the program's process ended (exit status %d) before the simulation could "
+                 "report: a system call ended it directly, bypassing simpi",
+                 rc);
+}
+
+/* Runs the program in a child process and waits. Its runtime writes "done"
+ * on a pipe once its report (summary, JSON, outputs) is out; a process that
+ * ends without it (SIGKILL, the out-of-memory killer, a system call made
+ * without the C library) is reported here, with a --json saying so. */
+static int supervise(char **prog) {
+    int done[2];
+    if (pipe(done) != 0) return fail_before_run(prog[0], strerror(errno), EXIT_INPUT_ERROR);
+    fcntl(done[0], F_SETFD, FD_CLOEXEC);
+    char fd[16];
+    snprintf(fd, sizeof fd, "%d", done[1]);
+    setenv("SIMPI_DONE_FD", fd, 1);
+    pass_signals_on(true);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        pass_signals_on(false);
+        execv(prog[0], prog);
+        char why[600];
+        snprintf(why, sizeof why, "cannot run '%s': %s", prog[0], strerror(errno));
+        _exit(fail_before_run(prog[0], why, errno == ENOENT ? 127 : 126));
+    }
+    close(done[1]);
+    if (pid < 0) return fail_before_run(prog[0], strerror(errno), EXIT_INPUT_ERROR);
+    char got[8] = "";
+    ssize_t n;
+    while ((n = read(done[0], got, sizeof got - 1)) < 0 && errno == EINTR)
+        pass_pending_signal(pid);
+    close(done[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        pass_pending_signal(pid);
+    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (n > 0 && !strncmp(got, "done", 4)) return rc;
+    if (WIFEXITED(status) && (rc == 126 || rc == 127)) return rc; /* exec failed: said so */
+    char why[512];
+    describe_abrupt_end(status, why, sizeof why);
+    return fail_before_run(prog[0], why, rc ? rc : EXIT_APP_ERROR);
+}
+
 int cmd_run(int argc, char **argv) {
     static char *sets; /* lives as long as the command */
     static const char **set_list;
@@ -201,11 +302,12 @@ int cmd_run(int argc, char **argv) {
     set_env("SIMPI_SET", sets);
     set_env("SIMPI_COMMAND", cli_command_line(argc, argv));
     if (!built_with_simpicc(argv[i])) {
-        fprintf(stderr,
-                "simpi run: '%s' was not built with simpicc (it does not contain simpi's runtime); "
-                "build it with simpicc or simpicxx\n",
-                argv[i]);
-        return EXIT_INPUT_ERROR;
+        char why[512];
+        snprintf(why, sizeof why,
+                 "'%s' was not built with simpicc (it does not contain simpi's runtime); build it "
+                 "with simpicc or simpicxx",
+                 argv[i]);
+        return fail_before_run(argv[i], why, EXIT_INPUT_ERROR);
     }
     struct sweep sw;
     if (sweep_points(set_list, nsets, &sw) > 1 &&
@@ -224,7 +326,5 @@ int cmd_run(int argc, char **argv) {
         return rc;
     }
     sweep_free(&sw);
-    execv(argv[i], argv + i);
-    fprintf(stderr, "simpi run: cannot run '%s': %s\n", argv[i], strerror(errno));
-    return EXIT_INPUT_ERROR;
+    return supervise(argv + i);
 }

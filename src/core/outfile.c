@@ -9,6 +9,29 @@
 
 #include "core/pool.h"
 
+/* The temporaries being written, for outfile_remove_pending (a fixed table:
+ * a signal handler may read it at any moment). */
+#define PENDING_MAX 64
+static char *volatile pending[PENDING_MAX];
+
+static void pending_add(char *tmp) {
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (!pending[i]) {
+            pending[i] = tmp;
+            return;
+        }
+}
+
+static void pending_remove(const char *tmp) {
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (pending[i] == tmp) pending[i] = NULL;
+}
+
+void outfile_remove_pending(void) {
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (pending[i]) unlink(pending[i]);
+}
+
 bool outfile_open(struct outfile *o, const char *path, struct sim_error *err) {
     memset(o, 0, sizeof *o);
     if (!strcmp(path, "-")) {
@@ -45,10 +68,12 @@ bool outfile_open(struct outfile *o, const char *path, struct sim_error *err) {
     umask(mask);
     fchmod(fd, 0666 & ~mask);
     o->path = xstrdup(path);
+    pending_add(o->tmp);
     return true;
 }
 
 static void release(struct outfile *o) {
+    if (o->tmp) pending_remove(o->tmp);
     free(o->path);
     free(o->tmp);
     memset(o, 0, sizeof *o);

@@ -26,5 +26,8 @@ bool outfile_open(struct outfile *o, const char *path, struct sim_error *err);
 bool outfile_commit(struct outfile *o, struct sim_error *err);
 /* Drops what was written; the destination is untouched. */
 void outfile_discard(struct outfile *o);
+/* Removes every temporary still being written (async-signal-safe): for a
+ * handler about to end the process, so that no *.tmp.* file is left. */
+void outfile_remove_pending(void);
 
 #endif

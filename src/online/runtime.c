@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 
 #include <signal.h>
@@ -12,10 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/memstat.h"
+#include "core/outfile.h"
 #include "core/pool.h"
 #include "core/units.h"
 #include "online/globals.h"
@@ -101,7 +105,15 @@ _Noreturn void runtime_abort(const char *fmt, ...) {
 _Noreturn void runtime_abort_status(int status, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    abort_v(status & 255, fmt, ap);
+    /* as a process's exit status: the low 8 bits, but a non-zero code
+     * (MPI_Abort(comm, 256)) never reads as success */
+    abort_v(status & 255 ? status & 255 : status ? 1 : 0, fmt, ap);
+}
+
+/* SIGINT, SIGTERM and SIGHUP interrupt a run; other signals that end it are
+ * the program's error. */
+static bool is_interruption(int sig) {
+    return sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
 }
 
 /* A forked child of a rank is an ordinary process: it ends quietly with its
@@ -109,6 +121,7 @@ _Noreturn void runtime_abort_status(int status, const char *fmt, ...) {
 static volatile sig_atomic_t forked_child;
 
 static _Noreturn void libc_exit(int status);
+static _Noreturn void process_exit(int status);
 
 /* Records a rank's exit status; the first non-zero one is simpi run's. */
 static void note_rank_status(struct runtime *rt, int32_t r, int status) {
@@ -161,8 +174,12 @@ static void report_overflow(struct runtime *rt, int32_t rank) {
 static void resume(void *ctx, int32_t rank) {
     struct runtime *rt = ctx;
     if (rt->ranks[rank].done) return;
-    if (rt->escape_signal) { /* SIGINT or SIGTERM arrived inside simpi */
-        sim_fail_status(rt->sim, SIM_INTERRUPTED, "%s", rt->escape_msg);
+    if (rt->escape_signal) { /* an ending signal arrived inside simpi */
+        if (!is_interruption(rt->escape_signal) && rt->forced_status < 0)
+            rt->forced_status = 128 + rt->escape_signal;
+        sim_fail_status(rt->sim,
+                        is_interruption(rt->escape_signal) ? SIM_INTERRUPTED : SIM_APP_ERROR, "%s",
+                        rt->escape_msg);
         return;
     }
     struct orank *o = &rt->ranks[rank];
@@ -242,30 +259,74 @@ static void on_crash(int sig, siginfo_t *info, void *uctx) {
             const char *m = rt && rt->escape_signal ? rt->escape_msg : "the simulator crashed";
             if (write(2, "simpi: error: ", 14) < 0 || write(2, m, strlen(m)) < 0 ||
                 write(2, "\n", 1) < 0)
-                _exit(128 + sig);
+                process_exit(128 + sig);
         }
-        _exit(128 + sig);
+        process_exit(128 + sig);
     }
     describe_crash(rt, sig, info);
     rt->escape_signal = sig;
     siglongjmp(rt->escape, 1);
 }
 
-/* SIGINT / SIGTERM: the run stops and reports what it reached. A rank busy
+/* The signals whose default action ends a process, which a program may
+ * raise or receive without a handler of its own: each ends the run with a
+ * report, as SIGINT does. SIGINT, SIGTERM and SIGHUP are interruptions;
+ * the others are the program's error (exit status 128 + the signal). */
+static const int ending_signals[] = {SIGINT,  SIGTERM, SIGHUP,    SIGQUIT, SIGUSR1,
+                                     SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGPIPE,
+                                     SIGXCPU, SIGXFSZ, SIGIO,     SIGPWR,  SIGSTKFLT};
+
+static const char *signal_name(int sig) {
+    switch (sig) {
+    case SIGINT:
+        return "SIGINT (Ctrl-C)";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGHUP:
+        return "SIGHUP (the terminal closed)";
+    case SIGALRM:
+        return "SIGALRM (an alarm() or timer with no handler)";
+    case SIGPIPE:
+        return "SIGPIPE (output to a pipe whose reader is gone, such as | head)";
+    default:
+        return strsignal(sig);
+    }
+}
+
+/* An ending signal: the run stops and reports what it reached. A rank busy
  * computing is left at once; inside simpi, the next resume stops the run.
- * A second signal kills the process (default action). */
-static void on_interrupt(int sig) {
+ * A second signal kills the process (default action), once outputs being
+ * written are removed (outfile_remove_pending). */
+static void on_interrupt(int sig, siginfo_t *info, void *uctx) {
+    (void)uctx;
     struct runtime *rt = simpi_rt;
-    signal(sig, SIG_DFL);
+    /* simpi run passes on what it was sent, after the process group got it:
+     * a copy is no second signal */
+    if (rt && rt->escape_signal && info && info->si_code <= 0 && info->si_pid == getppid()) return;
+    /* writes to a closed pipe now fail with EPIPE instead of killing the
+     * report on its way */
+    if (sig == SIGPIPE) signal(sig, SIG_IGN);
     if (forked_child || !rt || !rt->running || rt->escape_signal) {
+        if (sig == SIGPIPE) return;
+        if (!forked_child) outfile_remove_pending();
+        signal(sig, SIG_DFL);
         raise(sig);
         return;
     }
     char tb[48];
-    snprintf(rt->escape_msg, sizeof rt->escape_msg,
-             "interrupted by %s at virtual time %s; the figures below are partial",
-             sig == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM",
-             units_format_time(sim_now(rt->sim), tb, sizeof tb));
+    const char *when = units_format_time(sim_now(rt->sim), tb, sizeof tb);
+    if (is_interruption(sig))
+        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+                 "interrupted by %s at virtual time %s; the figures below are partial",
+                 signal_name(sig), when);
+    else if (rt->current >= 0)
+        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+                 "rank %d was stopped by %s at virtual time %s; the figures below are partial",
+                 rt->current, signal_name(sig), when);
+    else
+        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+                 "stopped by %s at virtual time %s; the figures below are partial",
+                 signal_name(sig), when);
     rt->escape_signal = sig;
     if (rt->current >= 0 && !rt->in_mpi) siglongjmp(rt->escape, 1);
 }
@@ -278,7 +339,7 @@ static void on_interrupt(int sig) {
 static _Noreturn void libc_exit(int status) {
     void (*real)(int) = (void (*)(int))dlsym(RTLD_NEXT, "exit");
     if (real) real(status);
-    _exit(status);
+    process_exit(status);
 }
 
 static _Noreturn void rank_exit(const char *how, int status) {
@@ -293,6 +354,20 @@ static _Noreturn void rank_exit(const char *how, int status) {
     o->done = 1;
     for (;;)
         runtime_block();
+}
+
+/* The C library's syscall(), found before any rank runs (simpi's own
+ * interposes it, below). */
+static long (*libc_syscall)(long, ...);
+
+__attribute__((constructor)) static void find_libc_syscall(void) {
+    libc_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+}
+
+/* Ends the process at once, whatever a rank is doing (signal handlers). */
+static _Noreturn void process_exit(int status) {
+    for (;;)
+        libc_syscall(SYS_exit_group, status);
 }
 
 static bool in_rank(void) {
@@ -324,7 +399,7 @@ void exit(int status) {
 }
 
 void _Exit(int status) {
-    if (!in_rank()) _exit(status);
+    if (!in_rank()) process_exit(status);
     rank_exit("_Exit", status);
 }
 
@@ -332,16 +407,121 @@ void quick_exit(int status) {
     if (!in_rank()) {
         void (*real)(int) = (void (*)(int))dlsym(RTLD_NEXT, "quick_exit");
         if (real) real(status);
-        _exit(status);
+        process_exit(status);
     }
     rank_exit("quick_exit", status);
 }
 
+/* _exit ends the rank as exit does (its buffered output is flushed with
+ * everyone's at the end of the run, not lost); so does the exit_group or
+ * exit system call made through syscall(). */
+void _exit(int status) {
+    /* simpi's own calls (inside an MPI call) end the process */
+    if (!in_rank() || simpi_rt->in_mpi) process_exit(status);
+    rank_exit("_exit", status);
+}
+
+long syscall(long number, ...) {
+    va_list ap;
+    va_start(ap, number);
+    long a[6];
+    for (int i = 0; i < 6; i++)
+        a[i] = va_arg(ap, long);
+    va_end(ap);
+    if ((number == SYS_exit_group || number == SYS_exit) && in_rank())
+        rank_exit(number == SYS_exit ? "syscall(SYS_exit)" : "syscall(SYS_exit_group)", (int)a[0]);
+    return libc_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* The exec family replaces the process, which holds every rank: in a rank
+ * it is an error that stops the run with a report (a forked child execs as
+ * usual). */
+static void refuse_exec(const char *how, const char *path) {
+    if (!in_rank()) return;
+    runtime_abort_status(sim_exit_code(SIM_APP_ERROR),
+                         "called %s(\"%.200s\"), which would replace the whole simulation (every "
+                         "rank runs in this one process); fork() first, or use system()",
+                         how, path ? path : "");
+}
+
+#define REAL(name, type) ((type)dlsym(RTLD_NEXT, name))
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*execv_fn)(const char *, char *const[]);
+
+int execve(const char *path, char *const argv[], char *const envp[]) {
+    refuse_exec("execve", path);
+    return REAL("execve", execve_fn)(path, argv, envp);
+}
+
+int execv(const char *path, char *const argv[]) {
+    refuse_exec("execv", path);
+    return REAL("execv", execv_fn)(path, argv);
+}
+
+int execvp(const char *file, char *const argv[]) {
+    refuse_exec("execvp", file);
+    return REAL("execvp", execv_fn)(file, argv);
+}
+
+int execvpe(const char *file, char *const argv[], char *const envp[]) {
+    refuse_exec("execvpe", file);
+    return REAL("execvpe", execve_fn)(file, argv, envp);
+}
+
+int fexecve(int fd, char *const argv[], char *const envp[]) {
+    refuse_exec("fexecve", "");
+    return REAL("fexecve", int (*)(int, char *const[], char *const[]))(fd, argv, envp);
+}
+
+/* execl, execlp, execle: the arguments into an array (at most 4,096). */
+static char **list_args(const char *arg0, va_list ap, char ***envp) {
+    static char *args[4097];
+    int n = 0;
+    for (const char *a = arg0; a && n < 4096; a = va_arg(ap, const char *))
+        args[n++] = (char *)a;
+    args[n] = NULL;
+    if (envp) *envp = va_arg(ap, char **);
+    return args;
+}
+
+int execl(const char *path, const char *arg0, ...) {
+    refuse_exec("execl", path);
+    va_list ap;
+    va_start(ap, arg0);
+    char **args = list_args(arg0, ap, NULL);
+    va_end(ap);
+    return REAL("execv", execv_fn)(path, args);
+}
+
+int execlp(const char *file, const char *arg0, ...) {
+    refuse_exec("execlp", file);
+    va_list ap;
+    va_start(ap, arg0);
+    char **args = list_args(arg0, ap, NULL);
+    va_end(ap);
+    return REAL("execvp", execv_fn)(file, args);
+}
+
+int execle(const char *path, const char *arg0, ...) {
+    refuse_exec("execle", path);
+    va_list ap;
+    va_start(ap, arg0);
+    char **envp;
+    char **args = list_args(arg0, ap, &envp);
+    va_end(ap);
+    return REAL("execve", execve_fn)(path, args, envp);
+}
+
 static void in_forked_child(void) {
     forked_child = 1;
-    int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGINT, SIGTERM};
+    int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         signal(sigs[i], SIG_DFL);
+    for (size_t i = 0; i < sizeof ending_signals / sizeof ending_signals[0]; i++) {
+        struct sigaction old;
+        if (sigaction(ending_signals[i], NULL, &old) == 0 && old.sa_sigaction == on_interrupt)
+            signal(ending_signals[i], SIG_DFL);
+    }
 }
 
 static void install_signal_handlers(void) {
@@ -355,8 +535,15 @@ static void install_signal_handlers(void) {
     int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);
-    signal(SIGINT, on_interrupt);
-    signal(SIGTERM, on_interrupt);
+    for (size_t i = 0; i < sizeof ending_signals / sizeof ending_signals[0]; i++) {
+        struct sigaction old;
+        /* a signal ignored when simpi started (nohup) stays ignored */
+        if (sigaction(ending_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(ending_signals[i],
+                      &(struct sigaction){.sa_sigaction = on_interrupt,
+                                          .sa_flags = SA_SIGINFO | SA_RESTART},
+                      NULL);
+    }
     pthread_atfork(NULL, NULL, in_forked_child);
 }
 
@@ -385,11 +572,24 @@ struct settings {
     bool quiet, no_crash_handler, launched;
     char *privatize; /* "1": always, "0": never, NULL: when the program has globals */
     char *progress;  /* auto (default), always, never */
+    int done_fd;     /* SIMPI_DONE_FD: told when the report is written (simpi run) */
 };
 
 static char *env_copy(const char *name) {
     const char *v = getenv(name);
     return v && *v ? xstrdup(v) : NULL;
+}
+
+/* An output path made absolute: a rank's chdir() must not move it. */
+static void absolutize(char **path) {
+    if (!*path || **path == '/' || !strcmp(*path, "-")) return;
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd)) return;
+    size_t n = strlen(cwd) + strlen(*path) + 2;
+    char *abs = xmalloc(n);
+    snprintf(abs, n, "%s/%s", cwd, *path);
+    free(*path);
+    *path = abs;
 }
 
 static void scrub_environment(void) {
@@ -425,11 +625,20 @@ static void read_settings(struct settings *st) {
     st->analysis.timeline_ranks = env_copy("SIMPI_TIMELINE_RANKS");
     st->analysis.command = env_copy("SIMPI_COMMAND");
     st->trace_out = env_copy("SIMPI_TRACE_OUT");
+    absolutize(&st->json);
+    absolutize(&st->trace_out);
+    absolutize((char **)&st->analysis.report);
+    absolutize((char **)&st->analysis.paraver);
+    absolutize((char **)&st->analysis.chrome);
+    const char *fd = getenv("SIMPI_DONE_FD");
+    st->done_fd = fd ? atoi(fd) : -1;
+    if (st->done_fd >= 0) fcntl(st->done_fd, F_SETFD, FD_CLOEXEC); /* not the ranks' children */
     scrub_environment();
 }
 
 static void free_settings(struct settings *st) {
     free(st->np);
+    free(st->json);
     free(st->sets);
     free(st->platform);
     free(st->cpu);
@@ -616,7 +825,7 @@ static int finish(struct runtime *rt, enum sim_status st) {
 static enum sim_status after_escape(struct runtime *rt) {
     int sig = rt->escape_signal;
     rt->current = -1; /* back on simpi's own stack, outside every rank */
-    bool interrupt = sig == SIGINT || sig == SIGTERM;
+    bool interrupt = is_interruption(sig);
     if (!interrupt && rt->forced_status < 0) rt->forced_status = 128 + sig;
     sim_fail_status(rt->sim, interrupt ? SIM_INTERRUPTED : SIM_APP_ERROR, "%s", rt->escape_msg);
     return sim_status(rt->sim);
@@ -660,6 +869,23 @@ static int run(struct runtime *rt, const char *progress) {
     return finish(rt, st);
 }
 
+/* Tells simpi run that the report is out (see cmd_run.c's supervise). */
+static void tell_done(struct settings *st) {
+    if (st->done_fd >= 0 && write(st->done_fd, "done\n", 5) == 5) close(st->done_fd);
+    st->done_fd = -1;
+}
+
+/* An unwritable --json is found before the run, not after it. */
+static bool json_writable(const char *path, struct sim_error *err) {
+    struct outfile o;
+    struct stat st;
+    if (!path || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+        return true; /* standard output, a pipe (opening it would wait for a reader) */
+    if (!outfile_open(&o, path, err)) return false;
+    outfile_discard(&o);
+    return true;
+}
+
 int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     static struct runtime rt;
     struct sim_error err = {0};
@@ -678,15 +904,18 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     if (!configure(&rt, &st, &err) || !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) ||
         !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
         (st.trace_out && !sim_record_start(rt.sim, st.trace_out, &err)) ||
-        !start_ranks(&rt, st.stack_size, &err) || !start_privatization(&rt, st.privatize, &err)) {
+        !json_writable(st.json, &err) || !start_ranks(&rt, st.stack_size, &err) ||
+        !start_privatization(&rt, st.privatize, &err)) {
         err_print(&err);
         struct sim_error werr = {0};
         if (st.json && !summary_write_failure_json(st.json, rt.app, 1, err.msg, &werr))
             err_print(&werr);
+        tell_done(&st);
         return 1;
     }
     if (!st.no_crash_handler) install_signal_handlers();
     int rc = run(&rt, st.progress);
+    tell_done(&st);
     if (rt.escape_signal) return rc; /* abandoned stacks: no clean-up */
     analysis_free(rt.analysis);
     sim_destroy(rt.sim);
