@@ -632,7 +632,9 @@ static void read_settings(struct settings *st) {
     absolutize((char **)&st->analysis.chrome);
     const char *fd = getenv("SIMPI_DONE_FD");
     st->done_fd = fd ? atoi(fd) : -1;
-    if (st->done_fd >= 0) fcntl(st->done_fd, F_SETFD, FD_CLOEXEC); /* not the ranks' children */
+    if (st->done_fd >= 0 &&
+        fcntl(st->done_fd, F_SETFD, FD_CLOEXEC) != 0) /* not the ranks' children */
+        st->done_fd = -1;
     scrub_environment();
 }
 
@@ -870,9 +872,53 @@ static int run(struct runtime *rt, const char *progress) {
 }
 
 /* Tells simpi run that the report is out (see cmd_run.c's supervise). */
-static void tell_done(struct settings *st) {
-    if (st->done_fd >= 0 && write(st->done_fd, "done\n", 5) == 5) close(st->done_fd);
-    st->done_fd = -1;
+static void tell_done(struct runtime *rt) {
+    if (rt->done_fd >= 0 && write(rt->done_fd, "done\n", 5) == 5) close(rt->done_fd);
+    rt->done_fd = -1;
+}
+
+bool runtime_on_main_thread(void) {
+    struct runtime *rt = simpi_rt;
+    return !rt || !rt->running || pthread_equal(pthread_self(), rt->main_thread);
+}
+
+static const char *thread_level_name(int level) {
+    static const char *const names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                        "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+    return level >= 0 && level < 4 ? names[level] : "an unknown thread level";
+}
+
+/* Ends the process from a thread that is not the simulation's: the main
+ * thread may be anywhere (waiting to join this one), so this thread writes
+ * the report itself: the message, the JSON, the rank output it can flush. */
+static _Noreturn void refuse_thread(struct runtime *rt, const char *func) {
+    char msg[600];
+    int rank = rt->current;
+    snprintf(msg, sizeof msg,
+             "%s called from a thread the program started (thread id %ld), while rank %d runs on "
+             "the main thread; the program asked for %s%s, and simpi runs MPI calls on each "
+             "rank's main thread only: support for threads in ranks is not there yet "
+             "(docs/online.md)",
+             func, (long)syscall(SYS_gettid), rank,
+             thread_level_name(rt->thread_asked < 0 ? 0 : rt->thread_asked),
+             rt->thread_asked < 0 ? " (MPI_Init)"
+                                  : " (MPI_Init_thread), was given MPI_THREAD_SINGLE");
+    if (ftrylockfile(stdout) == 0) {
+        fflush(stdout); /* what the ranks printed, unless the main thread is printing */
+        funlockfile(stdout);
+    }
+    fprintf(stderr, "simpi: error: %s\n", msg);
+    struct sim_error err = {0};
+    int rc = sim_exit_code(SIM_APP_ERROR);
+    if (rt->json && !summary_write_failure_json(rt->json, rt->app, rc, msg, &err)) err_print(&err);
+    tell_done(rt);
+    process_exit(rc);
+}
+
+void runtime_check_thread(const char *func) {
+    struct runtime *rt = simpi_rt;
+    if (rt && rt->running && !pthread_equal(pthread_self(), rt->main_thread))
+        refuse_thread(rt, func);
 }
 
 /* An unwritable --json is found before the run, not after it. */
@@ -895,6 +941,9 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     simpi_rt = &rt;
     rt.current = -1;
     rt.forced_status = -1;
+    rt.main_thread = pthread_self();
+    rt.thread_asked = -1;
+    rt.done_fd = st.done_fd;
     rt.argc = argc;
     rt.argv = argv;
     rt.user_main = user_main;
@@ -910,12 +959,12 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         struct sim_error werr = {0};
         if (st.json && !summary_write_failure_json(st.json, rt.app, 1, err.msg, &werr))
             err_print(&werr);
-        tell_done(&st);
+        tell_done(&rt);
         return 1;
     }
     if (!st.no_crash_handler) install_signal_handlers();
     int rc = run(&rt, st.progress);
-    tell_done(&st);
+    tell_done(&rt);
     if (rt.escape_signal) return rc; /* abandoned stacks: no clean-up */
     analysis_free(rt.analysis);
     sim_destroy(rt.sim);

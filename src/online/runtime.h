@@ -5,6 +5,7 @@
 #ifndef SIMPI_RUNTIME_H
 #define SIMPI_RUNTIME_H
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -51,8 +52,11 @@ struct runtime {
     sigjmp_buf escape; /* back to runtime_main from a crash or an interrupt */
     volatile sig_atomic_t in_mpi, running;
     double wall_start;
-    uint64_t switches; /* to a rank, for the report */
-    double measured;   /* seconds of computation measured (--cpu=measure) */
+    uint64_t switches;     /* to a rank, for the report */
+    double measured;       /* seconds of computation measured (--cpu=measure) */
+    pthread_t main_thread; /* the one that runs every rank */
+    int thread_asked;      /* MPI_Init_thread's required level; -1: MPI_Init */
+    int done_fd;           /* told when the report is out (simpi run); -1: none */
 };
 
 extern struct runtime *simpi_rt;
@@ -60,6 +64,12 @@ extern struct runtime *simpi_rt;
 /* Entry from the real main(): reads SIMPI_* settings from the environment
  * (set by `simpi run`), runs the simulation, prints the summary. */
 int runtime_main(int argc, char **argv, int (*user_main)(int, char **));
+
+/* An MPI call from a thread other than the one running the ranks (which
+ * simpi does not support yet): the run ends at once with a report naming the
+ * call, the thread and the level the program asked for. */
+void runtime_check_thread(const char *func);
+bool runtime_on_main_thread(void);
 
 /* Called at the start and end of every MPI function by the running rank. */
 void runtime_enter(void);

@@ -166,6 +166,7 @@ int api_greq_finish(struct simpi_request *q, MPI_Status *status);
 void api_greq_cancel(struct simpi_request *q);
 
 #define API_ENTER(name)                                                                            \
+    runtime_check_thread(name);                                                                    \
     runtime_enter();                                                                               \
     int api_rc_ = api_check_init(name);                                                            \
     if (api_rc_ != MPI_SUCCESS) {                                                                  \

@@ -39,6 +39,7 @@ int PMPI_Pcontrol(const int level, ...) {
 int PMPI_Init(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
+    runtime_check_thread("MPI_Init");
     struct runtime *rt = simpi_rt;
     if (!rt || rt->current < 0) {
         fprintf(stderr, "simpi: error: MPI_Init called outside a simulated rank\n");
@@ -54,7 +55,7 @@ int PMPI_Init(int *argc, char ***argv) {
 }
 
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-    (void)required;
+    if (simpi_rt) simpi_rt->thread_asked = required;
     if (provided) *provided = MPI_THREAD_SINGLE;
     return PMPI_Init(argc, argv);
 }
@@ -84,6 +85,8 @@ int PMPI_Abort(MPI_Comm comm, int errorcode) {
 }
 
 double PMPI_Wtime(void) {
+    if (!runtime_on_main_thread()) /* another thread reads the clock, charges nothing */
+        return simtime_to_seconds(sim_now(simpi_rt->sim));
     runtime_enter(); /* charge the computation so far */
     double t = simtime_to_seconds(sim_now(simpi_rt->sim));
     runtime_leave();
@@ -118,7 +121,7 @@ int PMPI_Query_thread(int *provided) {
 }
 
 int PMPI_Is_thread_main(int *flag) {
-    *flag = 1;
+    *flag = runtime_on_main_thread();
     return MPI_SUCCESS;
 }
 

@@ -1,0 +1,36 @@
+/* A rank starts a thread that calls MPI (the program asked for
+ * MPI_THREAD_SINGLE): simpi must stop with a message naming the call, the
+ * thread and the level asked for, write its JSON, and exit 4 - never hang or
+ * crash. MPI_Wtime and MPI_Is_thread_main from the thread are allowed. */
+#include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+
+static int peer;
+
+static void *worker(void *arg) {
+    (void)arg;
+    int main_thread = 1;
+    MPI_Is_thread_main(&main_thread);
+    if (main_thread || MPI_Wtime() < 0) printf("Is_thread_main or Wtime wrong\n");
+    int v = 1;
+    MPI_Send(&v, 1, MPI_INT, peer, 0, MPI_COMM_WORLD);
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank, v;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    printf("rank %d started\n", rank);
+    if (rank == 0) {
+        peer = 1;
+        pthread_t t;
+        pthread_create(&t, NULL, worker, NULL);
+        pthread_join(t, NULL);
+    } else if (rank == 1) {
+        MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}
