@@ -40,6 +40,7 @@ struct libc_state {
      * array, whose strings stay the process's until getenv hands one out,
      * then the rank's own copy (listed in owned, to be copied once) */
     char **env;
+    bool env_ours; /* env is simpi's array (else one setenv allocated) */
     char **owned;
     size_t nowned;
 };
@@ -200,6 +201,7 @@ static struct libc_state *rank_env(void) {
     st->env = xmalloc((n + 1) * sizeof *st->env);
     memcpy(st->env, environ, n * sizeof *st->env);
     st->env[n] = NULL;
+    st->env_ours = true;
     environ = st->env;
     return st;
 }
@@ -241,21 +243,39 @@ char *secure_getenv(const char *name) {
     return getuid() == geteuid() && getgid() == getegid() ? getenv(name) : NULL;
 }
 
+/* Calls the C library's function on the rank's array; the array simpi made
+ * is freed once the C library has replaced it with its own. */
+static void after_env_change(struct libc_state *st, char **before) {
+    if (st == &outside || environ == before) return;
+    if (st->env_ours) free(before);
+    st->env_ours = false;
+    st->env = environ;
+}
+
 int setenv(const char *name, const char *value, int overwrite) {
-    rank_env();
+    struct libc_state *st = rank_env();
+    char **before = environ;
     int (*real)(const char *, const char *, int) =
         (int (*)(const char *, const char *, int))dlsym(RTLD_NEXT, "setenv");
-    return real ? real(name, value, overwrite) : -1;
+    int rc = real ? real(name, value, overwrite) : -1;
+    after_env_change(st, before);
+    return rc;
 }
 
 int unsetenv(const char *name) {
-    rank_env();
+    struct libc_state *st = rank_env();
+    char **before = environ;
     int (*real)(const char *) = (int (*)(const char *))dlsym(RTLD_NEXT, "unsetenv");
-    return real ? real(name) : -1;
+    int rc = real ? real(name) : -1;
+    after_env_change(st, before);
+    return rc;
 }
 
 int putenv(char *string) {
-    rank_env();
+    struct libc_state *st = rank_env();
+    char **before = environ;
     int (*real)(char *) = (int (*)(char *))dlsym(RTLD_NEXT, "putenv");
-    return real ? real(string) : -1;
+    int rc = real ? real(string) : -1;
+    after_env_change(st, before);
+    return rc;
 }
