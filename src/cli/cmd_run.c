@@ -23,7 +23,8 @@
 static void usage(FILE *out) {
     fprintf(out, "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
                  "                 [--cpu=measure|ignore] [--host-speed RATE] [--stack-size SIZE]\n"
-                 "                 [--privatize|--no-privatize] [--report FILE.html]\n"
+                 "                 [--privatize|--no-privatize] [--check off|default|full]\n"
+                 "                 [--report FILE.html]\n"
                  "                 [--paraver PREFIX] [--chrome FILE.json] [--trace-out DIR]\n"
                  "                 ./program [args...]\n");
 }
@@ -276,6 +277,13 @@ int cmd_run(int argc, char **argv) {
             set_env("SIMPI_HOST_SPEED", v);
         } else if ((v = value_of("--stack-size", argc, argv, &i))) {
             set_env("SIMPI_STACK_SIZE", v);
+        } else if ((v = value_of("--check", argc, argv, &i))) {
+            if (strcmp(v, "off") && strcmp(v, "default") && strcmp(v, "full")) {
+                fprintf(stderr, "simpi run: --check: found '%s', expected off, default or full\n",
+                        v);
+                return EXIT_USAGE;
+            }
+            set_env("SIMPI_CHECK", v);
         } else if ((v = value_of("--progress", argc, argv, &i))) {
             if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
                 fprintf(stderr,

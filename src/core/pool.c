@@ -86,7 +86,9 @@ static void add_chunk(struct pool *p) {
     if (p->nchunks == p->chunks_cap) {
         p->chunks_cap = p->chunks_cap ? p->chunks_cap * 2 : 16;
         p->chunks = xrealloc_or_die(p->chunks, sizeof(void *) * p->chunks_cap);
+        p->chunk_bytes = xrealloc_or_die(p->chunk_bytes, sizeof(size_t) * p->chunks_cap);
     }
+    p->chunk_bytes[p->nchunks] = bytes;
     p->chunks[p->nchunks++] = chunk;
     p->bump = chunk;
     p->bump_end = chunk + bytes;
@@ -123,9 +125,19 @@ void pool_put(struct pool *p, void *obj) {
     p->live--;
 }
 
+bool pool_owns(const struct pool *p, const void *obj) {
+    uintptr_t o = (uintptr_t)obj;
+    for (size_t i = 0; i < p->nchunks; i++) {
+        uintptr_t c = (uintptr_t)p->chunks[i];
+        if (o >= c && o < c + p->chunk_bytes[i]) return (o - c) % p->obj_size == 0;
+    }
+    return false;
+}
+
 void pool_destroy(struct pool *p) {
     for (size_t i = 0; i < p->nchunks; i++)
         free(p->chunks[i]);
     free(p->chunks);
+    free(p->chunk_bytes);
     memset(p, 0, sizeof *p);
 }

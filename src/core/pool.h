@@ -4,6 +4,7 @@
 #ifndef SIMPI_POOL_H
 #define SIMPI_POOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pool {
@@ -12,6 +13,7 @@ struct pool {
     void *free_list;
     char *bump, *bump_end; /* the newest chunk's never used part */
     void **chunks;
+    size_t *chunk_bytes; /* each chunk's size */
     size_t nchunks, chunks_cap;
     size_t live, peak;
 };
@@ -20,6 +22,9 @@ void pool_init(struct pool *p, size_t obj_size, size_t per_chunk);
 void *pool_get(struct pool *p);     /* zero-filled */
 void *pool_get_raw(struct pool *p); /* contents undefined */
 void pool_put(struct pool *p, void *obj);
+/* Whether obj is the start of an object of this pool (handed out or not):
+ * for checking handles a program passes back. Cost: one test per chunk. */
+bool pool_owns(const struct pool *p, const void *obj);
 void pool_destroy(struct pool *p);
 
 /* malloc/realloc/calloc that exit with a message when memory runs out.

@@ -62,7 +62,10 @@ static void handles_grow(struct sim *s) {
     s->handles = xcalloc(s->handles_cap, sizeof *s->handles);
     s->handles_used = 0;
     for (size_t i = 0; i < oldcap; i++)
-        if (old[i].comm) handle_put(s, old[i].rank, old[i].id, old[i].comm, old[i].myrank);
+        if (old[i].comm) {
+            handle_put(s, old[i].rank, old[i].id, old[i].comm, old[i].myrank);
+            handle_slot(s, old[i].rank, old[i].id)->freed = old[i].freed;
+        }
     free(old);
 }
 
@@ -74,6 +77,7 @@ static void handle_put(struct sim *s, int32_t rank, int32_t id, struct comm *c, 
     h->id = id;
     h->comm = c;
     h->myrank = myrank;
+    h->freed = false;
 }
 
 struct comm *sim_comm_get(const struct sim *s, int32_t rank, int32_t id, int32_t *myrank) {
@@ -82,9 +86,19 @@ struct comm *sim_comm_get(const struct sim *s, int32_t rank, int32_t id, int32_t
         return (struct comm *)&s->world;
     }
     struct comm_handle *h = handle_slot(s, rank, id);
-    if (!h || !h->comm) return NULL;
+    if (!h || !h->comm || h->freed) return NULL;
     *myrank = h->myrank;
     return h->comm;
+}
+
+void sim_comm_release(struct sim *s, int32_t rank, int32_t comm_id) {
+    struct comm_handle *h = comm_id == SIM_COMM_WORLD_ID ? NULL : handle_slot(s, rank, comm_id);
+    if (h && h->comm) h->freed = true;
+}
+
+bool sim_comm_freed(const struct sim *s, int32_t rank, int32_t comm_id) {
+    struct comm_handle *h = comm_id == SIM_COMM_WORLD_ID ? NULL : handle_slot(s, rank, comm_id);
+    return h && h->comm && h->freed;
 }
 
 bool sim_comm_valid(const struct sim *s, int32_t rank, int32_t comm_id) {

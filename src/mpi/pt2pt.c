@@ -77,6 +77,7 @@ static void account_transfer(struct sim *s, const struct request *send,
 
 /* Copies a user message into its receive target, then frees the payload. */
 void *(*sim_address_hook)(int32_t owner, void *addr);
+void (*sim_deliver_hook)(const struct request *send, struct sim_recv_target *t);
 
 /* Records a message's envelope (MPI_Status) for a receive or a probe. */
 static void note_envelope(struct sim_recv_target *t, const struct request *send) {
@@ -90,6 +91,7 @@ static void deliver(struct request *send, struct sim_recv_target *t) {
     void *dst = t->buf && sim_address_hook ? sim_address_hook(t->owner, t->buf) : t->buf;
     if (n > 0 && send->data && dst) memcpy(dst, send->data, (size_t)n);
     note_envelope(t, send);
+    if (sim_deliver_hook) sim_deliver_hook(send, t);
     if (send->flags & RF_OWNS) free(send->data);
     send->flags &= (uint8_t)~RF_OWNS;
     send->data = NULL;

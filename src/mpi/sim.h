@@ -104,6 +104,11 @@ void sim_finish(struct sim *s, int32_t rank);
 /* Communicator handles are per rank: (rank, id) -> communicator. id 0 is
  * MPI_COMM_WORLD. Returns false if the rank has no communicator `id`. */
 bool sim_comm_valid(const struct sim *s, int32_t rank, int32_t comm_id);
+/* MPI_Comm_free: the rank's handle comm_id names nothing from now on (the
+ * communicator lives on for operations still under way). */
+void sim_comm_release(struct sim *s, int32_t rank, int32_t comm_id);
+/* Whether the rank's handle comm_id named a communicator it has freed. */
+bool sim_comm_freed(const struct sim *s, int32_t rank, int32_t comm_id);
 int32_t sim_comm_size(const struct sim *s, int32_t rank, int32_t comm_id);
 
 /* Non-blocking point-to-point; peer and source are ranks in the communicator.
@@ -162,10 +167,14 @@ struct sim_recv_target {
     int32_t source, tag; /* rank in the communicator, tag */
     int64_t size;        /* bytes the message carried */
     int32_t owner;       /* world rank whose memory buf is */
+    int32_t sig;         /* the sender's type signature, where sim_deliver_hook gives it */
 };
 /* Where data for `owner` at addr really lives right now (the on-line front
  * end's privatized globals); NULL hook: addr itself. */
 extern void *(*sim_address_hook)(int32_t owner, void *addr);
+/* Called as a message's data reach their receive (NULL: nothing): the
+ * on-line front end's --check=full notes the sender's type signature. */
+extern void (*sim_deliver_hook)(const struct request *send, struct sim_recv_target *t);
 /* As sim_isend / sim_irecv, with data: the send's `size` bytes at buf are
  * copied (the caller may reuse buf at once); the receive fills *target. */
 struct request *sim_isend_buf(struct sim *s, int32_t rank, int32_t comm_id, int32_t dest,

@@ -99,6 +99,7 @@ struct srank {
 struct comm_handle {
     int32_t rank, id, myrank;
     struct comm *comm;
+    bool freed; /* MPI_Comm_free: the handle no longer names it */
 };
 
 struct split_collector;

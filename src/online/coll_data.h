@@ -25,6 +25,7 @@ enum coll_data_kind {
 };
 
 struct coll_call {
+    const char *func; /* the MPI function, for messages */
     enum coll_data_kind kind;
     int root;
     int op, type;  /* reductions: predefined op and basic type */
@@ -44,5 +45,12 @@ struct coll_call {
  * context ctx (size n, this member me) and writes every output that becomes
  * computable. Returns an MPI error class. */
 int coll_data_arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struct coll_call *c);
+/* Every member's call is checked against the others' (MPI makes it
+ * erroneous for them to differ): the same collective, root and operation,
+ * and for each piece of data the same number of bytes sent and expected.
+ * A difference is an MPI error class from coll_data_arrive, described
+ * here (members named by their rank in the communicator); the data that
+ * does not fit is not moved. */
+const char *coll_data_error(void);
 
 #endif

@@ -568,7 +568,7 @@ static void warn_globals(void) {
  * variables are then removed from the environment so that programs the
  * ranks start (system(), exec) are not simulations of this run. */
 struct settings {
-    char *np, *sets, *platform, *cpu, *host_speed, *json, *stack_size;
+    char *np, *sets, *platform, *cpu, *host_speed, *json, *stack_size, *check;
     struct analysis_opts analysis; /* SIMPI_REPORT, SIMPI_PARAVER, SIMPI_CHROME... */
     char *trace_out;               /* SIMPI_TRACE_OUT: record the run as a trace there */
     bool quiet, no_crash_handler, launched;
@@ -617,6 +617,7 @@ static void read_settings(struct settings *st) {
     st->host_speed = env_copy("SIMPI_HOST_SPEED");
     st->json = env_copy("SIMPI_JSON");
     st->stack_size = env_copy("SIMPI_STACK_SIZE");
+    st->check = env_copy("SIMPI_CHECK");
     st->quiet = getenv("SIMPI_QUIET") != NULL || !st->launched;
     st->privatize = env_copy("SIMPI_PRIVATIZE");
     st->progress = env_copy("SIMPI_PROGRESS");
@@ -648,6 +649,7 @@ static void free_settings(struct settings *st) {
     free(st->cpu);
     free(st->host_speed);
     free(st->stack_size);
+    free(st->check);
     free(st->privatize);
     free(st->progress);
     free((char *)st->analysis.report);
@@ -710,6 +712,13 @@ static bool configure(struct runtime *rt, const struct settings *st, struct sim_
         rt->cpu_scale = (host > 0 ? host : PLATFORM_REFERENCE_FLOP_RATE) / rt->plat->flop_rate;
     else
         rt->cpu_scale = 1.0 / rt->plat->speed;
+    rt->check = 1;
+    if (st->check && !strcmp(st->check, "off"))
+        rt->check = 0;
+    else if (st->check && !strcmp(st->check, "full"))
+        rt->check = 2;
+    else if (st->check && strcmp(st->check, "default"))
+        return err_set(err, "--check: found '%s', expected off, default or full", st->check);
     rt->json = st->json;
     rt->quiet = st->quiet;
     rt->launched = st->launched;

@@ -57,6 +57,7 @@ struct runtime {
     pthread_t main_thread; /* the one that runs every rank */
     int thread_asked;      /* MPI_Init_thread's required level; -1: MPI_Init */
     int done_fd;           /* told when the report is out (simpi run); -1: none */
+    int check;             /* --check: 0 off, 1 default, 2 full (docs/checking.md) */
 };
 
 extern struct runtime *simpi_rt;

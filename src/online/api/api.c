@@ -33,7 +33,28 @@ int api_check_comm(const char *func, MPI_Comm comm) {
         api_error_context(comm); /* errors of the call go to its handler */
         return MPI_SUCCESS;
     }
+    if (comm != MPI_COMM_NULL && sim_comm_freed(simpi_rt->sim, runtime_rank(), comm))
+        return api_error(func, MPI_ERR_COMM,
+                         "communicator %d was freed (MPI_Comm_free); its handle names nothing",
+                         comm);
     return api_error(func, MPI_ERR_COMM, "communicator %d does not exist", comm);
+}
+
+int api_check_level(void) {
+    return simpi_rt ? simpi_rt->check : 1;
+}
+
+int api_check_data(const char *func, const void *buf, int count, MPI_Datatype type,
+                   const char *what) {
+    int rc = api_check_type(func, type, count);
+    if (rc != MPI_SUCCESS || api_check_level() == 0) return rc;
+    if (!dt_committed(type))
+        return api_error(func, MPI_ERR_TYPE,
+                         "datatype %d of %s is not committed (call MPI_Type_commit first)", type,
+                         what);
+    if (!buf && count > 0 && dt_predefined(type) && dt_size(type) > 0)
+        return api_error(func, MPI_ERR_BUFFER, "%s is NULL with count %d", what, count);
+    return MPI_SUCCESS;
 }
 
 int api_check_type(const char *func, MPI_Datatype type, int count) {
@@ -70,4 +91,26 @@ void api_fill_status(MPI_Status *status, const struct simpi_request *q) {
     status->MPI_ERROR = MPI_SUCCESS;
     status->simpi_cancelled = q->cancelled;
     if (q->cancelled) status->simpi_bytes = 0;
+}
+
+/* The bytes count elements of type at buf span: [*lo, *hi). */
+static void span(const void *buf, int count, MPI_Datatype type, uintptr_t *lo, uintptr_t *hi) {
+    *lo = (uintptr_t)buf + (uintptr_t)dt_true_lb(type);
+    *hi = *lo + (uintptr_t)((int64_t)(count - 1) * dt_extent(type) + dt_true_extent(type));
+}
+
+int api_check_overlap(const char *func, const void *sendbuf, int scount, MPI_Datatype stype,
+                      const void *recvbuf, int rcount, MPI_Datatype rtype) {
+    if (api_check_level() == 0 || scount <= 0 || rcount <= 0 || !sendbuf || !recvbuf ||
+        sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE || dt_size(stype) <= 0 ||
+        dt_size(rtype) <= 0)
+        return MPI_SUCCESS;
+    uintptr_t slo, shi, rlo, rhi;
+    span(sendbuf, scount, stype, &slo, &shi);
+    span(recvbuf, rcount, rtype, &rlo, &rhi);
+    if (slo >= rhi || rlo >= shi) return MPI_SUCCESS;
+    return api_error(func, MPI_ERR_BUFFER,
+                     "the send buffer (%p, %lld bytes) and the receive buffer (%p, %lld bytes) "
+                     "overlap, which MPI forbids (MPI_IN_PLACE, or separate buffers)",
+                     sendbuf, (long long)(shi - slo), recvbuf, (long long)(rhi - rlo));
 }

@@ -27,6 +27,8 @@ struct persist {
 /* An MPI_Request: the MPI-layer request and where a receive's data goes. */
 struct simpi_request {
     struct request *r; /* NULL for an operation on MPI_PROC_NULL */
+    uint32_t magic;    /* REQUEST_LIVE while the handle is valid */
+    int32_t rank;      /* the world rank that made it */
     struct sim_recv_target tgt;
     int64_t type_size;
     bool is_recv;
@@ -51,6 +53,20 @@ struct simpi_request {
 int api_check_init(const char *func);
 int api_check_comm(const char *func, MPI_Comm comm);
 int api_check_type(const char *func, MPI_Datatype type, int count);
+/* A communication buffer: the datatype valid and committed, the count
+ * non-negative, and no NULL buffer of a predefined type with elements
+ * (what says which buffer: "buf", "sendbuf"...). */
+int api_check_data(const char *func, const void *buf, int count, MPI_Datatype type,
+                   const char *what);
+/* A send buffer and a receive buffer of one call must not overlap (MPI's
+ * rule on aliasing; MPI_IN_PLACE is how to share one). */
+int api_check_overlap(const char *func, const void *sendbuf, int scount, MPI_Datatype stype,
+                      const void *recvbuf, int rcount, MPI_Datatype rtype);
+/* Request handles a program passes in (NULL: MPI_REQUEST_NULL, valid):
+ * made by simpi, not freed, this rank's. */
+int api_check_requests(const char *func, const MPI_Request *reqs, int n);
+/* --check (SIMPI_CHECK): 0 off, 1 default, 2 full (docs/checking.md). */
+int api_check_level(void);
 /* MPI's empty status (null or inactive requests): any source, any tag,
  * no error, 0 bytes. */
 void api_empty_status(MPI_Status *status);

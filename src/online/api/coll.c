@@ -119,10 +119,15 @@ static int run_v(const char *func, MPI_Comm comm, struct coll_call *c, enum coll
     }
     uint32_t seq = api_next_coll_seq(me, comm);
     c->owner = me;
+    c->func = func;
     int rc = coll_data_arrive(sim_comm_context(s, me, comm), seq, n, sim_comm_rank(s, me, comm), c);
-    if (rc != MPI_SUCCESS) {
+    if (rc == MPI_ERR_OP && !coll_data_error()[0]) {
         api_unstage(st);
         return api_error(func, rc, "operation %d is not defined on datatype %d", c->op, c->type);
+    }
+    if (rc != MPI_SUCCESS) {
+        api_unstage(st);
+        return api_error(func, rc, "%s", coll_data_error());
     }
     struct request *q =
         sim_icoll_v(s, me, comm, timing, wire_bytes, c->root, -1, counts, request != NULL);
@@ -165,6 +170,8 @@ static int barrier(MPI_Comm comm, MPI_Request *request) {
 static int bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
                  MPI_Request *request) {
     int rc = check("MPI_Bcast", comm, type, count);
+    if (rc == MPI_SUCCESS && !api_is_inter(comm))
+        rc = api_check_data("MPI_Bcast", buf, count, type, "the buffer");
     if (rc != MPI_SUCCESS) return rc;
     if (!request && api_is_inter(comm)) return api_inter_bcast(buf, count, type, root, comm);
     struct stage *st = xcalloc(1, sizeof *st);
@@ -180,6 +187,11 @@ static int reduction(const char *func, enum coll_data_kind kind, const void *sen
                      int count, const int *recvcounts, MPI_Datatype type, MPI_Op op, int root,
                      MPI_Comm comm, MPI_Request *request) {
     int rc = check(func, comm, type, count);
+    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE && !api_is_inter(comm))
+        rc = api_check_data(func, sendbuf, recvcounts ? 0 : count, type, "sendbuf");
+    if (rc == MPI_SUCCESS && !recvcounts && !api_is_inter(comm) &&
+        (kind != CD_REDUCE || sim_comm_rank(simpi_rt->sim, runtime_rank(), comm) == root))
+        rc = api_check_overlap(func, sendbuf, count, type, recvbuf, count, type);
     if (rc != MPI_SUCCESS) return rc;
     if (!op_valid(op)) return api_error(func, MPI_ERR_OP, "operation %d is not valid", op);
     if (!request && kind == CD_REDUCE && api_is_inter(comm))
@@ -309,6 +321,7 @@ static int data_coll(const char *func, enum coll_data_kind kind, const struct vs
     } else if (kind == CD_SCATTER && !(in_place && root)) {
         c.out = stage_out(st, v->recvbuf, v->recvtype, v->recvcount);
         out_bytes = v->recvcount * rsize;
+        c.out_len = out_bytes;
     }
     /* the input side */
     if (kind == CD_SCATTER || kind == CD_ALLTOALL) {

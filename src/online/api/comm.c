@@ -236,8 +236,12 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
 int PMPI_Comm_free(MPI_Comm *comm) {
     API_ENTER("MPI_Comm_free");
     int rc = api_check_comm("MPI_Comm_free", *comm);
+    if (rc == MPI_SUCCESS && (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF))
+        API_RETURN(api_error("MPI_Comm_free", MPI_ERR_COMM, "%s cannot be freed",
+                             *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
     if (rc == MPI_SUCCESS) api_delete_attrs(*comm);
     if (rc == MPI_SUCCESS) api_inter_free(*comm);
+    if (rc == MPI_SUCCESS) sim_comm_release(simpi_rt->sim, runtime_rank(), *comm);
     if (rc == MPI_SUCCESS) *comm = MPI_COMM_NULL;
     API_RETURN(rc);
 }

@@ -11,14 +11,50 @@
  * stopped by an error are reclaimed with it. */
 static struct pool request_pool; /* MPI_Request wrappers */
 
+#define REQUEST_LIVE 0x52455131u  /* "REQ1" */
+#define REQUEST_FREED 0x46524545u /* "FREE" */
+
 struct simpi_request *api_request_new(void) {
     if (!request_pool.obj_size) pool_init(&request_pool, sizeof(struct simpi_request), 256);
-    return pool_get(&request_pool);
+    struct simpi_request *q = pool_get(&request_pool);
+    q->magic = REQUEST_LIVE;
+    q->rank = runtime_rank();
+    return q;
 }
 void api_request_free(struct simpi_request *q) {
     if (q->rma) api_rma_forget(q);
     if (q->persistent) dt_release(q->persist.type);
     pool_put(&request_pool, q);
+    q->magic = REQUEST_FREED; /* beyond the pool's free-list link */
+}
+
+/* Why handle q is not a request this rank may use, or NULL. */
+static const char *bad_request(const struct simpi_request *q, int32_t *owner) {
+    if (!pool_owns(&request_pool, q)) return "is not a request (never made by MPI, or overwritten)";
+    if (q->magic == REQUEST_FREED)
+        return "was freed already (by MPI_Request_free, or completed by a wait or test "
+               "through a copy of the handle)";
+    if (q->magic != REQUEST_LIVE) return "is not a request (overwritten)";
+    *owner = q->rank;
+    return q->rank != runtime_rank() ? "belongs to another rank" : NULL;
+}
+
+int api_check_requests(const char *func, const MPI_Request *reqs, int n) {
+    if (api_check_level() == 0) return MPI_SUCCESS;
+    if (n < 0) return api_error(func, MPI_ERR_COUNT, "count %d is negative", n);
+    if (n > 0 && !reqs) return api_error(func, MPI_ERR_REQUEST, "the request array is NULL");
+    for (int i = 0; i < n; i++) {
+        int32_t owner = -1;
+        const char *why = reqs[i] ? bad_request(reqs[i], &owner) : NULL;
+        if (!why) continue;
+        char at[32] = "";
+        if (n > 1) snprintf(at, sizeof at, " %d", i);
+        if (owner >= 0 && owner != runtime_rank())
+            return api_error(func, MPI_ERR_REQUEST, "request%s (%p) belongs to rank %d", at,
+                             (void *)reqs[i], owner);
+        return api_error(func, MPI_ERR_REQUEST, "request%s (%p) %s", at, (void *)reqs[i], why);
+    }
+    return MPI_SUCCESS;
 }
 
 static int check_peer(const char *func, MPI_Comm comm, int peer, bool any_ok) {
@@ -33,16 +69,69 @@ static int check_tag(const char *func, int tag, bool any_ok) {
     return api_error(func, MPI_ERR_TAG, "tag %d is invalid", tag);
 }
 
-static int check_args(const char *func, int count, MPI_Datatype type, int peer, int tag,
-                      MPI_Comm comm, bool is_recv) {
+static int check_args(const char *func, const void *buf, int count, MPI_Datatype type, int peer,
+                      int tag, MPI_Comm comm, bool is_recv) {
     int rc = api_check_comm(func, comm);
-    if (rc == MPI_SUCCESS) rc = api_check_type(func, type, count);
+    if (rc == MPI_SUCCESS) rc = api_check_data(func, buf, count, type, "the buffer");
     if (rc == MPI_SUCCESS) rc = check_peer(func, comm, peer, is_recv);
     if (rc == MPI_SUCCESS) rc = check_tag(func, tag, is_recv);
     return rc;
 }
 
 /* Posts a send on an existing wrapper (also MPI_Start of a persistent one). */
+/* --check=full: the type signature of each send in flight, by its request
+ * in the MPI layer, handed to its receive as the data arrive. */
+struct sig_entry {
+    const struct request *send;
+    int sig;
+    struct sig_entry *next;
+};
+#define SIG_BUCKETS 4096
+static struct sig_entry *sig_table[SIG_BUCKETS];
+
+static size_t sig_bucket(const struct request *r) {
+    return ((uintptr_t)r >> 4) % SIG_BUCKETS;
+}
+
+/* The representation of a datatype's elements (predefined.h), 0 if mixed. */
+static int type_signature(MPI_Datatype type) {
+    int64_t per;
+    int basic = dt_basic(type, &per);
+    return basic > 0 ? dtype_class(basic) : 0;
+}
+
+static void sig_note(const struct request *send, int sig) {
+    struct sig_entry **b = &sig_table[sig_bucket(send)], *e = *b;
+    for (; e && e->send != send; e = e->next)
+        ;
+    if (!e) {
+        e = xmalloc(sizeof *e);
+        e->send = send;
+        e->next = *b;
+        *b = e;
+    }
+    e->sig = sig;
+}
+
+static int sending_sig;        /* the send being posted: matched at once, it is delivered */
+static bool sending_delivered; /* before its request is known */
+
+static void sig_deliver(const struct request *send, struct sim_recv_target *t) {
+    if (sending_sig) {
+        t->sig = sending_sig;
+        sending_delivered = true;
+        return;
+    }
+    for (struct sig_entry **p = &sig_table[sig_bucket(send)]; *p; p = &(*p)->next)
+        if ((*p)->send == send) {
+            struct sig_entry *e = *p;
+            t->sig = e->sig;
+            *p = e->next;
+            free(e);
+            return;
+        }
+}
+
 static void post_send(struct simpi_request *q, const void *buf, int count, MPI_Datatype type,
                       int dest, int tag, MPI_Comm comm, enum send_mode mode) {
     q->type_size = dt_size(type);
@@ -53,10 +142,18 @@ static void post_send(struct simpi_request *q, const void *buf, int count, MPI_D
         dt_pack(type, buf, count, packed);
     }
     q->r = NULL;
+    bool full = api_check_level() >= 2;
+    if (full) {
+        sim_deliver_hook = sig_deliver;
+        sending_sig = type_signature(type);
+        sending_delivered = false;
+    }
     if (dest != MPI_PROC_NULL)
         q->r = sim_isend_buf(simpi_rt->sim, runtime_rank(), comm, dest, tag, bytes, mode,
                              packed ? packed : buf);
     free(packed); /* the MPI layer delivered it or kept its own copy */
+    if (full && q->r && sending_sig && !sending_delivered) sig_note(q->r, sending_sig);
+    sending_sig = 0;
     q->active = true;
     q->cancelled = false;
 }
@@ -93,7 +190,7 @@ static void post_recv(struct simpi_request *q, void *buf, int count, MPI_Datatyp
 
 static int start_send(const char *func, const void *buf, int count, MPI_Datatype type, int dest,
                       int tag, MPI_Comm comm, enum send_mode mode, struct simpi_request **out) {
-    int rc = check_args(func, count, type, dest, tag, comm, false);
+    int rc = check_args(func, buf, count, type, dest, tag, comm, false);
     if (rc != MPI_SUCCESS) return rc;
     *out = api_request_new();
     post_send(*out, buf, count, type, dest, tag, comm, mode);
@@ -102,7 +199,7 @@ static int start_send(const char *func, const void *buf, int count, MPI_Datatype
 
 static int start_recv(const char *func, void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, struct simpi_request **out) {
-    int rc = check_args(func, count, type, source, tag, comm, true);
+    int rc = check_args(func, buf, count, type, source, tag, comm, true);
     if (rc != MPI_SUCCESS) return rc;
     *out = api_request_new();
     post_recv(*out, buf, count, type, source, tag, comm);
@@ -119,7 +216,7 @@ void api_start(struct simpi_request *q) {
 
 int api_make_persistent(const char *func, const void *buf, int count, MPI_Datatype type, int peer,
                         int tag, MPI_Comm comm, int mode, bool is_recv, MPI_Request *request) {
-    int rc = check_args(func, count, type, peer, tag, comm, is_recv);
+    int rc = check_args(func, buf, count, type, peer, tag, comm, is_recv);
     if (rc != MPI_SUCCESS) return rc;
     struct simpi_request *q = api_request_new();
     q->persistent = true;
@@ -127,6 +224,13 @@ int api_make_persistent(const char *func, const void *buf, int count, MPI_Dataty
     q->persist = (struct persist){(void *)buf, count, type, peer, tag, comm, mode, is_recv};
     *request = q;
     return MPI_SUCCESS;
+}
+
+static const char *sig_kind(int sig) {
+    static const char *const kinds[] = {"",          "signed integers", "unsigned integers",
+                                        "reals",     "complex numbers", "logicals",
+                                        "characters"};
+    return sig / 256 < 7 ? kinds[sig / 256] : "";
 }
 
 /* After completion: status, truncation check, free the wrapper. */
@@ -142,7 +246,15 @@ static int finish(const char *func, struct simpi_request *q, MPI_Status *status)
         rc = api_greq_finish(q, status);
     else
         api_fill_status(status, q);
-    if (q->is_recv && q->r && q->tgt.size > q->tgt.capacity)
+    int want = q->is_recv && q->r && q->tgt.sig ? type_signature(q->type) : 0;
+    if (want && want != q->tgt.sig)
+        rc = api_error(func, MPI_ERR_TYPE,
+                       "the message from rank %d (tag %d) was sent as elements of %d bytes (%s) "
+                       "and is received as elements of %d bytes (%s): the type signatures differ "
+                       "(--check=full)",
+                       q->tgt.source, q->tgt.tag, q->tgt.sig % 256, sig_kind(q->tgt.sig),
+                       want % 256, sig_kind(want));
+    else if (q->is_recv && q->r && q->tgt.size > q->tgt.capacity)
         rc = api_error(func, MPI_ERR_TRUNCATE,
                        "a message of %lld bytes from rank %d (tag %d) arrived in a receive of "
                        "%lld bytes",
@@ -215,7 +327,9 @@ static int start_sendrecv(const char *func, const void *sendbuf, int sendcount,
                           int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                           MPI_Comm comm, struct simpi_request **out) {
     struct simpi_request *s = NULL, *r = NULL;
-    int rc = start_recv(func, recvbuf, recvcount, recvtype, source, recvtag, comm, &r);
+    int rc = api_check_overlap(func, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = start_recv(func, recvbuf, recvcount, recvtype, source, recvtag, comm, &r);
     if (rc == MPI_SUCCESS)
         rc = start_send(func, sendbuf, sendcount, sendtype, dest, sendtag, comm, SEND_STANDARD, &s);
     if (rc != MPI_SUCCESS) {
@@ -251,6 +365,8 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
     API_ENTER("MPI_Wait");
+    int crc_ = api_check_requests("MPI_Wait", request, 1);
+    if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     struct simpi_request *q = *request;
     if (!q || (q->persistent && !q->active)) {
         api_empty_status(status);
@@ -262,6 +378,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
 
 int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
     API_ENTER("MPI_Waitall");
+    int crc_ = api_check_requests("MPI_Waitall", requests, count);
+    if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     struct request *small[16], **list = count > 16 ? xcalloc((size_t)count, sizeof *list) : small;
     int n = 0;
     for (int i = 0; i < count; i++)
@@ -284,6 +402,8 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
 
 int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
     API_ENTER("MPI_Waitany");
+    int crc_ = api_check_requests("MPI_Waitany", requests, count);
+    if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     *index = MPI_UNDEFINED;
     for (int i = 0; i < count; i++) /* an operation on MPI_PROC_NULL is complete at once */
         if (requests[i] && requests[i]->active && !requests[i]->r) {
@@ -327,6 +447,8 @@ int api_test_one(MPI_Request *request, int *flag, MPI_Status *status) {
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
     API_ENTER("MPI_Test");
+    int crc_ = api_check_requests("MPI_Test", request, 1);
+    if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     int rc = api_test_one(request, flag, status);
     if (rc == MPI_SUCCESS && !*flag) vtime_poll_charge();
     API_RETURN(rc);
@@ -334,6 +456,8 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
 
 int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]) {
     API_ENTER("MPI_Testall");
+    int crc_ = api_check_requests("MPI_Testall", requests, count);
+    if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     /* all or nothing: complete them only if every one has completed */
     *flag = 1;
     for (int i = 0; i < count && *flag; i++) {
@@ -419,7 +543,7 @@ static void probe_status(MPI_Status *status, const struct sim_recv_target *t) {
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
     API_ENTER("MPI_Probe");
-    int rc = check_args("MPI_Probe", 0, MPI_BYTE, source, tag, comm, true);
+    int rc = check_args("MPI_Probe", NULL, 0, MPI_BYTE, source, tag, comm, true);
     if (rc != MPI_SUCCESS) API_RETURN(rc);
     struct sim_recv_target t = {0};
     if (source == MPI_PROC_NULL) {
@@ -434,7 +558,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
     API_ENTER("MPI_Iprobe");
-    int rc = check_args("MPI_Iprobe", 0, MPI_BYTE, source, tag, comm, true);
+    int rc = check_args("MPI_Iprobe", NULL, 0, MPI_BYTE, source, tag, comm, true);
     if (rc != MPI_SUCCESS) API_RETURN(rc);
     struct sim_recv_target t = {0};
     if (source == MPI_PROC_NULL) {
@@ -516,7 +640,7 @@ static MPI_Message message_new(struct request *send) {
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                  MPI_Status *status) {
     API_ENTER("MPI_Improbe");
-    int rc = check_args("MPI_Improbe", 0, MPI_BYTE, source, tag, comm, true);
+    int rc = check_args("MPI_Improbe", NULL, 0, MPI_BYTE, source, tag, comm, true);
     if (rc != MPI_SUCCESS) API_RETURN(rc);
     struct sim_recv_target t = {0};
     *flag = 1;
@@ -598,6 +722,8 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag,
 
 int PMPI_Start(MPI_Request *request) {
     API_ENTER("MPI_Start");
+    int crc_ = api_check_requests("MPI_Start", request, 1);
+    if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     struct simpi_request *q = *request;
     if (!q || !q->persistent || q->active)
         API_RETURN(api_error("MPI_Start", MPI_ERR_REQUEST, "not an inactive persistent request"));
@@ -615,6 +741,8 @@ int PMPI_Startall(int count, MPI_Request requests[]) {
 
 int PMPI_Request_free(MPI_Request *request) {
     API_ENTER("MPI_Request_free");
+    int crc_ = api_check_requests("MPI_Request_free", request, 1);
+    if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     struct simpi_request *q = *request;
     if (q && q->active && q->r) runtime_wait(&q->r, 1, false); /* let it complete first */
     if (q) api_request_free(q);
@@ -644,12 +772,16 @@ static int test_any(int count, MPI_Request requests[], int *index, int *flag, MP
 
 int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
     API_ENTER("MPI_Testany");
+    int crc_ = api_check_requests("MPI_Testany", requests, count);
+    if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     API_RETURN(test_any(count, requests, index, flag, status));
 }
 
 int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                   MPI_Status statuses[]) {
     API_ENTER("MPI_Testsome");
+    int crc_ = api_check_requests("MPI_Testsome", requests, incount);
+    if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     int n = 0, active = 0;
     for (int i = 0; i < incount; i++) {
         if (!requests[i] || !requests[i]->active) continue;
@@ -683,6 +815,8 @@ int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indice
 
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
     API_ENTER("MPI_Request_get_status");
+    int crc_ = api_check_requests("MPI_Request_get_status", &request, 1);
+    if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     struct simpi_request *q = request;
     *flag = !q || !q->active || !q->r || sim_request_done(simpi_rt->sim, q->r);
     if (*flag && q && q->active)
@@ -694,6 +828,8 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
 
 int PMPI_Cancel(MPI_Request *request) {
     API_ENTER("MPI_Cancel");
+    int crc_ = api_check_requests("MPI_Cancel", request, 1);
+    if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     struct simpi_request *q = *request;
     if (q && q->active && q->greq)
         api_greq_cancel(q);

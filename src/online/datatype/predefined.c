@@ -44,6 +44,82 @@ struct double_double {
     double v, i;
 };
 
+int dtype_class(int t) {
+    enum { SIGNED = 1, UNSIGNED, REAL, COMPLEX, BOOL, TEXT };
+    int kind = 0;
+    switch (t) {
+    case MPI_CHAR:
+    case MPI_SIGNED_CHAR:
+    case MPI_CHARACTER:
+    case MPI_WCHAR:
+        kind = TEXT;
+        break;
+    case MPI_INT8_T:
+    case MPI_INTEGER1:
+    case MPI_SHORT:
+    case MPI_INT16_T:
+    case MPI_INTEGER2:
+    case MPI_INT:
+    case MPI_INT32_T:
+    case MPI_INTEGER:
+    case MPI_INTEGER4:
+    case MPI_LONG:
+    case MPI_LONG_LONG_INT:
+    case MPI_LONG_LONG:
+    case MPI_INT64_T:
+    case MPI_INTEGER8:
+    case MPI_OFFSET:
+    case MPI_COUNT:
+    case MPI_AINT:
+    case MPI_INTEGER16:
+        kind = SIGNED;
+        break;
+    case MPI_UNSIGNED_CHAR:
+    case MPI_UINT8_T:
+    case MPI_UNSIGNED_SHORT:
+    case MPI_UINT16_T:
+    case MPI_UNSIGNED:
+    case MPI_UINT32_T:
+    case MPI_UNSIGNED_LONG:
+    case MPI_UNSIGNED_LONG_LONG:
+    case MPI_UINT64_T:
+        kind = UNSIGNED;
+        break;
+    case MPI_LOGICAL:
+    case MPI_LOGICAL1:
+    case MPI_LOGICAL2:
+    case MPI_LOGICAL4:
+    case MPI_LOGICAL8:
+    case MPI_C_BOOL:
+    case MPI_CXX_BOOL:
+        kind = BOOL;
+        break;
+    case MPI_FLOAT:
+    case MPI_REAL:
+    case MPI_REAL4:
+    case MPI_DOUBLE:
+    case MPI_DOUBLE_PRECISION:
+    case MPI_REAL8:
+    case MPI_LONG_DOUBLE:
+    case MPI_REAL16:
+        kind = REAL;
+        break;
+    case MPI_C_FLOAT_COMPLEX:
+    case MPI_CXX_FLOAT_COMPLEX:
+    case MPI_COMPLEX:
+    case MPI_COMPLEX8:
+    case MPI_C_DOUBLE_COMPLEX:
+    case MPI_CXX_DOUBLE_COMPLEX:
+    case MPI_DOUBLE_COMPLEX:
+    case MPI_COMPLEX16:
+        kind = COMPLEX;
+        break;
+    default:
+        return 0;
+    }
+    return kind * 256 + dtype_size(t);
+}
+
 int dtype_size(int t) {
     static const int sizes[] = {
         [MPI_CHAR] = sizeof(char),

@@ -8,6 +8,12 @@
 
 /* Bytes of one element, or -1 for an invalid datatype. */
 int dtype_size(int type);
+/* The representation of a basic datatype (signed, unsigned, real, complex,
+ * logical or character, and its size), by which --check=full compares type
+ * signatures: MPI_INT and MPI_INT32_T agree, MPI_INT and MPI_FLOAT do not;
+ * 0 for a datatype that matches anything (MPI_BYTE, MPI_PACKED) or is not
+ * compared (pairs such as MPI_2INT). */
+int dtype_class(int type);
 /* inout[i] = in[i] op inout[i] for count elements; returns an MPI error
  * class (MPI_SUCCESS, MPI_ERR_OP for an op not defined on the type). */
 int op_apply(int op, int type, const void *in, void *inout, int64_t count);

@@ -59,6 +59,10 @@ int64_t dt_true_extent(int t) {
     return d ? d->true_ub - d->true_lb : dt_size(t);
 }
 
+bool dt_predefined(int t) {
+    return !get(t) && dt_size(t) >= 0;
+}
+
 bool dt_committed(int t) {
     struct dtype *d = get(t);
     return !d || d->committed;

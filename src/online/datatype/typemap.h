@@ -17,6 +17,8 @@ int64_t dt_lb(int type);
 int64_t dt_true_lb(int type);
 int64_t dt_true_extent(int type);
 bool dt_committed(int type);
+/* A predefined datatype (MPI_INT...), not one the program built. */
+bool dt_predefined(int type);
 /* True when an element's data is exactly [0, extent) (no packing needed). */
 bool dt_contiguous(int type);
 /* The predefined type all of an element's data is made of (0 if mixed), and
