@@ -9,6 +9,10 @@
 #define EXIT_DEADLOCK 3
 #define EXIT_APP_ERROR 4
 
+/* Installs handler for SIGINT, SIGTERM and SIGHUP, except where the signal
+ * is ignored (nohup). */
+void cli_catch_signals(void (*handler)(int));
+
 /* help.c: whether argv (a subcommand's) asks for help, and that help. */
 bool cli_asks_help(int argc, char **argv);
 /* "simpi CMD ARGS..." as one string (for reports), lives as long as the

@@ -4,9 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/engine.h"
+#include "core/outfile.h"
 #include "core/pool.h"
+#include "core/units.h"
 #include "net/network.h"
 #include "platform/platform.h"
 #include "replay/replay.h"
@@ -18,6 +22,7 @@ struct replay_opts {
     const char *trace;
     struct analysis_opts analysis;
     bool quiet;
+    simtime_t wall_limit;        /* --wall-limit; 0: none */
     enum progress_mode progress; /* PROGRESS_AUTO (0) unless --progress */
 };
 
@@ -51,6 +56,20 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
                 fprintf(stderr, "simpi replay: %s\n", err.msg);
                 return EXIT_USAGE;
             }
+        } else if ((!strcmp(argv[i], "--time-limit") || !strcmp(argv[i], "--wall-limit")) &&
+                   i + 1 < argc) {
+            simtime_t t;
+            bool wall = argv[i][2] == 'w';
+            if (!units_parse_time(argv[i + 1], &t, NULL) || t <= 0) {
+                fprintf(stderr, "simpi replay: %s: found '%s', expected a time such as 10s\n",
+                        argv[i], argv[i + 1]);
+                return EXIT_USAGE;
+            }
+            if (wall)
+                o->wall_limit = t;
+            else
+                replay_set_time_limit(t);
+            i++;
         } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
             o->quiet = true;
         } else if (argv[i][0] == '-' || o->trace) {
@@ -105,11 +124,20 @@ static void report_failure(const struct replay_opts *o, const struct sim_error *
         err_print(&err);
 }
 
-/* Ctrl-C or SIGTERM: the replay stops at its next record and reports what
- * it reached; a second signal kills at once. */
+/* Ctrl-C, SIGTERM or SIGHUP while the simulation runs: the replay stops at
+ * its next record and reports what it reached. Outside it (opening a trace,
+ * reading a FIFO, writing the reports), a second signal, or one the replay
+ * does not answer within 3 s (blocked reading a FIFO): the process ends,
+ * removing the outputs being written. */
 static void on_interrupt(int sig) {
-    signal(sig, SIG_DFL);
+    if (!replay_running || replay_interrupt_signal || sig == SIGALRM) {
+        outfile_remove_pending();
+        signal(sig == SIGALRM && replay_interrupt_signal ? replay_interrupt_signal : sig, SIG_DFL);
+        raise(sig == SIGALRM && replay_interrupt_signal ? replay_interrupt_signal : sig);
+        return;
+    }
     replay_interrupt_signal = sig;
+    alarm(3);
 }
 
 /* One replay with the given --set list; with o->json / summary unless
@@ -123,7 +151,9 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     bool net_ok = p && network_init(&net, p, &err);
     struct trace_reader *t = net_ok ? trace_open(o->trace, &err) : NULL;
     struct replay_result res = {0};
-    if (t && replay_run(t, p, &net, &res, &err)) {
+    bool ran = t && replay_run(t, p, &net, &res, &err);
+    alarm(0); /* stopped in time: the reports are written whatever they take */
+    if (ran) {
         if (res_out) {
             rc = res.status == SIM_INTERRUPTED ? 128 + replay_interrupt_signal
                                                : sim_exit_code(res.status);
@@ -153,8 +183,12 @@ int cmd_replay(int argc, char **argv) {
     replay_set_progress(o.progress);
     o.analysis.command = cli_command_line(argc, argv);
     replay_set_analysis(&o.analysis);
-    signal(SIGINT, on_interrupt);
-    signal(SIGTERM, on_interrupt);
+    cli_catch_signals(on_interrupt);
+    signal(SIGALRM, on_interrupt);
+    if (o.wall_limit && !engine_wall_limit(simtime_to_seconds(o.wall_limit), NULL)) {
+        fprintf(stderr, "simpi replay: --wall-limit: cannot start a timer\n");
+        return EXIT_INPUT_ERROR;
+    }
     struct sweep sw;
     if (sweep_points(o.plat.sets, o.plat.nsets, &sw) == 1) {
         sweep_free(&sw);

@@ -277,6 +277,10 @@ int cmd_run(int argc, char **argv) {
             set_env("SIMPI_HOST_SPEED", v);
         } else if ((v = value_of("--stack-size", argc, argv, &i))) {
             set_env("SIMPI_STACK_SIZE", v);
+        } else if ((v = value_of("--time-limit", argc, argv, &i))) {
+            set_env("SIMPI_TIME_LIMIT", v);
+        } else if ((v = value_of("--wall-limit", argc, argv, &i))) {
+            set_env("SIMPI_WALL_LIMIT", v);
         } else if ((v = value_of("--check", argc, argv, &i))) {
             if (strcmp(v, "off") && strcmp(v, "default") && strcmp(v, "full")) {
                 fprintf(stderr, "simpi run: --check: found '%s', expected off, default or full\n",

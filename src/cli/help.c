@@ -46,13 +46,16 @@ static const struct {
      "  --check off|default|full  how much of the program's MPI use is checked: handles,\n"
      "                         buffers, collective calls agreeing across ranks (default);\n"
      "                         also send/receive type signatures (full); docs/checking.md\n"
+     "  --time-limit TIME      stop when virtual time would pass TIME (exit 124)\n"
+     "  --wall-limit TIME      stop after TIME of wall-clock time (exit 124)\n"
      "  --progress=auto|always|never  a self-erasing status line on stderr for runs\n"
      "                         longer than a second (auto: when stderr is a terminal)\n"
      "  -q, --quiet            no summary\n"
      "\n"
      "Exit status as mpirun: MPI_Abort's code, a rank's non-zero exit status, 128 +\n"
      "signal for a crash; 1 bad input, 2 usage, 3 deadlock, 4 application error,\n"
-     "5 unsupported MPI function, 130/143 interrupted. See docs/online.md.\n"},
+     "5 unsupported MPI function, 124 time limit, 129/130/143 interrupted. See\n"
+     "docs/online.md.\n"},
     {"replay",
      "usage: simpi replay [options] TRACE\n"
      "Replays a trace on the platform and predicts its execution time.\n"
@@ -75,10 +78,12 @@ static const struct {
      "  --progress=auto|always|never  a self-erasing status line on stderr for runs\n"
      "                         longer than a second (auto: when stderr is a terminal),\n"
      "                         with the share of the trace read and the time left\n"
+     "  --time-limit TIME      stop when virtual time would pass TIME (exit 124)\n"
+     "  --wall-limit TIME      stop after TIME of wall-clock time (exit 124)\n"
      "  -q, --quiet            no summary\n"
      "\n"
      "Exit status: 0 ok, 1 bad input, 2 usage, 3 deadlock, 4 application error,\n"
-     "130/143 interrupted. See docs/trace-format.md and docs/reports.md.\n"},
+     "124 time limit, 129/130/143 interrupted. See docs/trace-format.md and docs/reports.md.\n"},
     {"calibrate",
      "usage: simpi calibrate pingpong [-o FILE.yaml] [--svg FILE.svg] [--as intra|inter]\n"
      "                                [--segments K] -- mpirun -np 2\n"

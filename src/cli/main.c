@@ -1,8 +1,10 @@
 /* simpi: the command-line entry point; dispatches to subcommands. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/outfile.h"
 
 #ifndef SIMPI_VERSION
 #define SIMPI_VERSION "0.1.0"
@@ -40,7 +42,27 @@ static void usage(FILE *out) {
             SIMPI_VERSION);
 }
 
+void cli_catch_signals(void (*handler)(int)) {
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        /* one ignored when simpi started (nohup) stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            signal(sigs[i], handler);
+    }
+}
+
+/* SIGINT, SIGTERM or SIGHUP: the command ends as the signal would end it,
+ * without leaving the temporary files of its outputs (simpi run, replay and
+ * trace answer these signals themselves). */
+static void on_signal(int sig) {
+    outfile_remove_pending();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int main(int argc, char **argv) {
+    cli_catch_signals(on_signal);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

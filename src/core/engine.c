@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/pool.h"
 
@@ -67,9 +68,41 @@ static void pop_top(struct engine *e) {
     e->heap[i] = last;
 }
 
+volatile sig_atomic_t engine_wall_expired;
+static void (*wall_hook)(void);
+
+static void on_wall_limit(int sig) {
+    (void)sig;
+    engine_wall_expired = 1;
+    if (wall_hook) wall_hook();
+}
+
+bool engine_wall_limit(double seconds, void (*hook)(void)) {
+    int sig = SIGRTMIN + 1; /* not SIGALRM: the program's own alarm() keeps it */
+    wall_hook = hook;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_wall_limit;
+    sa.sa_flags = SA_RESTART;
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_SIGNAL;
+    sev.sigev_signo = sig;
+    timer_t timer;
+    double whole = (double)(long long)seconds;
+    struct itimerspec when = {{0, 0}, {(time_t)whole, (long)((seconds - whole) * 1e9)}};
+    if (when.it_value.tv_sec == 0 && when.it_value.tv_nsec == 0) when.it_value.tv_nsec = 1;
+    return sigaction(sig, &sa, NULL) == 0 && timer_create(CLOCK_MONOTONIC, &sev, &timer) == 0 &&
+           timer_settime(timer, 0, &when, NULL) == 0;
+}
+
 void engine_run(struct engine *e) {
     e->stop = false;
     while (e->size > 0 && !e->stop) {
+        if (engine_wall_expired || (e->limit && e->heap[0].time > e->limit)) {
+            e->limited = engine_wall_expired ? ENGINE_WALL_LIMIT : ENGINE_TIME_LIMIT;
+            return;
+        }
         struct event ev = e->heap[0];
         pop_top(e);
         e->now = ev.time;

@@ -5,6 +5,7 @@
 #ifndef SIMPI_ENGINE_H
 #define SIMPI_ENGINE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,12 +41,24 @@ struct engine {
     void *handler_ctx[ENGINE_MAX_KINDS];
     uint64_t events_run;
     bool stop;
+    simtime_t limit; /* no event past it (--time-limit); 0: none */
+    int limited;     /* why the run stopped early: ENGINE_TIME_LIMIT, ENGINE_WALL_LIMIT */
     /* called every ENGINE_TICK_EVENTS events (progress display), or NULL */
     void (*tick)(void *ctx);
     void *tick_ctx;
 };
 
 #define ENGINE_TICK_EVENTS 65536
+#define ENGINE_TIME_LIMIT 1
+#define ENGINE_WALL_LIMIT 2
+
+/* Set (by a timer's signal handler) when --wall-limit has passed: every
+ * engine stops at its next event. */
+extern volatile sig_atomic_t engine_wall_expired;
+/* Starts the --wall-limit timer: after seconds of wall-clock time, sets
+ * engine_wall_expired and calls hook (from a signal handler; NULL: none).
+ * False if no timer could be made. */
+bool engine_wall_limit(double seconds, void (*hook)(void));
 
 void engine_init(struct engine *e, int32_t nranks);
 void engine_destroy(struct engine *e);

@@ -27,9 +27,39 @@ static void pending_remove(const char *tmp) {
         if (pending[i] == tmp) pending[i] = NULL;
 }
 
+/* Temporary folders of rank files (a translation, a staging folder). */
+#define DIRS_MAX 8
+static char *volatile temp_dirs[DIRS_MAX];
+
+void outfile_note_temp_dir(char *dir) {
+    for (int i = 0; i < DIRS_MAX; i++)
+        if (!temp_dirs[i]) {
+            temp_dirs[i] = dir;
+            return;
+        }
+}
+
+void outfile_forget_temp_dir(const char *dir) {
+    for (int i = 0; i < DIRS_MAX; i++)
+        if (temp_dirs[i] == dir) temp_dirs[i] = NULL;
+}
+
+/* Removes dir/rank<R>.trace for R = 0, 1, ... and dir (snprintf: not
+ * strictly async-signal-safe, but what glibc's does touches no lock). */
+static void remove_rank_dir(const char *dir) {
+    char path[4200];
+    for (int r = 0;; r++) {
+        snprintf(path, sizeof path, "%s/rank%d.trace", dir, r);
+        if (unlink(path) != 0) break;
+    }
+    rmdir(dir);
+}
+
 void outfile_remove_pending(void) {
     for (int i = 0; i < PENDING_MAX; i++)
         if (pending[i]) unlink(pending[i]);
+    for (int i = 0; i < DIRS_MAX; i++)
+        if (temp_dirs[i]) remove_rank_dir(temp_dirs[i]);
 }
 
 bool outfile_open(struct outfile *o, const char *path, struct sim_error *err) {

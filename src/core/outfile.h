@@ -29,5 +29,10 @@ void outfile_discard(struct outfile *o);
 /* Removes every temporary still being written (async-signal-safe): for a
  * handler about to end the process, so that no *.tmp.* file is left. */
 void outfile_remove_pending(void);
+/* A temporary folder of rank files (rank<R>.trace) that
+ * outfile_remove_pending removes too, until forgotten. dir must live as
+ * long as it is noted. */
+void outfile_note_temp_dir(char *dir);
+void outfile_forget_temp_dir(const char *dir);
 
 #endif

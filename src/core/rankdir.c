@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/outfile.h"
 #include "core/pool.h"
 #include "core/rankfile.h"
 
@@ -48,10 +49,12 @@ bool rankdir_begin(struct rankdir *d, const char *dir, const char *what, struct 
         return err_set(err, "%s %s: cannot write in the folder: %s", what, dir, strerror(e));
     }
     d->dir = xstrdup(dir);
+    outfile_note_temp_dir(d->stage); /* removed if the process is killed */
     return true;
 }
 
 static void release(struct rankdir *d) {
+    if (d->stage) outfile_forget_temp_dir(d->stage);
     free(d->dir);
     free(d->stage);
     memset(d, 0, sizeof *d);

@@ -146,11 +146,9 @@ void sim_fail_status(struct sim *s, enum sim_status st, const char *fmt, ...) {
 }
 
 int sim_exit_code(enum sim_status st) {
-    static const int codes[] = {[SIM_OK] = 0,
-                                [SIM_DEADLOCK] = 3,
-                                [SIM_APP_ERROR] = 4,
-                                [SIM_INPUT_ERROR] = 1,
-                                [SIM_INTERRUPTED] = 130};
+    static const int codes[] = {
+        [SIM_OK] = 0,          [SIM_DEADLOCK] = 3,      [SIM_APP_ERROR] = 4,
+        [SIM_INPUT_ERROR] = 1, [SIM_INTERRUPTED] = 130, [SIM_TIME_LIMIT] = 124}; /* as timeout(1) */
     return codes[st];
 }
 
@@ -162,6 +160,20 @@ enum sim_status sim_run(struct sim *s) {
     for (int32_t i = 0; i < s->nranks; i++)
         sim_wake_at(s, i, 0);
     engine_run(&s->eng);
+    if (s->status == SIM_OK && s->eng.limited) {
+        char tb[48], lb[48];
+        if (s->eng.limited == ENGINE_WALL_LIMIT)
+            sim_fail_status(s, SIM_TIME_LIMIT,
+                            "stopped at the wall-clock limit (--wall-limit) at virtual time %s; "
+                            "the figures below are partial",
+                            units_format_time(s->eng.now, tb, sizeof tb));
+        else
+            sim_fail_status(s, SIM_TIME_LIMIT,
+                            "stopped at the virtual-time limit (--time-limit %s): the next event "
+                            "is past it; the figures below are partial",
+                            units_format_time(s->eng.limit, lb, sizeof lb));
+        (void)tb;
+    }
     if (s->status != SIM_OK) return s->status;
     for (int32_t i = 0; i < s->nranks; i++) {
         if (s->ranks[i].state != RS_FINISHED) {
@@ -171,6 +183,10 @@ enum sim_status sim_run(struct sim *s) {
         }
     }
     return s->status;
+}
+
+void sim_set_time_limit(struct sim *s, simtime_t limit) {
+    s->eng.limit = limit;
 }
 
 simtime_t sim_now(const struct sim *s) {

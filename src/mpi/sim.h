@@ -48,8 +48,16 @@ struct sim_driver {
 };
 
 /* SIM_INPUT_ERROR: the inputs make no sense (e.g. simulated time would
- * overflow); SIM_INTERRUPTED: stopped by a signal (SIGINT, SIGTERM). */
-enum sim_status { SIM_OK, SIM_DEADLOCK, SIM_APP_ERROR, SIM_INPUT_ERROR, SIM_INTERRUPTED };
+ * overflow); SIM_INTERRUPTED: stopped by a signal (SIGINT, SIGTERM);
+ * SIM_TIME_LIMIT: stopped at --time-limit (virtual) or --wall-limit. */
+enum sim_status {
+    SIM_OK,
+    SIM_DEADLOCK,
+    SIM_APP_ERROR,
+    SIM_INPUT_ERROR,
+    SIM_INTERRUPTED,
+    SIM_TIME_LIMIT
+};
 
 struct rank_stats {
     simtime_t compute, p2p, coll, blocked, finish;
@@ -61,6 +69,10 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
 void sim_destroy(struct sim *s);
 /* Runs until every rank finished, a deadlock, or an application error. */
 enum sim_status sim_run(struct sim *s);
+/* --time-limit: the run stops (SIM_TIME_LIMIT) before an event past limit
+ * (virtual time; 0: none). --wall-limit: engine_wall_expired (engine.h),
+ * set by a timer, stops it as well. */
+void sim_set_time_limit(struct sim *s, simtime_t limit);
 simtime_t sim_now(const struct sim *s);
 int32_t sim_size(const struct sim *s);
 /* The report of a deadlock or application error (empty when SIM_OK). */

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/engine.h"
 #include "core/memstat.h"
 #include "core/outfile.h"
 #include "core/pool.h"
@@ -116,6 +117,36 @@ static bool is_interruption(int sig) {
     return sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
 }
 
+/* escape_signal when --wall-limit passed (not a signal number). */
+#define ESCAPE_WALL_LIMIT 1000
+
+/* How a run left by escape_signal ends: an interruption, the wall-clock
+ * limit, or the program's error (exit status 128 + the signal). */
+static enum sim_status escape_status(struct runtime *rt) {
+    int sig = rt->escape_signal;
+    if (sig == ESCAPE_WALL_LIMIT) return SIM_TIME_LIMIT;
+    if (is_interruption(sig)) return SIM_INTERRUPTED;
+    if (rt->forced_status < 0) rt->forced_status = 128 + sig;
+    return SIM_APP_ERROR;
+}
+
+/* The --wall-limit timer (a signal handler): the run stops as at SIGINT,
+ * with its own message. */
+static void on_wall_limit(void) {
+    struct runtime *rt = simpi_rt;
+    if (!rt || !rt->running || rt->escape_signal) return;
+    char tb[48];
+    snprintf(rt->escape_msg, sizeof rt->escape_msg,
+             "stopped at the wall-clock limit (--wall-limit) at virtual time %s%s; the figures "
+             "below are partial",
+             units_format_time(sim_now(rt->sim), tb, sizeof tb),
+             rt->cpu == CPU_IGNORE ? " (with --cpu=ignore, virtual time does not move while a "
+                                     "rank computes or loops on MPI_Wtime)"
+                                   : "");
+    rt->escape_signal = ESCAPE_WALL_LIMIT;
+    if (rt->current >= 0 && !rt->in_mpi) siglongjmp(rt->escape, 1);
+}
+
 /* A forked child of a rank is an ordinary process: it ends quietly with its
  * own status, never as a simulated rank. */
 static volatile sig_atomic_t forked_child;
@@ -175,11 +206,7 @@ static void resume(void *ctx, int32_t rank) {
     struct runtime *rt = ctx;
     if (rt->ranks[rank].done) return;
     if (rt->escape_signal) { /* an ending signal arrived inside simpi */
-        if (!is_interruption(rt->escape_signal) && rt->forced_status < 0)
-            rt->forced_status = 128 + rt->escape_signal;
-        sim_fail_status(rt->sim,
-                        is_interruption(rt->escape_signal) ? SIM_INTERRUPTED : SIM_APP_ERROR, "%s",
-                        rt->escape_msg);
+        sim_fail_status(rt->sim, escape_status(rt), "%s", rt->escape_msg);
         return;
     }
     struct orank *o = &rt->ranks[rank];
@@ -569,6 +596,7 @@ static void warn_globals(void) {
  * ranks start (system(), exec) are not simulations of this run. */
 struct settings {
     char *np, *sets, *platform, *cpu, *host_speed, *json, *stack_size, *check;
+    char *time_limit, *wall_limit; /* --time-limit, --wall-limit */
     struct analysis_opts analysis; /* SIMPI_REPORT, SIMPI_PARAVER, SIMPI_CHROME... */
     char *trace_out;               /* SIMPI_TRACE_OUT: record the run as a trace there */
     bool quiet, no_crash_handler, launched;
@@ -618,6 +646,8 @@ static void read_settings(struct settings *st) {
     st->json = env_copy("SIMPI_JSON");
     st->stack_size = env_copy("SIMPI_STACK_SIZE");
     st->check = env_copy("SIMPI_CHECK");
+    st->time_limit = env_copy("SIMPI_TIME_LIMIT");
+    st->wall_limit = env_copy("SIMPI_WALL_LIMIT");
     st->quiet = getenv("SIMPI_QUIET") != NULL || !st->launched;
     st->privatize = env_copy("SIMPI_PRIVATIZE");
     st->progress = env_copy("SIMPI_PROGRESS");
@@ -650,6 +680,8 @@ static void free_settings(struct settings *st) {
     free(st->host_speed);
     free(st->stack_size);
     free(st->check);
+    free(st->time_limit);
+    free(st->wall_limit);
     free(st->privatize);
     free(st->progress);
     free((char *)st->analysis.report);
@@ -836,11 +868,8 @@ static int finish(struct runtime *rt, enum sim_status st) {
 /* After a crash or an interrupt left a rank (see on_crash): the run ends
  * with the reason recorded. The ranks' stacks are abandoned. */
 static enum sim_status after_escape(struct runtime *rt) {
-    int sig = rt->escape_signal;
     rt->current = -1; /* back on simpi's own stack, outside every rank */
-    bool interrupt = is_interruption(sig);
-    if (!interrupt && rt->forced_status < 0) rt->forced_status = 128 + sig;
-    sim_fail_status(rt->sim, interrupt ? SIM_INTERRUPTED : SIM_APP_ERROR, "%s", rt->escape_msg);
+    sim_fail_status(rt->sim, escape_status(rt), "%s", rt->escape_msg);
     return sim_status(rt->sim);
 }
 
@@ -880,6 +909,22 @@ static int run(struct runtime *rt, const char *progress) {
             st = sim_status(rt->sim);
         }
     return finish(rt, st);
+}
+
+/* --time-limit (virtual) and --wall-limit (wall clock). */
+static bool set_limits(struct runtime *rt, const struct settings *st, struct sim_error *err) {
+    simtime_t t = 0;
+    if (st->time_limit && (!units_parse_time(st->time_limit, &t, NULL) || t <= 0))
+        return err_set(err, "--time-limit: found '%s', expected a time such as 10s",
+                       st->time_limit);
+    sim_set_time_limit(rt->sim, t);
+    simtime_t w = 0;
+    if (st->wall_limit && (!units_parse_time(st->wall_limit, &w, NULL) || w <= 0))
+        return err_set(err, "--wall-limit: found '%s', expected a time such as 10min",
+                       st->wall_limit);
+    if (w > 0 && !engine_wall_limit(simtime_to_seconds(w), on_wall_limit))
+        return err_set(err, "--wall-limit: cannot start a timer: %s", strerror(errno));
+    return true;
 }
 
 /* Tells simpi run that the report is out (see cmd_run.c's supervise). */
@@ -974,6 +1019,11 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         return 1;
     }
     if (!st.no_crash_handler) install_signal_handlers();
+    if (!set_limits(&rt, &st, &err)) {
+        err_print(&err);
+        tell_done(&rt);
+        return 1;
+    }
     int rc = run(&rt, st.progress);
     tell_done(&rt);
     if (rt.escape_signal) return rc; /* abandoned stacks: no clean-up */

@@ -249,6 +249,7 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
 }
 
 volatile sig_atomic_t replay_interrupt_signal;
+volatile sig_atomic_t replay_running;
 
 static void resume(void *ctx, int32_t rank) {
     struct replay *rp = ctx;
@@ -256,7 +257,9 @@ static void resume(void *ctx, int32_t rank) {
         char tb[48];
         sim_fail_status(rp->sim, SIM_INTERRUPTED,
                         "interrupted by %s at virtual time %s; the figures below are partial",
-                        replay_interrupt_signal == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM",
+                        replay_interrupt_signal == SIGINT   ? "SIGINT (Ctrl-C)"
+                        : replay_interrupt_signal == SIGHUP ? "SIGHUP"
+                                                            : "SIGTERM",
                         units_format_time(sim_now(rp->sim), tb, sizeof tb));
         return;
     }
@@ -277,6 +280,11 @@ static void resume(void *ctx, int32_t rank) {
 
 static enum progress_mode progress_mode = PROGRESS_NEVER;
 static const struct analysis_opts *analysis_opts;
+static simtime_t time_limit;
+
+void replay_set_time_limit(simtime_t limit) {
+    time_limit = limit;
+}
 
 void replay_set_analysis(const struct analysis_opts *o) {
     analysis_opts = o;
@@ -306,7 +314,10 @@ bool replay_run(struct trace_reader *trace, struct platform *plat, const struct 
     }
     rp.depth = xcalloc((size_t)trace_ranks(trace), sizeof *rp.depth);
     progress_start(rp.sim, progress_mode, share_read, trace);
+    sim_set_time_limit(rp.sim, time_limit);
+    replay_running = 1;
     res->status = sim_run(rp.sim);
+    replay_running = 0;
     progress_end();
     res->wall_seconds = memstat_wall_seconds() - t0;
     res->records = trace_records(trace);

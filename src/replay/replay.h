@@ -31,5 +31,10 @@ void replay_result_free(struct replay_result *r);
 /* Set (from a signal handler) to SIGINT or SIGTERM to stop a replay: the run
  * ends with SIM_INTERRUPTED at the next record, its figures partial. */
 extern volatile sig_atomic_t replay_interrupt_signal;
+/* Whether the simulation is running (a signal then stops it at the next
+ * record; before and after, the process ends at once). */
+extern volatile sig_atomic_t replay_running;
+/* --time-limit: replays stop before an event past it (0: none). */
+void replay_set_time_limit(simtime_t limit);
 
 #endif

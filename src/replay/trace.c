@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/outfile.h"
 #include "core/pool.h"
 #include "replay/trace_internal.h"
 
@@ -631,12 +632,14 @@ static bool open_dimemas(struct trace_reader *t, const char *path, struct sim_er
         return err_set(err, "%s: cannot create a temporary folder in %s: %s", path,
                        tmp && *tmp ? tmp : "/tmp", strerror(errno));
     t->temp_dir = xstrdup(dir);
+    outfile_note_temp_dir(t->temp_dir);
     int32_t n = 0;
     return dim_translate(path, dir, &n, err) && open_directory(t, dir, err);
 }
 
 static void remove_temp_dir(struct trace_reader *t) {
     if (!t->temp_dir) return;
+    outfile_forget_temp_dir(t->temp_dir);
     for (int32_t r = 0;; r++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/rank%d.trace", t->temp_dir, r);

@@ -169,10 +169,10 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
     if (in->status == SIM_OK)
         fprintf(out, "predicted execution time: %.6f %s\n", sec(summary_predicted(s)) * unit.scale,
                 unit.name);
-    else if (in->status == SIM_INTERRUPTED)
+    else if (in->status == SIM_INTERRUPTED || in->status == SIM_TIME_LIMIT)
         fprintf(out,
-                "no prediction: the run was interrupted at virtual time %s (times below are "
-                "up to it)\n",
+                "no prediction: the run was %s at virtual time %s (times below are up to it)\n",
+                in->status == SIM_INTERRUPTED ? "interrupted" : "stopped at its time limit",
                 units_format_time(sim_now(s), tb, sizeof tb));
     else
         fprintf(out, "no prediction: the run stopped with an error (times below are up to it)\n");
@@ -255,7 +255,8 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
                                          [SIM_DEADLOCK] = "deadlock",
                                          [SIM_APP_ERROR] = "error",
                                          [SIM_INPUT_ERROR] = "error",
-                                         [SIM_INTERRUPTED] = "interrupted"};
+                                         [SIM_INTERRUPTED] = "interrupted",
+                                         [SIM_TIME_LIMIT] = "time_limit"};
     fprintf(f,
             "{\n  \"predicted_time\": %.12g,\n  \"status\": \"%s\",\n  \"partial\": %s,\n  "
             "\"exit_status\": %d,\n  \"input\": ",

@@ -84,9 +84,36 @@ int PMPI_Abort(MPI_Comm comm, int errorcode) {
     runtime_abort_status(errorcode, "MPI_Abort(comm %d, error code %d)", comm, errorcode);
 }
 
+/* Under --cpu=ignore virtual time does not move while a rank computes: a
+ * loop that waits for MPI_Wtime to advance would never end. So many calls
+ * in a row at one virtual time stop the run, saying why. */
+#define WTIME_SPIN_LIMIT 100000000
+
+static void watch_wtime_spin(void) {
+    static int32_t rank = -1;
+    static simtime_t at;
+    static int64_t calls;
+    struct runtime *rt = simpi_rt;
+    simtime_t now = sim_now(rt->sim);
+    if (rt->current != rank || now != at) {
+        rank = rt->current;
+        at = now;
+        calls = 0;
+        return;
+    }
+    if (++calls < WTIME_SPIN_LIMIT) return;
+    runtime_abort_status(sim_exit_code(SIM_APP_ERROR),
+                         "called MPI_Wtime %d times in a row without virtual time moving: with "
+                         "--cpu=ignore, virtual time does not move while a rank computes, so a "
+                         "loop waiting for MPI_Wtime to advance never ends; run with "
+                         "--cpu=measure, or bound the run with --time-limit or --wall-limit",
+                         WTIME_SPIN_LIMIT);
+}
+
 double PMPI_Wtime(void) {
     if (!runtime_on_main_thread()) /* another thread reads the clock, charges nothing */
         return simtime_to_seconds(sim_now(simpi_rt->sim));
+    if (simpi_rt && simpi_rt->cpu == CPU_IGNORE && simpi_rt->current >= 0) watch_wtime_spin();
     runtime_enter(); /* charge the computation so far */
     double t = simtime_to_seconds(sim_now(simpi_rt->sim));
     runtime_leave();
