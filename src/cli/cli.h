@@ -9,8 +9,8 @@
 #define EXIT_DEADLOCK 3
 #define EXIT_APP_ERROR 4
 
-/* Installs handler for SIGINT, SIGTERM and SIGHUP, except where the signal
- * is ignored (nohup). */
+/* Installs handler for SIGINT, SIGTERM and SIGHUP (SIGHUP only where it is
+ * not ignored: nohup). */
 void cli_catch_signals(void (*handler)(int));
 
 /* help.c: whether argv (a subcommand's) asks for help, and that help. */

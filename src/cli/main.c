@@ -46,8 +46,9 @@ void cli_catch_signals(void (*handler)(int)) {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction old;
-        /* one ignored when simpi started (nohup) stays ignored */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+        /* SIGHUP ignored when simpi started (nohup) stays ignored; SIGINT is
+         * answered even in a script's background job, which ignores it */
+        if (sigs[i] != SIGHUP || (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN))
             signal(sigs[i], handler);
     }
 }

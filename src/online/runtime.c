@@ -566,8 +566,10 @@ static void install_signal_handlers(void) {
         sigaction(sigs[i], &sa, NULL);
     for (size_t i = 0; i < sizeof ending_signals / sizeof ending_signals[0]; i++) {
         struct sigaction old;
-        /* a signal ignored when simpi started (nohup) stays ignored */
-        if (sigaction(ending_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+        /* a signal ignored when simpi started (nohup) stays ignored, but for
+         * SIGINT and SIGTERM (a script's background job ignores SIGINT) */
+        if (ending_signals[i] == SIGINT || ending_signals[i] == SIGTERM ||
+            (sigaction(ending_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN))
             sigaction(ending_signals[i],
                       &(struct sigaction){.sa_sigaction = on_interrupt,
                                           .sa_flags = SA_SIGINFO | SA_RESTART},
