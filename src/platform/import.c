@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/pool.h"
+#include "core/readfile.h"
 #include "core/units.h"
 
 #include "platform/import_internal.h"
@@ -519,16 +520,9 @@ char *platform_import_text(const char *text, size_t len, const char *name, bool 
 
 char *platform_import(const char *path, bool *imported, struct sim_error *err) {
     *imported = false;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL; /* the YAML loader reports it */
-    char *text = NULL;
-    size_t len = 0, cap = 0, got;
-    do {
-        if (len + 4096 > cap) text = xrealloc_or_die(text, cap = 2 * cap + 4096);
-        got = fread(text + len, 1, cap - len, f);
-        len += got;
-    } while (got > 0);
-    fclose(f);
+    size_t len;
+    char *text = readfile(path, READFILE_PLATFORM_LIMIT, &len, "platform file", err);
+    if (!text) return NULL;
     char *yaml = platform_import_text(text, len, path, imported, err);
     free(text);
     return yaml;

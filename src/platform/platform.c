@@ -230,6 +230,10 @@ struct platform *platform_load(const char *path, const char *const *sets, int ns
     if (!base || !path) return platform_from_tree(base, sets, nsets, err);
     bool imported;
     char *yaml = platform_import(path, &imported, err);
+    if (!yaml && err->set) { /* unreadable, a folder, too large */
+        conf_free(base);
+        return NULL;
+    }
     struct conf_node *over = imported ? load_imported(yaml, path, err) : yaml_load_file(path, err);
     free(yaml);
     if (!over) {

@@ -8,6 +8,7 @@
 #include <yaml.h>
 
 #include "core/pool.h"
+#include "core/readfile.h"
 
 #define MAX_DEPTH 32
 #define MAX_NODES 100000
@@ -167,19 +168,9 @@ struct conf_node *yaml_load_buffer(const char *text, size_t len, const char *nam
 }
 
 struct conf_node *yaml_load_file(const char *path, struct sim_error *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        err_set(err, "%s: cannot open platform file", path);
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *buf = xmalloc(cap);
-    size_t got;
-    while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap) buf = xrealloc_or_die(buf, cap *= 2);
-    }
-    fclose(f);
+    size_t len;
+    char *buf = readfile(path, READFILE_PLATFORM_LIMIT, &len, "platform file", err);
+    if (!buf) return NULL;
     struct conf_node *root = yaml_load_buffer(buf, len, path, err);
     free(buf);
     return root;
