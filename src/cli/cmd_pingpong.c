@@ -35,6 +35,11 @@ struct pp_opts {
     char **cmd;
 };
 
+/* The largest plausible one-way time and message size: beyond, a line is
+ * a unit mistake or garbage (1e300 s would fit a free network). */
+#define MAX_SECONDS 3600.0
+#define MAX_BYTES 1e15
+
 /* Reads "SIZE SECONDS" lines ('#' comments); false with a message naming
  * the line otherwise. */
 static bool read_points(FILE *f, const char *name, struct pingpong *pp) {
@@ -50,6 +55,13 @@ static bool read_points(FILE *f, const char *name, struct pingpong *pp) {
                 stderr,
                 "simpi calibrate: %s:%d: expected 'SIZE SECONDS' (both positive), found '%.*s'\n",
                 name, ln, (int)strcspn(p, "\n"), p);
+            return false;
+        }
+        if (t > MAX_SECONDS || s > MAX_BYTES) {
+            fprintf(stderr,
+                    "simpi calibrate: %s:%d: %g s for %g B is not a ping-pong measurement (at "
+                    "most %g s and %g B)\n",
+                    name, ln, t, s, MAX_SECONDS, MAX_BYTES);
             return false;
         }
         if (pp->n && s <= pp->size[pp->n - 1]) {
@@ -308,6 +320,14 @@ int cmd_pingpong(int argc, char **argv) {
     }
     struct fit_segment seg[FIT_MAX_SEGMENTS], aff, def;
     int nseg = fit_piecewise(pp.size, pp.time, pp.n, o.segments, 3, seg);
+    for (int i = 0; i < nseg; i++)
+        if (!isfinite(seg[i].latency) || !isfinite(seg[i].per_byte)) {
+            fprintf(stderr,
+                    "simpi calibrate: the measurements give no finite model (segment %d); "
+                    "check them\n",
+                    i + 1);
+            return EXIT_INPUT_ERROR;
+        }
     fit_line(pp.size, pp.time, 0, pp.n, &aff);
     aff.upto = INFINITY;
     default_model(o.as, &def);

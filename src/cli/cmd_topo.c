@@ -142,6 +142,24 @@ static bool write_json(const char *path, const struct topology *t, const struct 
     return outfile_commit(&o, err);
 }
 
+/* The flat platform's statistics as JSON, in the keys of write_json: every
+ * two nodes one hop apart, no switch, no link of the topology's own. */
+static bool write_flat_json(const char *path, int64_t nodes, struct sim_error *err) {
+    struct outfile o;
+    if (!outfile_open(&o, path, err)) return false;
+    char count[32] = "null", pairs[32] = "null"; /* null: as many nodes as the run needs */
+    if (nodes > 0) {
+        snprintf(count, sizeof count, "%lld", (long long)nodes);
+        snprintf(pairs, sizeof pairs, "%lld", (long long)(nodes * (nodes - 1)));
+    }
+    fprintf(o.f,
+            "{\"topology\": \"flat\", \"nodes\": %s, \"switches\": 0, \"links\": 0, "
+            "\"diameter\": 1, \"exact\": true, \"pairs\": %s, \"average_hops_random\": 1, "
+            "\"average_hops_neighbour\": 1, \"histogram\": [0, %s]}\n",
+            count, pairs, pairs);
+    return outfile_commit(&o, err);
+}
+
 /* --route A B: both ends' coordinates, the hop count and every link, with
  * the route's latency and bottleneck bandwidth. */
 static int print_route(struct network *net, const char *a_text, const char *b_text) {
@@ -205,6 +223,10 @@ int cmd_topo(int argc, char **argv) {
     } else if (topology_is_flat(&net.topo)) {
         printf("topology flat: every two nodes one hop apart (the platform's inter model); "
                "choose a topology under network: (docs/network.md)\n");
+        if (json && !write_flat_json(json, p->nodes, &err)) {
+            err_print(&err);
+            rc = EXIT_INPUT_ERROR;
+        }
     } else {
         struct topo_stats st = {0};
         measure(&net.topo, &st);

@@ -6,12 +6,34 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Control characters that came from an input file (an escape sequence, a
+ * carriage return) are written as \xNN, so that a message never drives the
+ * terminal it is printed on; newlines and tabs stay. */
+static void escape_controls(char *msg, size_t cap) {
+    char copy[sizeof((struct sim_error *)0)->msg];
+    size_t n = strlen(msg), o = 0;
+    if (n >= sizeof copy) n = sizeof copy - 1;
+    memcpy(copy, msg, n);
+    for (size_t i = 0; i < n && o + 1 < cap; i++) {
+        unsigned char c = (unsigned char)copy[i];
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+            if (o + 5 > cap) break;
+            snprintf(msg + o, 5, "\\x%02x", c);
+            o += 4;
+        } else {
+            msg[o++] = (char)c;
+        }
+    }
+    msg[o] = 0;
+}
+
 bool err_set(struct sim_error *err, const char *fmt, ...) {
     if (!err || err->set) return false;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    escape_controls(err->msg, sizeof err->msg);
     err->set = true;
     return false;
 }
@@ -22,6 +44,7 @@ bool err_vat(struct sim_error *err, const char *file, int line, const char *fmt,
                      : snprintf(err->msg, sizeof err->msg, "%s: ", file);
     if (n < 0 || (size_t)n >= sizeof err->msg) n = 0;
     vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+    escape_controls(err->msg, sizeof err->msg);
     err->set = true;
     return false;
 }

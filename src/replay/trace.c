@@ -400,9 +400,10 @@ static bool open_index(struct trace_reader *t, const char *path, struct sim_erro
             ok = err_at(err, path, s.line, "expected 'RANK PATH' with a new rank below %d", n);
             continue;
         }
-        paths[r] = xmalloc(dirlen + strlen(end) + 1);
-        memcpy(paths[r], path, dirlen);
-        strcpy(paths[r] + dirlen, end);
+        size_t at = end[0] == '/' ? 0 : dirlen; /* an absolute path stays as it is */
+        paths[r] = xmalloc(at + strlen(end) + 1);
+        memcpy(paths[r], path, at);
+        strcpy(paths[r] + at, end);
         seen++;
     }
     source_close(t, &s);

@@ -347,6 +347,28 @@ static bool dim_header(struct dim_reader *d, const char *l) {
     return true;
 }
 
+/* A header line lists every task's threads: about 5 bytes a task, so at a
+ * million tasks several MiB. */
+#define DIM_MAX_LINE (64 << 20)
+
+/* Reads one whole line into *line, growing it (up to DIM_MAX_LINE: then
+ * *too_long). False at the end of the file. */
+static bool read_line(gzFile f, char **line, size_t *cap, bool *too_long) {
+    size_t len = 0;
+    (*line)[0] = 0;
+    while (gzgets(f, *line + len, (int)(*cap - len))) {
+        len += strlen(*line + len);
+        if (len > 0 && (*line)[len - 1] == '\n') return true;
+        if (len + 1 < *cap) return true; /* the last line, without a newline */
+        if (*cap >= DIM_MAX_LINE) {
+            *too_long = true;
+            return true;
+        }
+        *line = xrealloc_or_die(*line, *cap *= 2);
+    }
+    return len > 0;
+}
+
 bool dim_translate(const char *path, const char *dir, int32_t *nranks, struct sim_error *err) {
     struct dim_reader d = {.path = path, .err = err};
     d.dir = xstrdup(dir);
@@ -354,11 +376,11 @@ bool dim_translate(const char *path, const char *dir, int32_t *nranks, struct si
     if (!f) return err_set(err, "%s: cannot open trace: %s", path, strerror(errno));
     size_t cap = 1 << 16;
     char *line = xcalloc(cap, 1);
-    bool ok = true, records = false;
-    while (ok && gzgets(f, line, (int)cap)) {
+    bool ok = true, records = false, too_long = false;
+    while (ok && read_line(f, &line, &cap, &too_long)) {
         d.line++;
-        if (strlen(line) == cap - 1 && line[cap - 2] != '\n') {
-            ok = dfail(&d, "a line longer than %zu bytes", cap - 2);
+        if (too_long) {
+            ok = dfail(&d, "a line longer than %zu bytes", (size_t)DIM_MAX_LINE);
             break;
         }
         if (d.line == 1) {
