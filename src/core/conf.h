@@ -23,6 +23,8 @@ struct conf_node {
     struct conf_node **items; /* map values or sequence items */
     char *owned_file;         /* set on the root only */
     struct conf_node *layer;  /* root: the tree merged into this one (kept for its file name) */
+    int32_t *index;           /* large maps: key -> entry + 1, open addressing (or NULL) */
+    int index_cap;
 };
 
 struct conf_node *conf_new(enum conf_kind kind, const char *file, int line);

@@ -44,6 +44,7 @@ struct pending_coll; /* a collective call some members have finished */
 struct intervals {
     int32_t nranks, nnodes;
     struct inode nodes[MAX_INTERVALS];
+    int32_t by_name[2 * MAX_INTERVALS]; /* (parent, name) -> node + 1, open addressing */
     struct rank_track *track;
     struct pending_coll **colls; /* open addressing by call id */
     size_t colls_cap, colls_used;
