@@ -89,7 +89,12 @@ static void note_envelope(struct sim_recv_target *t, const struct request *send)
 static void deliver(struct request *send, struct sim_recv_target *t) {
     int64_t n = send->size < t->capacity ? send->size : t->capacity;
     void *dst = t->buf && sim_address_hook ? sim_address_hook(t->owner, t->buf) : t->buf;
-    if (n > 0 && send->data && dst) memcpy(dst, send->data, (size_t)n);
+    /* a rendezvous send's data are still the sender's buffer (maybe one of
+     * its privatized globals) */
+    const void *src = send->data && !(send->flags & RF_OWNS) && sim_address_hook
+                          ? sim_address_hook(send->owner, send->data)
+                          : send->data;
+    if (n > 0 && src && dst) memcpy(dst, src, (size_t)n);
     note_envelope(t, send);
     if (sim_deliver_hook) sim_deliver_hook(send, t);
     if (send->flags & RF_OWNS) free(send->data);
@@ -498,17 +503,22 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
         probe_hit(s, r, recv);
         recv = queue_take(&dr->posted_head, &dr->posted_tail, r, false);
     }
+    bool borrowed = false;
     if (recv) {
         match(s, r, recv);
     } else {
-        if (buf && size > 0) { /* the caller may reuse its buffer: keep a copy */
+        /* an eager or buffered send completes at once and the caller may
+         * reuse its buffer: keep a copy; a rendezvous send completes only
+         * once its data are delivered, so its buffer is still MPI's */
+        borrowed = buf && size > 0 && sim_send_borrows(s, size, mode);
+        if (buf && size > 0 && !borrowed) {
             r->data = xmalloc((size_t)size);
             memcpy(r->data, buf, (size_t)size);
             r->flags |= RF_OWNS;
         }
         queue_append(&dr->unexp_head, &dr->unexp_tail, r);
     }
-    if (!(r->flags & RF_SUB) && !(r->flags & RF_OWNS)) r->data = NULL;
+    if (!(r->flags & RF_SUB) && !(r->flags & RF_OWNS) && !borrowed) r->data = NULL;
     return r;
 }
 
@@ -585,6 +595,10 @@ void sim_buffer_detach(struct sim *s, int32_t rank) {
     struct srank *r = &s->ranks[rank];
     if (r->bsend) r->bsend->capacity = 0;
     if (s->rec) record_buffer(s, rank, -1);
+}
+
+bool sim_send_borrows(const struct sim *s, int64_t size, enum send_mode mode) {
+    return size > s->plat->eager_limit && mode != SEND_BUFFERED;
 }
 
 struct request *sim_isend_buf(struct sim *s, int32_t rank, int32_t comm_id, int32_t dest,

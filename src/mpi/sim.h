@@ -188,7 +188,13 @@ extern void *(*sim_address_hook)(int32_t owner, void *addr);
  * on-line front end's --check=full notes the sender's type signature. */
 extern void (*sim_deliver_hook)(const struct request *send, struct sim_recv_target *t);
 /* As sim_isend / sim_irecv, with data: the send's `size` bytes at buf are
- * copied (the caller may reuse buf at once); the receive fills *target. */
+ * copied when the send completes before its delivery (eager, buffered: the
+ * caller may reuse buf at once), else read from buf when delivered (the
+ * caller keeps buf until the send completes, as MPI requires); the receive
+ * fills *target. */
+/* Whether a send of size bytes in mode keeps using the caller's buffer
+ * until it completes (rendezvous) instead of a copy (eager, buffered). */
+bool sim_send_borrows(const struct sim *s, int64_t size, enum send_mode mode);
 struct request *sim_isend_buf(struct sim *s, int32_t rank, int32_t comm_id, int32_t dest,
                               int32_t tag, int64_t size, enum send_mode mode, const void *buf);
 struct request *sim_irecv_buf(struct sim *s, int32_t rank, int32_t comm_id, int32_t source,

@@ -38,6 +38,7 @@ struct simpi_request {
     bool staged;
     int type;
     struct stage *stage; /* non-blocking collective: staging to finish */
+    void *send_packed;   /* a rendezvous send's packed data, read when delivered */
     bool active;         /* started and not yet completed */
     bool cancelled;
     bool persistent;

@@ -22,6 +22,8 @@ struct simpi_request *api_request_new(void) {
     return q;
 }
 void api_request_free(struct simpi_request *q) {
+    free(q->send_packed);
+    q->send_packed = NULL;
     if (q->rma) api_rma_forget(q);
     if (q->persistent) dt_release(q->persist.type);
     pool_put(&request_pool, q);
@@ -136,6 +138,8 @@ static void post_send(struct simpi_request *q, const void *buf, int count, MPI_D
                       int dest, int tag, MPI_Comm comm, enum send_mode mode) {
     q->type_size = dt_size(type);
     int64_t bytes = (int64_t)count * q->type_size;
+    free(q->send_packed); /* a persistent send's previous start, delivered */
+    q->send_packed = NULL;
     void *packed = NULL;
     if (!dt_contiguous(type) && bytes > 0) {
         packed = xmalloc((size_t)bytes);
@@ -151,7 +155,10 @@ static void post_send(struct simpi_request *q, const void *buf, int count, MPI_D
     if (dest != MPI_PROC_NULL)
         q->r = sim_isend_buf(simpi_rt->sim, runtime_rank(), comm, dest, tag, bytes, mode,
                              packed ? packed : buf);
-    free(packed); /* the MPI layer delivered it or kept its own copy */
+    if (packed && q->r && sim_send_borrows(simpi_rt->sim, bytes, (enum send_mode)mode))
+        q->send_packed = packed; /* read when delivered: freed with the request */
+    else
+        free(packed); /* delivered already, or copied by the MPI layer */
     if (full && q->r && sending_sig && !sending_delivered) sig_note(q->r, sending_sig);
     sending_sig = 0;
     q->active = true;

@@ -807,9 +807,17 @@ static int accumulate_into(const struct rma_call *c, char *tbuf) {
 static int move_data(const struct rma_call *c, char *tmem) {
     int rc = MPI_SUCCESS;
     if (c->kind == RMA_PUT) {
+        if (dt_contiguous(c->otype)) { /* the origin's bytes straight into the target */
+            dt_unpack(c->ttype, c->obuf, c->tcount, tmem);
+            return rc;
+        }
         char *in = packed_copy(c->obuf, c->ocount, c->otype);
         dt_unpack(c->ttype, in, c->tcount, tmem);
         free(in);
+        return rc;
+    }
+    if (c->kind == RMA_GET && dt_contiguous(c->ttype)) { /* the target's bytes, unpacked once */
+        dt_unpack(c->rtype, tmem, c->rcount, c->rbuf);
         return rc;
     }
     char *old = packed_copy(tmem, c->tcount, c->ttype);

@@ -263,6 +263,10 @@ void dt_release(int t) {
 }
 
 void dt_pack(int t, const void *buf, int64_t count, void *packed) {
+    if (dt_contiguous(t)) { /* one copy, not one per element (4 MiB of MPI_CHAR) */
+        if (count > 0 && dt_size(t) > 0) memmove(packed, buf, (size_t)(count * dt_size(t)));
+        return;
+    }
     struct dt_block one;
     int nb;
     const struct dt_block *b = dt_blocks(t, &nb, &one);
@@ -276,6 +280,10 @@ void dt_pack(int t, const void *buf, int64_t count, void *packed) {
 }
 
 void dt_unpack(int t, const void *packed, int64_t count, void *buf) {
+    if (dt_contiguous(t)) {
+        if (count > 0 && dt_size(t) > 0) memmove(buf, packed, (size_t)(count * dt_size(t)));
+        return;
+    }
     struct dt_block one;
     int nb;
     const struct dt_block *b = dt_blocks(t, &nb, &one);
