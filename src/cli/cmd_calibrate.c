@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "core/instructions.h"
+#include "core/outfile.h"
 
 static double cpu_seconds(void) {
     struct timespec ts;
@@ -48,18 +49,21 @@ static struct host_rates axpy_rates(int n, int reps, int fd) {
 }
 
 static int write_fragment(const char *path, const struct host_rates *best, const char *why) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "simpi calibrate-host: cannot write %s: %s\n", path, strerror(errno));
+    struct outfile o; /* atomic, the umask honoured, never through a planted link */
+    struct sim_error err = {0};
+    if (!outfile_open(&o, path, &err)) {
+        fprintf(stderr, "simpi calibrate-host: %s\n", err.msg);
         return EXIT_INPUT_ERROR;
     }
-    fprintf(f, "# simpi calibrate-host: this machine's compute rates (docs/interop.md)\n");
-    fprintf(f, "speed: %.4gGf\n", best->flops / 1e9);
+    fprintf(o.f, "# simpi calibrate-host: this machine's compute rates (docs/interop.md)\n");
+    fprintf(o.f, "speed: %.4gGf\n", best->flops / 1e9);
     if (best->instructions > 0)
-        fprintf(f, "instruction_rate: %.4g\n", best->instructions);
+        fprintf(o.f, "instruction_rate: %.4g\n", best->instructions);
     else
-        fprintf(f, "# instruction_rate: not measured (perf_event_open: %s)\n", why);
-    return fclose(f) ? EXIT_INPUT_ERROR : 0;
+        fprintf(o.f, "# instruction_rate: not measured (perf_event_open: %s)\n", why);
+    if (outfile_commit(&o, &err)) return 0;
+    fprintf(stderr, "simpi calibrate-host: %s\n", err.msg);
+    return EXIT_INPUT_ERROR;
 }
 
 int cmd_calibrate(int argc, char **argv) {
