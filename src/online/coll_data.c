@@ -285,7 +285,7 @@ int coll_data_arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const st
     int rc = s->failed ? mismatch(MPI_ERR_OTHER, "%s", s->failure) : check_call(s, me, c);
     if (rc) { /* counted as arrived, so that the slot goes when the others have come */
         if (!s->failed)
-            snprintf(s->failure, sizeof s->failure, "the members' calls differ: %s", why);
+            snprintf(s->failure, sizeof s->failure, "the members' calls differ: %.480s", why);
         s->failed = true;
         s->m[me].arrived = 1;
         if (++s->arrived == n) drop_slot(s);

@@ -45,6 +45,9 @@ static double host_clock(void) {
 }
 
 int32_t runtime_rank(void) {
+    /* an MPI function that does not go through API_ENTER, called from a
+     * thread the program started (it would read another rank's state) */
+    runtime_check_thread("an MPI function");
     return simpi_rt->current;
 }
 

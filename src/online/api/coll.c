@@ -62,11 +62,24 @@ uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm) {
 /* Non-contiguous datatypes travel packed: inputs are packed before the call,
  * outputs land in a staging buffer unpacked when the call completes. */
 struct stage {
+    struct stage *prev, *next; /* every stage in use (stage_new) */
     void *in, *out, *user_out;
     int type;
     int64_t out_count;
     int64_t *arrays, *out_arrays, *in_arrays; /* counts, offsets and lengths for coll_data */
 };
+
+/* The stages in use, listed so that a run that stops while ranks are inside
+ * collectives (their stacks abandoned) leaves them reachable, not leaked. */
+static struct stage *stages;
+
+static struct stage *stage_new(void) {
+    struct stage *st = xcalloc(1, sizeof *st);
+    st->next = stages;
+    if (stages) stages->prev = st;
+    stages = st;
+    return st;
+}
 
 static const void *stage_in(struct stage *st, const void *buf, int type, int64_t count) {
     if (dt_contiguous(type) || !buf || buf == MPI_IN_PLACE) return buf;
@@ -88,6 +101,11 @@ static void *stage_out(struct stage *st, void *buf, int type, int64_t count) {
 
 void api_unstage(struct stage *st) {
     if (!st) return;
+    if (st->prev)
+        st->prev->next = st->next;
+    else
+        stages = st->next;
+    if (st->next) st->next->prev = st->prev;
     if (st->out) {
         dt_unpack(st->type, st->out, st->out_count, st->user_out);
         dt_release(st->type);
@@ -174,7 +192,7 @@ static int bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm com
         rc = api_check_data("MPI_Bcast", buf, count, type, "the buffer");
     if (rc != MPI_SUCCESS) return rc;
     if (!request && api_is_inter(comm)) return api_inter_bcast(buf, count, type, root, comm);
-    struct stage *st = xcalloc(1, sizeof *st);
+    struct stage *st = stage_new();
     void *data = stage_out(st, buf, type, count);
     int64_t bytes = (int64_t)count * dt_size(type);
     struct coll_call c = {
@@ -210,7 +228,7 @@ static int reduction(const char *func, enum coll_data_kind kind, const void *sen
         return api_error(func, MPI_ERR_OP, "reductions need a datatype made of one basic type");
     }
     comm_shape(comm, &me, &n);
-    struct stage *st = xcalloc(1, sizeof *st);
+    struct stage *st = stage_new();
     int64_t total = count, mine = count; /* elements in the vector, and in my result */
     if (recvcounts) {
         total = 0;
@@ -305,7 +323,7 @@ static int data_coll(const char *func, enum coll_data_kind kind, const struct vs
     bool recvs = kind == CD_SCATTER ? !(in_place && root) : root;
     if (sends && (rc = api_check_type(func, v->sendtype, 0)) != MPI_SUCCESS) return rc;
     if (recvs && (rc = api_check_type(func, v->recvtype, 0)) != MPI_SUCCESS) return rc;
-    struct stage *st = xcalloc(1, sizeof *st);
+    struct stage *st = stage_new();
     struct coll_call c = {.kind = kind,
                           .root = kind == CD_GATHER || kind == CD_SCATTER ? v->root : 0};
     int64_t rsize = recvs ? dt_size(v->recvtype) : 0, ssize = sends ? dt_size(v->sendtype) : 0;
