@@ -69,6 +69,8 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(c, "alias"))
         report("alias", MPI_Allreduce(v, v, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    if (!strcmp(c, "alias_allgather")) /* the send block inside the receive buffer */
+        report("alias", MPI_Allgather(v + 1, 1, MPI_INT, v, 1, MPI_INT, MPI_COMM_WORLD));
     if (!strcmp(c, "signature") && rank < 2) { /* ints sent, floats received */
         float f[4];
         if (rank == 0) MPI_Send(v, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);

@@ -323,6 +323,14 @@ static int data_coll(const char *func, enum coll_data_kind kind, const struct vs
     bool recvs = kind == CD_SCATTER ? !(in_place && root) : root;
     if (sends && (rc = api_check_type(func, v->sendtype, 0)) != MPI_SUCCESS) return rc;
     if (recvs && (rc = api_check_type(func, v->recvtype, 0)) != MPI_SUCCESS) return rc;
+    if (sends && recvs && !v->vform && !in_place) { /* all of both buffers (not the v-forms') */
+        bool each_send = kind == CD_SCATTER || kind == CD_ALLTOALL; /* a block per member */
+        bool each_recv = kind != CD_SCATTER;
+        rc = api_check_overlap(func, v->sendbuf, each_send ? v->sendcount * n : v->sendcount,
+                               v->sendtype, v->recvbuf, each_recv ? v->recvcount * n : v->recvcount,
+                               v->recvtype);
+        if (rc != MPI_SUCCESS) return rc;
+    }
     struct stage *st = stage_new();
     struct coll_call c = {.kind = kind,
                           .root = kind == CD_GATHER || kind == CD_SCATTER ? v->root : 0};
