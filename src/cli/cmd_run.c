@@ -148,14 +148,24 @@ static void note_signal(int sig, siginfo_t *info, void *uctx) {
 
 static const int passed_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
 
+/* Installs note_signal (on) or the default action (off, in the child)
+ * for the passed signals, but for one ignored when simpi run started (SIGHUP
+ * under nohup, a script's background SIGQUIT...): it stays ignored in both
+ * processes, as it would have been for the program. SIGINT and SIGTERM are
+ * always passed on (the runtime answers them even when ignored). */
 static void pass_signals_on(bool on) {
-    struct sigaction sa;
+    static bool ignored[sizeof passed_signals / sizeof passed_signals[0]];
+    struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = note_signal;
     sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: the wait below sees EINTR */
     if (!on) sa.sa_handler = SIG_DFL;
-    for (size_t k = 0; k < sizeof passed_signals / sizeof passed_signals[0]; k++)
-        sigaction(passed_signals[k], &sa, NULL);
+    for (size_t k = 0; k < sizeof passed_signals / sizeof passed_signals[0]; k++) {
+        int sig = passed_signals[k];
+        if (on && sig != SIGINT && sig != SIGTERM && sigaction(sig, NULL, &old) == 0)
+            ignored[k] = old.sa_handler == SIG_IGN;
+        if (!ignored[k]) sigaction(sig, &sa, NULL);
+    }
 }
 
 static void pass_pending_signal(pid_t pid) {
