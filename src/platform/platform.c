@@ -5,13 +5,14 @@
 #include <string.h>
 
 #include "core/pool.h"
+#include "core/readfile.h"
 #include "core/units.h"
 #include "platform/import.h"
 #include "platform/yaml_load.h"
 
 static const char *const top_keys[] = {
-    "name", "nodes",   "cores_per_node", "speed",   "instruction_rate", "intra",
-    "inter", "mpi",    "placement",      "network", "storage",          NULL};
+    "name",  "nodes", "cores_per_node", "speed",   "instruction_rate", "intra",
+    "inter", "mpi",   "placement",      "network", "storage",          NULL};
 static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
                                            "concurrency", "root",    NULL};
 static const char *const mpi_keys[] = {"eager_limit",   "send_overhead", "recv_overhead",
@@ -177,8 +178,8 @@ static bool validate(struct platform *p, struct sim_error *err) {
     if (!read_nodes(p, err)) return false;
     if (!conf_get_int(p->conf, "", "cores_per_node", 1, 1 << 20, &p->cores_per_node, err))
         return false;
-    if (!read_speed(p, err) || !read_instruction_rate(p, err) || !read_mpi(p, err) || !read_placement(p, err) ||
-        !read_storage(p, err))
+    if (!read_speed(p, err) || !read_instruction_rate(p, err) || !read_mpi(p, err) ||
+        !read_placement(p, err) || !read_storage(p, err))
         return false;
     const char *nets[] = {"intra", "inter"};
     for (int i = 0; i < 2; i++) {
@@ -228,14 +229,15 @@ struct platform *platform_load(const char *path, const char *const *sets, int ns
     struct conf_node *base = yaml_load_buffer(platform_default_yaml, strlen(platform_default_yaml),
                                               "<built-in platform>", err);
     if (!base || !path) return platform_from_tree(base, sets, nsets, err);
-    bool imported;
-    char *yaml = platform_import(path, &imported, err);
-    if (!yaml && err->set) { /* unreadable, a folder, too large */
-        conf_free(base);
-        return NULL;
-    }
-    struct conf_node *over = imported ? load_imported(yaml, path, err) : yaml_load_file(path, err);
+    size_t len; /* read once: SimGrid XML and Dimemas .cfg are imported, YAML parsed */
+    char *text = readfile(path, READFILE_PLATFORM_LIMIT, &len, "platform file", err);
+    bool imported = false;
+    char *yaml = text ? platform_import_text(text, len, path, &imported, err) : NULL;
+    struct conf_node *over = !text      ? NULL
+                             : imported ? load_imported(yaml, path, err)
+                                        : yaml_load_buffer(text, len, path, err);
     free(yaml);
+    free(text);
     if (!over) {
         conf_free(base);
         return NULL;

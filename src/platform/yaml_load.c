@@ -8,7 +8,6 @@
 #include <yaml.h>
 
 #include "core/pool.h"
-#include "core/readfile.h"
 
 #define MAX_DEPTH 32
 #define MAX_NODES 100000
@@ -164,14 +163,5 @@ struct conf_node *yaml_load_buffer(const char *text, size_t len, const char *nam
         root->owned_file = file;
     else
         free(file);
-    return root;
-}
-
-struct conf_node *yaml_load_file(const char *path, struct sim_error *err) {
-    size_t len;
-    char *buf = readfile(path, READFILE_PLATFORM_LIMIT, &len, "platform file", err);
-    if (!buf) return NULL;
-    struct conf_node *root = yaml_load_buffer(buf, len, path, err);
-    free(buf);
     return root;
 }

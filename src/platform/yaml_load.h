@@ -11,6 +11,5 @@
  * on a syntax error, an empty document, or a top level that is not a map. */
 struct conf_node *yaml_load_buffer(const char *text, size_t len, const char *name,
                                    struct sim_error *err);
-struct conf_node *yaml_load_file(const char *path, struct sim_error *err);
 
 #endif
