@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/pool.h"
+#include "core/rankfile.h"
 
 /* The temporaries being written, for outfile_remove_pending (a fixed table:
  * a signal handler may read it at any moment). */
@@ -44,22 +45,14 @@ void outfile_forget_temp_dir(const char *dir) {
         if (temp_dirs[i] == dir) temp_dirs[i] = NULL;
 }
 
-/* Removes dir/rank<R>.trace for R = 0, 1, ... and dir (snprintf: not
- * strictly async-signal-safe, but what glibc's does touches no lock). */
-static void remove_rank_dir(const char *dir) {
-    char path[4200];
-    for (int r = 0;; r++) {
-        snprintf(path, sizeof path, "%s/rank%d.trace", dir, r);
-        if (unlink(path) != 0) break;
-    }
-    rmdir(dir);
-}
-
 void outfile_remove_pending(void) {
     for (int i = 0; i < PENDING_MAX; i++)
         if (pending[i]) unlink(pending[i]);
     for (int i = 0; i < DIRS_MAX; i++)
-        if (temp_dirs[i]) remove_rank_dir(temp_dirs[i]);
+        if (temp_dirs[i]) { /* (snprintf: not strictly async-signal-safe; glibc's takes no lock) */
+            rankfile_remove(temp_dirs[i], 0, -1);
+            rmdir(temp_dirs[i]);
+        }
 }
 
 bool outfile_open(struct outfile *o, const char *path, struct sim_error *err) {

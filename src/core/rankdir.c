@@ -62,23 +62,9 @@ static void release(struct rankdir *d) {
 
 void rankdir_abandon(struct rankdir *d, int32_t nranks) {
     if (!d->stage) return;
-    char path[4200];
-    for (int32_t r = 0; r < nranks; r++) {
-        rankfile_path(d->stage, r, path, sizeof path);
-        unlink(path);
-    }
+    rankfile_remove(d->stage, 0, nranks);
     rmdir(d->stage);
     release(d);
-}
-
-/* Removes DIR's rank files numbered from first on (a larger earlier run's):
- * unlink removes a link itself, never its target. */
-static void remove_stale(const char *dir, int32_t first) {
-    char path[4200];
-    for (int32_t r = first;; r++) {
-        rankfile_path(dir, r, path, sizeof path);
-        if (unlink(path) != 0) return;
-    }
 }
 
 bool rankdir_commit(struct rankdir *d, int32_t nranks, struct sim_error *err) {
@@ -91,7 +77,7 @@ bool rankdir_commit(struct rankdir *d, int32_t nranks, struct sim_error *err) {
         rankfile_path(d->dir, r, to, sizeof to);
         if (rename(from, to) != 0) ok = err_set(err, "cannot write %s: %s", to, strerror(errno));
     }
-    if (ok) remove_stale(d->dir, nranks);
+    if (ok) rankfile_remove(d->dir, nranks, -1); /* a larger earlier run's files */
     if (fd >= 0) close(fd);
     if (!ok) {
         rankdir_abandon(d, nranks);

@@ -10,6 +10,14 @@ void rankfile_path(const char *dir, int32_t rank, char *out, size_t n) {
     snprintf(out, n, "%s/rank%d.trace", dir, rank);
 }
 
+void rankfile_remove(const char *dir, int32_t first, int32_t count) {
+    char path[4200];
+    for (int32_t r = first; count < 0 || r < first + count; r++) {
+        rankfile_path(dir, r, path, sizeof path);
+        if (unlink(path) != 0 && count < 0) return;
+    }
+}
+
 static bool write_all(int fd, const char *buf, size_t len) {
     for (size_t off = 0; off < len;) {
         ssize_t w = write(fd, buf + off, len - off);

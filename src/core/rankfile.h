@@ -17,5 +17,9 @@ bool rankfile_append(const char *dir, int32_t rank, int32_t nranks, bool *starte
                      size_t len);
 /* The file's path. */
 void rankfile_path(const char *dir, int32_t rank, char *out, size_t n);
+/* Removes dir/rank<R>.trace for R from first on: count files, or (count <
+ * 0) until one is missing. unlink removes a link itself, never its target.
+ * Called from signal handlers too (snprintf and unlink only). */
+void rankfile_remove(const char *dir, int32_t first, int32_t count);
 
 #endif

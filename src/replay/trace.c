@@ -15,6 +15,7 @@
 
 #include "core/outfile.h"
 #include "core/pool.h"
+#include "core/rankfile.h"
 #include "replay/trace_internal.h"
 
 #define SHARED_BUF (1 << 18)
@@ -676,11 +677,7 @@ static bool open_dimemas(struct trace_reader *t, const char *path, struct sim_er
 static void remove_temp_dir(struct trace_reader *t) {
     if (!t->temp_dir) return;
     outfile_forget_temp_dir(t->temp_dir);
-    for (int32_t r = 0;; r++) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s/rank%d.trace", t->temp_dir, r);
-        if (unlink(path) != 0) break;
-    }
+    rankfile_remove(t->temp_dir, 0, -1);
     rmdir(t->temp_dir);
     free(t->temp_dir);
     t->temp_dir = NULL;
