@@ -3,6 +3,7 @@
 #define SIMPI_CLI_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #define EXIT_INPUT_ERROR 1
 #define EXIT_USAGE 2
@@ -12,6 +13,14 @@
 /* Installs handler for SIGINT, SIGTERM and SIGHUP (SIGHUP only where it is
  * not ignored: nohup). */
 void cli_catch_signals(void (*handler)(int));
+/* A child process simpi waits for (child.c): cli_pass_signals(true) in the
+ * parent before fork notes SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2
+ * and SIGALRM sent by another process (not one ignored at the start, but for
+ * SIGINT and SIGTERM); (false) in the child restores their default action.
+ * The parent's wait, interrupted, calls cli_pass_pending_signal, which
+ * passes the signal on 50 ms later. */
+void cli_pass_signals(bool on);
+void cli_pass_pending_signal(pid_t child);
 
 /* help.c: whether argv (a subcommand's) asks for help, and that help. */
 bool cli_asks_help(int argc, char **argv);

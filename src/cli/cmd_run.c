@@ -5,14 +5,12 @@
 #define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -135,47 +133,6 @@ static int fail_before_run(const char *app, const char *why, int rc) {
     return rc;
 }
 
-/* A signal sent to simpi run by another process (kill, timeout) is passed
- * on to the program's process, a moment later: a signal sent to the whole
- * process group (the terminal's Ctrl-C, timeout) reaches the program
- * directly first, and the runtime ignores the copy from its parent. */
-static volatile sig_atomic_t pending_signal;
-
-static void note_signal(int sig, siginfo_t *info, void *uctx) {
-    (void)uctx;
-    if (info->si_code <= 0) pending_signal = sig; /* from a process, not the terminal */
-}
-
-static const int passed_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
-
-/* Installs note_signal (on) or the default action (off, in the child)
- * for the passed signals, but for one ignored when simpi run started (SIGHUP
- * under nohup, a script's background SIGQUIT...): it stays ignored in both
- * processes, as it would have been for the program. SIGINT and SIGTERM are
- * always passed on (the runtime answers them even when ignored). */
-static void pass_signals_on(bool on) {
-    static bool ignored[sizeof passed_signals / sizeof passed_signals[0]];
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = note_signal;
-    sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: the wait below sees EINTR */
-    if (!on) sa.sa_handler = SIG_DFL;
-    for (size_t k = 0; k < sizeof passed_signals / sizeof passed_signals[0]; k++) {
-        int sig = passed_signals[k];
-        if (on && sig != SIGINT && sig != SIGTERM && sigaction(sig, NULL, &old) == 0)
-            ignored[k] = old.sa_handler == SIG_IGN;
-        if (!ignored[k]) sigaction(sig, &sa, NULL);
-    }
-}
-
-static void pass_pending_signal(pid_t pid) {
-    int sig = pending_signal;
-    if (!sig) return;
-    pending_signal = 0;
-    nanosleep(&(struct timespec){0, 50000000}, NULL); /* 50 ms */
-    kill(pid, sig);
-}
-
 /* The reason a process ended without its report. */
 static void describe_abrupt_end(int status, char *why, size_t n) {
     int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -202,11 +159,11 @@ static int supervise(char **prog) {
     char fd[16];
     snprintf(fd, sizeof fd, "%d", done[1]);
     setenv("SIMPI_DONE_FD", fd, 1);
-    pass_signals_on(true);
+    cli_pass_signals(true);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        pass_signals_on(false);
+        cli_pass_signals(false);
         execv(prog[0], prog);
         char why[600];
         snprintf(why, sizeof why, "cannot run '%s': %s", prog[0], strerror(errno));
@@ -217,11 +174,11 @@ static int supervise(char **prog) {
     char got[8] = "";
     ssize_t n;
     while ((n = read(done[0], got, sizeof got - 1)) < 0 && errno == EINTR)
-        pass_pending_signal(pid);
+        cli_pass_pending_signal(pid);
     close(done[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        pass_pending_signal(pid);
+        cli_pass_pending_signal(pid);
     int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     if (n > 0 && !strncmp(got, "done", 4)) return rc;
     if (WIFEXITED(status) && (rc == 126 || rc == 127)) return rc; /* exec failed: said so */

@@ -4,7 +4,6 @@
  * then checks the trace and says how to replay it (docs/interop.md). */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,27 +84,6 @@ static bool check_complete(const char *path, int rank) {
     return complete;
 }
 
-/* The launcher's process, to which a SIGTERM, SIGINT or SIGHUP sent to
- * simpi trace by another process (kill, timeout) is passed on, so that
- * mpirun stops its ranks; one from the terminal reaches it directly. */
-static volatile pid_t launcher;
-
-static void forward_signal(int sig, siginfo_t *info, void *uctx) {
-    (void)uctx;
-    if (launcher > 0 && info->si_code <= 0) kill(launcher, sig);
-}
-
-static void forward_signals(bool on) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = forward_signal;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    if (!on) sa.sa_handler = SIG_DFL;
-    int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    for (size_t i = 0; i < 3; i++)
-        sigaction(sigs[i], &sa, NULL);
-}
-
 /* Runs the launcher with the tracer preloaded, writing into folder; its
  * exit status as a shell gives it. */
 static int run_traced(char **cmd, const char *lib, const char *folder) {
@@ -115,21 +93,18 @@ static int run_traced(char **cmd, const char *lib, const char *folder) {
     setenv("LD_PRELOAD", preload, 1);
     setenv("SIMPI_TRACE_DIR", folder, 1);
     free(preload);
-    forward_signals(true);
+    cli_pass_signals(true); /* so that mpirun stops its ranks (child.c) */
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        forward_signals(false);
+        cli_pass_signals(false);
         execvp(cmd[0], cmd);
         fprintf(stderr, "simpi trace: cannot run '%s': %s\n", cmd[0], strerror(errno));
         _exit(127);
     }
-    launcher = pid;
     int status = 0;
-    pid_t w;
-    while (pid > 0 && (w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-        ;
-    launcher = 0;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        cli_pass_pending_signal(pid);
     unsetenv("LD_PRELOAD");
     if (pid < 0) {
         fprintf(stderr, "simpi trace: cannot run '%s': %s\n", cmd[0], strerror(errno));
