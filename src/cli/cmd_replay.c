@@ -131,9 +131,11 @@ static void report_failure(const struct replay_opts *o, const struct sim_error *
  * removing the outputs being written. */
 static void on_interrupt(int sig) {
     if (!replay_running || replay_interrupt_signal || sig == SIGALRM) {
+        /* the alarm ends the process as the signal it waited on would */
+        int end = sig == SIGALRM && replay_interrupt_signal ? replay_interrupt_signal : sig;
         outfile_remove_pending();
-        signal(sig == SIGALRM && replay_interrupt_signal ? replay_interrupt_signal : sig, SIG_DFL);
-        raise(sig == SIGALRM && replay_interrupt_signal ? replay_interrupt_signal : sig);
+        signal(end, SIG_DFL);
+        raise(end);
         return;
     }
     replay_interrupt_signal = sig;

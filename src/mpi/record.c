@@ -12,12 +12,9 @@
  * is counted and reported; so are operations on communicators made from
  * them. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/pool.h"
 #include "core/rankdir.h"
