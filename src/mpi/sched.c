@@ -107,11 +107,10 @@ static void run_rounds(struct sim *s, struct sched *sc) {
 /* The algorithm for this call; consecutive calls of an operation usually
  * have the same shape, so the last choice per operation is kept. */
 static const struct coll_algo *select_algo(struct sim *s, enum coll_kind kind, int32_t n,
-                                           int64_t size, bool nonblocking) {
+                                           int64_t size, unsigned how) {
     struct coll_choice *c = &s->coll_last[kind];
-    if (!c->algo || c->n != n || c->size != size || c->nonblocking != nonblocking)
-        *c = (struct coll_choice){coll_select_call(&s->coll, kind, n, size, nonblocking), n,
-                                  nonblocking, size};
+    if (!c->algo || c->n != n || c->size != size || c->how != how)
+        *c = (struct coll_choice){coll_select_call(&s->coll, kind, n, size, how), n, how, size};
     return c->algo;
 }
 
@@ -166,9 +165,8 @@ static void copy_counts(struct sim *s, struct sched *sc, int32_t n, const int64_
     }
 }
 
-/* Whether a reduce_scatter's blocks are all of one size: then it is a
- * reduce_scatter_block, which MPICH and Open MPI choose by the same rules,
- * and the uniform algorithms (a forced one included) apply. */
+/* Whether a reduce_scatter's blocks are all of one size: then the uniform
+ * algorithms (a forced one included) apply. */
 static bool equal_blocks(enum coll_kind kind, const struct sched_counts *v, int32_t n) {
     if (kind != COLL_REDUCE_SCATTER || v->send || !v->recv) return false;
     for (int32_t j = 1; j < n; j++)
@@ -179,6 +177,10 @@ static bool equal_blocks(enum coll_kind kind, const struct sched_counts *v, int3
 struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                             enum coll_kind kind, int64_t size, int32_t root,
                             const struct sched_counts *v, bool nonblocking) {
+    /* a reduce_scatter without counts is the block form; one whose counts
+     * are equal runs the uniform algorithms but is chosen as counted */
+    unsigned how = (nonblocking ? COLL_CALL_NONBLOCKING : 0) |
+                   (kind == COLL_REDUCE_SCATTER && !v ? COLL_CALL_SCATTER_BLOCK : 0);
     if (v && equal_blocks(kind, v, c->size)) {
         size = v->recv[0];
         v = NULL;
@@ -201,8 +203,8 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     sc->args = (struct coll_args){c->size,         myrank,         root, size,
                                   s->coll.segment, s->coll.window, NULL, NULL};
     copy_counts(s, sc, c->size, v ? v->send : NULL, v ? v->recv : NULL);
-    sc->algo = v ? coll_select_v(&s->coll, kind, &sc->args)
-                 : select_algo(s, kind, c->size, size, nonblocking);
+    sc->algo = v ? coll_select_v(&s->coll, kind, &sc->args, how)
+                 : select_algo(s, kind, c->size, size, how);
     if (myrank == 0) s->coll_calls[coll_index(sc->algo)]++; /* once per collective */
     run_rounds(s, sc);
     return req;

@@ -134,7 +134,7 @@ struct sim {
     struct coll_choice {     /* the last selection per operation */
         const struct coll_algo *algo;
         int32_t n;
-        bool nonblocking;
+        unsigned how; /* COLL_CALL_* */
         int64_t size;
     } coll_last[COLL_KINDS];
     int64_t coll_calls[48];                  /* collectives run, per algorithm */

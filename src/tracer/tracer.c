@@ -619,6 +619,18 @@ static void put_counts(const char *key, const int *counts, MPI_Datatype type, in
         fprintf(out, "%s%lld", i ? "," : "", (long long)counts[i] * size);
 }
 
+/* A collective where every rank knows every block (allgatherv,
+ * reduce_scatter): its own block and the list. */
+static void put_blocks(const char *name, const int *counts, MPI_Datatype type, MPI_Comm comm) {
+    int c = coll_comm(comm);
+    if (c < 0) return;
+    int n = comm_size(comm), r;
+    PMPI_Comm_rank(comm, &r);
+    fprintf(out, "%d %s %lld comm=%d", me, name, bytes(counts[r], type), c);
+    put_counts("recv", counts, type, n);
+    fputc('\n', out);
+}
+
 int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
                 const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm) {
     int t = enter();
@@ -657,14 +669,19 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                    const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm) {
     int t = enter();
     int rc = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
-    int c = t ? coll_comm(comm) : -1;
-    if (c >= 0) {
-        int n = comm_size(comm), r;
-        PMPI_Comm_rank(comm, &r);
-        fprintf(out, "%d allgatherv %lld comm=%d", me, bytes(rcounts[r], rtype), c);
-        put_counts("recv", rcounts, rtype, n);
-        fputc('\n', out);
-    }
+    if (t) put_blocks("allgatherv", rcounts, rtype, comm);
+    if (t) leave();
+    return rc;
+}
+
+/* MPI_Reduce_scatter: the counted form, even when the counts are equal
+ * (MPI_Reduce_scatter_block is the uniform record); Open MPI chooses the
+ * two by different tables. */
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
+                       MPI_Op op, MPI_Comm comm) {
+    int t = enter();
+    int rc = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm);
+    if (t) put_blocks("reduce_scatterv", rcounts, type, comm);
     if (t) leave();
     return rc;
 }

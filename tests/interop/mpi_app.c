@@ -58,6 +58,15 @@ int main(int argc, char **argv) {
     if (rank == 0)
         for (int k = 0; k < size; k++)
             bad |= all[displs[k]] != k;
+    /* a reduce_scatter with counts 1 .. size: rank r gets the sum of its
+     * block, size x r at every place */
+    int vec[64 * 65 / 2], part[64];
+    for (int k = 0, at = 0; k < size; k++)
+        for (int j = 0; j <= k; j++)
+            vec[at++] = k;
+    MPI_Reduce_scatter(vec, part, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    for (int j = 0; j <= rank; j++)
+        bad |= part[j] != size * rank;
     MPI_Comm_free(&half);
     MPI_Comm_free(&dup);
     free(counts);

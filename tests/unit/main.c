@@ -9,10 +9,11 @@ int test_failures;
 char test_tmp[64]; /* a private folder for the tests' files, removed at the end */
 
 extern const struct test_case units_tests[], engine_tests[], platform_tests[], p2p_tests[],
-    coll_tests[], trace_tests[], replay_tests[], simgrid_tests[], context_tests[], topology_tests[];
+    coll_tests[], coll_ompi_tests[], trace_tests[], replay_tests[], simgrid_tests[],
+    context_tests[], topology_tests[];
 
 static const struct test_case *const groups[] = {
-    units_tests, engine_tests, platform_tests, p2p_tests,     coll_tests,
+    units_tests, engine_tests, platform_tests, p2p_tests,     coll_tests,    coll_ompi_tests,
     trace_tests, replay_tests, simgrid_tests,  context_tests, topology_tests};
 
 const char *test_write_temp(const char *suffix, const char *text) {

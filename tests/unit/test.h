@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,5 +52,13 @@ struct test_case {
  * slot, 8 slots). */
 const char *test_write_temp(const char *suffix, const char *text);
 extern char test_tmp[64]; /* the tests' private folder */
+
+/* Message sizes for a selector sweep on n ranks: 0, each power of two up to
+ * 16 MiB and its neighbours, each of the nmarks thresholds and its
+ * neighbours, and the sizes putting a total (n x size) just below and at
+ * each threshold; returns how many were written (at most
+ * COLL_SWEEP_SIZES(nmarks)). */
+#define COLL_SWEEP_SIZES(nmarks) (1 + 3 * 25 + 5 * (nmarks))
+int coll_sweep_sizes(int32_t n, const int64_t *marks, int nmarks, int64_t *sizes);
 
 #endif

@@ -395,9 +395,9 @@ static void test_selector_mpich_nonblocking(void) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct coll_algo *b =
-            coll_select_call(&cfg, cases[i].kind, cases[i].n, cases[i].size, false);
+            coll_select_call(&cfg, cases[i].kind, cases[i].n, cases[i].size, 0);
         const struct coll_algo *nb =
-            coll_select_call(&cfg, cases[i].kind, cases[i].n, cases[i].size, true);
+            coll_select_call(&cfg, cases[i].kind, cases[i].n, cases[i].size, COLL_CALL_NONBLOCKING);
         if (!b || !nb || strcmp(b->name, cases[i].blocking) ||
             strcmp(nb->name, cases[i].nonblocking))
             fprintf(stderr, "  %s on %d ranks of %lld B: got %s / %s, want %s / %s\n",
@@ -411,27 +411,33 @@ static void test_selector_mpich_nonblocking(void) {
 
 /* Every communicator size from 2 to 1,024 and sizes from 0 to 16 MiB: each
  * power of two and its neighbours, each threshold and its neighbours, and
- * the sizes that put a total (n x s) on either side of a total threshold. */
+ * the sizes that put a total (n x s) on either side of a total threshold
+ * (coll_sweep_sizes, test.h). */
+int coll_sweep_sizes(int32_t n, const int64_t *marks, int nmarks, int64_t *sizes) {
+    int ns = 0;
+    sizes[ns++] = 0;
+    for (int64_t p = 1; p <= 16 << 20; p *= 2) {
+        sizes[ns++] = p - 1;
+        sizes[ns++] = p;
+        sizes[ns++] = p + 1;
+    }
+    for (int i = 0; i < nmarks; i++) {
+        sizes[ns++] = marks[i] - 1;
+        sizes[ns++] = marks[i];
+        sizes[ns++] = marks[i] + 1;
+        sizes[ns++] = marks[i] / n; /* totals just below and at */
+        sizes[ns++] = (marks[i] + n - 1) / n;
+    }
+    return ns;
+}
+
 static void test_selector_mpich_sweep(void) {
     static const int64_t marks[] = {12288, 524288, 81920, 2048, 32768, 256, 8};
     struct coll_config cfg = {.selector = COLL_SEL_MPICH, .segment = 65536, .window = 32};
     int wrong = 0, checked = 0;
     for (int32_t n = 2; n <= 1024; n++) {
-        int64_t sizes[160];
-        int ns = 0;
-        sizes[ns++] = 0;
-        for (int64_t p = 1; p <= 16 << 20; p *= 2) {
-            sizes[ns++] = p - 1;
-            sizes[ns++] = p;
-            sizes[ns++] = p + 1;
-        }
-        for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
-            sizes[ns++] = marks[i] - 1;
-            sizes[ns++] = marks[i];
-            sizes[ns++] = marks[i] + 1;
-            sizes[ns++] = marks[i] / n; /* totals just below and at */
-            sizes[ns++] = (marks[i] + n - 1) / n;
-        }
+        int64_t sizes[COLL_SWEEP_SIZES(7)];
+        int ns = coll_sweep_sizes(n, marks, 7, sizes);
         for (int i = 0; i < ns; i++)
             for (int k = 0; k < COLL_KINDS; k++) {
                 const char *want = mpich_json((enum coll_kind)k, n, sizes[i]);
@@ -458,7 +464,7 @@ static void expect_sel_v_kind(enum coll_selector sel, enum coll_kind kind, int32
     for (int32_t j = 0; j < n; j++)
         blocks[j] = block;
     struct coll_args args = {.n = n, .size = block, .vrecv = blocks};
-    const struct coll_algo *a = coll_select_v(&cfg, kind, &args);
+    const struct coll_algo *a = coll_select_v(&cfg, kind, &args, 0);
     if (!a || strcmp(a->name, want))
         fprintf(stderr, "  selector %d, %sv on %d ranks of %lld B blocks: got %s, want %s\n",
                 (int)sel, sim_coll_name(kind), n, (long long)block, a ? a->name : "NULL", want);
@@ -496,15 +502,16 @@ static void test_selector_allgatherv(void) {
     expect_sel_v(COLL_SEL_FIXED, 16, 8, "ring");
     /* reduce_scatter with counts: MPICH recursive halving below 524288 B in
      * all; Open MPI's table on the total: recursive halving for 8 <= P < 32
-     * below 262144 B, its non-overlapping form (P < 64, total < 64 B) and
-     * its ring run as the ring */
+     * below 262144 B, its non-overlapping form for 32 <= P < 64 below 64 B
+     * in all (40 blocks of 1 B), else its ring */
     enum coll_kind RS = COLL_REDUCE_SCATTER;
     expect_sel_v_kind(M, RS, 16, 8, "recursive_halving");
     expect_sel_v_kind(M, RS, 12, 43690, "recursive_halving"); /* 524280 B */
     expect_sel_v_kind(M, RS, 16, 32768, "ring");              /* 524288 B */
     expect_sel_v_kind(O, RS, 16, 16383, "recursive_halving"); /* 262128 B */
     expect_sel_v_kind(O, RS, 16, 16384, "ring");
-    expect_sel_v_kind(O, RS, 40, 1, "ring"); /* non-overlapping in Open MPI */
+    expect_sel_v_kind(O, RS, 40, 1, "nonoverlapping");    /* 40 B */
+    expect_sel_v_kind(O, RS, 40, 2, "recursive_halving"); /* 80 B, below 2048 */
     expect_sel_v_kind(COLL_SEL_FIXED, RS, 16, 8, "ring");
 }
 

@@ -601,6 +601,20 @@ static void expect_forced(const char *set, const char *record, int64_t want_us) 
     expect_on(plat4, set, record, want_us);
 }
 
+/* The same for a non-blocking collective record, waited for at once. */
+static void expect_nonblocking(const char *set, const char *record, int64_t want_us) {
+    char trace[512];
+    int at = snprintf(trace, sizeof trace, "simpi-trace 1\nranks 4\n");
+    for (int r = 0; r < 4; r++)
+        at += snprintf(trace + at, sizeof trace - (size_t)at, "%d %s req=1\n%d wait 1\n", r, record,
+                       r);
+    const char *sets[1] = {set};
+    struct outcome o = run_with(plat4, sets, 1, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    if (o.predicted != want_us * US) fprintf(stderr, "  with --set %s, %s\n", set, record);
+    CHECK_EQ_INT(o.predicted, want_us * US);
+}
+
 /* Algorithms forced with mpi.coll.OP, on plat4 (T(S) = 10us + S / 100
  * MB/s), 4 ranks:
  *   allreduce ring, S = 4000 B: 2 (P-1) T(S/P) = 6 x (10 + 10) us = 120us
@@ -661,8 +675,25 @@ static void test_collective_algorithms(void) {
  *     T(2000) + T(1000) = 50; pairwise and ring 3 x T(1000) = 60;
  *     nonoverlapping: binomial reduce 2 x T(4000) + linear scatter from
  *     the root, the last block leaving 2 W later: 100 + 20 + 20 = 140
+ *   reduce_scatter recursive_doubling, blocks of 1000 B: step 0 swaps with
+ *     me ^ 1 all but the partner's own block, 3000 B: T(3000) = 40; step 1
+ *     with me ^ 2 all but the partner pair's two blocks, 2000 B: T(2000) =
+ *     30; 70
+ *   allgather linear, 1000 B: the alltoall linear's pattern: 40
  *   scan/exscan, 1000 B: recursive doubling 2 x T(1000) = 40 (rank 3 hears
- *     from rank 1 at 40); linear 3 x T(1000) = 60 */
+ *     from rank 1 at 40); linear 3 x T(1000) = 60
+ * Open MPI's selector on 4 ranks, blocks of 100000 B: MPI_Reduce_scatter_block
+ * (a trace's reduce_scatter) by its own table (4 <= P < 8: below 1048576
+ * B) recursive halving, T(200000) + T(100000) = 2010 + 1010, and each
+ * message above the 64 KiB eager limit first sends a request and waits
+ * for the answer, 2 T(0) = 20 more per round: 3060; MPI_Reduce_scatter
+ * with those equal counts (a reduce_scatterv record) by the reduce_scatter
+ * table on the 400000 B in all (from 262144 B) the ring, 3 x (T(100000)
+ * + 20) = 3090. Its non-blocking forms (libnbc), 1000 B:
+ * ireduce_scatter the reduce then the scatter, 140 (nonoverlapping
+ * above); iallgather linear, 40; ibcast on 4 ranks linear, 40 (the bcast
+ * linear above); iallreduce below 65536 B a binomial reduce then bcast,
+ * 80. */
 static void test_collective_library(void) {
     expect_forced("mpi.coll.barrier=linear", "barrier", 20);
     expect_forced("mpi.coll.bcast=linear", "bcast 1000", 40);
@@ -690,6 +721,15 @@ static void test_collective_library(void) {
     expect_forced("mpi.coll.scan=linear", "scan 1000", 60);
     expect_forced("mpi.coll.exscan=recursive_doubling", "exscan 1000", 40);
     expect_forced("mpi.coll.exscan=linear", "exscan 1000", 60);
+    expect_forced("mpi.coll.reduce_scatter=recursive_doubling", "reduce_scatter 1000", 70);
+    expect_forced("mpi.coll.allgather=linear", "allgather 1000", 40);
+    const char *O = "mpi.coll.selector=ompi";
+    expect_forced(O, "reduce_scatter 100000", 3060);
+    expect_forced(O, "reduce_scatterv 100000 recv=100000,100000,100000,100000", 3090);
+    expect_nonblocking(O, "ireduce_scatter 1000", 140);
+    expect_nonblocking(O, "iallgather 1000", 40);
+    expect_nonblocking(O, "ibcast 1000", 40);
+    expect_nonblocking(O, "iallreduce 1000", 80);
     /* a selector picks by size: MPICH's alltoall of 1000 B blocks on 4 ranks
      * is its medium algorithm (windowed linear, 32 at a time): as linear, 40 */
     expect_forced("mpi.coll.selector=mpich", "alltoall 1000", 40);

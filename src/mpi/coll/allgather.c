@@ -58,3 +58,15 @@ int coll_allgather_neighbor_exchange(const struct coll_args *a, int round, struc
     coll_op_set(&ops[1], 0, peer, bytes);
     return 2;
 }
+
+/* Linear (Open MPI's libnbc iallgather and iallgatherv): every rank sends
+ * its block to every other rank and receives theirs, all at once, in one
+ * round: the linear all-to-all's pattern with one block for all. Cost:
+ * T(S) without contention; with the nodes' interfaces the n - 1 sends of a
+ * rank leave one after another. */
+int coll_allgather_linear(const struct coll_args *a, int round, struct coll_op *ops) {
+    struct coll_args same = *a;
+    same.vsend = NULL;
+    same.size = coll_vrecv(a, a->me);
+    return coll_alltoall_linear(&same, round, ops);
+}

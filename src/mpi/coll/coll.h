@@ -87,21 +87,29 @@ void coll_an_buffers(enum coll_kind kind, int32_t n, int64_t S, bool is_root, in
 int coll_an_factor_find(const char *name);
 int coll_an_size_find(const char *name);
 
+/* How a collective was called, for the selectors: non-blocking (MPICH
+ * and Open MPI choose some of those by rules of their own), and for a
+ * reduce_scatter, the block form (MPI_Reduce_scatter_block, a trace's
+ * uniform reduce_scatter record), which Open MPI chooses by a table of its
+ * own; an MPI_Reduce_scatter whose counts happen to be equal is not. */
+enum { COLL_CALL_NONBLOCKING = 1, COLL_CALL_SCATTER_BLOCK = 2 };
+
 /* The algorithm used for a collective of this kind on n ranks with size
  * bytes per rank (the block; reduce_scatter: each rank's block): the one
- * forced for the kind, else the selector's choice. cfg may be NULL (fixed). */
+ * forced for the kind, else the selector's choice for a blocking call.
+ * cfg may be NULL (fixed). */
 const struct coll_algo *coll_select(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
                                     int64_t size);
-/* The same for a blocking or a non-blocking call (MPICH chooses some
- * non-blocking collectives by rules of their own). */
+/* The same for a call made as `how` says (COLL_CALL_* bits). */
 const struct coll_algo *coll_select_call(const struct coll_config *cfg, enum coll_kind kind,
-                                         int32_t n, int64_t size, bool nonblocking);
+                                         int32_t n, int64_t size, unsigned how);
 /* The same for a variable-count collective: the forced algorithm when it
  * handles variable counts, else the selector's variable-count rule, which
- * depends on n, and for an allgatherv on the total of the blocks (every
- * rank knows them all; of the others each rank knows only its own counts). */
+ * depends on n, and for an allgatherv and a reduce_scatter on the total of
+ * the blocks (every rank knows them all; of the others each rank knows
+ * only its own counts). */
 const struct coll_algo *coll_select_v(const struct coll_config *cfg, enum coll_kind kind,
-                                      const struct coll_args *a);
+                                      const struct coll_args *a, unsigned how);
 /* Bytes this rank sends to / receives from communicator rank j. */
 static inline int64_t coll_vsend(const struct coll_args *a, int32_t j) {
     return a->vsend ? a->vsend[j] : a->size;
@@ -195,6 +203,7 @@ int coll_gather_linear_sync(const struct coll_args *a, int round, struct coll_op
 int coll_scatter_linear(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_scatter_linear_sync(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_allgather_neighbor_exchange(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_allgather_linear(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_alltoall_bruck(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_alltoall_linear(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_alltoall_linear_sync(const struct coll_args *a, int round, struct coll_op *ops);
@@ -203,5 +212,7 @@ int coll_reduce_scatter_recursive_halving(const struct coll_args *a, int round,
 int coll_scan_recursive_doubling(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_scan_linear(const struct coll_args *a, int round, struct coll_op *ops);
 int coll_reduce_scatter_nonoverlapping(const struct coll_args *a, int round, struct coll_op *ops);
+int coll_reduce_scatter_recursive_doubling(const struct coll_args *a, int round,
+                                           struct coll_op *ops);
 
 #endif

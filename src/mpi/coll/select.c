@@ -46,6 +46,7 @@ static const struct coll_algo algos[] = {
     {"ring", COLL_ALLGATHER, coll_allgather_ring, 0, V},
     {"recursive_doubling", COLL_ALLGATHER, coll_allgather_recursive_doubling, 0, V},
     {"neighbor_exchange", COLL_ALLGATHER, coll_allgather_neighbor_exchange, 0, 0},
+    {"linear", COLL_ALLGATHER, coll_allgather_linear, W, V},
     {"pairwise", COLL_ALLTOALL, coll_alltoall_pairwise, 0, V},
     {"bruck", COLL_ALLTOALL, coll_alltoall_bruck, 0, 0},
     {"linear", COLL_ALLTOALL, coll_alltoall_linear, W, V},
@@ -58,7 +59,8 @@ static const struct coll_algo algos[] = {
     /* ring reduce-scatter (Open MPI): n - 1 rounds passing one partially
      * reduced block to me + 1, the allgather ring's pattern: (n - 1) T(S) */
     {"ring", COLL_REDUCE_SCATTER, coll_allgather_ring, 0, V},
-    {"nonoverlapping", COLL_REDUCE_SCATTER, coll_reduce_scatter_nonoverlapping, W, 0},
+    {"nonoverlapping", COLL_REDUCE_SCATTER, coll_reduce_scatter_nonoverlapping, W, V},
+    {"recursive_doubling", COLL_REDUCE_SCATTER, coll_reduce_scatter_recursive_doubling, 0, V},
     {"recursive_doubling", COLL_SCAN, coll_scan_recursive_doubling, 0, 0},
     {"linear", COLL_SCAN, coll_scan_linear, 0, 0},
     {"recursive_doubling", COLL_EXSCAN, coll_scan_recursive_doubling, 0, 0},
@@ -233,6 +235,7 @@ static const struct rule ompi_bcast[] = {
     {16, ANY, "linear"},
     {32, 1048576, "binomial"},
     {32, ANY, "scatter_rd_allgather"},
+    {128, ANY, "binomial"},
     {256, 16384, "binomial"},
     {256, 32768, "linear"},
     {256, ANY, "binomial"},
@@ -270,7 +273,34 @@ static const struct rule ompi_reduce_scatter[] = {
     {128, ANY, "recursive_halving"},
     {512, 256, "nonoverlapping"},
     {512, ANY, "recursive_halving"},
-    {INT32_MAX, 512, "nonoverlapping"},
+    {4096, 512, "nonoverlapping"},
+    {4096, ANY, "recursive_halving"},
+    {INT32_MAX, 1024, "nonoverlapping"},
+    {INT32_MAX, ANY, "recursive_halving"},
+};
+
+static const struct rule ompi_reduce_scatter_block[] = {
+    /* size: the block (its basic_linear, a reduce then a scatter, runs as
+     * nonoverlapping; its butterfly as recursive halving) */
+    {4, 4, "recursive_doubling"},
+    {4, 131072, "recursive_halving"},
+    {4, ANY, "nonoverlapping"},
+    {8, 8, "recursive_halving"},
+    {8, 32, "recursive_doubling"},
+    {8, 1048576, "recursive_halving"},
+    {8, ANY, "nonoverlapping"},
+    {16, 4, "nonoverlapping"},
+    {16, 524288, "recursive_halving"},
+    {16, 4194304, "nonoverlapping"},
+    {16, ANY, "recursive_halving"},
+    {32, 32, "nonoverlapping"},
+    {32, 524288, "recursive_halving"},
+    {32, 2097152, "nonoverlapping"},
+    {32, ANY, "recursive_halving"},
+    {INT32_MAX, 4, "recursive_halving"},
+    {INT32_MAX, 16, "nonoverlapping"},
+    {INT32_MAX, 65536, "recursive_halving"},
+    {INT32_MAX, 262144, "nonoverlapping"},
     {INT32_MAX, ANY, "recursive_halving"},
 };
 
@@ -346,8 +376,40 @@ static const char *match(const struct rule *r, size_t nr, int32_t n, int64_t siz
 
 #define MATCH(t, n, size) match(t, sizeof t / sizeof t[0], n, size)
 
-static const char *ompi_rule(enum coll_kind kind, int32_t n, int64_t size) {
+/* Open MPI 4.1's non-blocking collectives come from coll/libnbc, whose
+ * nbc_i*.c choose by fixed conditions: ibcast linear up to 4 ranks, then
+ * binomial below 65536 B, else a chain of segments; iallreduce binomial
+ * (a reduce then a bcast) below 4 ranks or 65536 B, then
+ * reduce-scatter + allgather when count >= pof2(n), else the ring; ireduce
+ * reduce-scatter + gather when n > 2 and count >= pof2(n), else binomial
+ * (or a chain on 3-4 ranks from 65536 B); ibarrier dissemination;
+ * iallgather, ialltoall, igather and iscatter linear; ireduce_scatter(_block)
+ * a binomial reduce then a linear scatter; iscan and iexscan linear.
+ * Counts are bytes / 8. */
+static const char *ompi_nonblocking_rule(enum coll_kind kind, int32_t n, int64_t size) {
+    int64_t count = size / 8;
+    switch (kind) {
+    case COLL_BARRIER:
+        return "dissemination";
+    case COLL_BCAST:
+        if (n <= 4) return "linear";
+        return size < 65536 ? "binomial" : "pipeline";
+    case COLL_ALLREDUCE:
+        if (n < 4 || size < 65536) return "reduce_bcast";
+        return count >= pof2_floor(n) ? "rabenseifner" : "ring";
+    case COLL_REDUCE:
+        if (n > 2 && count >= pof2_floor(n)) return "rabenseifner";
+        return n > 4 || size < 65536 ? "binomial" : "pipeline";
+    case COLL_REDUCE_SCATTER:
+        return "nonoverlapping";
+    default: /* gather, scatter, allgather, alltoall, scan, exscan */
+        return "linear";
+    }
+}
+
+static const char *ompi_rule(enum coll_kind kind, int32_t n, int64_t size, unsigned how) {
     const char *a = NULL;
+    if (how & COLL_CALL_NONBLOCKING) return ompi_nonblocking_rule(kind, n, size);
     switch (kind) {
     case COLL_BARRIER:
         return MATCH(ompi_barrier, n, 0);
@@ -367,7 +429,8 @@ static const char *ompi_rule(enum coll_kind kind, int32_t n, int64_t size) {
         return !strcmp(a, "recursive_doubling") && !pow2(n) ? "bruck" : a;
     case COLL_ALLTOALL:
         return MATCH(ompi_alltoall, n, size);
-    case COLL_REDUCE_SCATTER:
+    case COLL_REDUCE_SCATTER: /* the block form has its own table */
+        if (how & COLL_CALL_SCATTER_BLOCK) return MATCH(ompi_reduce_scatter_block, n, size);
         return MATCH(ompi_reduce_scatter, n, size * n);
     case COLL_SCAN:
     case COLL_EXSCAN:
@@ -379,17 +442,17 @@ static const char *ompi_rule(enum coll_kind kind, int32_t n, int64_t size) {
 
 const struct coll_algo *coll_select(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
                                     int64_t size) {
-    return coll_select_call(cfg, kind, n, size, false);
+    return coll_select_call(cfg, kind, n, size, 0);
 }
 
 const struct coll_algo *coll_select_call(const struct coll_config *cfg, enum coll_kind kind,
-                                         int32_t n, int64_t size, bool nonblocking) {
+                                         int32_t n, int64_t size, unsigned how) {
     if (cfg && cfg->forced[kind]) return cfg->forced[kind];
     const char *name = NULL;
-    if (cfg && cfg->selector == COLL_SEL_MPICH && nonblocking)
+    if (cfg && cfg->selector == COLL_SEL_MPICH && (how & COLL_CALL_NONBLOCKING))
         name = mpich_nonblocking_rule(kind, n, size);
     if (cfg && cfg->selector == COLL_SEL_MPICH && !name) name = mpich_rule(kind, n, size);
-    if (cfg && cfg->selector == COLL_SEL_OMPI) name = ompi_rule(kind, n, size);
+    if (cfg && cfg->selector == COLL_SEL_OMPI) name = ompi_rule(kind, n, size, how);
     const struct coll_algo *a = name ? coll_find(kind, name) : NULL;
     if (a) return a;
     for (unsigned i = 0; i < NALGOS; i++) /* fixed: the first registered */
@@ -426,32 +489,35 @@ static const struct rule ompi_allgatherv[] = {
  * halving below REDSCAT_COMMUTATIVE_LONG_MSG_SIZE (524288 total bytes),
  * else pairwise, here the ring (the same (n - 1) rounds of one block); its
  * alltoallv posts ALLTOALL_THROTTLE (window) requests at a time. Open
- * MPI's gatherv and scatterv are linear, its allgatherv by the table above,
- * its reduce_scatter by its table on the total (recursive halving where it
- * says so, else the ring, its non-overlapping form having no variable
- * counts here), and alltoallv pairwise or linear by communicator size
- * (coll_tuned_decision_fixed.c). */
-static const char *v_rule(enum coll_selector sel, enum coll_kind kind, const struct coll_args *a) {
+ * MPI's gatherv and scatterv are linear (coll/basic), its allgatherv by the
+ * table above, its reduce_scatter by its table on the total, and alltoallv
+ * pairwise or linear by communicator size (coll_tuned_decision_fixed.c);
+ * its non-blocking forms (libnbc) are linear, ireduce_scatter a reduce
+ * then a scatter. */
+static const char *v_rule(enum coll_selector sel, enum coll_kind kind, const struct coll_args *a,
+                          unsigned how) {
     int32_t n = a->n;
+    bool ompi_nb = sel == COLL_SEL_OMPI && (how & COLL_CALL_NONBLOCKING);
     switch (kind) {
     case COLL_GATHER:
     case COLL_SCATTER:
         return "linear";
     case COLL_ALLGATHER: {
         int64_t total = coll_vrange(a, 0, n);
+        if (ompi_nb) return "linear";
         if (sel == COLL_SEL_OMPI) return MATCH(ompi_allgatherv, n, total / n);
         return sel == COLL_SEL_MPICH ? mpich_allgather_rule(n, total) : "ring";
     }
     case COLL_REDUCE_SCATTER: { /* every rank knows every block too */
         int64_t total = coll_vrange(a, 0, n);
-        if (sel == COLL_SEL_MPICH) return total < 524288 ? "recursive_halving" : "ring";
-        bool halving = sel == COLL_SEL_OMPI &&
-                       !strcmp(MATCH(ompi_reduce_scatter, n, total), "recursive_halving");
-        return halving ? "recursive_halving" : "ring";
+        if (ompi_nb) return "nonoverlapping";
+        if (sel == COLL_SEL_OMPI) return MATCH(ompi_reduce_scatter, n, total);
+        return sel == COLL_SEL_MPICH && total < 524288 ? "recursive_halving" : "ring";
     }
     case COLL_ALLTOALL:
         if (sel == COLL_SEL_MPICH) return "linear_sync";
         if (sel != COLL_SEL_OMPI) return "pairwise";
+        if (ompi_nb) return "linear";
         return n < 4 || (n >= 64 && n < 128) || (n >= 256 && n < 1024) ? "pairwise" : "linear";
     default:
         return NULL;
@@ -459,12 +525,12 @@ static const char *v_rule(enum coll_selector sel, enum coll_kind kind, const str
 }
 
 const struct coll_algo *coll_select_v(const struct coll_config *cfg, enum coll_kind kind,
-                                      const struct coll_args *a) {
+                                      const struct coll_args *a, unsigned how) {
     /* the counts differ between ranks: rules by size could disagree */
     const struct coll_algo *forced = cfg ? cfg->forced[kind] : NULL;
     if (forced && forced->vcap) return forced;
-    const char *name = v_rule(cfg ? cfg->selector : COLL_SEL_FIXED, kind, a);
-    return name ? coll_find(kind, name) : coll_select(cfg, kind, a->n, a->size);
+    const char *name = v_rule(cfg ? cfg->selector : COLL_SEL_FIXED, kind, a, how);
+    return name ? coll_find(kind, name) : coll_select_call(cfg, kind, a->n, a->size, how);
 }
 
 int coll_selector_find(const char *name) {

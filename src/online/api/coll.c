@@ -260,16 +260,15 @@ static int reduction(const char *func, enum coll_data_kind kind, const void *sen
                                                         : COLL_ALLREDUCE;
     int64_t wire = total * dt_size(type);
     if (kind != CD_REDUCE_SCATTER) return run(func, comm, &c, timing, wire, st, request);
-    /* reduce_scatter: each rank's block, in bytes, for the schedule; equal
-     * blocks (reduce_scatter_block) take the uniform algorithms */
+    /* reduce_scatter: each rank's block, in bytes, for the schedule; the
+     * block form (MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block)
+     * passes none: Open MPI chooses its algorithm by a table of its own */
     int64_t *blocks = xcalloc((size_t)n, sizeof *blocks);
-    bool equal = true;
-    for (int j = 0; j < n; j++) {
+    for (int j = 0; j < n; j++)
         blocks[j] = recvcounts[j] * dt_size(type);
-        equal = equal && blocks[j] == blocks[0];
-    }
     struct sched_counts counts = {NULL, blocks};
-    rc = run_v(func, comm, &c, timing, blocks[me], equal ? NULL : &counts, st, request);
+    bool block_form = strstr(func, "_scatter_block") != NULL;
+    rc = run_v(func, comm, &c, timing, blocks[me], block_form ? NULL : &counts, st, request);
     free(blocks); /* the schedule keeps a copy */
     return rc;
 }
