@@ -98,6 +98,10 @@ static void native_line(FILE *f, const struct trace_reader *t, const struct trac
         fprintf(f, "cancel");
         put_ids(f, r);
         break;
+    case TOP_FREE:
+        fprintf(f, "free");
+        put_ids(f, r);
+        break;
     case TOP_BUFFER_ATTACH:
         fprintf(f, "buffer_attach %lld", (long long)r->size);
         break;
@@ -129,7 +133,7 @@ static void native_line(FILE *f, const struct trace_reader *t, const struct trac
     case TOP_INTERVAL_BEGIN:
         fprintf(f, "interval_begin %s", trace_interval_name(t, r->req));
         break;
-    default:
+    case TOP_INTERVAL_END:
         fprintf(f, "interval_end");
         break;
     }

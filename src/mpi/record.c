@@ -264,6 +264,10 @@ void record_cancel(struct sim *s, int32_t rank, const struct request *req) {
     put(s, rank, "cancel %d\n", req->rec_id);
 }
 
+void record_free(struct sim *s, int32_t rank, const struct request *req) {
+    if (req->rec_id >= 0) put(s, rank, "free %d\n", req->rec_id);
+}
+
 void record_comm(struct sim *s, int32_t rank, int32_t parent, int32_t color, int32_t key,
                  int32_t new_id, bool dup) {
     if (!traceable(s, rank, parent)) return;

@@ -266,6 +266,14 @@ struct request *sim_find_p2p_request(const struct sim *s, int32_t rank, bool sen
 bool sim_request_done(const struct sim *s, const struct request *req);
 /* True (and the request is released) if it has completed by now. */
 bool sim_test(struct sim *s, int32_t rank, struct request *req);
+/* MPI_Request_free: the rank no longer holds the request; the operation
+ * goes on and completes unseen (a send is still received). payload: the
+ * front end's buffer a send not yet received still reads its data from
+ * (NULL: none or the user's); returns true when the request took it over
+ * (freed once delivered), false when the caller may free it now. */
+bool sim_request_free(struct sim *s, int32_t rank, struct request *req, void *payload);
+/* Whether the request is a point-to-point send (a user's, not a schedule's). */
+bool sim_request_is_send(const struct request *req);
 
 const char *sim_coll_name(enum coll_kind k);
 

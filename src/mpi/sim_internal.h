@@ -218,6 +218,7 @@ void record_coll(struct sim *s, struct request *r, int32_t comm_id, enum coll_ki
 void record_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool any);
 void record_test(struct sim *s, int32_t rank, const struct request *req);
 void record_cancel(struct sim *s, int32_t rank, const struct request *req);
+void record_free(struct sim *s, int32_t rank, const struct request *req);
 void record_comm(struct sim *s, int32_t rank, int32_t parent, int32_t color, int32_t key,
                  int32_t new_id, bool dup);
 void record_comm_self(struct sim *s, int32_t rank, int32_t id);

@@ -172,6 +172,24 @@ bool sim_test(struct sim *s, int32_t rank, struct request *req) {
     return false;
 }
 
+bool sim_request_free(struct sim *s, int32_t rank, struct request *req, void *payload) {
+    struct srank *me = &s->ranks[rank];
+    bool taken = payload && req->kind == REQ_SEND && !(req->flags & RF_MATCHED) &&
+                 !(req->flags & RF_OWNS) && req->data == payload;
+    if (taken) req->flags |= RF_OWNS;
+    for (struct request **link = &me->outstanding; *link; link = &(*link)->onext)
+        if (*link == req) {
+            if (s->rec) record_free(s, rank, req);
+            finish_request(s, link);
+            break;
+        }
+    return taken;
+}
+
+bool sim_request_is_send(const struct request *req) {
+    return req->kind == REQ_SEND && !(req->flags & RF_SUB);
+}
+
 static void describe_request(struct sim *s, struct request *q) {
     switch (q->kind) {
     case REQ_SEND:

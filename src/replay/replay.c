@@ -145,6 +145,14 @@ static bool do_cancel(struct replay *rp, const struct trace_rec *r) {
     return true;
 }
 
+/* MPI_Request_free: the rank lets go of the request, which goes on. */
+static bool do_free(struct replay *rp, const struct trace_rec *r) {
+    struct request *q;
+    if (!collect_requests(rp, r, &q)) return false;
+    sim_request_free(rp->sim, r->rank, q, NULL);
+    return true;
+}
+
 /* SimGrid's wait / test name a request by peer and tag; one that no longer
  * exists (completed by an earlier test) is ignored, as SMPI does. */
 static bool do_peer_request(struct replay *rp, const struct trace_rec *r) {
@@ -226,6 +234,8 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
         return do_test(rp, r);
     case TOP_CANCEL:
         return do_cancel(rp, r);
+    case TOP_FREE:
+        return do_free(rp, r);
     case TOP_WAIT_PEER:
     case TOP_TEST_PEER:
         return do_peer_request(rp, r);

@@ -32,6 +32,7 @@ enum trace_op {
     TOP_COMM_DUP,
     TOP_COMM_SELF, /* a communicator of the rank alone, known as newcomm */
     TOP_CANCEL,    /* MPI_Cancel of request ids[0] */
+    TOP_FREE,      /* MPI_Request_free of request ids[0] */
     TOP_INTERVAL_BEGIN,
     TOP_INTERVAL_END,
 };

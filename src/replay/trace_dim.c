@@ -169,9 +169,11 @@ static bool dim_send(struct dim_reader *d, int32_t r, char **f, int n) {
     if (!p2p_fields(d, f, n, &peer, &size, &tag, &sync)) return false;
     if (peer < 0) return dfail(d, "a send to task %ld", peer);
     const char *op = sync & 2 ? (sync & 1 ? "issend" : "isend") : (sync & 1 ? "ssend" : "send");
-    if (sync & 2)
-        return emit(d, r, "%s %ld %ld tag=%ld req=%d", op, peer, size, tag < 0 ? 0 : tag,
-                    d->ranks[r].next_req++);
+    if (sync & 2) { /* Dimemas never waits for an immediate send: freed at once */
+        int32_t id = d->ranks[r].next_req++;
+        return emit(d, r, "%s %ld %ld tag=%ld req=%d", op, peer, size, tag < 0 ? 0 : tag, id) &&
+               emit(d, r, "free %d", id);
+    }
     return emit(d, r, "%s %ld %ld tag=%ld", op, peer, size, tag < 0 ? 0 : tag);
 }
 
@@ -461,6 +463,17 @@ static int find_req(const struct dim_writer *w, int32_t id) {
     return -1;
 }
 
+/* MPI_Request_free: Dimemas has none; an immediate send needs no wait
+ * there, so the request is forgotten without a record. */
+static bool write_free(struct dim_writer *w, const struct trace_rec *r) {
+    int i = find_req(w, r->ids[0]);
+    if (i >= 0) {
+        memmove(&w->reqs[i], &w->reqs[i + 1], sizeof *w->reqs * (size_t)(w->nreqs - i - 1));
+        w->nreqs--;
+    }
+    return true;
+}
+
 static bool write_wait(struct dim_writer *w, const struct trace_rec *r) {
     if (r->op == TOP_WAIT_PEER || r->op == TOP_TEST_PEER) { /* SimGrid's: by peer and tag */
         for (int i = 0; i < w->nreqs; i++)
@@ -579,6 +592,8 @@ static bool write_record(struct dim_writer *w, const struct trace_rec *r) {
     case TOP_IRECV:
     case TOP_SENDRECV:
         return write_p2p(w, r);
+    case TOP_FREE:
+        return write_free(w, r);
     case TOP_WAIT:
     case TOP_WAITALL:
     case TOP_WAITANY:

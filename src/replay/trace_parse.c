@@ -332,8 +332,11 @@ static bool parse_op(struct parse_ctx *p, struct trace_reader *t, struct trace_r
     const char *name = p->tok[1];
     if (name[0] == 'c' && !strcmp(name, "compute")) return parse_compute(p, r);
     if ((name[0] == 'w' && !strcmp(name, "wait")) || (name[0] == 't' && !strcmp(name, "test")) ||
-        (name[0] == 'c' && !strcmp(name, "cancel"))) {
-        r->op = name[0] == 'w' ? TOP_WAIT : name[0] == 't' ? TOP_TEST : TOP_CANCEL;
+        (name[0] == 'c' && !strcmp(name, "cancel")) || (name[0] == 'f' && !strcmp(name, "free"))) {
+        r->op = name[0] == 'w'   ? TOP_WAIT
+                : name[0] == 't' ? TOP_TEST
+                : name[0] == 'c' ? TOP_CANCEL
+                                 : TOP_FREE;
         return need(p, 3, "wait ID") && parse_ids(p, r, 2) &&
                (r->nids == 1 || fail(p, "'%s' takes exactly one request id%s", name, ""));
     }

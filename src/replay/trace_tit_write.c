@@ -37,6 +37,18 @@ static void put_wait(struct tit_writer *w, int i, const char *what) {
     w->nreqs--;
 }
 
+/* MPI_Request_free: SimGrid's traces have none; the request is forgotten
+ * (a send still happens, and no wait names it). */
+static bool tit_free(struct tit_writer *w, const struct trace_rec *r) {
+    for (int i = 0; i < w->nreqs; i++)
+        if (w->reqs[i].id == r->ids[0]) {
+            memmove(&w->reqs[i], &w->reqs[i + 1], sizeof *w->reqs * (size_t)(w->nreqs - i - 1));
+            w->nreqs--;
+            break;
+        }
+    return true;
+}
+
 static bool tit_wait(struct tit_writer *w, const struct trace_rec *r) {
     if (r->op == TOP_WAITANY)
         return trace_rec_fail(w->t, r, w->err, "waitany has no SimGrid equivalent");
@@ -195,6 +207,8 @@ static bool tit_record(struct tit_writer *w, const struct trace_rec *r) {
         fprintf(w->f, "%d sendRecv %lld %d %lld %d 6 6\n", w->rank, (long long)r->size, r->peer,
                 (long long)r->size2, r->peer2);
         return true;
+    case TOP_FREE:
+        return tit_free(w, r);
     case TOP_WAIT:
     case TOP_WAITALL:
     case TOP_WAITANY:

@@ -262,6 +262,24 @@ static void test_test_record(void) {
     CHECK_CONTAINS(o.report, "waits for request 1, which was never started or has completed");
 }
 
+/* free (MPI_Request_free): rank 0 lets go of a 100000 B rendezvous send at
+ * once, computes 5us and reuses the id for an 8 B eager send that
+ * completes at its post: rank 0 ends at 5us. Rank 1 computes 3ms, then
+ * receives the big one: matched at 3ms (its request-to-send arrived at
+ * T(0) = 10us), cleared at 3010us, data T(100000) = 1010us: 4020us; the
+ * small one arrived long before. A wait for a freed request is an error. */
+static void test_request_free(void) {
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 isend 1 100000 req=1\n0 free 1\n"
+                           "0 compute 5us\n0 isend 1 8 req=1\n0 wait 1\n1 compute 3ms\n"
+                           "1 recv 0 100000\n1 recv 0 8\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[0], 5 * US);
+    CHECK_EQ_INT(o.finish[1], 4020 * US);
+    o = run("simpi-trace 1\nranks 2\n0 isend 1 8 req=1\n0 free 1\n0 wait 1\n1 recv 0 8\n");
+    CHECK_EQ_INT(o.status, SIM_APP_ERROR);
+    CHECK_CONTAINS(o.report, "waits for request 1, which was never started or has completed");
+}
+
 static void test_trace_errors_at_run_time(void) {
     struct outcome o = run("simpi-trace 1\nranks 2\n0 send 1 8 comm=3\n1 compute 1us\n");
     CHECK_EQ_INT(o.status, SIM_APP_ERROR);
@@ -1024,6 +1042,7 @@ TEST_LIST(replay_tests) = {
     {"replay.flow_wide_collectives", test_flow_wide_collectives},
     {"replay.analytic_model", test_analytic_model},
     {"replay.collective_library", test_collective_library},
+    {"replay.request_free", test_request_free},
     {"replay.collective_algorithms", test_collective_algorithms},
     {"replay.flow_intra_node", test_flow_intra_node},
     {"replay.loggp_collective", test_loggp_collective},

@@ -751,7 +751,14 @@ int PMPI_Request_free(MPI_Request *request) {
     int crc_ = api_check_requests("MPI_Request_free", request, 1);
     if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     struct simpi_request *q = *request;
-    if (q && q->active && q->r) runtime_wait(&q->r, 1, false); /* let it complete first */
+    if (q && q->active && q->r && sim_request_is_send(q->r) && !q->persistent) {
+        /* the send goes on; its packed data, if still to be read, go with it */
+        if (sim_request_free(simpi_rt->sim, runtime_rank(), q->r, q->send_packed))
+            q->send_packed = NULL;
+        q->r = NULL;
+    } else if (q && q->active && q->r) {
+        runtime_wait(&q->r, 1, false); /* a receive completes first: its buffer is ours */
+    }
     if (q) api_request_free(q);
     *request = MPI_REQUEST_NULL;
     API_RETURN(MPI_SUCCESS);
