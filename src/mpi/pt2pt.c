@@ -1,6 +1,8 @@
 /* Point-to-point: matching on (context, source, tag) with MPI's
  * non-overtaking order, posted and unexpected queues, and the timing of the
- * send protocols (docs/models.md):
+ * send protocols (docs/models.md). A message is matched when it is sent,
+ * except to a receive from MPI_ANY_SOURCE, which takes the candidate whose
+ * envelope reaches the rank first (below, "receives from any source"):
  *   eager (S <= eager_limit):  arrival = ts + T(S); recv done = max(tr, arrival)
  *                              standard/ready/buffered send done = ts
  *                              synchronous send done = recv done + T(0)  (ack)
@@ -39,22 +41,44 @@ static bool envelope_matches(const struct request *send, const struct request *r
            (recv->tag == SIM_ANY_TAG || recv->tag == send->tag);
 }
 
+/* Unlinks q, which follows prev (NULL: q is the head), from a queue. */
+static void queue_unlink(struct request **head, struct request **tail, struct request *prev,
+                         struct request *q) {
+    if (prev)
+        prev->qnext = q->qnext;
+    else
+        *head = q->qnext;
+    if (*tail == q) *tail = prev;
+    q->qnext = NULL;
+}
+
+/* The first request in the queue that matches `want` (and the one before
+ * it in *prev), or NULL. */
+static struct request *queue_find(struct request *head, const struct request *want,
+                                  bool want_is_recv, struct request **prev) {
+    *prev = NULL;
+    for (struct request *q = head; q; *prev = q, q = q->qnext)
+        if (want_is_recv ? envelope_matches(q, want) : envelope_matches(want, q)) return q;
+    return NULL;
+}
+
 /* Removes and returns the first request in the queue that matches `want`. */
 static struct request *queue_take(struct request **head, struct request **tail,
                                   const struct request *want, bool want_is_recv) {
+    struct request *prev, *q = queue_find(*head, want, want_is_recv, &prev);
+    if (q) queue_unlink(head, tail, prev, q);
+    return q;
+}
+
+/* Removes r from a queue if it is there. */
+static bool queue_remove(struct request **head, struct request **tail, struct request *r) {
     struct request *prev = NULL;
-    for (struct request *q = *head; q; prev = q, q = q->qnext) {
-        bool ok = want_is_recv ? envelope_matches(q, want) : envelope_matches(want, q);
-        if (!ok) continue;
-        if (prev)
-            prev->qnext = q->qnext;
-        else
-            *head = q->qnext;
-        if (*tail == q) *tail = prev;
-        q->qnext = NULL;
-        return q;
-    }
-    return NULL;
+    for (struct request *q = *head; q; prev = q, q = q->qnext)
+        if (q == r) {
+            queue_unlink(head, tail, prev, q);
+            return true;
+        }
+    return false;
 }
 
 static void queue_append(struct request **head, struct request **tail, struct request *r) {
@@ -431,6 +455,8 @@ static struct request *find_envelope(const struct sim *s, int32_t rank,
     return NULL;
 }
 
+static void recv_place(struct sim *s, struct request *r);
+
 struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
                           struct sim_recv_target *target) {
     int32_t me;
@@ -443,26 +469,53 @@ struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     p->peer = source == SIM_ANY_SOURCE ? -1 : comm_world_rank(c, source);
     p->data = target;
     request_track(s, p, -1);
-    struct request *e = find_envelope(s, rank, p);
-    struct srank *mine = &s->ranks[rank];
-    if (e)
-        probe_hit(s, e, p);
-    else
-        queue_append(&mine->posted_head, &mine->posted_tail, p);
+    recv_place(s, p);
     return p;
 }
 
-/* The first message matching (source, tag) on the rank's communicator that
- * has reached it by now, still in its unexpected queue; NULL if none. */
-static struct request *arrived_envelope(const struct sim *s, int32_t rank, int32_t comm_id,
+/* A fresh mark for "sender met in this scan of a queue" (sim.seen). */
+static uint32_t seen_stamp(struct sim *s) {
+    if (!s->seen) s->seen = xcalloc((size_t)s->nranks, sizeof *s->seen);
+    if (++s->seen_stamp == 0) { /* wrapped: forget every mark */
+        memset(s->seen, 0, sizeof *s->seen * (size_t)s->nranks);
+        s->seen_stamp = 1;
+    }
+    return s->seen_stamp;
+}
+
+/* Of the messages in rank's unexpected queue that `want` matches, taking
+ * each sender's first only (MPI's order), the one whose envelope arrives
+ * first (ties: the lower sender), and if `by` is not SIMTIME_NEVER only
+ * among those arrived by then; *before: the message before it in the queue. */
+static struct request *earliest_envelope(struct sim *s, int32_t rank, const struct request *want,
+                                         simtime_t by, struct request **before) {
+    uint32_t stamp = seen_stamp(s);
+    struct request *best = NULL, *prev = NULL;
+    simtime_t best_t = SIMTIME_NEVER;
+    for (struct request *q = s->ranks[rank].unexp_head; q; prev = q, q = q->qnext) {
+        if (!envelope_matches(q, want) || s->seen[q->owner] == stamp) continue;
+        s->seen[q->owner] = stamp;
+        simtime_t t = arrival(s, q);
+        if ((by != SIMTIME_NEVER && t > by) ||
+            (best && (t > best_t || (t == best_t && q->owner > best->owner))))
+            continue;
+        best = q;
+        best_t = t;
+        *before = prev;
+    }
+    return best;
+}
+
+/* The message matching (source, tag) on the rank's communicator that has
+ * reached it by now, still in its unexpected queue (the earliest to
+ * arrive, each sender's in order); NULL if none. */
+static struct request *arrived_envelope(struct sim *s, int32_t rank, int32_t comm_id,
                                         int32_t source, int32_t tag) {
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c) return NULL;
-    struct request want = {.ctx = c->ctx, .src = source, .tag = tag};
-    for (struct request *q = s->ranks[rank].unexp_head; q; q = q->qnext)
-        if (envelope_matches(q, &want) && arrival(s, q) <= s->eng.now) return q;
-    return NULL;
+    struct request want = {.ctx = c->ctx, .src = source, .tag = tag}, *before;
+    return earliest_envelope(s, rank, &want, s->eng.now, &before);
 }
 
 bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
@@ -470,6 +523,123 @@ bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, in
     struct request *q = arrived_envelope(s, rank, comm_id, source, tag);
     if (q) note_envelope(target, q);
     return q != NULL;
+}
+
+/* --- receives from any source --- */
+
+/* A receive from MPI_ANY_SOURCE takes, of the messages it can match, the
+ * one whose envelope reaches the rank first (ties: the lower sender), each
+ * sender's messages in the order sent, as MPI libraries match envelopes in
+ * their order of arrival. Every other receive pairs with the same message
+ * whatever the order in which sends and receives are posted (MPI's
+ * non-overtaking rule), so those match at once. An any-source receive
+ * decides when its earliest candidate arrives: no message sent later can
+ * arrive before it. Until then the messages it could take stay unexpected
+ * and the receives and probes posted after it on its communicator (and any
+ * other any-source receive) wait behind it (HOLD_BEHIND), so that none
+ * takes or sees a message before the earlier receive has chosen. A probe
+ * from any source decides the same way and sees the message it chose. Under a contention model,
+ * whose arrivals are known only as transfers end, any-source receives
+ * match the first message sent instead. */
+
+/* After rank's any-source receive decided: the receives held behind it
+ * are placed again, in the order they were posted. */
+static void any_release(struct sim *s, int32_t rank) {
+    struct srank *me = &s->ranks[rank];
+    struct request *held = NULL, **end = &held, *prev = NULL;
+    for (struct request *q = me->posted_head, *next; q; q = next) {
+        next = q->qnext;
+        if (q->hold != HOLD_BEHIND) {
+            prev = q;
+            continue;
+        }
+        queue_unlink(&me->posted_head, &me->posted_tail, prev, q);
+        q->hold = HOLD_NONE;
+        *end = q;
+        end = &q->qnext;
+    }
+    while (held) {
+        struct request *q = held;
+        held = q->qnext;
+        q->qnext = NULL;
+        recv_place(s, q);
+    }
+}
+
+/* Rank's any-source receive takes its earliest candidate now. */
+static void any_decide(struct sim *s, int32_t rank) {
+    struct srank *me = &s->ranks[rank];
+    struct request *w = me->any, *before = NULL;
+    struct request *send = earliest_envelope(s, rank, w, SIMTIME_NEVER, &before);
+    me->any = NULL;
+    me->any_gen++;
+    me->any_at = SIMTIME_NEVER;
+    w->hold = HOLD_NONE;
+    queue_remove(&me->posted_head, &me->posted_tail, w);
+    if (w->mode == PROBE_MODE) { /* a probe sees it, takes nothing */
+        probe_hit(s, send, w);
+    } else {
+        queue_unlink(&me->unexp_head, &me->unexp_tail, before, send);
+        match(s, send, w);
+    }
+    any_release(s, rank);
+}
+
+/* Rank's any-source receive decides when its earliest candidate arrives:
+ * now if it has, else an event then (a later, earlier-arriving candidate
+ * moves it). */
+static void any_arm(struct sim *s, int32_t rank) {
+    struct srank *me = &s->ranks[rank];
+    struct request *before, *best = earliest_envelope(s, rank, me->any, SIMTIME_NEVER, &before);
+    if (!best) return;
+    simtime_t t = arrival(s, best);
+    if (t <= s->eng.now) {
+        any_decide(s, rank);
+        return;
+    }
+    if (t == me->any_at) return;
+    me->any_at = t;
+    engine_schedule(&s->eng, t, rank, EV_ANY, ++me->any_gen, NULL);
+}
+
+void pt2pt_any_event(void *ctx, const struct event *ev) {
+    struct sim *s = ctx;
+    struct srank *me = &s->ranks[event_rank(ev, s->nranks)];
+    if (!me->any || ev->gen != me->any_gen) return; /* decided, or moved */
+    any_decide(s, event_rank(ev, s->nranks));
+    sched_drain(s);
+}
+
+/* Matches receive r with an unexpected message, or queues it: behind an
+ * any-source receive still deciding, or deciding itself. */
+static void recv_place(struct sim *s, struct request *r) {
+    struct srank *me = &s->ranks[r->owner];
+    bool any = r->src == SIM_ANY_SOURCE && !s->cont;
+    if (me->any && (me->any->ctx == r->ctx || any)) {
+        r->hold = HOLD_BEHIND;
+        queue_append(&me->posted_head, &me->posted_tail, r);
+        return;
+    }
+    if (any) {
+        r->hold = HOLD_ANY;
+        me->any = r;
+        queue_append(&me->posted_head, &me->posted_tail, r);
+        any_arm(s, r->owner);
+        return;
+    }
+    if (r->mode == PROBE_MODE) { /* sees the first message it matches, takes nothing */
+        struct request *e = find_envelope(s, r->owner, r);
+        if (e)
+            probe_hit(s, e, r);
+        else
+            queue_append(&me->posted_head, &me->posted_tail, r);
+        return;
+    }
+    struct request *send = queue_take(&me->unexp_head, &me->unexp_tail, r, true);
+    if (send)
+        match(s, send, r);
+    else
+        queue_append(&me->posted_head, &me->posted_tail, r);
 }
 
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
@@ -498,13 +668,15 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
             s, rank, wdest, size, at,
             network_cost(s->net, s->ranks[rank].node, s->ranks[wdest].node, size));
     struct srank *dr = &s->ranks[wdest];
-    struct request *recv = queue_take(&dr->posted_head, &dr->posted_tail, r, false);
-    while (recv && recv->mode == PROBE_MODE) { /* a probe sees the message, takes nothing */
+    struct request *prev, *recv = queue_find(dr->posted_head, r, false, &prev);
+    while (recv && recv->mode == PROBE_MODE && recv->hold == HOLD_NONE) { /* sees, takes not */
+        queue_unlink(&dr->posted_head, &dr->posted_tail, prev, recv);
         probe_hit(s, r, recv);
-        recv = queue_take(&dr->posted_head, &dr->posted_tail, r, false);
+        recv = queue_find(dr->posted_head, r, false, &prev);
     }
-    bool borrowed = false;
-    if (recv) {
+    bool borrowed = false, decides = recv && recv->hold != HOLD_NONE; /* an any-source first */
+    if (recv && !decides) {
+        queue_unlink(&dr->posted_head, &dr->posted_tail, prev, recv);
         match(s, r, recv);
     } else {
         /* an eager or buffered send completes at once and the caller may
@@ -519,6 +691,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
         queue_append(&dr->unexp_head, &dr->unexp_tail, r);
     }
     if (!(r->flags & RF_SUB) && !(r->flags & RF_OWNS) && !borrowed) r->data = NULL;
+    if (decides) any_arm(s, wdest); /* after r's payload is kept */
     return r;
 }
 
@@ -535,12 +708,7 @@ struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uin
     }
     r->src = source;
     r->peer = source == SIM_ANY_SOURCE ? -1 : comm_world_rank(c, source);
-    struct srank *me = &s->ranks[rank];
-    struct request *send = queue_take(&me->unexp_head, &me->unexp_tail, r, true);
-    if (send)
-        match(s, send, r);
-    else
-        queue_append(&me->posted_head, &me->posted_tail, r);
+    recv_place(s, r);
     return r;
 }
 
@@ -634,28 +802,20 @@ void pt2pt_free_payloads(struct sim *s) {
             }
 }
 
-/* Removes r from a queue if it is there. */
-static bool queue_remove(struct request **head, struct request **tail, struct request *r) {
-    struct request *prev = NULL;
-    for (struct request *q = *head; q; prev = q, q = q->qnext) {
-        if (q != r) continue;
-        if (prev)
-            prev->qnext = q->qnext;
-        else
-            *head = q->qnext;
-        if (*tail == q) *tail = prev;
-        q->qnext = NULL;
-        return true;
-    }
-    return false;
-}
-
 bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
     struct srank *me = &s->ranks[rank];
     if (s->rec && r->rec_id >= 0) record_cancel(s, rank, r);
     if (r->kind == REQ_RECV && !(r->flags & RF_RESOLVED) &&
         queue_remove(&me->posted_head, &me->posted_tail, r)) {
+        bool deciding = r == me->any;
+        r->hold = HOLD_NONE;
         request_resolve(s, r, s->eng.now, s->eng.now);
+        if (deciding) { /* the receives behind it go on without it */
+            me->any = NULL;
+            me->any_gen++;
+            me->any_at = SIMTIME_NEVER;
+            any_release(s, rank);
+        }
         return true;
     }
     if (r->kind == REQ_SEND && !(r->flags & RF_MATCHED)) {

@@ -48,12 +48,14 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     for (int32_t i = 0; i < nranks; i++) {
         s->ranks[i].node = platform_node_of(plat, i);
         s->ranks[i].wake_at = SIMTIME_NEVER;
+        s->ranks[i].any_at = SIMTIME_NEVER;
     }
     s->world.ctx = 0;
     s->world.size = nranks;
     s->next_ctx = 2;
     engine_init(&s->eng, nranks);
     engine_register(&s->eng, EV_WAKE, wake_event, s);
+    engine_register(&s->eng, EV_ANY, pt2pt_any_event, s);
     pool_init(&s->req_pool, sizeof(struct request), 4096);
     s->owing_rank = -1;
     if (!sched_read_forced(s, err)) {
@@ -93,6 +95,7 @@ void sim_destroy(struct sim *s) {
     pool_destroy(&s->sched_pool);
     contention_destroy(s->cont);
     free(s->xfers);
+    free(s->seen);
     free(s->nic_free);
     if (s->nics) interfaces_destroy(s->nics);
     free(s->nics);

@@ -44,7 +44,9 @@ struct request {
     int32_t tag;            /* a collective's: its sequence number on the communicator */
     uint32_t ctx;
     int32_t user_id;
-    uint8_t kind, mode, flags, coll;
+    uint8_t kind : 4;
+    uint8_t hold : 2; /* a receive: HOLD_* (from any source, deciding; or behind one) */
+    uint8_t mode, flags, coll;
     int32_t rec_id;    /* its id in the recorded trace (record.c), -1 if not recorded */
     union {            /* a send's data: a contention model and the interfaces exclude each other */
         uint32_t xfer; /* under contention: its transfer (index in sim.xfers), 0 if none */
@@ -52,6 +54,11 @@ struct request {
                              arrived at the receiver's node; SIMTIME_NEVER otherwise */
     };
 };
+
+/* A receive's matching state (pt2pt.c): an MPI_ANY_SOURCE receive waiting
+ * for the earliest arrival among its candidates, or a receive posted on the
+ * same communicator after one, which matches only once it has chosen. */
+enum { HOLD_NONE, HOLD_ANY, HOLD_BEHIND };
 
 /* A transfer under contention (net/contention.h): an eager message's data
  * from its send, or a rendezvous message's data once matched. */
@@ -89,6 +96,9 @@ struct srank {
     simtime_t overlap_mark; /* computation total up to which overlap was credited */
     struct rank_stats st;
     uint32_t wake_gen;
+    struct request *any; /* the any-source receive deciding (HOLD_ANY), or NULL */
+    uint32_t any_gen;    /* its decision event's generation */
+    simtime_t any_at;    /* when that event is due */
     uint32_t world_coll_seq;
     int32_t node;
     int32_t last_index;
@@ -151,6 +161,8 @@ struct sim {
     /* serial interfaces (network.interfaces, net/interfaces.h); NULL when
      * unlimited, or with a contention model */
     struct interfaces *nics;
+    uint32_t *seen; /* per world rank, == seen_stamp: met in this scan (pt2pt.c) */
+    uint32_t seen_stamp;
     struct xfer *xfers; /* [0] unused */
     uint32_t nxfers, xfer_cap, xfer_free;
     simtime_t **storage; /* MPI-IO servers (io.c): when each slot is free */
@@ -159,7 +171,7 @@ struct sim {
     struct recorder *rec;           /* NULL unless the run is recorded (record.c) */
 };
 
-enum { EV_WAKE = 0, EV_NET = 1 };
+enum { EV_WAKE = 0, EV_NET = 1, EV_ANY = 2 };
 /* `mode` of a receive request that is a probe (MPI_Probe) */
 #define PROBE_MODE 7
 
@@ -194,6 +206,8 @@ struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uin
                                 simtime_t at, struct sim_recv_target *target);
 /* Frees the payloads of messages never received (at the end of a run). */
 void pt2pt_free_payloads(struct sim *s);
+/* A rank's any-source receive decides: the earliest candidate has arrived. */
+void pt2pt_any_event(void *ctx, const struct event *ev);
 /* The contention model's hook: transfer (index) `arg` has arrived. */
 void pt2pt_transfer_done(void *ctx, void *arg);
 void pt2pt_release(struct sim *s, struct request *r);

@@ -280,6 +280,27 @@ static void test_request_free(void) {
     CHECK_CONTAINS(o.report, "waits for request 1, which was never started or has completed");
 }
 
+/* A receive from any source takes the message that reaches the rank first,
+ * each sender's in the order sent. plat4, T(S) = 10us + S / 100 MB/s,
+ * interfaces unlimited (the second message of rank 1 then overtakes its
+ * first on the wire): rank 1 sends 60000 B (arriving at 10 + 600 =
+ * 610us) and 8 B (10.08us); rank 2 computes 300us and sends 8 B
+ * (310.08us). Rank 0's first any-source receive may take rank 1's first
+ * message or rank 2's (rank 1's second comes after its first): rank 2's
+ * arrives first, at 310.08us; rank 0 then computes 1ms (to 1310.08us) and
+ * takes rank 1's two messages, arrived long before: it ends at 1310.08us.
+ * (Taking the first message sent would end at 610 + 1000 = 1610us; taking
+ * rank 1's second first, at 10.08 + 1000 = 1010.08us.) */
+static void test_any_source_arrival(void) {
+    const char *sets[] = {"network.interfaces=unlimited"};
+    struct outcome o = run_with(plat4, sets, 1,
+                                "simpi-trace 1\nranks 3\n0 recv any 60000\n0 compute 1ms\n"
+                                "0 recv any 60000\n0 recv any 60000\n1 send 0 60000\n1 send 0 8\n"
+                                "2 compute 300us\n2 send 0 8\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[0], 1310 * US + 80000);
+}
+
 static void test_trace_errors_at_run_time(void) {
     struct outcome o = run("simpi-trace 1\nranks 2\n0 send 1 8 comm=3\n1 compute 1us\n");
     CHECK_EQ_INT(o.status, SIM_APP_ERROR);
@@ -1043,6 +1064,7 @@ TEST_LIST(replay_tests) = {
     {"replay.analytic_model", test_analytic_model},
     {"replay.collective_library", test_collective_library},
     {"replay.request_free", test_request_free},
+    {"replay.any_source_arrival", test_any_source_arrival},
     {"replay.collective_algorithms", test_collective_algorithms},
     {"replay.flow_intra_node", test_flow_intra_node},
     {"replay.loggp_collective", test_loggp_collective},
