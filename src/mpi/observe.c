@@ -99,8 +99,9 @@ static void census(struct sim *s, int32_t rank, const struct request *chosen, st
                    struct sim_period *p) {
     struct srank *me = &s->ranks[rank];
     const struct sim_observer *o = s->obs;
-    for (struct request *q = me->outstanding; q; q = q->onext) {
-        if (!(q->flags & RF_WAITED) || (me->wait_any && q != chosen)) continue;
+    uint32_t seen = 0;
+    for (struct request *q = wait_next(me, NULL, &seen); q; q = wait_next(me, q, &seen)) {
+        if (me->wait_any && q != chosen) continue;
         if (!c->first) c->first = q;
         c->n++;
         c->nsend += q->kind == REQ_SEND;

@@ -96,6 +96,7 @@ void sim_destroy(struct sim *s) {
     contention_destroy(s->cont);
     free(s->xfers);
     free(s->seen);
+    free(s->ids);
     free(s->nic_free);
     if (s->nics) interfaces_destroy(s->nics);
     free(s->nics);
@@ -297,6 +298,7 @@ void sim_finish(struct sim *s, int32_t rank) {
         struct request *q = r->outstanding;
         s->abandoned_requests++;
         r->outstanding = q->onext;
+        request_untrack(s, q);
         q->flags &= (uint8_t)~RF_USER;
         pt2pt_release(s, q);
     }

@@ -60,6 +60,13 @@ struct request {
  * same communicator after one, which matches only once it has chosen. */
 enum { HOLD_NONE, HOLD_ANY, HOLD_BEHIND };
 
+/* An entry of the index of outstanding requests by id (wait.c): r NULL is
+ * free, r ID_GONE a removed entry that lookups pass over. */
+struct id_slot {
+    struct request *r;
+    int32_t rank, id;
+};
+
 /* A transfer under contention (net/contention.h): an eager message's data
  * from its send, or a rendezvous message's data once matched. */
 struct xfer {
@@ -96,6 +103,7 @@ struct srank {
     simtime_t overlap_mark; /* computation total up to which overlap was credited */
     struct rank_stats st;
     uint32_t wake_gen;
+    uint32_t nwaited;    /* requests in the current wait (RF_WAITED) */
     struct request *any; /* the any-source receive deciding (HOLD_ANY), or NULL */
     uint32_t any_gen;    /* its decision event's generation */
     simtime_t any_at;    /* when that event is due */
@@ -161,6 +169,8 @@ struct sim {
     /* serial interfaces (network.interfaces, net/interfaces.h); NULL when
      * unlimited, or with a contention model */
     struct interfaces *nics;
+    struct id_slot *ids; /* outstanding requests by (rank, id given at creation) (wait.c) */
+    size_t ids_cap, ids_used;
     uint32_t *seen; /* per world rank, == seen_stamp: met in this scan (pt2pt.c) */
     uint32_t seen_stamp;
     struct xfer *xfers; /* [0] unused */
@@ -242,7 +252,15 @@ void record_interval(struct sim *s, int32_t rank, const char *name);
 /* wait.c */
 void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time);
 void request_track(struct sim *s, struct request *r, int32_t user_id);
+/* Removes r from its owner's index of requests by id (when it leaves the
+ * outstanding list). */
+void request_untrack(struct sim *s, struct request *r);
 void wait_recheck(struct sim *s, int32_t rank);
+/* The next request of rank's current wait after q (the first: q NULL),
+ * counting in *seen those met; NULL once all me->nwaited are met, so a
+ * scan stops at the last of them (usually the newest requests) however
+ * many others the rank has left outstanding. */
+struct request *wait_next(const struct srank *me, const struct request *q, uint32_t *seen);
 void wait_complete(struct sim *s, int32_t rank);
 void wait_describe(struct sim *s, int32_t rank);
 /* The world ranks a blocked rank waits for (any-source receives excluded). */

@@ -6,12 +6,67 @@
 
 #include "mpi/sim_internal.h"
 
+/* --- the index of outstanding requests by the id given at creation (a
+ * trace's req=ID): a lookup costs the same however many requests a rank
+ * leaves outstanding --- */
+
+static struct request id_gone_mark;
+#define ID_GONE (&id_gone_mark)
+
+static size_t id_slot_of(const struct sim *s, int32_t rank, int32_t id) {
+    uint64_t h = (uint64_t)(uint32_t)rank << 32 | (uint32_t)id; /* splitmix64's mixing */
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    return (size_t)(h ^ (h >> 31)) & (s->ids_cap - 1);
+}
+
+static void ids_insert(struct sim *s, struct request *r) {
+    size_t k = id_slot_of(s, r->owner, r->user_id);
+    while (s->ids[k].r && s->ids[k].r != ID_GONE)
+        k = (k + 1) & (s->ids_cap - 1);
+    if (!s->ids[k].r) s->ids_used++;
+    s->ids[k] = (struct id_slot){r, r->owner, r->user_id};
+}
+
+/* Rebuilds the index at least four times the live entries, dropping the
+ * removed ones. */
+static void ids_rebuild(struct sim *s) {
+    struct id_slot *old = s->ids;
+    size_t old_cap = s->ids_cap, live = 0;
+    for (size_t i = 0; i < old_cap; i++)
+        live += old[i].r && old[i].r != ID_GONE;
+    s->ids_cap = 64;
+    while (s->ids_cap < 4 * (live + 1))
+        s->ids_cap *= 2;
+    s->ids = xcalloc(s->ids_cap, sizeof *s->ids);
+    s->ids_used = 0;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i].r && old[i].r != ID_GONE) ids_insert(s, old[i].r);
+    free(old);
+}
+
+static struct id_slot *ids_find(const struct sim *s, int32_t rank, int32_t id) {
+    if (!s->ids_cap) return NULL;
+    for (size_t k = id_slot_of(s, rank, id); s->ids[k].r; k = (k + 1) & (s->ids_cap - 1))
+        if (s->ids[k].r != ID_GONE && s->ids[k].rank == rank && s->ids[k].id == id)
+            return &s->ids[k];
+    return NULL;
+}
+
 void request_track(struct sim *s, struct request *r, int32_t user_id) {
     struct srank *me = &s->ranks[r->owner];
     r->user_id = user_id;
     r->flags |= RF_USER;
     r->onext = me->outstanding;
     me->outstanding = r;
+    if (user_id < 0) return;
+    if (2 * (s->ids_used + 1) > s->ids_cap) ids_rebuild(s);
+    ids_insert(s, r);
+}
+
+void request_untrack(struct sim *s, struct request *r) {
+    struct id_slot *e = r->user_id >= 0 ? ids_find(s, r->owner, r->user_id) : NULL;
+    if (e && e->r == r) e->r = ID_GONE; /* (an on-line waitany renumbers without indexing) */
 }
 
 void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time) {
@@ -31,13 +86,22 @@ void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t
 }
 
 struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id) {
-    for (struct request *q = s->ranks[rank].outstanding; q; q = q->onext)
-        if (q->user_id == user_id) return q;
-    return NULL;
+    struct id_slot *e = ids_find(s, rank, user_id);
+    return e ? e->r : NULL;
 }
 
 int sim_last_index(const struct sim *s, int32_t rank) {
     return s->ranks[rank].last_index;
+}
+
+struct request *wait_next(const struct srank *me, const struct request *q, uint32_t *seen) {
+    if (*seen >= me->nwaited) return NULL;
+    for (struct request *r = q ? q->onext : me->outstanding; r; r = r->onext)
+        if (r->flags & RF_WAITED) {
+            (*seen)++;
+            return r;
+        }
+    return NULL;
 }
 
 /* When the current wait can complete, or SIMTIME_NEVER if not known yet. */
@@ -45,8 +109,8 @@ static simtime_t wait_ready_time(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
     simtime_t t = me->wait_any ? SIMTIME_NEVER : me->wait_start;
     bool p2p = false;
-    for (struct request *q = me->outstanding; q; q = q->onext) {
-        if (!(q->flags & RF_WAITED)) continue;
+    uint32_t seen = 0;
+    for (struct request *q = wait_next(me, NULL, &seen); q; q = wait_next(me, q, &seen)) {
         p2p |= q->kind != REQ_COLL;
         if (!(q->flags & RF_RESOLVED)) {
             if (!me->wait_any) return SIMTIME_NEVER;
@@ -71,6 +135,7 @@ void wait_recheck(struct sim *s, int32_t rank) {
 static void finish_request(struct sim *s, struct request **link) {
     struct request *q = *link;
     *link = q->onext;
+    request_untrack(s, q);
     q->flags &= (uint8_t) ~(RF_WAITED | RF_USER);
     pt2pt_release(s, q);
 }
@@ -78,8 +143,9 @@ static void finish_request(struct sim *s, struct request **link) {
 /* The request a waitany returns: resolved by now, earliest done time first. */
 static struct request *any_choice(struct srank *me, simtime_t now) {
     struct request *best = NULL;
-    for (struct request *q = me->outstanding; q; q = q->onext)
-        if ((q->flags & RF_WAITED) && (q->flags & RF_RESOLVED) && q->done_time <= now &&
+    uint32_t seen = 0;
+    for (struct request *q = wait_next(me, NULL, &seen); q; q = wait_next(me, q, &seen))
+        if ((q->flags & RF_RESOLVED) && q->done_time <= now &&
             (!best || q->done_time < best->done_time))
             best = q;
     return best;
@@ -90,9 +156,9 @@ static struct request *any_choice(struct srank *me, simtime_t now) {
 static simtime_t wait_sync_loss(const struct srank *me, const struct request *chosen,
                                 simtime_t now) {
     simtime_t partner = me->wait_start;
-    for (const struct request *q = me->outstanding; q; q = q->onext)
-        if ((q->flags & RF_WAITED) && (!me->wait_any || q == chosen) && q->kind != REQ_COLL &&
-            q->kind != REQ_SIGNAL)
+    uint32_t seen = 0;
+    for (const struct request *q = wait_next(me, NULL, &seen); q; q = wait_next(me, q, &seen))
+        if ((!me->wait_any || q == chosen) && q->kind != REQ_COLL && q->kind != REQ_SIGNAL)
             partner = sim_max(partner, q->partner_time);
     return (partner < now ? partner : now) - me->wait_start;
 }
@@ -103,12 +169,15 @@ void wait_complete(struct sim *s, int32_t rank) {
     bool all_coll = true;
     struct request *chosen = me->wait_any ? any_choice(me, now) : NULL;
     if (s->obs) observe_wait(s, rank, chosen, wait_sync_loss(me, chosen, now));
-    for (struct request **link = &me->outstanding; *link;) {
+    uint32_t left = me->nwaited;
+    me->nwaited = 0;
+    for (struct request **link = &me->outstanding; *link && left > 0;) {
         struct request *q = *link;
         if (!(q->flags & RF_WAITED)) {
             link = &q->onext;
             continue;
         }
+        left--;
         if (me->wait_any && q != chosen) {
             q->flags &= (uint8_t)~RF_WAITED;
             link = &q->onext;
@@ -133,17 +202,18 @@ void wait_complete(struct sim *s, int32_t rank) {
 bool sim_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool wait_any) {
     struct srank *me = &s->ranks[rank];
     if (s->rec) record_wait(s, rank, reqs, n, wait_any);
-    int marked = 0;
+    uint32_t marked = 0;
     if (!reqs) { /* every outstanding request */
         for (struct request *q = me->outstanding; q; q = q->onext, marked++)
             q->flags |= RF_WAITED;
     } else {
         for (int i = 0; i < n; i++)
-            if (reqs[i]) {
+            if (reqs[i] && !(reqs[i]->flags & RF_WAITED)) { /* a request listed twice counts once */
                 reqs[i]->flags |= RF_WAITED;
                 marked++;
             }
     }
+    me->nwaited = marked;
     if (marked == 0) return true;
     me->wait_start = s->eng.now;
     me->wait_any = wait_any;
@@ -218,8 +288,9 @@ void wait_describe(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
     int n = 0;
     sim_report_append(s, "%s", me->wait_any ? "waitany on " : "");
-    for (struct request *q = me->outstanding; q; q = q->onext) {
-        if (!(q->flags & RF_WAITED) || (q->flags & RF_RESOLVED)) continue;
+    uint32_t seen = 0;
+    for (struct request *q = wait_next(me, NULL, &seen); q; q = wait_next(me, q, &seen)) {
+        if (q->flags & RF_RESOLVED) continue;
         if (n++) sim_report_append(s, "; ");
         if (q->kind == REQ_COLL)
             sched_describe(s, q->sched);
@@ -245,8 +316,11 @@ struct request *sim_find_p2p_request(const struct sim *s, int32_t rank, bool sen
 
 int wait_targets(struct sim *s, int32_t rank, int32_t *out, int max) {
     int n = 0;
-    for (struct request *q = s->ranks[rank].outstanding; q && n < max; q = q->onext) {
-        if (!(q->flags & RF_WAITED) || (q->flags & RF_RESOLVED)) continue;
+    uint32_t seen = 0;
+    const struct srank *me = &s->ranks[rank];
+    for (struct request *q = wait_next(me, NULL, &seen); q && n < max;
+         q = wait_next(me, q, &seen)) {
+        if (q->flags & RF_RESOLVED) continue;
         if (q->kind == REQ_COLL)
             n += sched_targets(q->sched, out + n, max - n);
         else if (q->peer >= 0)
