@@ -473,37 +473,41 @@ struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     return p;
 }
 
-/* A fresh mark for "sender met in this scan of a queue" (sim.seen). */
-static uint32_t seen_stamp(struct sim *s) {
-    if (!s->seen) s->seen = xcalloc((size_t)s->nranks, sizeof *s->seen);
-    if (++s->seen_stamp == 0) { /* wrapped: forget every mark */
-        memset(s->seen, 0, sizeof *s->seen * (size_t)s->nranks);
-        s->seen_stamp = 1;
+/* Queues send r, not matched, in its receiver's unexpected queue, kept in
+ * the order the receiver sees them: by `visible` (the envelope's arrival,
+ * not before the same sender's previous message still queued: a channel
+ * delivers in order), then sender rank, then the order of queuing. A
+ * message arriving after those queued goes last at once. */
+static void unexp_insert(struct sim *s, struct srank *dr, struct request *r) {
+    simtime_t t = arrival(s, r);
+    struct request *tail = dr->unexp_tail;
+    r->visible = t;
+    if (!tail || tail->visible < t || (tail->visible == t && tail->owner <= r->owner)) {
+        queue_append(&dr->unexp_head, &dr->unexp_tail, r);
+        return;
     }
-    return s->seen_stamp;
+    struct request *same = NULL; /* the sender's last message queued */
+    for (struct request *q = dr->unexp_head; q; q = q->qnext)
+        if (q->owner == r->owner) same = q;
+    if (same && same->visible > t) r->visible = t = same->visible;
+    struct request *prev = same; /* after it, before the first seen later */
+    for (struct request *q = prev ? prev->qnext : dr->unexp_head; q; prev = q, q = q->qnext)
+        if (q->visible > t || (q->visible == t && q->owner > r->owner)) break;
+    r->qnext = prev ? prev->qnext : dr->unexp_head;
+    if (prev)
+        prev->qnext = r;
+    else
+        dr->unexp_head = r;
+    if (!r->qnext) dr->unexp_tail = r;
 }
 
-/* Of the messages in rank's unexpected queue that `want` matches, taking
- * each sender's first only (MPI's order), the one whose envelope arrives
- * first (ties: the lower sender), and if `by` is not SIMTIME_NEVER only
- * among those arrived by then; *before: the message before it in the queue. */
+/* The first message of rank's unexpected queue that `want` matches: the
+ * first the rank sees (each sender's in order), if by `by`; *before: the
+ * message before it in the queue. */
 static struct request *earliest_envelope(struct sim *s, int32_t rank, const struct request *want,
                                          simtime_t by, struct request **before) {
-    uint32_t stamp = seen_stamp(s);
-    struct request *best = NULL, *prev = NULL;
-    simtime_t best_t = SIMTIME_NEVER;
-    for (struct request *q = s->ranks[rank].unexp_head; q; prev = q, q = q->qnext) {
-        if (!envelope_matches(q, want) || s->seen[q->owner] == stamp) continue;
-        s->seen[q->owner] = stamp;
-        simtime_t t = arrival(s, q);
-        if ((by != SIMTIME_NEVER && t > by) ||
-            (best && (t > best_t || (t == best_t && q->owner > best->owner))))
-            continue;
-        best = q;
-        best_t = t;
-        *before = prev;
-    }
-    return best;
+    struct request *q = queue_find(s->ranks[rank].unexp_head, want, true, before);
+    return q && (by == SIMTIME_NEVER || q->visible <= by) ? q : NULL;
 }
 
 /* The message matching (source, tag) on the rank's communicator that has
@@ -538,9 +542,12 @@ bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, in
  * and the receives and probes posted after it on its communicator (and any
  * other any-source receive) wait behind it (HOLD_BEHIND), so that none
  * takes or sees a message before the earlier receive has chosen. A probe
- * from any source decides the same way and sees the message it chose. Under a contention model,
- * whose arrivals are known only as transfers end, any-source receives
- * match the first message sent instead. */
+ * from any source decides the same way and sees the message it chose.
+ * The unexpected queue is kept in the order the rank sees its messages
+ * (unexp_insert), so the choice is its first match. Under a contention
+ * model, whose arrivals are known only as transfers end, an any-source
+ * receive does not wait: it takes the queued message that would arrive
+ * first without contention. */
 
 /* After rank's any-source receive decided: the receives held behind it
  * are placed again, in the order they were posted. */
@@ -592,7 +599,7 @@ static void any_arm(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
     struct request *before, *best = earliest_envelope(s, rank, me->any, SIMTIME_NEVER, &before);
     if (!best) return;
-    simtime_t t = arrival(s, best);
+    simtime_t t = best->visible;
     if (t <= s->eng.now) {
         any_decide(s, rank);
         return;
@@ -688,10 +695,12 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
             memcpy(r->data, buf, (size_t)size);
             r->flags |= RF_OWNS;
         }
-        queue_append(&dr->unexp_head, &dr->unexp_tail, r);
+        unexp_insert(s, dr, r);
     }
     if (!(r->flags & RF_SUB) && !(r->flags & RF_OWNS) && !borrowed) r->data = NULL;
-    if (decides) any_arm(s, wdest); /* after r's payload is kept */
+    /* after r's payload is kept; a message seen after the chosen time
+     * changes nothing */
+    if (decides && (dr->any_at == SIMTIME_NEVER || r->visible < dr->any_at)) any_arm(s, wdest);
     return r;
 }
 

@@ -95,7 +95,6 @@ void sim_destroy(struct sim *s) {
     pool_destroy(&s->sched_pool);
     contention_destroy(s->cont);
     free(s->xfers);
-    free(s->seen);
     free(s->ids);
     free(s->nic_free);
     if (s->nics) interfaces_destroy(s->nics);

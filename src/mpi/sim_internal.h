@@ -48,6 +48,9 @@ struct request {
     uint8_t hold : 2; /* a receive: HOLD_* (from any source, deciding; or behind one) */
     uint8_t mode, flags, coll;
     int32_t rec_id;    /* its id in the recorded trace (record.c), -1 if not recorded */
+    simtime_t visible; /* a send in its receiver's unexpected queue: when the receiver
+                          sees it (its envelope's arrival, not before the sender's
+                          previous message there); the queue is in this order */
     union {            /* a send's data: a contention model and the interfaces exclude each other */
         uint32_t xfer; /* under contention: its transfer (index in sim.xfers), 0 if none */
         simtime_t arrive; /* eager, through the interfaces (sim.nics): when its data have
@@ -103,10 +106,12 @@ struct srank {
     simtime_t overlap_mark; /* computation total up to which overlap was credited */
     struct rank_stats st;
     uint32_t wake_gen;
-    uint32_t nwaited;    /* requests in the current wait (RF_WAITED) */
-    struct request *any; /* the any-source receive deciding (HOLD_ANY), or NULL */
-    uint32_t any_gen;    /* its decision event's generation */
-    simtime_t any_at;    /* when that event is due */
+    uint32_t nwaited;      /* requests in the current wait (RF_WAITED) */
+    uint32_t noutstanding; /* requests in the outstanding list */
+    uint8_t indexed;       /* they are also in sim.ids (many of them, wait.c) */
+    struct request *any;   /* the any-source receive deciding (HOLD_ANY), or NULL */
+    uint32_t any_gen;      /* its decision event's generation */
+    simtime_t any_at;      /* when that event is due */
     uint32_t world_coll_seq;
     int32_t node;
     int32_t last_index;
@@ -171,8 +176,6 @@ struct sim {
     struct interfaces *nics;
     struct id_slot *ids; /* outstanding requests by (rank, id given at creation) (wait.c) */
     size_t ids_cap, ids_used;
-    uint32_t *seen; /* per world rank, == seen_stamp: met in this scan (pt2pt.c) */
-    uint32_t seen_stamp;
     struct xfer *xfers; /* [0] unused */
     uint32_t nxfers, xfer_cap, xfer_free;
     simtime_t **storage; /* MPI-IO servers (io.c): when each slot is free */

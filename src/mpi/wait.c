@@ -53,20 +53,39 @@ static struct id_slot *ids_find(const struct sim *s, int32_t rank, int32_t id) {
     return NULL;
 }
 
+static void ids_add(struct sim *s, struct request *r) {
+    if (r->user_id < 0) return;
+    if (2 * (s->ids_used + 1) > s->ids_cap) ids_rebuild(s);
+    ids_insert(s, r);
+}
+
+/* A rank's few outstanding requests are found by walking its list, newest
+ * first; past this many, through the index. */
+#define INDEX_FROM 32
+
 void request_track(struct sim *s, struct request *r, int32_t user_id) {
     struct srank *me = &s->ranks[r->owner];
     r->user_id = user_id;
     r->flags |= RF_USER;
     r->onext = me->outstanding;
     me->outstanding = r;
-    if (user_id < 0) return;
-    if (2 * (s->ids_used + 1) > s->ids_cap) ids_rebuild(s);
-    ids_insert(s, r);
+    if (++me->noutstanding > INDEX_FROM && !me->indexed) {
+        me->indexed = 1;
+        for (struct request *q = me->outstanding; q; q = q->onext)
+            ids_add(s, q);
+    } else if (me->indexed) {
+        ids_add(s, r);
+    }
 }
 
 void request_untrack(struct sim *s, struct request *r) {
+    struct srank *me = &s->ranks[r->owner];
+    me->noutstanding--;
+    if (!me->indexed) return;
     struct id_slot *e = r->user_id >= 0 ? ids_find(s, r->owner, r->user_id) : NULL;
     if (e && e->r == r) e->r = ID_GONE; /* (an on-line waitany renumbers without indexing) */
+    if (me->noutstanding > 0) return;
+    me->indexed = 0; /* none left in the index */
 }
 
 void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time) {
@@ -86,6 +105,11 @@ void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t
 }
 
 struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id) {
+    if (!s->ranks[rank].indexed) {
+        for (struct request *q = s->ranks[rank].outstanding; q; q = q->onext)
+            if (q->user_id == user_id) return q;
+        return NULL;
+    }
     struct id_slot *e = ids_find(s, rank, user_id);
     return e ? e->r : NULL;
 }
