@@ -613,7 +613,8 @@ void pt2pt_any_event(void *ctx, const struct event *ev) {
     struct sim *s = ctx;
     struct srank *me = &s->ranks[event_rank(ev, s->nranks)];
     if (!me->any || ev->gen != me->any_gen) return; /* decided, or moved */
-    any_decide(s, event_rank(ev, s->nranks));
+    me->any_at = SIMTIME_NEVER; /* its candidate may have been cancelled or claimed since */
+    any_arm(s, event_rank(ev, s->nranks));
     sched_drain(s);
 }
 

@@ -299,6 +299,14 @@ static void test_any_source_arrival(void) {
                                 "2 compute 300us\n2 send 0 8\n");
     CHECK_EQ_INT(o.status, SIM_OK);
     CHECK_EQ_INT(o.finish[0], 1310 * US + 80000);
+    /* the candidate it would take is cancelled before it arrives (at 610us):
+     * the receive waits on and takes rank 2's 8 B, sent at 1ms, arriving at
+     * 1010.08us */
+    o = run_with(plat4, sets, 1,
+                 "simpi-trace 1\nranks 3\n0 recv any 60000\n1 isend 0 60000 req=1\n"
+                 "1 cancel 1\n1 wait 1\n2 compute 1ms\n2 send 0 8\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[0], 1010 * US + 80000);
 }
 
 static void test_trace_errors_at_run_time(void) {
