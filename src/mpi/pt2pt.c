@@ -532,39 +532,63 @@ bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, in
 /* --- receives from any source --- */
 
 /* A receive from MPI_ANY_SOURCE takes, of the messages it can match, the
- * one whose envelope reaches the rank first (ties: the lower sender), each
- * sender's messages in the order sent, as MPI libraries match envelopes in
- * their order of arrival. Every other receive pairs with the same message
- * whatever the order in which sends and receives are posted (MPI's
- * non-overtaking rule), so those match at once. An any-source receive
- * decides when its earliest candidate arrives: no message sent later can
- * arrive before it. Until then the messages it could take stay unexpected
- * and the receives and probes posted after it on its communicator (and any
- * other any-source receive) wait behind it (HOLD_BEHIND), so that none
- * takes or sees a message before the earlier receive has chosen. A probe
- * from any source decides the same way and sees the message it chose.
- * The unexpected queue is kept in the order the rank sees its messages
- * (unexp_insert), so the choice is its first match. Under a contention
- * model, whose arrivals are known only as transfers end, an any-source
- * receive does not wait: it takes the queued message that would arrive
+ * one the rank sees first: whose envelope arrives first (ties: the lower
+ * sender), each sender's messages in the order sent, as MPI libraries
+ * match envelopes in their order of arrival. Every other receive pairs
+ * with the same message whatever the order in which sends and receives
+ * are posted (MPI's non-overtaking rule), so a rank matches at once while
+ * it has no any-source receive waiting. While it has one (it found no
+ * message arrived when posted), the rank is "delivering": a message
+ * reaches its posted receives and probes only when it arrives, in that
+ * order (one event per arrival time), as it would in an MPI library, and
+ * a receive posted then takes only messages already arrived. Once no
+ * any-source receive waits, the rank matches at once again. No message
+ * sent later can arrive before one already on the way, so the choice is
+ * made when it can be known. The unexpected queue is kept in the order
+ * the rank sees its messages (unexp_insert). Under a contention model,
+ * whose arrivals are known only as transfers end, an any-source receive
+ * does not wait: it takes at once the queued message that would arrive
  * first without contention. */
 
-/* After rank's any-source receive decided: the receives held behind it
- * are placed again, in the order they were posted. */
-static void any_release(struct sim *s, int32_t rank) {
-    struct srank *me = &s->ranks[rank];
-    struct request *held = NULL, **end = &held, *prev = NULL;
-    for (struct request *q = me->posted_head, *next; q; q = next) {
-        next = q->qnext;
-        if (q->hold != HOLD_BEHIND) {
-            prev = q;
-            continue;
-        }
-        queue_unlink(&me->posted_head, &me->posted_tail, prev, q);
-        q->hold = HOLD_NONE;
-        *end = q;
-        end = &q->qnext;
+static bool delivering(const struct srank *me) {
+    return me->nany > 0;
+}
+
+static void recv_place(struct sim *s, struct request *r);
+
+/* Takes r off the posted queue (it follows prev), counting a waiting
+ * any-source receive out. */
+static void posted_unlink(struct srank *me, struct request *prev, struct request *r) {
+    queue_unlink(&me->posted_head, &me->posted_tail, prev, r);
+    if (r->hold == HOLD_ANY) me->nany--;
+    r->hold = HOLD_NONE;
+}
+
+/* Message q, arrived (after prev in rank's unexpected queue), meets the
+ * receives posted: the probes before the first receive matching it see
+ * it, that receive takes it. Returns whether it was taken. */
+static bool offer(struct sim *s, struct srank *me, struct request *prev, struct request *q) {
+    struct request *pprev, *recv = queue_find(me->posted_head, q, false, &pprev);
+    while (recv && recv->mode == PROBE_MODE) {
+        posted_unlink(me, pprev, recv);
+        probe_hit(s, q, recv);
+        recv = queue_find(me->posted_head, q, false, &pprev);
     }
+    if (!recv) return false;
+    posted_unlink(me, pprev, recv);
+    queue_unlink(&me->unexp_head, &me->unexp_tail, prev, q);
+    match(s, q, recv);
+    return true;
+}
+
+/* Back to matching at once: the receives posted meanwhile are placed
+ * again, in the order they were posted. */
+static void stop_delivering(struct sim *s, int32_t rank) {
+    struct srank *me = &s->ranks[rank];
+    me->deliver_gen++;
+    me->deliver_at = SIMTIME_NEVER;
+    struct request *held = me->posted_head;
+    me->posted_head = me->posted_tail = NULL;
     while (held) {
         struct request *q = held;
         held = q->qnext;
@@ -573,66 +597,66 @@ static void any_release(struct sim *s, int32_t rank) {
     }
 }
 
-/* Rank's any-source receive takes its earliest candidate now. */
-static void any_decide(struct sim *s, int32_t rank) {
+/* The next arrival to deliver to rank: an event at the first message of
+ * its unexpected queue not arrived by now. */
+static void deliver_arm(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
-    struct request *w = me->any, *before = NULL;
-    struct request *send = earliest_envelope(s, rank, w, SIMTIME_NEVER, &before);
-    me->any = NULL;
-    me->any_gen++;
-    me->any_at = SIMTIME_NEVER;
-    w->hold = HOLD_NONE;
-    queue_remove(&me->posted_head, &me->posted_tail, w);
-    if (w->mode == PROBE_MODE) { /* a probe sees it, takes nothing */
-        probe_hit(s, send, w);
-    } else {
-        queue_unlink(&me->unexp_head, &me->unexp_tail, before, send);
-        match(s, send, w);
-    }
-    any_release(s, rank);
+    struct request *q = me->unexp_head;
+    while (q && q->visible <= s->eng.now)
+        q = q->qnext;
+    if (!q || q->visible == me->deliver_at) return;
+    me->deliver_at = q->visible;
+    engine_schedule(&s->eng, q->visible, rank, EV_ANY, ++me->deliver_gen, NULL);
 }
 
-/* Rank's any-source receive decides when its earliest candidate arrives:
- * now if it has, else an event then (a later, earlier-arriving candidate
- * moves it). */
-static void any_arm(struct sim *s, int32_t rank) {
+/* Offers the messages arrived by now that were not offered yet, in the
+ * order the rank sees them. */
+static void deliver_arrived(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
-    struct request *before, *best = earliest_envelope(s, rank, me->any, SIMTIME_NEVER, &before);
-    if (!best) return;
-    simtime_t t = best->visible;
-    if (t <= s->eng.now) {
-        any_decide(s, rank);
-        return;
+    for (struct request *prev = NULL, *q = me->unexp_head, *next;
+         q && q->visible <= s->eng.now && delivering(me); q = next) {
+        next = q->qnext;
+        bool fresh = q->hold == HOLD_NONE; /* a send's mark: offered once */
+        q->hold = HOLD_ANY;
+        if (!fresh || !offer(s, me, prev, q)) prev = q;
     }
-    if (t == me->any_at) return;
-    me->any_at = t;
-    engine_schedule(&s->eng, t, rank, EV_ANY, ++me->any_gen, NULL);
+    if (delivering(me))
+        deliver_arm(s, rank);
+    else
+        stop_delivering(s, rank);
 }
 
 void pt2pt_any_event(void *ctx, const struct event *ev) {
     struct sim *s = ctx;
-    struct srank *me = &s->ranks[event_rank(ev, s->nranks)];
-    if (!me->any || ev->gen != me->any_gen) return; /* decided, or moved */
-    me->any_at = SIMTIME_NEVER; /* its candidate may have been cancelled or claimed since */
-    any_arm(s, event_rank(ev, s->nranks));
+    int32_t rank = event_rank(ev, s->nranks);
+    struct srank *me = &s->ranks[rank];
+    if (ev->gen != me->deliver_gen) return; /* moved, or no longer delivering */
+    me->deliver_at = SIMTIME_NEVER;
+    deliver_arrived(s, rank);
     sched_drain(s);
 }
 
-/* Matches receive r with an unexpected message, or queues it: behind an
- * any-source receive still deciding, or deciding itself. */
+/* Matches receive (or probe) r with an unexpected message, or queues it;
+ * while the rank delivers, or for an any-source receive, only a message
+ * arrived by now. */
 static void recv_place(struct sim *s, struct request *r) {
     struct srank *me = &s->ranks[r->owner];
     bool any = r->src == SIM_ANY_SOURCE && !s->cont;
-    if (me->any && (me->any->ctx == r->ctx || any)) {
-        r->hold = HOLD_BEHIND;
-        queue_append(&me->posted_head, &me->posted_tail, r);
-        return;
-    }
-    if (any) {
-        r->hold = HOLD_ANY;
-        me->any = r;
-        queue_append(&me->posted_head, &me->posted_tail, r);
-        any_arm(s, r->owner);
+    if (delivering(me) || any) {
+        struct request *before, *q = earliest_envelope(s, r->owner, r, s->eng.now, &before);
+        if (q && r->mode == PROBE_MODE) {
+            probe_hit(s, q, r);
+        } else if (q) {
+            queue_unlink(&me->unexp_head, &me->unexp_tail, before, q);
+            match(s, q, r);
+        } else {
+            queue_append(&me->posted_head, &me->posted_tail, r);
+            if (any) {
+                r->hold = HOLD_ANY;
+                me->nany++;
+            }
+            if (delivering(me)) deliver_arm(s, r->owner);
+        }
         return;
     }
     if (r->mode == PROBE_MODE) { /* sees the first message it matches, takes nothing */
@@ -676,14 +700,17 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
             s, rank, wdest, size, at,
             network_cost(s->net, s->ranks[rank].node, s->ranks[wdest].node, size));
     struct srank *dr = &s->ranks[wdest];
-    struct request *prev, *recv = queue_find(dr->posted_head, r, false, &prev);
-    while (recv && recv->mode == PROBE_MODE && recv->hold == HOLD_NONE) { /* sees, takes not */
-        queue_unlink(&dr->posted_head, &dr->posted_tail, prev, recv);
-        probe_hit(s, r, recv);
+    struct request *prev = NULL, *recv = NULL;
+    if (!delivering(dr)) { /* else it meets the receives when it arrives */
         recv = queue_find(dr->posted_head, r, false, &prev);
+        while (recv && recv->mode == PROBE_MODE) { /* a probe sees it, takes nothing */
+            queue_unlink(&dr->posted_head, &dr->posted_tail, prev, recv);
+            probe_hit(s, r, recv);
+            recv = queue_find(dr->posted_head, r, false, &prev);
+        }
     }
-    bool borrowed = false, decides = recv && recv->hold != HOLD_NONE; /* an any-source first */
-    if (recv && !decides) {
+    bool borrowed = false;
+    if (recv) {
         queue_unlink(&dr->posted_head, &dr->posted_tail, prev, recv);
         match(s, r, recv);
     } else {
@@ -699,9 +726,12 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
         unexp_insert(s, dr, r);
     }
     if (!(r->flags & RF_SUB) && !(r->flags & RF_OWNS) && !borrowed) r->data = NULL;
-    /* after r's payload is kept; a message seen after the chosen time
-     * changes nothing */
-    if (decides && (dr->any_at == SIMTIME_NEVER || r->visible < dr->any_at)) any_arm(s, wdest);
+    if (!recv && delivering(dr)) { /* after r's payload is kept */
+        if (r->visible <= s->eng.now)
+            deliver_arrived(s, wdest);
+        else if (dr->deliver_at == SIMTIME_NEVER || r->visible < dr->deliver_at)
+            deliver_arm(s, wdest);
+    }
     return r;
 }
 
@@ -817,15 +847,11 @@ bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
     if (s->rec && r->rec_id >= 0) record_cancel(s, rank, r);
     if (r->kind == REQ_RECV && !(r->flags & RF_RESOLVED) &&
         queue_remove(&me->posted_head, &me->posted_tail, r)) {
-        bool deciding = r == me->any;
+        bool waited = r->hold == HOLD_ANY, was = delivering(me);
+        if (waited) me->nany--;
         r->hold = HOLD_NONE;
         request_resolve(s, r, s->eng.now, s->eng.now);
-        if (deciding) { /* the receives behind it go on without it */
-            me->any = NULL;
-            me->any_gen++;
-            me->any_at = SIMTIME_NEVER;
-            any_release(s, rank);
-        }
+        if (was && !delivering(me)) stop_delivering(s, rank); /* the last one waiting */
         return true;
     }
     if (r->kind == REQ_SEND && !(r->flags & RF_MATCHED)) {

@@ -48,7 +48,7 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     for (int32_t i = 0; i < nranks; i++) {
         s->ranks[i].node = platform_node_of(plat, i);
         s->ranks[i].wake_at = SIMTIME_NEVER;
-        s->ranks[i].any_at = SIMTIME_NEVER;
+        s->ranks[i].deliver_at = SIMTIME_NEVER;
     }
     s->world.ctx = 0;
     s->world.size = nranks;

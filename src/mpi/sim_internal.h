@@ -45,7 +45,8 @@ struct request {
     uint32_t ctx;
     int32_t user_id;
     uint8_t kind : 4;
-    uint8_t hold : 2; /* a receive: HOLD_* (from any source, deciding; or behind one) */
+    uint8_t hold : 2; /* a receive: HOLD_ANY if from any source and waiting; a send in
+                         the unexpected queue: HOLD_ANY once offered (pt2pt.c) */
     uint8_t mode, flags, coll;
     int32_t rec_id;    /* its id in the recorded trace (record.c), -1 if not recorded */
     simtime_t visible; /* a send in its receiver's unexpected queue: when the receiver
@@ -58,10 +59,8 @@ struct request {
     };
 };
 
-/* A receive's matching state (pt2pt.c): an MPI_ANY_SOURCE receive waiting
- * for the earliest arrival among its candidates, or a receive posted on the
- * same communicator after one, which matches only once it has chosen. */
-enum { HOLD_NONE, HOLD_ANY, HOLD_BEHIND };
+/* request.hold (pt2pt.c, "receives from any source") */
+enum { HOLD_NONE, HOLD_ANY };
 
 /* An entry of the index of outstanding requests by id (wait.c): r NULL is
  * free, r ID_GONE a removed entry that lookups pass over. */
@@ -109,9 +108,10 @@ struct srank {
     uint32_t nwaited;      /* requests in the current wait (RF_WAITED) */
     uint32_t noutstanding; /* requests in the outstanding list */
     uint8_t indexed;       /* they are also in sim.ids (many of them, wait.c) */
-    struct request *any;   /* the any-source receive deciding (HOLD_ANY), or NULL */
-    uint32_t any_gen;      /* its decision event's generation */
-    simtime_t any_at;      /* when that event is due */
+    uint32_t nany;         /* any-source receives waiting: messages meet the receives
+                              as they arrive (pt2pt.c) */
+    uint32_t deliver_gen;  /* the next arrival's event: its generation */
+    simtime_t deliver_at;  /* and when it is due (SIMTIME_NEVER: none) */
     uint32_t world_coll_seq;
     int32_t node;
     int32_t last_index;

@@ -307,6 +307,18 @@ static void test_any_source_arrival(void) {
                  "1 cancel 1\n1 wait 1\n2 compute 1ms\n2 send 0 8\n");
     CHECK_EQ_INT(o.status, SIM_OK);
     CHECK_EQ_INT(o.finish[0], 1010 * US + 80000);
+    /* a receive posted while an any-source one waits (for tag 5) takes a
+     * message the waiting one cannot: rank 1's tag 7 arrives at 10.08us;
+     * rank 0 answers then (arriving at 20.16us), and rank 1's tag 5 reaches
+     * the any-source receive at 30.24us (this deadlocked when every receive
+     * posted after it waited for its choice) */
+    o = run_with(plat4, sets, 1,
+                 "simpi-trace 1\nranks 2\n0 irecv any 8 tag=5 req=1\n0 recv 1 8 tag=7\n"
+                 "0 send 1 8 tag=9\n0 wait 1\n1 send 0 8 tag=7\n1 recv 0 8 tag=9\n"
+                 "1 send 0 8 tag=5\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[0], 30 * US + 240000);
+    CHECK_EQ_INT(o.finish[1], 20 * US + 160000);
 }
 
 static void test_trace_errors_at_run_time(void) {
