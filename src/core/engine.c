@@ -1,4 +1,4 @@
-/* Engine: a 4-ary min-heap of events keyed by (time, rank, seq). */
+/* Engine: a 4-ary min-heap of events keyed by (time, rank, kind, seq). */
 #include "core/engine.h"
 
 #include <stdio.h>
@@ -29,7 +29,10 @@ uint32_t engine_register(struct engine *e, uint32_t kind, event_handler fn, void
 }
 
 static inline bool before(const struct event *a, const struct event *b) {
-    return a->time < b->time || (a->time == b->time && a->key < b->key);
+    if (a->time != b->time) return a->time < b->time;
+    if ((a->key >> 32) != (b->key >> 32)) return a->key < b->key; /* the rank */
+    if (a->kind != b->kind) return a->kind < b->kind;
+    return a->key < b->key; /* the rank's sequence */
 }
 
 void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind, uint32_t gen,

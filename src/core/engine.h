@@ -1,7 +1,9 @@
 /* The discrete-event engine: a virtual clock and an event queue ordered by
- * (time, target rank, that rank's sequence number), so that equal-time events
- * run in an order that does not depend on insertion order across ranks
- * (DESIGN 4.2). One OS thread runs everything (DESIGN 4.3). */
+ * (time, target rank, kind, that rank's sequence number), so that equal-time
+ * events run in an order that does not depend on insertion order across
+ * ranks (DESIGN 4.2): a rank's events at one time run by kind (the lower
+ * number first), then in the order they were scheduled. One OS thread runs
+ * everything (DESIGN 4.3). */
 #ifndef SIMPI_ENGINE_H
 #define SIMPI_ENGINE_H
 

@@ -184,7 +184,10 @@ struct sim {
     struct recorder *rec;           /* NULL unless the run is recorded (record.c) */
 };
 
-enum { EV_WAKE = 0, EV_NET = 1, EV_ANY = 2 };
+/* Event kinds, in the order a rank's events at one time run: the messages
+ * arriving then meet its receives before it wakes up (whoever scheduled
+ * them first, so that a split engine keeps the order). */
+enum { EV_ANY = 0, EV_NET = 1, EV_WAKE = 2 };
 /* `mode` of a receive request that is a probe (MPI_Probe) */
 #define PROBE_MODE 7
 

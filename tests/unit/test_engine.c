@@ -1,5 +1,5 @@
 /* Unit tests for the engine: time order, deterministic tie-breaking by
- * (rank, per-rank sequence), pools. */
+ * (rank, kind, per-rank sequence), pools. */
 #include "core/engine.h"
 #include "core/pool.h"
 #include "test.h"
@@ -29,6 +29,27 @@ static void test_order(void) {
         CHECK_EQ_INT(order[i], i);
     CHECK_EQ_INT(e.now, 30);
     CHECK_EQ_INT(e.events_run, 6);
+    engine_destroy(&e);
+}
+
+/* A rank's events at one time run by kind, then in scheduling order,
+ * whatever the order in which the kinds were scheduled. */
+static void test_kind_order(void) {
+    struct engine e;
+    engine_init(&e, 2);
+    engine_register(&e, 0, record, NULL);
+    engine_register(&e, 1, record, NULL);
+    engine_register(&e, 2, record, NULL);
+    norder = 0;
+    engine_schedule(&e, 10, 1, 2, 0, (void *)(intptr_t)3);
+    engine_schedule(&e, 10, 1, 0, 0, (void *)(intptr_t)1);
+    engine_schedule(&e, 10, 0, 2, 0, (void *)(intptr_t)0); /* rank 0 first */
+    engine_schedule(&e, 10, 1, 0, 0, (void *)(intptr_t)2);
+    engine_schedule(&e, 10, 1, 2, 0, (void *)(intptr_t)4);
+    engine_run(&e);
+    CHECK_EQ_INT(norder, 5);
+    for (int i = 0; i < 5; i++)
+        CHECK_EQ_INT(order[i], i);
     engine_destroy(&e);
 }
 
@@ -79,6 +100,7 @@ static void test_pool(void) {
 
 TEST_LIST(engine_tests) = {
     {"engine.order", test_order},
+    {"engine.kind_order", test_kind_order},
     {"engine.monotonic", test_monotonic},
     {"engine.pool", test_pool},
     TEST_END,
