@@ -104,18 +104,18 @@ struct srank {
     simtime_t wait_start, wake_at;
     simtime_t overlap_mark; /* computation total up to which overlap was credited */
     struct rank_stats st;
+    simtime_t deliver_at; /* the next arrival's event: when it is due (SIMTIME_NEVER: none) */
+    uint32_t deliver_gen; /* and its generation */
+    uint32_t nany;        /* any-source receives waiting: messages meet the receives
+                             as they arrive (pt2pt.c) */
     uint32_t wake_gen;
     uint32_t nwaited;      /* requests in the current wait (RF_WAITED) */
     uint32_t noutstanding; /* requests in the outstanding list */
-    uint8_t indexed;       /* they are also in sim.ids (many of them, wait.c) */
-    uint32_t nany;         /* any-source receives waiting: messages meet the receives
-                              as they arrive (pt2pt.c) */
-    uint32_t deliver_gen;  /* the next arrival's event: its generation */
-    simtime_t deliver_at;  /* and when it is due (SIMTIME_NEVER: none) */
     uint32_t world_coll_seq;
     int32_t node;
     int32_t last_index;
     uint8_t state, wait_any;
+    uint8_t indexed; /* the outstanding requests are also in sim.ids (many of them, wait.c) */
 };
 
 /* Communicator handle table entry: (world rank, id) -> comm. */
