@@ -62,14 +62,6 @@ static struct request *queue_find(struct request *head, const struct request *wa
     return NULL;
 }
 
-/* Removes and returns the first request in the queue that matches `want`. */
-static struct request *queue_take(struct request **head, struct request **tail,
-                                  const struct request *want, bool want_is_recv) {
-    struct request *prev, *q = queue_find(*head, want, want_is_recv, &prev);
-    if (q) queue_unlink(head, tail, prev, q);
-    return q;
-}
-
 /* Removes r from a queue if it is there. */
 static bool queue_remove(struct request **head, struct request **tail, struct request *r) {
     struct request *prev = NULL;
@@ -473,6 +465,23 @@ struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     return p;
 }
 
+/* Unlinks q (after prev) from rank's unexpected queue, keeping the end of
+ * the prefix already offered (while delivering) in it. */
+static void unexp_unlink(struct srank *me, struct request *prev, struct request *q) {
+    if (me->offered == q) me->offered = prev;
+    queue_unlink(&me->unexp_head, &me->unexp_tail, prev, q);
+}
+
+static bool unexp_remove(struct srank *me, struct request *q) {
+    struct request *prev = NULL;
+    for (struct request *e = me->unexp_head; e; prev = e, e = e->qnext)
+        if (e == q) {
+            unexp_unlink(me, prev, q);
+            return true;
+        }
+    return false;
+}
+
 /* Queues send r, not matched, in its receiver's unexpected queue, kept in
  * the order the receiver sees them: by `visible` (the envelope's arrival,
  * not before the same sender's previous message still queued: a channel
@@ -499,6 +508,8 @@ static void unexp_insert(struct sim *s, struct srank *dr, struct request *r) {
     else
         dr->unexp_head = r;
     if (!r->qnext) dr->unexp_tail = r;
+    struct request *o = dr->offered; /* not offered: the prefix ends before it */
+    if (o && (t < o->visible || (t == o->visible && r->owner < o->owner))) dr->offered = prev;
 }
 
 /* The first message of rank's unexpected queue that `want` matches: the
@@ -576,7 +587,7 @@ static bool offer(struct sim *s, struct srank *me, struct request *prev, struct 
     }
     if (!recv) return false;
     posted_unlink(me, pprev, recv);
-    queue_unlink(&me->unexp_head, &me->unexp_tail, prev, q);
+    unexp_unlink(me, prev, q);
     match(s, q, recv);
     return true;
 }
@@ -587,6 +598,7 @@ static void stop_delivering(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
     me->deliver_gen++;
     me->deliver_at = SIMTIME_NEVER;
+    me->offered = NULL;
     struct request *held = me->posted_head;
     me->posted_head = me->posted_tail = NULL;
     while (held) {
@@ -601,7 +613,7 @@ static void stop_delivering(struct sim *s, int32_t rank) {
  * its unexpected queue not arrived by now. */
 static void deliver_arm(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
-    struct request *q = me->unexp_head;
+    struct request *q = me->offered ? me->offered->qnext : me->unexp_head;
     while (q && q->visible <= s->eng.now)
         q = q->qnext;
     if (!q || q->visible == me->deliver_at) return;
@@ -613,12 +625,11 @@ static void deliver_arm(struct sim *s, int32_t rank) {
  * order the rank sees them. */
 static void deliver_arrived(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
-    for (struct request *prev = NULL, *q = me->unexp_head, *next;
-         q && q->visible <= s->eng.now && delivering(me); q = next) {
+    struct request *prev = me->offered, *q = prev ? prev->qnext : me->unexp_head, *next;
+    for (; q && q->visible <= s->eng.now && delivering(me); q = next) {
         next = q->qnext;
-        bool fresh = q->hold == HOLD_NONE; /* a send's mark: offered once */
-        q->hold = HOLD_ANY;
-        if (!fresh || !offer(s, me, prev, q)) prev = q;
+        if (!offer(s, me, prev, q)) prev = q;
+        me->offered = prev;
     }
     if (delivering(me))
         deliver_arm(s, rank);
@@ -647,14 +658,17 @@ static void recv_place(struct sim *s, struct request *r) {
         if (q && r->mode == PROBE_MODE) {
             probe_hit(s, q, r);
         } else if (q) {
-            queue_unlink(&me->unexp_head, &me->unexp_tail, before, q);
+            unexp_unlink(me, before, q);
             match(s, q, r);
         } else {
             queue_append(&me->posted_head, &me->posted_tail, r);
-            if (any) {
-                r->hold = HOLD_ANY;
-                me->nany++;
+            if (any && me->nany++ == 0) { /* starts delivering: what arrived has met it */
+                me->offered = NULL;
+                for (struct request *e = me->unexp_head; e && e->visible <= s->eng.now;
+                     e = e->qnext)
+                    me->offered = e;
             }
+            if (any) r->hold = HOLD_ANY;
             if (delivering(me)) deliver_arm(s, r->owner);
         }
         return;
@@ -667,7 +681,8 @@ static void recv_place(struct sim *s, struct request *r) {
             queue_append(&me->posted_head, &me->posted_tail, r);
         return;
     }
-    struct request *send = queue_take(&me->unexp_head, &me->unexp_tail, r, true);
+    struct request *prev, *send = queue_find(me->unexp_head, r, true, &prev);
+    if (send) unexp_unlink(me, prev, send);
     if (send)
         match(s, send, r);
     else
@@ -856,7 +871,7 @@ bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
     }
     if (r->kind == REQ_SEND && !(r->flags & RF_MATCHED)) {
         struct srank *dr = &s->ranks[r->peer];
-        if (!queue_remove(&dr->unexp_head, &dr->unexp_tail, r)) return false;
+        if (!unexp_remove(dr, r)) return false;
         r->flags |= RF_MATCHED; /* no longer referenced by a queue */
         if (r->flags & RF_OWNS) free(r->data);
         r->flags &= (uint8_t)~RF_OWNS;
@@ -873,7 +888,7 @@ struct request *sim_claim(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     struct request *q = arrived_envelope(s, rank, comm_id, source, tag);
     if (!q) return NULL;
     struct srank *mine = &s->ranks[rank];
-    queue_remove(&mine->unexp_head, &mine->unexp_tail, q);
+    unexp_remove(mine, q);
     note_envelope(target, q);
     return q; /* still unmatched: kept alive until sim_mrecv */
 }

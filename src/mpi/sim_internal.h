@@ -104,10 +104,12 @@ struct srank {
     simtime_t wait_start, wake_at;
     simtime_t overlap_mark; /* computation total up to which overlap was credited */
     struct rank_stats st;
-    simtime_t deliver_at; /* the next arrival's event: when it is due (SIMTIME_NEVER: none) */
-    uint32_t deliver_gen; /* and its generation */
-    uint32_t nany;        /* any-source receives waiting: messages meet the receives
-                             as they arrive (pt2pt.c) */
+    simtime_t deliver_at;    /* the next arrival's event: when it is due (SIMTIME_NEVER: none) */
+    struct request *offered; /* while delivering: the last of the unexpected messages that
+                                met the receives already (they are a prefix), or NULL */
+    uint32_t deliver_gen;    /* and its generation */
+    uint32_t nany;           /* any-source receives waiting: messages meet the receives
+                                as they arrive (pt2pt.c) */
     uint32_t wake_gen;
     uint32_t nwaited;      /* requests in the current wait (RF_WAITED) */
     uint32_t noutstanding; /* requests in the outstanding list */
