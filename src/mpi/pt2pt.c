@@ -682,11 +682,12 @@ static void recv_place(struct sim *s, struct request *r) {
         return;
     }
     struct request *prev, *send = queue_find(me->unexp_head, r, true, &prev);
-    if (send) unexp_unlink(me, prev, send);
-    if (send)
-        match(s, send, r);
-    else
+    if (!send) {
         queue_append(&me->posted_head, &me->posted_tail, r);
+        return;
+    }
+    unexp_unlink(me, prev, send);
+    match(s, send, r);
 }
 
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
