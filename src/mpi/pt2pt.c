@@ -336,6 +336,11 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     recv->tag = send->tag;
     if (!(recv->flags & RF_SUB) && recv->data) {
         deliver(send, recv->data);
+        if (recv->flags & RF_OWNS) { /* its owner let go of it: nobody reads it */
+            free(recv->data);
+            recv->data = NULL;
+            recv->flags &= (uint8_t)~RF_OWNS;
+        }
     } else if (!(recv->flags & RF_SUB) && recv->size >= 0 && send->size > recv->size &&
                s->status == SIM_OK) { /* schedules of v-collectives may differ in size */
         char tb[48];
@@ -851,11 +856,13 @@ struct request *sim_irecv_buf(struct sim *s, int32_t rank, int32_t comm_id, int3
 
 void pt2pt_free_payloads(struct sim *s) {
     for (int32_t i = 0; i < s->nranks; i++)
-        for (struct request *q = s->ranks[i].unexp_head; q; q = q->qnext)
-            if (q->flags & RF_OWNS) {
-                free(q->data);
-                q->flags &= (uint8_t)~RF_OWNS;
-            }
+        for (int queue = 0; queue < 2; queue++)
+            for (struct request *q = queue ? s->ranks[i].posted_head : s->ranks[i].unexp_head; q;
+                 q = q->qnext)
+                if (q->flags & RF_OWNS) { /* a send's payload, a freed receive's target */
+                    free(q->data);
+                    q->flags &= (uint8_t)~RF_OWNS;
+                }
 }
 
 bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {

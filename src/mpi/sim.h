@@ -267,10 +267,11 @@ bool sim_request_done(const struct sim *s, const struct request *req);
 /* True (and the request is released) if it has completed by now. */
 bool sim_test(struct sim *s, int32_t rank, struct request *req);
 /* MPI_Request_free: the rank no longer holds the request; the operation
- * goes on and completes unseen (a send is still received). payload: the
- * front end's buffer a send not yet received still reads its data from
- * (NULL: none or the user's); returns true when the request took it over
- * (freed once delivered), false when the caller may free it now. */
+ * goes on and completes unseen (a send is still received, a receive still
+ * delivers into its buffer: its target is copied). payload: the front end's
+ * buffer a send not yet received still reads its data from (NULL: none or
+ * the user's); returns true when the request took it over (freed once
+ * delivered), false when the caller may free it now. */
 bool sim_request_free(struct sim *s, int32_t rank, struct request *req, void *payload);
 /* Whether the request is a point-to-point send (a user's, not a schedule's). */
 bool sim_request_is_send(const struct request *req);

@@ -18,7 +18,8 @@ enum req_flags {
     RF_BSEND = 16,   /* holds attached-buffer space */
     RF_USER = 32,    /* in the owner's outstanding list */
     RF_SUB = 64,     /* a collective schedule's send or receive (uses `sched`) */
-    RF_OWNS = 128,   /* send: `data` is a payload copy to free once delivered */
+    RF_OWNS = 128,   /* send: `data` is a payload copy to free once delivered; receive:
+                        `data` is a target of the sim's own (freed by the front end) */
 };
 
 struct comm;

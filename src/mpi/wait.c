@@ -271,6 +271,13 @@ bool sim_request_free(struct sim *s, int32_t rank, struct request *req, void *pa
     bool taken = payload && req->kind == REQ_SEND && !(req->flags & RF_MATCHED) &&
                  !(req->flags & RF_OWNS) && req->data == payload;
     if (taken) req->flags |= RF_OWNS;
+    if (req->kind == REQ_RECV && !(req->flags & (RF_RESOLVED | RF_SUB)) && req->data) {
+        /* a receive not yet matched still delivers, into a target of its own */
+        struct sim_recv_target *t = xmalloc(sizeof *t);
+        *t = *(const struct sim_recv_target *)req->data;
+        req->data = t;
+        req->flags |= RF_OWNS;
+    }
     for (struct request **link = &me->outstanding; *link; link = &(*link)->onext)
         if (*link == req) {
             if (s->rec) record_free(s, rank, req);

@@ -4,7 +4,7 @@
  * other's, which deadlocked while freeing waited for the send to complete.
  * One send uses a strided datatype, whose packed copy the freed request
  * keeps until it is delivered. Eager sends are freed too, and the data
- * arrive. */
+ * arrive; and a receive freed while active still delivers. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +36,24 @@ int main(int argc, char **argv) {
     MPI_Recv(in, N, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     for (int i = 0; i < N; i++)
         errors += in[i] != peer * 1e7 + 2 * i;
+    /* a receive freed while active still delivers into its buffer: rank 0
+     * frees its receive of tag 4, then sends tag 5 to rank 1, which only
+     * then sends tag 4 and tag 6; once rank 0 has tag 6, tag 4 (sent before
+     * it) is in its buffer (freeing used to wait for it: deadlock) */
+    int four = -1, five = 5, six = 0;
+    if (me == 0) {
+        MPI_Irecv(&four, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, &q);
+        MPI_Request_free(&q);
+        MPI_Send(&five, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+        MPI_Recv(&six, 1, MPI_INT, 1, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        errors += four != 44 || six != 66;
+    } else {
+        MPI_Recv(&five, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        four = 44;
+        six = 66;
+        MPI_Send(&four, 1, MPI_INT, 0, 4, MPI_COMM_WORLD);
+        MPI_Send(&six, 1, MPI_INT, 0, 6, MPI_COMM_WORLD);
+    }
     /* eager */
     int small = 42 + me, got = 0;
     MPI_Isend(&small, 1, MPI_INT, peer, 3, MPI_COMM_WORLD, &q);

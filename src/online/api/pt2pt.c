@@ -751,13 +751,16 @@ int PMPI_Request_free(MPI_Request *request) {
     int crc_ = api_check_requests("MPI_Request_free", request, 1);
     if (crc_ != MPI_SUCCESS) API_RETURN(crc_);
     struct simpi_request *q = *request;
-    if (q && q->active && q->r && sim_request_is_send(q->r) && !q->persistent) {
-        /* the send goes on; its packed data, if still to be read, go with it */
+    bool goes_on = q && q->active && q->r && !q->persistent && !q->companion &&
+                   (sim_request_is_send(q->r) || (q->is_recv && !q->staged && !q->greq));
+    if (goes_on) {
+        /* a send goes on with its packed data, if still to be read; a
+         * receive into the user's buffer still delivers there */
         if (sim_request_free(simpi_rt->sim, runtime_rank(), q->r, q->send_packed))
             q->send_packed = NULL;
         q->r = NULL;
     } else if (q && q->active && q->r) {
-        runtime_wait(&q->r, 1, false); /* a receive completes first: its buffer is ours */
+        runtime_wait(&q->r, 1, false); /* staged data are unpacked by the wrapper */
     }
     if (q) api_request_free(q);
     *request = MPI_REQUEST_NULL;
