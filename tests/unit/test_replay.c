@@ -280,6 +280,35 @@ static void test_request_free(void) {
     CHECK_CONTAINS(o.report, "waits for request 1, which was never started or has completed");
 }
 
+/* Past 32 outstanding requests a rank finds them by id through an index:
+ * 40 isends of 8 B never waited for (each rank), then an exchange by ids
+ * 100 and 101 (reused after their wait), then id 7 again while its isend
+ * is still outstanding: an error naming it. The isends complete at their
+ * post, but their 40 x 8 B occupy the node's interface for 40 x 0.08 =
+ * 3.2us; then each exchange takes T(8) = 10.08us: 3.2 + 2 x 10.08 =
+ * 23.36us. */
+static void test_request_index(void) {
+    char trace[8192];
+    int at = snprintf(trace, sizeof trace, "simpi-trace 1\nranks 2\n");
+    for (int r = 0; r < 2; r++) {
+        for (int k = 0; k < 40; k++)
+            at += snprintf(trace + at, sizeof trace - (size_t)at, "%d isend %d 8 req=%d\n", r,
+                           1 - r, k);
+        for (int round = 0; round < 2; round++)
+            at += snprintf(trace + at, sizeof trace - (size_t)at,
+                           "%d irecv %d 8 tag=1 req=100\n%d isend %d 8 tag=1 req=101\n"
+                           "%d wait 100\n%d wait 101\n",
+                           r, 1 - r, r, 1 - r, r, r);
+    }
+    struct outcome o = run(trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[0], 3 * US + 200000 + 2 * (10 * US + 80000));
+    at += snprintf(trace + at, sizeof trace - (size_t)at, "0 isend 1 8 req=7\n");
+    o = run(trace);
+    CHECK_EQ_INT(o.status, SIM_APP_ERROR);
+    CHECK_CONTAINS(o.report, "request id 7 is still in use");
+}
+
 /* A receive from any source takes the message that reaches the rank first,
  * each sender's in the order sent. plat4, T(S) = 10us + S / 100 MB/s,
  * interfaces unlimited (the second message of rank 1 then overtakes its
@@ -1085,6 +1114,7 @@ TEST_LIST(replay_tests) = {
     {"replay.collective_library", test_collective_library},
     {"replay.request_free", test_request_free},
     {"replay.any_source_arrival", test_any_source_arrival},
+    {"replay.request_index", test_request_index},
     {"replay.collective_algorithms", test_collective_algorithms},
     {"replay.flow_intra_node", test_flow_intra_node},
     {"replay.loggp_collective", test_loggp_collective},
