@@ -62,14 +62,11 @@ static struct request *queue_find(struct request *head, const struct request *wa
     return NULL;
 }
 
-/* Removes r from a queue if it is there. */
-static bool queue_remove(struct request **head, struct request **tail, struct request *r) {
-    struct request *prev = NULL;
-    for (struct request *q = *head; q; prev = q, q = q->qnext)
-        if (q == r) {
-            queue_unlink(head, tail, prev, q);
-            return true;
-        }
+/* Whether r is in the queue starting at head; *prev: the one before it. */
+static bool queue_prev(struct request *head, const struct request *r, struct request **prev) {
+    *prev = NULL;
+    for (struct request *q = head; q; *prev = q, q = q->qnext)
+        if (q == r) return true;
     return false;
 }
 
@@ -445,13 +442,6 @@ static void probe_hit(struct sim *s, struct request *send, struct request *probe
 }
 
 /* The first envelope in rank's unexpected queue matching want, or NULL. */
-static struct request *find_envelope(const struct sim *s, int32_t rank,
-                                     const struct request *want) {
-    for (struct request *q = s->ranks[rank].unexp_head; q; q = q->qnext)
-        if (envelope_matches(q, want)) return q;
-    return NULL;
-}
-
 static void recv_place(struct sim *s, struct request *r);
 
 struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
@@ -478,13 +468,10 @@ static void unexp_unlink(struct srank *me, struct request *prev, struct request 
 }
 
 static bool unexp_remove(struct srank *me, struct request *q) {
-    struct request *prev = NULL;
-    for (struct request *e = me->unexp_head; e; prev = e, e = e->qnext)
-        if (e == q) {
-            unexp_unlink(me, prev, q);
-            return true;
-        }
-    return false;
+    struct request *prev;
+    if (!queue_prev(me->unexp_head, q, &prev)) return false;
+    unexp_unlink(me, prev, q);
+    return true;
 }
 
 /* Queues send r, not matched, in its receiver's unexpected queue, kept in
@@ -528,19 +515,20 @@ static struct request *earliest_envelope(struct sim *s, int32_t rank, const stru
 
 /* The message matching (source, tag) on the rank's communicator that has
  * reached it by now, still in its unexpected queue (the earliest to
- * arrive, each sender's in order); NULL if none. */
+ * arrive, each sender's in order; *before: the one before it); NULL if
+ * none. */
 static struct request *arrived_envelope(struct sim *s, int32_t rank, int32_t comm_id,
-                                        int32_t source, int32_t tag) {
+                                        int32_t source, int32_t tag, struct request **before) {
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c) return NULL;
-    struct request want = {.ctx = c->ctx, .src = source, .tag = tag}, *before;
-    return earliest_envelope(s, rank, &want, s->eng.now, &before);
+    struct request want = {.ctx = c->ctx, .src = source, .tag = tag};
+    return earliest_envelope(s, rank, &want, s->eng.now, before);
 }
 
 bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
                 struct sim_recv_target *target) {
-    struct request *q = arrived_envelope(s, rank, comm_id, source, tag);
+    struct request *before, *q = arrived_envelope(s, rank, comm_id, source, tag, &before);
     if (q) note_envelope(target, q);
     return q != NULL;
 }
@@ -570,8 +558,6 @@ static bool delivering(const struct srank *me) {
     return me->nany > 0;
 }
 
-static void recv_place(struct sim *s, struct request *r);
-
 /* Takes r off the posted queue (it follows prev), counting a waiting
  * any-source receive out. */
 static void posted_unlink(struct srank *me, struct request *prev, struct request *r) {
@@ -580,16 +566,24 @@ static void posted_unlink(struct srank *me, struct request *prev, struct request
     r->hold = HOLD_NONE;
 }
 
-/* Message q, arrived (after prev in rank's unexpected queue), meets the
- * receives posted: the probes before the first receive matching it see
- * it, that receive takes it. Returns whether it was taken. */
-static bool offer(struct sim *s, struct srank *me, struct request *prev, struct request *q) {
-    struct request *pprev, *recv = queue_find(me->posted_head, q, false, &pprev);
+/* Message q meets rank's posted receives: the probes before the first
+ * receive matching it see it (and leave the queue); returns that receive,
+ * still queued after *prev, or NULL. */
+static struct request *first_taker(struct sim *s, struct srank *me, struct request *q,
+                                   struct request **prev) {
+    struct request *recv = queue_find(me->posted_head, q, false, prev);
     while (recv && recv->mode == PROBE_MODE) {
-        posted_unlink(me, pprev, recv);
+        posted_unlink(me, *prev, recv);
         probe_hit(s, q, recv);
-        recv = queue_find(me->posted_head, q, false, &pprev);
+        recv = queue_find(me->posted_head, q, false, prev);
     }
+    return recv;
+}
+
+/* Message q, arrived (after prev in rank's unexpected queue), meets the
+ * receives posted; returns whether one took it. */
+static bool offer(struct sim *s, struct srank *me, struct request *prev, struct request *q) {
+    struct request *pprev, *recv = first_taker(s, me, q, &pprev);
     if (!recv) return false;
     posted_unlink(me, pprev, recv);
     unexp_unlink(me, prev, q);
@@ -652,47 +646,31 @@ void pt2pt_any_event(void *ctx, const struct event *ev) {
     sched_drain(s);
 }
 
-/* Matches receive (or probe) r with an unexpected message, or queues it;
- * while the rank delivers, or for an any-source receive, only a message
- * arrived by now. */
+/* Matches receive (or probe) r with an unexpected message (a probe sees
+ * it, takes nothing), or queues it; while the rank delivers, or for an
+ * any-source receive, only a message arrived by now. */
 static void recv_place(struct sim *s, struct request *r) {
     struct srank *me = &s->ranks[r->owner];
     bool any = r->src == SIM_ANY_SOURCE && !s->cont;
-    if (delivering(me) || any) {
-        struct request *before, *q = earliest_envelope(s, r->owner, r, s->eng.now, &before);
-        if (q && r->mode == PROBE_MODE) {
-            probe_hit(s, q, r);
-        } else if (q) {
-            unexp_unlink(me, before, q);
-            match(s, q, r);
-        } else {
-            queue_append(&me->posted_head, &me->posted_tail, r);
-            if (any && me->nany++ == 0) { /* starts delivering: what arrived has met it */
-                me->offered = NULL;
-                for (struct request *e = me->unexp_head; e && e->visible <= s->eng.now;
-                     e = e->qnext)
-                    me->offered = e;
-            }
-            if (any) r->hold = HOLD_ANY;
-            if (delivering(me)) deliver_arm(s, r->owner);
-        }
+    simtime_t by = delivering(me) || any ? s->eng.now : SIMTIME_NEVER;
+    struct request *before, *q = earliest_envelope(s, r->owner, r, by, &before);
+    if (q && r->mode == PROBE_MODE) {
+        probe_hit(s, q, r);
         return;
     }
-    if (r->mode == PROBE_MODE) { /* sees the first message it matches, takes nothing */
-        struct request *e = find_envelope(s, r->owner, r);
-        if (e)
-            probe_hit(s, e, r);
-        else
-            queue_append(&me->posted_head, &me->posted_tail, r);
+    if (q) {
+        unexp_unlink(me, before, q);
+        match(s, q, r);
         return;
     }
-    struct request *prev, *send = queue_find(me->unexp_head, r, true, &prev);
-    if (!send) {
-        queue_append(&me->posted_head, &me->posted_tail, r);
-        return;
+    queue_append(&me->posted_head, &me->posted_tail, r);
+    if (any && me->nany++ == 0) { /* starts delivering: what arrived has met it */
+        me->offered = NULL;
+        for (struct request *e = me->unexp_head; e && e->visible <= s->eng.now; e = e->qnext)
+            me->offered = e;
     }
-    unexp_unlink(me, prev, send);
-    match(s, send, r);
+    if (any) r->hold = HOLD_ANY;
+    if (delivering(me)) deliver_arm(s, r->owner);
 }
 
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
@@ -722,17 +700,10 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
             network_cost(s->net, s->ranks[rank].node, s->ranks[wdest].node, size));
     struct srank *dr = &s->ranks[wdest];
     struct request *prev = NULL, *recv = NULL;
-    if (!delivering(dr)) { /* else it meets the receives when it arrives */
-        recv = queue_find(dr->posted_head, r, false, &prev);
-        while (recv && recv->mode == PROBE_MODE) { /* a probe sees it, takes nothing */
-            queue_unlink(&dr->posted_head, &dr->posted_tail, prev, recv);
-            probe_hit(s, r, recv);
-            recv = queue_find(dr->posted_head, r, false, &prev);
-        }
-    }
+    if (!delivering(dr)) recv = first_taker(s, dr, r, &prev); /* else when it arrives */
     bool borrowed = false;
     if (recv) {
-        queue_unlink(&dr->posted_head, &dr->posted_tail, prev, recv);
+        posted_unlink(dr, prev, recv);
         match(s, r, recv);
     } else {
         /* an eager or buffered send completes at once and the caller may
@@ -868,11 +839,10 @@ void pt2pt_free_payloads(struct sim *s) {
 bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
     struct srank *me = &s->ranks[rank];
     if (s->rec && r->rec_id >= 0) record_cancel(s, rank, r);
-    if (r->kind == REQ_RECV && !(r->flags & RF_RESOLVED) &&
-        queue_remove(&me->posted_head, &me->posted_tail, r)) {
-        bool waited = r->hold == HOLD_ANY, was = delivering(me);
-        if (waited) me->nany--;
-        r->hold = HOLD_NONE;
+    struct request *prev;
+    if (r->kind == REQ_RECV && !(r->flags & RF_RESOLVED) && queue_prev(me->posted_head, r, &prev)) {
+        bool was = delivering(me);
+        posted_unlink(me, prev, r);
         request_resolve(s, r, s->eng.now, s->eng.now);
         if (was && !delivering(me)) stop_delivering(s, rank); /* the last one waiting */
         return true;
@@ -893,10 +863,9 @@ bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
 
 struct request *sim_claim(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,
                           struct sim_recv_target *target) {
-    struct request *q = arrived_envelope(s, rank, comm_id, source, tag);
+    struct request *before, *q = arrived_envelope(s, rank, comm_id, source, tag, &before);
     if (!q) return NULL;
-    struct srank *mine = &s->ranks[rank];
-    unexp_remove(mine, q);
+    unexp_unlink(&s->ranks[rank], before, q);
     note_envelope(target, q);
     return q; /* still unmatched: kept alive until sim_mrecv */
 }
