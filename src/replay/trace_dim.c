@@ -448,11 +448,16 @@ static void track(struct dim_writer *w, int32_t id, int32_t peer, int32_t tag, i
     w->reqs[w->nreqs++] = (struct dim_req){id, peer, tag, size, recv};
 }
 
+/* Drops tracked request i. */
+static void forget(struct dim_writer *w, int i) {
+    memmove(&w->reqs[i], &w->reqs[i + 1], sizeof *w->reqs * (size_t)(w->nreqs - i - 1));
+    w->nreqs--;
+}
+
 /* Completes request i: a receive's wait record (a send has none). */
 static void complete(struct dim_writer *w, int i) {
     struct dim_req q = w->reqs[i];
-    memmove(&w->reqs[i], &w->reqs[i + 1], sizeof *w->reqs * (size_t)(w->nreqs - i - 1));
-    w->nreqs--;
+    forget(w, i);
     if (q.recv)
         fprintf(w->out, "3:%d:0:%d:%lld:%d:0:2\n", w->rank, q.peer, (long long)q.size, q.tag);
 }
@@ -467,10 +472,7 @@ static int find_req(const struct dim_writer *w, int32_t id) {
  * there, so the request is forgotten without a record. */
 static bool write_free(struct dim_writer *w, const struct trace_rec *r) {
     int i = find_req(w, r->ids[0]);
-    if (i >= 0) {
-        memmove(&w->reqs[i], &w->reqs[i + 1], sizeof *w->reqs * (size_t)(w->nreqs - i - 1));
-        w->nreqs--;
-    }
+    if (i >= 0) forget(w, i);
     return true;
 }
 

@@ -30,22 +30,30 @@ struct tit_writer {
     struct sim_error *err;
 };
 
+/* The index of tracked request id, or -1. */
+static int find_req(const struct tit_writer *w, int32_t id) {
+    for (int i = 0; i < w->nreqs; i++)
+        if (w->reqs[i].id == id) return i;
+    return -1;
+}
+
+/* Drops tracked request i. */
+static void forget(struct tit_writer *w, int i) {
+    memmove(&w->reqs[i], &w->reqs[i + 1], sizeof *w->reqs * (size_t)(w->nreqs - i - 1));
+    w->nreqs--;
+}
+
 static void put_wait(struct tit_writer *w, int i, const char *what) {
     struct tit_req q = w->reqs[i];
     fprintf(w->f, "%d %s %d %d %d\n", w->rank, what, q.src, q.dst, q.tag);
-    memmove(&w->reqs[i], &w->reqs[i + 1], sizeof *w->reqs * (size_t)(w->nreqs - i - 1));
-    w->nreqs--;
+    forget(w, i);
 }
 
 /* MPI_Request_free: SimGrid's traces have none; the request is forgotten
  * (a send still happens, and no wait names it). */
 static bool tit_free(struct tit_writer *w, const struct trace_rec *r) {
-    for (int i = 0; i < w->nreqs; i++)
-        if (w->reqs[i].id == r->ids[0]) {
-            memmove(&w->reqs[i], &w->reqs[i + 1], sizeof *w->reqs * (size_t)(w->nreqs - i - 1));
-            w->nreqs--;
-            break;
-        }
+    int i = find_req(w, r->ids[0]);
+    if (i >= 0) forget(w, i);
     return true;
 }
 
@@ -58,10 +66,8 @@ static bool tit_wait(struct tit_writer *w, const struct trace_rec *r) {
         return true;
     }
     for (int k = 0; k < r->nids; k++) {
-        int i = 0;
-        while (i < w->nreqs && w->reqs[i].id != r->ids[k])
-            i++;
-        if (i == w->nreqs)
+        int i = find_req(w, r->ids[k]);
+        if (i < 0)
             return trace_rec_fail(w->t, r, w->err, "waits for request %d, never started",
                                   r->ids[k]);
         put_wait(w, i, r->op == TOP_TEST ? "test" : "wait");
