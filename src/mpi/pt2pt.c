@@ -171,20 +171,9 @@ static bool through_interfaces(const struct sim *s, int32_t from, int32_t to) {
     return s->nics && s->ranks[from].node != s->ranks[to].node;
 }
 
-/* When the data of `size` bytes, ready to leave rank `from` for rank `to`
- * at `ready`, have arrived through the two nodes' interfaces; `cost` is
- * their uncontended time T(S). */
-static simtime_t interfaces_arrival(struct sim *s, int32_t from, int32_t to, int64_t size,
-                                    simtime_t ready, simtime_t cost) {
-    int32_t a = s->ranks[from].node, b = s->ranks[to].node;
-    simtime_t wire_out, wire_in;
-    network_wire_times(s->net, a, b, size, &wire_out, &wire_in);
-    return interfaces_transfer(s->nics, a, b, s->eng.now, ready, cost, wire_out, wire_in);
-}
-
 /* --- transfers under contention (net/contention.h) --- */
 
-static uint32_t xfer_new(struct sim *s) {
+uint32_t pt2pt_xfer_new(struct sim *s) {
     uint32_t id = s->xfer_free;
     if (id) {
         s->xfer_free = s->xfers[id].next_free;
@@ -195,7 +184,7 @@ static uint32_t xfer_new(struct sim *s) {
         }
         id = ++s->nxfers;
     }
-    s->xfers[id] = (struct xfer){NULL, NULL, SIMTIME_NEVER, 0, -1, 0};
+    s->xfers[id] = (struct xfer){.arrival = SIMTIME_NEVER, .from = -1, .to = -1};
     return id;
 }
 
@@ -221,7 +210,7 @@ static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
 
 /* Resolves the matched pair of transfer id, whose data have arrived, and
  * frees the transfer. */
-static void finish_transfer(struct sim *s, uint32_t id) {
+void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
     struct xfer *x = &s->xfers[id];
     struct request *send = x->send, *recv = x->recv;
     simtime_t ts = recv->partner_time; /* set at match: the send's post time */
@@ -251,13 +240,13 @@ void pt2pt_transfer_done(void *ctx, void *arg) {
     uint32_t id = (uint32_t)(uintptr_t)arg;
     s->xfers[id].arrival = s->eng.now;
     if (!s->xfers[id].recv) return; /* the send keeps it until a receive matches it */
-    finish_transfer(s, id);         /* matched already: the pair completes now */
+    pt2pt_finish_transfer(s, id);   /* matched already: the pair completes now */
     sched_drain(s);
 }
 
 /* An eager message's data leaves when it is sent, matched or not. */
 static void start_eager_transfer(struct sim *s, struct request *send) {
-    uint32_t id = xfer_new(s);
+    uint32_t id = pt2pt_xfer_new(s);
     s->xfers[id].eager = 1;
     s->xfers[id].from = send->owner;
     send->xfer = id;
@@ -265,10 +254,10 @@ static void start_eager_transfer(struct sim *s, struct request *send) {
                      send->post_time, (void *)(uintptr_t)id);
 }
 
-/* A matched pair under contention: the receive (and a send that waits for
- * the data) completes when the transfer does. */
-static void match_contended(struct sim *s, struct request *send, struct request *recv,
-                            simtime_t ctrl) {
+/* A matched pair under contention or through the interfaces: the receive
+ * (and a send that waits for the data) completes when the transfer does. */
+static void match_deferred(struct sim *s, struct request *send, struct request *recv,
+                           simtime_t ctrl) {
     recv->partner_time = send->post_time;
     uint32_t id = send->xfer;
     if (id) { /* eager */
@@ -281,17 +270,21 @@ static void match_contended(struct sim *s, struct request *send, struct request 
         } else {
             x->send = send;
         }
-        if (x->arrival != SIMTIME_NEVER) finish_transfer(s, id);
+        if (x->arrival != SIMTIME_NEVER) pt2pt_finish_transfer(s, id);
         return;
     }
     /* rendezvous: request-to-send, clear-to-send, then the data */
     simtime_t matched = sim_max(recv->post_time, simtime_add(send->post_time, ctrl));
-    id = xfer_new(s);
+    id = pt2pt_xfer_new(s);
     struct xfer *x = &s->xfers[id];
     x->recv = recv;
     x->send = send; /* waits for the data, or (buffered) holds its buffer until then */
     x->from = send->owner;
     if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
+    if (!s->cont) {
+        nics_clear_to_send(s, id, simtime_add(matched, ctrl));
+        return;
+    }
     contention_start(s->cont, s->ranks[send->owner].node, s->ranks[recv->owner].node, send->size,
                      simtime_add(matched, ctrl), (void *)(uintptr_t)id);
 }
@@ -304,26 +297,25 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     simtime_t ts = send->post_time, tr = recv->post_time;
     simtime_t ctrl = network_control_cost(s->net, sr->node, rr->node);
     simtime_t recv_done, send_done;
-    bool contended = contends(s, send->owner, recv->owner);
-    if (send->size <= s->plat->eager_limit) { /* through the interfaces: known at the send */
-        simtime_t arrived =
-            s->nics && send->arrive != SIMTIME_NEVER
-                ? send->arrive
-                : simtime_add(ts, network_cost(s->net, sr->node, rr->node, send->size));
-        recv_done = sim_max(tr, arrived);
-        if (!contended) recv_done = loggp_recv_done(s, recv->owner, recv_done);
+    bool eager = send->size <= s->plat->eager_limit;
+    /* the data's arrival may come later: a contention model's, or the
+     * interfaces' (an eager message's if they took it at its send) */
+    bool deferred = contends(s, send->owner, recv->owner) ||
+                    (through_interfaces(s, send->owner, recv->owner) && (!eager || send->xfer));
+    if (eager) {
+        recv_done =
+            sim_max(tr, simtime_add(ts, network_cost(s->net, sr->node, rr->node, send->size)));
+        if (!deferred) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
     } else {
         simtime_t matched = sim_max(tr, simtime_add(ts, ctrl));
         simtime_t cleared = simtime_add(matched, ctrl);
-        simtime_t cost = network_cost(s->net, sr->node, rr->node, send->size);
-        recv_done = through_interfaces(s, send->owner, recv->owner)
-                        ? interfaces_arrival(s, send->owner, recv->owner, send->size, cleared, cost)
-                        : simtime_add(cleared, cost);
-        if (!contended) recv_done = loggp_recv_done(s, recv->owner, recv_done);
+        recv_done = simtime_add(cleared, network_cost(s->net, sr->node, rr->node, send->size));
+        if (recv_done == SIMTIME_NEVER && !s->cont) deferred = false; /* said below */
+        if (!deferred) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_BUFFERED ? ts : recv_done;
     }
-    if (!contended && (recv_done == SIMTIME_NEVER || send_done == SIMTIME_NEVER)) {
+    if (!deferred && (recv_done == SIMTIME_NEVER || send_done == SIMTIME_NEVER)) {
         overflowing_message(s, send, recv);
         return;
     }
@@ -350,8 +342,8 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     recv->size = send->size;
     send->flags |= RF_MATCHED;
     account_transfer(s, send, recv);
-    if (contended) {
-        match_contended(s, send, recv, ctrl);
+    if (deferred) {
+        match_deferred(s, send, recv, ctrl);
         return;
     }
     note_message(s, send->owner, recv->owner, ts, recv_done);
@@ -377,7 +369,6 @@ struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind,
     r->user_id = -1;
     r->cpu_mark = s->ranks[rank].st.compute;
     r->rec_id = -1;
-    if (s->nics) r->arrive = SIMTIME_NEVER; /* else xfer: 0 */
     return r;
 }
 
@@ -428,7 +419,7 @@ static simtime_t arrival(const struct sim *s, const struct request *send) {
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[send->peer];
     if (s->cont && send->xfer && s->xfers[send->xfer].arrival != SIMTIME_NEVER)
         return s->xfers[send->xfer].arrival;
-    if (s->nics && send->arrive != SIMTIME_NEVER) return send->arrive;
+    if (s->nics && send->xfer) return s->xfers[send->xfer].head; /* eager: the head */
     if (send->size <= s->plat->eager_limit)
         return simtime_add(send->post_time, network_cost(s->net, sr->node, rr->node, send->size));
     return simtime_add(send->post_time, network_control_cost(s->net, sr->node, rr->node));
@@ -694,10 +685,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     bool eager = size <= s->plat->eager_limit;
     if (mode == SEND_BUFFERED || (eager && mode != SEND_SYNC)) request_resolve(s, r, at, at);
     if (eager && contends(s, rank, wdest)) start_eager_transfer(s, r);
-    if (eager && through_interfaces(s, rank, wdest))
-        r->arrive = interfaces_arrival(
-            s, rank, wdest, size, at,
-            network_cost(s->net, s->ranks[rank].node, s->ranks[wdest].node, size));
+    if (eager && through_interfaces(s, rank, wdest)) nics_send_eager(s, r);
     struct srank *dr = &s->ranks[wdest];
     struct request *prev = NULL, *recv = NULL;
     if (!delivering(dr)) recv = first_taker(s, dr, r, &prev); /* else when it arrives */

@@ -67,10 +67,7 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     if (plat->recv_overhead > 0) s->recv_free = xcalloc((size_t)nranks, sizeof *s->recv_free);
     if (plat->send_overhead > 0)
         s->coll_cpu_free = xcalloc((size_t)nranks, sizeof *s->coll_cpu_free);
-    if (net->serial_interfaces && plat->nodes > 1) {
-        s->nics = xcalloc(1, sizeof *s->nics);
-        interfaces_init(s->nics, plat->nodes);
-    }
+    if (net->serial_interfaces && plat->nodes > 1) nics_init(s);
     s->cont = contention_create(net, plat->nodes, &s->eng, EV_NET, pt2pt_transfer_done, s, err);
     if (err->set) {
         sim_destroy(s);
@@ -97,8 +94,7 @@ void sim_destroy(struct sim *s) {
     free(s->xfers);
     free(s->ids);
     free(s->nic_free);
-    if (s->nics) interfaces_destroy(s->nics);
-    free(s->nics);
+    nics_destroy(s);
     free(s->recv_free);
     free(s->coll_cpu_free);
     engine_destroy(&s->eng);

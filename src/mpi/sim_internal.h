@@ -53,11 +53,8 @@ struct request {
     simtime_t visible; /* a send in its receiver's unexpected queue: when the receiver
                           sees it (its envelope's arrival, not before the sender's
                           previous message there); the queue is in this order */
-    union {            /* a send's data: a contention model and the interfaces exclude each other */
-        uint32_t xfer; /* under contention: its transfer (index in sim.xfers), 0 if none */
-        simtime_t arrive; /* eager, through the interfaces (sim.nics): when its data have
-                             arrived at the receiver's node; SIMTIME_NEVER otherwise */
-    };
+    uint32_t xfer;     /* a send whose data contend (a contention model) or cross the
+                          interfaces (sim.nics): its transfer (index in sim.xfers), 0 if none */
 };
 
 /* request.hold (pt2pt.c, "receives from any source") */
@@ -70,15 +67,35 @@ struct id_slot {
     int32_t rank, id;
 };
 
-/* A transfer under contention (net/contention.h): an eager message's data
- * from its send, or a rendezvous message's data once matched. */
+/* A transfer under contention (net/contention.h) or through the serial
+ * interfaces (nics.c): an eager message's data from its send, or a
+ * rendezvous message's data once matched. */
 struct xfer {
     struct request *send; /* while the send waits for the transfer, else NULL */
     struct request *recv; /* once matched */
     simtime_t arrival;    /* SIMTIME_NEVER until the data has arrived */
+    /* the interfaces: the uncontended cost T(S), the time each side carries
+     * the data, when the head arrives with the ejection side free (an eager
+     * message's envelope), and the time that orders the transfer while it
+     * waits: its clear-to-send's arrival, then its first byte's */
+    simtime_t cost, wire_out, wire_in, head, at;
     uint32_t next_free;
+    uint32_t seq; /* the interfaces: the sender's count of messages through them */
     int32_t from; /* the sending rank */
+    int32_t to;   /* the interfaces: the receiving rank */
     uint8_t eager;
+};
+
+/* Transfers waiting for an interface side (nics.c), a heap by (at, order:
+ * the sending rank, then its count). */
+struct nic_entry {
+    simtime_t at;
+    uint64_t order;
+    uint32_t id;
+};
+struct nic_heap {
+    struct nic_entry *e;
+    size_t n, cap;
 };
 
 struct comm {
@@ -103,6 +120,8 @@ struct srank {
     struct request *unexp_head, *unexp_tail;
     struct bsend_state *bsend;
     simtime_t wait_start, wake_at;
+    simtime_t wait_last;    /* a wait for all: the latest done time of its resolved requests */
+    uint32_t wait_left;     /* and how many are not resolved (wait.c) */
     simtime_t overlap_mark; /* computation total up to which overlap was credited */
     struct rank_stats st;
     simtime_t deliver_at;    /* the next arrival's event: when it is due (SIMTIME_NEVER: none) */
@@ -114,10 +133,11 @@ struct srank {
     uint32_t wake_gen;
     uint32_t nwaited;      /* requests in the current wait (RF_WAITED) */
     uint32_t noutstanding; /* requests in the outstanding list */
+    uint32_t nic_seq;      /* messages sent through the interfaces (nics.c) */
     uint32_t world_coll_seq;
     int32_t node;
     int32_t last_index;
-    uint8_t state, wait_any;
+    uint8_t state, wait_any, wait_p2p;
     uint8_t indexed; /* the outstanding requests are also in sim.ids (many of them, wait.c) */
 };
 
@@ -177,7 +197,12 @@ struct sim {
     /* serial interfaces (network.interfaces, net/interfaces.h); NULL when
      * unlimited, or with a contention model */
     struct interfaces *nics;
-    struct id_slot *ids; /* outstanding requests by (rank, id given at creation) (wait.c) */
+    struct nic_heap cts, eject; /* rendezvous data waiting for their clear-to-send, and data
+                                   waiting for their window at the ejection side (nics.c) */
+    simtime_t nic_window;       /* the interfaces' lookahead (network_lookahead); 0: none */
+    simtime_t nic_batch_at;     /* the next window start with data to take in */
+    uint32_t nic_batch_gen;     /* and its event's generation */
+    struct id_slot *ids;        /* outstanding requests by (rank, id given at creation) (wait.c) */
     size_t ids_cap, ids_used;
     struct xfer *xfers; /* [0] unused */
     uint32_t nxfers, xfer_cap, xfer_free;
@@ -189,7 +214,9 @@ struct sim {
 
 /* Event kinds, in the order a rank's events at one time run: the messages
  * arriving then meet its receives before it wakes up (whoever scheduled
- * them first, so that a split engine keeps the order). */
+ * them first, so that a split engine keeps the order). EV_NET is the
+ * contention model's, or the interfaces' (nics.c: a clear-to-send reaching
+ * a rank, or, for no rank, a window's start). */
 enum { EV_ANY = 0, EV_NET = 1, EV_WAKE = 2 };
 /* `mode` of a receive request that is a probe (MPI_Probe) */
 #define PROBE_MODE 7
@@ -229,6 +256,19 @@ void pt2pt_free_payloads(struct sim *s);
 void pt2pt_any_event(void *ctx, const struct event *ev);
 /* The contention model's hook: transfer (index) `arg` has arrived. */
 void pt2pt_transfer_done(void *ctx, void *arg);
+/* A new transfer (xfers[id]), and the completion of a matched one whose data
+ * have arrived (at its `arrival`), which frees it. */
+uint32_t pt2pt_xfer_new(struct sim *s);
+void pt2pt_finish_transfer(struct sim *s, uint32_t id);
+
+/* nics.c */
+void nics_init(struct sim *s);
+void nics_destroy(struct sim *s);
+/* An eager send through the interfaces, when posted. */
+void nics_send_eager(struct sim *s, struct request *send);
+/* A matched rendezvous transfer (send, recv and from set) whose
+ * clear-to-send reaches its sender at `cleared`. */
+void nics_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
 void pt2pt_release(struct sim *s, struct request *r);
 int64_t pt2pt_unmatched(const struct sim *s);
 

@@ -88,6 +88,8 @@ void request_untrack(struct sim *s, struct request *r) {
     me->indexed = 0; /* none left in the index */
 }
 
+static void wait_resolved(struct sim *s, const struct request *r);
+
 void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time) {
     if (r->flags & RF_RESOLVED) return;
     if (done == SIMTIME_NEVER) { /* a time computed past the limit */
@@ -100,7 +102,7 @@ void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t
     if (r->flags & RF_SUB)
         sched_notify(s, r->sched, done);
     else if (r->flags & RF_WAITED)
-        wait_recheck(s, r->owner);
+        wait_resolved(s, r);
     if (r->flags & RF_RELEASED) pt2pt_release(s, r);
 }
 
@@ -128,31 +130,58 @@ struct request *wait_next(const struct srank *me, const struct request *q, uint3
     return NULL;
 }
 
-/* When the current wait can complete, or SIMTIME_NEVER if not known yet. */
+/* When a wait whose requests are all resolved, the last at `last`, ends:
+ * not before it began, and after Dimemas' receiver-side latency (CPU time
+ * at the end of each wait with point-to-point requests). */
+static simtime_t wait_end(const struct sim *s, const struct srank *me, simtime_t last, bool p2p) {
+    simtime_t t = sim_max(last, me->wait_start);
+    if (p2p && s->plat->wait_overhead > 0) t = simtime_add(t, s->plat->wait_overhead);
+    return sim_max(t, s->eng.now);
+}
+
+/* When the current wait can complete, or SIMTIME_NEVER if not known yet. A
+ * wait for all its requests also counts those not resolved (wait_left) and
+ * the latest done time of the others (wait_last), so that each later
+ * resolution costs O(1) (wait_resolved). */
 static simtime_t wait_ready_time(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
     simtime_t t = me->wait_any ? SIMTIME_NEVER : me->wait_start;
     bool p2p = false;
-    uint32_t seen = 0;
+    uint32_t seen = 0, left = 0;
     for (struct request *q = wait_next(me, NULL, &seen); q; q = wait_next(me, q, &seen)) {
         p2p |= q->kind != REQ_COLL;
         if (!(q->flags & RF_RESOLVED)) {
-            if (!me->wait_any) return SIMTIME_NEVER;
+            left++;
             continue;
         }
         if (me->wait_any ? q->done_time < t : q->done_time > t) t = q->done_time;
     }
-    if (t == SIMTIME_NEVER) return t;
-    t = sim_max(t, me->wait_start);
-    /* Dimemas' receiver-side latency: CPU time at the end of each wait */
-    if (p2p && s->plat->wait_overhead > 0) t = simtime_add(t, s->plat->wait_overhead);
-    return sim_max(t, s->eng.now);
+    me->wait_p2p = p2p;
+    if (!me->wait_any) {
+        me->wait_left = left;
+        me->wait_last = t;
+        if (left) return SIMTIME_NEVER;
+    }
+    return t == SIMTIME_NEVER ? t : wait_end(s, me, t, p2p);
 }
 
 void wait_recheck(struct sim *s, int32_t rank) {
     if (s->ranks[rank].state != RS_WAITING) return;
     simtime_t t = wait_ready_time(s, rank);
     if (t != SIMTIME_NEVER) sim_wake_at(s, rank, t);
+}
+
+/* Request r, part of its owner's current wait, is resolved. */
+static void wait_resolved(struct sim *s, const struct request *r) {
+    struct srank *me = &s->ranks[r->owner];
+    if (me->state != RS_WAITING) return;
+    if (me->wait_any) {
+        wait_recheck(s, r->owner);
+        return;
+    }
+    me->wait_last = sim_max(me->wait_last, r->done_time);
+    if (--me->wait_left == 0)
+        sim_wake_at(s, r->owner, wait_end(s, me, me->wait_last, me->wait_p2p));
 }
 
 /* Removes q from the owner's outstanding list and releases it. */

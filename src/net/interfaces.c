@@ -84,13 +84,12 @@ simtime_t nic_side_reserve(struct nic_side *side, simtime_t now, simtime_t ready
     return t;
 }
 
-simtime_t interfaces_transfer(struct interfaces *f, int32_t src, int32_t dst, simtime_t now,
-                              simtime_t ready, simtime_t cost, simtime_t wire_out,
-                              simtime_t wire_in) {
-    if (cost == SIMTIME_NEVER) return SIMTIME_NEVER;
-    if (wire_in > cost) wire_in = cost;
-    simtime_t injected = nic_side_reserve(&f->out[src], now, ready, wire_out);
-    simtime_t first_byte = simtime_add(injected, cost - wire_in);
-    simtime_t taken = nic_side_reserve(&f->in[dst], now, first_byte, wire_in);
-    return simtime_add(taken, wire_in);
+simtime_t interfaces_inject(struct interfaces *f, int32_t src, simtime_t now, simtime_t ready,
+                            simtime_t wire_out) {
+    return nic_side_reserve(&f->out[src], now, ready, wire_out);
+}
+
+simtime_t interfaces_eject(struct interfaces *f, int32_t dst, simtime_t now, simtime_t first_byte,
+                           simtime_t wire_in) {
+    return simtime_add(nic_side_reserve(&f->in[dst], now, first_byte, wire_in), wire_in);
 }

@@ -37,14 +37,18 @@ void interfaces_destroy(struct interfaces *f);
  * len) is free, forgetting intervals that ended at or before `now`;
  * returns t. A zero length reserves nothing and returns ready. */
 simtime_t nic_side_reserve(struct nic_side *side, simtime_t now, simtime_t ready, simtime_t len);
-/* The data of a message whose uncontended cost is `cost`, ready to leave
- * node `src` at `ready` for node `dst`, occupying src's injection side for
- * `wire_out` and dst's ejection side for `wire_in`: injected at the
- * earliest gap of the injection side; taken in at the earliest gap of the
- * ejection side that ends no earlier than the injection's start plus cost.
- * Returns when the data have arrived: ready + cost when both are free. */
-simtime_t interfaces_transfer(struct interfaces *f, int32_t src, int32_t dst, simtime_t now,
-                              simtime_t ready, simtime_t cost, simtime_t wire_out,
-                              simtime_t wire_in);
+/* The data of a message ready to leave node `src` at `ready`, occupying its
+ * injection side for `wire_out`: injected at the earliest gap; returns
+ * when its injection starts. */
+simtime_t interfaces_inject(struct interfaces *f, int32_t src, simtime_t now, simtime_t ready,
+                            simtime_t wire_out);
+/* The data of a message whose first byte reaches node `dst` at
+ * `first_byte` (its injection start plus its uncontended cost T(S), less
+ * `wire_in`), occupying dst's ejection side for `wire_in`: taken in at the
+ * earliest gap; returns when the data have arrived. The ejection sides
+ * are reserved in the order of the messages' first bytes (mpi/nics.c), so
+ * that the result does not depend on which worker sent them. */
+simtime_t interfaces_eject(struct interfaces *f, int32_t dst, simtime_t now, simtime_t first_byte,
+                           simtime_t wire_in);
 
 #endif

@@ -180,6 +180,22 @@ const struct path_cost *network_path(const struct network *n, int32_t src, int32
     return p;
 }
 
+simtime_t network_lookahead(const struct network *n) {
+    simtime_t least;
+    if (topology_is_flat(&n->topo)) {
+        least = p2p_model_min_head_time(&n->inter);
+        if (n->inter_zero < least) least = n->inter_zero;
+    } else { /* every route crosses a link; T(S) - W(S) >= its latency, for the
+                route's bandwidth is at most the destination link's */
+        double lat = 1e300;
+        for (int c = 0; c < n->topo.nclasses; c++)
+            if (n->topo.cls[c].latency < lat) lat = n->topo.cls[c].latency;
+        least = simtime_from_seconds(n->overhead + (n->topo.nclasses ? lat : 0));
+    }
+    /* T(S) and W(S) are each rounded to the picosecond */
+    return least > 2 ? least - 2 : 0;
+}
+
 void network_link_name(const struct network *net, int64_t link, char *buf, size_t len) {
     const struct topology *t = &net->topo;
     int64_t from, to;

@@ -55,6 +55,11 @@ int network_route(const struct network *n, int32_t src_node, int32_t dst_node, i
 /* A link's name for reports: "level2 link 68 (switch 68 -> switch 72)",
  * "injection link of node 3", "backbone", "memory of node 5". */
 void network_link_name(const struct network *n, int64_t link, char *buf, size_t len);
+/* A lower bound, over pairs of distinct nodes and message sizes, of the
+ * time from a message's injection to its first byte at the destination's
+ * interface, T(S) - W_in(S), and of the control cost T(0): the lookahead
+ * of the interfaces' windows (mpi/nics.c). 0 when a pair may have none. */
+simtime_t network_lookahead(const struct network *n);
 /* Latency, bandwidth and hop count of the route between two nodes. */
 const struct path_cost *network_path(const struct network *n, int32_t src_node, int32_t dst_node);
 

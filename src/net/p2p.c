@@ -234,3 +234,27 @@ double p2p_model_bandwidth(const struct p2p_model *m) {
     if (!strcmp(m->ops->name, "table")) return 0;
     return m->seg[m->nseg - 1].bandwidth;
 }
+
+/* cost(S) less the wire time the receiving interface takes (never more
+ * than the cost: interfaces clamp it); SIMTIME_NEVER for a size whose cost
+ * is past the clock's range (no message of that size is ever sent). */
+static simtime_t head_time(const struct p2p_model *m, int64_t size) {
+    simtime_t cost = p2p_model_cost(m, size), wire = p2p_model_wire_time(m, size);
+    if (cost == SIMTIME_NEVER || wire == SIMTIME_NEVER) return SIMTIME_NEVER;
+    return wire < cost ? cost - wire : 0;
+}
+
+simtime_t p2p_model_min_head_time(const struct p2p_model *m) {
+    simtime_t best = head_time(m, 0);
+    for (int k = 0; k <= 50; k++) { /* every power of two up to 1 PiB */
+        simtime_t t = head_time(m, (int64_t)1 << k);
+        if (t < best) best = t;
+    }
+    for (int i = 0; i < m->nseg; i++) /* both sides of each segment's end */
+        for (int64_t d = -1; d <= 1 && m->seg[i].upto < INT64_MAX - 1; d++) {
+            int64_t size = m->seg[i].upto + d;
+            simtime_t t = size >= 0 ? head_time(m, size) : best;
+            if (t < best) best = t;
+        }
+    return best;
+}

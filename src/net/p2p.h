@@ -48,5 +48,11 @@ simtime_t p2p_model_wire_time(const struct p2p_model *m, int64_t size);
 /* The bandwidth of large messages (the last segment's; loggp: 1 / G); 0 for
  * a table, which has none. */
 double p2p_model_bandwidth(const struct p2p_model *m);
+/* The least, over message sizes, of T(S) - W(S) (the time from a message's
+ * injection to its first byte at the receiving interface; T(0) for a zero
+ * size), found at the model's breakpoints and the powers of two: its
+ * latency part (affine, loggp: L; piecewise: the least segment latency;
+ * table: the least T(S) below T(0), else T(0)). */
+simtime_t p2p_model_min_head_time(const struct p2p_model *m);
 
 #endif

@@ -471,7 +471,7 @@ static bool import_dimemas(struct scanner *s, FILE *y) {
         while (*p == ' ' || *p == '\t')
             p++;
         if (*p == '"') {
-            char *end = strstr(p, ";;"), *next;
+            char *end = strstr(p, ";;"), *next = NULL;
             int lines = 0;
             for (char *q = p; end && q < end; q++)
                 lines += *q == '\n';

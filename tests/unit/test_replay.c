@@ -309,6 +309,74 @@ static void test_request_index(void) {
     CHECK_CONTAINS(o.report, "request id 7 is still in use");
 }
 
+/* The interfaces' order (src/mpi/nics.c, docs/network.md): 4 nodes of 2
+ * cores (ranks 2k and 2k + 1 on node k), T(S) = 10us + S / 100 MB/s, so
+ * W(S) = S x 10 ns: 1000 B occupy a side for 10us and their first byte
+ * reaches the destination T - W = 10us after their injection starts. */
+static const char *plat8 = "nodes: 4\ncores_per_node: 2\n"
+                           "intra: {model: affine, latency: 1us, bandwidth: 1GB/s}\n"
+                           "inter: {model: affine, latency: 10us, bandwidth: 100MB/s}\n"
+                           "mpi: {eager_limit: 64KiB}\n";
+
+/* An ejection side takes messages in the order of their first bytes, not
+ * in the order they were sent. Node 0 sends X (rank 0 -> 2) and Y (rank 1
+ * -> 4) at 0: X is injected over [0, 10), Y over [10, 20), Y's first byte
+ * reaches node 2 at 20us. Rank 6 (node 3) sends Z to rank 5 (node 2) at
+ * 1us: injected at once, first byte at 11us. Node 2 takes Z over [11, 21)
+ * (arrives at 21us) then Y over [21, 31) (31us). Reserving node 2's side
+ * in the order sent (Y at 0, Z at 1us) put Y at [20, 30) and Z after it,
+ * arriving at 40us. */
+static void test_interfaces_first_byte_order(void) {
+    struct outcome o = run_with(plat8, NULL, 0,
+                                "simpi-trace 1\nranks 8\n0 send 2 1000\n1 send 4 1000\n"
+                                "2 recv 0 1000\n4 recv 1 1000\n5 recv 6 1000\n"
+                                "6 compute 1us\n6 send 5 1000\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[2], 20 * US); /* X: injected at 0, 10 + 10 */
+    CHECK_EQ_INT(o.finish[5], 21 * US);
+    CHECK_EQ_INT(o.finish[4], 31 * US);
+}
+
+/* A rendezvous message's data reserve the injection side when the
+ * clear-to-send reaches the sender, after what the node sent before that.
+ * eager_limit 900 B: rank 0 sends X (1000 B, rendezvous) to rank 2, whose
+ * receive is posted at 0: matched at 10us, cleared at 20us. Rank 1 (node
+ * 0) computes 15us and sends Y (800 B, eager, W = 8us) to rank 4: injected
+ * over [15, 23), it arrives at 15 + 18 = 33us. X's data wait for the side:
+ * injected over [23, 33), they arrive at 23 + 20 = 43us, and the sender
+ * completes then too. (Reserved at the match, X took [20, 30) first and Y
+ * waited until 30us, arriving at 48us.) */
+static void test_interfaces_clear_to_send(void) {
+    const char *sets[] = {"mpi.eager_limit=900B"};
+    struct outcome o = run_with(plat8, sets, 1,
+                                "simpi-trace 1\nranks 8\n0 send 2 1000\n2 recv 0 1000\n"
+                                "1 compute 15us\n1 send 4 800\n4 recv 1 800\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[4], 33 * US);
+    CHECK_EQ_INT(o.finish[2], 43 * US);
+    CHECK_EQ_INT(o.finish[0], 43 * US);
+}
+
+/* A receive from any source sees a message when its head arrives (its
+ * first byte plus W, as with the ejection side free), even while the side
+ * still carries another message. Rank 0 (node 0) sends X (5000 B, W =
+ * 50us) to rank 4 at 0: first byte at 10us, taken over [10, 60). Rank 6
+ * (node 3) computes 5us and sends Y (1000 B) to rank 4: first byte at
+ * 15us, head at 25us; the side takes it over [60, 70). Rank 4's first
+ * any-source receive takes Y (seen at 25us, before X at 60us) and ends
+ * when Y's data are in, at 70us; it computes 100us (to 170us) and takes X,
+ * in since 60us: it ends at 170us. (Seeing messages only when their data
+ * were in, it took X at 60us and ended at 160us.) */
+static void test_interfaces_any_source_head(void) {
+    struct outcome o = run_with(plat8, NULL, 0,
+                                "simpi-trace 1\nranks 8\n0 send 4 5000\n6 compute 5us\n"
+                                "6 send 4 1000\n4 recv any 5000\n4 compute 100us\n"
+                                "4 recv any 5000\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[4], 170 * US);
+    CHECK_EQ_INT(o.st[4].bytes_recv, 6000);
+}
+
 /* A receive from any source takes the message that reaches the rank first,
  * each sender's in the order sent. plat4, T(S) = 10us + S / 100 MB/s,
  * interfaces unlimited (the second message of rank 1 then overtakes its
@@ -1114,6 +1182,9 @@ TEST_LIST(replay_tests) = {
     {"replay.collective_library", test_collective_library},
     {"replay.request_free", test_request_free},
     {"replay.any_source_arrival", test_any_source_arrival},
+    {"replay.interfaces_first_byte_order", test_interfaces_first_byte_order},
+    {"replay.interfaces_clear_to_send", test_interfaces_clear_to_send},
+    {"replay.interfaces_any_source_head", test_interfaces_any_source_head},
     {"replay.request_index", test_request_index},
     {"replay.collective_algorithms", test_collective_algorithms},
     {"replay.flow_intra_node", test_flow_intra_node},

@@ -1,0 +1,192 @@
+/* The nodes' serial interfaces in the protocols (network.interfaces: serial,
+ * docs/network.md): what a message between nodes does to the injection side
+ * of its source node and the ejection side of its destination node, in an
+ * order that the source's and the destination's own events determine, so
+ * that the result does not depend on the order in which the engine handles
+ * ranks of different nodes (docs/architecture.md, "Toward K workers"):
+ *   - an eager message reserves its source's injection side when it is
+ *     posted (an event of a rank of that node);
+ *   - a rendezvous message reserves it when its clear-to-send reaches the
+ *     sender (an event of the sending rank at that time);
+ *   - ejection sides are reserved in the order of the messages' first bytes
+ *     (their injection start plus T(S) - W(S)), ties by sender rank and the
+ *     sender's count of messages. A first byte comes at least one lookahead
+ *     (network_lookahead) after the injection is reserved, so the messages
+ *     whose first bytes fall in one window of that length are all known at
+ *     the window's start: one event then reserves them, sorted, instead of
+ *     one event per message.
+ * A receive matched with such a message waits, as under a contention model,
+ * for the arrival to be known (pt2pt_finish_transfer). On a network without
+ * lookahead (a zero latency between nodes) both sides are reserved at once,
+ * in the engine's order. */
+#include <stdlib.h>
+
+#include "mpi/sim_internal.h"
+
+/* --- heaps of transfers by (at, sending rank, its sequence): 4-ary, the
+ * keys kept in the entries so that comparing touches no transfer --- */
+
+static bool entry_before(const struct nic_entry *a, const struct nic_entry *b) {
+    return a->at != b->at ? a->at < b->at : a->order < b->order;
+}
+
+static void heap_push(struct nic_heap *h, const struct xfer *x, uint32_t id) {
+    if (h->n == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 64;
+        h->e = xrealloc_or_die(h->e, sizeof *h->e * h->cap);
+    }
+    struct nic_entry e = {x->at, (uint64_t)(uint32_t)x->from << 32 | x->seq, id};
+    size_t i = h->n++;
+    while (i > 0 && entry_before(&e, &h->e[(i - 1) / 4])) {
+        h->e[i] = h->e[(i - 1) / 4];
+        i = (i - 1) / 4;
+    }
+    h->e[i] = e;
+}
+
+static uint32_t heap_pop(struct nic_heap *h) {
+    uint32_t top = h->e[0].id;
+    struct nic_entry last = h->e[--h->n];
+    size_t i = 0, n = h->n;
+    for (;;) {
+        size_t c = 4 * i + 1;
+        if (c >= n) break;
+        size_t best = c, end = c + 4 < n ? c + 4 : n;
+        for (size_t k = c + 1; k < end; k++)
+            if (entry_before(&h->e[k], &h->e[best])) best = k;
+        if (!entry_before(&h->e[best], &last)) break;
+        h->e[i] = h->e[best];
+        i = best;
+    }
+    if (n) h->e[i] = last;
+    return top;
+}
+
+/* --- a message's way through the two sides --- */
+
+static simtime_t window_start(const struct sim *s, simtime_t t) {
+    return t - t % s->nic_window;
+}
+
+/* The data of transfer id have arrived at t: a receive matched already
+ * completes. */
+static void arrived(struct sim *s, uint32_t id, simtime_t t) {
+    s->xfers[id].arrival = t;
+    if (s->xfers[id].recv) pt2pt_finish_transfer(s, id);
+}
+
+static void eject(struct sim *s, uint32_t id) {
+    const struct xfer *x = &s->xfers[id];
+    int32_t node = s->ranks[x->to].node;
+    arrived(s, id, interfaces_eject(s->nics, node, s->eng.now, x->at, x->wire_in));
+}
+
+/* Reserves the source's injection side from `ready`; the first byte (x->at)
+ * then reaches the destination's ejection side, which takes it at once if
+ * it carries nothing or the window has no lookahead, else at the start of
+ * the first byte's window. */
+static void inject(struct sim *s, uint32_t id, simtime_t ready) {
+    struct xfer *x = &s->xfers[id];
+    simtime_t injected =
+        interfaces_inject(s->nics, s->ranks[x->from].node, s->eng.now, ready, x->wire_out);
+    x->head = simtime_add(injected, x->cost);
+    x->at = x->head - x->wire_in;
+    if (x->wire_in == 0) {
+        arrived(s, id, x->head);
+        return;
+    }
+    simtime_t due = s->nic_window ? window_start(s, x->at) : 0;
+    if (due <= s->eng.now) { /* no lookahead */
+        eject(s, id);
+        return;
+    }
+    heap_push(&s->eject, &s->xfers[id], id);
+    if (due < s->nic_batch_at) {
+        s->nic_batch_at = due;
+        engine_schedule(&s->eng, due, -1, EV_NET, ++s->nic_batch_gen, NULL);
+    }
+}
+
+/* The costs of transfer id's message of `size` bytes. */
+static void set_costs(struct sim *s, struct xfer *x, int64_t size) {
+    int32_t a = s->ranks[x->from].node, b = s->ranks[x->to].node;
+    x->cost = network_cost(s->net, a, b, size);
+    network_wire_times(s->net, a, b, size, &x->wire_out, &x->wire_in);
+    if (x->wire_in > x->cost) x->wire_in = x->cost;
+    x->seq = s->ranks[x->from].nic_seq++;
+}
+
+void nics_send_eager(struct sim *s, struct request *send) {
+    int32_t a = s->ranks[send->owner].node, b = s->ranks[send->peer].node;
+    if (network_cost(s->net, a, b, send->size) == SIMTIME_NEVER) return; /* match() says so */
+    uint32_t id = pt2pt_xfer_new(s);
+    struct xfer *x = &s->xfers[id];
+    x->eager = 1;
+    x->from = send->owner;
+    x->to = send->peer;
+    set_costs(s, x, send->size);
+    send->xfer = id;
+    inject(s, id, sim_max(send->post_time, s->eng.now));
+}
+
+void nics_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
+    struct xfer *x = &s->xfers[id];
+    x->to = x->recv->owner;
+    set_costs(s, x, x->send->size);
+    if (!s->nic_window || cleared <= s->eng.now) { /* no lookahead: reserved at the match */
+        inject(s, id, cleared);
+        return;
+    }
+    x->at = cleared;
+    heap_push(&s->cts, x, id);
+    engine_schedule(&s->eng, cleared, x->from, EV_NET, 0, NULL);
+}
+
+/* The clear-to-send messages reaching rank now (and the lower ranks' at the
+ * same time, whose events ran already) reserve its node's injection side. */
+static void clear_to_send_arrives(struct sim *s, int32_t rank) {
+    while (s->cts.n) {
+        const struct nic_entry *e = &s->cts.e[0];
+        if (e->at > s->eng.now || (e->at == s->eng.now && (int32_t)(e->order >> 32) > rank)) break;
+        uint32_t id = heap_pop(&s->cts);
+        inject(s, id, s->xfers[id].at);
+    }
+}
+
+/* The start of a window: the ejection sides take the messages whose first
+ * bytes arrive in it, in that order. */
+static void window_begins(struct sim *s, uint32_t gen) {
+    if (gen != s->nic_batch_gen) return; /* superseded by an earlier window */
+    s->nic_batch_at = SIMTIME_NEVER;
+    while (s->eject.n && window_start(s, s->eject.e[0].at) <= s->eng.now)
+        eject(s, heap_pop(&s->eject));
+    if (!s->eject.n) return;
+    s->nic_batch_at = window_start(s, s->eject.e[0].at);
+    engine_schedule(&s->eng, s->nic_batch_at, -1, EV_NET, ++s->nic_batch_gen, NULL);
+}
+
+static void nics_event(void *ctx, const struct event *ev) {
+    struct sim *s = ctx;
+    int32_t rank = event_rank(ev, s->nranks);
+    if (rank < 0)
+        window_begins(s, ev->gen);
+    else
+        clear_to_send_arrives(s, rank);
+    sched_drain(s);
+}
+
+void nics_init(struct sim *s) {
+    s->nics = xcalloc(1, sizeof *s->nics);
+    interfaces_init(s->nics, s->plat->nodes);
+    s->nic_window = network_lookahead(s->net);
+    s->nic_batch_at = SIMTIME_NEVER;
+    engine_register(&s->eng, EV_NET, nics_event, s);
+}
+
+void nics_destroy(struct sim *s) {
+    if (!s->nics) return;
+    interfaces_destroy(s->nics);
+    free(s->nics);
+    free(s->eject.e);
+    free(s->cts.e);
+}
