@@ -11,10 +11,12 @@
  *   - ejection sides are reserved in the order of the messages' first bytes
  *     (their injection start plus T(S) - W(S)), ties by sender rank and the
  *     sender's count of messages. A first byte comes at least one lookahead
- *     (network_lookahead) after the injection is reserved, so the messages
- *     whose first bytes fall in one window of that length are all known at
- *     the window's start: one event then reserves them, sorted, instead of
- *     one event per message.
+ *     (network_lookahead) after the injection is reserved. Time is cut in
+ *     windows of half the lookahead: the messages whose first bytes fall in
+ *     one window all left before the window that precedes it, whose start
+ *     one event then reserves them for, sorted, instead of one event per
+ *     message; and the arrivals found there are known a window early
+ *     (what a split run needs to tell a sender on another worker in time).
  * A receive matched with such a message waits, as under a contention model,
  * for the arrival to be known (pt2pt_finish_transfer). On a network without
  * lookahead (a zero latency between nodes) both sides are reserved at once,
@@ -64,8 +66,12 @@ static uint32_t heap_pop(struct nic_heap *h) {
 
 /* --- a message's way through the two sides --- */
 
-static simtime_t window_start(const struct sim *s, simtime_t t) {
-    return t - t % s->nic_window;
+/* When the ejection side takes a message whose first byte arrives at t:
+ * one window before the start of t's window (the windows are half the
+ * lookahead long, so the message left at least a window before that,
+ * and the arrival it gives is known at least a window ahead). */
+static simtime_t eject_due(const struct sim *s, simtime_t t) {
+    return t - t % s->nic_window - s->nic_window;
 }
 
 /* The data of transfer id have arrived at t: a receive matched already
@@ -95,7 +101,7 @@ static void inject(struct sim *s, uint32_t id, simtime_t ready) {
         arrived(s, id, x->head);
         return;
     }
-    simtime_t due = s->nic_window ? window_start(s, x->at) : 0;
+    simtime_t due = s->nic_window ? eject_due(s, x->at) : 0;
     if (due <= s->eng.now) { /* no lookahead */
         eject(s, id);
         return;
@@ -158,10 +164,10 @@ static void clear_to_send_arrives(struct sim *s, int32_t rank) {
 static void window_begins(struct sim *s, uint32_t gen) {
     if (gen != s->nic_batch_gen) return; /* superseded by an earlier window */
     s->nic_batch_at = SIMTIME_NEVER;
-    while (s->eject.n && window_start(s, s->eject.e[0].at) <= s->eng.now)
+    while (s->eject.n && eject_due(s, s->eject.e[0].at) <= s->eng.now)
         eject(s, heap_pop(&s->eject));
     if (!s->eject.n) return;
-    s->nic_batch_at = window_start(s, s->eject.e[0].at);
+    s->nic_batch_at = eject_due(s, s->eject.e[0].at);
     engine_schedule(&s->eng, s->nic_batch_at, -1, EV_NET, ++s->nic_batch_gen, NULL);
 }
 
@@ -178,7 +184,7 @@ static void nics_event(void *ctx, const struct event *ev) {
 void nics_init(struct sim *s) {
     s->nics = xcalloc(1, sizeof *s->nics);
     interfaces_init(s->nics, s->plat->nodes);
-    s->nic_window = network_lookahead(s->net);
+    s->nic_window = network_lookahead(s->net) / 2;
     s->nic_batch_at = SIMTIME_NEVER;
     engine_register(&s->eng, EV_NET, nics_event, s);
 }
