@@ -113,13 +113,15 @@ static void inject(struct sim *s, uint32_t id, simtime_t ready) {
     }
 }
 
-/* The costs of transfer id's message of `size` bytes. */
-static void set_costs(struct sim *s, struct xfer *x, int64_t size) {
+/* The costs of transfer x, carrying send's message, and its place among the
+ * sender's messages. */
+static void set_costs(struct sim *s, struct xfer *x, const struct request *send) {
+    int64_t size = send->size;
     int32_t a = s->ranks[x->from].node, b = s->ranks[x->to].node;
     x->cost = network_cost(s->net, a, b, size);
     network_wire_times(s->net, a, b, size, &x->wire_out, &x->wire_in);
     if (x->wire_in > x->cost) x->wire_in = x->cost;
-    x->seq = s->ranks[x->from].nic_seq++;
+    x->seq = send->seq;
 }
 
 void nics_send_eager(struct sim *s, struct request *send) {
@@ -130,7 +132,7 @@ void nics_send_eager(struct sim *s, struct request *send) {
     x->eager = 1;
     x->from = send->owner;
     x->to = send->peer;
-    set_costs(s, x, send->size);
+    set_costs(s, x, send);
     send->xfer = id;
     inject(s, id, sim_max(send->post_time, s->eng.now));
 }
@@ -138,7 +140,7 @@ void nics_send_eager(struct sim *s, struct request *send) {
 void nics_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
     struct xfer *x = &s->xfers[id];
     x->to = x->recv->owner;
-    set_costs(s, x, x->send->size);
+    set_costs(s, x, x->send);
     if (!s->nic_window || cleared <= s->eng.now) { /* no lookahead: reserved at the match */
         inject(s, id, cleared);
         return;

@@ -678,6 +678,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
         r->data = (void *)buf; /* delivered from the caller's buffer if matched at once */
     }
     int32_t wdest = comm_world_rank(c, dest);
+    r->seq = s->ranks[rank].sends++;
     r->src = myrank;
     r->peer = wdest;
     r->mode = (uint8_t)mode;

@@ -55,6 +55,8 @@ struct request {
                           previous message there); the queue is in this order */
     uint32_t xfer;     /* a send whose data contend (a contention model) or cross the
                           interfaces (sim.nics): its transfer (index in sim.xfers), 0 if none */
+    uint32_t seq; /* a send: its number among its owner's sends (ties in the interfaces'
+                     orders, nics.c) */
 };
 
 /* request.hold (pt2pt.c, "receives from any source") */
@@ -133,7 +135,7 @@ struct srank {
     uint32_t wake_gen;
     uint32_t nwaited;      /* requests in the current wait (RF_WAITED) */
     uint32_t noutstanding; /* requests in the outstanding list */
-    uint32_t nic_seq;      /* messages sent through the interfaces (nics.c) */
+    uint32_t sends;        /* sends posted (request.seq) */
     uint32_t world_coll_seq;
     int32_t node;
     int32_t last_index;
