@@ -99,9 +99,10 @@ bool engine_wall_limit(double seconds, void (*hook)(void)) {
            timer_settime(timer, 0, &when, NULL) == 0;
 }
 
-void engine_run(struct engine *e) {
+/* Runs the events before `end` (all of them: SIMTIME_NEVER). */
+static void run_before(struct engine *e, simtime_t end) {
     e->stop = false;
-    while (e->size > 0 && !e->stop) {
+    while (e->size > 0 && !e->stop && e->heap[0].time < end) {
         if (engine_wall_expired || (e->limit && e->heap[0].time > e->limit)) {
             e->limited = engine_wall_expired ? ENGINE_WALL_LIMIT : ENGINE_TIME_LIMIT;
             return;
@@ -113,6 +114,21 @@ void engine_run(struct engine *e) {
         e->handlers[ev.kind](e->handler_ctx[ev.kind], &ev);
         if (e->tick && e->events_run % ENGINE_TICK_EVENTS == 0) e->tick(e->tick_ctx);
     }
+}
+
+void engine_run(struct engine *e) {
+    run_before(e, SIMTIME_NEVER);
+}
+
+bool engine_run_until(struct engine *e, simtime_t end) {
+    run_before(e, end);
+    if (e->stop || e->limited) return false;
+    if (e->now < end) e->now = end;
+    return true;
+}
+
+simtime_t engine_next_time(const struct engine *e) {
+    return e->size ? e->heap[0].time : SIMTIME_NEVER;
 }
 
 void engine_stop(struct engine *e) {

@@ -71,5 +71,12 @@ void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind,
 /* Runs events until the queue is empty or engine_stop is called. */
 void engine_run(struct engine *e);
 void engine_stop(struct engine *e);
+/* Runs the events before `end`, then sets the clock to `end`: a window of
+ * a split run (docs/architecture.md), after which events may be scheduled
+ * at `end` or later from outside. False if the run stopped (engine_stop,
+ * a limit) before. */
+bool engine_run_until(struct engine *e, simtime_t end);
+/* The time of the next event, SIMTIME_NEVER if none. */
+simtime_t engine_next_time(const struct engine *e);
 
 #endif

@@ -77,6 +77,36 @@ static void test_monotonic(void) {
     engine_destroy(&e);
 }
 
+/* Windows: the events before each window's end run, the clock then stands
+ * at the end, and an event scheduled from outside at that time runs in
+ * the next window, in the usual order. */
+static void test_windows(void) {
+    struct engine e;
+    engine_init(&e, 4);
+    engine_register(&e, 0, record, NULL);
+    norder = 0;
+    engine_schedule(&e, 25, 0, 0, 0, (void *)(intptr_t)3);
+    engine_schedule(&e, 10, 2, 0, 0, (void *)(intptr_t)1);
+    engine_schedule(&e, 9, 3, 0, 0, (void *)(intptr_t)0);
+    engine_schedule(&e, 20, 1, 0, 0, (void *)(intptr_t)2);
+    CHECK(engine_run_until(&e, 10)); /* [0, 10): only the event at 9 */
+    CHECK_EQ_INT(norder, 1);
+    CHECK_EQ_INT(e.now, 10);
+    CHECK_EQ_INT(engine_next_time(&e), 10);
+    CHECK(engine_run_until(&e, 20)); /* [10, 20) */
+    CHECK_EQ_INT(norder, 2);
+    engine_schedule(&e, 20, 0, 0, 0, (void *)(intptr_t)5); /* from outside: before rank 1's */
+    CHECK(engine_run_until(&e, 30));
+    CHECK_EQ_INT(norder, 5);
+    CHECK_EQ_INT(order[2], 5);
+    CHECK_EQ_INT(order[3], 2);
+    CHECK_EQ_INT(order[4], 3);
+    CHECK_EQ_INT(engine_next_time(&e), SIMTIME_NEVER);
+    CHECK(engine_run_until(&e, 40)); /* an empty window moves the clock */
+    CHECK_EQ_INT(e.now, 40);
+    engine_destroy(&e);
+}
+
 static void test_pool(void) {
     struct pool p;
     pool_init(&p, 40, 4);
@@ -99,9 +129,7 @@ static void test_pool(void) {
 }
 
 TEST_LIST(engine_tests) = {
-    {"engine.order", test_order},
-    {"engine.kind_order", test_kind_order},
-    {"engine.monotonic", test_monotonic},
-    {"engine.pool", test_pool},
-    TEST_END,
+    {"engine.order", test_order},         {"engine.kind_order", test_kind_order},
+    {"engine.monotonic", test_monotonic}, {"engine.windows", test_windows},
+    {"engine.pool", test_pool},           TEST_END,
 };
