@@ -1,7 +1,13 @@
 /* Unit tests for the engine: time order, deterministic tie-breaking by
  * (rank, kind, per-rank sequence), pools. */
 #include "core/engine.h"
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "core/pool.h"
+#include "core/workers.h"
 #include "test.h"
 
 static int order[64], norder;
@@ -107,6 +113,72 @@ static void test_windows(void) {
     engine_destroy(&e);
 }
 
+/* Workers: what each receives in a window is what the others queued for it
+ * in that window, in the order (sender, queued), with the least of their
+ * next times. */
+struct seen {
+    int me, window, got[8];
+    bool ordered;
+};
+
+static void take(void *ctx, int from, const void *msg, uint32_t len) {
+    struct seen *sn = ctx;
+    int v[3]; /* from, window, index; the fourth message of each is 20000 bytes */
+    memcpy(v, msg, sizeof v);
+    sn->ordered &= len == (v[2] == 3 ? 20000u : sizeof v);
+    sn->ordered &= v[0] == from && v[1] == sn->window && v[2] == sn->got[from]++;
+}
+
+static void test_workers_exchange(void) {
+    struct sim_error err = {0};
+    struct workers *w = workers_fork(3, &err);
+    CHECK(w != NULL);
+    if (!w) return;
+    struct seen sn = {.me = workers_me(w), .ordered = true};
+    bool all = true;
+    for (sn.window = 0; sn.window < 40 && all; sn.window++) {
+        memset(sn.got, 0, sizeof sn.got);
+        for (int to = 0; to < 3; to++) /* window n: me + n messages to each, some large */
+            for (int i = 0; to != sn.me && i < sn.me + sn.window; i++) {
+                char big[20000] = {0};
+                int v[3] = {sn.me, sn.window, i};
+                memcpy(big, v, sizeof v);
+                workers_post(w, to, big, i == 3 ? sizeof big : sizeof v);
+            }
+        simtime_t least;
+        all = workers_exchange(w, 100 * sn.window + 10 * sn.me + 7, &least, take, &sn, &err);
+        all &= least == 100 * sn.window + 7; /* worker 0's */
+        for (int from = 0; from < 3; from++)
+            all &= from == sn.me || sn.got[from] == from + sn.window;
+    }
+    CHECK(all);
+    CHECK(sn.ordered);
+    bool ended = workers_end(w, test_failures != 0, &err); /* the others exit here */
+    CHECK(ended);
+}
+
+/* A worker killed mid-run ends the exchange in every other with a message
+ * naming it, and the first worker says how it died. */
+static void test_workers_killed(void) {
+    struct sim_error err = {0};
+    struct workers *w = workers_fork(3, &err);
+    CHECK(w != NULL);
+    if (!w) return;
+    bool ok = true;
+    int window = 0;
+    for (; window < 20 && ok; window++) {
+        if (window == 5 && workers_me(w) == 2) raise(SIGKILL);
+        simtime_t least;
+        ok = workers_exchange(w, window, &least, take, &(struct seen){0}, &err);
+    }
+    if (workers_me(w) != 0) workers_end(w, ok ? 0 : 3, &err); /* exits */
+    CHECK(!ok);
+    CHECK_EQ_INT(window, 6); /* the exchange of window 5 failed */
+    CHECK_CONTAINS(err.msg, "worker 2 was killed by signal 9");
+    struct sim_error end_err = {0};
+    CHECK(workers_end(w, 0, &end_err)); /* reaped already */
+}
+
 static void test_pool(void) {
     struct pool p;
     pool_init(&p, 40, 4);
@@ -129,7 +201,12 @@ static void test_pool(void) {
 }
 
 TEST_LIST(engine_tests) = {
-    {"engine.order", test_order},         {"engine.kind_order", test_kind_order},
-    {"engine.monotonic", test_monotonic}, {"engine.windows", test_windows},
-    {"engine.pool", test_pool},           TEST_END,
+    {"engine.order", test_order},
+    {"engine.kind_order", test_kind_order},
+    {"engine.monotonic", test_monotonic},
+    {"engine.windows", test_windows},
+    {"engine.workers_exchange", test_workers_exchange},
+    {"engine.workers_killed", test_workers_killed},
+    {"engine.pool", test_pool},
+    TEST_END, /* one per line */
 };

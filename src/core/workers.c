@@ -1,0 +1,310 @@
+/* The worker processes of a split run on one machine: forking, the socket
+ * pairs between them, and the exchange at each window's end (workers.h).
+ * A window's message to a peer is a header (payload length, next event
+ * time) followed by the payload: the queued messages, each a 32-bit length
+ * and its bytes. Sockets are non-blocking and one poll loop sends to and
+ * takes from every peer at once, so that two workers with much to say to
+ * each other do not both wait for the other to read. */
+#define _GNU_SOURCE
+#include "core/workers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/pool.h"
+
+struct buf {
+    char *data;
+    size_t len, cap, done; /* done: bytes sent or taken so far */
+};
+
+struct workers {
+    int k, me;
+    int *fd;    /* fd[j]: the socket to worker j (-1 for me) */
+    pid_t *pid; /* the first worker's: each worker's process */
+    struct buf *out, *in;
+};
+
+struct header {
+    uint64_t len;
+    int64_t next;
+};
+
+static void buf_put(struct buf *b, const void *p, size_t n) {
+    if (b->len + n > b->cap) {
+        b->cap = b->cap * 2 > b->len + n ? b->cap * 2 : b->len + n + 4096;
+        b->data = xrealloc_or_die(b->data, b->cap);
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+/* Room for k * (k - 1) socket ends, raising the soft limit if need be. */
+static bool enough_files(int k, struct sim_error *err) {
+    struct rlimit rl;
+    rlim_t need = (rlim_t)k * (rlim_t)(k - 1) + 64;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return true;
+    if (rl.rlim_cur >= need) return true;
+    if (rl.rlim_max >= need) {
+        rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) == 0) return true;
+    }
+    return err_set(err,
+                   "--procs %d needs %llu open files for the sockets between workers, over "
+                   "the limit of %llu (ulimit -n)",
+                   k, (unsigned long long)need, (unsigned long long)rl.rlim_max);
+}
+
+static struct workers *workers_new(int k) {
+    struct workers *w = xcalloc(1, sizeof *w);
+    w->k = k;
+    w->fd = xmalloc(sizeof *w->fd * (size_t)k);
+    w->pid = xcalloc((size_t)k, sizeof *w->pid);
+    w->out = xcalloc((size_t)k, sizeof *w->out);
+    w->in = xcalloc((size_t)k, sizeof *w->in);
+    return w;
+}
+
+/* Keeps worker me's ends of the pairs (pairs[i * k + j]: i's end towards
+ * j) and closes the others. */
+static void keep_mine(struct workers *w, int *pairs) {
+    for (int i = 0; i < w->k; i++)
+        for (int j = 0; j < w->k; j++) {
+            int f = pairs[i * w->k + j];
+            if (i == j) continue;
+            if (i == w->me) {
+                w->fd[j] = f;
+                fcntl(f, F_SETFL, fcntl(f, F_GETFL) | O_NONBLOCK);
+            } else {
+                close(f);
+            }
+        }
+    w->fd[w->me] = -1;
+}
+
+struct workers *workers_fork(int k, struct sim_error *err) {
+    if (!enough_files(k, err)) return NULL;
+    int *pairs = xmalloc(sizeof *pairs * (size_t)k * (size_t)k);
+    for (int i = 0; i < k; i++)
+        for (int j = i + 1; j < k; j++) {
+            int sv[2];
+            if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+                free(pairs); /* the process ends on this error: no need to close */
+                err_set(err, "cannot make the sockets between workers: %s", strerror(errno));
+                return NULL;
+            }
+            pairs[i * k + j] = sv[0];
+            pairs[j * k + i] = sv[1];
+        }
+    struct workers *w = workers_new(k);
+    fflush(NULL); /* what is buffered is printed once, by the first worker */
+    for (int i = 1; i < k; i++) {
+        pid_t p = fork();
+        if (p < 0) {
+            err_set(err, "cannot start worker %d: %s", i, strerror(errno));
+            for (int j = 1; j < i; j++)
+                kill(w->pid[j], SIGKILL);
+            free(pairs);
+            return NULL;
+        }
+        if (p == 0) {
+            w->me = i;
+            break;
+        }
+        w->pid[i] = p;
+    }
+    keep_mine(w, pairs);
+    free(pairs);
+    return w;
+}
+
+int workers_me(const struct workers *w) {
+    return w->me;
+}
+
+int workers_count(const struct workers *w) {
+    return w->k;
+}
+
+void workers_post(struct workers *w, int to, const void *msg, uint32_t len) {
+    buf_put(&w->out[to], &len, sizeof len);
+    buf_put(&w->out[to], msg, len);
+}
+
+/* Closes this worker's sockets: the others see it gone. */
+static void hang_up(struct workers *w) {
+    for (int j = 0; j < w->k; j++)
+        if (w->fd[j] >= 0) {
+            close(w->fd[j]);
+            w->fd[j] = -1;
+        }
+}
+
+/* Waits for the other workers (the first worker's); names one killed by a
+ * signal, else one that failed, in err. False if any did. */
+static bool reap(struct workers *w, struct sim_error *err) {
+    int killed = 0, ksig = 0, failed = 0, fstatus = 0;
+    for (int j = 1; j < w->k; j++) {
+        int st;
+        if (w->pid[j] <= 0 || waitpid(w->pid[j], &st, 0) != w->pid[j]) continue;
+        w->pid[j] = 0;
+        if (WIFSIGNALED(st) && !killed) {
+            killed = j;
+            ksig = WTERMSIG(st);
+        } else if (WIFEXITED(st) && WEXITSTATUS(st) != 0 && !failed) {
+            failed = j;
+            fstatus = WEXITSTATUS(st);
+        }
+    }
+    if (killed)
+        return err_set(err, "worker %d was killed by signal %d (%s): the run is lost", killed, ksig,
+                       strsignal(ksig));
+    if (failed)
+        return err_set(err, "worker %d ended with status %d: the run is lost", failed, fstatus);
+    return true;
+}
+
+/* Worker j is gone mid-exchange: the first worker tells why once every
+ * other has ended (they do once it hangs up). */
+static void gone(struct workers *w, int j, struct sim_error *err) {
+    hang_up(w);
+    if (w->me == 0 && !reap(w, err)) return;
+    err_set(err, "worker %d ended during the run: the run is lost", j);
+}
+
+/* Sends what is left of the header and payload for peer j; false if the
+ * peer is gone. */
+static bool send_some(struct workers *w, int j) {
+    struct buf *b = &w->out[j];
+    ssize_t n = send(w->fd[j], b->data + b->done, b->len - b->done, MSG_NOSIGNAL);
+    if (n < 0) return errno == EAGAIN || errno == EINTR;
+    b->done += (size_t)n;
+    return true;
+}
+
+/* Takes what has come from peer j; false if the peer is gone. */
+static bool take_some(struct workers *w, int j, size_t want) {
+    struct buf *b = &w->in[j];
+    if (b->cap < want) {
+        b->cap = want;
+        b->data = xrealloc_or_die(b->data, b->cap);
+    }
+    ssize_t n = recv(w->fd[j], b->data + b->done, want - b->done, 0);
+    if (n == 0) return false;
+    if (n < 0) return errno == EAGAIN || errno == EINTR;
+    b->done += (size_t)n;
+    return true;
+}
+
+/* How many bytes peer j's window message has: the header, then its length. */
+static size_t expected(const struct buf *b) {
+    if (b->done < sizeof(struct header)) return sizeof(struct header);
+    struct header h;
+    memcpy(&h, b->data, sizeof h);
+    return sizeof h + (size_t)h.len;
+}
+
+static bool complete(const struct buf *b) {
+    return b->done >= sizeof(struct header) && b->done == expected(b);
+}
+
+/* Puts the window's header in front of each peer's queued messages. */
+static void frame(struct workers *w, simtime_t next) {
+    for (int j = 0; j < w->k; j++) {
+        if (j == w->me) continue;
+        struct buf *b = &w->out[j], framed = {0};
+        struct header h = {b->len, next};
+        buf_put(&framed, &h, sizeof h);
+        if (b->len) buf_put(&framed, b->data, b->len);
+        free(b->data);
+        *b = framed;
+        w->in[j].done = 0;
+    }
+}
+
+/* Sends and takes until every peer's message is through both ways. */
+static bool pump(struct workers *w, struct sim_error *err) {
+    struct pollfd *pf = xmalloc(sizeof *pf * (size_t)w->k);
+    bool ok = true;
+    for (;;) {
+        int n = 0;
+        for (int j = 0; j < w->k; j++) {
+            if (j == w->me) continue;
+            short ev = (short)((w->out[j].done < w->out[j].len ? POLLOUT : 0) |
+                               (!complete(&w->in[j]) ? POLLIN : 0));
+            if (ev) pf[n++] = (struct pollfd){w->fd[j], ev, 0};
+        }
+        if (n == 0) break;
+        if (poll(pf, (nfds_t)n, -1) < 0 && errno != EINTR) {
+            ok = err_set(err, "waiting for the other workers: %s", strerror(errno));
+            break;
+        }
+        for (int i = 0; i < n && ok; i++) {
+            int j = 0;
+            while (w->fd[j] != pf[i].fd)
+                j++;
+            if ((pf[i].revents & POLLOUT) && !send_some(w, j)) ok = false;
+            if ((pf[i].revents & (POLLIN | POLLHUP | POLLERR)) && !complete(&w->in[j]) &&
+                !take_some(w, j, expected(&w->in[j])))
+                ok = false;
+            if (!ok) gone(w, j, err);
+        }
+        if (!ok) break;
+    }
+    free(pf);
+    return ok;
+}
+
+bool workers_exchange(struct workers *w, simtime_t next, simtime_t *least,
+                      workers_deliver_fn deliver, void *ctx, struct sim_error *err) {
+    frame(w, next);
+    if (!pump(w, err)) return false;
+    *least = next;
+    for (int j = 0; j < w->k; j++) {
+        if (j == w->me) continue;
+        struct buf *b = &w->in[j];
+        struct header h;
+        memcpy(&h, b->data, sizeof h);
+        if (h.next < *least) *least = h.next;
+        for (size_t at = sizeof h; at < sizeof h + h.len;) {
+            uint32_t len;
+            memcpy(&len, b->data + at, sizeof len);
+            deliver(ctx, j, b->data + at + sizeof len, len);
+            at += sizeof len + len;
+        }
+        w->out[j].len = w->out[j].done = 0;
+    }
+    return true;
+}
+
+static void workers_free(struct workers *w) {
+    for (int j = 0; j < w->k; j++) {
+        free(w->out[j].data);
+        free(w->in[j].data);
+    }
+    free(w->fd);
+    free(w->pid);
+    free(w->out);
+    free(w->in);
+    free(w);
+}
+
+bool workers_end(struct workers *w, int status, struct sim_error *err) {
+    if (w->me != 0) {
+        fflush(NULL);
+        _exit(status);
+    }
+    hang_up(w);
+    bool ok = reap(w, err);
+    workers_free(w);
+    return ok;
+}

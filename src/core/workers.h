@@ -1,0 +1,38 @@
+/* The worker processes of one split run on this machine (docs/architecture.md,
+ * "Split runs"): K processes forked from the first, every pair joined by a
+ * socket pair. At each window's end every worker sends every other the
+ * messages it produced for it, with the time of its next event, and takes
+ * theirs; the least of the times is the global reduction that picks the next
+ * window. A worker that ends without saying goodbye (a crash, a kill) ends
+ * the exchange in every other with a message naming it: nothing waits for a
+ * dead peer. */
+#ifndef SIMPI_WORKERS_H
+#define SIMPI_WORKERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/simtime.h"
+
+struct workers;
+
+/* Forks k - 1 workers; returns in each of the k processes (workers_me says
+ * which), NULL with err set if the processes or sockets cannot be made. */
+struct workers *workers_fork(int k, struct sim_error *err);
+int workers_me(const struct workers *w);
+int workers_count(const struct workers *w);
+/* Queues a message of len bytes for worker `to` (another one). */
+void workers_post(struct workers *w, int to, const void *msg, uint32_t len);
+typedef void (*workers_deliver_fn)(void *ctx, int from, const void *msg, uint32_t len);
+/* Ends a window: sends the queued messages and `next` (this worker's next
+ * event time) to every other worker and takes theirs, delivering them in
+ * the order (sending worker, order queued); *least gets the least `next`
+ * of all. False, with err naming the worker, if one has gone. */
+bool workers_exchange(struct workers *w, simtime_t next, simtime_t *least,
+                      workers_deliver_fn deliver, void *ctx, struct sim_error *err);
+/* Ends this worker's part: the first waits for the others and returns
+ * false (err set) if one failed; the others exit with `status`. */
+bool workers_end(struct workers *w, int status, struct sim_error *err);
+
+#endif
