@@ -70,5 +70,8 @@ int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i);
 struct platform;
 struct network;
 struct platform *cli_load_platform(const struct platform_opts *o, struct network *net);
+/* --procs K / -j K: a count of worker processes, or `auto` (the cores this
+ * process may run on); prints the error and returns false on bad input. */
+bool cli_parse_procs(const char *opt, const char *value, int *out);
 
 #endif

@@ -1,5 +1,7 @@
 /* `simpi platform show`: prints the resolved platform, and the shared
  * --platform / --set option parsing. */
+#define _GNU_SOURCE /* sched_getaffinity */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,4 +113,22 @@ int cmd_platform(int argc, char **argv) {
     network_destroy(&net);
     platform_free(p);
     return 0;
+}
+
+bool cli_parse_procs(const char *opt, const char *value, int *out) {
+    if (!strcmp(value, "auto")) {
+        cpu_set_t set;
+        *out = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+        return true;
+    }
+    char *end;
+    long n = strtol(value, &end, 10);
+    if (*value && !*end && n >= 1 && n <= 1024) {
+        *out = (int)n;
+        return true;
+    }
+    fprintf(stderr, "simpi: %s: found '%s', expected a count of worker processes from 1 to 1024, "
+                    "or auto (the cores available)\n",
+            opt, value);
+    return false;
 }

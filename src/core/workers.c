@@ -268,6 +268,8 @@ bool workers_exchange(struct workers *w, simtime_t next, simtime_t *least,
                       workers_deliver_fn deliver, void *ctx, struct sim_error *err) {
     frame(w, next);
     if (!pump(w, err)) return false;
+    for (int j = 0; j < w->k; j++) /* what deliveries post goes with the next window */
+        w->out[j].len = w->out[j].done = 0;
     *least = next;
     for (int j = 0; j < w->k; j++) {
         if (j == w->me) continue;
@@ -281,7 +283,6 @@ bool workers_exchange(struct workers *w, simtime_t next, simtime_t *least,
             deliver(ctx, j, b->data + at + sizeof len, len);
             at += sizeof len + len;
         }
-        w->out[j].len = w->out[j].done = 0;
     }
     return true;
 }

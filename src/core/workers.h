@@ -28,7 +28,7 @@ typedef void (*workers_deliver_fn)(void *ctx, int from, const void *msg, uint32_
 /* Ends a window: sends the queued messages and `next` (this worker's next
  * event time) to every other worker and takes theirs, delivering them in
  * the order (sending worker, order queued); *least gets the least `next`
- * of all. False, with err naming the worker, if one has gone. */
+ * of all. What `deliver` queues goes with the next exchange. False, with err naming the worker, if one has gone. */
 bool workers_exchange(struct workers *w, simtime_t next, simtime_t *least,
                       workers_deliver_fn deliver, void *ctx, struct sim_error *err);
 /* Ends this worker's part: the first waits for the others and returns

@@ -87,16 +87,11 @@ static void eject(struct sim *s, uint32_t id) {
     arrived(s, id, interfaces_eject(s->nics, node, s->eng.now, x->at, x->wire_in));
 }
 
-/* Reserves the source's injection side from `ready`; the first byte (x->at)
- * then reaches the destination's ejection side, which takes it at once if
- * it carries nothing or the window has no lookahead, else at the start of
- * the first byte's window. */
-static void inject(struct sim *s, uint32_t id, simtime_t ready) {
+/* The first byte of transfer id (x->at) reaches the destination's ejection
+ * side, which takes it at once if it carries nothing or the run has no
+ * lookahead, else in the batch a window ahead of the first byte's window. */
+void nics_toward_ejection(struct sim *s, uint32_t id) {
     struct xfer *x = &s->xfers[id];
-    simtime_t injected =
-        interfaces_inject(s->nics, s->ranks[x->from].node, s->eng.now, ready, x->wire_out);
-    x->head = simtime_add(injected, x->cost);
-    x->at = x->head - x->wire_in;
     if (x->wire_in == 0) {
         arrived(s, id, x->head);
         return;
@@ -106,22 +101,41 @@ static void inject(struct sim *s, uint32_t id, simtime_t ready) {
         eject(s, id);
         return;
     }
-    heap_push(&s->eject, &s->xfers[id], id);
+    heap_push(&s->eject, x, id);
     if (due < s->nic_batch_at) {
         s->nic_batch_at = due;
         engine_schedule(&s->eng, due, -1, EV_NET, ++s->nic_batch_gen, NULL);
     }
 }
 
-/* The costs of transfer x, carrying send's message, and its place among the
- * sender's messages. */
-static void set_costs(struct sim *s, struct xfer *x, const struct request *send) {
-    int64_t size = send->size;
+/* Reserves the source's injection side from `ready`: when the head and the
+ * first byte arrive follows. */
+static void reserve_injection(struct sim *s, struct xfer *x, simtime_t ready) {
+    simtime_t injected =
+        interfaces_inject(s->nics, s->ranks[x->from].node, s->eng.now, ready, x->wire_out);
+    x->head = simtime_add(injected, x->cost);
+    x->at = x->head - x->wire_in;
+}
+
+/* Injection, then the way to the ejection side: here, or on the worker of
+ * the destination (which holds the transfer as x->remote - 1). */
+static void inject(struct sim *s, uint32_t id, simtime_t ready) {
+    struct xfer *x = &s->xfers[id];
+    reserve_injection(s, x, ready);
+    if (!x->remote) {
+        nics_toward_ejection(s, id);
+        return;
+    }
+    part_post_eject(s, x);
+    pt2pt_xfer_free(s, id);
+}
+
+void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq) {
     int32_t a = s->ranks[x->from].node, b = s->ranks[x->to].node;
     x->cost = network_cost(s->net, a, b, size);
     network_wire_times(s->net, a, b, size, &x->wire_out, &x->wire_in);
     if (x->wire_in > x->cost) x->wire_in = x->cost;
-    x->seq = send->seq;
+    x->seq = seq;
 }
 
 void nics_send_eager(struct sim *s, struct request *send) {
@@ -132,15 +146,29 @@ void nics_send_eager(struct sim *s, struct request *send) {
     x->eager = 1;
     x->from = send->owner;
     x->to = send->peer;
-    set_costs(s, x, send);
+    nics_set_costs(s, x, send->size, send->seq);
     send->xfer = id;
-    inject(s, id, sim_max(send->post_time, s->eng.now));
+    simtime_t ready = sim_max(send->post_time, s->eng.now);
+    if (sim_local(s, send->peer)) {
+        inject(s, id, ready);
+        return;
+    }
+    reserve_injection(s, x, ready); /* the envelope takes the times to the receiver's worker */
 }
 
 void nics_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
     struct xfer *x = &s->xfers[id];
     x->to = x->recv->owner;
-    set_costs(s, x, x->send);
+    nics_set_costs(s, x, x->send->size, x->send->seq);
+    if (!sim_local(s, x->from)) { /* the sender's worker reserves its side */
+        part_post_clear_to_send(s, id, cleared);
+        return;
+    }
+    nics_expect_clear_to_send(s, id, cleared);
+}
+
+void nics_expect_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
+    struct xfer *x = &s->xfers[id];
     if (!s->nic_window || cleared <= s->eng.now) { /* no lookahead: reserved at the match */
         inject(s, id, cleared);
         return;

@@ -82,8 +82,10 @@ static void queue_append(struct request **head, struct request **tail, struct re
 static void account_transfer(struct sim *s, const struct request *send,
                              const struct request *recv) {
     struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
-    sr->st.msgs_sent++;
-    sr->st.bytes_sent += send->size;
+    if (!send->remote) { /* else counted on the sender's worker (pt2pt_remote_update) */
+        sr->st.msgs_sent++;
+        sr->st.bytes_sent += send->size;
+    }
     rr->st.msgs_recv++;
     rr->st.bytes_recv += send->size;
 }
@@ -188,7 +190,7 @@ uint32_t pt2pt_xfer_new(struct sim *s) {
     return id;
 }
 
-static void xfer_free(struct sim *s, uint32_t id) {
+void pt2pt_xfer_free(struct sim *s, uint32_t id) {
     s->xfers[id].next_free = s->xfer_free;
     s->xfer_free = id;
 }
@@ -205,7 +207,7 @@ static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
     if (a == b) return;
     s->net_stats.messages++;
     s->net_stats.hops += topology_is_flat(&s->net->topo) ? 1 : network_path(s->net, a, b)->hops;
-    s->net_stats.transfer_seconds += simtime_to_seconds(recv_done - ts);
+    s->net_transfer += recv_done - ts; /* picoseconds: the sum does not depend on its order */
 }
 
 /* Resolves the matched pair of transfer id, whose data have arrived, and
@@ -218,7 +220,7 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
     note_message(s, x->from, recv->owner, ts, recv_done);
     if (s->obs) observe_message(s, recv, ts, recv_done);
     bool eager = x->eager;
-    xfer_free(s, id);
+    pt2pt_xfer_free(s, id);
     if (send) {
         send->xfer = 0;
         if (send->flags & RF_BSEND) send->partner_time = recv_done;
@@ -233,6 +235,7 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
         request_resolve(s, send, send_done, recv->post_time);
     else
         maybe_free(s, send);
+    if (send->remote) part_settle(s, send);
 }
 
 void pt2pt_transfer_done(void *ctx, void *arg) {
@@ -264,12 +267,10 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
         struct xfer *x = &s->xfers[id];
         x->recv = recv;
         if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
-        if (send->mode != SEND_SYNC && !(send->flags & RF_BSEND)) { /* done at its post */
-            x->send = NULL;
-            send->xfer = 0;
-        } else {
-            x->send = send;
-        }
+        bool let_go = send->mode != SEND_SYNC && !(send->flags & RF_BSEND); /* done at post */
+        x->send = let_go ? NULL : send;
+        if (let_go) send->xfer = 0;
+        if (let_go && send->remote) part_settle(s, send);
         if (x->arrival != SIMTIME_NEVER) pt2pt_finish_transfer(s, id);
         return;
     }
@@ -291,7 +292,8 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
 
 /* Applies the protocol timing to a matched pair (see the file comment). */
 static void match(struct sim *s, struct request *send, struct request *recv) {
-    if ((send->flags & RF_SUB) && (recv->flags & RF_SUB) && !sched_check_partner(s, send, recv))
+    if (((send->flags & RF_SUB) || send->remote_sub) && (recv->flags & RF_SUB) &&
+        !sched_check_partner(s, send, recv))
         return;
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
     simtime_t ts = send->post_time, tr = recv->post_time;
@@ -351,10 +353,12 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     if (send->flags & RF_BSEND) send->partner_time = recv_done; /* buffer freed then */
     request_resolve(s, recv, recv_done, ts);
     /* Resolving may free the send (its owner released it): not touched after. */
+    bool remote = send->remote;
     if (!(send->flags & RF_RESOLVED))
         request_resolve(s, send, send_done, tr);
     else
         maybe_free(s, send);
+    if (remote) part_settle(s, send); /* a stand-in: never released, so still here */
 }
 
 struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,
@@ -687,6 +691,11 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (mode == SEND_BUFFERED || (eager && mode != SEND_SYNC)) request_resolve(s, r, at, at);
     if (eager && contends(s, rank, wdest)) start_eager_transfer(s, r);
     if (eager && through_interfaces(s, rank, wdest)) nics_send_eager(s, r);
+    if (!sim_local(s, wdest)) { /* its receiver's worker matches it */
+        part_post_envelope(s, r);
+        if (!(r->flags & RF_SUB)) r->data = NULL;
+        return r;
+    }
     struct srank *dr = &s->ranks[wdest];
     struct request *prev = NULL, *recv = NULL;
     if (!delivering(dr)) recv = first_taker(s, dr, r, &prev); /* else when it arrives */
@@ -714,6 +723,37 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
             deliver_arm(s, wdest);
     }
     return r;
+}
+
+void pt2pt_accept_remote(struct sim *s, struct request *r) {
+    struct srank *dr = &s->ranks[r->peer];
+    struct request *prev = NULL, *recv = NULL;
+    if (!delivering(dr)) recv = first_taker(s, dr, r, &prev); /* else when it arrives */
+    if (recv) {
+        posted_unlink(dr, prev, recv);
+        match(s, r, recv);
+        return;
+    }
+    unexp_insert(s, dr, r);
+    if (!delivering(dr)) return;
+    if (r->visible <= s->eng.now)
+        deliver_arrived(s, r->peer);
+    else if (dr->deliver_at == SIMTIME_NEVER || r->visible < dr->deliver_at)
+        deliver_arm(s, r->peer);
+}
+
+void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtime_t done,
+                         simtime_t partner) {
+    if ((flags & RF_MATCHED) && !(r->flags & RF_MATCHED)) {
+        r->flags |= RF_MATCHED;
+        s->ranks[r->owner].st.msgs_sent++;
+        s->ranks[r->owner].st.bytes_sent += r->size;
+    }
+    if ((flags & RF_MATCHED) && (r->flags & RF_BSEND)) r->partner_time = partner;
+    if ((flags & RF_RESOLVED) && !(r->flags & RF_RESOLVED))
+        request_resolve(s, r, done, partner);
+    else
+        maybe_free(s, r);
 }
 
 struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
@@ -835,6 +875,13 @@ bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
         request_resolve(s, r, s->eng.now, s->eng.now);
         if (was && !delivering(me)) stop_delivering(s, rank); /* the last one waiting */
         return true;
+    }
+    if (r->kind == REQ_SEND && !(r->flags & RF_MATCHED) && !sim_local(s, r->peer)) {
+        sim_fail(s,
+                 "rank %d: MPI_Cancel of a send to rank %d, which runs in another worker: a "
+                 "split run cannot cancel across workers yet; run without --procs",
+                 rank, r->peer);
+        return false;
     }
     if (r->kind == REQ_SEND && !(r->flags & RF_MATCHED)) {
         struct srank *dr = &s->ranks[r->peer];

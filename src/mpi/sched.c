@@ -396,20 +396,26 @@ static bool rooted(int kind) {
     return kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_GATHER || kind == COLL_SCATTER;
 }
 
+int sched_root(const struct sched *sc) {
+    return sc->args.root;
+}
+
 bool sched_check_partner(struct sim *s, const struct request *x, const struct request *y) {
     if (x->coll == y->coll && !rooted(x->coll)) return true; /* no schedule touched */
-    const struct sched *a = x->sched, *b = y->sched;
-    int ka = a->req->coll, kb = b->req->coll;
-    if (ka == kb && (!rooted(ka) || a->args.root == b->args.root)) return true;
+    const struct sched *b = y->sched;
+    /* x may stand for a send of another worker (part.c): its kind and root came along */
+    int ka = x->remote ? x->coll : x->sched->req->coll, kb = b->req->coll;
+    int root_a = x->remote ? x->user_id : x->sched->args.root;
+    if (ka == kb && (!rooted(ka) || root_a == b->args.root)) return true;
     char ra[32] = "", rb[32] = "";
-    if (rooted(ka)) snprintf(ra, sizeof ra, " (root %d)", a->args.root);
+    if (rooted(ka)) snprintf(ra, sizeof ra, " (root %d)", root_a);
     if (rooted(kb)) snprintf(rb, sizeof rb, " (root %d)", b->args.root);
     sim_fail(s,
              "mismatched collectives at virtual time %.6f s on a communicator of %d ranks, "
              "collective #%u: rank %d called %s%s while rank %d called %s%s; every rank of a "
              "communicator must call the same collectives in the same order",
-             simtime_to_seconds(s->eng.now), a->comm->size, a->tag, a->owner, sim_coll_name(ka), ra,
-             b->owner, sim_coll_name(kb), rb);
+             simtime_to_seconds(s->eng.now), b->comm->size, b->tag, x->owner, sim_coll_name(ka),
+             ra, b->owner, sim_coll_name(kb), rb);
     return false;
 }
 

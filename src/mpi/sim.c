@@ -95,6 +95,7 @@ void sim_destroy(struct sim *s) {
     free(s->ids);
     free(s->nic_free);
     nics_destroy(s);
+    part_free(s);
     free(s->recv_free);
     free(s->coll_cpu_free);
     engine_destroy(&s->eng);
@@ -155,10 +156,40 @@ enum sim_status sim_status(const struct sim *s) {
     return s->status;
 }
 
+bool sim_split(struct sim *s, struct workers *w, struct sim_error *err) {
+    return part_setup(s, w, err);
+}
+
+bool sim_owns(const struct sim *s, int32_t rank) {
+    return sim_local(s, rank);
+}
+
+uint64_t sim_records_elsewhere(const struct sim *s) {
+    return s->records_elsewhere;
+}
+
+/* A split run's deadlock: the ranks that never finished (their wait-for
+ * graph needs every worker's queues, which stay where they are). */
+static void report_split_deadlock(struct sim *s) {
+    int32_t left = s->nranks - s->finished, shown = 0;
+    sim_report_append(s, "deadlock: %d rank%s never finished:", left, left == 1 ? "" : "s");
+    for (int32_t i = 0; i < s->nranks && shown < 16; i++)
+        if (s->ranks[i].state != RS_FINISHED) {
+            sim_report_append(s, " %d", i);
+            shown++;
+        }
+    sim_report_append(s, "%s (a run without --procs shows who waits for whom)\n",
+                      left > shown ? " ..." : "");
+}
+
 enum sim_status sim_run(struct sim *s) {
-    for (int32_t i = 0; i < s->nranks; i++)
-        sim_wake_at(s, i, 0);
-    engine_run(&s->eng);
+    if (s->part) {
+        part_run(s);
+    } else {
+        for (int32_t i = 0; i < s->nranks; i++)
+            sim_wake_at(s, i, 0);
+        engine_run(&s->eng);
+    }
     if (s->status == SIM_OK && s->eng.limited) {
         char tb[48], lb[48];
         if (s->eng.limited == ENGINE_WALL_LIMIT)
@@ -173,11 +204,14 @@ enum sim_status sim_run(struct sim *s) {
                             units_format_time(s->eng.limit, lb, sizeof lb));
         (void)tb;
     }
-    if (s->status != SIM_OK) return s->status;
+    if (s->status != SIM_OK || !part_first(s)) return s->status;
     for (int32_t i = 0; i < s->nranks; i++) {
         if (s->ranks[i].state != RS_FINISHED) {
             s->status = SIM_DEADLOCK;
-            report_deadlock(s);
+            if (s->part)
+                report_split_deadlock(s);
+            else
+                report_deadlock(s);
             break;
         }
     }
@@ -204,7 +238,7 @@ uint64_t sim_events(const struct sim *s) {
     return s->eng.events_run;
 }
 int64_t sim_unmatched_messages(const struct sim *s) {
-    return pt2pt_unmatched(s);
+    return pt2pt_unmatched(s) + s->unmatched_elsewhere;
 }
 
 void sim_time_overflow(struct sim *s, int32_t rank, const char *what) {
@@ -312,6 +346,7 @@ int64_t sim_abandoned_requests(const struct sim *s) {
 
 void sim_network_stats(const struct sim *s, struct sim_net_stats *out) {
     *out = s->net_stats;
+    out->transfer_seconds = simtime_to_seconds(s->net_transfer);
 }
 
 int sim_busiest_links(const struct sim *s, struct link_load *out, int n) {

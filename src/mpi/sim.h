@@ -45,6 +45,7 @@ enum coll_kind {
 struct sim_driver {
     void (*resume)(void *ctx, int32_t rank);
     void *ctx;
+    uint64_t (*records)(void *ctx); /* a split run: the trace records replayed here, or NULL */
 };
 
 /* SIM_INPUT_ERROR: the inputs make no sense (e.g. simulated time would
@@ -67,6 +68,16 @@ struct rank_stats {
 struct sim *sim_create(struct platform *plat, const struct network *net, int32_t nranks,
                        const struct sim_driver *drv, struct sim_error *err);
 void sim_destroy(struct sim *s);
+/* Makes the simulation one of the workers of a split run (core/workers.h,
+ * docs/parallel.md): it runs the ranks of its nodes and exchanges what
+ * crosses with the others; the first worker ends up with every rank's
+ * figures. False (err set) if the platform's models cannot be split. */
+struct workers;
+bool sim_split(struct sim *s, struct workers *w, struct sim_error *err);
+/* Whether rank runs in this worker (always, unless the run is split). */
+bool sim_owns(const struct sim *s, int32_t rank);
+/* A split run's first worker: the trace records the others replayed. */
+uint64_t sim_records_elsewhere(const struct sim *s);
 /* Runs until every rank finished, a deadlock, or an application error. */
 enum sim_status sim_run(struct sim *s);
 /* --time-limit: the run stops (SIM_TIME_LIMIT) before an event past limit

@@ -46,8 +46,11 @@ struct request {
     uint32_t ctx;
     int32_t user_id;
     uint8_t kind : 4;
-    uint8_t hold : 2; /* a receive: HOLD_ANY if from any source and waiting; a send in
-                         the unexpected queue: HOLD_ANY once offered (pt2pt.c) */
+    uint8_t hold : 2;       /* a receive: HOLD_ANY if from any source and waiting; a send in
+                               the unexpected queue: HOLD_ANY once offered (pt2pt.c) */
+    uint8_t remote : 1;     /* a split run's stand-in for a send posted on another worker
+                               (part.c): cpu_mark holds the sender's request there */
+    uint8_t remote_sub : 1; /* and that send belongs to a collective's schedule */
     uint8_t mode, flags, coll;
     int32_t rec_id;    /* its id in the recorded trace (record.c), -1 if not recorded */
     simtime_t visible; /* a send in its receiver's unexpected queue: when the receiver
@@ -85,6 +88,8 @@ struct xfer {
     uint32_t seq; /* the interfaces: the sender's count of messages through them */
     int32_t from; /* the sending rank */
     int32_t to;   /* the interfaces: the receiving rank */
+    uint32_t remote; /* a split run: the sender's worker reserving the injection side for
+                        the receiver's, which holds the transfer as remote - 1 (part.c) */
     uint8_t eager;
 };
 
@@ -152,6 +157,7 @@ struct comm_handle {
 
 struct split_collector;
 struct contention;
+struct part;
 struct coll_algo;
 
 struct sim {
@@ -189,7 +195,10 @@ struct sim {
     int64_t coll_analytic_calls[COLL_KINDS]; /* per operation, with the analytic model */
     struct an_slot *an_slots;                /* analytic collectives waiting for members */
     struct vcounts *vcounts;                 /* variable counts of running schedules (sched.c) */
-    struct sim_net_stats net_stats;
+    struct sim_net_stats net_stats; /* but transfer_seconds: */
+    simtime_t net_transfer;         /* summed send-to-receipt times of messages between nodes */
+    int64_t unmatched_elsewhere;    /* a split run's first worker: the others' unmatched sends */
+    uint64_t records_elsewhere;     /* and the trace records they replayed */
     /* LogGP costs (platform mpi.send_overhead...): the CPU time the rank
      * that just posted a send still owes (sim_cpu_overhead), and per rank
      * when its NIC may inject again and when it may process a receive */
@@ -204,6 +213,7 @@ struct sim {
     simtime_t nic_window;       /* the interfaces' lookahead (network_lookahead); 0: none */
     simtime_t nic_batch_at;     /* the next window start with data to take in */
     uint32_t nic_batch_gen;     /* and its event's generation */
+    struct part *part;          /* a split run's partition (part.c); NULL: all ranks here */
     struct id_slot *ids;        /* outstanding requests by (rank, id given at creation) (wait.c) */
     size_t ids_cap, ids_used;
     struct xfer *xfers; /* [0] unused */
@@ -261,7 +271,39 @@ void pt2pt_transfer_done(void *ctx, void *arg);
 /* A new transfer (xfers[id]), and the completion of a matched one whose data
  * have arrived (at its `arrival`), which frees it. */
 uint32_t pt2pt_xfer_new(struct sim *s);
+void pt2pt_xfer_free(struct sim *s, uint32_t id);
+/* A stand-in for a send of another worker (part.c) meets its receiver's
+ * queues, as the send would have when posted. */
+void pt2pt_accept_remote(struct sim *s, struct request *proxy);
+/* The sender's worker learns what became of its send r on the receiver's. */
+void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtime_t done,
+                         simtime_t partner);
 void pt2pt_finish_transfer(struct sim *s, uint32_t id);
+
+/* part.c: a split run (docs/parallel.md) */
+/* Whether rank runs in this worker (always, unless the run is split). */
+bool part_owns(const struct sim *s, int32_t rank);
+static inline bool sim_local(const struct sim *s, int32_t rank) {
+    return !s->part || part_owns(s, rank);
+}
+/* Whether this is the worker that reports (always, unless the run is split). */
+bool part_first(const struct sim *s);
+/* Runs a split run's windows until no worker has anything left. */
+void part_run(struct sim *s);
+/* A send to a rank of another worker, posted here: its envelope goes there. */
+void part_post_envelope(struct sim *s, struct request *send);
+/* A stand-in's state (matched, done, buffered data delivered) goes back to
+ * its sender; the stand-in is freed once nothing more can change. */
+void part_settle(struct sim *s, struct request *proxy);
+/* The interfaces across workers: a clear-to-send for the sender's worker
+ * (transfer id, here), and a first byte for the receiver's (x->remote). */
+void part_post_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
+void part_post_eject(struct sim *s, const struct xfer *x);
+void part_free(struct sim *s);
+/* Makes s one worker of a split run; false (err set) for a model that cannot
+ * be split. */
+struct workers;
+bool part_setup(struct sim *s, struct workers *w, struct sim_error *err);
 
 /* nics.c */
 void nics_init(struct sim *s);
@@ -271,6 +313,13 @@ void nics_send_eager(struct sim *s, struct request *send);
 /* A matched rendezvous transfer (send, recv and from set) whose
  * clear-to-send reaches its sender at `cleared`. */
 void nics_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
+/* The costs of a transfer of `size` bytes from x->from to x->to, and its
+ * place (seq) among the sender's messages. */
+void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq);
+/* A transfer whose first byte (x->at) is known heads for the ejection side. */
+void nics_toward_ejection(struct sim *s, uint32_t id);
+/* A clear-to-send reaching the sender (here) at `cleared`. */
+void nics_expect_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
 void pt2pt_release(struct sim *s, struct request *r);
 int64_t pt2pt_unmatched(const struct sim *s);
 
@@ -330,6 +379,8 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
 void sched_notify(struct sim *s, struct sched *sc, simtime_t done);
 /* Advances every schedule whose round completed; call after each event. */
 void sched_drain(struct sim *s);
+/* The root of a rooted collective's schedule. */
+int sched_root(const struct sched *sc);
 void sched_describe(struct sim *s, struct sched *sc);
 int sched_targets(const struct sched *sc, int32_t *out, int max);
 /* Reads the platform's mpi.coll map (an algorithm forced per operation). */

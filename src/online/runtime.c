@@ -1010,7 +1010,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     rt.user_main = user_main;
     rt.app = argv[0];
     rt.wall_start = memstat_wall_seconds();
-    struct sim_driver drv = {resume, &rt};
+    struct sim_driver drv = {resume, &rt, NULL};
     if (!configure(&rt, &st, &err) || !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) ||
         !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
         (st.trace_out && !sim_record_start(rt.sim, st.trace_out, &err)) ||

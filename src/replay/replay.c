@@ -20,6 +20,8 @@ struct replay {
     int16_t *depth; /* open intervals per rank */
 };
 
+static struct workers *split_workers; /* replay_set_workers */
+
 static bool rec_fail_v(struct replay *rp, enum sim_status st, const struct trace_rec *r,
                        const char *fmt, va_list ap) {
     char msg[512];
@@ -201,6 +203,10 @@ static bool do_comm_self(struct replay *rp, const struct trace_rec *r) {
 }
 
 static bool do_interval(struct replay *rp, const struct trace_rec *r) {
+    if (split_workers)
+        return rec_fail(rp, r,
+                        "interval records are not analysed in a split run yet; replay without "
+                        "--procs");
     if (r->op == TOP_INTERVAL_BEGIN) {
         if (rp->depth[r->rank] == INT16_MAX) return rec_fail(rp, r, "intervals nested too deeply");
         rp->depth[r->rank]++;
@@ -259,6 +265,9 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
 }
 
 volatile sig_atomic_t replay_interrupt_signal;
+void replay_set_workers(struct workers *w) {
+    split_workers = w;
+}
 volatile sig_atomic_t replay_running;
 
 static void resume(void *ctx, int32_t rank) {
@@ -308,14 +317,27 @@ static double share_read(void *trace) {
     return trace_share_read(trace);
 }
 
+static uint64_t records_read(void *ctx) {
+    return trace_records(((struct replay *)ctx)->trace);
+}
+
+static bool keep_rank(void *ctx, int32_t rank) {
+    return sim_owns(ctx, rank);
+}
+
 bool replay_run(struct trace_reader *trace, struct platform *plat, const struct network *net,
                 struct replay_result *res, struct sim_error *err) {
     memset(res, 0, sizeof *res);
     struct replay rp = {NULL, trace, plat, err, NULL};
-    struct sim_driver drv = {resume, &rp};
+    struct sim_driver drv = {resume, &rp, records_read};
     double t0 = memstat_wall_seconds();
     rp.sim = sim_create(plat, net, trace_ranks(trace), &drv, err);
     if (!rp.sim) return false;
+    if (split_workers && !sim_split(rp.sim, split_workers, err)) {
+        sim_destroy(rp.sim);
+        return false;
+    }
+    if (split_workers) trace_keep_ranks(trace, keep_rank, rp.sim);
     static const struct analysis_opts intervals_only;
     res->analysis = analysis_start(rp.sim, analysis_opts ? analysis_opts : &intervals_only, err);
     if (!res->analysis) {
@@ -330,7 +352,7 @@ bool replay_run(struct trace_reader *trace, struct platform *plat, const struct 
     replay_running = 0;
     progress_end();
     res->wall_seconds = memstat_wall_seconds() - t0;
-    res->records = trace_records(trace);
+    res->records = trace_records(trace) + sim_records_elsewhere(rp.sim);
     res->sim = rp.sim;
     free(rp.depth);
     if (err->set) {

@@ -36,5 +36,9 @@ extern volatile sig_atomic_t replay_interrupt_signal;
 extern volatile sig_atomic_t replay_running;
 /* --time-limit: replays stop before an event past it (0: none). */
 void replay_set_time_limit(simtime_t limit);
+/* The next replays run as one worker of a split run (NULL: the whole run
+ * here; docs/parallel.md). */
+struct workers;
+void replay_set_workers(struct workers *w);
 
 #endif

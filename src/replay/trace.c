@@ -56,6 +56,8 @@ struct trace_reader {
     struct trace_rec *extra; /* SimGrid: a second record from the last line */
     struct source shared;    /* used when per_rank == NULL */
     struct source *per_rank;
+    bool (*keep)(void *ctx, int32_t rank); /* trace_keep_ranks: NULL keeps all */
+    void *keep_ctx;
     int32_t nranks;
     int open_count, clock_hand;
     struct rank_queue *queues;
@@ -908,10 +910,21 @@ struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_er
             if (x) queue_push_front(q, x);
             return r;
         }
+        if (t->keep && !t->keep(t->keep_ctx, r->rank)) { /* another worker's */
+            t->records--;
+            trace_release(t, r);
+            if (x) trace_release(t, x);
+            continue;
+        }
         queue_push_back(&t->queues[r->rank], r);
         if (x) queue_push_back(&t->queues[r->rank], x);
     }
     return NULL;
+}
+
+void trace_keep_ranks(struct trace_reader *t, bool (*keep)(void *ctx, int32_t rank), void *ctx) {
+    t->keep = keep;
+    t->keep_ctx = ctx;
 }
 
 void trace_release(struct trace_reader *t, struct trace_rec *r) {

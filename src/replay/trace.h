@@ -68,6 +68,10 @@ int32_t trace_ranks(const struct trace_reader *t);
  * (then err is set). Give the record back with trace_release. */
 struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err);
 void trace_release(struct trace_reader *t, struct trace_rec *r);
+/* Records of ranks that keep(ctx, rank) rejects are read past and dropped
+ * (a worker of a split run replays its ranks only); they do not count in
+ * trace_records. */
+void trace_keep_ranks(struct trace_reader *t, bool (*keep)(void *ctx, int32_t rank), void *ctx);
 /* Frees what a parsed record owns (for records not obtained from trace_next). */
 void trace_rec_clear(struct trace_rec *r);
 /* Peak bytes held in queued records (the interleaved reader's read-ahead). */

@@ -1,0 +1,361 @@
+/* A split run (simpi replay --procs K, docs/parallel.md): the ranks are
+ * spread over K worker processes by simulated node, and this file is all
+ * that crosses between them. Every worker runs windows of half the
+ * network's lookahead (network_lookahead: no message between nodes arrives
+ * sooner after it leaves); at a window's end the workers exchange what
+ * their ranks did to other workers' ranks in it (core/workers.c) and agree
+ * on the next window. What crosses:
+ *   envelope  a send posted to a rank of another worker: there, a stand-in
+ *             (request.remote) meets the receiver's queues as the send would
+ *             have, with the injection the sender's interface gave it;
+ *   update    the stand-in's state (matched, done, buffered data in) back
+ *             to the sending request;
+ *   clear     a rendezvous clear-to-send for the sender's worker, whose
+ *             interface reserves the data's injection when it arrives;
+ *   eject     the first byte of those data, back to the receiver's worker;
+ *   stop      a worker's run failed or reached a limit: all stop there;
+ *   result    at the end, each worker's ranks' figures for the first one,
+ *             which prints the run.
+ * Each effect lands at least one window after the window that caused it
+ * (docs/architecture.md, "Toward K workers"), so the run gives what one
+ * worker gives. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "core/workers.h"
+#include "mpi/sim_internal.h"
+
+struct part {
+    struct workers *w;
+    int k, me;
+    int32_t *worker_of_node;
+    simtime_t window;
+    bool posted;  /* something went out in this window */
+    bool stopped; /* a worker stopped the run */
+};
+
+enum { PM_ENVELOPE = 1, PM_UPDATE, PM_CLEAR, PM_EJECT, PM_STOP, PM_RANK, PM_TOTALS };
+
+struct pm_envelope {
+    uint8_t type, mode, flags, coll, sub, has_xfer;
+    int32_t owner, peer, src, tag, root;
+    uint32_t ctx, seq;
+    int64_t size;
+    simtime_t post_time, at, head;
+    uint64_t handle;
+};
+
+struct pm_update {
+    uint8_t type, flags;
+    simtime_t done, partner;
+    uint64_t handle;
+};
+
+struct pm_clear {
+    uint8_t type;
+    uint32_t xfer, seq;
+    int32_t from, to;
+    int64_t size;
+    simtime_t cleared;
+};
+
+struct pm_eject {
+    uint8_t type;
+    uint32_t xfer;
+    simtime_t at, head;
+};
+
+struct pm_stop {
+    uint8_t type, status, limited;
+};
+
+struct pm_rank {
+    uint8_t type, state;
+    int32_t rank;
+    struct rank_stats st;
+};
+
+struct pm_totals {
+    uint8_t type, status;
+    uint64_t events, records;
+    struct sim_net_stats net;
+    simtime_t net_transfer;
+    int64_t unmatched, abandoned;
+    int64_t coll_calls[48];
+    char report[512];
+};
+
+bool part_first(const struct sim *s) {
+    return !s->part || s->part->me == 0;
+}
+
+bool part_owns(const struct sim *s, int32_t rank) {
+    return s->part->worker_of_node[s->ranks[rank].node] == s->part->me;
+}
+
+static int worker_of(const struct sim *s, int32_t rank) {
+    return s->part->worker_of_node[s->ranks[rank].node];
+}
+
+static void post(struct sim *s, int to, const void *msg, uint32_t len) {
+    workers_post(s->part->w, to, msg, len);
+    s->part->posted = true;
+}
+
+static void post_all(struct sim *s, const void *msg, uint32_t len) {
+    for (int j = 0; j < s->part->k; j++)
+        if (j != s->part->me) post(s, j, msg, len);
+}
+
+/* --- what the protocols send --- */
+
+void part_post_envelope(struct sim *s, struct request *send) {
+    struct pm_envelope m = {.type = PM_ENVELOPE,
+                            .mode = send->mode,
+                            .flags = send->flags & (RF_RESOLVED | RF_BSEND),
+                            .coll = send->coll,
+                            .sub = (send->flags & RF_SUB) != 0,
+                            .owner = send->owner,
+                            .peer = send->peer,
+                            .src = send->src,
+                            .tag = send->tag,
+                            .root = (send->flags & RF_SUB) ? sched_root(send->sched) : -1,
+                            .ctx = send->ctx,
+                            .seq = send->seq,
+                            .size = send->size,
+                            .post_time = send->post_time,
+                            .handle = (uint64_t)(uintptr_t)send};
+    if (send->xfer) { /* eager through the interfaces: injected here already */
+        const struct xfer *x = &s->xfers[send->xfer];
+        m.has_xfer = 1;
+        m.at = x->at;
+        m.head = x->head;
+        pt2pt_xfer_free(s, send->xfer);
+        send->xfer = 0;
+    }
+    post(s, worker_of(s, send->peer), &m, sizeof m);
+}
+
+void part_settle(struct sim *s, struct request *proxy) {
+    struct pm_update m = {PM_UPDATE, proxy->flags & (RF_MATCHED | RF_RESOLVED | RF_BSEND),
+                          proxy->done_time, proxy->partner_time, (uint64_t)proxy->cpu_mark};
+    post(s, worker_of(s, proxy->owner), &m, sizeof m);
+    bool final = (proxy->flags & RF_MATCHED) && (proxy->flags & RF_RESOLVED) &&
+                 (!(proxy->flags & RF_BSEND) || proxy->partner_time != SIMTIME_NEVER);
+    if (final) pool_put(&s->req_pool, proxy);
+}
+
+void part_post_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
+    const struct xfer *x = &s->xfers[id];
+    struct pm_clear m = {PM_CLEAR, id, x->seq, x->from, x->to, x->send->size, cleared};
+    post(s, worker_of(s, x->from), &m, sizeof m);
+}
+
+void part_post_eject(struct sim *s, const struct xfer *x) {
+    struct pm_eject m = {PM_EJECT, x->remote - 1, x->at, x->head};
+    post(s, worker_of(s, x->to), &m, sizeof m);
+}
+
+/* --- what arrives --- */
+
+static void take_envelope(struct sim *s, const struct pm_envelope *m) {
+    struct request *r =
+        request_new(s, m->owner, m->ctx, REQ_SEND, m->tag, m->size, m->post_time);
+    r->src = m->src;
+    r->peer = m->peer;
+    r->mode = m->mode;
+    r->seq = m->seq;
+    r->coll = m->coll;
+    r->flags = m->flags;
+    if (r->flags & RF_RESOLVED) r->done_time = r->partner_time = m->post_time;
+    r->remote = 1;
+    r->remote_sub = m->sub;
+    r->user_id = m->root;
+    r->cpu_mark = (simtime_t)m->handle;
+    if (m->has_xfer) {
+        uint32_t id = pt2pt_xfer_new(s);
+        struct xfer *x = &s->xfers[id];
+        x->eager = 1;
+        x->from = m->owner;
+        x->to = m->peer;
+        nics_set_costs(s, x, m->size, m->seq);
+        x->at = m->at;
+        x->head = m->head;
+        r->xfer = id;
+        nics_toward_ejection(s, id);
+    }
+    pt2pt_accept_remote(s, r);
+}
+
+static void take_clear(struct sim *s, const struct pm_clear *m) {
+    uint32_t id = pt2pt_xfer_new(s);
+    struct xfer *x = &s->xfers[id];
+    x->from = m->from;
+    x->to = m->to;
+    x->remote = m->xfer + 1;
+    nics_set_costs(s, x, m->size, m->seq);
+    nics_expect_clear_to_send(s, id, m->cleared);
+}
+
+static void take_eject(struct sim *s, const struct pm_eject *m) {
+    struct xfer *x = &s->xfers[m->xfer];
+    x->at = m->at;
+    x->head = m->head;
+    nics_toward_ejection(s, m->xfer);
+}
+
+static void take_stop(struct sim *s, const struct pm_stop *m) {
+    s->part->stopped = true;
+    if (m->limited) s->eng.limited = m->limited;
+    if (m->status == SIM_INTERRUPTED || m->status == SIM_APP_ERROR ||
+        m->status == SIM_INPUT_ERROR)
+        engine_stop(&s->eng);
+}
+
+static void take_rank(struct sim *s, const struct pm_rank *m) {
+    struct srank *r = &s->ranks[m->rank];
+    r->st = m->st;
+    if (m->state == RS_FINISHED && r->state != RS_FINISHED) s->finished++;
+    r->state = m->state;
+}
+
+static void take_totals(struct sim *s, const struct pm_totals *m) {
+    s->net_stats.messages += m->net.messages;
+    s->net_stats.hops += m->net.hops;
+    s->net_transfer += m->net_transfer;
+    s->unmatched_elsewhere += m->unmatched;
+    s->abandoned_requests += m->abandoned;
+    for (int i = 0; i < 48; i++)
+        s->coll_calls[i] += m->coll_calls[i];
+    s->eng.events_run += m->events;
+    s->records_elsewhere += m->records;
+    if (m->status != SIM_OK && s->status == SIM_OK) {
+        s->status = m->status;
+        sim_report_append(s, "%s", m->report);
+    }
+}
+
+static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
+    struct sim *s = ctx;
+    (void)from;
+    (void)len;
+    switch (*(const uint8_t *)msg) {
+    case PM_ENVELOPE:
+        take_envelope(s, msg);
+        break;
+    case PM_UPDATE: {
+        const struct pm_update *m = msg;
+        pt2pt_remote_update(s, (struct request *)(uintptr_t)m->handle, m->flags, m->done,
+                            m->partner);
+        break;
+    }
+    case PM_CLEAR:
+        take_clear(s, msg);
+        break;
+    case PM_EJECT:
+        take_eject(s, msg);
+        break;
+    case PM_STOP:
+        take_stop(s, msg);
+        break;
+    case PM_RANK:
+        take_rank(s, msg);
+        break;
+    default:
+        take_totals(s, msg);
+    }
+}
+
+/* --- the windows --- */
+
+static simtime_t exchange(struct sim *s, simtime_t next) {
+    struct sim_error err = {0};
+    simtime_t least;
+    s->part->posted = false; /* deliveries may post for the next window */
+    if (!workers_exchange(s->part->w, next, &least, deliver, s, &err)) err_fatal(err.msg);
+    sched_drain(s);
+    return least;
+}
+
+/* The first worker learns every rank's figures and how the run ended. */
+static void gather(struct sim *s) {
+    struct part *p = s->part;
+    if (p->me != 0) {
+        for (int32_t i = 0; i < s->nranks; i++)
+            if (part_owns(s, i)) {
+                struct pm_rank m = {PM_RANK, s->ranks[i].state, i, s->ranks[i].st};
+                post(s, 0, &m, sizeof m);
+            }
+        struct pm_totals t = {.type = PM_TOTALS,
+                              .status = (uint8_t)s->status,
+                              .events = s->eng.events_run,
+                              .records = s->drv.records ? s->drv.records(s->drv.ctx) : 0,
+                              .net = s->net_stats,
+                              .net_transfer = s->net_transfer,
+                              .unmatched = pt2pt_unmatched(s),
+                              .abandoned = s->abandoned_requests};
+        memcpy(t.coll_calls, s->coll_calls, sizeof t.coll_calls);
+        snprintf(t.report, sizeof t.report, "%s", s->report ? s->report : "");
+        post(s, 0, &t, sizeof t);
+    }
+    exchange(s, SIMTIME_NEVER);
+}
+
+void part_run(struct sim *s) {
+    struct part *p = s->part;
+    for (int32_t i = 0; i < s->nranks; i++)
+        if (part_owns(s, i)) sim_wake_at(s, i, 0);
+    simtime_t start = 0;
+    for (;;) {
+        simtime_t end = start + p->window;
+        bool ran = engine_run_until(&s->eng, end);
+        if (!ran && !p->stopped) {
+            struct pm_stop m = {PM_STOP, (uint8_t)s->status, (uint8_t)s->eng.limited};
+            post_all(s, &m, sizeof m);
+            p->stopped = true;
+        }
+        simtime_t next = engine_next_time(&s->eng);
+        if (p->posted && next > end) next = end;
+        simtime_t least = exchange(s, next);
+        if (p->stopped || least == SIMTIME_NEVER) break;
+        start = least - least % p->window;
+        if (start < end) start = end;
+    }
+    gather(s);
+}
+
+bool part_setup(struct sim *s, struct workers *w, struct sim_error *err) {
+    if (s->cont)
+        return err_set(err, "--procs: the %s contention model shares the whole network, which "
+                            "one worker cannot see; run it without --procs",
+                       s->net->contention == CONTENTION_FLOW ? "flow" : "buses");
+    if (s->recv_free)
+        return err_set(err, "--procs: the platform's mpi.recv_overhead orders a rank's receives "
+                            "by their match, which a split run cannot follow yet; run without "
+                            "--procs");
+    simtime_t window = network_lookahead(s->net) / 2;
+    if (window <= 0)
+        return err_set(err, "--procs: the network has no latency between nodes (its lookahead "
+                            "is 0), so workers would have to agree at every instant; run "
+                            "without --procs");
+    struct part *p = xcalloc(1, sizeof *p);
+    p->w = w;
+    p->k = workers_count(w);
+    p->me = workers_me(w);
+    p->window = window;
+    int64_t nodes = s->plat->nodes;
+    p->worker_of_node = xmalloc(sizeof *p->worker_of_node * (size_t)nodes);
+    for (int64_t n = 0; n < nodes; n++) /* blocks of nodes: worker j has [j N / K, (j+1) N / K) */
+        p->worker_of_node[n] = (int32_t)(((n + 1) * p->k - 1) / nodes);
+    s->part = p;
+    return true;
+}
+
+void part_free(struct sim *s) {
+    if (!s->part) return;
+    free(s->part->worker_of_node);
+    free(s->part);
+    s->part = NULL;
+}
