@@ -97,7 +97,9 @@ void nics_toward_ejection(struct sim *s, uint32_t id) {
         return;
     }
     simtime_t due = s->nic_window ? eject_due(s, x->at) : 0;
-    if (due <= s->eng.now) { /* no lookahead */
+    /* due can be now in a split run (the first byte came from another
+     * worker at a window's end): the batch at now has not run yet */
+    if (!s->nic_window || due < s->eng.now) { /* no lookahead */
         eject(s, id);
         return;
     }
