@@ -127,8 +127,9 @@ bool cli_parse_procs(const char *opt, const char *value, int *out) {
         *out = (int)n;
         return true;
     }
-    fprintf(stderr, "simpi: %s: found '%s', expected a count of worker processes from 1 to 1024, "
-                    "or auto (the cores available)\n",
+    fprintf(stderr,
+            "simpi: %s: found '%s', expected a count of worker processes from 1 to 1024, "
+            "or auto (the cores available)\n",
             opt, value);
     return false;
 }

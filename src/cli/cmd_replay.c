@@ -162,9 +162,9 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     struct trace_reader *t = net_ok ? trace_open(o->trace, &err) : NULL;
     struct replay_result res = {0};
     bool ran = t && replay_run(t, p, &net, &res, &err);
-    alarm(0); /* stopped in time: the reports are written whatever they take */
+    alarm(0);                    /* stopped in time: the reports are written whatever they take */
     if (w && workers_me(w) != 0) /* the first worker reports the run */
-        workers_end(w, ran ? 0 : EXIT_INPUT_ERROR, &err);
+        workers_end(w, 0, &err); /* a failure reached the first worker already */
     if (ran) {
         if (res_out) {
             rc = res.status == SIM_INTERRUPTED ? 128 + replay_interrupt_signal

@@ -1,8 +1,8 @@
 /* The worker processes of a split run on one machine: forking, the socket
  * pairs between them, and the exchange at each window's end (workers.h).
  * A window's message to a peer is a header (payload length, next event
- * time) followed by the payload: the queued messages, each a 32-bit length
- * and its bytes. Sockets are non-blocking and one poll loop sends to and
+ * time) followed by the payload: the queued messages, each a 64-bit length
+ * and its bytes, padded to 8. Sockets are non-blocking and one poll loop sends to and
  * takes from every peer at once, so that two workers with much to say to
  * each other do not both wait for the other to read. */
 #define _GNU_SOURCE
@@ -135,9 +135,18 @@ int workers_count(const struct workers *w) {
     return w->k;
 }
 
+/* Each message is its length (8 bytes) and its bytes padded to a multiple
+ * of 8, so that every message starts 8-byte aligned where it is taken. */
+static size_t padded(uint32_t len) {
+    return ((size_t)len + 7) & ~(size_t)7;
+}
+
 void workers_post(struct workers *w, int to, const void *msg, uint32_t len) {
-    buf_put(&w->out[to], &len, sizeof len);
+    static const char zeros[8];
+    uint64_t n = len;
+    buf_put(&w->out[to], &n, sizeof n);
     buf_put(&w->out[to], msg, len);
+    buf_put(&w->out[to], zeros, padded(len) - len);
 }
 
 /* Closes this worker's sockets: the others see it gone. */
@@ -278,10 +287,10 @@ bool workers_exchange(struct workers *w, simtime_t next, simtime_t *least,
         memcpy(&h, b->data, sizeof h);
         if (h.next < *least) *least = h.next;
         for (size_t at = sizeof h; at < sizeof h + h.len;) {
-            uint32_t len;
+            uint64_t len;
             memcpy(&len, b->data + at, sizeof len);
-            deliver(ctx, j, b->data + at + sizeof len, len);
-            at += sizeof len + len;
+            deliver(ctx, j, b->data + at + sizeof len, (uint32_t)len);
+            at += sizeof len + padded((uint32_t)len);
         }
     }
     return true;

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/units.h"
 #include "core/workers.h"
@@ -161,8 +162,7 @@ void part_post_eject(struct sim *s, const struct xfer *x) {
 /* --- what arrives --- */
 
 static void take_envelope(struct sim *s, const struct pm_envelope *m) {
-    struct request *r =
-        request_new(s, m->owner, m->ctx, REQ_SEND, m->tag, m->size, m->post_time);
+    struct request *r = request_new(s, m->owner, m->ctx, REQ_SEND, m->tag, m->size, m->post_time);
     r->src = m->src;
     r->peer = m->peer;
     r->mode = m->mode;
@@ -209,8 +209,7 @@ static void take_eject(struct sim *s, const struct pm_eject *m) {
 static void take_stop(struct sim *s, const struct pm_stop *m) {
     s->part->stopped = true;
     if (m->limited) s->eng.limited = m->limited;
-    if (m->status == SIM_INTERRUPTED || m->status == SIM_APP_ERROR ||
-        m->status == SIM_INPUT_ERROR)
+    if (m->status == SIM_INTERRUPTED || m->status == SIM_APP_ERROR || m->status == SIM_INPUT_ERROR)
         engine_stop(&s->eng);
 }
 
@@ -274,7 +273,10 @@ static simtime_t exchange(struct sim *s, simtime_t next) {
     struct sim_error err = {0};
     simtime_t least;
     s->part->posted = false; /* deliveries may post for the next window */
-    if (!workers_exchange(s->part->w, next, &least, deliver, s, &err)) err_fatal(err.msg);
+    if (!workers_exchange(s->part->w, next, &least, deliver, s, &err)) {
+        if (s->part->me != 0) _exit(1); /* the first worker says why */
+        err_fatal(err.msg);
+    }
     sched_drain(s);
     return least;
 }
@@ -328,8 +330,9 @@ void part_run(struct sim *s) {
 
 bool part_setup(struct sim *s, struct workers *w, struct sim_error *err) {
     if (s->cont)
-        return err_set(err, "--procs: the %s contention model shares the whole network, which "
-                            "one worker cannot see; run it without --procs",
+        return err_set(err,
+                       "--procs: the %s contention model shares the whole network, which "
+                       "one worker cannot see; run it without --procs",
                        s->net->contention == CONTENTION_FLOW ? "flow" : "buses");
     if (s->recv_free)
         return err_set(err, "--procs: the platform's mpi.recv_overhead orders a rank's receives "
@@ -345,10 +348,13 @@ bool part_setup(struct sim *s, struct workers *w, struct sim_error *err) {
     p->k = workers_count(w);
     p->me = workers_me(w);
     p->window = window;
-    int64_t nodes = s->plat->nodes;
+    /* blocks of the N nodes that hold ranks: worker j has [j N / K, (j+1) N / K) */
+    int64_t nodes = s->plat->nodes, used = 1;
+    for (int32_t i = 0; i < s->nranks; i++)
+        if (s->ranks[i].node + 1 > used) used = s->ranks[i].node + 1;
     p->worker_of_node = xmalloc(sizeof *p->worker_of_node * (size_t)nodes);
-    for (int64_t n = 0; n < nodes; n++) /* blocks of nodes: worker j has [j N / K, (j+1) N / K) */
-        p->worker_of_node[n] = (int32_t)(((n + 1) * p->k - 1) / nodes);
+    for (int64_t n = 0; n < nodes; n++)
+        p->worker_of_node[n] = n < used ? (int32_t)(((n + 1) * p->k - 1) / used) : p->k - 1;
     s->part = p;
     return true;
 }

@@ -414,8 +414,8 @@ bool sched_check_partner(struct sim *s, const struct request *x, const struct re
              "mismatched collectives at virtual time %.6f s on a communicator of %d ranks, "
              "collective #%u: rank %d called %s%s while rank %d called %s%s; every rank of a "
              "communicator must call the same collectives in the same order",
-             simtime_to_seconds(s->eng.now), b->comm->size, b->tag, x->owner, sim_coll_name(ka),
-             ra, b->owner, sim_coll_name(kb), rb);
+             simtime_to_seconds(s->eng.now), b->comm->size, b->tag, x->owner, sim_coll_name(ka), ra,
+             b->owner, sim_coll_name(kb), rb);
     return false;
 }
 

@@ -58,8 +58,8 @@ struct request {
                           previous message there); the queue is in this order */
     uint32_t xfer;     /* a send whose data contend (a contention model) or cross the
                           interfaces (sim.nics): its transfer (index in sim.xfers), 0 if none */
-    uint32_t seq; /* a send: its number among its owner's sends (ties in the interfaces'
-                     orders, nics.c) */
+    uint32_t seq;      /* a send: its number among its owner's sends (ties in the interfaces'
+                          orders, nics.c) */
 };
 
 /* request.hold (pt2pt.c, "receives from any source") */
@@ -85,9 +85,9 @@ struct xfer {
      * waits: its clear-to-send's arrival, then its first byte's */
     simtime_t cost, wire_out, wire_in, head, at;
     uint32_t next_free;
-    uint32_t seq; /* the interfaces: the sender's count of messages through them */
-    int32_t from; /* the sending rank */
-    int32_t to;   /* the interfaces: the receiving rank */
+    uint32_t seq;    /* the interfaces: the sender's count of messages through them */
+    int32_t from;    /* the sending rank */
+    int32_t to;      /* the interfaces: the receiving rank */
     uint32_t remote; /* a split run: the sender's worker reserving the injection side for
                         the receiver's, which holds the transfer as remote - 1 (part.c) */
     uint8_t eager;
@@ -195,10 +195,10 @@ struct sim {
     int64_t coll_analytic_calls[COLL_KINDS]; /* per operation, with the analytic model */
     struct an_slot *an_slots;                /* analytic collectives waiting for members */
     struct vcounts *vcounts;                 /* variable counts of running schedules (sched.c) */
-    struct sim_net_stats net_stats; /* but transfer_seconds: */
-    simtime_t net_transfer;         /* summed send-to-receipt times of messages between nodes */
-    int64_t unmatched_elsewhere;    /* a split run's first worker: the others' unmatched sends */
-    uint64_t records_elsewhere;     /* and the trace records they replayed */
+    struct sim_net_stats net_stats;          /* but transfer_seconds: */
+    simtime_t net_transfer;      /* summed send-to-receipt times of messages between nodes */
+    int64_t unmatched_elsewhere; /* a split run's first worker: the others' unmatched sends */
+    uint64_t records_elsewhere;  /* and the trace records they replayed */
     /* LogGP costs (platform mpi.send_overhead...): the CPU time the rank
      * that just posted a send still owes (sim_cpu_overhead), and per rank
      * when its NIC may inject again and when it may process a receive */
