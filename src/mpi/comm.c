@@ -213,6 +213,7 @@ void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_
 
 struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
                                int32_t key, int32_t new_id) {
+    if (part_refuse(s, rank, "making a communicator (MPI_Comm_split, MPI_Comm_dup)")) return NULL;
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c) return NULL;
@@ -263,6 +264,7 @@ static bool same_members(const struct comm *c, const int32_t *world, int32_t n) 
 struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_id,
                                       const int32_t *world, int32_t n, int32_t tag,
                                       int32_t new_id) {
+    if (part_refuse(s, rank, "MPI_Comm_create_group")) return NULL;
     if (s->rec) record_skip(s, "MPI_Comm_create_group");
     int32_t me, mine = -1;
     struct comm *parent = sim_comm_get(s, rank, comm_id, &me);
@@ -312,6 +314,7 @@ static struct comm *inter_side(struct sim *s, const int32_t *remote, int32_t n, 
 
 void sim_intercomm_create(struct sim *s, int32_t rank, const int32_t *local, int32_t nl,
                           const int32_t *remote, int32_t nr, int32_t tag, int32_t new_id) {
+    if (part_refuse(s, rank, "making an intercommunicator")) return;
     if (s->rec) record_skip(s, "an intercommunicator");
     int32_t mine = -1;
     for (int32_t i = 0; i < nl && mine < 0; i++)

@@ -88,6 +88,13 @@ struct pm_totals {
     char report[512];
 };
 
+bool part_refuse(struct sim *s, int32_t rank, const char *what) {
+    if (!s->part) return false;
+    sim_fail(s, "rank %d: %s is not simulated in a split run yet; run without --procs", rank,
+             what);
+    return true;
+}
+
 bool part_first(const struct sim *s) {
     return !s->part || s->part->me == 0;
 }
@@ -338,6 +345,9 @@ bool part_setup(struct sim *s, struct workers *w, struct sim_error *err) {
         return err_set(err, "--procs: the platform's mpi.recv_overhead orders a rank's receives "
                             "by their match, which a split run cannot follow yet; run without "
                             "--procs");
+    if (s->coll.analytic)
+        return err_set(err, "--procs: Dimemas' analytic collectives (mpi.coll.model: analytic) "
+                            "gather each collective's members in one place; run without --procs");
     simtime_t window = network_lookahead(s->net) / 2;
     if (window <= 0)
         return err_set(err, "--procs: the network has no latency between nodes (its lookahead "

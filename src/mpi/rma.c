@@ -19,6 +19,7 @@
 
 struct request *sim_rma_transfer(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
                                  int64_t size, bool to_target) {
+    if (part_refuse(s, origin, "one-sided communication")) return NULL;
     if (s->rec) record_skip(s, "one-sided communication");
     int32_t me;
     struct comm *c = sim_comm_get(s, origin, comm_id, &me);

@@ -286,6 +286,9 @@ bool part_owns(const struct sim *s, int32_t rank);
 static inline bool sim_local(const struct sim *s, int32_t rank) {
     return !s->part || part_owns(s, rank);
 }
+/* In a split run, stops it with "WHAT is not simulated in a split run yet"
+ * and returns true; false otherwise. */
+bool part_refuse(struct sim *s, int32_t rank, const char *what);
 /* Whether this is the worker that reports (always, unless the run is split). */
 bool part_first(const struct sim *s);
 /* Runs a split run's windows until no worker has anything left. */
