@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/memstat.h"
 #include "core/units.h"
 #include "core/workers.h"
 #include "mpi/sim_internal.h"
@@ -33,8 +34,9 @@ struct part {
     int k, me;
     int32_t *worker_of_node;
     simtime_t window;
-    bool posted;  /* something went out in this window */
-    bool stopped; /* a worker stopped the run */
+    bool posted;                  /* something went out in this window */
+    bool stopped;                 /* a worker stopped the run */
+    struct sim_split_stats stats; /* messages and bytes: this worker's, then all of them */
 };
 
 enum { PM_ENVELOPE = 1, PM_UPDATE, PM_CLEAR, PM_EJECT, PM_STOP, PM_RANK, PM_TOTALS };
@@ -81,6 +83,7 @@ struct pm_rank {
 struct pm_totals {
     uint8_t type, status;
     uint64_t events, records;
+    int64_t messages, bytes; /* sent to other workers */
     struct sim_net_stats net;
     simtime_t net_transfer;
     int64_t unmatched, abandoned;
@@ -90,8 +93,7 @@ struct pm_totals {
 
 bool part_refuse(struct sim *s, int32_t rank, const char *what) {
     if (!s->part) return false;
-    sim_fail(s, "rank %d: %s is not simulated in a split run yet; run without --procs", rank,
-             what);
+    sim_fail(s, "rank %d: %s is not simulated in a split run yet; run without --procs", rank, what);
     return true;
 }
 
@@ -110,6 +112,8 @@ static int worker_of(const struct sim *s, int32_t rank) {
 static void post(struct sim *s, int to, const void *msg, uint32_t len) {
     workers_post(s->part->w, to, msg, len);
     s->part->posted = true;
+    s->part->stats.messages++;
+    s->part->stats.bytes += len;
 }
 
 static void post_all(struct sim *s, const void *msg, uint32_t len) {
@@ -236,6 +240,8 @@ static void take_totals(struct sim *s, const struct pm_totals *m) {
     for (int i = 0; i < 48; i++)
         s->coll_calls[i] += m->coll_calls[i];
     s->eng.events_run += m->events;
+    s->part->stats.messages += m->messages;
+    s->part->stats.bytes += m->bytes;
     s->records_elsewhere += m->records;
     if (m->status != SIM_OK && s->status == SIM_OK) {
         s->status = m->status;
@@ -280,7 +286,11 @@ static simtime_t exchange(struct sim *s, simtime_t next) {
     struct sim_error err = {0};
     simtime_t least;
     s->part->posted = false; /* deliveries may post for the next window */
-    if (!workers_exchange(s->part->w, next, &least, deliver, s, &err)) {
+    double t0 = memstat_wall_seconds();
+    bool ok = workers_exchange(s->part->w, next, &least, deliver, s, &err);
+    s->part->stats.exchange_seconds += memstat_wall_seconds() - t0;
+    s->part->stats.windows++;
+    if (!ok) {
         if (s->part->me != 0) _exit(1); /* the first worker says why */
         err_fatal(err.msg);
     }
@@ -300,6 +310,8 @@ static void gather(struct sim *s) {
         struct pm_totals t = {.type = PM_TOTALS,
                               .status = (uint8_t)s->status,
                               .events = s->eng.events_run,
+                              .messages = p->stats.messages,
+                              .bytes = p->stats.bytes,
                               .records = s->drv.records ? s->drv.records(s->drv.ctx) : 0,
                               .net = s->net_stats,
                               .net_transfer = s->net_transfer,
@@ -358,6 +370,7 @@ bool part_setup(struct sim *s, struct workers *w, struct sim_error *err) {
     p->k = workers_count(w);
     p->me = workers_me(w);
     p->window = window;
+    p->stats.workers = p->k;
     /* blocks of the N nodes that hold ranks: worker j has [j N / K, (j+1) N / K) */
     int64_t nodes = s->plat->nodes, used = 1;
     for (int32_t i = 0; i < s->nranks; i++)
@@ -366,6 +379,12 @@ bool part_setup(struct sim *s, struct workers *w, struct sim_error *err) {
     for (int64_t n = 0; n < nodes; n++)
         p->worker_of_node[n] = n < used ? (int32_t)(((n + 1) * p->k - 1) / used) : p->k - 1;
     s->part = p;
+    return true;
+}
+
+bool sim_split_stats(const struct sim *s, struct sim_split_stats *out) {
+    if (!s->part) return false;
+    *out = s->part->stats;
     return true;
 }
 

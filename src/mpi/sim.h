@@ -76,6 +76,14 @@ struct workers;
 bool sim_split(struct sim *s, struct workers *w, struct sim_error *err);
 /* Whether rank runs in this worker (always, unless the run is split). */
 bool sim_owns(const struct sim *s, int32_t rank);
+/* A split run's costs: its windows (exchanges), the messages and bytes the
+ * workers sent one another, the first worker's wall time in exchanges. */
+struct sim_split_stats {
+    int workers;
+    int64_t windows, messages, bytes;
+    double exchange_seconds;
+};
+bool sim_split_stats(const struct sim *s, struct sim_split_stats *out);
 /* A split run's first worker: the trace records the others replayed. */
 uint64_t sim_records_elsewhere(const struct sim *s);
 /* Runs until every rank finished, a deadlock, or an application error. */

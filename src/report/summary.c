@@ -157,6 +157,13 @@ static void print_simulation(FILE *out, const struct sim *s, const struct run_in
     if (in->records)
         fprintf(out, " (trace read-ahead %s)",
                 units_format_size(in->trace_buffer, mem, sizeof mem));
+    struct sim_split_stats sp;
+    if (sim_split_stats(s, &sp))
+        fprintf(out,
+                "; split over %d workers: %lld windows, %lld messages between workers (%s), "
+                "%.3f s in exchanges",
+                sp.workers, (long long)sp.windows, (long long)sp.messages,
+                units_format_size(sp.bytes, mem, sizeof mem), sp.exchange_seconds);
     fprintf(out, "\n");
 }
 
