@@ -207,10 +207,10 @@ int cmd_replay(int argc, char **argv) {
         fprintf(stderr, "simpi replay: --wall-limit: cannot start a timer\n");
         return EXIT_INPUT_ERROR;
     }
-    if (o.procs > 1 && (o.json || o.analysis.report || o.analysis.paraver || o.analysis.chrome)) {
-        fprintf(stderr, "simpi replay: --json, --report, --paraver and --chrome are not written "
-                        "by a split run yet (their intervals and matrices are not merged); "
-                        "leave out --procs\n");
+    if (o.procs > 1 && (o.analysis.report || o.analysis.paraver || o.analysis.chrome)) {
+        fprintf(stderr, "simpi replay: --report, --paraver and --chrome are not written by a "
+                        "split run yet (their timelines stay in each worker); leave out "
+                        "--procs\n");
         return EXIT_USAGE;
     }
     struct sweep sw;

@@ -39,7 +39,7 @@ struct part {
     struct sim_split_stats stats; /* messages and bytes: this worker's, then all of them */
 };
 
-enum { PM_ENVELOPE = 1, PM_UPDATE, PM_CLEAR, PM_EJECT, PM_STOP, PM_RANK, PM_TOTALS };
+enum { PM_ENVELOPE = 1, PM_UPDATE, PM_CLEAR, PM_EJECT, PM_STOP, PM_RANK, PM_TOTALS, PM_OBSERVED };
 
 struct pm_envelope {
     uint8_t type, mode, flags, coll, sub, has_xfer;
@@ -252,7 +252,6 @@ static void take_totals(struct sim *s, const struct pm_totals *m) {
 static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
     struct sim *s = ctx;
     (void)from;
-    (void)len;
     switch (*(const uint8_t *)msg) {
     case PM_ENVELOPE:
         take_envelope(s, msg);
@@ -274,6 +273,9 @@ static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
         break;
     case PM_RANK:
         take_rank(s, msg);
+        break;
+    case PM_OBSERVED: /* a type byte, padding to 8, the observer's blob */
+        if (s->obs && s->obs->unpack) s->obs->unpack(s->obs->ctx, (const char *)msg + 8, len - 8);
         break;
     default:
         take_totals(s, msg);
@@ -298,6 +300,19 @@ static simtime_t exchange(struct sim *s, simtime_t next) {
     return least;
 }
 
+/* What the observer (the analysis) saw of this worker's ranks. */
+static void post_observed(struct sim *s) {
+    if (!s->obs || !s->obs->pack) return;
+    char *blob = NULL;
+    size_t len = s->obs->pack(s->obs->ctx, &blob);
+    char *msg = xcalloc(len + 8, 1);
+    msg[0] = PM_OBSERVED;
+    memcpy(msg + 8, blob, len);
+    post(s, 0, msg, (uint32_t)(len + 8));
+    free(msg);
+    free(blob);
+}
+
 /* The first worker learns every rank's figures and how the run ended. */
 static void gather(struct sim *s) {
     struct part *p = s->part;
@@ -320,6 +335,7 @@ static void gather(struct sim *s) {
         memcpy(t.coll_calls, s->coll_calls, sizeof t.coll_calls);
         snprintf(t.report, sizeof t.report, "%s", s->report ? s->report : "");
         post(s, 0, &t, sizeof t);
+        post_observed(s);
     }
     exchange(s, SIMTIME_NEVER);
 }

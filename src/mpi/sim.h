@@ -377,6 +377,11 @@ struct sim_observer {
     /* name: an interval entered at t; NULL: the innermost one left. */
     void (*interval)(void *ctx, int32_t rank, simtime_t t, const char *name);
     void (*finish)(void *ctx, int32_t rank, simtime_t t);
+    /* A split run's end (docs/parallel.md): a worker packs what it observed
+     * of its ranks (*out, malloc'd; returns the length) for the first,
+     * which unpacks it into its own observations. */
+    size_t (*pack)(void *ctx, char **out);
+    void (*unpack)(void *ctx, const char *blob, size_t len);
 };
 /* Observes the run from now on (NULL: stops). The observer is not copied. */
 void sim_set_observer(struct sim *s, const struct sim_observer *o);

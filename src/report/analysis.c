@@ -77,6 +77,38 @@ static void on_finish(void *ctx, int32_t rank, simtime_t t) {
     intervals_finish(&a->iv, rank, t);
 }
 
+/* --- a split run: each worker's observations, merged in the first --- */
+
+static bool owns(void *ctx, int32_t rank) {
+    return sim_owns(ctx, rank);
+}
+
+static size_t on_pack(void *ctx, char **out) {
+    struct analysis *a = ctx;
+    struct blob b = {0};
+    size_t cells = (size_t)a->matrix.groups * (size_t)a->matrix.groups;
+    blob_put(&b, a->matrix.msgs, sizeof *a->matrix.msgs * cells);
+    blob_put(&b, a->matrix.bytes, sizeof *a->matrix.bytes * cells);
+    intervals_pack(&a->iv, owns, a->sim, &b);
+    *out = b.data;
+    return b.len;
+}
+
+static void on_unpack(void *ctx, const char *blob, size_t len) {
+    struct analysis *a = ctx;
+    size_t cells = (size_t)a->matrix.groups * (size_t)a->matrix.groups;
+    size_t part = sizeof(int64_t) * cells;
+    if (len < 2 * part) return;
+    for (size_t i = 0; i < cells; i++) {
+        int64_t m, b;
+        memcpy(&m, blob + i * sizeof m, sizeof m);
+        memcpy(&b, blob + part + i * sizeof b, sizeof b);
+        a->matrix.msgs[i] += m;
+        a->matrix.bytes[i] += b;
+    }
+    intervals_unpack(&a->iv, blob + 2 * part, len - 2 * part);
+}
+
 /* Parses "0,4,8-11" into ranks below n (out may be NULL: only checks). */
 static int parse_ranks(const char *list, int32_t n, int32_t *out, int max, struct sim_error *err) {
     int count = 0;
@@ -135,7 +167,8 @@ struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,
         analysis_free(a);
         return NULL;
     }
-    a->obs = (struct sim_observer){a, on_period, on_instant, on_message, on_interval, on_finish};
+    a->obs = (struct sim_observer){a,           on_period, on_instant, on_message,
+                                   on_interval, on_finish, on_pack,    on_unpack};
     sim_set_observer(s, &a->obs);
     return a;
 }

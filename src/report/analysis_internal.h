@@ -64,6 +64,19 @@ void intervals_finish(struct intervals *iv, int32_t rank, simtime_t t);
 /* After the run: adds nested intervals into their parents. */
 void intervals_integrate(struct intervals *iv, const struct sim *s);
 void intervals_totals(const struct intervals *iv, int32_t node, struct interval_totals *t);
+/* A split run (docs/parallel.md): a worker's observations of the ranks it
+ * owns (the whole program's per-rank figures) and its collective calls
+ * still waiting for members of other workers, appended to *buf; the first
+ * worker adds them to its own, completing those calls. Unpack returns the
+ * bytes read, 0 if the blob is malformed. */
+struct blob {
+    char *data;
+    size_t len, cap;
+};
+void blob_put(struct blob *b, const void *p, size_t n);
+void intervals_pack(const struct intervals *iv, bool (*owns)(void *ctx, int32_t rank), void *ctx,
+                    struct blob *b);
+size_t intervals_unpack(struct intervals *iv, const char *p, size_t len);
 int32_t intervals_current(const struct intervals *iv, int32_t rank);
 
 struct paraver;

@@ -212,6 +212,119 @@ static void coll_note(struct intervals *iv, const struct sim_period *p, int32_t 
     free_pending(pc);
 }
 
+/* --- a split run's workers' observations, merged in the first --- */
+
+void blob_put(struct blob *b, const void *p, size_t n) {
+    if (b->len + n > b->cap) {
+        b->cap = b->cap * 2 > b->len + n ? b->cap * 2 : b->len + n + 4096;
+        b->data = xrealloc_or_die(b->data, b->cap);
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+struct packed_coll {
+    uint64_t id;
+    int32_t members, arrived;
+    simtime_t first_exit, last_exit, last_entry;
+    uint8_t blocking;
+};
+
+void intervals_pack(const struct intervals *iv, bool (*owns)(void *ctx, int32_t rank), void *ctx,
+                    struct blob *b) {
+    int32_t mine = 0;
+    for (int32_t r = 0; r < iv->nranks; r++)
+        mine += owns(ctx, r);
+    blob_put(b, &mine, sizeof mine);
+    for (int32_t r = 0; r < iv->nranks; r++)
+        if (owns(ctx, r)) {
+            blob_put(b, &r, sizeof r);
+            blob_put(b, &iv->nodes[0].rank[r], sizeof(struct acc));
+        }
+    blob_put(b, &iv->colls_used, sizeof iv->colls_used);
+    for (size_t i = 0; i < iv->colls_cap; i++) {
+        const struct pending_coll *pc = iv->colls[i];
+        if (!pc) continue;
+        struct packed_coll c = {pc->id,        pc->members,    pc->arrived, pc->first_exit,
+                                pc->last_exit, pc->last_entry, pc->blocking};
+        blob_put(b, &c, sizeof c);
+        blob_put(b, pc->rank, sizeof *pc->rank * (size_t)pc->arrived);
+        blob_put(b, pc->entry, sizeof *pc->entry * (size_t)pc->arrived);
+    }
+}
+
+/* Adds another worker's part of a collective call (members of the whole
+ * program interval: split runs have no user intervals). */
+static void coll_merge(struct intervals *iv, const struct packed_coll *c, const int32_t *rank,
+                       const simtime_t *entry) {
+    if (2 * (iv->colls_used + 1) > iv->colls_cap) colls_grow(iv);
+    size_t h = coll_slot(iv, c->id);
+    struct pending_coll *pc = iv->colls[h];
+    if (!pc) {
+        pc = xcalloc(1, sizeof *pc);
+        pc->id = c->id;
+        pc->members = c->members;
+        pc->first_exit = c->first_exit;
+        pc->blocking = true;
+        pc->rank = xcalloc((size_t)pc->members, sizeof *pc->rank);
+        pc->node = xcalloc((size_t)pc->members, sizeof *pc->node);
+        pc->entry = xcalloc((size_t)pc->members, sizeof *pc->entry);
+        iv->colls[h] = pc;
+        iv->colls_used++;
+    }
+    for (int32_t i = 0; i < c->arrived && pc->arrived < pc->members; i++) {
+        pc->rank[pc->arrived] = rank[i];
+        pc->entry[pc->arrived++] = entry[i];
+    }
+    pc->blocking &= c->blocking;
+    if (c->first_exit < pc->first_exit) pc->first_exit = c->first_exit;
+    if (c->last_exit > pc->last_exit) pc->last_exit = c->last_exit;
+    if (c->last_entry > pc->last_entry) pc->last_entry = c->last_entry;
+    if (pc->arrived < pc->members) return;
+    coll_complete(iv, pc, 0);
+    colls_remove(iv, h);
+    free_pending(pc);
+}
+
+size_t intervals_unpack(struct intervals *iv, const char *p, size_t len) {
+    size_t at = 0;
+#define TAKE(dst, n)                                                                               \
+    do {                                                                                           \
+        if (at + (n) > len) return 0;                                                              \
+        memcpy((dst), p + at, (n));                                                                \
+        at += (n);                                                                                 \
+    } while (0)
+    int32_t mine, r;
+    TAKE(&mine, sizeof mine);
+    for (int32_t k = 0; k < mine; k++) {
+        TAKE(&r, sizeof r);
+        if (r < 0 || r >= iv->nranks) return 0;
+        TAKE(&iv->nodes[0].rank[r], sizeof(struct acc));
+    }
+    size_t ncolls;
+    TAKE(&ncolls, sizeof ncolls);
+    for (size_t k = 0; k < ncolls; k++) {
+        struct packed_coll c;
+        TAKE(&c, sizeof c);
+        if (c.arrived < 0 || c.arrived > c.members) return 0;
+        int32_t *rank = xmalloc(sizeof *rank * (size_t)c.arrived + 1);
+        simtime_t *entry = xmalloc(sizeof *entry * (size_t)c.arrived + 1);
+        bool ok = at + (sizeof *rank + sizeof *entry) * (size_t)c.arrived <= len;
+        if (ok) {
+            memcpy(rank, p + at, sizeof *rank * (size_t)c.arrived);
+            at += sizeof *rank * (size_t)c.arrived;
+            memcpy(entry, p + at, sizeof *entry * (size_t)c.arrived);
+            at += sizeof *entry * (size_t)c.arrived;
+            coll_merge(iv, &c, rank, entry);
+        }
+        free(rank);
+        free(entry);
+        if (!ok) return 0;
+    }
+#undef TAKE
+    return at;
+}
+
 void intervals_period(struct intervals *iv, const struct sim_period *p) {
     int32_t node = intervals_current(iv, p->rank);
     struct acc *a = acc_of(iv, node, p->rank);
