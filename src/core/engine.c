@@ -109,7 +109,7 @@ static void run_before(struct engine *e, simtime_t end) {
         }
         struct event ev = e->heap[0];
         pop_top(e);
-        e->now = ev.time;
+        e->now = e->last_event = ev.time;
         e->events_run++;
         e->handlers[ev.kind](e->handler_ctx[ev.kind], &ev);
         if (e->tick && e->events_run % ENGINE_TICK_EVENTS == 0) e->tick(e->tick_ctx);

@@ -42,6 +42,7 @@ struct engine {
     event_handler handlers[ENGINE_MAX_KINDS];
     void *handler_ctx[ENGINE_MAX_KINDS];
     uint64_t events_run;
+    simtime_t last_event; /* the time of the last event run */
     bool stop;
     simtime_t limit; /* no event past it (--time-limit); 0: none */
     int limited;     /* why the run stopped early: ENGINE_TIME_LIMIT, ENGINE_WALL_LIMIT */

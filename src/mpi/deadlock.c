@@ -8,6 +8,33 @@
 
 #define MAX_TARGETS 64
 
+/* A blocked rank's targets: its own requests' peers, or in a split run what
+ * the rank's worker sent (part.c). */
+static int targets_of(struct sim *s, int32_t rank, int32_t *out, int max) {
+    if (!sim_local(s, rank)) return part_blocked_targets(s, rank, out, max);
+    return wait_targets(s, rank, out, max);
+}
+
+static void describe(struct sim *s, int32_t rank) {
+    if (!sim_local(s, rank))
+        sim_report_append(s, "%s", part_blocked_text(s, rank));
+    else
+        wait_describe(s, rank);
+}
+
+char *deadlock_describe(struct sim *s, int32_t rank) {
+    char *saved = s->report;
+    size_t len = s->report_len, cap = s->report_cap;
+    s->report = NULL;
+    s->report_len = s->report_cap = 0;
+    wait_describe(s, rank);
+    char *text = s->report ? s->report : xstrdup("");
+    s->report = saved;
+    s->report_len = len;
+    s->report_cap = cap;
+    return text;
+}
+
 /* The colours of the depth-first search. */
 enum { WHITE, GREY, BLACK };
 
@@ -21,7 +48,7 @@ static bool find_cycle(struct sim *s, int32_t start, uint8_t *colour, int32_t *p
     colour[start] = GREY;
     while (depth >= 0) {
         int32_t v = path[depth];
-        int n = wait_targets(s, v, targets, MAX_TARGETS);
+        int n = targets_of(s, v, targets, MAX_TARGETS);
         if (next_edge[depth] >= n) {
             colour[v] = BLACK;
             depth--;
@@ -52,7 +79,7 @@ static void report_finished_targets(struct sim *s) {
     int shown = 0;
     for (int32_t i = 0; i < s->nranks && shown < 8; i++) {
         if (s->ranks[i].state == RS_FINISHED) continue;
-        int n = wait_targets(s, i, targets, MAX_TARGETS);
+        int n = targets_of(s, i, targets, MAX_TARGETS);
         for (int k = 0; k < n; k++) {
             if (s->ranks[targets[k]].state != RS_FINISHED) continue;
             sim_report_append(s, "rank %d waits for rank %d, which has finished its program\n", i,
@@ -94,7 +121,7 @@ void report_deadlock(struct sim *s) {
             break;
         }
         sim_report_append(s, "  rank %d: ", i);
-        wait_describe(s, i);
+        describe(s, i);
         sim_report_append(s, "\n");
     }
     report_cycle(s);

@@ -37,9 +37,30 @@ struct part {
     bool posted;                  /* something went out in this window */
     bool stopped;                 /* a worker stopped the run */
     struct sim_split_stats stats; /* messages and bytes: this worker's, then all of them */
+    struct blocked {              /* the first worker: other workers' blocked ranks at the end */
+        char *text;
+        int32_t *targets;
+        int n;
+    } * blocked;
 };
 
-enum { PM_ENVELOPE = 1, PM_UPDATE, PM_CLEAR, PM_EJECT, PM_STOP, PM_RANK, PM_TOTALS, PM_OBSERVED };
+enum {
+    PM_ENVELOPE = 1,
+    PM_UPDATE,
+    PM_CLEAR,
+    PM_EJECT,
+    PM_STOP,
+    PM_RANK,
+    PM_TOTALS,
+    PM_OBSERVED,
+    PM_BLOCKED
+};
+
+/* A blocked rank at the end: its targets, then its description. */
+struct pm_blocked {
+    uint8_t type;
+    int32_t rank, n;
+};
 
 struct pm_envelope {
     uint8_t type, mode, flags, coll, sub, has_xfer;
@@ -84,6 +105,7 @@ struct pm_totals {
     uint8_t type, status;
     uint64_t events, records;
     int64_t messages, bytes; /* sent to other workers */
+    simtime_t last_event;
     struct sim_net_stats net;
     simtime_t net_transfer;
     int64_t unmatched, abandoned;
@@ -240,6 +262,7 @@ static void take_totals(struct sim *s, const struct pm_totals *m) {
     for (int i = 0; i < 48; i++)
         s->coll_calls[i] += m->coll_calls[i];
     s->eng.events_run += m->events;
+    if (m->last_event > s->eng.last_event) s->eng.last_event = m->last_event;
     s->part->stats.messages += m->messages;
     s->part->stats.bytes += m->bytes;
     s->records_elsewhere += m->records;
@@ -247,6 +270,31 @@ static void take_totals(struct sim *s, const struct pm_totals *m) {
         s->status = m->status;
         sim_report_append(s, "%s", m->report);
     }
+}
+
+static void take_blocked(struct sim *s, const struct pm_blocked *m, uint32_t len) {
+    struct part *p = s->part;
+    size_t head = sizeof *m + sizeof(int32_t) * (size_t)m->n;
+    if (m->rank < 0 || m->rank >= s->nranks || m->n < 0 || head > len) return;
+    if (!p->blocked) p->blocked = xcalloc((size_t)s->nranks, sizeof *p->blocked);
+    struct blocked *b = &p->blocked[m->rank];
+    b->n = m->n;
+    b->targets = xmalloc(sizeof *b->targets * (size_t)m->n + 1);
+    memcpy(b->targets, (const char *)m + sizeof *m, sizeof *b->targets * (size_t)m->n);
+    b->text = xcalloc(len - head + 1, 1);
+    memcpy(b->text, (const char *)m + head, len - head);
+}
+
+const char *part_blocked_text(const struct sim *s, int32_t rank) {
+    const struct blocked *b = s->part->blocked ? &s->part->blocked[rank] : NULL;
+    return b && b->text ? b->text : "blocked (in another worker)";
+}
+
+int part_blocked_targets(const struct sim *s, int32_t rank, int32_t *out, int max) {
+    const struct blocked *b = s->part->blocked ? &s->part->blocked[rank] : NULL;
+    int n = b ? (b->n < max ? b->n : max) : 0;
+    if (n) memcpy(out, b->targets, sizeof *out * (size_t)n);
+    return n;
 }
 
 static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
@@ -274,6 +322,9 @@ static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
     case PM_RANK:
         take_rank(s, msg);
         break;
+    case PM_BLOCKED:
+        take_blocked(s, msg, len);
+        break;
     case PM_OBSERVED: /* a type byte, padding to 8, the observer's blob */
         if (s->obs && s->obs->unpack) s->obs->unpack(s->obs->ctx, (const char *)msg + 8, len - 8);
         break;
@@ -298,6 +349,25 @@ static simtime_t exchange(struct sim *s, simtime_t next) {
     }
     sched_drain(s);
     return least;
+}
+
+/* This worker's blocked ranks, for the first worker's wait-for graph. */
+static void post_blocked(struct sim *s) {
+    for (int32_t i = 0; i < s->nranks; i++) {
+        if (!part_owns(s, i) || s->ranks[i].state == RS_FINISHED) continue;
+        int32_t targets[64];
+        int n = wait_targets(s, i, targets, 64);
+        char *text = deadlock_describe(s, i);
+        size_t tl = strlen(text), head = sizeof(struct pm_blocked) + sizeof *targets * (size_t)n;
+        char *msg = xcalloc(head + tl, 1);
+        struct pm_blocked m = {PM_BLOCKED, i, n};
+        memcpy(msg, &m, sizeof m);
+        memcpy(msg + sizeof m, targets, sizeof *targets * (size_t)n);
+        memcpy(msg + head, text, tl);
+        post(s, 0, msg, (uint32_t)(head + tl));
+        free(msg);
+        free(text);
+    }
 }
 
 /* What the observer (the analysis) saw of this worker's ranks. */
@@ -325,6 +395,7 @@ static void gather(struct sim *s) {
         struct pm_totals t = {.type = PM_TOTALS,
                               .status = (uint8_t)s->status,
                               .events = s->eng.events_run,
+                              .last_event = s->eng.last_event,
                               .messages = p->stats.messages,
                               .bytes = p->stats.bytes,
                               .records = s->drv.records ? s->drv.records(s->drv.ctx) : 0,
@@ -336,6 +407,7 @@ static void gather(struct sim *s) {
         snprintf(t.report, sizeof t.report, "%s", s->report ? s->report : "");
         post(s, 0, &t, sizeof t);
         post_observed(s);
+        if (s->status == SIM_OK) post_blocked(s);
     }
     exchange(s, SIMTIME_NEVER);
 }
@@ -406,6 +478,11 @@ bool sim_split_stats(const struct sim *s, struct sim_split_stats *out) {
 
 void part_free(struct sim *s) {
     if (!s->part) return;
+    for (int32_t i = 0; s->part->blocked && i < s->nranks; i++) {
+        free(s->part->blocked[i].text);
+        free(s->part->blocked[i].targets);
+    }
+    free(s->part->blocked);
     free(s->part->worker_of_node);
     free(s->part);
     s->part = NULL;

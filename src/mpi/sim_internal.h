@@ -303,6 +303,10 @@ void part_settle(struct sim *s, struct request *proxy);
 void part_post_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
 void part_post_eject(struct sim *s, const struct xfer *x);
 void part_free(struct sim *s);
+/* A split run's first worker: another worker's blocked rank at the end, as
+ * that worker described it and the ranks it waits for. */
+const char *part_blocked_text(const struct sim *s, int32_t rank);
+int part_blocked_targets(const struct sim *s, int32_t rank, int32_t *out, int max);
 /* Makes s one worker of a split run; false (err set) for a model that cannot
  * be split. */
 struct workers;
@@ -366,6 +370,9 @@ void wait_recheck(struct sim *s, int32_t rank);
 struct request *wait_next(const struct srank *me, const struct request *q, uint32_t *seen);
 void wait_complete(struct sim *s, int32_t rank);
 void wait_describe(struct sim *s, int32_t rank);
+/* deadlock.c: what blocked rank waits for, as wait_describe writes it (a
+ * malloc'd string) */
+char *deadlock_describe(struct sim *s, int32_t rank);
 /* The world ranks a blocked rank waits for (any-source receives excluded). */
 int wait_targets(struct sim *s, int32_t rank, int32_t *out, int max);
 
