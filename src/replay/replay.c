@@ -203,10 +203,6 @@ static bool do_comm_self(struct replay *rp, const struct trace_rec *r) {
 }
 
 static bool do_interval(struct replay *rp, const struct trace_rec *r) {
-    if (split_workers)
-        return rec_fail(rp, r,
-                        "interval records are not analysed in a split run yet; replay without "
-                        "--procs");
     if (r->op == TOP_INTERVAL_BEGIN) {
         if (rp->depth[r->rank] == INT16_MAX) return rec_fail(rp, r, "intervals nested too deeply");
         rp->depth[r->rank]++;

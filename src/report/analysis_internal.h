@@ -23,6 +23,10 @@ struct inode {
     struct acc *rank;                 /* [nranks], allocated when first entered */
     simtime_t spread_sum, spread_max; /* collective completion spread */
     int64_t coll_calls;
+    /* when it was first entered: time, rank, that rank's count of entries
+     * (the engine's order, in which a split run's first worker renumbers) */
+    simtime_t first_t;
+    int32_t first_rank, first_seq;
 };
 
 /* An interval's characteristics over its ranks (docs/analysis.md). */
@@ -37,6 +41,7 @@ struct rank_track {
     int32_t *stack;     /* nodes entered, innermost last */
     simtime_t *entered; /* when each was entered */
     int32_t depth, cap;
+    int32_t enters; /* intervals entered so far */
 };
 
 struct pending_coll; /* a collective call some members have finished */
@@ -52,6 +57,7 @@ struct intervals {
     char first_unbalanced[256];
     bool too_many; /* MAX_INTERVALS reached */
     bool integrated;
+    bool merged; /* a split run's first worker took other workers' intervals in */
 };
 
 void intervals_init(struct intervals *iv, int32_t nranks);

@@ -96,8 +96,14 @@ static int32_t child_named(struct intervals *iv, int32_t parent, const char *nam
 
 int32_t intervals_enter(struct intervals *iv, int32_t rank, simtime_t t, const char *name) {
     struct rank_track *tr = &iv->track[rank];
-    int32_t node = child_named(iv, intervals_current(iv, rank), name);
+    int32_t had = iv->nnodes, node = child_named(iv, intervals_current(iv, rank), name);
     if (node < 0) node = intervals_current(iv, rank); /* counted in its parent */
+    if (iv->nnodes > had) {
+        iv->nodes[node].first_t = t;
+        iv->nodes[node].first_rank = rank;
+        iv->nodes[node].first_seq = tr->enters;
+    }
+    tr->enters++;
     if (tr->depth == tr->cap) {
         tr->cap = tr->cap ? 2 * tr->cap : 4;
         tr->stack = xrealloc_or_die(tr->stack, sizeof *tr->stack * (size_t)tr->cap);
@@ -212,6 +218,16 @@ static void coll_note(struct intervals *iv, const struct sim_period *p, int32_t 
     free_pending(pc);
 }
 
+static void acc_add(struct acc *to, const struct acc *from) {
+    to->cpu += from->cpu;
+    to->p2p += from->p2p;
+    to->other += from->other;
+    to->sync_loss += from->sync_loss;
+    to->overlap += from->overlap;
+    for (int k = 0; k < COLL_KINDS; k++)
+        to->coll[k] += from->coll[k];
+}
+
 /* --- a split run's workers' observations, merged in the first --- */
 
 void blob_put(struct blob *b, const void *p, size_t n) {
@@ -230,17 +246,38 @@ struct packed_coll {
     uint8_t blocking;
 };
 
+struct packed_node {
+    int32_t parent, first_rank, first_seq, name_len, naccs;
+    simtime_t first_t, spread_sum, spread_max;
+    int64_t coll_calls;
+};
+
+static bool acc_zero(const struct acc *a) {
+    static const struct acc zero;
+    return !memcmp(a, &zero, sizeof zero);
+}
+
 void intervals_pack(const struct intervals *iv, bool (*owns)(void *ctx, int32_t rank), void *ctx,
                     struct blob *b) {
-    int32_t mine = 0;
-    for (int32_t r = 0; r < iv->nranks; r++)
-        mine += owns(ctx, r);
-    blob_put(b, &mine, sizeof mine);
-    for (int32_t r = 0; r < iv->nranks; r++)
-        if (owns(ctx, r)) {
-            blob_put(b, &r, sizeof r);
-            blob_put(b, &iv->nodes[0].rank[r], sizeof(struct acc));
-        }
+    blob_put(b, &iv->nnodes, sizeof iv->nnodes);
+    for (int32_t i = 0; i < iv->nnodes; i++) {
+        const struct inode *n = &iv->nodes[i];
+        struct packed_node pn = {
+            n->parent,     n->first_rank, n->first_seq, (int32_t)strlen(n->name), 0, n->first_t,
+            n->spread_sum, n->spread_max, n->coll_calls};
+        for (int32_t r = 0; r < iv->nranks; r++)
+            pn.naccs += owns(ctx, r) && !acc_zero(&n->rank[r]);
+        blob_put(b, &pn, sizeof pn);
+        blob_put(b, n->name, (size_t)pn.name_len);
+        for (int32_t r = 0; r < iv->nranks; r++)
+            if (owns(ctx, r) && !acc_zero(&n->rank[r])) {
+                blob_put(b, &r, sizeof r);
+                blob_put(b, &n->rank[r], sizeof(struct acc));
+            }
+    }
+    blob_put(b, &iv->unbalanced, sizeof iv->unbalanced);
+    blob_put(b, iv->first_unbalanced, sizeof iv->first_unbalanced);
+    blob_put(b, &iv->too_many, sizeof iv->too_many);
     blob_put(b, &iv->colls_used, sizeof iv->colls_used);
     for (size_t i = 0; i < iv->colls_cap; i++) {
         const struct pending_coll *pc = iv->colls[i];
@@ -249,14 +286,15 @@ void intervals_pack(const struct intervals *iv, bool (*owns)(void *ctx, int32_t 
                                 pc->last_exit, pc->last_entry, pc->blocking};
         blob_put(b, &c, sizeof c);
         blob_put(b, pc->rank, sizeof *pc->rank * (size_t)pc->arrived);
+        blob_put(b, pc->node, sizeof *pc->node * (size_t)pc->arrived);
         blob_put(b, pc->entry, sizeof *pc->entry * (size_t)pc->arrived);
     }
 }
 
-/* Adds another worker's part of a collective call (members of the whole
- * program interval: split runs have no user intervals). */
+/* Adds another worker's part of a collective call, its members' interval
+ * nodes given in this tree's numbering. */
 static void coll_merge(struct intervals *iv, const struct packed_coll *c, const int32_t *rank,
-                       const simtime_t *entry) {
+                       const int32_t *node, const simtime_t *entry) {
     if (2 * (iv->colls_used + 1) > iv->colls_cap) colls_grow(iv);
     size_t h = coll_slot(iv, c->id);
     struct pending_coll *pc = iv->colls[h];
@@ -274,6 +312,7 @@ static void coll_merge(struct intervals *iv, const struct packed_coll *c, const 
     }
     for (int32_t i = 0; i < c->arrived && pc->arrived < pc->members; i++) {
         pc->rank[pc->arrived] = rank[i];
+        pc->node[pc->arrived] = node[i];
         pc->entry[pc->arrived++] = entry[i];
     }
     pc->blocking &= c->blocking;
@@ -281,48 +320,156 @@ static void coll_merge(struct intervals *iv, const struct packed_coll *c, const 
     if (c->last_exit > pc->last_exit) pc->last_exit = c->last_exit;
     if (c->last_entry > pc->last_entry) pc->last_entry = c->last_entry;
     if (pc->arrived < pc->members) return;
-    coll_complete(iv, pc, 0);
+    /* counted where the last member's call ended, as coll_note does */
+    coll_complete(iv, pc, pc->node[pc->arrived - 1]);
     colls_remove(iv, h);
     free_pending(pc);
 }
 
-size_t intervals_unpack(struct intervals *iv, const char *p, size_t len) {
-    size_t at = 0;
+static bool key_before(const struct inode *a, const struct inode *b) {
+    if (a->first_t != b->first_t) return a->first_t < b->first_t;
+    if (a->first_rank != b->first_rank) return a->first_rank < b->first_rank;
+    return a->first_seq < b->first_seq;
+}
+
+/* Reads a blob's intervals into this tree: local node i is map[i] here. */
 #define TAKE(dst, n)                                                                               \
     do {                                                                                           \
-        if (at + (n) > len) return 0;                                                              \
-        memcpy((dst), p + at, (n));                                                                \
-        at += (n);                                                                                 \
+        if (*at + (n) > len) return false;                                                         \
+        memcpy((dst), p + *at, (n));                                                               \
+        *at += (n);                                                                                \
     } while (0)
-    int32_t mine, r;
-    TAKE(&mine, sizeof mine);
-    for (int32_t k = 0; k < mine; k++) {
-        TAKE(&r, sizeof r);
-        if (r < 0 || r >= iv->nranks) return 0;
-        TAKE(&iv->nodes[0].rank[r], sizeof(struct acc));
+
+static bool unpack_nodes(struct intervals *iv, const char *p, size_t len, size_t *at, int32_t *map,
+                         int32_t nnodes) {
+    char name[1024];
+    for (int32_t i = 0; i < nnodes; i++) {
+        struct packed_node pn;
+        TAKE(&pn, sizeof pn);
+        if (pn.name_len < 0 || pn.name_len >= (int32_t)sizeof name || pn.naccs < 0) return false;
+        if (i > 0 && (pn.parent < 0 || pn.parent >= i)) return false;
+        TAKE(name, (size_t)pn.name_len);
+        name[pn.name_len] = 0;
+        int32_t had = iv->nnodes, g = i == 0 ? 0 : child_named(iv, map[pn.parent], name);
+        if (g < 0) g = map[pn.parent]; /* the tree is full: counted in its parent */
+        struct inode *n = &iv->nodes[g];
+        struct inode key = {
+            .first_t = pn.first_t, .first_rank = pn.first_rank, .first_seq = pn.first_seq};
+        if (g > 0 && (iv->nnodes > had || key_before(&key, n))) {
+            n->first_t = pn.first_t;
+            n->first_rank = pn.first_rank;
+            n->first_seq = pn.first_seq;
+        }
+        map[i] = g;
+        n->spread_sum += pn.spread_sum;
+        n->coll_calls += pn.coll_calls;
+        if (pn.spread_max > n->spread_max) n->spread_max = pn.spread_max;
+        for (int32_t k = 0; k < pn.naccs; k++) {
+            int32_t r;
+            struct acc a;
+            TAKE(&r, sizeof r);
+            TAKE(&a, sizeof a);
+            if (r < 0 || r >= iv->nranks) return false;
+            struct acc *to = &n->rank[r];
+            acc_add(to, &a);
+            to->exec += a.exec;
+            to->entries += a.entries;
+        }
     }
+    return true;
+}
+
+static bool unpack_colls(struct intervals *iv, const char *p, size_t len, size_t *at,
+                         const int32_t *map, int32_t nnodes) {
     size_t ncolls;
     TAKE(&ncolls, sizeof ncolls);
     for (size_t k = 0; k < ncolls; k++) {
         struct packed_coll c;
         TAKE(&c, sizeof c);
-        if (c.arrived < 0 || c.arrived > c.members) return 0;
-        int32_t *rank = xmalloc(sizeof *rank * (size_t)c.arrived + 1);
-        simtime_t *entry = xmalloc(sizeof *entry * (size_t)c.arrived + 1);
-        bool ok = at + (sizeof *rank + sizeof *entry) * (size_t)c.arrived <= len;
+        if (c.arrived < 0 || c.arrived > c.members) return false;
+        size_t n = (size_t)c.arrived;
+        int32_t *rank = xmalloc(sizeof *rank * n + 1), *node = xmalloc(sizeof *node * n + 1);
+        simtime_t *entry = xmalloc(sizeof *entry * n + 1);
+        bool ok = *at + (2 * sizeof *rank + sizeof *entry) * n <= len;
         if (ok) {
-            memcpy(rank, p + at, sizeof *rank * (size_t)c.arrived);
-            at += sizeof *rank * (size_t)c.arrived;
-            memcpy(entry, p + at, sizeof *entry * (size_t)c.arrived);
-            at += sizeof *entry * (size_t)c.arrived;
-            coll_merge(iv, &c, rank, entry);
+            memcpy(rank, p + *at, sizeof *rank * n);
+            memcpy(node, p + *at + sizeof *rank * n, sizeof *node * n);
+            memcpy(entry, p + *at + 2 * sizeof *rank * n, sizeof *entry * n);
+            *at += (2 * sizeof *rank + sizeof *entry) * n;
+            for (size_t i = 0; i < n && ok; i++) {
+                ok = node[i] >= 0 && node[i] < nnodes && rank[i] >= 0 && rank[i] < iv->nranks;
+                if (ok) node[i] = map[node[i]];
+            }
+            if (ok) coll_merge(iv, &c, rank, node, entry);
         }
         free(rank);
+        free(node);
         free(entry);
-        if (!ok) return 0;
+        if (!ok) return false;
     }
+    return true;
+}
 #undef TAKE
-    return at;
+
+size_t intervals_unpack(struct intervals *iv, const char *p, size_t len) {
+    size_t at = 0;
+    int32_t nnodes;
+    if (len < sizeof nnodes) return 0;
+    memcpy(&nnodes, p, sizeof nnodes);
+    at += sizeof nnodes;
+    if (nnodes < 1 || nnodes > MAX_INTERVALS) return 0;
+    int32_t *map = xmalloc(sizeof *map * (size_t)nnodes);
+    int64_t unbalanced;
+    char first[sizeof iv->first_unbalanced];
+    bool too_many, ok = unpack_nodes(iv, p, len, &at, map, nnodes) &&
+                        at + sizeof unbalanced + sizeof first + sizeof too_many <= len;
+    if (ok) {
+        memcpy(&unbalanced, p + at, sizeof unbalanced);
+        memcpy(first, p + at + sizeof unbalanced, sizeof first);
+        memcpy(&too_many, p + at + sizeof unbalanced + sizeof first, sizeof too_many);
+        at += sizeof unbalanced + sizeof first + sizeof too_many;
+        if (unbalanced && !iv->unbalanced) memcpy(iv->first_unbalanced, first, sizeof first);
+        iv->unbalanced += unbalanced;
+        iv->too_many |= too_many;
+        ok = unpack_colls(iv, p, len, &at, map, nnodes);
+    }
+    free(map);
+    iv->merged = true;
+    return ok ? at : 0;
+}
+
+/* After a split run's merge: the nodes numbered as one process numbers them,
+ * in the order they were first entered (parents stay before children). */
+static void renumber(struct intervals *iv) {
+    int32_t n = iv->nnodes, *order = xmalloc(sizeof *order * (size_t)n),
+            *to = xmalloc(sizeof *to * (size_t)n);
+    for (int32_t i = 0; i < n; i++)
+        order[i] = i;
+    for (int32_t i = 2; i < n; i++) /* insertion sort of 1..n-1 by first entry */
+        for (int32_t j = i; j > 1 && key_before(&iv->nodes[order[j]], &iv->nodes[order[j - 1]]);
+             j--) {
+            int32_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    struct inode *old = xmalloc(sizeof *old * (size_t)n);
+    memcpy(old, iv->nodes, sizeof *old * (size_t)n);
+    for (int32_t i = 0; i < n; i++)
+        to[order[i]] = i;
+    for (int32_t i = 0; i < n; i++) {
+        iv->nodes[i] = old[order[i]];
+        if (i > 0) iv->nodes[i].parent = to[iv->nodes[i].parent];
+    }
+    memset(iv->by_name, 0, sizeof iv->by_name); /* rebuilt for the new numbers */
+    for (int32_t i = 1; i < n; i++) {
+        size_t h = name_slot(iv->nodes[i].parent, iv->nodes[i].name);
+        while (iv->by_name[h])
+            h = (h + 1) % (2 * MAX_INTERVALS);
+        iv->by_name[h] = i + 1;
+    }
+    free(old);
+    free(order);
+    free(to);
 }
 
 void intervals_period(struct intervals *iv, const struct sim_period *p) {
@@ -344,19 +491,10 @@ void intervals_period(struct intervals *iv, const struct sim_period *p) {
 
 /* --- after the run --- */
 
-static void acc_add(struct acc *to, const struct acc *from) {
-    to->cpu += from->cpu;
-    to->p2p += from->p2p;
-    to->other += from->other;
-    to->sync_loss += from->sync_loss;
-    to->overlap += from->overlap;
-    for (int k = 0; k < COLL_KINDS; k++)
-        to->coll[k] += from->coll[k];
-}
-
 void intervals_integrate(struct intervals *iv, const struct sim *s) {
     if (iv->integrated) return;
     iv->integrated = true;
+    if (iv->merged) renumber(iv);
     for (int32_t r = 0; r < iv->nranks; r++) { /* ranks that never finished (a failed run) */
         if (iv->nodes[0].rank[r].entries == 0) {
             iv->nodes[0].rank[r].exec = sim_now(s);
