@@ -178,6 +178,9 @@ static void split_build(struct sim *s, struct split_collector *sc) {
             j++;
         if (sc->entries[i].color != SIM_UNDEFINED) {
             struct comm *c = comm_new(s, j - i);
+            /* a split run's workers all build it, in orders of their own:
+             * its context comes from what it is, not from a count */
+            if (s->part) c->ctx = part_context(s, p->ctx, sc->seq, sc->entries[i].color);
             c->untraced = p->untraced;
             for (int32_t k = i; k < j; k++) {
                 int32_t w = comm_world_rank(p, sc->entries[k].prank);
@@ -187,6 +190,13 @@ static void split_build(struct sim *s, struct split_collector *sc) {
         }
         i = j;
     }
+}
+
+struct comm *comm_by_context(struct sim *s, uint32_t ctx) {
+    if (ctx == s->world.ctx) return &s->world;
+    for (size_t i = 0; i < s->ncomms; i++)
+        if (s->comms[i]->ctx == ctx) return s->comms[i];
+    return NULL;
 }
 
 void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_t color,
@@ -213,13 +223,13 @@ void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_
 
 struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
                                int32_t key, int32_t new_id) {
-    if (part_refuse(s, rank, "making a communicator (MPI_Comm_split, MPI_Comm_dup)")) return NULL;
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c) return NULL;
     uint32_t seq = *comm_coll_seq(s, c, rank, me);
     if (s->rec) record_comm(s, rank, comm_id, color, key, new_id, false);
     split_contribute(s, c, me, color, key, new_id, seq);
+    if (s->part) part_post_split(s, c, me, color, key, new_id, seq); /* for the other workers */
     /* The exchange of (color, key) costs an allgather of 8 bytes per rank. */
     struct request *r = sched_start(s, rank, c, me, COLL_ALLGATHER, 8, 0, NULL, false);
     request_track(s, r, -1);

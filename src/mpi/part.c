@@ -53,7 +53,15 @@ enum {
     PM_RANK,
     PM_TOTALS,
     PM_OBSERVED,
-    PM_BLOCKED
+    PM_BLOCKED,
+    PM_SPLIT
+};
+
+/* A rank's part in MPI_Comm_split (or dup): every worker builds the result. */
+struct pm_split {
+    uint8_t type;
+    uint32_t parent_ctx, seq;
+    int32_t myrank, color, key, new_id;
 };
 
 /* A blocked rank at the end: its targets, then its description. */
@@ -192,6 +200,27 @@ void part_post_eject(struct sim *s, const struct xfer *x) {
     post(s, worker_of(s, x->to), &m, sizeof m);
 }
 
+void part_post_split(struct sim *s, const struct comm *parent, int32_t myrank, int32_t color,
+                     int32_t key, int32_t new_id, uint32_t seq) {
+    struct pm_split m = {PM_SPLIT, parent->ctx, seq, myrank, color, key, new_id};
+    post_all(s, &m, sizeof m);
+}
+
+uint32_t part_context(struct sim *s, uint32_t parent_ctx, uint32_t seq, int32_t color) {
+    uint64_t h = ((uint64_t)parent_ctx << 32 | seq) ^ ((uint64_t)(uint32_t)color << 17);
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser */
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    h ^= h >> 31;
+    /* even (collectives use ctx + 1), above the counted contexts */
+    uint32_t ctx = 0x80000000u | ((uint32_t)h & 0x7ffffffeu);
+    if (comm_by_context(s, ctx) || comm_by_context(s, ctx + 1))
+        sim_fail(s,
+                 "two communicators of this split run drew the same context (%u); run "
+                 "without --procs",
+                 ctx);
+    return ctx;
+}
+
 /* --- what arrives --- */
 
 static void take_envelope(struct sim *s, const struct pm_envelope *m) {
@@ -325,6 +354,16 @@ static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
     case PM_BLOCKED:
         take_blocked(s, msg, len);
         break;
+    case PM_SPLIT: {
+        const struct pm_split *m = msg;
+        struct comm *parent = comm_by_context(s, m->parent_ctx);
+        if (!parent || m->myrank < 0 || m->myrank >= parent->size) {
+            sim_fail(s, "a split run lost track of a communicator (context %u)", m->parent_ctx);
+            break;
+        }
+        split_contribute(s, parent, m->myrank, m->color, m->key, m->new_id, m->seq);
+        break;
+    }
     case PM_OBSERVED: /* a type byte, padding to 8, the observer's blob */
         if (s->obs && s->obs->unpack) s->obs->unpack(s->obs->ctx, (const char *)msg + 8, len - 8);
         break;

@@ -247,6 +247,8 @@ static inline int32_t comm_world_rank(const struct comm *c, int32_t r) {
 }
 uint32_t *comm_coll_seq(struct sim *s, struct comm *c, int32_t world_rank, int32_t myrank);
 void comm_free_all(struct sim *s);
+/* The communicator whose point-to-point context is ctx, or NULL. */
+struct comm *comm_by_context(struct sim *s, uint32_t ctx);
 void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_t color,
                       int32_t key, int32_t new_id, uint32_t seq);
 
@@ -303,6 +305,13 @@ void part_settle(struct sim *s, struct request *proxy);
 void part_post_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
 void part_post_eject(struct sim *s, const struct xfer *x);
 void part_free(struct sim *s);
+/* A rank's part in a split of parent, for the other workers, which build
+ * the same communicators; and the context a split run gives a new
+ * communicator (from its parent's, the split's number and the color, the
+ * same in every worker). */
+void part_post_split(struct sim *s, const struct comm *parent, int32_t myrank, int32_t color,
+                     int32_t key, int32_t new_id, uint32_t seq);
+uint32_t part_context(struct sim *s, uint32_t parent_ctx, uint32_t seq, int32_t color);
 /* A split run's first worker: another worker's blocked rank at the end, as
  * that worker described it and the ranks it waits for. */
 const char *part_blocked_text(const struct sim *s, int32_t rank);
