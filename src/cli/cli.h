@@ -73,5 +73,12 @@ struct platform *cli_load_platform(const struct platform_opts *o, struct network
 /* --procs K / -j K: a count of worker processes, or `auto` (the cores this
  * process may run on); prints the error and returns false on bad input. */
 bool cli_parse_procs(const char *opt, const char *value, int *out);
+/* How many processes the launcher that started this one started (mpirun's
+ * OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE, Slurm's SLURM_NTASKS), 0 if none. */
+int cli_launcher_size(void);
+/* A helper file beside simpi (build tree: lib/; installed: ../lib/), or
+ * where the environment variable `env` says; false if it is not there
+ * with access `mode` (X_OK for a program, R_OK for a library). */
+bool cli_find_helper(const char *name, const char *env, int mode, char *path, size_t n);
 
 #endif

@@ -84,31 +84,11 @@ static bool read_points(FILE *f, const char *name, struct pingpong *pp) {
     return true;
 }
 
-/* The ping-pong beside simpi (lib/ or ../lib/), or SIMPI_PINGPONG. */
-static bool find_pingpong(char *path, size_t n) {
-    const char *env = getenv("SIMPI_PINGPONG");
-    if (env) {
-        snprintf(path, n, "%s", env);
-        return access(path, X_OK) == 0;
-    }
-    char self[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0) return false;
-    self[len] = 0;
-    char *slash = strrchr(self, '/');
-    if (slash) *slash = 0;
-    static const char *const rel[] = {"lib", "../lib"};
-    for (size_t i = 0; i < 2; i++) {
-        snprintf(path, n, "%s/%s/simpi-pingpong", self, rel[i]);
-        if (access(path, X_OK) == 0) return true;
-    }
-    return false;
-}
-
-/* Runs LAUNCHER... simpi-pingpong and reads its output. */
+/* Runs LAUNCHER... simpi-pingpong (beside simpi, or SIMPI_PINGPONG) and
+ * reads its output. */
 static bool run_pingpong(char **cmd, struct pingpong *pp) {
     char exe[PATH_MAX];
-    if (!find_pingpong(exe, sizeof exe)) {
+    if (!cli_find_helper("simpi-pingpong", "SIMPI_PINGPONG", X_OK, exe, sizeof exe)) {
         fprintf(stderr,
                 "simpi calibrate: simpi-pingpong not found beside simpi (it is built when an "
                 "MPI such as Open MPI is installed: scripts/install-deps)\n");

@@ -1,10 +1,12 @@
 /* `simpi platform show`: prints the resolved platform, and the shared
  * --platform / --set option parsing. */
 #define _GNU_SOURCE /* sched_getaffinity */
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/outfile.h"
@@ -131,5 +133,34 @@ bool cli_parse_procs(const char *opt, const char *value, int *out) {
             "simpi: %s: found '%s', expected a count of worker processes from 1 to 1024, "
             "or auto (the cores available)\n",
             opt, value);
+    return false;
+}
+
+int cli_launcher_size(void) {
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && atoi(v) > 0) return atoi(v);
+    }
+    return 0;
+}
+
+bool cli_find_helper(const char *name, const char *env, int mode, char *path, size_t n) {
+    const char *set = getenv(env);
+    if (set) {
+        snprintf(path, n, "%s", set);
+        return access(path, mode) == 0;
+    }
+    char self[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) return false;
+    self[len] = 0;
+    char *slash = strrchr(self, '/');
+    if (slash) *slash = 0;
+    static const char *const rel[] = {"lib", "../lib"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, n, "%s/%s/%s", self, rel[i], name);
+        if (access(path, mode) == 0) return true;
+    }
     return false;
 }

@@ -1,5 +1,6 @@
 /* `simpi replay`: loads the platform and the trace, replays, prints the
  * summary and writes the JSON report. */
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct replay_opts {
     bool quiet;
     simtime_t wall_limit;        /* --wall-limit; 0: none */
     int procs;                   /* --procs / -j: worker processes (0, 1: none) */
+    int launched;                /* started by mpirun or srun as one of that many processes */
     enum progress_mode progress; /* PROGRESS_AUTO (0) unless --progress */
 };
 
@@ -157,7 +159,21 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     struct network net = {0};
     bool net_ok = p && network_init(&net, p, &err);
     struct workers *w = NULL;
-    if (net_ok && o->procs > 1 && !(w = workers_fork(o->procs, &err))) net_ok = false;
+    if (net_ok && o->launched) {
+        char helper[PATH_MAX];
+        if (!cli_find_helper("simpi-transport", "SIMPI_TRANSPORT", X_OK, helper, sizeof helper)) {
+            err_set(&err,
+                    "this replay runs under a launcher (%d processes) but simpi-transport, "
+                    "the MPI side of a split run, is not beside simpi (it is built when "
+                    "an MPI is installed)",
+                    o->launched);
+            net_ok = false;
+        } else if (!(w = workers_join(helper, &err))) {
+            net_ok = false;
+        }
+    } else if (net_ok && o->procs > 1 && !(w = workers_fork(o->procs, &err))) {
+        net_ok = false;
+    }
     replay_set_workers(w);
     struct trace_reader *t = net_ok ? trace_open(o->trace, &err) : NULL;
     struct replay_result res = {0};
@@ -207,7 +223,17 @@ int cmd_replay(int argc, char **argv) {
         fprintf(stderr, "simpi replay: --wall-limit: cannot start a timer\n");
         return EXIT_INPUT_ERROR;
     }
-    if (o.procs > 1 && (o.analysis.report || o.analysis.paraver || o.analysis.chrome)) {
+    o.launched = cli_launcher_size();
+    if (o.launched > 1 && o.procs > 1) {
+        fprintf(stderr,
+                "simpi replay: --procs and a launcher (mpirun, srun: %d processes) both "
+                "split the run; give one of them\n",
+                o.launched);
+        return EXIT_USAGE;
+    }
+    if (o.launched < 2) o.launched = 0;
+    if ((o.procs > 1 || o.launched) &&
+        (o.analysis.report || o.analysis.paraver || o.analysis.chrome)) {
         fprintf(stderr, "simpi replay: --report, --paraver and --chrome are not written by a "
                         "split run yet (their timelines stay in each worker); leave out "
                         "--procs\n");

@@ -15,28 +15,6 @@
 #include "core/pool.h"
 #include "core/rankdir.h"
 
-/* The tracer library: beside the simpi binary (build tree: lib/; installed:
- * ../lib/), or SIMPI_TRACE_LIB. */
-static bool find_tracer(char *path, size_t n) {
-    const char *env = getenv("SIMPI_TRACE_LIB");
-    if (env) {
-        snprintf(path, n, "%s", env);
-        return access(path, R_OK) == 0;
-    }
-    char self[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0) return false;
-    self[len] = 0;
-    char *slash = strrchr(self, '/');
-    if (slash) *slash = 0;
-    static const char *const rel[] = {"lib", "../lib"};
-    for (size_t i = 0; i < 2; i++) {
-        snprintf(path, n, "%s/%s/libsimpi-trace.so", self, rel[i]);
-        if (access(path, R_OK) == 0) return true;
-    }
-    return false;
-}
-
 /* Rank 0's note on instruction counting ("# instructions ..."), shown to
  * the user: whether its bursts carry instruction counts, or why not. */
 static void print_instruction_note(const char *dir) {
@@ -144,7 +122,7 @@ int cmd_trace(int argc, char **argv) {
         return EXIT_USAGE;
     }
     char lib[PATH_MAX];
-    if (!find_tracer(lib, sizeof lib)) {
+    if (!cli_find_helper("libsimpi-trace.so", "SIMPI_TRACE_LIB", R_OK, lib, sizeof lib)) {
         fprintf(stderr, "simpi trace: libsimpi-trace.so not found beside simpi (it is built when "
                         "an MPI such as Open MPI is installed: scripts/install-deps)\n");
         return EXIT_INPUT_ERROR;

@@ -29,8 +29,10 @@ struct buf {
 
 struct workers {
     int k, me;
-    int *fd;    /* fd[j]: the socket to worker j (-1 for me) */
-    pid_t *pid; /* the first worker's: each worker's process */
+    int helper;       /* a launcher's run: the socket to the MPI helper, else -1 */
+    pid_t helper_pid; /* and its process */
+    int *fd;          /* fd[j]: the socket to worker j (-1 for me) */
+    pid_t *pid;       /* the first worker's: each worker's process */
     struct buf *out, *in;
 };
 
@@ -67,6 +69,7 @@ static bool enough_files(int k, struct sim_error *err) {
 static struct workers *workers_new(int k) {
     struct workers *w = xcalloc(1, sizeof *w);
     w->k = k;
+    w->helper = -1;
     w->fd = xmalloc(sizeof *w->fd * (size_t)k);
     w->pid = xcalloc((size_t)k, sizeof *w->pid);
     w->out = xcalloc((size_t)k, sizeof *w->out);
@@ -273,8 +276,112 @@ static bool pump(struct workers *w, struct sim_error *err) {
     return ok;
 }
 
+/* --- a launcher's run: the exchange through the MPI helper --- */
+
+static bool helper_put(struct workers *w, const void *p, size_t n) {
+    const char *c = p;
+    while (n > 0) {
+        ssize_t r = send(w->helper, c, n, MSG_NOSIGNAL);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        c += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+static bool helper_get(struct workers *w, void *p, size_t n) {
+    char *c = p;
+    while (n > 0) {
+        ssize_t r = recv(w->helper, c, n, 0);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        c += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+struct workers *workers_join(const char *helper, struct sim_error *err) {
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
+        err_set(err, "cannot make a socket for the MPI transport: %s", strerror(errno));
+        return NULL;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(sv[0]);
+        char fd[16];
+        snprintf(fd, sizeof fd, "%d", sv[1]);
+        execl(helper, helper, fd, (char *)NULL);
+        fprintf(stderr, "simpi: cannot start %s: %s\n", helper, strerror(errno));
+        _exit(127);
+    }
+    close(sv[1]);
+    if (pid < 0) {
+        close(sv[0]);
+        err_set(err, "cannot start the MPI transport: %s", strerror(errno));
+        return NULL;
+    }
+    int32_t who[2];
+    struct workers probe = {.helper = sv[0]};
+    if (!helper_get(&probe, who, sizeof who) || who[1] < 1 || who[0] < 0 || who[0] >= who[1]) {
+        close(sv[0]);
+        waitpid(pid, NULL, 0);
+        err_set(err, "the MPI transport (%s) did not start: is this run under mpirun or srun?",
+                helper);
+        return NULL;
+    }
+    struct workers *w = workers_new(who[1]);
+    w->me = who[0];
+    w->helper = sv[0];
+    w->helper_pid = pid;
+    for (int j = 0; j < w->k; j++)
+        w->fd[j] = -1;
+    return w;
+}
+
+static bool exchange_through_helper(struct workers *w, simtime_t next, simtime_t *least,
+                                    workers_deliver_fn deliver, void *ctx, struct sim_error *err) {
+    uint64_t *len = xmalloc(sizeof *len * (size_t)w->k);
+    for (int j = 0; j < w->k; j++)
+        len[j] = j == w->me ? 0 : w->out[j].len;
+    int64_t nx = next;
+    bool ok = helper_put(w, &nx, sizeof nx) && helper_put(w, len, sizeof *len * (size_t)w->k);
+    for (int j = 0; j < w->k && ok; j++)
+        ok = len[j] == 0 || helper_put(w, w->out[j].data, len[j]);
+    for (int j = 0; j < w->k; j++)
+        w->out[j].len = w->out[j].done = 0;
+    ok = ok && helper_get(w, &nx, sizeof nx) && helper_get(w, len, sizeof *len * (size_t)w->k);
+    for (int j = 0; j < w->k && ok; j++) {
+        struct buf *b = &w->in[j];
+        if (b->cap < len[j]) {
+            b->cap = len[j];
+            b->data = xrealloc_or_die(b->data, b->cap);
+        }
+        ok = len[j] == 0 || helper_get(w, b->data, len[j]);
+    }
+    if (!ok) {
+        free(len);
+        return err_set(err, "the MPI transport ended during the run (a worker failed, or the "
+                            "launcher stopped the job): the run is lost");
+    }
+    *least = nx;
+    for (int j = 0; j < w->k; j++)
+        for (size_t at = 0; j != w->me && at < len[j];) {
+            uint64_t n;
+            memcpy(&n, w->in[j].data + at, sizeof n);
+            deliver(ctx, j, w->in[j].data + at + sizeof n, (uint32_t)n);
+            at += sizeof n + padded((uint32_t)n);
+        }
+    free(len);
+    return true;
+}
+
 bool workers_exchange(struct workers *w, simtime_t next, simtime_t *least,
                       workers_deliver_fn deliver, void *ctx, struct sim_error *err) {
+    if (w->helper >= 0) return exchange_through_helper(w, next, least, deliver, ctx, err);
     frame(w, next);
     if (!pump(w, err)) return false;
     for (int j = 0; j < w->k; j++) /* what deliveries post goes with the next window */
@@ -308,7 +415,27 @@ static void workers_free(struct workers *w) {
     free(w);
 }
 
+/* A launcher's run: the helper finalizes MPI and ends. */
+static bool end_helper(struct workers *w) {
+    int64_t bye = -1;
+    bool ok = helper_put(w, &bye, sizeof bye);
+    close(w->helper);
+    int st;
+    ok = waitpid(w->helper_pid, &st, 0) == w->helper_pid && ok && WIFEXITED(st) &&
+         WEXITSTATUS(st) == 0;
+    return ok;
+}
+
 bool workers_end(struct workers *w, int status, struct sim_error *err) {
+    if (w->helper >= 0) {
+        bool ok = end_helper(w);
+        if (w->me != 0) {
+            fflush(NULL);
+            _exit(status);
+        }
+        workers_free(w);
+        return ok || err_set(err, "the MPI transport did not end cleanly");
+    }
     if (w->me != 0) {
         fflush(NULL);
         _exit(status);

@@ -20,6 +20,11 @@ struct workers;
 /* Forks k - 1 workers; returns in each of the k processes (workers_me says
  * which), NULL with err set if the processes or sockets cannot be made. */
 struct workers *workers_fork(int k, struct sim_error *err);
+/* Joins the split run a launcher started (mpirun, srun: docs/parallel.md):
+ * forks the MPI helper `helper` (simpi-transport), which becomes this
+ * process's MPI rank; this worker is that rank of that many. NULL with err
+ * set if the helper cannot start. */
+struct workers *workers_join(const char *helper, struct sim_error *err);
 int workers_me(const struct workers *w);
 int workers_count(const struct workers *w);
 /* Queues a message of len bytes for worker `to` (another one). */
@@ -28,7 +33,8 @@ typedef void (*workers_deliver_fn)(void *ctx, int from, const void *msg, uint32_
 /* Ends a window: sends the queued messages and `next` (this worker's next
  * event time) to every other worker and takes theirs, delivering them in
  * the order (sending worker, order queued); *least gets the least `next`
- * of all. What `deliver` queues goes with the next exchange. False, with err naming the worker, if one has gone. */
+ * of all. What `deliver` queues goes with the next exchange. False, with err naming the worker, if
+ * one has gone. */
 bool workers_exchange(struct workers *w, simtime_t next, simtime_t *least,
                       workers_deliver_fn deliver, void *ctx, struct sim_error *err);
 /* Ends this worker's part: the first waits for the others and returns
