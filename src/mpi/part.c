@@ -449,6 +449,7 @@ static void gather(struct sim *s) {
         if (s->status == SIM_OK) post_blocked(s);
     }
     exchange(s, SIMTIME_NEVER);
+    if (p->me == 0) s->eng.now = s->eng.last_event; /* the windows ran past it */
 }
 
 void part_run(struct sim *s) {

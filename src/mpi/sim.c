@@ -194,7 +194,6 @@ enum sim_status sim_run(struct sim *s) {
     for (int32_t i = 0; i < s->nranks; i++) {
         if (s->ranks[i].state != RS_FINISHED) {
             s->status = SIM_DEADLOCK;
-            if (s->part) s->eng.now = s->eng.last_event; /* the windows ran past it */
             report_deadlock(s);
             break;
         }

@@ -11,6 +11,7 @@
 #include "core/memstat.h"
 #include "core/pool.h"
 #include "core/units.h"
+#include "core/workers.h"
 
 struct replay {
     struct sim *sim;
@@ -341,7 +342,8 @@ bool replay_run(struct trace_reader *trace, struct platform *plat, const struct 
         return false;
     }
     rp.depth = xcalloc((size_t)trace_ranks(trace), sizeof *rp.depth);
-    progress_start(rp.sim, progress_mode, share_read, trace);
+    bool quiet_worker = split_workers && workers_me(split_workers) != 0; /* the first shows it */
+    progress_start(rp.sim, quiet_worker ? PROGRESS_NEVER : progress_mode, share_read, trace);
     sim_set_time_limit(rp.sim, time_limit);
     replay_running = 1;
     res->status = sim_run(rp.sim);
