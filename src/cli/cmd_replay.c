@@ -2,6 +2,7 @@
  * summary and writes the JSON report. */
 #include <limits.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,7 +160,14 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     struct network net = {0};
     bool net_ok = p && network_init(&net, p, &err);
     struct workers *w = NULL;
-    if (net_ok && o->launched) {
+    struct stat st;
+    if (net_ok && (o->launched || o->procs > 1) && stat(o->trace, &st) == 0 &&
+        !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        err_set(&err, "%s: a split run's workers each read the trace, which a pipe or device "
+                      "cannot give twice; write it to a file, or replay without --procs",
+                o->trace);
+        net_ok = false;
+    } else if (net_ok && o->launched) {
         char helper[PATH_MAX];
         if (!cli_find_helper("simpi-transport", "SIMPI_TRANSPORT", X_OK, helper, sizeof helper)) {
             err_set(&err,
