@@ -2,10 +2,10 @@
  * summary and writes the JSON report. */
 #include <limits.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -163,8 +163,9 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     struct stat st;
     if (net_ok && (o->launched || o->procs > 1) && stat(o->trace, &st) == 0 &&
         !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        err_set(&err, "%s: a split run's workers each read the trace, which a pipe or device "
-                      "cannot give twice; write it to a file, or replay without --procs",
+        err_set(&err,
+                "%s: a split run's workers each read the trace, which a pipe or device "
+                "cannot give twice; write it to a file, or replay without --procs",
                 o->trace);
         net_ok = false;
     } else if (net_ok && o->launched) {
@@ -240,11 +241,9 @@ int cmd_replay(int argc, char **argv) {
         return EXIT_USAGE;
     }
     if (o.launched < 2) o.launched = 0;
-    if ((o.procs > 1 || o.launched) &&
-        (o.analysis.report || o.analysis.paraver || o.analysis.chrome)) {
-        fprintf(stderr, "simpi replay: --report, --paraver and --chrome are not written by a "
-                        "split run yet (their timelines stay in each worker); leave out "
-                        "--procs\n");
+    if ((o.procs > 1 || o.launched) && (o.analysis.paraver || o.analysis.chrome)) {
+        fprintf(stderr, "simpi replay: --paraver and --chrome are not written by a split run "
+                        "yet (their records stay in each worker); leave out --procs\n");
         return EXIT_USAGE;
     }
     struct sweep sw;

@@ -90,6 +90,7 @@ static size_t on_pack(void *ctx, char **out) {
     blob_put(&b, a->matrix.msgs, sizeof *a->matrix.msgs * cells);
     blob_put(&b, a->matrix.bytes, sizeof *a->matrix.bytes * cells);
     intervals_pack(&a->iv, owns, a->sim, &b);
+    if (a->tl) timeline_pack(a->tl, a->sim, owns, a->sim, &b);
     *out = b.data;
     return b.len;
 }
@@ -106,7 +107,8 @@ static void on_unpack(void *ctx, const char *blob, size_t len) {
         a->matrix.msgs[i] += m;
         a->matrix.bytes[i] += b;
     }
-    intervals_unpack(&a->iv, blob + 2 * part, len - 2 * part);
+    size_t at = 2 * part, got = intervals_unpack(&a->iv, blob + at, len - at);
+    if (got && a->tl) timeline_unpack(a->tl, blob + at + got, len - at - got);
 }
 
 /* Parses "0,4,8-11" into ranks below n (out may be NULL: only checks). */

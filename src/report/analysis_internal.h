@@ -120,6 +120,12 @@ bool report_write(const char *path, struct timeline *tl, const struct intervals 
                   const struct comm_matrix *mx, const struct sim *s, const struct run_info *info,
                   const char *command, struct sim_error *err);
 void timeline_free(struct timeline *tl);
+/* A split run: a worker's timeline records of its ranks that may be shown
+ * (and of the messages they received), for the first worker, which adds
+ * them to its own; unpack returns the bytes read, 0 if malformed. */
+void timeline_pack(struct timeline *tl, const struct sim *s, bool (*owns)(void *ctx, int32_t rank),
+                   void *ctx, struct blob *b);
+size_t timeline_unpack(struct timeline *tl, const char *p, size_t len);
 
 /* Parses a --timeline-ranks list of ranks below n into out (at most max);
  * returns the count, or -1 (err says why). */

@@ -144,41 +144,130 @@ static void add_state(FILE *f, bool *first, int i, struct pending_state *p, cons
     *p = (struct pending_state){r->t0, r->t1, len, r->b, r->b, true};
 }
 
+/* The shown ranks' states, by rank then time, and the messages between
+ * them, by send time: an order that does not depend on the order in which
+ * the run reported them (a split run's first worker has its own first, then
+ * the others'). */
+static int cmp_state(const void *x, const void *y) {
+    const struct tl_rec *a = x, *b = y;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    if (a->t0 != b->t0) return a->t0 < b->t0 ? -1 : 1;
+    return a->t1 < b->t1 ? -1 : a->t1 > b->t1;
+}
+
+static int cmp_message(const void *x, const void *y) {
+    const struct tl_rec *a = x, *b = y;
+    if (a->t0 != b->t0) return a->t0 < b->t0 ? -1 : 1;
+    if (a->a != b->a) return a->a > b->a ? -1 : 1; /* -1 - sender: the lower sender first */
+    if (a->b != b->b) return a->b < b->b ? -1 : 1;
+    return a->t1 < b->t1 ? -1 : a->t1 > b->t1;
+}
+
+struct tl_list {
+    struct tl_rec *r;
+    size_t n, cap;
+};
+
+static void tl_list_add(struct tl_list *l, const struct tl_rec *r) {
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 1024;
+        l->r = xrealloc_or_die(l->r, sizeof *l->r * l->cap);
+    }
+    l->r[l->n++] = *r;
+}
+
 static void json_timeline(FILE *f, struct timeline *tl, const struct shown *sh, simtime_t end) {
     simtime_t w = end / TL_WIDTH;
     struct pending_state *pend = xcalloc((size_t)sh->n, sizeof *pend);
+    struct tl_list states = {0}, msgs = {0};
+    fflush(tl->tmp);
+    rewind(tl->tmp);
+    struct tl_rec r;
+    while (fread(&r, sizeof r, 1, tl->tmp) == 1) {
+        if (r.a >= 0 && sh->index[r.a] >= 0)
+            tl_list_add(&states, &r);
+        else if (r.a < 0 && sh->index[-1 - r.a] >= 0 && sh->index[r.b] >= 0)
+            tl_list_add(&msgs, &r);
+    }
+    qsort(states.r, states.n, sizeof *states.r, cmp_state);
+    qsort(msgs.r, msgs.n, sizeof *msgs.r, cmp_message);
     fputs("\"timeline\": {\"ranks\": [", f);
     for (int i = 0; i < sh->n; i++)
         fprintf(f, "%s%d", i ? "," : "", sh->ranks[i]);
     fputs("], \"states\": [", f);
-    fflush(tl->tmp);
-    rewind(tl->tmp);
-    struct tl_rec r;
     bool first = true;
-    int64_t messages = 0, dropped = 0;
-    while (fread(&r, sizeof r, 1, tl->tmp) == 1)
-        if (r.a >= 0 && sh->index[r.a] >= 0)
-            add_state(f, &first, sh->index[r.a], &pend[sh->index[r.a]], &r, w);
+    for (size_t k = 0; k < states.n; k++)
+        add_state(f, &first, sh->index[states.r[k].a], &pend[sh->index[states.r[k].a]],
+                  &states.r[k], w);
     for (int i = 0; i < sh->n; i++)
         if (pend[i].open) emit_state(f, &first, i, &pend[i]);
     fputs("], \"messages\": [", f);
-    rewind(tl->tmp);
-    first = true;
-    while (fread(&r, sizeof r, 1, tl->tmp) == 1) {
-        if (r.a >= 0 || sh->index[-1 - r.a] < 0 || sh->index[r.b] < 0) continue;
-        if (messages++ >= TL_MAX_MESSAGES) {
-            dropped++;
-            continue;
-        }
-        fprintf(f, "%s[%d,%d,", first ? "" : ",", sh->index[-1 - r.a], sh->index[r.b]);
-        put_seconds(f, r.t0);
+    size_t drawn = msgs.n < TL_MAX_MESSAGES ? msgs.n : TL_MAX_MESSAGES;
+    for (size_t k = 0; k < drawn; k++) {
+        const struct tl_rec *m = &msgs.r[k];
+        fprintf(f, "%s[%d,%d,", k ? "," : "", sh->index[-1 - m->a], sh->index[m->b]);
+        put_seconds(f, m->t0);
         fputc(',', f);
-        put_seconds(f, r.t1);
+        put_seconds(f, m->t1);
         fputc(']', f);
-        first = false;
     }
-    fprintf(f, "], \"messages_not_drawn\": %lld}", (long long)dropped);
+    fprintf(f, "], \"messages_not_drawn\": %lld}", (long long)(msgs.n - drawn));
+    free(states.r);
+    free(msgs.r);
     free(pend);
+}
+
+/* --- a split run: each worker's timeline of the ranks that may be shown --- */
+
+/* Whether rank may be shown: the user's list, the evenly spread sample, or
+ * (slowest) this worker's slowest rank, which may be the run's. */
+static bool may_show(const struct timeline *tl, int32_t rank, int32_t slowest) {
+    if (tl->ranks) {
+        int32_t list[TL_MAX_RANKS];
+        struct sim_error err = {0};
+        int n = analysis_rank_list(tl->ranks, tl->nranks, list, TL_MAX_RANKS, &err);
+        for (int i = 0; i < n; i++)
+            if (list[i] == rank) return true;
+        return false;
+    }
+    int want = tl->nranks < TL_DEFAULT_RANKS ? tl->nranks : TL_DEFAULT_RANKS;
+    for (int i = 0; i < want; i++)
+        if ((int32_t)((int64_t)i * tl->nranks / want) == rank) return true;
+    return rank == slowest;
+}
+
+void timeline_pack(struct timeline *tl, const struct sim *s, bool (*owns)(void *ctx, int32_t rank),
+                   void *ctx, struct blob *b) {
+    int32_t slowest = -1;
+    for (int32_t r = 0; r < tl->nranks; r++)
+        if (owns(ctx, r) &&
+            (slowest < 0 || sim_rank_stats(s, r)->finish > sim_rank_stats(s, slowest)->finish))
+            slowest = r;
+    uint8_t *keep = xcalloc((size_t)tl->nranks, 1);
+    for (int32_t r = 0; r < tl->nranks; r++)
+        keep[r] = owns(ctx, r) && may_show(tl, r, slowest);
+    fflush(tl->tmp);
+    rewind(tl->tmp);
+    struct tl_list l = {0};
+    struct tl_rec r;
+    while (fread(&r, sizeof r, 1, tl->tmp) == 1) /* states of its ranks, messages to them */
+        if ((r.a >= 0 && keep[r.a]) || (r.a < 0 && keep[r.b])) tl_list_add(&l, &r);
+    uint64_t n = l.n;
+    blob_put(b, &n, sizeof n);
+    blob_put(b, l.r, sizeof *l.r * l.n);
+    free(l.r);
+    free(keep);
+}
+
+size_t timeline_unpack(struct timeline *tl, const char *p, size_t len) {
+    uint64_t n;
+    if (len < sizeof n) return 0;
+    memcpy(&n, p, sizeof n);
+    if (n > (len - sizeof n) / sizeof(struct tl_rec)) return 0;
+    fseek(tl->tmp, 0, SEEK_END);
+    if (n && fwrite(p + sizeof n, sizeof(struct tl_rec), (size_t)n, tl->tmp) != n)
+        tl->failed = true;
+    return sizeof n + (size_t)n * sizeof(struct tl_rec);
 }
 
 /* One interval's per-rank bars (seconds), ranks grouped by their mean. */
