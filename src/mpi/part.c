@@ -37,7 +37,10 @@ struct part {
     bool posted;                  /* something went out in this window */
     bool stopped;                 /* a worker stopped the run */
     struct sim_split_stats stats; /* messages and bytes: this worker's, then all of them */
-    struct blocked {              /* the first worker: other workers' blocked ranks at the end */
+    struct sent {                 /* messages of other workers' ranks matched here */
+        int64_t msgs, bytes;
+    } * sent;
+    struct blocked { /* the first worker: other workers' blocked ranks at the end */
         char *text;
         int32_t *targets;
         int n;
@@ -54,7 +57,15 @@ enum {
     PM_TOTALS,
     PM_OBSERVED,
     PM_BLOCKED,
-    PM_SPLIT
+    PM_SPLIT,
+    PM_SENT
+};
+
+/* Messages of a rank matched in the sending worker (part_count_sent). */
+struct pm_sent {
+    uint8_t type;
+    int32_t rank;
+    int64_t msgs, bytes;
 };
 
 /* A rank's part in MPI_Comm_split (or dup): every worker builds the result. */
@@ -180,7 +191,23 @@ void part_post_envelope(struct sim *s, struct request *send) {
     post(s, worker_of(s, send->peer), &m, sizeof m);
 }
 
+static void add_sent(struct sim *s, int32_t rank, int64_t msgs, int64_t bytes) {
+    struct part *p = s->part;
+    if (!p->sent) p->sent = xcalloc((size_t)s->nranks, sizeof *p->sent);
+    p->sent[rank].msgs += msgs;
+    p->sent[rank].bytes += bytes;
+}
+
+void part_count_sent(struct sim *s, int32_t rank, int64_t size) {
+    add_sent(s, rank, 1, size);
+}
+
 void part_settle(struct sim *s, struct request *proxy) {
+    if (pt2pt_done_at_post(s, proxy)) { /* its sender expects nothing */
+        if ((proxy->flags & RF_MATCHED) && (proxy->flags & RF_RESOLVED))
+            pool_put(&s->req_pool, proxy);
+        return;
+    }
     struct pm_update m = {PM_UPDATE, proxy->flags & (RF_MATCHED | RF_RESOLVED | RF_BSEND),
                           proxy->done_time, proxy->partner_time, (uint64_t)proxy->cpu_mark};
     post(s, worker_of(s, proxy->owner), &m, sizeof m);
@@ -249,6 +276,10 @@ static void take_envelope(struct sim *s, const struct pm_envelope *m) {
         nics_toward_ejection(s, id);
     }
     pt2pt_accept_remote(s, r);
+}
+
+static void take_sent(struct sim *s, const struct pm_sent *m) {
+    if (m->rank >= 0 && m->rank < s->nranks) add_sent(s, m->rank, m->msgs, m->bytes);
 }
 
 static void take_clear(struct sim *s, const struct pm_clear *m) {
@@ -354,6 +385,9 @@ static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
     case PM_BLOCKED:
         take_blocked(s, msg, len);
         break;
+    case PM_SENT:
+        take_sent(s, msg);
+        break;
     case PM_SPLIT: {
         const struct pm_split *m = msg;
         struct comm *parent = comm_by_context(s, m->parent_ctx);
@@ -445,11 +479,21 @@ static void gather(struct sim *s) {
         memcpy(t.coll_calls, s->coll_calls, sizeof t.coll_calls);
         snprintf(t.report, sizeof t.report, "%s", s->report ? s->report : "");
         post(s, 0, &t, sizeof t);
+        for (int32_t i = 0; p->sent && i < s->nranks; i++)
+            if (p->sent[i].msgs) {
+                struct pm_sent m = {PM_SENT, i, p->sent[i].msgs, p->sent[i].bytes};
+                post(s, 0, &m, sizeof m);
+            }
         post_observed(s);
         if (s->status == SIM_OK) post_blocked(s);
     }
     exchange(s, SIMTIME_NEVER);
-    if (p->me == 0) s->eng.now = s->eng.last_event; /* the windows ran past it */
+    if (p->me != 0) return;
+    s->eng.now = s->eng.last_event;                      /* the windows ran past it */
+    for (int32_t i = 0; p->sent && i < s->nranks; i++) { /* after every rank's own figures */
+        s->ranks[i].st.msgs_sent += p->sent[i].msgs;
+        s->ranks[i].st.bytes_sent += p->sent[i].bytes;
+    }
 }
 
 void part_run(struct sim *s) {
@@ -523,6 +567,7 @@ void part_free(struct sim *s) {
         free(s->part->blocked[i].targets);
     }
     free(s->part->blocked);
+    free(s->part->sent);
     free(s->part->worker_of_node);
     free(s->part);
     s->part = NULL;

@@ -82,7 +82,9 @@ static void queue_append(struct request **head, struct request **tail, struct re
 static void account_transfer(struct sim *s, const struct request *send,
                              const struct request *recv) {
     struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
-    if (!send->remote) { /* else counted on the sender's worker (pt2pt_remote_update) */
+    if (send->remote) { /* the sender's figures are another worker's: handed over at the end */
+        part_count_sent(s, send->owner, send->size);
+    } else {
         sr->st.msgs_sent++;
         sr->st.bytes_sent += send->size;
     }
@@ -694,6 +696,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (!sim_local(s, wdest)) { /* its receiver's worker matches it */
         part_post_envelope(s, r);
         if (!(r->flags & RF_SUB)) r->data = NULL;
+        if (pt2pt_done_at_post(s, r)) r->flags |= RF_MATCHED; /* no news will come back */
         return r;
     }
     struct srank *dr = &s->ranks[wdest];
@@ -725,6 +728,11 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     return r;
 }
 
+bool pt2pt_done_at_post(const struct sim *s, const struct request *send) {
+    return send->size <= s->plat->eager_limit && send->mode != SEND_SYNC &&
+           !(send->flags & RF_BSEND);
+}
+
 void pt2pt_accept_remote(struct sim *s, struct request *r) {
     struct srank *dr = &s->ranks[r->peer];
     struct request *prev = NULL, *recv = NULL;
@@ -744,11 +752,7 @@ void pt2pt_accept_remote(struct sim *s, struct request *r) {
 
 void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtime_t done,
                          simtime_t partner) {
-    if ((flags & RF_MATCHED) && !(r->flags & RF_MATCHED)) {
-        r->flags |= RF_MATCHED;
-        s->ranks[r->owner].st.msgs_sent++;
-        s->ranks[r->owner].st.bytes_sent += r->size;
-    }
+    r->flags |= flags & RF_MATCHED;
     if ((flags & RF_MATCHED) && (r->flags & RF_BSEND)) r->partner_time = partner;
     if ((flags & RF_RESOLVED) && !(r->flags & RF_RESOLVED))
         request_resolve(s, r, done, partner);
@@ -876,7 +880,7 @@ bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
         if (was && !delivering(me)) stop_delivering(s, rank); /* the last one waiting */
         return true;
     }
-    if (r->kind == REQ_SEND && !(r->flags & RF_MATCHED) && !sim_local(s, r->peer)) {
+    if (r->kind == REQ_SEND && !sim_local(s, r->peer)) { /* matched or not: known elsewhere */
         sim_fail(s,
                  "rank %d: MPI_Cancel of a send to rank %d, which runs in another worker: a "
                  "split run cannot cancel across workers yet; run without --procs",

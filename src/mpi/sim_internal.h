@@ -277,6 +277,10 @@ void pt2pt_xfer_free(struct sim *s, uint32_t id);
 /* A stand-in for a send of another worker (part.c) meets its receiver's
  * queues, as the send would have when posted. */
 void pt2pt_accept_remote(struct sim *s, struct request *proxy);
+/* Whether a send is done when posted and nothing about its receipt matters
+ * to its sender (an eager standard or ready send): a split run then sends
+ * no update back. */
+bool pt2pt_done_at_post(const struct sim *s, const struct request *send);
 /* The sender's worker learns what became of its send r on the receiver's. */
 void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtime_t done,
                          simtime_t partner);
@@ -305,6 +309,9 @@ void part_settle(struct sim *s, struct request *proxy);
 void part_post_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
 void part_post_eject(struct sim *s, const struct xfer *x);
 void part_free(struct sim *s);
+/* A split run: a message of another worker's rank matched here, counted in
+ * that rank's figures when the first worker gathers them. */
+void part_count_sent(struct sim *s, int32_t rank, int64_t size);
 /* A rank's part in a split of parent, for the other workers, which build
  * the same communicators; and the context a split run gives a new
  * communicator (from its parent's, the split's number and the color, the
