@@ -42,6 +42,7 @@ struct header {
 };
 
 static void buf_put(struct buf *b, const void *p, size_t n) {
+    if (n == 0) return;
     if (b->len + n > b->cap) {
         b->cap = b->cap * 2 > b->len + n ? b->cap * 2 : b->len + n + 4096;
         b->data = xrealloc_or_die(b->data, b->cap);

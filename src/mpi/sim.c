@@ -164,6 +164,10 @@ bool sim_owns(const struct sim *s, int32_t rank) {
     return sim_local(s, rank);
 }
 
+bool sim_reports(const struct sim *s) {
+    return part_first(s);
+}
+
 uint64_t sim_records_elsewhere(const struct sim *s) {
     return s->records_elsewhere;
 }

@@ -76,6 +76,9 @@ struct workers;
 bool sim_split(struct sim *s, struct workers *w, struct sim_error *err);
 /* Whether rank runs in this worker (always, unless the run is split). */
 bool sim_owns(const struct sim *s, int32_t rank);
+/* Whether this worker reports the run and writes its files (always, unless
+ * the run is split: then the first worker). */
+bool sim_reports(const struct sim *s);
 /* A split run's costs: its windows (exchanges), the messages and bytes the
  * workers sent one another, the first worker's wall time in exchanges. */
 struct sim_split_stats {

@@ -91,6 +91,7 @@ static size_t on_pack(void *ctx, char **out) {
     blob_put(&b, a->matrix.bytes, sizeof *a->matrix.bytes * cells);
     intervals_pack(&a->iv, owns, a->sim, &b);
     if (a->tl) timeline_pack(a->tl, a->sim, owns, a->sim, &b);
+    if (a->chrome) chrome_pack(a->chrome, &b);
     *out = b.data;
     return b.len;
 }
@@ -108,7 +109,9 @@ static void on_unpack(void *ctx, const char *blob, size_t len) {
         a->matrix.bytes[i] += b;
     }
     size_t at = 2 * part, got = intervals_unpack(&a->iv, blob + at, len - at);
-    if (got && a->tl) timeline_unpack(a->tl, blob + at + got, len - at - got);
+    at += got;
+    if (got && a->tl) at += got = timeline_unpack(a->tl, blob + at, len - at);
+    if (got && a->chrome) chrome_unpack(a->chrome, blob + at, len - at);
 }
 
 /* Parses "0,4,8-11" into ranks below n (out may be NULL: only checks). */

@@ -101,7 +101,12 @@ void chrome_period(struct chrome *c, const struct sim_period *p);
 void chrome_instant(struct chrome *c, int32_t rank, simtime_t t, enum sim_call call);
 void chrome_message(struct chrome *c, const struct sim_message *m);
 void chrome_interval(struct chrome *c, int32_t rank, simtime_t t, const char *name);
+/* Writes the file (err NULL: discards it). */
 bool chrome_close(struct chrome *c, struct sim_error *err);
+/* A split run: a worker's events for the first, which adds them to its own
+ * (unpack returns the bytes read, 0 if malformed). */
+void chrome_pack(const struct chrome *c, struct blob *b);
+size_t chrome_unpack(struct chrome *c, const char *p, size_t len);
 
 /* Messages and bytes from rank to rank, ranks grouped into at most
  * MATRIX_GROUPS (a square of groups x groups cells). */

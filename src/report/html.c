@@ -189,8 +189,8 @@ static void json_timeline(FILE *f, struct timeline *tl, const struct shown *sh, 
         else if (r.a < 0 && sh->index[-1 - r.a] >= 0 && sh->index[r.b] >= 0)
             tl_list_add(&msgs, &r);
     }
-    qsort(states.r, states.n, sizeof *states.r, cmp_state);
-    qsort(msgs.r, msgs.n, sizeof *msgs.r, cmp_message);
+    if (states.n) qsort(states.r, states.n, sizeof *states.r, cmp_state);
+    if (msgs.n) qsort(msgs.r, msgs.n, sizeof *msgs.r, cmp_message);
     fputs("\"timeline\": {\"ranks\": [", f);
     for (int i = 0; i < sh->n; i++)
         fprintf(f, "%s%d", i ? "," : "", sh->ranks[i]);

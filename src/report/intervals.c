@@ -231,6 +231,7 @@ static void acc_add(struct acc *to, const struct acc *from) {
 /* --- a split run's workers' observations, merged in the first --- */
 
 void blob_put(struct blob *b, const void *p, size_t n) {
+    if (n == 0) return;
     if (b->len + n > b->cap) {
         b->cap = b->cap * 2 > b->len + n ? b->cap * 2 : b->len + n + 4096;
         b->data = xrealloc_or_die(b->data, b->cap);
