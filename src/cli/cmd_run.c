@@ -268,6 +268,13 @@ int cmd_run(int argc, char **argv) {
             set_env("SIMPI_PRIVATIZE", "0");
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             set_env("SIMPI_QUIET", "1");
+        } else if (!strcmp(a, "--procs") || !strcmp(a, "-j")) {
+            fprintf(stderr,
+                    "simpi run: %s: on-line programs are not split over worker processes "
+                    "yet (their collectives' data and communicators must cross them); "
+                    "`simpi replay --procs K` splits a trace (docs/parallel.md)\n",
+                    a);
+            return EXIT_USAGE;
         } else {
             fprintf(stderr, "simpi run: unknown option '%s'\n", a);
             usage(stderr);
