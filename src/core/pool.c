@@ -141,3 +141,13 @@ void pool_destroy(struct pool *p) {
     free(p->chunk_bytes);
     memset(p, 0, sizeof *p);
 }
+
+void bytes_append(char **data, size_t *len, size_t *cap, const void *p, size_t n) {
+    if (n == 0) return;
+    if (*len + n > *cap) {
+        *cap = *cap * 2 > *len + n ? *cap * 2 : *len + n + 4096;
+        *data = xrealloc_or_die(*data, *cap);
+    }
+    memcpy(*data + *len, p, n);
+    *len += n;
+}

@@ -33,6 +33,8 @@ void pool_destroy(struct pool *p);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc_or_die(void *p, size_t n);
+/* Appends n bytes at p to a growing buffer (*data, *len of *cap bytes). */
+void bytes_append(char **data, size_t *len, size_t *cap, const void *p, size_t n);
 char *xstrdup(const char *s);
 
 #endif

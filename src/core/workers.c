@@ -42,13 +42,7 @@ struct header {
 };
 
 static void buf_put(struct buf *b, const void *p, size_t n) {
-    if (n == 0) return;
-    if (b->len + n > b->cap) {
-        b->cap = b->cap * 2 > b->len + n ? b->cap * 2 : b->len + n + 4096;
-        b->data = xrealloc_or_die(b->data, b->cap);
-    }
-    memcpy(b->data + b->len, p, n);
-    b->len += n;
+    bytes_append(&b->data, &b->len, &b->cap, p, n);
 }
 
 /* Room for k * (k - 1) socket ends, raising the soft limit if need be. */
@@ -143,6 +137,17 @@ int workers_count(const struct workers *w) {
  * of 8, so that every message starts 8-byte aligned where it is taken. */
 static size_t padded(uint32_t len) {
     return ((size_t)len + 7) & ~(size_t)7;
+}
+
+/* Delivers the messages worker j queued (len bytes at data), in order. */
+static void deliver_all(int j, const char *data, size_t len, workers_deliver_fn deliver,
+                        void *ctx) {
+    for (size_t at = 0; at < len;) {
+        uint64_t n;
+        memcpy(&n, data + at, sizeof n);
+        deliver(ctx, j, data + at + sizeof n, (uint32_t)n);
+        at += sizeof n + padded((uint32_t)n);
+    }
 }
 
 void workers_post(struct workers *w, int to, const void *msg, uint32_t len) {
@@ -370,12 +375,7 @@ static bool exchange_through_helper(struct workers *w, simtime_t next, simtime_t
     }
     *least = nx;
     for (int j = 0; j < w->k; j++)
-        for (size_t at = 0; j != w->me && at < len[j];) {
-            uint64_t n;
-            memcpy(&n, w->in[j].data + at, sizeof n);
-            deliver(ctx, j, w->in[j].data + at + sizeof n, (uint32_t)n);
-            at += sizeof n + padded((uint32_t)n);
-        }
+        if (j != w->me) deliver_all(j, w->in[j].data, len[j], deliver, ctx);
     free(len);
     return true;
 }
@@ -394,12 +394,7 @@ bool workers_exchange(struct workers *w, simtime_t next, simtime_t *least,
         struct header h;
         memcpy(&h, b->data, sizeof h);
         if (h.next < *least) *least = h.next;
-        for (size_t at = sizeof h; at < sizeof h + h.len;) {
-            uint64_t len;
-            memcpy(&len, b->data + at, sizeof len);
-            deliver(ctx, j, b->data + at + sizeof len, (uint32_t)len);
-            at += sizeof len + padded((uint32_t)len);
-        }
+        deliver_all(j, b->data + sizeof h, h.len, deliver, ctx);
     }
     return true;
 }

@@ -140,15 +140,21 @@ void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq) {
     x->seq = seq;
 }
 
-void nics_send_eager(struct sim *s, struct request *send) {
-    int32_t a = s->ranks[send->owner].node, b = s->ranks[send->peer].node;
-    if (network_cost(s->net, a, b, send->size) == SIMTIME_NEVER) return; /* match() says so */
+uint32_t nics_eager_xfer(struct sim *s, int32_t from, int32_t to, int64_t size, uint32_t seq) {
     uint32_t id = pt2pt_xfer_new(s);
     struct xfer *x = &s->xfers[id];
     x->eager = 1;
-    x->from = send->owner;
-    x->to = send->peer;
-    nics_set_costs(s, x, send->size, send->seq);
+    x->from = from;
+    x->to = to;
+    nics_set_costs(s, x, size, seq);
+    return id;
+}
+
+void nics_send_eager(struct sim *s, struct request *send) {
+    int32_t a = s->ranks[send->owner].node, b = s->ranks[send->peer].node;
+    if (network_cost(s->net, a, b, send->size) == SIMTIME_NEVER) return; /* match() says so */
+    uint32_t id = nics_eager_xfer(s, send->owner, send->peer, send->size, send->seq);
+    struct xfer *x = &s->xfers[id];
     send->xfer = id;
     simtime_t ready = sim_max(send->post_time, s->eng.now);
     if (sim_local(s, send->peer)) {

@@ -264,12 +264,8 @@ static void take_envelope(struct sim *s, const struct pm_envelope *m) {
     r->user_id = m->root;
     r->cpu_mark = (simtime_t)m->handle;
     if (m->has_xfer) {
-        uint32_t id = pt2pt_xfer_new(s);
+        uint32_t id = nics_eager_xfer(s, m->owner, m->peer, m->size, m->seq);
         struct xfer *x = &s->xfers[id];
-        x->eager = 1;
-        x->from = m->owner;
-        x->to = m->peer;
-        nics_set_costs(s, x, m->size, m->seq);
         x->at = m->at;
         x->head = m->head;
         r->xfer = id;

@@ -331,6 +331,8 @@ bool part_setup(struct sim *s, struct workers *w, struct sim_error *err);
 /* nics.c */
 void nics_init(struct sim *s);
 void nics_destroy(struct sim *s);
+/* A new eager transfer through the interfaces, its costs set. */
+uint32_t nics_eager_xfer(struct sim *s, int32_t from, int32_t to, int64_t size, uint32_t seq);
 /* An eager send through the interfaces, when posted. */
 void nics_send_eager(struct sim *s, struct request *send);
 /* A matched rendezvous transfer (send, recv and from set) whose

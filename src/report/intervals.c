@@ -187,23 +187,31 @@ static void coll_complete(struct intervals *iv, struct pending_coll *pc, int32_t
         acc_of(iv, pc->node[i], pc->rank[i])->sync_loss += pc->last_entry - pc->entry[i];
 }
 
+/* The call `id` of `members` waiting for its members (made, with its first
+ * exit at first_exit, if new); *slot: its place in the table. */
+static struct pending_coll *pending_for(struct intervals *iv, uint64_t id, int32_t members,
+                                        simtime_t first_exit, size_t *slot) {
+    if (2 * (iv->colls_used + 1) > iv->colls_cap) colls_grow(iv);
+    size_t h = *slot = coll_slot(iv, id);
+    struct pending_coll *pc = iv->colls[h];
+    if (pc) return pc;
+    pc = xcalloc(1, sizeof *pc);
+    pc->id = id;
+    pc->members = members;
+    pc->first_exit = first_exit;
+    pc->blocking = true;
+    pc->rank = xcalloc((size_t)members, sizeof *pc->rank);
+    pc->node = xcalloc((size_t)members, sizeof *pc->node);
+    pc->entry = xcalloc((size_t)members, sizeof *pc->entry);
+    iv->colls[h] = pc;
+    iv->colls_used++;
+    return pc;
+}
+
 static void coll_note(struct intervals *iv, const struct sim_period *p, int32_t node) {
     if (p->coll_members <= 1) return;
-    if (2 * (iv->colls_used + 1) > iv->colls_cap) colls_grow(iv);
-    size_t h = coll_slot(iv, p->coll_id);
-    struct pending_coll *pc = iv->colls[h];
-    if (!pc) {
-        pc = xcalloc(1, sizeof *pc);
-        pc->id = p->coll_id;
-        pc->members = p->coll_members;
-        pc->first_exit = p->end;
-        pc->blocking = true;
-        pc->rank = xcalloc((size_t)pc->members, sizeof *pc->rank);
-        pc->node = xcalloc((size_t)pc->members, sizeof *pc->node);
-        pc->entry = xcalloc((size_t)pc->members, sizeof *pc->entry);
-        iv->colls[h] = pc;
-        iv->colls_used++;
-    }
+    size_t h;
+    struct pending_coll *pc = pending_for(iv, p->coll_id, p->coll_members, p->end, &h);
     if (pc->arrived == pc->members) return; /* a call id reused before completion */
     pc->rank[pc->arrived] = p->rank;
     pc->node[pc->arrived] = node;
@@ -231,13 +239,7 @@ static void acc_add(struct acc *to, const struct acc *from) {
 /* --- a split run's workers' observations, merged in the first --- */
 
 void blob_put(struct blob *b, const void *p, size_t n) {
-    if (n == 0) return;
-    if (b->len + n > b->cap) {
-        b->cap = b->cap * 2 > b->len + n ? b->cap * 2 : b->len + n + 4096;
-        b->data = xrealloc_or_die(b->data, b->cap);
-    }
-    memcpy(b->data + b->len, p, n);
-    b->len += n;
+    bytes_append(&b->data, &b->len, &b->cap, p, n);
 }
 
 struct packed_coll {
@@ -296,21 +298,8 @@ void intervals_pack(const struct intervals *iv, bool (*owns)(void *ctx, int32_t 
  * nodes given in this tree's numbering. */
 static void coll_merge(struct intervals *iv, const struct packed_coll *c, const int32_t *rank,
                        const int32_t *node, const simtime_t *entry) {
-    if (2 * (iv->colls_used + 1) > iv->colls_cap) colls_grow(iv);
-    size_t h = coll_slot(iv, c->id);
-    struct pending_coll *pc = iv->colls[h];
-    if (!pc) {
-        pc = xcalloc(1, sizeof *pc);
-        pc->id = c->id;
-        pc->members = c->members;
-        pc->first_exit = c->first_exit;
-        pc->blocking = true;
-        pc->rank = xcalloc((size_t)pc->members, sizeof *pc->rank);
-        pc->node = xcalloc((size_t)pc->members, sizeof *pc->node);
-        pc->entry = xcalloc((size_t)pc->members, sizeof *pc->entry);
-        iv->colls[h] = pc;
-        iv->colls_used++;
-    }
+    size_t h;
+    struct pending_coll *pc = pending_for(iv, c->id, c->members, c->first_exit, &h);
     for (int32_t i = 0; i < c->arrived && pc->arrived < pc->members; i++) {
         pc->rank[pc->arrived] = rank[i];
         pc->node[pc->arrived] = node[i];
