@@ -257,8 +257,8 @@ static void take_envelope(struct sim *s, const struct pm_envelope *m) {
     r->mode = m->mode;
     r->seq = m->seq;
     r->coll = m->coll;
-    r->flags = m->flags;
-    if (r->flags & RF_RESOLVED) r->done_time = r->partner_time = m->post_time;
+    r->flags = m->flags & RF_BSEND;
+    if (m->flags & RF_RESOLVED) request_resolve(s, r, m->post_time, m->post_time); /* as there */
     r->remote = 1;
     r->remote_sub = m->sub;
     r->user_id = m->root;

@@ -269,7 +269,7 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
         struct xfer *x = &s->xfers[id];
         x->recv = recv;
         if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
-        bool let_go = send->mode != SEND_SYNC && !(send->flags & RF_BSEND); /* done at post */
+        bool let_go = pt2pt_done_at_post(s, send);
         x->send = let_go ? NULL : send;
         if (let_go) send->xfer = 0;
         if (let_go && send->remote) part_settle(s, send);
@@ -670,6 +670,17 @@ static void recv_place(struct sim *s, struct request *r) {
     if (delivering(me)) deliver_arm(s, r->owner);
 }
 
+/* Send r, just queued unexpected at its receiver: a receiver that delivers
+ * offers it now if it has arrived, else when it does. */
+static void queued_for_delivery(struct sim *s, struct request *r) {
+    struct srank *dr = &s->ranks[r->peer];
+    if (!delivering(dr)) return;
+    if (r->visible <= s->eng.now)
+        deliver_arrived(s, r->peer);
+    else if (dr->deliver_at == SIMTIME_NEVER || r->visible < dr->deliver_at)
+        deliver_arm(s, r->peer);
+}
+
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                                 uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
                                 enum send_mode mode, struct sched *owner, simtime_t at,
@@ -719,12 +730,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
         unexp_insert(s, dr, r);
     }
     if (!(r->flags & RF_SUB) && !(r->flags & RF_OWNS) && !borrowed) r->data = NULL;
-    if (!recv && delivering(dr)) { /* after r's payload is kept */
-        if (r->visible <= s->eng.now)
-            deliver_arrived(s, wdest);
-        else if (dr->deliver_at == SIMTIME_NEVER || r->visible < dr->deliver_at)
-            deliver_arm(s, wdest);
-    }
+    if (!recv) queued_for_delivery(s, r); /* after r's payload is kept */
     return r;
 }
 
@@ -743,11 +749,7 @@ void pt2pt_accept_remote(struct sim *s, struct request *r) {
         return;
     }
     unexp_insert(s, dr, r);
-    if (!delivering(dr)) return;
-    if (r->visible <= s->eng.now)
-        deliver_arrived(s, r->peer);
-    else if (dr->deliver_at == SIMTIME_NEVER || r->visible < dr->deliver_at)
-        deliver_arm(s, r->peer);
+    queued_for_delivery(s, r);
 }
 
 void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtime_t done,
