@@ -82,23 +82,33 @@ static int cmp_rank(const void *a, const void *b) {
     return *(const int32_t *)a - *(const int32_t *)b;
 }
 
-/* The user's ranks, or the slowest, rank 0 and a sample spread evenly. */
-static int chosen_ranks(const struct timeline *tl, const struct sim *s, int32_t *out) {
+/* The user's ranks, or a sample of TL_DEFAULT_RANKS spread evenly from
+ * rank 0 (at most TL_MAX_RANKS); returns how many. */
+static int user_or_sample(const struct timeline *tl, int32_t *out) {
     if (tl->ranks) {
         struct sim_error err = {0};
-        int n = analysis_rank_list(tl->ranks, tl->nranks, out, TL_MAX_RANKS, &err);
-        qsort(out, (size_t)n, sizeof *out, cmp_rank);
-        return n;
+        return analysis_rank_list(tl->ranks, tl->nranks, out, TL_MAX_RANKS, &err);
     }
-    int32_t slowest = 0;
-    for (int32_t r = 1; r < tl->nranks; r++)
-        if (sim_rank_stats(s, r)->finish > sim_rank_stats(s, slowest)->finish) slowest = r;
-    int n = 0;
-    out[n++] = slowest;
     int want = tl->nranks < TL_DEFAULT_RANKS ? tl->nranks : TL_DEFAULT_RANKS;
-    for (int i = 0; n < want && i < want; i++) {
-        int32_t r = (int32_t)((int64_t)i * tl->nranks / want);
-        if (r != slowest) out[n++] = r;
+    for (int i = 0; i < want; i++)
+        out[i] = (int32_t)((int64_t)i * tl->nranks / want);
+    return want;
+}
+
+/* The user's ranks, or the slowest, rank 0 and a sample spread evenly. */
+static int chosen_ranks(const struct timeline *tl, const struct sim *s, int32_t *out) {
+    int32_t sample[TL_MAX_RANKS];
+    int k = user_or_sample(tl, sample), n = 0;
+    if (!tl->ranks) {
+        int32_t slowest = 0;
+        for (int32_t r = 1; r < tl->nranks; r++)
+            if (sim_rank_stats(s, r)->finish > sim_rank_stats(s, slowest)->finish) slowest = r;
+        out[n++] = slowest;
+        for (int i = 0; n < k && i < k; i++)
+            if (sample[i] != slowest) out[n++] = sample[i];
+    } else {
+        memcpy(out, sample, sizeof *out * (size_t)k);
+        n = k;
     }
     qsort(out, (size_t)n, sizeof *out, cmp_rank);
     return n;
@@ -219,23 +229,6 @@ static void json_timeline(FILE *f, struct timeline *tl, const struct shown *sh, 
 
 /* --- a split run: each worker's timeline of the ranks that may be shown --- */
 
-/* Whether rank may be shown: the user's list, the evenly spread sample, or
- * (slowest) this worker's slowest rank, which may be the run's. */
-static bool may_show(const struct timeline *tl, int32_t rank, int32_t slowest) {
-    if (tl->ranks) {
-        int32_t list[TL_MAX_RANKS];
-        struct sim_error err = {0};
-        int n = analysis_rank_list(tl->ranks, tl->nranks, list, TL_MAX_RANKS, &err);
-        for (int i = 0; i < n; i++)
-            if (list[i] == rank) return true;
-        return false;
-    }
-    int want = tl->nranks < TL_DEFAULT_RANKS ? tl->nranks : TL_DEFAULT_RANKS;
-    for (int i = 0; i < want; i++)
-        if ((int32_t)((int64_t)i * tl->nranks / want) == rank) return true;
-    return rank == slowest;
-}
-
 void timeline_pack(struct timeline *tl, const struct sim *s, bool (*owns)(void *ctx, int32_t rank),
                    void *ctx, struct blob *b) {
     int32_t slowest = -1;
@@ -243,17 +236,22 @@ void timeline_pack(struct timeline *tl, const struct sim *s, bool (*owns)(void *
         if (owns(ctx, r) &&
             (slowest < 0 || sim_rank_stats(s, r)->finish > sim_rank_stats(s, slowest)->finish))
             slowest = r;
+    /* the ranks that may be shown: the user's list, or the evenly spread
+     * sample and this worker's slowest rank (which may be the run's) */
     uint8_t *keep = xcalloc((size_t)tl->nranks, 1);
-    for (int32_t r = 0; r < tl->nranks; r++)
-        keep[r] = owns(ctx, r) && may_show(tl, r, slowest);
+    int32_t list[TL_MAX_RANKS];
+    int n = user_or_sample(tl, list);
+    for (int i = 0; i < n; i++)
+        keep[list[i]] = owns(ctx, list[i]);
+    if (!tl->ranks && slowest >= 0) keep[slowest] = 1;
     fflush(tl->tmp);
     rewind(tl->tmp);
     struct tl_list l = {0};
     struct tl_rec r;
     while (fread(&r, sizeof r, 1, tl->tmp) == 1) /* states of its ranks, messages to them */
         if ((r.a >= 0 && keep[r.a]) || (r.a < 0 && keep[r.b])) tl_list_add(&l, &r);
-    uint64_t n = l.n;
-    blob_put(b, &n, sizeof n);
+    uint64_t count = l.n;
+    blob_put(b, &count, sizeof count);
     blob_put(b, l.r, sizeof *l.r * l.n);
     free(l.r);
     free(keep);
