@@ -22,7 +22,7 @@ static void usage(FILE *out) {
     fprintf(out, "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
                  "                 [--cpu=measure|ignore] [--host-speed RATE] [--stack-size SIZE]\n"
                  "                 [--privatize|--no-privatize] [--check off|default|full]\n"
-                 "                 [--report FILE.html]\n"
+                 "                 [--report FILE.html] [--procs K|auto]\n"
                  "                 [--paraver PREFIX] [--chrome FILE.json] [--trace-out DIR]\n"
                  "                 ./program [args...]\n");
 }
@@ -268,13 +268,13 @@ int cmd_run(int argc, char **argv) {
             set_env("SIMPI_PRIVATIZE", "0");
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             set_env("SIMPI_QUIET", "1");
-        } else if (!strcmp(a, "--procs") || !strcmp(a, "-j")) {
-            fprintf(stderr,
-                    "simpi run: %s: on-line programs are not split over worker processes "
-                    "yet (their collectives' data and communicators must cross them); "
-                    "`simpi replay --procs K` splits a trace (docs/parallel.md)\n",
-                    a);
-            return EXIT_USAGE;
+        } else if ((v = value_of("--procs", argc, argv, &i)) ||
+                   (v = value_of("-j", argc, argv, &i))) {
+            int procs;
+            if (!cli_parse_procs(a, v, &procs)) return EXIT_USAGE;
+            char text[16];
+            snprintf(text, sizeof text, "%d", procs);
+            set_env("SIMPI_PROCS", text);
         } else {
             fprintf(stderr, "simpi run: unknown option '%s'\n", a);
             usage(stderr);
@@ -283,6 +283,15 @@ int cmd_run(int argc, char **argv) {
     }
     if (i >= argc) {
         usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (cli_launcher_size() > 1) {
+        fprintf(stderr,
+                "simpi run: started by a launcher (mpirun, srun: %d processes), which would run "
+                "the whole simulation in each; on-line runs are not split over a launcher's "
+                "processes yet: run one simpi run, with --procs K to use K cores "
+                "(docs/parallel.md)\n",
+                cli_launcher_size());
         return EXIT_USAGE;
     }
     set_env("SIMPI_SET", sets);

@@ -34,6 +34,7 @@ struct part {
     int k, me;
     int32_t *worker_of_node;
     simtime_t window;
+    simtime_t window_end;         /* the end of the window running */
     bool posted;                  /* something went out in this window */
     bool stopped;                 /* a worker stopped the run */
     struct sim_split_stats stats; /* messages and bytes: this worker's, then all of them */
@@ -58,7 +59,8 @@ enum {
     PM_OBSERVED,
     PM_BLOCKED,
     PM_SPLIT,
-    PM_SENT
+    PM_SENT,
+    PM_FRONT
 };
 
 /* Messages of a rank matched in the sending worker (part_count_sent). */
@@ -81,8 +83,9 @@ struct pm_blocked {
     int32_t rank, n;
 };
 
+/* followed, when has_data, by the message's `size` bytes (on-line runs) */
 struct pm_envelope {
-    uint8_t type, mode, flags, coll, sub, has_xfer;
+    uint8_t type, mode, flags, coll, sub, has_xfer, has_data;
     int32_t owner, peer, src, tag, root;
     uint32_t ctx, seq;
     int64_t size;
@@ -129,6 +132,7 @@ struct pm_totals {
     simtime_t net_transfer;
     int64_t unmatched, abandoned;
     int64_t coll_calls[48];
+    int32_t exit_forced, exit_rank_status; /* the front end's (sim_set_exit_codes) */
     char report[512];
 };
 
@@ -188,7 +192,28 @@ void part_post_envelope(struct sim *s, struct request *send) {
         pt2pt_xfer_free(s, send->xfer);
         send->xfer = 0;
     }
-    post(s, worker_of(s, send->peer), &m, sizeof m);
+    /* an on-line send's data go with it (a collective's move through the
+     * front end's own messages); read now, as MPI forbids changing them
+     * before the send completes */
+    const void *data = !(send->flags & RF_SUB) && send->size > 0 ? send->data : NULL;
+    if (!data) {
+        post(s, worker_of(s, send->peer), &m, sizeof m);
+        return;
+    }
+    if ((uint64_t)send->size > UINT32_MAX - sizeof m - 64) {
+        sim_fail(s,
+                 "rank %d: a message of %lld bytes to rank %d (another worker's) is over the 4 GiB "
+                 "a split run carries between workers; run without --procs",
+                 send->owner, (long long)send->size, send->peer);
+        return;
+    }
+    if (sim_address_hook) data = sim_address_hook(send->owner, (void *)data);
+    m.has_data = 1;
+    char *msg = xmalloc(sizeof m + (size_t)send->size);
+    memcpy(msg, &m, sizeof m);
+    memcpy(msg + sizeof m, data, (size_t)send->size);
+    post(s, worker_of(s, send->peer), msg, (uint32_t)(sizeof m + (size_t)send->size));
+    free(msg);
 }
 
 static void add_sent(struct sim *s, int32_t rank, int64_t msgs, int64_t bytes) {
@@ -250,7 +275,7 @@ uint32_t part_context(struct sim *s, uint32_t parent_ctx, uint32_t seq, int32_t 
 
 /* --- what arrives --- */
 
-static void take_envelope(struct sim *s, const struct pm_envelope *m) {
+static void take_envelope(struct sim *s, const struct pm_envelope *m, uint32_t len) {
     struct request *r = request_new(s, m->owner, m->ctx, REQ_SEND, m->tag, m->size, m->post_time);
     r->src = m->src;
     r->peer = m->peer;
@@ -263,6 +288,11 @@ static void take_envelope(struct sim *s, const struct pm_envelope *m) {
     r->remote_sub = m->sub;
     r->user_id = m->root;
     r->cpu_mark = (simtime_t)m->handle;
+    if (m->has_data && m->size > 0 && len >= sizeof *m + (uint64_t)m->size) {
+        r->data = xmalloc((size_t)m->size);
+        memcpy(r->data, (const char *)m + sizeof *m, (size_t)m->size);
+        r->flags |= RF_OWNS;
+    }
     if (m->has_xfer) {
         uint32_t id = nics_eager_xfer(s, m->owner, m->peer, m->size, m->seq);
         struct xfer *x = &s->xfers[id];
@@ -322,6 +352,8 @@ static void take_totals(struct sim *s, const struct pm_totals *m) {
     s->part->stats.messages += m->messages;
     s->part->stats.bytes += m->bytes;
     s->records_elsewhere += m->records;
+    if (s->exit_forced < 0) s->exit_forced = m->exit_forced;
+    if (s->exit_rank_status == 0) s->exit_rank_status = m->exit_rank_status;
     if (m->status != SIM_OK && s->status == SIM_OK) {
         s->status = m->status;
         sim_report_append(s, "%s", m->report);
@@ -358,7 +390,7 @@ static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
     (void)from;
     switch (*(const uint8_t *)msg) {
     case PM_ENVELOPE:
-        take_envelope(s, msg);
+        take_envelope(s, msg, len);
         break;
     case PM_UPDATE: {
         const struct pm_update *m = msg;
@@ -394,6 +426,9 @@ static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
         split_contribute(s, parent, m->myrank, m->color, m->key, m->new_id, m->seq);
         break;
     }
+    case PM_FRONT: /* a type byte, padding to 8, the front end's message */
+        if (s->drv.front && len >= 8) s->drv.front(s->drv.ctx, (const char *)msg + 8, len - 8);
+        break;
     case PM_OBSERVED: /* a type byte, padding to 8, the observer's blob */
         if (s->obs && s->obs->unpack) s->obs->unpack(s->obs->ctx, (const char *)msg + 8, len - 8);
         break;
@@ -455,6 +490,7 @@ static void post_observed(struct sim *s) {
 /* The first worker learns every rank's figures and how the run ended. */
 static void gather(struct sim *s) {
     struct part *p = s->part;
+    if (s->drv.ending) s->drv.ending(s->drv.ctx);
     if (p->me != 0) {
         for (int32_t i = 0; i < s->nranks; i++)
             if (part_owns(s, i)) {
@@ -471,7 +507,9 @@ static void gather(struct sim *s) {
                               .net = s->net_stats,
                               .net_transfer = s->net_transfer,
                               .unmatched = pt2pt_unmatched(s),
-                              .abandoned = s->abandoned_requests};
+                              .abandoned = s->abandoned_requests,
+                              .exit_forced = s->exit_forced,
+                              .exit_rank_status = s->exit_rank_status};
         memcpy(t.coll_calls, s->coll_calls, sizeof t.coll_calls);
         snprintf(t.report, sizeof t.report, "%s", s->report ? s->report : "");
         post(s, 0, &t, sizeof t);
@@ -492,6 +530,14 @@ static void gather(struct sim *s) {
     }
 }
 
+/* The run stops here: the other workers are told (once). */
+static void post_stop(struct sim *s) {
+    if (s->part->stopped) return;
+    struct pm_stop m = {PM_STOP, (uint8_t)s->status, (uint8_t)s->eng.limited};
+    post_all(s, &m, sizeof m);
+    s->part->stopped = true;
+}
+
 void part_run(struct sim *s) {
     struct part *p = s->part;
     for (int32_t i = 0; i < s->nranks; i++)
@@ -499,12 +545,9 @@ void part_run(struct sim *s) {
     simtime_t start = 0;
     for (;;) {
         simtime_t end = start + p->window;
+        p->window_end = end;
         bool ran = engine_run_until(&s->eng, end);
-        if (!ran && !p->stopped) {
-            struct pm_stop m = {PM_STOP, (uint8_t)s->status, (uint8_t)s->eng.limited};
-            post_all(s, &m, sizeof m);
-            p->stopped = true;
-        }
+        if (!ran) post_stop(s);
         simtime_t next = engine_next_time(&s->eng);
         if (p->posted && next > end) next = end;
         simtime_t least = exchange(s, next);
@@ -513,6 +556,34 @@ void part_run(struct sim *s) {
         if (start < end) start = end;
     }
     gather(s);
+}
+
+enum sim_status sim_split_abandon(struct sim *s) {
+    struct part *p = s->part;
+    post_stop(s); /* the window this worker left: its exchange, then the gathering */
+    exchange(s, p->window_end);
+    gather(s);
+    return s->status;
+}
+
+int sim_worker_of(const struct sim *s, int32_t rank) {
+    return s->part ? worker_of(s, rank) : 0;
+}
+
+int sim_worker_me(const struct sim *s) {
+    return s->part ? s->part->me : 0;
+}
+
+int sim_worker_count(const struct sim *s) {
+    return s->part ? s->part->k : 1;
+}
+
+void sim_post_front(struct sim *s, int to, const void *msg, uint32_t len) {
+    char *m = xcalloc((size_t)len + 8, 1);
+    m[0] = PM_FRONT;
+    memcpy(m + 8, msg, len);
+    post(s, to, m, len + 8);
+    free(m);
 }
 
 bool part_setup(struct sim *s, struct workers *w, struct sim_error *err) {

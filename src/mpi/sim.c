@@ -43,6 +43,7 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     s->plat = plat;
     s->net = net;
     s->drv = *drv;
+    s->exit_forced = -1;
     s->nranks = nranks;
     s->ranks = xcalloc((size_t)nranks, sizeof *s->ranks);
     for (int32_t i = 0; i < nranks; i++) {
@@ -166,6 +167,16 @@ bool sim_owns(const struct sim *s, int32_t rank) {
 
 bool sim_reports(const struct sim *s) {
     return part_first(s);
+}
+
+void sim_set_exit_codes(struct sim *s, int forced, int rank_status) {
+    s->exit_forced = forced;
+    s->exit_rank_status = rank_status;
+}
+
+void sim_exit_codes(const struct sim *s, int *forced, int *rank_status) {
+    *forced = s->exit_forced;
+    *rank_status = s->exit_rank_status;
 }
 
 uint64_t sim_records_elsewhere(const struct sim *s) {

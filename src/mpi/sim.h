@@ -46,6 +46,13 @@ struct sim_driver {
     void (*resume)(void *ctx, int32_t rank);
     void *ctx;
     uint64_t (*records)(void *ctx); /* a split run: the trace records replayed here, or NULL */
+    /* A split run: a message the front end posted with sim_post_front
+     * reaches this worker (at a window's end), or NULL */
+    void (*front)(void *ctx, const void *msg, uint32_t len);
+    /* A split run: called in every worker once its ranks are done, before
+     * the first gathers the figures (the on-line runtime flushes the
+     * ranks' output and gives its exit statuses: sim_set_exit_codes), or NULL */
+    void (*ending)(void *ctx);
 };
 
 /* SIM_INPUT_ERROR: the inputs make no sense (e.g. simulated time would
@@ -89,6 +96,27 @@ struct sim_split_stats {
 bool sim_split_stats(const struct sim *s, struct sim_split_stats *out);
 /* A split run's first worker: the trace records the others replayed. */
 uint64_t sim_records_elsewhere(const struct sim *s);
+/* The worker that runs `rank`, this worker, and how many there are (0, 0, 1
+ * unless the run is split). */
+int sim_worker_of(const struct sim *s, int32_t rank);
+int sim_worker_me(const struct sim *s);
+int sim_worker_count(const struct sim *s);
+/* A split run: sends the front end's message (its own format) to worker
+ * `to`, whose driver's `front` takes it at this window's end. Whatever the
+ * front end must know of another worker's ranks crosses this way (the
+ * on-line runtime's collective data). */
+void sim_post_front(struct sim *s, int to, const void *msg, uint32_t len);
+/* The front end's exit statuses (MPI_Abort's code or -1, the first
+ * non-zero status of a rank or 0): each worker sets its own in `ending`;
+ * after sim_run the first worker's are merged with the others' (its own
+ * first, then the lowest worker's). */
+void sim_set_exit_codes(struct sim *s, int forced, int rank_status);
+void sim_exit_codes(const struct sim *s, int *forced, int *rank_status);
+/* A split run's worker left sim_run abruptly (a crash or signal in a rank,
+ * caught by the front end with a long jump out of the window): it tells
+ * the others to stop, finishes the protocol and gathers, as sim_run would
+ * have; returns the run's status. */
+enum sim_status sim_split_abandon(struct sim *s);
 /* Runs until every rank finished, a deadlock, or an application error. */
 enum sim_status sim_run(struct sim *s);
 /* --time-limit: the run stops (SIM_TIME_LIMIT) before an event past limit

@@ -199,6 +199,8 @@ struct sim {
     simtime_t net_transfer;      /* summed send-to-receipt times of messages between nodes */
     int64_t unmatched_elsewhere; /* a split run's first worker: the others' unmatched sends */
     uint64_t records_elsewhere;  /* and the trace records they replayed */
+    int32_t exit_forced;         /* the front end's exit statuses (sim_set_exit_codes) */
+    int32_t exit_rank_status;
     /* LogGP costs (platform mpi.send_overhead...): the CPU time the rank
      * that just posted a send still owes (sim_cpu_overhead), and per rank
      * when its NIC may inject again and when it may process a receive */

@@ -11,6 +11,7 @@
 #include "mpi.h"
 #include "mpi/sim.h"
 #include "online/datatype/predefined.h"
+#include "online/runtime.h"
 
 struct member {
     void *in; /* copy of the input */
@@ -19,9 +20,10 @@ struct member {
     void *out;
     const int64_t *out_off, *out_len_from;
     int32_t owner; /* world rank, for privatized globals */
-    int op;        /* its reduction operation (user operations are per rank) */
+    int op, type;  /* its reduction operation and datatype (user ones are handles of its process) */
     int64_t out_len;
     uint8_t arrived, served;
+    uint8_t local; /* a rank of this worker (always, unless the run is split) */
 };
 
 struct slot {
@@ -33,12 +35,15 @@ struct slot {
     char failure[512];
     struct coll_call call; /* kind, root, op, type, count of the first arrival */
     struct member *m;
-    int32_t prefix; /* scans: members 0 .. prefix-1 served */
-    char *acc;      /* scans: their running reduction */
+    int32_t prefix;      /* scans: members 0 .. prefix-1 served */
+    char *acc;           /* scans: their running reduction */
+    int32_t first_local; /* the first member of this worker to arrive; -1: none yet */
+    char func[48];       /* call.func's copy (it may come from another worker) */
 };
 
 static struct slot *slots;
 static char why[512];
+static struct sim *split_sim; /* a split run's simulation, else NULL */
 
 const char *coll_data_error(void) {
     return why;
@@ -109,7 +114,10 @@ static struct slot *find_slot(uint32_t ctx, uint32_t seq, int32_t n, const struc
     s->seq = seq;
     s->n = n;
     s->first = me;
+    s->first_local = -1;
     s->call = *c;
+    snprintf(s->func, sizeof s->func, "%s", c->func ? c->func : "a collective");
+    s->call.func = s->func;
     s->m = xcalloc((size_t)n, sizeof *s->m);
     s->next = slots;
     slots = s;
@@ -150,6 +158,7 @@ static void deposit(struct member *m, const struct coll_call *c, int32_t n) {
     m->out = c->out;
     m->owner = c->owner;
     m->op = c->op;
+    m->type = c->type;
     m->out_len = c->out_len;
     m->out_off = c->out_off;
     m->out_len_from = c->out_len_from;
@@ -165,32 +174,54 @@ static char *out_of(const struct member *m) {
     return sim_address_hook && m->out ? sim_address_hook(m->owner, m->out) : m->out;
 }
 
-/* acc = acc op x (left fold in rank order); tmp has room for the vector. */
-static int fold(const struct coll_call *c, int op, void *acc, const void *x, void *tmp,
+/* The member whose operation and datatype fold member j's contribution:
+ * j itself, or for a member of another worker this worker's first (user
+ * operations and datatypes are handles of the process that made them). */
+static const struct member *op_member(const struct slot *s, int32_t j) {
+    return s->m[j].local || s->first_local < 0 ? &s->m[j] : &s->m[s->first_local];
+}
+
+/* acc = acc op x (left fold in rank order) with member j's operation; tmp
+ * has room for the vector. */
+static int fold(const struct slot *s, int32_t j, void *acc, const void *x, void *tmp,
                 int64_t bytes) {
+    const struct member *m = op_member(s, j);
     memcpy(tmp, x, (size_t)bytes);
-    int rc = op_apply(op, c->type, acc, tmp, c->count);
+    int rc = op_apply(m->op, m->type, acc, tmp, s->call.count);
     memcpy(acc, tmp, (size_t)bytes);
     return rc;
+}
+
+/* Whether a member of this worker gets an output (a split run computes
+ * nothing for the others'). */
+static bool any_local_output(const struct slot *s) {
+    for (int32_t j = 0; j < s->n; j++)
+        if (s->m[j].local && s->m[j].out) return true;
+    return false;
 }
 
 /* Reductions, computed once everyone has arrived. */
 static int serve_reductions(struct slot *s) {
     const struct coll_call *c = &s->call;
     int64_t bytes = c->count * c->esize;
+    if (!any_local_output(s)) return 0;
     char *acc = xmalloc((size_t)bytes + 1), *tmp = xmalloc((size_t)bytes + 1);
     /* the root's operation for a reduce (the others may have left and freed
      * theirs); for the others, every member is still inside the call */
-    int rc = 0, op = c->kind == CD_REDUCE ? s->m[c->root].op : s->m[s->n - 1].op;
+    int rc = 0, by = c->kind == CD_REDUCE ? c->root : s->n - 1;
+    const int64_t *counts = NULL; /* reduce_scatter's (the same for every member) */
+    for (int32_t j = 0; j < s->n && !counts; j++)
+        counts = s->m[j].out_len_from;
     memcpy(acc, s->m[0].in, (size_t)bytes);
     for (int32_t j = 1; j < s->n && rc == 0; j++)
-        rc = fold(c, op, acc, s->m[j].in, tmp, bytes);
+        rc = fold(s, by, acc, s->m[j].in, tmp, bytes);
     if (rc == 0) {
         int64_t esize = c->esize, at = 0;
         for (int32_t j = 0; j < s->n; j++) {
             struct member *m = &s->m[j];
             if (c->kind == CD_REDUCE_SCATTER) {
-                int64_t len = m->out_len_from ? m->out_len_from[j] * esize : 0;
+                const int64_t *cnt = m->out_len_from ? m->out_len_from : counts;
+                int64_t len = cnt ? cnt[j] * esize : 0;
                 copy_piece(out_of(m), acc + at, len);
                 at += len;
             } else {
@@ -213,11 +244,13 @@ static int serve_prefixes(struct slot *s) {
     char *tmp = xmalloc((size_t)bytes + 1);
     for (; s->prefix < s->n && s->m[s->prefix].arrived && rc == 0; s->prefix++) {
         int32_t j = s->prefix;
+        if (!s->m[j].local && s->first_local < 0 && j > 0)
+            break; /* folded with this worker's operation, once one of its members comes */
         if (j == 0) {
             memcpy(s->acc, s->m[0].in, (size_t)bytes);
         } else {
             if (c->kind == CD_EXSCAN) copy_piece(out_of(&s->m[j]), s->acc, bytes); /* 0..j-1 */
-            rc = fold(c, s->m[j].op, s->acc, s->m[j].in, tmp, bytes); /* j still waits */
+            rc = fold(s, j, s->acc, s->m[j].in, tmp, bytes); /* j still waits */
         }
         if (c->kind == CD_SCAN) copy_piece(out_of(&s->m[j]), s->acc, bytes);
     }
@@ -279,9 +312,15 @@ static bool reduction(enum coll_data_kind k) {
            k == CD_REDUCE_SCATTER;
 }
 
-int coll_data_arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struct coll_call *c) {
+/* Member me's call (of this worker, or another's: local false) on slot
+ * (ctx, seq): checked, deposited, and every output that becomes computable
+ * written. Returns an MPI error class. */
+static int arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struct coll_call *c,
+                  bool local) {
     why[0] = 0;
     struct slot *s = find_slot(ctx, seq, n, c, me);
+    if (me < 0 || me >= s->n || s->m[me].arrived) /* a garbled or repeated arrival */
+        return mismatch(MPI_ERR_OTHER, "a split run lost track of collective %u", seq);
     int rc = s->failed ? mismatch(MPI_ERR_OTHER, "%s", s->failure) : check_call(s, me, c);
     if (rc) { /* counted as arrived, so that the slot goes when the others have come */
         if (!s->failed)
@@ -292,6 +331,8 @@ int coll_data_arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const st
         return rc;
     }
     deposit(&s->m[me], c, n);
+    s->m[me].local = local;
+    if (local && s->first_local < 0) s->first_local = me;
     s->arrived++;
     if (s->call.kind == CD_SCAN || s->call.kind == CD_EXSCAN) {
         rc = serve_prefixes(s);
@@ -316,4 +357,160 @@ int coll_data_arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const st
     }
     if (s->arrived == n) drop_slot(s);
     return rc;
+}
+
+/* --- split runs --- */
+
+/* A member's arrival as it crosses to another worker: this header, then
+ * (has_in) its input padded to 8, then (has_arrays) its pieces' offsets and
+ * lengths, n each. */
+struct crossing {
+    uint32_t ctx, seq;
+    int32_t n, me;
+    int32_t kind, root, op, type;
+    int64_t count, esize, in_len;
+    uint8_t has_in, has_arrays, pad[6];
+    char func[48];
+};
+
+/* The other workers that hold members of a communicator, by context. */
+struct comm_workers {
+    struct comm_workers *next;
+    uint32_t ctx;
+    int32_t n, count;
+    int *list;
+};
+static struct comm_workers *comm_workers;
+
+const int *coll_data_workers(uint32_t ctx, int32_t n, int32_t owner, int32_t comm, int *count) {
+    *count = 0;
+    if (!split_sim) return NULL;
+    for (struct comm_workers *w = comm_workers; w; w = w->next)
+        if (w->ctx == ctx && w->n == n) {
+            *count = w->count;
+            return w->list;
+        }
+    int k = sim_worker_count(split_sim), me = sim_worker_me(split_sim);
+    bool *has = xcalloc((size_t)k, sizeof *has);
+    for (int32_t j = 0; j < n; j++) {
+        int32_t world = sim_comm_member(split_sim, owner, comm, j);
+        if (world >= 0) has[sim_worker_of(split_sim, world)] = true;
+    }
+    struct comm_workers *w = xcalloc(1, sizeof *w);
+    w->ctx = ctx;
+    w->n = n;
+    w->list = xmalloc(sizeof *w->list * (size_t)k);
+    for (int j = 0; j < k; j++)
+        if (has[j] && j != me) w->list[w->count++] = j;
+    free(has);
+    w->next = comm_workers;
+    comm_workers = w;
+    *count = w->count;
+    return w->list;
+}
+
+/* Whether worker `to` needs member me's input: a broadcast's or scatter's
+ * from the root only, a gather's or reduce's at the root's worker only. */
+static bool needs_input(const struct coll_call *c, int32_t me, int to, int root_worker) {
+    switch (c->kind) {
+    case CD_NONE:
+        return false;
+    case CD_BCAST:
+    case CD_SCATTER:
+        return me == c->root;
+    case CD_GATHER:
+    case CD_REDUCE:
+        return to == root_worker;
+    default:
+        return true;
+    }
+}
+
+static void cross(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struct coll_call *c) {
+    int count;
+    const int *list = coll_data_workers(ctx, n, c->owner, c->comm, &count);
+    if (!count) return;
+    int root_worker = -1;
+    if (c->root >= 0 && c->root < n) {
+        int32_t world = sim_comm_member(split_sim, c->owner, c->comm, c->root);
+        root_worker = world >= 0 ? sim_worker_of(split_sim, world) : -1;
+    }
+    struct crossing h = {.ctx = ctx,
+                         .seq = seq,
+                         .n = n,
+                         .me = me,
+                         .kind = c->kind,
+                         .root = c->root,
+                         .op = c->op,
+                         .type = c->type,
+                         .count = c->count,
+                         .esize = c->esize,
+                         .in_len = c->in && c->in_len > 0 ? c->in_len : 0};
+    snprintf(h.func, sizeof h.func, "%s", c->func ? c->func : "a collective");
+    size_t in_pad = ((size_t)h.in_len + 7) & ~(size_t)7;
+    size_t arrays = c->in_off && c->in_len_to ? 2 * sizeof(int64_t) * (size_t)n : 0;
+    char *msg = xcalloc(1, sizeof h + in_pad + arrays);
+    for (int i = 0; i < count; i++) {
+        int to = list[i];
+        bool data = h.in_len > 0 && needs_input(c, me, to, root_worker);
+        h.has_in = data;
+        h.has_arrays = data && arrays;
+        size_t len = sizeof h;
+        memcpy(msg, &h, sizeof h);
+        if (data) {
+            memcpy(msg + len, c->in, (size_t)h.in_len);
+            len += in_pad;
+        }
+        if (h.has_arrays) {
+            memcpy(msg + len, c->in_off, arrays / 2);
+            memcpy(msg + len + arrays / 2, c->in_len_to, arrays / 2);
+            len += arrays;
+        }
+        if (len > UINT32_MAX - 64) {
+            split_sim = NULL; /* not again */
+            free(msg);
+            runtime_abort_status(1,
+                                 "%s: a member's input of %lld bytes is over the 4 GiB a split "
+                                 "run carries between workers; run without --procs",
+                                 h.func, (long long)h.in_len);
+        }
+        runtime_post_front(FRONT_COLL_DATA, to, msg, (uint32_t)len);
+    }
+    free(msg);
+}
+
+void coll_data_split(struct sim *s) {
+    split_sim = s && sim_worker_count(s) > 1 ? s : NULL;
+}
+
+void coll_data_take(const void *msg, uint32_t len) {
+    struct crossing h;
+    if (len < sizeof h) return;
+    memcpy(&h, msg, sizeof h);
+    const char *at = (const char *)msg + sizeof h;
+    size_t in_pad = h.has_in ? ((size_t)h.in_len + 7) & ~(size_t)7 : 0;
+    size_t arrays = h.has_arrays ? 2 * sizeof(int64_t) * (size_t)h.n : 0;
+    if (h.n <= 0 || h.in_len < 0 || sizeof h + in_pad + arrays > len) return;
+    h.func[sizeof h.func - 1] = 0;
+    int64_t *pieces = arrays ? xmalloc(arrays) : NULL; /* aligned copies */
+    if (arrays) memcpy(pieces, at + in_pad, arrays);
+    struct coll_call c = {.func = h.func,
+                          .kind = (enum coll_data_kind)h.kind,
+                          .root = h.root,
+                          .op = h.op,
+                          .type = h.type,
+                          .count = h.count,
+                          .esize = h.esize,
+                          .in = h.has_in ? at : NULL,
+                          .in_len = h.has_in ? h.in_len : 0,
+                          .in_off = pieces,
+                          .in_len_to = pieces ? pieces + h.n : NULL,
+                          .owner = -1};
+    arrive(h.ctx, h.seq, h.n, h.me, &c, false); /* its errors are its own worker's to report */
+    free(pieces);
+}
+
+int coll_data_arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struct coll_call *c) {
+    if (split_sim) cross(ctx, seq, n, me, c);
+    return arrive(ctx, seq, n, me, c, true);
 }

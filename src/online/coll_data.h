@@ -36,6 +36,7 @@ struct coll_call {
     const int64_t *in_off, *in_len_to; /* CD_SCATTER (root) / CD_ALLTOALL: piece for member j */
     void *out;                         /* NULL if this member receives nothing */
     int32_t owner;                     /* world rank of this member (privatized globals) */
+    int32_t comm;                      /* its communicator (a split run: whose workers hear) */
     int64_t out_len;
     const int64_t *out_off, *out_len_from; /* gathers / CD_ALLTOALL: place of member j's data;
                                               CD_REDUCE_SCATTER: element counts per member */
@@ -52,5 +53,21 @@ int coll_data_arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const st
  * here (members named by their rank in the communicator); the data that
  * does not fit is not moved. */
 const char *coll_data_error(void);
+/* A split run (docs/parallel.md): every member's arrival also goes to the
+ * other workers that hold members of the communicator (with its data where
+ * one of theirs needs it), as a front-end message of the MPI layer
+ * (sim_post_front); coll_data_take receives one there. A remote member is
+ * counted and its data used as a local one's; outputs are written for this
+ * worker's members only, so a rank completes with MPI's result as long as
+ * the schedule makes it wait for the members it depends on (a message from
+ * another worker lands a window after its member arrived, and the arrival
+ * crossed at that window's end). */
+struct sim;
+void coll_data_split(struct sim *s);
+/* A split run: the other workers that hold members of communicator `comm`
+ * (as world rank `owner` names it; context ctx, n members), *count of
+ * them; none outside a split run. */
+const int *coll_data_workers(uint32_t ctx, int32_t n, int32_t owner, int32_t comm, int *count);
+void coll_data_take(const void *msg, uint32_t len);
 
 #endif

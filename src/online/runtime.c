@@ -23,6 +23,8 @@
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "core/units.h"
+#include "core/workers.h"
+#include "online/coll_data.h"
 #include "online/globals.h"
 #include "online/privatize.h"
 #include "report/analysis.h"
@@ -607,6 +609,7 @@ struct settings {
     bool quiet, no_crash_handler, launched;
     char *privatize; /* "1": always, "0": never, NULL: when the program has globals */
     char *progress;  /* auto (default), always, never */
+    int procs;       /* SIMPI_PROCS: worker processes of a split run (0, 1: none) */
     int done_fd;     /* SIMPI_DONE_FD: told when the report is written (simpi run) */
 };
 
@@ -663,6 +666,8 @@ static void read_settings(struct settings *st) {
     st->analysis.timeline_ranks = env_copy("SIMPI_TIMELINE_RANKS");
     st->analysis.command = env_copy("SIMPI_COMMAND");
     st->trace_out = env_copy("SIMPI_TRACE_OUT");
+    const char *procs = getenv("SIMPI_PROCS");
+    st->procs = procs ? atoi(procs) : 0;
     absolutize(&st->json);
     absolutize(&st->trace_out);
     absolutize((char **)&st->analysis.report);
@@ -896,18 +901,73 @@ static bool start_privatization(struct runtime *rt, const char *setting, struct 
     return true;
 }
 
+/* A split run's worker, once its ranks are done (sim_driver.ending): their
+ * output is out before the first worker prints the summary, and its exit
+ * statuses go with its figures. */
+static void split_ending(void *ctx) {
+    struct runtime *rt = ctx;
+    fflush(NULL);
+    /* Fortran units have buffers of their own, which a worker's _exit
+     * would lose (the FLUSH statement without a unit) */
+    void (*gfortran_flush)(int *) = (void (*)(int *))dlsym(RTLD_DEFAULT, "_gfortran_flush_i4");
+    if (gfortran_flush) gfortran_flush(NULL);
+    sim_set_exit_codes(rt->sim, rt->forced_status, rt->rank_status);
+}
+
+/* What another worker's ranks did to this one's (sim_driver.front). */
+static void split_front(void *ctx, const void *msg, uint32_t len) {
+    (void)ctx;
+    uint64_t kind; /* then the message, 8-byte aligned */
+    if (len < sizeof kind) return;
+    memcpy(&kind, msg, sizeof kind);
+    const char *body = (const char *)msg + sizeof kind;
+    if (kind == FRONT_COLL_DATA) coll_data_take(body, len - (uint32_t)sizeof kind);
+    if (kind == FRONT_GRAPH_EDGES) graph_take_edges(body, len - (uint32_t)sizeof kind);
+}
+
+void runtime_refuse_split(const char *what) {
+    if (simpi_rt && simpi_rt->workers)
+        runtime_abort("%s is not simulated in a split run yet; run without --procs", what);
+}
+
+void runtime_post_front(enum front_kind kind, int to, const void *msg, uint32_t len) {
+    uint64_t k = kind;
+    char *m = xmalloc(sizeof k + len);
+    memcpy(m, &k, sizeof k);
+    memcpy(m + sizeof k, msg, len);
+    sim_post_front(simpi_rt->sim, to, m, (uint32_t)(sizeof k + len));
+    free(m);
+}
+
+/* After a split run: the other workers end here (the first reports); the
+ * first takes their exit statuses. */
+static void end_split(struct runtime *rt) {
+    if (!sim_reports(rt->sim)) {
+        struct sim_error err = {0};
+        workers_end(rt->workers, 0, &err); /* does not return */
+    }
+    int forced, rank_status;
+    sim_exit_codes(rt->sim, &forced, &rank_status);
+    rt->forced_status = forced;
+    rt->rank_status = rank_status;
+}
+
 static int run(struct runtime *rt, const char *progress) {
     enum sim_status st;
     enum progress_mode pm = PROGRESS_AUTO;
-    if (!rt->launched || (progress && !progress_parse(progress, &pm))) pm = PROGRESS_NEVER;
+    if (!rt->launched || (progress && !progress_parse(progress, &pm)) || !sim_reports(rt->sim))
+        pm = PROGRESS_NEVER;
     progress_start(rt->sim, pm, NULL, NULL);
     rt->running = 1;
-    if (sigsetjmp(rt->escape, 1) == 0)
+    if (sigsetjmp(rt->escape, 1) == 0) {
         st = sim_run(rt->sim);
-    else
+    } else {
         st = after_escape(rt);
+        if (rt->workers) st = sim_split_abandon(rt->sim); /* the others are told */
+    }
     rt->running = 0;
     progress_end();
+    if (rt->workers) end_split(rt);
     for (int32_t r = 0; r < rt->n && st == SIM_OK && !rt->stacks.guards; r++)
         if (!stacks_canary_intact(&rt->stacks, r)) {
             report_overflow(rt, r);
@@ -982,6 +1042,39 @@ void runtime_check_thread(const char *func) {
         refuse_thread(rt, func);
 }
 
+/* --procs K (docs/parallel.md): K - 1 more processes, each of which will
+ * run the ranks of its block of nodes; what one worker cannot do is refused
+ * here, before any rank starts. */
+static bool fork_workers(struct runtime *rt, const struct settings *st, struct sim_error *err) {
+    if (st->procs < 2) return true;
+    if (st->analysis.paraver)
+        return err_set(err, "--paraver is not written by a split run yet (its records stay in "
+                            "each worker); leave out --procs");
+    if (st->trace_out)
+        return err_set(err, "--trace-out is not written by a split run yet (each worker "
+                            "records its own ranks); leave out --procs");
+    rt->workers = workers_fork(st->procs, err);
+    /* every worker writes its ranks' output itself: a line at a time, so
+     * that lines of different workers never splice (docs/parallel.md) */
+    if (rt->workers) setvbuf(stdout, NULL, _IOLBF, 0);
+    return rt->workers != NULL;
+}
+
+/* Makes the simulation one worker of the split run; the others run their
+ * ranks quietly and hand everything to the first, which reports. */
+static bool join_split(struct runtime *rt, struct settings *st, struct sim_error *err) {
+    if (!rt->workers) return true;
+    if (!sim_split(rt->sim, rt->workers, err)) return false;
+    coll_data_split(rt->sim);
+    if (workers_me(rt->workers) == 0) return true;
+    rt->quiet = true;
+    rt->json = NULL;
+    st->json = NULL;
+    if (rt->done_fd >= 0) close(rt->done_fd); /* the first says when the report is out */
+    rt->done_fd = -1;
+    return true;
+}
+
 /* An unwritable --json is found before the run, not after it. */
 static bool json_writable(const char *path, struct sim_error *err) {
     struct outfile o;
@@ -1010,12 +1103,14 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     rt.user_main = user_main;
     rt.app = argv[0];
     rt.wall_start = memstat_wall_seconds();
-    struct sim_driver drv = {resume, &rt, NULL};
-    if (!configure(&rt, &st, &err) || !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) ||
+    struct sim_driver drv = {resume, &rt, NULL, split_front, split_ending};
+    if (!configure(&rt, &st, &err) || !fork_workers(&rt, &st, &err) ||
+        !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) || !join_split(&rt, &st, &err) ||
         !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
         (st.trace_out && !sim_record_start(rt.sim, st.trace_out, &err)) ||
         !json_writable(st.json, &err) || !start_ranks(&rt, st.stack_size, &err) ||
         !start_privatization(&rt, st.privatize, &err)) {
+        if (rt.workers && workers_me(rt.workers) != 0) process_exit(1); /* the first says why */
         err_print(&err);
         struct sim_error werr = {0};
         if (st.json && !summary_write_failure_json(st.json, rt.app, 1, err.msg, &werr))
@@ -1030,6 +1125,11 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         return 1;
     }
     int rc = run(&rt, st.progress);
+    struct sim_error werr = {0};
+    if (rt.workers && !workers_end(rt.workers, 0, &werr)) { /* the first: the others ended */
+        err_print(&werr);
+        if (rc == 0) rc = 1;
+    }
     tell_done(&rt);
     if (rt.escape_signal) return rc; /* abandoned stacks: no clean-up */
     analysis_free(rt.analysis);

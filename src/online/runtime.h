@@ -52,12 +52,13 @@ struct runtime {
     sigjmp_buf escape; /* back to runtime_main from a crash or an interrupt */
     volatile sig_atomic_t in_mpi, running;
     double wall_start;
-    uint64_t switches;     /* to a rank, for the report */
-    double measured;       /* seconds of computation measured (--cpu=measure) */
-    pthread_t main_thread; /* the one that runs every rank */
-    int thread_asked;      /* MPI_Init_thread's required level; -1: MPI_Init */
-    int done_fd;           /* told when the report is out (simpi run); -1: none */
-    int check;             /* --check: 0 off, 1 default, 2 full (docs/checking.md) */
+    uint64_t switches;       /* to a rank, for the report */
+    double measured;         /* seconds of computation measured (--cpu=measure) */
+    pthread_t main_thread;   /* the one that runs every rank */
+    int thread_asked;        /* MPI_Init_thread's required level; -1: MPI_Init */
+    int done_fd;             /* told when the report is out (simpi run); -1: none */
+    int check;               /* --check: 0 off, 1 default, 2 full (docs/checking.md) */
+    struct workers *workers; /* a split run's (--procs: docs/parallel.md), else NULL */
 };
 
 extern struct runtime *simpi_rt;
@@ -98,6 +99,14 @@ _Noreturn void runtime_abort(const char *fmt, ...) __attribute__((format(printf,
  * code for an unsupported call...) instead of the application-error code. */
 _Noreturn void runtime_abort_status(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* A split run (docs/parallel.md): what the front end tells another
+ * worker, by kind; runtime_post_front sends it (at this window's end). */
+enum front_kind { FRONT_COLL_DATA = 1, FRONT_GRAPH_EDGES };
+void runtime_post_front(enum front_kind kind, int to, const void *msg, uint32_t len);
+void graph_take_edges(const void *msg, uint32_t len); /* api/graph.c */
+/* In a split run, stops the run: `what` is not simulated there yet. */
+void runtime_refuse_split(const char *what);
 
 /* simpi run's own exit statuses (docs/online.md); the others are the
  * program's: MPI_Abort's code, a rank's exit status, 128 + a signal. */

@@ -137,6 +137,7 @@ static int run_v(const char *func, MPI_Comm comm, struct coll_call *c, enum coll
     }
     uint32_t seq = api_next_coll_seq(me, comm);
     c->owner = me;
+    c->comm = comm;
     c->func = func;
     int rc = coll_data_arrive(sim_comm_context(s, me, comm), seq, n, sim_comm_rank(s, me, comm), c);
     if (rc == MPI_ERR_OP && !coll_data_error()[0]) {

@@ -11,6 +11,7 @@
 
 #include "core/pool.h"
 #include "online/api/api.h"
+#include "online/coll_data.h"
 
 struct topo_graph {
     struct topo_graph *next;
@@ -164,56 +165,124 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sourc
 
 /* MPI_Dist_graph_create: any member may give any edge; the edges are
  * gathered through a table every member fills before the communicator is
- * made (its creation waits for them all). */
-struct edge_set {
-    uint32_t ctx, seq; /* the call: communicator context, collective number */
-    int n, joined, nedges;
-    int *src, *dst, *w;
+ * made (its creation waits for them all), and read in the order of the
+ * members that gave them. In a split run a member's edges also go to the
+ * other workers with members (FRONT_GRAPH_EDGES), ahead of the duplicate's
+ * messages, so that they are there when the duplicate is made. */
+struct edge {
+    int member, order; /* who gave it, and its place among that member's */
+    int src, dst, w;
 };
+
+struct edge_set {
+    struct edge_set *next;
+    uint32_t ctx, seq; /* the call: communicator context, collective number */
+    int n, joined, local, read, nedges;
+    struct edge *e;
+};
+
+static struct edge_set *edge_sets;
+
+static struct edge_set *edge_set_of(uint32_t ctx, uint32_t seq, int n) {
+    for (struct edge_set *es = edge_sets; es; es = es->next)
+        if (es->ctx == ctx && es->seq == seq && es->joined < es->n) return es;
+    struct edge_set *es = xcalloc(1, sizeof *es);
+    *es = (struct edge_set){edge_sets, ctx, seq, n, 0, 0, 0, 0, NULL};
+    edge_sets = es;
+    return es;
+}
+
+static void edges_add(struct edge_set *es, int member, int count, const int *src, const int *dst,
+                      const int *w) {
+    es->e = xrealloc_or_die(es->e, sizeof *es->e * (size_t)(es->nedges + count + 1));
+    for (int i = 0; i < count; i++)
+        es->e[es->nedges++] = (struct edge){member, i, src[i], dst[i], w[i]};
+    es->joined++;
+}
+
+/* A member's edges as they cross: this header, then src, dst and w. */
+struct edges_crossing {
+    uint32_t ctx, seq;
+    int32_t n, member, count;
+};
+
+void graph_take_edges(const void *msg, uint32_t len) {
+    struct edges_crossing h;
+    if (len < sizeof h) return;
+    memcpy(&h, msg, sizeof h);
+    if (h.count < 0 || sizeof h + 3 * sizeof(int) * (size_t)h.count > len) return;
+    int *v = xmalloc(3 * sizeof(int) * (size_t)h.count + 1);
+    memcpy(v, (const char *)msg + sizeof h, 3 * sizeof(int) * (size_t)h.count);
+    edges_add(edge_set_of(h.ctx, h.seq, h.n), h.member, h.count, v, v + h.count, v + 2 * h.count);
+    free(v);
+}
+
+static void edges_cross(uint32_t ctx, uint32_t seq, int size, int me, MPI_Comm comm, int count,
+                        const int *v) {
+    int nw;
+    const int *to = coll_data_workers(ctx, size, runtime_rank(), comm, &nw);
+    if (!nw) return;
+    struct edges_crossing h = {ctx, seq, size, me, count};
+    size_t len = sizeof h + 3 * sizeof(int) * (size_t)count;
+    char *msg = xmalloc(len);
+    memcpy(msg, &h, sizeof h);
+    memcpy(msg + sizeof h, v, len - sizeof h);
+    for (int i = 0; i < nw; i++)
+        runtime_post_front(FRONT_GRAPH_EDGES, to[i], msg, (uint32_t)len);
+    free(msg);
+}
+
+static int by_member(const void *a, const void *b) {
+    const struct edge *x = a, *y = b;
+    return x->member != y->member ? (x->member > y->member) - (x->member < y->member)
+                                  : (x->order > y->order) - (x->order < y->order);
+}
 
 int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int nodes[], const int degrees[],
                            const int destinations[], const int weights[], MPI_Info info,
                            int reorder, MPI_Comm *newcomm) {
     (void)info, (void)reorder;
-    static struct edge_set *sets;
-    static int nsets;
-    int size, me;
+    int size, me, count = 0;
     PMPI_Comm_size(comm, &size);
     PMPI_Comm_rank(comm, &me);
     uint32_t seq = api_next_coll_seq(runtime_rank(), comm);
     uint32_t ctx = sim_comm_context(simpi_rt->sim, runtime_rank(), comm);
-    struct edge_set *es = NULL;
-    for (int i = 0; i < nsets && !es; i++)
-        if (sets[i].ctx == ctx && sets[i].seq == seq && sets[i].joined < sets[i].n) es = &sets[i];
-    if (!es) {
-        sets = xrealloc_or_die(sets, sizeof *sets * (size_t)(nsets + 1));
-        es = &sets[nsets++];
-        *es = (struct edge_set){ctx, seq, size, 0, 0, NULL, NULL, NULL};
-    }
+    for (int i = 0; i < n; i++)
+        count += degrees[i];
+    int *v = xmalloc(3 * sizeof(int) * (size_t)count + 1); /* sources, destinations, weights */
     for (int i = 0, k = 0; i < n; i++)
         for (int j = 0; j < degrees[i]; j++, k++) {
-            es->src = xrealloc_or_die(es->src, sizeof *es->src * (size_t)(es->nedges + 1));
-            es->dst = xrealloc_or_die(es->dst, sizeof *es->dst * (size_t)(es->nedges + 1));
-            es->w = xrealloc_or_die(es->w, sizeof *es->w * (size_t)(es->nedges + 1));
-            es->src[es->nedges] = nodes[i];
-            es->dst[es->nedges] = destinations[k];
-            es->w[es->nedges++] = weights == MPI_UNWEIGHTED ? 1 : weights[k];
+            v[k] = nodes[i];
+            v[count + k] = destinations[k];
+            v[2 * count + k] = weights == MPI_UNWEIGHTED ? 1 : weights[k];
         }
-    es->joined++;
-    int index = (int)(es - sets);
+    edges_cross(ctx, seq, size, me, comm, count, v);
+    struct edge_set *es = edge_set_of(ctx, seq, size);
+    edges_add(es, me, count, v, v + count, v + 2 * count);
+    es->local++;
+    free(v);
     int rc = PMPI_Comm_dup(comm, newcomm); /* every member has given its edges */
     if (rc != MPI_SUCCESS) return rc;
-    es = &sets[index];
+    qsort(es->e, (size_t)es->nedges, sizeof *es->e, by_member);
     size_t room = (size_t)es->nedges + 1;
     int *in = xcalloc(room, sizeof(int)), *inw = xcalloc(room, sizeof(int));
     int *out = xcalloc(room, sizeof(int)), *outw = xcalloc(room, sizeof(int));
     int nin = 0, nout = 0;
-    for (int e = 0; e < es->nedges; e++) {
-        if (es->dst[e] == me) in[nin] = es->src[e], inw[nin++] = es->w[e];
-        if (es->src[e] == me) out[nout] = es->dst[e], outw[nout++] = es->w[e];
+    for (int i = 0; i < es->nedges; i++) {
+        const struct edge *e = &es->e[i];
+        if (e->dst == me) in[nin] = e->src, inw[nin++] = e->w;
+        if (e->src == me) out[nout] = e->dst, outw[nout++] = e->w;
     }
     dist_record(*newcomm, in, inw, nin, out, outw, nout, weights != MPI_UNWEIGHTED);
     free(in), free(inw), free(out), free(outw);
+    if (++es->read == es->local && es->joined == es->n) { /* every member here has read it */
+        struct edge_set **p = &edge_sets;
+        while (*p != es)
+            p = &(*p)->next;
+        *p = es->next;
+        free(es->e);
+        free(es);
+    }
     return MPI_SUCCESS;
 }
 

@@ -200,6 +200,7 @@ static void member_close(struct mfile *f, struct file_member *me, MPI_File fh) {
 static int file_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh) {
     int rc = api_check_comm("MPI_File_open", comm);
     if (rc != MPI_SUCCESS) return rc;
+    runtime_refuse_split("MPI-IO (its storage is shared by the whole run)");
     *fh = MPI_FILE_NULL;
     if (!amode_valid(amode))
         return file_error("MPI_File_open", MPI_FILE_NULL, NULL, MPI_ERR_AMODE,

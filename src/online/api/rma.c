@@ -237,6 +237,7 @@ void api_rma_forget(struct simpi_request *q) {
 static struct window *win_join(MPI_Comm comm, int n, MPI_Win *handle) {
     struct sim *s = simpi_rt->sim;
     int32_t world = runtime_rank();
+    runtime_refuse_split("one-sided communication (a window's members share its state)");
     uint32_t ctx = sim_comm_context(s, world, comm), seq = api_next_coll_seq(world, comm);
     for (int i = nwins - 1; i >= 0; i--) {
         struct window *w = wins[i];
