@@ -158,6 +158,17 @@ void workers_post(struct workers *w, int to, const void *msg, uint32_t len) {
     buf_put(&w->out[to], zeros, padded(len) - len);
 }
 
+void workers_postv(struct workers *w, int to, const struct workers_piece *pieces, int n) {
+    static const char zeros[8];
+    uint64_t len = 0;
+    for (int i = 0; i < n; i++)
+        len += pieces[i].len;
+    buf_put(&w->out[to], &len, sizeof len);
+    for (int i = 0; i < n; i++)
+        buf_put(&w->out[to], pieces[i].data, pieces[i].len);
+    buf_put(&w->out[to], zeros, padded((uint32_t)len) - len);
+}
+
 /* Closes this worker's sockets: the others see it gone. */
 static void hang_up(struct workers *w) {
     for (int j = 0; j < w->k; j++)

@@ -10,6 +10,7 @@
 #define SIMPI_WORKERS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/error.h"
@@ -29,6 +30,12 @@ int workers_me(const struct workers *w);
 int workers_count(const struct workers *w);
 /* Queues a message of len bytes for worker `to` (another one). */
 void workers_post(struct workers *w, int to, const void *msg, uint32_t len);
+/* The same for a message in n pieces (copied once, one after another). */
+struct workers_piece {
+    const void *data;
+    size_t len;
+};
+void workers_postv(struct workers *w, int to, const struct workers_piece *pieces, int n);
 typedef void (*workers_deliver_fn)(void *ctx, int from, const void *msg, uint32_t len);
 /* Ends a window: sends the queued messages and `next` (this worker's next
  * event time) to every other worker and takes theirs, delivering them in

@@ -161,6 +161,14 @@ static void post(struct sim *s, int to, const void *msg, uint32_t len) {
     s->part->stats.bytes += len;
 }
 
+static void postv(struct sim *s, int to, const struct workers_piece *pieces, int n) {
+    workers_postv(s->part->w, to, pieces, n);
+    s->part->posted = true;
+    s->part->stats.messages++;
+    for (int i = 0; i < n; i++)
+        s->part->stats.bytes += (int64_t)pieces[i].len;
+}
+
 static void post_all(struct sim *s, const void *msg, uint32_t len) {
     for (int j = 0; j < s->part->k; j++)
         if (j != s->part->me) post(s, j, msg, len);
@@ -209,11 +217,8 @@ void part_post_envelope(struct sim *s, struct request *send) {
     }
     if (sim_address_hook) data = sim_address_hook(send->owner, (void *)data);
     m.has_data = 1;
-    char *msg = xmalloc(sizeof m + (size_t)send->size);
-    memcpy(msg, &m, sizeof m);
-    memcpy(msg + sizeof m, data, (size_t)send->size);
-    post(s, worker_of(s, send->peer), msg, (uint32_t)(sizeof m + (size_t)send->size));
-    free(msg);
+    struct workers_piece pieces[] = {{&m, sizeof m}, {data, (size_t)send->size}};
+    postv(s, worker_of(s, send->peer), pieces, 2);
 }
 
 static void add_sent(struct sim *s, int32_t rank, int64_t msgs, int64_t bytes) {
@@ -578,12 +583,12 @@ int sim_worker_count(const struct sim *s) {
     return s->part ? s->part->k : 1;
 }
 
-void sim_post_front(struct sim *s, int to, const void *msg, uint32_t len) {
-    char *m = xcalloc((size_t)len + 8, 1);
-    m[0] = PM_FRONT;
-    memcpy(m + 8, msg, len);
-    post(s, to, m, len + 8);
-    free(m);
+void sim_post_front(struct sim *s, int to, const struct sim_piece *pieces, int n) {
+    static const uint8_t head[8] = {PM_FRONT};
+    struct workers_piece all[9] = {{head, sizeof head}};
+    for (int i = 0; i < n && i < 8; i++)
+        all[i + 1] = (struct workers_piece){pieces[i].data, pieces[i].len};
+    postv(s, to, all, (n < 8 ? n : 8) + 1);
 }
 
 bool part_setup(struct sim *s, struct workers *w, struct sim_error *err) {

@@ -101,11 +101,15 @@ uint64_t sim_records_elsewhere(const struct sim *s);
 int sim_worker_of(const struct sim *s, int32_t rank);
 int sim_worker_me(const struct sim *s);
 int sim_worker_count(const struct sim *s);
-/* A split run: sends the front end's message (its own format) to worker
- * `to`, whose driver's `front` takes it at this window's end. Whatever the
- * front end must know of another worker's ranks crosses this way (the
- * on-line runtime's collective data). */
-void sim_post_front(struct sim *s, int to, const void *msg, uint32_t len);
+/* A split run: sends the front end's message (its own format, in pieces
+ * that each keep 8-byte alignment) to worker `to`, whose driver's `front` takes it at this window's
+ * end. Whatever the front end must know of another worker's ranks crosses this way (the on-line
+ * runtime's collective data). */
+struct sim_piece { /* a message in pieces (at most 8), copied once */
+    const void *data;
+    size_t len;
+};
+void sim_post_front(struct sim *s, int to, const struct sim_piece *pieces, int n);
 /* The front end's exit statuses (MPI_Abort's code or -1, the first
  * non-zero status of a rank or 0): each worker sets its own in `ending`;
  * after sim_run the first worker's are merged with the others' (its own

@@ -378,33 +378,38 @@ struct comm_workers {
     struct comm_workers *next;
     uint32_t ctx;
     int32_t n, count;
-    int *list;
+    int *list;   /* the other workers with members */
+    int *member; /* each member's worker */
 };
 static struct comm_workers *comm_workers;
 
-const int *coll_data_workers(uint32_t ctx, int32_t n, int32_t owner, int32_t comm, int *count) {
-    *count = 0;
-    if (!split_sim) return NULL;
+static const struct comm_workers *workers_of(uint32_t ctx, int32_t n, int32_t owner, int32_t comm) {
     for (struct comm_workers *w = comm_workers; w; w = w->next)
-        if (w->ctx == ctx && w->n == n) {
-            *count = w->count;
-            return w->list;
-        }
+        if (w->ctx == ctx && w->n == n) return w;
     int k = sim_worker_count(split_sim), me = sim_worker_me(split_sim);
-    bool *has = xcalloc((size_t)k, sizeof *has);
-    for (int32_t j = 0; j < n; j++) {
-        int32_t world = sim_comm_member(split_sim, owner, comm, j);
-        if (world >= 0) has[sim_worker_of(split_sim, world)] = true;
-    }
     struct comm_workers *w = xcalloc(1, sizeof *w);
     w->ctx = ctx;
     w->n = n;
+    w->member = xmalloc(sizeof *w->member * (size_t)n);
+    bool *has = xcalloc((size_t)k, sizeof *has);
+    for (int32_t j = 0; j < n; j++) {
+        int32_t world = sim_comm_member(split_sim, owner, comm, j);
+        w->member[j] = world >= 0 ? sim_worker_of(split_sim, world) : me;
+        has[w->member[j]] = true;
+    }
     w->list = xmalloc(sizeof *w->list * (size_t)k);
     for (int j = 0; j < k; j++)
         if (has[j] && j != me) w->list[w->count++] = j;
     free(has);
     w->next = comm_workers;
     comm_workers = w;
+    return w;
+}
+
+const int *coll_data_workers(uint32_t ctx, int32_t n, int32_t owner, int32_t comm, int *count) {
+    *count = 0;
+    if (!split_sim) return NULL;
+    const struct comm_workers *w = workers_of(ctx, n, owner, comm);
     *count = w->count;
     return w->list;
 }
@@ -426,15 +431,32 @@ static bool needs_input(const struct coll_call *c, int32_t me, int to, int root_
     }
 }
 
-static void cross(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struct coll_call *c) {
-    int count;
-    const int *list = coll_data_workers(ctx, n, c->owner, c->comm, &count);
-    if (!count) return;
-    int root_worker = -1;
-    if (c->root >= 0 && c->root < n) {
-        int32_t world = sim_comm_member(split_sim, c->owner, c->comm, c->root);
-        root_worker = world >= 0 ? sim_worker_of(split_sim, world) : -1;
+/* A scatter's or all-to-all's input as worker `to` needs it: only the
+ * pieces of its members, packed in member order (*off: their offsets in
+ * the packed input, the others' 0). Returns the packed bytes' count. */
+static int64_t pack_pieces(const struct coll_call *c, const struct comm_workers *w, int to,
+                           int32_t n, char **packed, int64_t *off) {
+    int64_t len = 0;
+    for (int32_t j = 0; j < n; j++)
+        if (w->member[j] == to) len += c->in_len_to[j];
+    *packed = xmalloc((size_t)len + 1);
+    int64_t at = 0;
+    for (int32_t j = 0; j < n; j++) {
+        off[j] = 0;
+        if (w->member[j] != to || c->in_len_to[j] <= 0) continue;
+        off[j] = at;
+        memcpy(*packed + at, (const char *)c->in + c->in_off[j], (size_t)c->in_len_to[j]);
+        at += c->in_len_to[j];
     }
+    return len;
+}
+
+/* Member me's arrival, to every other worker with members. */
+static void cross(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struct coll_call *c) {
+    static const char zeros[8];
+    const struct comm_workers *w = workers_of(ctx, n, c->owner, c->comm);
+    if (!w->count) return;
+    int root_worker = c->root >= 0 && c->root < n ? w->member[c->root] : -1;
     struct crossing h = {.ctx = ctx,
                          .seq = seq,
                          .n = n,
@@ -444,39 +466,43 @@ static void cross(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struc
                          .op = c->op,
                          .type = c->type,
                          .count = c->count,
-                         .esize = c->esize,
-                         .in_len = c->in && c->in_len > 0 ? c->in_len : 0};
+                         .esize = c->esize};
     snprintf(h.func, sizeof h.func, "%s", c->func ? c->func : "a collective");
-    size_t in_pad = ((size_t)h.in_len + 7) & ~(size_t)7;
-    size_t arrays = c->in_off && c->in_len_to ? 2 * sizeof(int64_t) * (size_t)n : 0;
-    char *msg = xcalloc(1, sizeof h + in_pad + arrays);
-    for (int i = 0; i < count; i++) {
-        int to = list[i];
-        bool data = h.in_len > 0 && needs_input(c, me, to, root_worker);
-        h.has_in = data;
-        h.has_arrays = data && arrays;
-        size_t len = sizeof h;
-        memcpy(msg, &h, sizeof h);
-        if (data) {
-            memcpy(msg + len, c->in, (size_t)h.in_len);
-            len += in_pad;
+    int64_t in_len = c->in && c->in_len > 0 ? c->in_len : 0;
+    bool pieces = c->in_off && c->in_len_to; /* a scatter's root, an all-to-all */
+    int64_t *off = pieces ? xmalloc(sizeof *off * (size_t)n) : NULL;
+    for (int i = 0; i < w->count; i++) {
+        int to = w->list[i];
+        char *packed = NULL;
+        const void *in = c->in;
+        h.in_len = 0;
+        h.has_in = h.has_arrays = 0;
+        if (in_len > 0 && needs_input(c, me, to, root_worker)) {
+            h.has_in = 1;
+            h.in_len = in_len;
+            if (pieces) {
+                h.has_arrays = 1;
+                h.in_len = pack_pieces(c, w, to, n, &packed, off);
+                in = packed;
+            }
         }
-        if (h.has_arrays) {
-            memcpy(msg + len, c->in_off, arrays / 2);
-            memcpy(msg + len + arrays / 2, c->in_len_to, arrays / 2);
-            len += arrays;
-        }
-        if (len > UINT32_MAX - 64) {
+        size_t arrays = h.has_arrays ? sizeof(int64_t) * (size_t)n : 0;
+        if (sizeof h + (size_t)h.in_len + 2 * arrays > UINT32_MAX - 64) {
             split_sim = NULL; /* not again */
-            free(msg);
             runtime_abort_status(1,
                                  "%s: a member's input of %lld bytes is over the 4 GiB a split "
                                  "run carries between workers; run without --procs",
                                  h.func, (long long)h.in_len);
         }
-        runtime_post_front(FRONT_COLL_DATA, to, msg, (uint32_t)len);
+        struct sim_piece msg[] = {{&h, sizeof h},
+                                  {in, h.has_in ? (size_t)h.in_len : 0},
+                                  {zeros, (8 - (size_t)h.in_len % 8) % 8},
+                                  {off, arrays},
+                                  {c->in_len_to, arrays}};
+        runtime_post_front(FRONT_COLL_DATA, to, msg, 5);
+        free(packed);
     }
-    free(msg);
+    free(off);
 }
 
 void coll_data_split(struct sim *s) {

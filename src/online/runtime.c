@@ -930,13 +930,12 @@ void runtime_refuse_split(const char *what) {
         runtime_abort("%s is not simulated in a split run yet; run without --procs", what);
 }
 
-void runtime_post_front(enum front_kind kind, int to, const void *msg, uint32_t len) {
+void runtime_post_front(enum front_kind kind, int to, const struct sim_piece *pieces, int n) {
     uint64_t k = kind;
-    char *m = xmalloc(sizeof k + len);
-    memcpy(m, &k, sizeof k);
-    memcpy(m + sizeof k, msg, len);
-    sim_post_front(simpi_rt->sim, to, m, (uint32_t)(sizeof k + len));
-    free(m);
+    struct sim_piece all[8] = {{&k, sizeof k}};
+    for (int i = 0; i < n && i < 7; i++)
+        all[i + 1] = pieces[i];
+    sim_post_front(simpi_rt->sim, to, all, (n < 7 ? n : 7) + 1);
 }
 
 /* After a split run: the other workers end here (the first reports); the

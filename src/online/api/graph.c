@@ -223,13 +223,9 @@ static void edges_cross(uint32_t ctx, uint32_t seq, int size, int me, MPI_Comm c
     const int *to = coll_data_workers(ctx, size, runtime_rank(), comm, &nw);
     if (!nw) return;
     struct edges_crossing h = {ctx, seq, size, me, count};
-    size_t len = sizeof h + 3 * sizeof(int) * (size_t)count;
-    char *msg = xmalloc(len);
-    memcpy(msg, &h, sizeof h);
-    memcpy(msg + sizeof h, v, len - sizeof h);
+    struct sim_piece msg[] = {{&h, sizeof h}, {v, 3 * sizeof(int) * (size_t)count}};
     for (int i = 0; i < nw; i++)
-        runtime_post_front(FRONT_GRAPH_EDGES, to[i], msg, (uint32_t)len);
-    free(msg);
+        runtime_post_front(FRONT_GRAPH_EDGES, to[i], msg, 2);
 }
 
 static int by_member(const void *a, const void *b) {
