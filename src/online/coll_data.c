@@ -76,10 +76,11 @@ static int check_call(const struct slot *s, int32_t me, const struct coll_call *
         return mismatch(MPI_ERR_ROOT, "rank %d gives root %d where rank %d gives root %d", me,
                         c->root, s->first, f->root);
     if (!reduction(c->kind)) return MPI_SUCCESS;
-    if (c->op != f->op && !op_is_user(c->op) && !op_is_user(f->op))
+    bool c_user = c->op_user || op_is_user(c->op), f_user = f->op_user || op_is_user(f->op);
+    if (c->op != f->op && !c_user && !f_user)
         return mismatch(MPI_ERR_OP, "rank %d uses operation %d where rank %d uses operation %d", me,
                         c->op, s->first, f->op);
-    if (op_is_user(c->op) || op_is_user(f->op)) { /* datatypes are each rank's own: bytes */
+    if (c_user || f_user) { /* datatypes are each rank's own: bytes */
         if (c->count * c->esize == f->count * f->esize) return MPI_SUCCESS;
         return mismatch(MPI_ERR_COUNT, "rank %d reduces %lld bytes where rank %d reduces %lld", me,
                         (long long)(c->count * c->esize), s->first,
@@ -369,7 +370,7 @@ struct crossing {
     int32_t n, me;
     int32_t kind, root, op, type;
     int64_t count, esize, in_len;
-    uint8_t has_in, has_arrays, pad[6];
+    uint8_t has_in, has_arrays, op_user, pad[5];
     char func[48];
 };
 
@@ -466,7 +467,8 @@ static void cross(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struc
                          .op = c->op,
                          .type = c->type,
                          .count = c->count,
-                         .esize = c->esize};
+                         .esize = c->esize,
+                         .op_user = reduction(c->kind) && op_is_user(c->op)};
     snprintf(h.func, sizeof h.func, "%s", c->func ? c->func : "a collective");
     int64_t in_len = c->in && c->in_len > 0 ? c->in_len : 0;
     bool pieces = c->in_off && c->in_len_to; /* a scatter's root, an all-to-all */
@@ -477,15 +479,15 @@ static void cross(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struc
         const void *in = c->in;
         h.in_len = 0;
         h.has_in = h.has_arrays = 0;
-        if (in_len > 0 && needs_input(c, me, to, root_worker)) {
-            h.has_in = 1;
+        bool needed = needs_input(c, me, to, root_worker);
+        if (needed && pieces) { /* the pieces' lengths go even when all are empty */
+            h.has_arrays = 1;
+            h.in_len = pack_pieces(c, w, to, n, &packed, off);
+            in = packed;
+        } else if (needed) {
             h.in_len = in_len;
-            if (pieces) {
-                h.has_arrays = 1;
-                h.in_len = pack_pieces(c, w, to, n, &packed, off);
-                in = packed;
-            }
         }
+        h.has_in = h.in_len > 0;
         size_t arrays = h.has_arrays ? sizeof(int64_t) * (size_t)n : 0;
         if (sizeof h + (size_t)h.in_len + 2 * arrays > UINT32_MAX - 64) {
             split_sim = NULL; /* not again */
@@ -531,7 +533,8 @@ void coll_data_take(const void *msg, uint32_t len) {
                           .in_len = h.has_in ? h.in_len : 0,
                           .in_off = pieces,
                           .in_len_to = pieces ? pieces + h.n : NULL,
-                          .owner = -1};
+                          .owner = -1,
+                          .op_user = h.op_user};
     arrive(h.ctx, h.seq, h.n, h.me, &c, false); /* its errors are its own worker's to report */
     free(pieces);
 }

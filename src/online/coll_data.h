@@ -8,6 +8,7 @@
 #ifndef SIMPI_COLL_DATA_H
 #define SIMPI_COLL_DATA_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum coll_data_kind {
@@ -29,6 +30,7 @@ struct coll_call {
     enum coll_data_kind kind;
     int root;
     int op, type;  /* reductions: predefined op and basic type */
+    bool op_user;  /* op is a user operation of another worker's process */
     int64_t count; /* reductions: elements in the vector */
     int64_t esize; /* reductions: bytes per element */
     const void *in;
