@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -191,6 +192,7 @@ int cmd_run(int argc, char **argv) {
     static char *sets; /* lives as long as the command */
     static const char **set_list;
     int nsets = 0;
+    bool procs_given = false;
     sets = xstrdup("");
     const char *v;
     int i = 1;
@@ -275,6 +277,7 @@ int cmd_run(int argc, char **argv) {
             char text[16];
             snprintf(text, sizeof text, "%d", procs);
             set_env("SIMPI_PROCS", text);
+            procs_given = procs > 1;
         } else {
             fprintf(stderr, "simpi run: unknown option '%s'\n", a);
             usage(stderr);
@@ -285,14 +288,25 @@ int cmd_run(int argc, char **argv) {
         usage(stderr);
         return EXIT_USAGE;
     }
-    if (cli_launcher_size() > 1) {
-        fprintf(stderr,
-                "simpi run: started by a launcher (mpirun, srun: %d processes), which would run "
-                "the whole simulation in each; on-line runs are not split over a launcher's "
-                "processes yet: run one simpi run, with --procs K to use K cores "
-                "(docs/parallel.md)\n",
-                cli_launcher_size());
-        return EXIT_USAGE;
+    int launched = cli_launcher_size();
+    if (launched > 1) { /* mpirun -np K simpi run: the K processes are the workers */
+        char helper[PATH_MAX];
+        if (procs_given) {
+            fprintf(stderr,
+                    "simpi run: --procs and a launcher (mpirun, srun: %d processes) both split "
+                    "the run; give one of them\n",
+                    launched);
+            return EXIT_USAGE;
+        }
+        if (!cli_find_helper("simpi-transport", "SIMPI_TRANSPORT", X_OK, helper, sizeof helper)) {
+            fprintf(stderr,
+                    "simpi run: this run is under a launcher (%d processes) but simpi-transport, "
+                    "the MPI side of a split run, is not beside simpi (it is built when an MPI "
+                    "is installed)\n",
+                    launched);
+            return EXIT_USAGE;
+        }
+        set_env("SIMPI_TRANSPORT_HELPER", helper);
     }
     set_env("SIMPI_SET", sets);
     set_env("SIMPI_COMMAND", cli_command_line(argc, argv));

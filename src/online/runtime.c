@@ -610,6 +610,7 @@ struct settings {
     char *privatize; /* "1": always, "0": never, NULL: when the program has globals */
     char *progress;  /* auto (default), always, never */
     int procs;       /* SIMPI_PROCS: worker processes of a split run (0, 1: none) */
+    char *transport; /* SIMPI_TRANSPORT_HELPER: under a launcher, its processes are the workers */
     int done_fd;     /* SIMPI_DONE_FD: told when the report is written (simpi run) */
 };
 
@@ -666,6 +667,7 @@ static void read_settings(struct settings *st) {
     st->analysis.timeline_ranks = env_copy("SIMPI_TIMELINE_RANKS");
     st->analysis.command = env_copy("SIMPI_COMMAND");
     st->trace_out = env_copy("SIMPI_TRACE_OUT");
+    st->transport = env_copy("SIMPI_TRANSPORT_HELPER");
     const char *procs = getenv("SIMPI_PROCS");
     st->procs = procs ? atoi(procs) : 0;
     absolutize(&st->json);
@@ -700,6 +702,7 @@ static void free_settings(struct settings *st) {
     free((char *)st->analysis.timeline_ranks);
     free((char *)st->analysis.command);
     free(st->trace_out);
+    free(st->transport);
 }
 
 /* A program built with simpicc started by a real launcher (mpiexec -n 2):
@@ -901,6 +904,8 @@ static bool start_privatization(struct runtime *rt, const char *setting, struct 
     return true;
 }
 
+static void tell_done(struct runtime *rt);
+
 /* A split run's worker, once its ranks are done (sim_driver.ending): their
  * output is out before the first worker prints the summary, and its exit
  * statuses go with its figures. */
@@ -943,6 +948,7 @@ void runtime_post_front(enum front_kind kind, int to, const struct sim_piece *pi
 static void end_split(struct runtime *rt) {
     if (!sim_reports(rt->sim)) {
         struct sim_error err = {0};
+        tell_done(rt);                     /* under a launcher, its own simpi run waits for it */
         workers_end(rt->workers, 0, &err); /* does not return */
     }
     int forced, rank_status;
@@ -1045,14 +1051,16 @@ void runtime_check_thread(const char *func) {
  * run the ranks of its block of nodes; what one worker cannot do is refused
  * here, before any rank starts. */
 static bool fork_workers(struct runtime *rt, const struct settings *st, struct sim_error *err) {
-    if (st->procs < 2) return true;
+    if (st->procs < 2 && !st->transport) return true;
     if (st->analysis.paraver)
         return err_set(err, "--paraver is not written by a split run yet (its records stay in "
                             "each worker); leave out --procs");
     if (st->trace_out)
         return err_set(err, "--trace-out is not written by a split run yet (each worker "
                             "records its own ranks); leave out --procs");
-    rt->workers = workers_fork(st->procs, err);
+    /* under a launcher (mpirun, srun), its processes are the workers,
+     * exchanging through the MPI helper simpi run found */
+    rt->workers = st->transport ? workers_join(st->transport, err) : workers_fork(st->procs, err);
     /* every worker writes its ranks' output itself: a line at a time, so
      * that lines of different workers never splice (docs/parallel.md) */
     if (rt->workers) setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1069,8 +1077,10 @@ static bool join_split(struct runtime *rt, struct settings *st, struct sim_error
     rt->quiet = true;
     rt->json = NULL;
     st->json = NULL;
-    if (rt->done_fd >= 0) close(rt->done_fd); /* the first says when the report is out */
-    rt->done_fd = -1;
+    if (!st->transport) { /* forked: the first says when the report is out */
+        if (rt->done_fd >= 0) close(rt->done_fd);
+        rt->done_fd = -1;
+    } /* else this process's own simpi run waits for it */
     return true;
 }
 
