@@ -94,14 +94,23 @@ __attribute__((format(printf, 3, 4))) static void put(struct sim *s, int32_t ran
 bool sim_record_start(struct sim *s, const char *dir, struct sim_error *err) {
     struct rankdir out;
     if (!rankdir_begin(&out, dir, "--trace-out", err)) return false;
+    sim_record_start_staged(s, &out);
+    return true;
+}
+
+void sim_record_start_staged(struct sim *s, const struct rankdir *staged) {
     struct recorder *rc = xcalloc(1, sizeof *rc);
-    rc->out = out;
+    rc->out = *staged;
     rc->ranks = xcalloc((size_t)s->nranks, sizeof *rc->ranks);
     rc->cap = RECORD_MEMORY / (size_t)s->nranks;
     if (rc->cap > 65536) rc->cap = 65536;
     if (rc->cap < 1024) rc->cap = 1024;
     s->rec = rc;
-    return true;
+}
+
+void sim_record_flush(struct sim *s) {
+    for (int32_t r = 0; s->rec && r < s->nranks; r++)
+        if (sim_owns(s, r)) flush_rank(s, r);
 }
 
 /* A run that did not end well leaves a trace of what it reached, every
@@ -113,8 +122,10 @@ static void mark_incomplete(struct sim *s) {
     for (; why[i] && why[i] != '\n' && i + 1 < sizeof reason; i++)
         reason[i] = (unsigned char)why[i] < ' ' ? ' ' : why[i];
     reason[i] = 0;
-    for (int32_t r = 0; r < s->nranks; r++)
+    for (int32_t r = 0; r < s->nranks; r++) {
+        if (!sim_owns(s, r)) s->rec->ranks[r].started = true; /* its worker wrote its file */
         put(s, r, "incomplete # the recorded run ended early: %s\n", reason);
+    }
 }
 
 bool sim_record_finish(struct sim *s, struct sim_error *err) {
@@ -123,7 +134,7 @@ bool sim_record_finish(struct sim *s, struct sim_error *err) {
     bool partial = sim_status(s) != SIM_OK;
     if (partial) mark_incomplete(s);
     for (int32_t r = 0; r < s->nranks; r++)
-        flush_rank(s, r);
+        if (sim_owns(s, r) || rc->ranks[r].len) flush_rank(s, r);
     bool ok = true;
     if (rc->write_errno) {
         ok = err_set(err, "--trace-out: cannot write %s: %s", rc->failed_path,
@@ -152,6 +163,16 @@ bool sim_record_finish(struct sim *s, struct sim_error *err) {
 
 void record_skip(struct sim *s, const char *what) {
     if (s->rec->skipped++ == 0) s->rec->first_skipped = what;
+}
+
+int64_t record_skipped(const struct sim *s) {
+    return s->rec ? s->rec->skipped : 0;
+}
+
+void record_skipped_elsewhere(struct sim *s, int64_t n) {
+    if (!s->rec || n <= 0) return;
+    if (!s->rec->skipped) s->rec->first_skipped = "in a rank of another worker";
+    s->rec->skipped += n;
 }
 
 void record_compute(struct sim *s, int32_t rank, simtime_t duration) {

@@ -430,6 +430,13 @@ bool sim_record_start(struct sim *s, const char *dir, struct sim_error *err);
 /* Writes what is left; false (err) if a file could not be written. Warns
  * on stderr when operations a trace cannot express were left out. */
 bool sim_record_finish(struct sim *s, struct sim_error *err);
+/* A split on-line run: every worker records its own ranks into the one
+ * staging folder made before the workers were forked (rankdir_begin), the
+ * others flush theirs when their ranks are done (sim_record_flush), and
+ * the first commits the folder in sim_record_finish. */
+struct rankdir;
+void sim_record_start_staged(struct sim *s, const struct rankdir *staged);
+void sim_record_flush(struct sim *s);
 const char *sim_state_name(enum sim_state st);
 
 /* Progress: fn(ctx) is called every few tens of thousands of events. */

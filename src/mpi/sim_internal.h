@@ -374,6 +374,10 @@ void record_comm(struct sim *s, int32_t rank, int32_t parent, int32_t color, int
                  int32_t new_id, bool dup);
 void record_comm_self(struct sim *s, int32_t rank, int32_t id);
 void record_buffer(struct sim *s, int32_t rank, int64_t size);
+/* A split run: the operations a trace could not express, here, and those
+ * of the other workers, counted in by the first. */
+int64_t record_skipped(const struct sim *s);
+void record_skipped_elsewhere(struct sim *s, int64_t n);
 void record_interval(struct sim *s, int32_t rank, const char *name);
 
 /* wait.c */

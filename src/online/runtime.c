@@ -22,6 +22,7 @@
 #include "core/memstat.h"
 #include "core/outfile.h"
 #include "core/pool.h"
+#include "core/rankdir.h"
 #include "core/units.h"
 #include "core/workers.h"
 #include "online/coll_data.h"
@@ -911,6 +912,7 @@ static void tell_done(struct runtime *rt);
  * statuses go with its figures. */
 static void split_ending(void *ctx) {
     struct runtime *rt = ctx;
+    if (!sim_reports(rt->sim)) sim_record_flush(rt->sim); /* the first commits the folder */
     fflush(NULL);
     /* Fortran units have buffers of their own, which a worker's _exit
      * would lose (the FLUSH statement without a unit) */
@@ -1055,9 +1057,13 @@ static bool fork_workers(struct runtime *rt, const struct settings *st, struct s
     if (st->analysis.paraver)
         return err_set(err, "--paraver is not written by a split run yet (its records stay in "
                             "each worker); leave out --procs");
-    if (st->trace_out)
-        return err_set(err, "--trace-out is not written by a split run yet (each worker "
-                            "records its own ranks); leave out --procs");
+    if (st->trace_out && st->transport)
+        return err_set(err, "--trace-out is not written by a run split over a launcher's "
+                            "processes (each host would hold part of the folder); run it with "
+                            "--procs on one machine");
+    /* every worker records its ranks into one staging folder */
+    if (st->trace_out && !rankdir_begin(&rt->trace_stage, st->trace_out, "--trace-out", err))
+        return false;
     /* under a launcher (mpirun, srun), its processes are the workers,
      * exchanging through the MPI helper simpi run found */
     rt->workers = st->transport ? workers_join(st->transport, err) : workers_fork(st->procs, err);
@@ -1081,6 +1087,14 @@ static bool join_split(struct runtime *rt, struct settings *st, struct sim_error
         if (rt->done_fd >= 0) close(rt->done_fd);
         rt->done_fd = -1;
     } /* else this process's own simpi run waits for it */
+    return true;
+}
+
+/* --trace-out: in a split run, into the folder staged before the fork. */
+static bool start_recording(struct runtime *rt, const struct settings *st, struct sim_error *err) {
+    if (!st->trace_out) return true;
+    if (!rt->workers) return sim_record_start(rt->sim, st->trace_out, err);
+    sim_record_start_staged(rt->sim, &rt->trace_stage);
     return true;
 }
 
@@ -1116,9 +1130,8 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     if (!configure(&rt, &st, &err) || !fork_workers(&rt, &st, &err) ||
         !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) || !join_split(&rt, &st, &err) ||
         !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
-        (st.trace_out && !sim_record_start(rt.sim, st.trace_out, &err)) ||
-        !json_writable(st.json, &err) || !start_ranks(&rt, st.stack_size, &err) ||
-        !start_privatization(&rt, st.privatize, &err)) {
+        !start_recording(&rt, &st, &err) || !json_writable(st.json, &err) ||
+        !start_ranks(&rt, st.stack_size, &err) || !start_privatization(&rt, st.privatize, &err)) {
         if (rt.workers && workers_me(rt.workers) != 0) process_exit(1); /* the first says why */
         err_print(&err);
         struct sim_error werr = {0};

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "core/pool.h"
+#include "core/rankdir.h"
 #include "mpi/sim.h"
 #include "net/network.h"
 #include "online/context.h"
@@ -52,13 +53,14 @@ struct runtime {
     sigjmp_buf escape; /* back to runtime_main from a crash or an interrupt */
     volatile sig_atomic_t in_mpi, running;
     double wall_start;
-    uint64_t switches;       /* to a rank, for the report */
-    double measured;         /* seconds of computation measured (--cpu=measure) */
-    pthread_t main_thread;   /* the one that runs every rank */
-    int thread_asked;        /* MPI_Init_thread's required level; -1: MPI_Init */
-    int done_fd;             /* told when the report is out (simpi run); -1: none */
-    int check;               /* --check: 0 off, 1 default, 2 full (docs/checking.md) */
-    struct workers *workers; /* a split run's (--procs: docs/parallel.md), else NULL */
+    uint64_t switches;          /* to a rank, for the report */
+    double measured;            /* seconds of computation measured (--cpu=measure) */
+    pthread_t main_thread;      /* the one that runs every rank */
+    int thread_asked;           /* MPI_Init_thread's required level; -1: MPI_Init */
+    int done_fd;                /* told when the report is out (simpi run); -1: none */
+    int check;                  /* --check: 0 off, 1 default, 2 full (docs/checking.md) */
+    struct workers *workers;    /* a split run's (--procs: docs/parallel.md), else NULL */
+    struct rankdir trace_stage; /* a split run's --trace-out, staged before the fork */
 };
 
 extern struct runtime *simpi_rt;
