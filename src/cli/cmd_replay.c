@@ -241,11 +241,6 @@ int cmd_replay(int argc, char **argv) {
         return EXIT_USAGE;
     }
     if (o.launched < 2) o.launched = 0;
-    if ((o.procs > 1 || o.launched) && o.analysis.paraver) {
-        fprintf(stderr, "simpi replay: --paraver is not written by a split run yet (its records "
-                        "stay in each worker); leave out --procs\n");
-        return EXIT_USAGE;
-    }
     struct sweep sw;
     if (sweep_points(o.plat.sets, o.plat.nsets, &sw) == 1) {
         sweep_free(&sw);

@@ -1054,9 +1054,6 @@ void runtime_check_thread(const char *func) {
  * here, before any rank starts. */
 static bool fork_workers(struct runtime *rt, const struct settings *st, struct sim_error *err) {
     if (st->procs < 2 && !st->transport) return true;
-    if (st->analysis.paraver)
-        return err_set(err, "--paraver is not written by a split run yet (its records stay in "
-                            "each worker); leave out --procs");
     if (st->trace_out && st->transport)
         return err_set(err, "--trace-out is not written by a run split over a launcher's "
                             "processes (each host would hold part of the folder); run it with "

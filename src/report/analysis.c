@@ -91,6 +91,7 @@ static size_t on_pack(void *ctx, char **out) {
     blob_put(&b, a->matrix.bytes, sizeof *a->matrix.bytes * cells);
     intervals_pack(&a->iv, owns, a->sim, &b);
     if (a->tl) timeline_pack(a->tl, a->sim, owns, a->sim, &b);
+    if (a->pv) paraver_pack(a->pv, &b);
     if (a->chrome) chrome_pack(a->chrome, &b);
     *out = b.data;
     return b.len;
@@ -111,6 +112,8 @@ static void on_unpack(void *ctx, const char *blob, size_t len) {
     size_t at = 2 * part, got = intervals_unpack(&a->iv, blob + at, len - at);
     at += got;
     if (got && a->tl) at += got = timeline_unpack(a->tl, blob + at, len - at);
+    if (got && a->pv)
+        at += got = paraver_unpack(a->pv, blob + at, len - at, a->iv.unpack_map, a->iv.unpack_n);
     if (got && a->chrome) chrome_unpack(a->chrome, blob + at, len - at);
 }
 

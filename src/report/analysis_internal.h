@@ -58,6 +58,10 @@ struct intervals {
     bool too_many; /* MAX_INTERVALS reached */
     bool integrated;
     bool merged; /* a split run's first worker took other workers' intervals in */
+    /* a split run's first worker: the last blob's nodes in this tree
+     * (unpack_map[i]), then, once renumbered, each node's final number */
+    int32_t *unpack_map, unpack_n;
+    int32_t *renumbered, renumbered_n;
 };
 
 void intervals_init(struct intervals *iv, int32_t nranks);
@@ -87,6 +91,11 @@ int32_t intervals_current(const struct intervals *iv, int32_t rank);
 
 struct paraver;
 struct paraver *paraver_open(const struct sim *s, const char *prefix, struct sim_error *err);
+/* A split run: every record a worker made (of its ranks), for the first,
+ * which takes them in, their intervals given by `map` (the blob's node i is
+ * map[i] here; n of them). Unpack returns the bytes read, 0 if malformed. */
+void paraver_pack(struct paraver *pv, struct blob *b);
+size_t paraver_unpack(struct paraver *pv, const char *p, size_t len, const int32_t *map, int32_t n);
 void paraver_period(struct paraver *pv, const struct sim_period *p);
 void paraver_instant(struct paraver *pv, int32_t rank, simtime_t t, enum sim_call c);
 void paraver_message(struct paraver *pv, const struct sim_message *m);

@@ -46,6 +46,8 @@ void intervals_free(struct intervals *iv) {
         free(iv->track[r].entered);
     }
     free(iv->track);
+    free(iv->unpack_map);
+    free(iv->renumbered);
     for (size_t i = 0; i < iv->colls_cap; i++)
         if (iv->colls[i]) free_pending(iv->colls[i]);
     free(iv->colls);
@@ -408,7 +410,9 @@ size_t intervals_unpack(struct intervals *iv, const char *p, size_t len) {
     memcpy(&nnodes, p, sizeof nnodes);
     at += sizeof nnodes;
     if (nnodes < 1 || nnodes > MAX_INTERVALS) return 0;
-    int32_t *map = xmalloc(sizeof *map * (size_t)nnodes);
+    free(iv->unpack_map); /* the previous blob's: no longer needed */
+    int32_t *map = iv->unpack_map = xmalloc(sizeof *map * (size_t)nnodes);
+    iv->unpack_n = nnodes;
     int64_t unbalanced;
     char first[sizeof iv->first_unbalanced];
     bool too_many, ok = unpack_nodes(iv, p, len, &at, map, nnodes) &&
@@ -423,7 +427,6 @@ size_t intervals_unpack(struct intervals *iv, const char *p, size_t len) {
         iv->too_many |= too_many;
         ok = unpack_colls(iv, p, len, &at, map, nnodes);
     }
-    free(map);
     iv->merged = true;
     return ok ? at : 0;
 }
@@ -459,7 +462,8 @@ static void renumber(struct intervals *iv) {
     }
     free(old);
     free(order);
-    free(to);
+    iv->renumbered = to; /* for the records that name nodes (Paraver's) */
+    iv->renumbered_n = n;
 }
 
 void intervals_period(struct intervals *iv, const struct sim_period *p) {

@@ -38,6 +38,7 @@ struct prv_rec {
     int64_t size;
     int32_t rank, peer, tag;
     uint32_t kind; /* PRV_*; state: its value in tag */
+    uint32_t seq;  /* a state or event: the rank's count of its records */
 };
 
 struct paraver {
@@ -66,8 +67,11 @@ struct paraver {
     long file_records;
     int nruns;
     int32_t nranks;
-    int32_t *cpu;  /* rank -> Paraver CPU (1-based, node by node) */
-    int32_t *node; /* rank -> node (0-based) */
+    int32_t *cpu;               /* rank -> Paraver CPU (1-based, node by node) */
+    int32_t *node;              /* rank -> node (0-based) */
+    uint32_t *seq;              /* rank -> records of states and events made so far */
+    const int32_t *interval_to; /* a split run: interval nodes renumbered (NULL: none) */
+    int32_t ninterval_to;
     int32_t nnodes;
     bool failed; /* a write to the temporary file failed */
 };
@@ -76,11 +80,28 @@ static uint64_t ns(simtime_t t) {
     return (uint64_t)(t / 1000);
 }
 
-/* Runs and the merge order records by time only, keeping the order they
- * were observed in among equal times (a call's end before the next one's
- * begin), which is deterministic. */
+/* The order of the .prv: by time; among equal times the states and events
+ * before the messages, those by rank and the rank's own order (a call's end
+ * before the next one's begin), the messages by their fields. The order
+ * does not depend on the order records were observed in across ranks, so
+ * a split run (docs/parallel.md), whose first worker takes every other's
+ * records in at the end, writes what one process writes. */
 static int rec_cmp(const struct prv_rec *a, const struct prv_rec *b) {
-    return (a->t > b->t) - (a->t < b->t);
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    bool ca = a->kind == PRV_COMM, cb = b->kind == PRV_COMM;
+    if (ca != cb) return ca ? 1 : -1;
+    if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+    if (!ca) return (a->seq > b->seq) - (a->seq < b->seq);
+    if (a->peer != b->peer) return a->peer < b->peer ? -1 : 1;
+    if (a->b != b->b) return a->b < b->b ? -1 : 1;
+    if (a->c != b->c) return a->c < b->c ? -1 : 1;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    if (a->size != b->size) return a->size < b->size ? -1 : 1;
+    return (a->tag > b->tag) - (a->tag < b->tag);
+}
+
+static int rec_qsort_cmp(const void *a, const void *b) {
+    return rec_cmp(a, b);
 }
 
 struct sort_key {
@@ -112,6 +133,11 @@ static void sort_run(struct paraver *pv, const struct prv_rec *src, size_t n, st
     }
     for (size_t i = 0; i < n; i++)
         dst[i] = src[from[i].at];
+    for (size_t i = 0, j; i < n; i = j) { /* each group of equal times in rec_cmp's order */
+        for (j = i + 1; j < n && dst[j].t == dst[i].t; j++)
+            ;
+        if (j - i > 1) qsort(dst + i, j - i, sizeof *dst, rec_qsort_cmp);
+    }
 }
 
 /* --- the helper thread --- */
@@ -212,6 +238,7 @@ static struct prv_rec *add(struct paraver *pv, uint32_t kind, int32_t rank, uint
     r->kind = kind;
     r->rank = rank;
     r->t = t;
+    if (kind != PRV_COMM) r->seq = pv->seq[rank]++;
     return r;
 }
 
@@ -230,6 +257,7 @@ static void layout(struct paraver *pv, const struct sim *s) {
     pv->nranks = sim_size(s);
     pv->cpu = xcalloc((size_t)pv->nranks, sizeof *pv->cpu);
     pv->node = xcalloc((size_t)pv->nranks, sizeof *pv->node);
+    pv->seq = xcalloc((size_t)pv->nranks, sizeof *pv->seq);
     for (int32_t r = 0; r < pv->nranks; r++) {
         pv->node[r] = sim_rank_node(s, r);
         if (pv->node[r] + 1 > pv->nnodes) pv->nnodes = pv->node[r] + 1;
@@ -363,8 +391,11 @@ static char *format(char *o, const struct paraver *pv, const struct prv_rec *r) 
         o = put_field(o, r->a);
         o = put_field(o, (uint64_t)r->tag);
     } else if (r->kind == PRV_EVENT) {
+        uint64_t value = r->b;
+        if (r->a == EV_INTERVAL && pv->interval_to && value < (uint64_t)pv->ninterval_to)
+            value = (uint64_t)pv->interval_to[value];
         o = put_field(o, r->a);
-        o = put_field(o, r->b);
+        o = put_field(o, value);
     } else {
         o = put_field(o, r->a);
         o = put_object(o, pv, r->peer);
@@ -464,6 +495,51 @@ static void merge_runs(struct paraver *pv, FILE *out) {
         if (cur[i].owns) free(cur[i].buf);
     free(cur);
     free(heap);
+}
+
+/* --- a split run --- */
+
+void paraver_pack(struct paraver *pv, struct blob *b) {
+    flush_run(pv);
+    helper_wait(pv);
+    uint64_t count = (uint64_t)pv->mem_used + (uint64_t)pv->file_records;
+    blob_put(b, &count, sizeof count);
+    if (pv->mem_used) blob_put(b, pv->mem, sizeof *pv->mem * pv->mem_used);
+    if (!pv->file_records || !pv->tmp) return;
+    struct prv_rec *chunk = xmalloc(sizeof *chunk * MERGE_BUFFER);
+    fflush(pv->tmp);
+    bool ok = fseek(pv->tmp, 0, SEEK_SET) == 0;
+    for (long left = pv->file_records; left > 0 && ok;) {
+        size_t want = left < MERGE_BUFFER ? (size_t)left : MERGE_BUFFER;
+        ok = fread(chunk, sizeof *chunk, want, pv->tmp) == want;
+        if (ok) blob_put(b, chunk, sizeof *chunk * want);
+        left -= (long)want;
+    }
+    if (!ok) { /* the count promised them: the first worker sees a short blob */
+        memset(chunk, 0, sizeof *chunk * MERGE_BUFFER);
+        pv->failed = true;
+    }
+    free(chunk);
+}
+
+size_t paraver_unpack(struct paraver *pv, const char *p, size_t len, const int32_t *map,
+                      int32_t n) {
+    uint64_t count;
+    if (len < sizeof count) return 0;
+    memcpy(&count, p, sizeof count);
+    if (count > (len - sizeof count) / sizeof(struct prv_rec)) return 0;
+    for (uint64_t i = 0; i < count; i++) {
+        struct prv_rec r;
+        memcpy(&r, p + sizeof count + i * sizeof r, sizeof r);
+        if (r.rank < 0 || r.rank >= pv->nranks || r.kind < PRV_STATE || r.kind > PRV_COMM ||
+            (r.kind == PRV_COMM && (r.peer < 0 || r.peer >= pv->nranks)))
+            return 0;
+        if (r.kind == PRV_EVENT && r.a == EV_INTERVAL && map && r.b < (uint64_t)n)
+            r.b = (uint64_t)map[r.b]; /* in this worker's tree */
+        if (pv->nbuf == RUN_RECORDS) flush_run(pv);
+        pv->buf[pv->nbuf++] = r; /* its rank's count as its worker made it */
+    }
+    return sizeof count + count * sizeof(struct prv_rec);
 }
 
 /* --- .pcf and .row --- */
@@ -572,6 +648,8 @@ bool paraver_close(struct paraver *pv, const struct intervals *iv, simtime_t end
                    struct sim_error *err) {
     bool ok = true;
     if (iv) {
+        pv->interval_to = iv->renumbered;
+        pv->ninterval_to = iv->renumbered_n;
         flush_run(pv);
         helper_wait(pv);
         if (pv->tmp) fflush(pv->tmp);
@@ -590,6 +668,7 @@ bool paraver_close(struct paraver *pv, const struct intervals *iv, simtime_t end
     free(pv->runs);
     free(pv->cpu);
     free(pv->node);
+    free(pv->seq);
     free(pv->prefix);
     free(pv);
     return ok;
