@@ -12,7 +12,7 @@
 struct group_collector {
     struct group_collector *next;
     struct comm *parent, *comm;
-    int32_t tag, arrived;
+    int32_t tag, arrived, expected; /* expected: the members that run here */
     uint8_t *joined;
 };
 
@@ -22,8 +22,8 @@ struct group_collector {
 struct inter_collector {
     struct inter_collector *next;
     struct comm *cl, *cr;
-    int32_t tag, arrived;
-    uint8_t *joined; /* L's members, then R's */
+    int32_t tag, arrived, expected; /* expected: the members that run here */
+    uint8_t *joined;                /* L's members, then R's */
 };
 
 struct split_entry {
@@ -274,7 +274,6 @@ static bool same_members(const struct comm *c, const int32_t *world, int32_t n) 
 struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_id,
                                       const int32_t *world, int32_t n, int32_t tag,
                                       int32_t new_id) {
-    if (part_refuse(s, rank, "MPI_Comm_create_group")) return NULL;
     if (s->rec) record_skip(s, "MPI_Comm_create_group");
     int32_t me, mine = -1;
     struct comm *parent = sim_comm_get(s, rank, comm_id, &me);
@@ -293,6 +292,13 @@ struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_
         gc->comm = comm_new(s, n);
         gc->comm->untraced = 1;
         memcpy(gc->comm->world, world, sizeof *world * (size_t)n);
+        for (int32_t i = 0; i < n; i++)
+            gc->expected += sim_local(s, world[i]);
+        /* a split run: every worker that holds members makes the same
+         * context, from the group and the call's place among its calls */
+        if (s->part)
+            gc->comm->ctx =
+                part_made_context(s, parent->ctx, part_members_hash((uint32_t)tag, world, n));
         gc->next = s->group_creates;
         s->group_creates = gc;
         pp = &s->group_creates;
@@ -300,7 +306,7 @@ struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_
     gc->joined[mine] = 1;
     struct comm *c = gc->comm;
     handle_put(s, rank, new_id, c, mine);
-    if (++gc->arrived == n) {
+    if (++gc->arrived == gc->expected) {
         *pp = gc->next;
         free(gc->joined);
         free(gc);
@@ -324,7 +330,6 @@ static struct comm *inter_side(struct sim *s, const int32_t *remote, int32_t n, 
 
 void sim_intercomm_create(struct sim *s, int32_t rank, const int32_t *local, int32_t nl,
                           const int32_t *remote, int32_t nr, int32_t tag, int32_t new_id) {
-    if (part_refuse(s, rank, "making an intercommunicator")) return;
     if (s->rec) record_skip(s, "an intercommunicator");
     int32_t mine = -1;
     for (int32_t i = 0; i < nl && mine < 0; i++)
@@ -344,7 +349,16 @@ void sim_intercomm_create(struct sim *s, int32_t rank, const int32_t *local, int
         ic->tag = tag;
         ic->cl = inter_side(s, remote, nr, nl);
         ic->cr = inter_side(s, local, nl, nr);
+        if (s->part) { /* the same in every worker, whichever side came first */
+            uint64_t a = part_members_hash(0, local, nl), b = part_members_hash(0, remote, nr);
+            uint64_t key = (a < b ? a * 31 + b : b * 31 + a) ^ (uint32_t)tag;
+            ic->cl->ctx = part_made_context(s, UINT32_MAX, key);
+        }
         ic->cr->ctx = ic->cl->ctx; /* one context: messages cross between the sides */
+        for (int32_t i = 0; i < nl; i++)
+            ic->expected += sim_local(s, local[i]);
+        for (int32_t i = 0; i < nr; i++)
+            ic->expected += sim_local(s, remote[i]);
         ic->joined = xcalloc((size_t)(nl + nr), 1);
         ic->next = s->inter_creates;
         s->inter_creates = ic;
@@ -353,7 +367,7 @@ void sim_intercomm_create(struct sim *s, int32_t rank, const int32_t *local, int
     }
     ic->joined[left ? mine : ic->cr->size + mine] = 1;
     handle_put(s, rank, new_id, left ? ic->cl : ic->cr, mine);
-    if (++ic->arrived == nl + nr) {
+    if (++ic->arrived == ic->expected) {
         *pp = ic->next;
         free(ic->joined);
         free(ic);

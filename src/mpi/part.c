@@ -41,6 +41,12 @@ struct part {
     struct sent {                 /* messages of other workers' ranks matched here */
         int64_t msgs, bytes;
     } * sent;
+    struct group_made { /* communicators made from groups here, per group */
+        struct group_made *next;
+        uint32_t parent_ctx;
+        uint64_t hash;
+        uint32_t count;
+    } * groups;
     struct blocked { /* the first worker: other workers' blocked ranks at the end */
         char *text;
         int32_t *targets;
@@ -277,6 +283,27 @@ uint32_t part_context(struct sim *s, uint32_t parent_ctx, uint32_t seq, int32_t 
                  "without --procs",
                  ctx);
     return ctx;
+}
+
+uint64_t part_members_hash(uint64_t h, const int32_t *world, int32_t n) {
+    h ^= 1469598103934665603ull; /* FNV-1a */
+    for (int32_t i = 0; i < n; i++)
+        h = (h ^ (uint32_t)world[i]) * 1099511628211ull;
+    return h;
+}
+
+uint32_t part_made_context(struct sim *s, uint32_t parent_ctx, uint64_t key) {
+    struct group_made *g = s->part->groups;
+    while (g && !(g->parent_ctx == parent_ctx && g->hash == key))
+        g = g->next;
+    if (!g) {
+        g = xcalloc(1, sizeof *g);
+        *g = (struct group_made){s->part->groups, parent_ctx, key, 0};
+        s->part->groups = g;
+    }
+    /* apart from the splits' contexts: the key in the parent's place */
+    return part_context(s, parent_ctx ^ (uint32_t)(key >> 32) ^ 0x5bd1e995u, g->count++,
+                        (int32_t)(uint32_t)key);
 }
 
 /* --- what arrives --- */
@@ -642,6 +669,11 @@ void part_free(struct sim *s) {
         free(s->part->blocked[i].targets);
     }
     free(s->part->blocked);
+    while (s->part->groups) {
+        struct group_made *g = s->part->groups;
+        s->part->groups = g->next;
+        free(g);
+    }
     free(s->part->sent);
     free(s->part->worker_of_node);
     free(s->part);

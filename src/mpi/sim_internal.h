@@ -321,6 +321,13 @@ void part_count_sent(struct sim *s, int32_t rank, int64_t size);
 void part_post_split(struct sim *s, const struct comm *parent, int32_t myrank, int32_t color,
                      int32_t key, int32_t new_id, uint32_t seq);
 uint32_t part_context(struct sim *s, uint32_t parent_ctx, uint32_t seq, int32_t color);
+/* The context of a communicator made from groups in a split run
+ * (MPI_Comm_create_group, an intercommunicator): from `key` (the groups,
+ * hashed with part_members_hash, and the tag) and how many times this
+ * worker made one with that key on that parent before (the members call in
+ * the same order, so every worker counts alike). */
+uint64_t part_members_hash(uint64_t h, const int32_t *world, int32_t n);
+uint32_t part_made_context(struct sim *s, uint32_t parent_ctx, uint64_t key);
 /* A split run's first worker: another worker's blocked rank at the end, as
  * that worker described it and the ranks it waits for. */
 const char *part_blocked_text(const struct sim *s, int32_t rank);
