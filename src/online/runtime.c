@@ -816,6 +816,7 @@ static bool start_ranks(struct runtime *rt, const char *stack_size, struct sim_e
     rt->ranks = xcalloc((size_t)rt->n, sizeof *rt->ranks);
     rt->argv_copies = xcalloc((size_t)rt->n * ((size_t)rt->argc + 2), sizeof *rt->argv_copies);
     for (int32_t i = 0; i < rt->n; i++) {
+        if (!sim_owns(rt->sim, i)) continue; /* another worker's: its stack stays untouched */
         stacks_set_canary(&rt->stacks, i);
         ctx_init(&rt->ranks[i].ctx, (char *)stacks_at(&rt->stacks, i) + 64, rt->stacks.size - 64,
                  rank_entry, (void *)(intptr_t)i);
@@ -976,7 +977,7 @@ static int run(struct runtime *rt, const char *progress) {
     progress_end();
     if (rt->workers) end_split(rt);
     for (int32_t r = 0; r < rt->n && st == SIM_OK && !rt->stacks.guards; r++)
-        if (!stacks_canary_intact(&rt->stacks, r)) {
+        if (sim_owns(rt->sim, r) && !stacks_canary_intact(&rt->stacks, r)) {
             report_overflow(rt, r);
             st = sim_status(rt->sim);
         }
