@@ -122,6 +122,7 @@ static struct comm *comm_new(struct sim *s, int32_t size) {
     c->ctx = s->next_ctx;
     s->next_ctx += 2;
     c->size = size;
+    c->nworkers = -1;
     c->world = xcalloc((size_t)size, sizeof *c->world);
     c->coll_seq = xcalloc((size_t)size, sizeof *c->coll_seq);
     if (s->ncomms == s->comms_cap) {
@@ -133,7 +134,9 @@ static struct comm *comm_new(struct sim *s, int32_t size) {
 }
 
 void comm_free_all(struct sim *s) {
+    free(s->world.workers);
     for (size_t i = 0; i < s->ncomms; i++) {
+        free(s->comms[i]->workers);
         free(s->comms[i]->world);
         free(s->comms[i]->coll_seq);
         free(s->comms[i]);

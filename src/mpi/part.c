@@ -264,10 +264,26 @@ void part_post_eject(struct sim *s, const struct xfer *x) {
     post(s, worker_of(s, x->to), &m, sizeof m);
 }
 
-void part_post_split(struct sim *s, const struct comm *parent, int32_t myrank, int32_t color,
-                     int32_t key, int32_t new_id, uint32_t seq) {
+/* The other workers that hold members of c, found once. */
+static void comm_workers(struct sim *s, struct comm *c) {
+    if (c->nworkers >= 0) return;
+    struct part *p = s->part;
+    bool *has = xcalloc((size_t)p->k, sizeof *has);
+    for (int32_t j = 0; j < c->size; j++)
+        has[worker_of(s, comm_world_rank(c, j))] = true;
+    c->workers = xmalloc(sizeof *c->workers * (size_t)p->k);
+    c->nworkers = 0;
+    for (int j = 0; j < p->k; j++)
+        if (has[j] && j != p->me) c->workers[c->nworkers++] = j;
+    free(has);
+}
+
+void part_post_split(struct sim *s, struct comm *parent, int32_t myrank, int32_t color, int32_t key,
+                     int32_t new_id, uint32_t seq) {
     struct pm_split m = {PM_SPLIT, parent->ctx, seq, myrank, color, key, new_id};
-    post_all(s, &m, sizeof m);
+    comm_workers(s, parent); /* only they know the parent */
+    for (int32_t i = 0; i < parent->nworkers; i++)
+        post(s, parent->workers[i], &m, sizeof m);
 }
 
 uint32_t part_context(struct sim *s, uint32_t parent_ctx, uint32_t seq, int32_t color) {

@@ -52,6 +52,7 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
         s->ranks[i].deliver_at = SIMTIME_NEVER;
     }
     s->world.ctx = 0;
+    s->world.nworkers = -1;
     s->world.size = nranks;
     s->next_ctx = 2;
     engine_init(&s->eng, nranks);

@@ -111,6 +111,8 @@ struct comm {
     int32_t *world;     /* comm rank -> world rank; NULL for identity */
     uint32_t *coll_seq; /* per member count of collectives (NULL for world) */
     uint8_t untraced;   /* from groups or an intercommunicator: a trace cannot name it */
+    int32_t *workers;   /* a split run: the other workers holding members (part.c), or NULL */
+    int32_t nworkers;   /* how many; -1: not known yet */
 };
 
 struct bsend_state {
@@ -318,8 +320,8 @@ void part_count_sent(struct sim *s, int32_t rank, int64_t size);
  * the same communicators; and the context a split run gives a new
  * communicator (from its parent's, the split's number and the color, the
  * same in every worker). */
-void part_post_split(struct sim *s, const struct comm *parent, int32_t myrank, int32_t color,
-                     int32_t key, int32_t new_id, uint32_t seq);
+void part_post_split(struct sim *s, struct comm *parent, int32_t myrank, int32_t color, int32_t key,
+                     int32_t new_id, uint32_t seq);
 uint32_t part_context(struct sim *s, uint32_t parent_ctx, uint32_t seq, int32_t color);
 /* The context of a communicator made from groups in a split run
  * (MPI_Comm_create_group, an intercommunicator): from `key` (the groups,

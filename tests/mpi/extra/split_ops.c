@@ -2,7 +2,8 @@
  * differ between ranks (each rank makes rank % 3 operations it never uses
  * first), used by scan, reduce and allreduce; an all-to-all(w) where some
  * ranks send nothing at all. Every worker must fold with its own handle and
- * take empty pieces from the others. Prints "No Errors". */
+ * take empty pieces from the others; duplicates of MPI_COMM_SELF. Prints
+ * "No Errors". */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -40,6 +41,14 @@ int main(int argc, char **argv) {
         if (rbuf[j] != (j % 2 ? j : -1)) errors++;
     int zero[64] = {0};
     MPI_Alltoallw(sbuf, zero, sd, st, rbuf, zero, rd, rt, MPI_COMM_WORLD); /* all empty */
+    /* a duplicate of MPI_COMM_SELF: its context is this rank's alone, which
+     * no other worker may be told of (it names another rank's there) */
+    MPI_Comm self;
+    int self_size = 0;
+    MPI_Comm_dup(MPI_COMM_SELF, &self);
+    MPI_Allreduce(&one, &self_size, 1, MPI_INT, MPI_SUM, self);
+    if (self_size != one) errors++;
+    MPI_Comm_free(&self);
     for (int i = 0; i < rank % 3; i++)
         MPI_Op_free(&unused[i]);
     MPI_Op_free(&op);
