@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -105,6 +106,7 @@ struct workers *workers_fork(int k, struct sim_error *err) {
         }
     struct workers *w = workers_new(k);
     fflush(NULL); /* what is buffered is printed once, by the first worker */
+    pid_t first = getpid();
     for (int i = 1; i < k; i++) {
         pid_t p = fork();
         if (p < 0) {
@@ -116,6 +118,9 @@ struct workers *workers_fork(int k, struct sim_error *err) {
         }
         if (p == 0) {
             w->me = i;
+            /* the first gone (killed while this one computes): go too */
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != first) _exit(1);
             break;
         }
         w->pid[i] = p;
@@ -176,6 +181,70 @@ static void hang_up(struct workers *w) {
             close(w->fd[j]);
             w->fd[j] = -1;
         }
+}
+
+/* --- the watch (workers_watch) --- */
+
+static struct workers *watched;
+static void (*watch_lost)(void);
+
+/* Appends text, or a number, to a message being built in a signal handler. */
+static size_t put_text(char *buf, size_t at, size_t cap, const char *s) {
+    while (*s && at + 1 < cap)
+        buf[at++] = *s++;
+    return at;
+}
+
+static size_t put_number(char *buf, size_t at, size_t cap, int v) {
+    char digits[16];
+    int n = 0;
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) > 0 && n < 15);
+    while (n > 0 && at + 1 < cap)
+        buf[at++] = digits[--n];
+    return at;
+}
+
+static void on_child(int sig) {
+    (void)sig;
+    int saved = errno;
+    struct workers *w = watched;
+    for (int j = 1; w && j < w->k; j++) {
+        int st;
+        if (w->pid[j] <= 0 || waitpid(w->pid[j], &st, WNOHANG) != w->pid[j]) continue;
+        w->pid[j] = 0;
+        if (!WIFSIGNALED(st) && !(WIFEXITED(st) && WEXITSTATUS(st) != 0)) continue;
+        char msg[160];
+        size_t n = put_text(msg, 0, sizeof msg, "simpi: error: worker ");
+        n = put_number(msg, n, sizeof msg, j);
+        if (WIFSIGNALED(st)) {
+            n = put_text(msg, n, sizeof msg, " was killed by signal ");
+            n = put_number(msg, n, sizeof msg, WTERMSIG(st));
+        } else {
+            n = put_text(msg, n, sizeof msg, " ended with status ");
+            n = put_number(msg, n, sizeof msg, WEXITSTATUS(st));
+        }
+        n = put_text(msg, n, sizeof msg, ": the run is lost\n");
+        if (write(2, msg, n) < 0) { /* nothing more to say */
+        }
+        for (int i = 1; i < w->k; i++)
+            if (w->pid[i] > 0) kill(w->pid[i], SIGKILL);
+        if (watch_lost) watch_lost();
+        _exit(1);
+    }
+    errno = saved;
+}
+
+void workers_watch(struct workers *w, void (*lost)(void)) {
+    if (w->helper >= 0 || w->me != 0) return; /* a launcher watches its own processes */
+    watched = w;
+    watch_lost = lost;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_child;
+    sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    sigaction(SIGCHLD, &sa, NULL);
 }
 
 /* Waits for the other workers (the first worker's); names one killed by a
@@ -446,6 +515,10 @@ bool workers_end(struct workers *w, int status, struct sim_error *err) {
     if (w->me != 0) {
         fflush(NULL);
         _exit(status);
+    }
+    if (watched == w) { /* the others end now, reaped below */
+        signal(SIGCHLD, SIG_DFL);
+        watched = NULL;
     }
     hang_up(w);
     bool ok = reap(w, err);

@@ -1071,13 +1071,24 @@ static bool fork_workers(struct runtime *rt, const struct settings *st, struct s
     return rt->workers != NULL;
 }
 
+/* Another worker died (a signal handler: workers_watch): simpi run need not
+ * add that the process ended before its report, the message said why. */
+static void split_lost(void) {
+    tell_done(simpi_rt);
+    process_exit(1); /* not the program's _exit, which ends a rank */
+}
+
 /* Makes the simulation one worker of the split run; the others run their
  * ranks quietly and hand everything to the first, which reports. */
 static bool join_split(struct runtime *rt, struct settings *st, struct sim_error *err) {
     if (!rt->workers) return true;
     if (!sim_split(rt->sim, rt->workers, err)) return false;
     coll_data_split(rt->sim);
-    if (workers_me(rt->workers) == 0) return true;
+    if (workers_me(rt->workers) == 0) {
+        /* a worker that dies while this one's ranks compute ends the run */
+        workers_watch(rt->workers, split_lost);
+        return true;
+    }
     rt->quiet = true;
     rt->json = NULL;
     st->json = NULL;
