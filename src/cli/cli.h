@@ -73,6 +73,8 @@ struct platform *cli_load_platform(const struct platform_opts *o, struct network
 /* --procs K / -j K: a count of worker processes, or `auto` (the cores this
  * process may run on); prints the error and returns false on bad input. */
 bool cli_parse_procs(const char *opt, const char *value, int *out);
+/* --placement block|cyclic (how a split run's nodes go to its workers). */
+bool cli_parse_placement(const char *value, int *out);
 /* How many processes the launcher that started this one started (mpirun's
  * OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE, Slurm's SLURM_NTASKS), 0 if none. */
 int cli_launcher_size(void);

@@ -136,6 +136,15 @@ bool cli_parse_procs(const char *opt, const char *value, int *out) {
     return false;
 }
 
+bool cli_parse_placement(const char *value, int *out) {
+    if (!strcmp(value, "block") || !strcmp(value, "cyclic")) {
+        *out = !strcmp(value, "cyclic");
+        return true;
+    }
+    fprintf(stderr, "simpi: --placement: found '%s', expected block or cyclic\n", value);
+    return false;
+}
+
 int cli_launcher_size(void) {
     static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {

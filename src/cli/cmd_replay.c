@@ -27,6 +27,7 @@ struct replay_opts {
     bool quiet;
     simtime_t wall_limit;        /* --wall-limit; 0: none */
     int procs;                   /* --procs / -j: worker processes (0, 1: none) */
+    int placement;               /* --placement: enum sim_placement */
     int launched;                /* started by mpirun or srun as one of that many processes */
     enum progress_mode progress; /* PROGRESS_AUTO (0) unless --progress */
 };
@@ -49,6 +50,8 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
         } else if ((!strcmp(argv[i], "--procs") || !strcmp(argv[i], "-j")) && i + 1 < argc) {
             if (!cli_parse_procs(argv[i], argv[i + 1], &o->procs)) return EXIT_USAGE;
             i++;
+        } else if (!strcmp(argv[i], "--placement") && i + 1 < argc) {
+            if (!cli_parse_placement(argv[++i], &o->placement)) return EXIT_USAGE;
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             o->json = argv[++i];
         } else if (!strcmp(argv[i], "--report") && i + 1 < argc) {
@@ -183,7 +186,7 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     } else if (net_ok && o->procs > 1 && !(w = workers_fork(o->procs, &err))) {
         net_ok = false;
     }
-    replay_set_workers(w);
+    replay_set_workers(w, (enum sim_placement)o->placement);
     struct trace_reader *t = net_ok ? trace_open(o->trace, &err) : NULL;
     struct replay_result res = {0};
     bool ran = t && replay_run(t, p, &net, &res, &err);
@@ -211,7 +214,7 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
         err_print(&werr);
         if (!rc) rc = EXIT_INPUT_ERROR;
     }
-    replay_set_workers(NULL);
+    replay_set_workers(NULL, SIM_PLACE_BLOCK);
     replay_result_free(&res);
     trace_close(t);
     if (net_ok) network_destroy(&net);

@@ -270,6 +270,10 @@ int cmd_run(int argc, char **argv) {
             set_env("SIMPI_PRIVATIZE", "0");
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             set_env("SIMPI_QUIET", "1");
+        } else if ((v = value_of("--placement", argc, argv, &i))) {
+            int placement;
+            if (!cli_parse_placement(v, &placement)) return EXIT_USAGE;
+            set_env("SIMPI_PLACEMENT", v);
         } else if ((v = value_of("--procs", argc, argv, &i)) ||
                    (v = value_of("-j", argc, argv, &i))) {
             int procs;

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +29,12 @@ struct buf {
     size_t len, cap, done; /* done: bytes sent or taken so far */
 };
 
+/* Polls without sleeping before a sleeping one (see pump). */
+#define SPIN_POLLS 4000
+
 struct workers {
     int k, me;
+    bool spin;        /* every worker has a core of its own: spin before sleeping */
     int helper;       /* a launcher's run: the socket to the MPI helper, else -1 */
     pid_t helper_pid; /* and its process */
     int *fd;          /* fd[j]: the socket to worker j (-1 for me) */
@@ -127,6 +132,8 @@ struct workers *workers_fork(int k, struct sim_error *err) {
     }
     keep_mine(w, pairs);
     free(pairs);
+    cpu_set_t cpus;
+    w->spin = sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) >= k;
     return w;
 }
 
@@ -342,7 +349,15 @@ static bool pump(struct workers *w, struct sim_error *err) {
             if (ev) pf[n++] = (struct pollfd){w->fd[j], ev, 0};
         }
         if (n == 0) break;
-        if (poll(pf, (nfds_t)n, -1) < 0 && errno != EINTR) {
+        /* with a core for each worker, the peer's answer is a few
+         * microseconds away: ask again at once for a while (a poll that
+         * sleeps costs a wake-up, tens of microseconds on a virtual
+         * machine, at every window); oversubscribed, sleep at once */
+        int ready = 0;
+        for (int spin = 0; w->spin && spin < SPIN_POLLS && ready == 0; spin++)
+            ready = poll(pf, (nfds_t)n, 0);
+        if (ready == 0) ready = poll(pf, (nfds_t)n, -1);
+        if (ready < 0 && errno != EINTR) {
             ok = err_set(err, "waiting for the other workers: %s", strerror(errno));
             break;
         }

@@ -637,7 +637,8 @@ void sim_post_front(struct sim *s, int to, const struct sim_piece *pieces, int n
     postv(s, to, all, (n < 8 ? n : 8) + 1);
 }
 
-bool part_setup(struct sim *s, struct workers *w, struct sim_error *err) {
+bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
+                struct sim_error *err) {
     if (s->cont)
         return err_set(err,
                        "--procs: the %s contention model shares the whole network, which "
@@ -661,13 +662,17 @@ bool part_setup(struct sim *s, struct workers *w, struct sim_error *err) {
     p->me = workers_me(w);
     p->window = window;
     p->stats.workers = p->k;
-    /* blocks of the N nodes that hold ranks: worker j has [j N / K, (j+1) N / K) */
+    /* blocks of the N nodes that hold ranks: worker j has [j N / K, (j+1) N / K);
+     * cyclic: node n to worker n mod K */
     int64_t nodes = s->plat->nodes, used = 1;
     for (int32_t i = 0; i < s->nranks; i++)
         if (s->ranks[i].node + 1 > used) used = s->ranks[i].node + 1;
     p->worker_of_node = xmalloc(sizeof *p->worker_of_node * (size_t)nodes);
     for (int64_t n = 0; n < nodes; n++)
-        p->worker_of_node[n] = n < used ? (int32_t)(((n + 1) * p->k - 1) / used) : p->k - 1;
+        p->worker_of_node[n] = n >= used ? p->k - 1
+                               : placement == SIM_PLACE_CYCLIC
+                                   ? (int32_t)(n % p->k)
+                                   : (int32_t)(((n + 1) * p->k - 1) / used);
     s->part = p;
     return true;
 }

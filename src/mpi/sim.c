@@ -158,8 +158,9 @@ enum sim_status sim_status(const struct sim *s) {
     return s->status;
 }
 
-bool sim_split(struct sim *s, struct workers *w, struct sim_error *err) {
-    return part_setup(s, w, err);
+bool sim_split(struct sim *s, struct workers *w, enum sim_placement placement,
+               struct sim_error *err) {
+    return part_setup(s, w, placement, err);
 }
 
 bool sim_owns(const struct sim *s, int32_t rank) {

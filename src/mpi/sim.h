@@ -80,7 +80,12 @@ void sim_destroy(struct sim *s);
  * crosses with the others; the first worker ends up with every rank's
  * figures. False (err set) if the platform's models cannot be split. */
 struct workers;
-bool sim_split(struct sim *s, struct workers *w, struct sim_error *err);
+/* How nodes go to workers (docs/parallel.md): blocks of consecutive nodes,
+ * or nodes dealt out in turn (a pipeline or wavefront across the nodes
+ * then keeps every worker busy, for more messages between workers). */
+enum sim_placement { SIM_PLACE_BLOCK, SIM_PLACE_CYCLIC };
+bool sim_split(struct sim *s, struct workers *w, enum sim_placement placement,
+               struct sim_error *err);
 /* Whether rank runs in this worker (always, unless the run is split). */
 bool sim_owns(const struct sim *s, int32_t rank);
 /* Whether this worker reports the run and writes its files (always, unless

@@ -337,7 +337,8 @@ int part_blocked_targets(const struct sim *s, int32_t rank, int32_t *out, int ma
 /* Makes s one worker of a split run; false (err set) for a model that cannot
  * be split. */
 struct workers;
-bool part_setup(struct sim *s, struct workers *w, struct sim_error *err);
+bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
+                struct sim_error *err);
 
 /* nics.c */
 void nics_init(struct sim *s);

@@ -612,6 +612,7 @@ struct settings {
     char *progress;  /* auto (default), always, never */
     int procs;       /* SIMPI_PROCS: worker processes of a split run (0, 1: none) */
     char *transport; /* SIMPI_TRANSPORT_HELPER: under a launcher, its processes are the workers */
+    bool cyclic;     /* SIMPI_PLACEMENT=cyclic: nodes dealt out to the workers in turn */
     int done_fd;     /* SIMPI_DONE_FD: told when the report is written (simpi run) */
 };
 
@@ -669,6 +670,8 @@ static void read_settings(struct settings *st) {
     st->analysis.command = env_copy("SIMPI_COMMAND");
     st->trace_out = env_copy("SIMPI_TRACE_OUT");
     st->transport = env_copy("SIMPI_TRANSPORT_HELPER");
+    const char *placement = getenv("SIMPI_PLACEMENT");
+    st->cyclic = placement && !strcmp(placement, "cyclic");
     const char *procs = getenv("SIMPI_PROCS");
     st->procs = procs ? atoi(procs) : 0;
     absolutize(&st->json);
@@ -1082,7 +1085,8 @@ static void split_lost(void) {
  * ranks quietly and hand everything to the first, which reports. */
 static bool join_split(struct runtime *rt, struct settings *st, struct sim_error *err) {
     if (!rt->workers) return true;
-    if (!sim_split(rt->sim, rt->workers, err)) return false;
+    if (!sim_split(rt->sim, rt->workers, st->cyclic ? SIM_PLACE_CYCLIC : SIM_PLACE_BLOCK, err))
+        return false;
     coll_data_split(rt->sim);
     if (workers_me(rt->workers) == 0) {
         /* a worker that dies while this one's ranks compute ends the run */

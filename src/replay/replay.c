@@ -22,6 +22,7 @@ struct replay {
 };
 
 static struct workers *split_workers; /* replay_set_workers */
+static enum sim_placement split_placement;
 
 static bool rec_fail_v(struct replay *rp, enum sim_status st, const struct trace_rec *r,
                        const char *fmt, va_list ap) {
@@ -262,8 +263,9 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
 }
 
 volatile sig_atomic_t replay_interrupt_signal;
-void replay_set_workers(struct workers *w) {
+void replay_set_workers(struct workers *w, enum sim_placement placement) {
     split_workers = w;
+    split_placement = placement;
 }
 volatile sig_atomic_t replay_running;
 
@@ -330,7 +332,7 @@ bool replay_run(struct trace_reader *trace, struct platform *plat, const struct 
     double t0 = memstat_wall_seconds();
     rp.sim = sim_create(plat, net, trace_ranks(trace), &drv, err);
     if (!rp.sim) return false;
-    if (split_workers && !sim_split(rp.sim, split_workers, err)) {
+    if (split_workers && !sim_split(rp.sim, split_workers, split_placement, err)) {
         sim_destroy(rp.sim);
         return false;
     }

@@ -39,6 +39,6 @@ void replay_set_time_limit(simtime_t limit);
 /* The next replays run as one worker of a split run (NULL: the whole run
  * here; docs/parallel.md). */
 struct workers;
-void replay_set_workers(struct workers *w);
+void replay_set_workers(struct workers *w, enum sim_placement placement);
 
 #endif
