@@ -22,12 +22,11 @@
 #include "core/memstat.h"
 #include "core/outfile.h"
 #include "core/pool.h"
-#include "core/rankdir.h"
 #include "core/units.h"
 #include "core/workers.h"
-#include "online/coll_data.h"
 #include "online/globals.h"
 #include "online/privatize.h"
+#include "online/split.h"
 #include "report/analysis.h"
 #include "report/progress.h"
 #include "report/summary.h"
@@ -158,7 +157,6 @@ static void on_wall_limit(void) {
 static volatile sig_atomic_t forked_child;
 
 static _Noreturn void libc_exit(int status);
-static _Noreturn void process_exit(int status);
 
 /* Records a rank's exit status; the first non-zero one is simpi run's. */
 static void note_rank_status(struct runtime *rt, int32_t r, int status) {
@@ -292,9 +290,9 @@ static void on_crash(int sig, siginfo_t *info, void *uctx) {
             const char *m = rt && rt->escape_signal ? rt->escape_msg : "the simulator crashed";
             if (write(2, "simpi: error: ", 14) < 0 || write(2, m, strlen(m)) < 0 ||
                 write(2, "\n", 1) < 0)
-                process_exit(128 + sig);
+                runtime_exit_now(128 + sig);
         }
-        process_exit(128 + sig);
+        runtime_exit_now(128 + sig);
     }
     describe_crash(rt, sig, info);
     rt->escape_signal = sig;
@@ -372,7 +370,7 @@ static void on_interrupt(int sig, siginfo_t *info, void *uctx) {
 static _Noreturn void libc_exit(int status) {
     void (*real)(int) = (void (*)(int))dlsym(RTLD_NEXT, "exit");
     if (real) real(status);
-    process_exit(status);
+    runtime_exit_now(status);
 }
 
 static _Noreturn void rank_exit(const char *how, int status) {
@@ -398,7 +396,7 @@ __attribute__((constructor)) static void find_libc_syscall(void) {
 }
 
 /* Ends the process at once, whatever a rank is doing (signal handlers). */
-static _Noreturn void process_exit(int status) {
+_Noreturn void runtime_exit_now(int status) {
     for (;;)
         libc_syscall(SYS_exit_group, status);
 }
@@ -432,7 +430,7 @@ void exit(int status) {
 }
 
 void _Exit(int status) {
-    if (!in_rank()) process_exit(status);
+    if (!in_rank()) runtime_exit_now(status);
     rank_exit("_Exit", status);
 }
 
@@ -440,7 +438,7 @@ void quick_exit(int status) {
     if (!in_rank()) {
         void (*real)(int) = (void (*)(int))dlsym(RTLD_NEXT, "quick_exit");
         if (real) real(status);
-        process_exit(status);
+        runtime_exit_now(status);
     }
     rank_exit("quick_exit", status);
 }
@@ -450,7 +448,7 @@ void quick_exit(int status) {
  * exit system call made through syscall(). */
 void _exit(int status) {
     /* simpi's own calls (inside an MPI call) end the process */
-    if (!in_rank() || simpi_rt->in_mpi) process_exit(status);
+    if (!in_rank() || simpi_rt->in_mpi) runtime_exit_now(status);
     rank_exit("_exit", status);
 }
 
@@ -909,60 +907,6 @@ static bool start_privatization(struct runtime *rt, const char *setting, struct 
     return true;
 }
 
-static void tell_done(struct runtime *rt);
-
-/* A split run's worker, once its ranks are done (sim_driver.ending): their
- * output is out before the first worker prints the summary, and its exit
- * statuses go with its figures. */
-static void split_ending(void *ctx) {
-    struct runtime *rt = ctx;
-    if (!sim_reports(rt->sim)) sim_record_flush(rt->sim); /* the first commits the folder */
-    fflush(NULL);
-    /* Fortran units have buffers of their own, which a worker's _exit
-     * would lose (the FLUSH statement without a unit) */
-    void (*gfortran_flush)(int *) = (void (*)(int *))dlsym(RTLD_DEFAULT, "_gfortran_flush_i4");
-    if (gfortran_flush) gfortran_flush(NULL);
-    sim_set_exit_codes(rt->sim, rt->forced_status, rt->rank_status);
-}
-
-/* What another worker's ranks did to this one's (sim_driver.front). */
-static void split_front(void *ctx, const void *msg, uint32_t len) {
-    (void)ctx;
-    uint64_t kind; /* then the message, 8-byte aligned */
-    if (len < sizeof kind) return;
-    memcpy(&kind, msg, sizeof kind);
-    const char *body = (const char *)msg + sizeof kind;
-    if (kind == FRONT_COLL_DATA) coll_data_take(body, len - (uint32_t)sizeof kind);
-    if (kind == FRONT_GRAPH_EDGES) graph_take_edges(body, len - (uint32_t)sizeof kind);
-}
-
-void runtime_refuse_split(const char *what) {
-    if (simpi_rt && simpi_rt->workers)
-        runtime_abort("%s is not simulated in a split run yet; run without --procs", what);
-}
-
-void runtime_post_front(enum front_kind kind, int to, const struct sim_piece *pieces, int n) {
-    uint64_t k = kind;
-    struct sim_piece all[8] = {{&k, sizeof k}};
-    for (int i = 0; i < n && i < 7; i++)
-        all[i + 1] = pieces[i];
-    sim_post_front(simpi_rt->sim, to, all, (n < 7 ? n : 7) + 1);
-}
-
-/* After a split run: the other workers end here (the first reports); the
- * first takes their exit statuses. */
-static void end_split(struct runtime *rt) {
-    if (!sim_reports(rt->sim)) {
-        struct sim_error err = {0};
-        tell_done(rt);                     /* under a launcher, its own simpi run waits for it */
-        workers_end(rt->workers, 0, &err); /* does not return */
-    }
-    int forced, rank_status;
-    sim_exit_codes(rt->sim, &forced, &rank_status);
-    rt->forced_status = forced;
-    rt->rank_status = rank_status;
-}
-
 static int run(struct runtime *rt, const char *progress) {
     enum sim_status st;
     enum progress_mode pm = PROGRESS_AUTO;
@@ -978,7 +922,7 @@ static int run(struct runtime *rt, const char *progress) {
     }
     rt->running = 0;
     progress_end();
-    if (rt->workers) end_split(rt);
+    if (rt->workers) split_end(rt);
     for (int32_t r = 0; r < rt->n && st == SIM_OK && !rt->stacks.guards; r++)
         if (sim_owns(rt->sim, r) && !stacks_canary_intact(&rt->stacks, r)) {
             report_overflow(rt, r);
@@ -1004,7 +948,7 @@ static bool set_limits(struct runtime *rt, const struct settings *st, struct sim
 }
 
 /* Tells simpi run that the report is out (see cmd_run.c's supervise). */
-static void tell_done(struct runtime *rt) {
+void runtime_tell_done(struct runtime *rt) {
     if (rt->done_fd >= 0 && write(rt->done_fd, "done\n", 5) == 5) close(rt->done_fd);
     rt->done_fd = -1;
 }
@@ -1043,72 +987,14 @@ static _Noreturn void refuse_thread(struct runtime *rt, const char *func) {
     struct sim_error err = {0};
     int rc = sim_exit_code(SIM_APP_ERROR);
     if (rt->json && !summary_write_failure_json(rt->json, rt->app, rc, msg, &err)) err_print(&err);
-    tell_done(rt);
-    process_exit(rc);
+    runtime_tell_done(rt);
+    runtime_exit_now(rc);
 }
 
 void runtime_check_thread(const char *func) {
     struct runtime *rt = simpi_rt;
     if (rt && rt->running && !pthread_equal(pthread_self(), rt->main_thread))
         refuse_thread(rt, func);
-}
-
-/* --procs K (docs/parallel.md): K - 1 more processes, each of which will
- * run the ranks of its block of nodes; what one worker cannot do is refused
- * here, before any rank starts. */
-static bool fork_workers(struct runtime *rt, const struct settings *st, struct sim_error *err) {
-    if (st->procs < 2 && !st->transport) return true;
-    if (st->trace_out && st->transport)
-        return err_set(err, "--trace-out is not written by a run split over a launcher's "
-                            "processes (each host would hold part of the folder); run it with "
-                            "--procs on one machine");
-    /* every worker records its ranks into one staging folder */
-    if (st->trace_out && !rankdir_begin(&rt->trace_stage, st->trace_out, "--trace-out", err))
-        return false;
-    /* under a launcher (mpirun, srun), its processes are the workers,
-     * exchanging through the MPI helper simpi run found */
-    rt->workers = st->transport ? workers_join(st->transport, err) : workers_fork(st->procs, err);
-    /* every worker writes its ranks' output itself: a line at a time, so
-     * that lines of different workers never splice (docs/parallel.md) */
-    if (rt->workers) setvbuf(stdout, NULL, _IOLBF, 0);
-    return rt->workers != NULL;
-}
-
-/* Another worker died (a signal handler: workers_watch): simpi run need not
- * add that the process ended before its report, the message said why. */
-static void split_lost(void) {
-    tell_done(simpi_rt);
-    process_exit(1); /* not the program's _exit, which ends a rank */
-}
-
-/* Makes the simulation one worker of the split run; the others run their
- * ranks quietly and hand everything to the first, which reports. */
-static bool join_split(struct runtime *rt, struct settings *st, struct sim_error *err) {
-    if (!rt->workers) return true;
-    if (!sim_split(rt->sim, rt->workers, st->cyclic ? SIM_PLACE_CYCLIC : SIM_PLACE_BLOCK, err))
-        return false;
-    coll_data_split(rt->sim);
-    if (workers_me(rt->workers) == 0) {
-        /* a worker that dies while this one's ranks compute ends the run */
-        workers_watch(rt->workers, split_lost);
-        return true;
-    }
-    rt->quiet = true;
-    rt->json = NULL;
-    st->json = NULL;
-    if (!st->transport) { /* forked: the first says when the report is out */
-        if (rt->done_fd >= 0) close(rt->done_fd);
-        rt->done_fd = -1;
-    } /* else this process's own simpi run waits for it */
-    return true;
-}
-
-/* --trace-out: in a split run, into the folder staged before the fork. */
-static bool start_recording(struct runtime *rt, const struct settings *st, struct sim_error *err) {
-    if (!st->trace_out) return true;
-    if (!rt->workers) return sim_record_start(rt->sim, st->trace_out, err);
-    sim_record_start_staged(rt->sim, &rt->trace_stage);
-    return true;
 }
 
 /* An unwritable --json is found before the run, not after it. */
@@ -1140,23 +1026,24 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     rt.app = argv[0];
     rt.wall_start = memstat_wall_seconds();
     struct sim_driver drv = {resume, &rt, NULL, split_front, split_ending};
-    if (!configure(&rt, &st, &err) || !fork_workers(&rt, &st, &err) ||
-        !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) || !join_split(&rt, &st, &err) ||
+    struct split_opts so = {st.procs, st.transport, st.trace_out, st.cyclic};
+    if (!configure(&rt, &st, &err) || !split_fork(&rt, &so, &err) ||
+        !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) || !split_join(&rt, &so, &err) ||
         !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
-        !start_recording(&rt, &st, &err) || !json_writable(st.json, &err) ||
+        !split_start_recording(&rt, st.trace_out, &err) || !json_writable(rt.json, &err) ||
         !start_ranks(&rt, st.stack_size, &err) || !start_privatization(&rt, st.privatize, &err)) {
-        if (rt.workers && workers_me(rt.workers) != 0) process_exit(1); /* the first says why */
+        if (rt.workers && workers_me(rt.workers) != 0) runtime_exit_now(1); /* the first says why */
         err_print(&err);
         struct sim_error werr = {0};
         if (st.json && !summary_write_failure_json(st.json, rt.app, 1, err.msg, &werr))
             err_print(&werr);
-        tell_done(&rt);
+        runtime_tell_done(&rt);
         return 1;
     }
     if (!st.no_crash_handler) install_signal_handlers();
     if (!set_limits(&rt, &st, &err)) {
         err_print(&err);
-        tell_done(&rt);
+        runtime_tell_done(&rt);
         return 1;
     }
     int rc = run(&rt, st.progress);
@@ -1165,7 +1052,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         err_print(&werr);
         if (rc == 0) rc = 1;
     }
-    tell_done(&rt);
+    runtime_tell_done(&rt);
     if (rt.escape_signal) return rc; /* abandoned stacks: no clean-up */
     analysis_free(rt.analysis);
     sim_destroy(rt.sim);

@@ -110,6 +110,13 @@ void graph_take_edges(const void *msg, uint32_t len); /* api/graph.c */
 /* In a split run, stops the run: `what` is not simulated there yet. */
 void runtime_refuse_split(const char *what);
 
+/* Tells simpi run that this process's report is out (or that it need not
+ * say the process ended before it). Safe in a signal handler. */
+void runtime_tell_done(struct runtime *rt);
+/* Ends the process at once, whatever a rank is doing (not the program's
+ * _exit, which ends a rank). */
+_Noreturn void runtime_exit_now(int status);
+
 /* simpi run's own exit statuses (docs/online.md); the others are the
  * program's: MPI_Abort's code, a rank's exit status, 128 + a signal. */
 #define RUNTIME_EXIT_UNSUPPORTED 5

@@ -1,0 +1,40 @@
+/* The on-line runtime's side of a split run (simpi run --procs K, or under
+ * mpirun; docs/parallel.md): forking the workers before any rank starts,
+ * making the simulation one of them, what the program's runtime tells the
+ * other workers (the front end's messages: collective data, graph edges)
+ * and what a worker hands the first at its end (output flushed, exit
+ * statuses, its --trace-out files). What the MPI layer sends between
+ * workers is src/mpi/part.c's. */
+#ifndef SIMPI_SPLIT_H
+#define SIMPI_SPLIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "online/runtime.h"
+
+struct split_opts {
+    int procs;             /* --procs K (0, 1: no split) */
+    const char *transport; /* under a launcher: the MPI helper, whose processes are the workers */
+    const char *trace_out; /* --trace-out DIR: staged once, before the workers are forked */
+    bool cyclic;           /* --placement cyclic */
+};
+
+/* Before the simulation is made: the workers forked (or joined, under a
+ * launcher), what a split run cannot do refused. True without a split. */
+bool split_fork(struct runtime *rt, const struct split_opts *o, struct sim_error *err);
+/* Once it is made: the simulation becomes this worker's part; a worker but
+ * the first runs quietly (no summary, no files). */
+bool split_join(struct runtime *rt, const struct split_opts *o, struct sim_error *err);
+/* --trace-out (NULL: none): into the folder staged by split_fork in a
+ * split run, else as one process records. */
+bool split_start_recording(struct runtime *rt, const char *trace_out, struct sim_error *err);
+/* After the run: a worker but the first ends here; the first takes the
+ * others' exit statuses. */
+void split_end(struct runtime *rt);
+/* The simulation's driver hooks (struct sim_driver: front, ending). */
+void split_front(void *ctx, const void *msg, uint32_t len);
+void split_ending(void *ctx);
+
+#endif
