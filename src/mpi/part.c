@@ -92,7 +92,7 @@ struct pm_blocked {
 /* followed, when has_data, by the message's `size` bytes (on-line runs) */
 struct pm_envelope {
     uint8_t type, mode, flags, coll, sub, has_xfer, has_data;
-    int32_t owner, peer, src, tag, root;
+    int32_t owner, peer, src, tag, root, sig;
     uint32_t ctx, seq;
     int64_t size;
     simtime_t post_time, at, head;
@@ -142,6 +142,9 @@ struct pm_totals {
     int64_t rec_skipped;                   /* operations --trace-out could not record */
     char report[512];
 };
+
+int32_t (*sim_send_signature_hook)(const struct request *send);
+void (*sim_remote_signature_hook)(const struct request *standin, int32_t sig);
 
 bool part_refuse(struct sim *s, int32_t rank, const char *what) {
     if (!s->part) return false;
@@ -199,6 +202,7 @@ void part_post_envelope(struct sim *s, struct request *send) {
                             .size = send->size,
                             .post_time = send->post_time,
                             .handle = (uint64_t)(uintptr_t)send};
+    if (sim_send_signature_hook && !(send->flags & RF_SUB)) m.sig = sim_send_signature_hook(send);
     if (send->xfer) { /* eager through the interfaces: injected here already */
         const struct xfer *x = &s->xfers[send->xfer];
         m.has_xfer = 1;
@@ -350,6 +354,7 @@ static void take_envelope(struct sim *s, const struct pm_envelope *m, uint32_t l
         r->xfer = id;
         nics_toward_ejection(s, id);
     }
+    if (m->sig && sim_remote_signature_hook) sim_remote_signature_hook(r, m->sig);
     pt2pt_accept_remote(s, r);
 }
 

@@ -246,6 +246,12 @@ extern void *(*sim_address_hook)(int32_t owner, void *addr);
 /* Called as a message's data reach their receive (NULL: nothing): the
  * on-line front end's --check=full notes the sender's type signature. */
 extern void (*sim_deliver_hook)(const struct request *send, struct sim_recv_target *t);
+/* A split run: the type signature (--check=full) of a send being posted to
+ * a rank of another worker, which goes with its envelope (NULL hook or 0:
+ * none); there, the stand-in request that meets the receiver's queues is
+ * given to the front end with it. */
+extern int32_t (*sim_send_signature_hook)(const struct request *send);
+extern void (*sim_remote_signature_hook)(const struct request *standin, int32_t sig);
 /* As sim_isend / sim_irecv, with data: the send's `size` bytes at buf are
  * copied when the send completes before its delivery (eager, buffered: the
  * caller may reuse buf at once), else read from buf when delivered (the

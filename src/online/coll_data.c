@@ -44,6 +44,7 @@ struct slot {
 static struct slot *slots;
 static char why[512];
 static struct sim *split_sim; /* a split run's simulation, else NULL */
+static int32_t failed_owner;  /* arrive()'s error from another worker's member: whom it concerns */
 
 const char *coll_data_error(void) {
     return why;
@@ -356,6 +357,7 @@ static int arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struc
                 rc = rc ? rc : bad;
             }
     }
+    failed_owner = rc && s->first_local >= 0 ? s->m[s->first_local].owner : -1;
     if (s->arrived == n) drop_slot(s);
     return rc;
 }
@@ -535,7 +537,11 @@ void coll_data_take(const void *msg, uint32_t len) {
                           .in_len_to = pieces ? pieces + h.n : NULL,
                           .owner = -1,
                           .op_user = h.op_user};
-    arrive(h.ctx, h.seq, h.n, h.me, &c, false); /* its errors are its own worker's to report */
+    /* the members' calls differ: reported here when a member of this worker
+     * has its output moved by this arrival (else by the member's worker) */
+    if (arrive(h.ctx, h.seq, h.n, h.me, &c, false) && failed_owner >= 0)
+        runtime_fail_rank(failed_owner, "%s: %s (found as rank %d of the communicator arrived)",
+                          h.func, why, h.me);
     free(pieces);
 }
 

@@ -102,6 +102,16 @@ static _Noreturn void abort_v(int status, const char *fmt, va_list ap) {
         runtime_block();
 }
 
+void runtime_fail_rank(int32_t rank, const char *fmt, ...) {
+    char msg[1024], tb[48];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sim_fail(simpi_rt->sim, "rank %d at virtual time %s: %s", rank,
+             units_format_time(sim_now(simpi_rt->sim), tb, sizeof tb), msg);
+}
+
 _Noreturn void runtime_abort(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

@@ -110,6 +110,9 @@ void graph_take_edges(const void *msg, uint32_t len); /* api/graph.c */
 /* In a split run, stops the run: `what` is not simulated there yet. */
 void runtime_refuse_split(const char *what);
 
+/* Stops the simulation with an error attributed to `rank`, found outside
+ * its own call (another worker's arrival at a collective showed it). */
+void runtime_fail_rank(int32_t rank, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Tells simpi run that this process's report is out (or that it need not
  * say the process ended before it). Safe in a signal handler. */
 void runtime_tell_done(struct runtime *rt);
