@@ -140,6 +140,7 @@ struct pm_totals {
     int64_t coll_calls[48];
     int32_t exit_forced, exit_rank_status; /* the front end's (sim_set_exit_codes) */
     int64_t rec_skipped;                   /* operations --trace-out could not record */
+    uint8_t failed_reading;                /* sim_fail_reading */
     char report[512];
 };
 
@@ -407,6 +408,7 @@ static void take_totals(struct sim *s, const struct pm_totals *m) {
     s->part->stats.bytes += m->bytes;
     s->records_elsewhere += m->records;
     record_skipped_elsewhere(s, m->rec_skipped);
+    if (m->failed_reading && s->status == SIM_OK) s->failed_reading = true; /* its report next */
     if (s->exit_forced < 0) s->exit_forced = m->exit_forced;
     if (s->exit_rank_status == 0) s->exit_rank_status = m->exit_rank_status;
     if (m->status != SIM_OK && s->status == SIM_OK) {
@@ -565,7 +567,8 @@ static void gather(struct sim *s) {
                               .abandoned = s->abandoned_requests,
                               .exit_forced = s->exit_forced,
                               .exit_rank_status = s->exit_rank_status,
-                              .rec_skipped = record_skipped(s)};
+                              .rec_skipped = record_skipped(s),
+                              .failed_reading = s->failed_reading};
         memcpy(t.coll_calls, s->coll_calls, sizeof t.coll_calls);
         snprintf(t.report, sizeof t.report, "%s", s->report ? s->report : "");
         post(s, 0, &t, sizeof t);

@@ -147,6 +147,15 @@ void sim_fail_status(struct sim *s, enum sim_status st, const char *fmt, ...) {
     va_end(ap);
 }
 
+void sim_fail_reading(struct sim *s, const char *msg) {
+    sim_fail_status(s, SIM_INPUT_ERROR, "%s", msg);
+    s->failed_reading = true;
+}
+
+bool sim_failed_reading(const struct sim *s) {
+    return s->failed_reading;
+}
+
 int sim_exit_code(enum sim_status st) {
     static const int codes[] = {
         [SIM_OK] = 0,          [SIM_DEADLOCK] = 3,      [SIM_APP_ERROR] = 4,

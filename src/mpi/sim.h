@@ -121,6 +121,11 @@ void sim_post_front(struct sim *s, int to, const struct sim_piece *pieces, int n
  * first, then the lowest worker's). */
 void sim_set_exit_codes(struct sim *s, int forced, int rank_status);
 void sim_exit_codes(const struct sim *s, int *forced, int *rank_status);
+/* The front end could not read its input (a malformed trace record): the
+ * run stops as an input error; in a split run the first worker learns it
+ * (sim_failed_reading) and reports it as one process would, by `msg`. */
+void sim_fail_reading(struct sim *s, const char *msg);
+bool sim_failed_reading(const struct sim *s);
 /* A split run's worker left sim_run abruptly (a crash or signal in a rank,
  * caught by the front end with a long jump out of the window): it tells
  * the others to stop, finishes the protocol and gathers, as sim_run would

@@ -201,6 +201,7 @@ struct sim {
     simtime_t net_transfer;      /* summed send-to-receipt times of messages between nodes */
     int64_t unmatched_elsewhere; /* a split run's first worker: the others' unmatched sends */
     uint64_t records_elsewhere;  /* and the trace records they replayed */
+    bool failed_reading;         /* sim_fail_reading, here or in another worker */
     int32_t exit_forced;         /* the front end's exit statuses (sim_set_exit_codes) */
     int32_t exit_rank_status;
     /* LogGP costs (platform mpi.send_overhead...): the CPU time the rank

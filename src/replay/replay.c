@@ -285,7 +285,7 @@ static void resume(void *ctx, int32_t rank) {
         struct trace_rec *r = trace_next(rp->trace, rank, rp->err);
         if (!r) {
             if (rp->err->set)
-                sim_fail(rp->sim, "%s", rp->err->msg);
+                sim_fail_reading(rp->sim, rp->err->msg);
             else
                 sim_finish(rp->sim, rank);
             return;
@@ -355,6 +355,12 @@ bool replay_run(struct trace_reader *trace, struct platform *plat, const struct 
     res->records = trace_records(trace) + sim_records_elsewhere(rp.sim);
     res->sim = rp.sim;
     free(rp.depth);
+    if (!err->set && sim_failed_reading(rp.sim)) { /* in another worker of a split run */
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", sim_failure_report(rp.sim));
+        msg[strcspn(msg, "\n")] = 0;
+        err_set(err, "%s", msg);
+    }
     if (err->set) {
         /* A malformed record: reported as an input error, not as an app error. */
         return false;
