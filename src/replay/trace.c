@@ -839,6 +839,22 @@ static int parse_simgrid(struct trace_reader *t, struct source *s, char *l, stru
     return got;
 }
 
+/* A split run reading one shared file: whether line l is a record of
+ * another worker's rank (its leading rank number says so), which this
+ * worker need not parse; its own worker reads it, and reports it if it is
+ * malformed. */
+static bool others_record(const struct trace_reader *t, const struct source *s, const char *l) {
+    if (!t->keep || s != &t->shared || t->format != FMT_NATIVE) return false;
+    while (*l == ' ' || *l == '\t')
+        l++;
+    int64_t rank = 0;
+    const char *d = l;
+    for (; *d >= '0' && *d <= '9' && rank < t->nranks; d++)
+        rank = rank * 10 + (*d - '0');
+    if (d == l || rank >= t->nranks || (*d != ' ' && *d != '\t')) return false;
+    return !t->keep(t->keep_ctx, (int32_t)rank);
+}
+
 static struct trace_rec *read_record(struct trace_reader *t, struct source *s,
                                      struct sim_error *err) {
     char *l;
@@ -846,7 +862,7 @@ static struct trace_rec *read_record(struct trace_reader *t, struct source *s,
         int64_t before = s->consumed;
         if (!(l = source_line(t, s, err))) break;
         t->bytes_read += s->consumed - before;
-        if (blank_or_comment(l)) continue;
+        if (blank_or_comment(l) || others_record(t, s, l)) continue;
         struct trace_rec *r = pool_get_raw(&t->recs); /* parse fills it */
         int got = t->format == FMT_SIMGRID
                       ? parse_simgrid(t, s, l, r, err)

@@ -148,11 +148,16 @@ static void sig_arrived(const struct request *standin, int32_t sig) {
     sig_note(standin, sig);
 }
 
-void api_check_hooks(void) {
-    if (api_check_level() < 2) return;
-    sim_deliver_hook = sig_deliver;
+/* Installed before any rank runs: an envelope may reach a worker before
+ * its receiving rank has called MPI_Init (a signature is only ever sent
+ * under --check=full). */
+__attribute__((constructor)) static void sig_crossing_hooks(void) {
     sim_send_signature_hook = sig_crossing;
     sim_remote_signature_hook = sig_arrived;
+}
+
+void api_check_hooks(void) {
+    if (api_check_level() >= 2) sim_deliver_hook = sig_deliver;
 }
 
 static void post_send(struct simpi_request *q, const void *buf, int count, MPI_Datatype type,
