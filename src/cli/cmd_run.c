@@ -282,6 +282,9 @@ int cmd_run(int argc, char **argv) {
             snprintf(text, sizeof text, "%d", procs);
             set_env("SIMPI_PROCS", text);
             procs_given = procs > 1;
+            /* Fortran's standard output written as it comes, each record
+             * then ordered with the others' (docs/parallel.md) */
+            if (procs_given) setenv("GFORTRAN_UNBUFFERED_PRECONNECTED", "y", 0);
         } else {
             fprintf(stderr, "simpi run: unknown option '%s'\n", a);
             usage(stderr);
@@ -311,6 +314,7 @@ int cmd_run(int argc, char **argv) {
             return EXIT_USAGE;
         }
         set_env("SIMPI_TRANSPORT_HELPER", helper);
+        setenv("GFORTRAN_UNBUFFERED_PRECONNECTED", "y", 0);
     }
     set_env("SIMPI_SET", sets);
     set_env("SIMPI_COMMAND", cli_command_line(argc, argv));

@@ -610,6 +610,7 @@ void part_run(struct sim *s) {
         simtime_t next = engine_next_time(&s->eng);
         if (p->posted && next > end) next = end;
         simtime_t least = exchange(s, next);
+        if (s->drv.window_done) s->drv.window_done(s->drv.ctx, end);
         if (p->stopped || least == SIMTIME_NEVER) break;
         start = least - least % p->window;
         if (start < end) start = end;

@@ -53,6 +53,9 @@ struct sim_driver {
      * the first gathers the figures (the on-line runtime flushes the
      * ranks' output and gives its exit statuses: sim_set_exit_codes), or NULL */
     void (*ending)(void *ctx);
+    /* A split run: every worker has run its events before `end` and taken
+     * in what the others posted then (called after each window), or NULL */
+    void (*window_done)(void *ctx, simtime_t end);
 };
 
 /* SIM_INPUT_ERROR: the inputs make no sense (e.g. simulated time would

@@ -462,6 +462,16 @@ void _exit(int status) {
     rank_exit("_exit", status);
 }
 
+/* write() on descriptor 1 by a rank of a split run (a Fortran unit, a
+ * program's own write): the ranks' output in one process's order
+ * (split.c); otherwise the C library's. */
+ssize_t write(int fd, const void *buf, size_t n) {
+    static ssize_t (*real)(int, const void *, size_t);
+    if (fd == 1 && split_output(buf, n)) return (ssize_t)n;
+    if (!real) real = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+    return real(fd, buf, n);
+}
+
 /* (reads six arguments, as the C library's does, whatever the caller
  * passed: beyond what ASan allows) */
 __attribute__((no_sanitize_address)) long syscall(long number, ...) {
@@ -1035,7 +1045,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     rt.user_main = user_main;
     rt.app = argv[0];
     rt.wall_start = memstat_wall_seconds();
-    struct sim_driver drv = {resume, &rt, NULL, split_front, split_ending};
+    struct sim_driver drv = {resume, &rt, NULL, split_front, split_ending, split_window_done};
     struct split_opts so = {st.procs, st.transport, st.trace_out, st.cyclic};
     if (!configure(&rt, &st, &err) || !split_fork(&rt, &so, &err) ||
         !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) || !split_join(&rt, &so, &err) ||

@@ -1,17 +1,127 @@
 /* The on-line runtime's side of a split run (see split.h): the workers
  * forked before any rank starts, the simulation made one of them, the
  * front end's messages between them, and each worker's end. */
-#define _GNU_SOURCE /* RTLD_DEFAULT */
+#define _GNU_SOURCE /* RTLD_DEFAULT, RTLD_NEXT, fopencookie */
 #include "online/split.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/pool.h"
 #include "core/rankdir.h"
 #include "core/workers.h"
 #include "online/coll_data.h"
+
+/* --- the ranks' standard output, in one process's order --- */
+
+/* A piece of a rank's output: when (its event's virtual time), whose, and
+ * its place among that rank's pieces; the bytes follow when it crosses. */
+struct out_head {
+    simtime_t t;
+    int32_t rank;
+    uint32_t seq;
+    uint64_t len;
+};
+
+struct out_piece {
+    struct out_head h;
+    char *data;
+};
+
+static struct out_piece *pending; /* the first worker's, not written yet */
+static size_t npending, cap_pending;
+static uint32_t *out_count; /* per rank */
+
+static ssize_t (*real_write)(int, const void *, size_t);
+
+static void write_all_out(const char *p, size_t n) {
+    if (!real_write) real_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+    while (n > 0) {
+        ssize_t w = real_write(1, p, n);
+        if (w <= 0) return; /* a closed pipe: nothing more to do */
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void keep_piece(const struct out_head *h, const void *data) {
+    if (npending == cap_pending) {
+        cap_pending = cap_pending ? 2 * cap_pending : 64;
+        pending = xrealloc_or_die(pending, sizeof *pending * cap_pending);
+    }
+    struct out_piece *o = &pending[npending++];
+    o->h = *h;
+    o->data = xmalloc(h->len + 1);
+    memcpy(o->data, data, h->len);
+}
+
+static int piece_order(const void *a, const void *b) {
+    const struct out_head *x = &((const struct out_piece *)a)->h,
+                          *y = &((const struct out_piece *)b)->h;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The first worker writes the pieces before `end` (all of them: NEVER). */
+static void write_pending(simtime_t end) {
+    if (!npending) return;
+    qsort(pending, npending, sizeof *pending, piece_order);
+    size_t done = 0;
+    for (; done < npending && pending[done].h.t < end; done++) {
+        write_all_out(pending[done].data, pending[done].h.len);
+        free(pending[done].data);
+    }
+    memmove(pending, pending + done, sizeof *pending * (npending - done));
+    npending -= done;
+}
+
+bool split_output(const void *buf, size_t len) {
+    struct runtime *rt = simpi_rt;
+    if (!rt || !rt->workers || !runtime_in_rank() || rt->in_mpi || len == 0) return false;
+    if (!out_count) out_count = xcalloc((size_t)rt->n, sizeof *out_count);
+    struct out_head h = {sim_now(rt->sim), rt->current, out_count[rt->current]++, len};
+    if (sim_reports(rt->sim)) {
+        keep_piece(&h, buf);
+    } else {
+        struct sim_piece msg[] = {{&h, sizeof h}, {buf, len}};
+        runtime_post_front(FRONT_OUTPUT, 0, msg, 2);
+    }
+    return true;
+}
+
+static void take_output(const void *msg, uint32_t len) {
+    struct out_head h;
+    if (len < sizeof h) return;
+    memcpy(&h, msg, sizeof h);
+    if (h.len > len - sizeof h) return;
+    keep_piece(&h, (const char *)msg + sizeof h);
+}
+
+void split_window_done(void *ctx, simtime_t end) {
+    struct runtime *rt = ctx;
+    if (rt->workers && sim_reports(rt->sim)) write_pending(end);
+}
+
+/* stdout as the ranks see it in a split run: a line-buffered stream whose
+ * lines go through split_output. */
+static ssize_t stdout_write(void *cookie, const char *buf, size_t size) {
+    (void)cookie;
+    if (!split_output(buf, size)) write_all_out(buf, size);
+    return (ssize_t)size;
+}
+
+static void capture_stdout(void) {
+    fflush(stdout);
+    cookie_io_functions_t io = {.write = stdout_write};
+    FILE *f = fopencookie(NULL, "w", io);
+    if (!f) return; /* then each worker writes its ranks' lines itself */
+    setvbuf(f, NULL, _IOLBF, 0);
+    stdout = f;
+}
 
 /* A split run's worker, once its ranks are done (sim_driver.ending): their
  * output is out before the first worker prints the summary, and its exit
@@ -20,6 +130,7 @@ void split_ending(void *ctx) {
     struct runtime *rt = ctx;
     if (!sim_reports(rt->sim)) sim_record_flush(rt->sim); /* the first commits the folder */
     fflush(NULL);
+    if (sim_reports(rt->sim)) write_pending(SIMTIME_NEVER); /* every worker's have come */
     /* Fortran units have buffers of their own, which a worker's _exit
      * would lose (the FLUSH statement without a unit) */
     void (*gfortran_flush)(int *) = (void (*)(int *))dlsym(RTLD_DEFAULT, "_gfortran_flush_i4");
@@ -36,6 +147,7 @@ void split_front(void *ctx, const void *msg, uint32_t len) {
     const char *body = (const char *)msg + sizeof kind;
     if (kind == FRONT_COLL_DATA) coll_data_take(body, len - (uint32_t)sizeof kind);
     if (kind == FRONT_GRAPH_EDGES) graph_take_edges(body, len - (uint32_t)sizeof kind);
+    if (kind == FRONT_OUTPUT) take_output(body, len - (uint32_t)sizeof kind);
 }
 
 void runtime_refuse_split(const char *what) {
@@ -80,9 +192,9 @@ bool split_fork(struct runtime *rt, const struct split_opts *o, struct sim_error
     /* under a launcher (mpirun, srun), its processes are the workers,
      * exchanging through the MPI helper simpi run found */
     rt->workers = o->transport ? workers_join(o->transport, err) : workers_fork(o->procs, err);
-    /* every worker writes its ranks' output itself: a line at a time, so
-     * that lines of different workers never splice (docs/parallel.md) */
-    if (rt->workers) setvbuf(stdout, NULL, _IOLBF, 0);
+    /* the ranks' output goes to the first worker, a line at a time, which
+     * writes it in the order one process would (split_output) */
+    if (rt->workers) capture_stdout();
     return rt->workers != NULL;
 }
 
