@@ -329,6 +329,8 @@ static int arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struc
             snprintf(s->failure, sizeof s->failure, "the members' calls differ: %.480s", why);
         s->failed = true;
         s->m[me].arrived = 1;
+        /* a member of this worker that came before has left the call already */
+        failed_owner = s->first_local >= 0 ? s->m[s->first_local].owner : -1;
         if (++s->arrived == n) drop_slot(s);
         return rc;
     }

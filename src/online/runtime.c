@@ -465,11 +465,17 @@ void _exit(int status) {
 /* write() on descriptor 1 by a rank of a split run (a Fortran unit, a
  * program's own write): the ranks' output in one process's order
  * (split.c); otherwise the C library's. */
+static ssize_t (*libc_write)(int, const void *, size_t);
+
+/* Found before any rank runs: a crash handler's write must not look it up. */
+__attribute__((constructor)) static void find_libc_write(void) {
+    libc_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+}
+
 ssize_t write(int fd, const void *buf, size_t n) {
-    static ssize_t (*real)(int, const void *, size_t);
     if (fd == 1 && split_output(buf, n)) return (ssize_t)n;
-    if (!real) real = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
-    return real(fd, buf, n);
+    if (!libc_write) find_libc_write();
+    return libc_write(fd, buf, n);
 }
 
 /* (reads six arguments, as the C library's does, whatever the caller
