@@ -283,6 +283,16 @@ static void comm_workers(struct sim *s, struct comm *c) {
     free(has);
 }
 
+int sim_comm_workers(const struct sim *s, int32_t rank, int32_t comm_id, const int32_t **list) {
+    int32_t me;
+    struct comm *c = s->part ? sim_comm_get(s, rank, comm_id, &me) : NULL;
+    *list = NULL;
+    if (!c) return 0;
+    comm_workers((struct sim *)s, c);
+    *list = c->workers;
+    return c->nworkers;
+}
+
 void part_post_split(struct sim *s, struct comm *parent, int32_t myrank, int32_t color, int32_t key,
                      int32_t new_id, uint32_t seq) {
     struct pm_split m = {PM_SPLIT, parent->ctx, seq, myrank, color, key, new_id};

@@ -118,6 +118,10 @@ struct sim_piece { /* a message in pieces (at most 8), copied once */
     size_t len;
 };
 void sim_post_front(struct sim *s, int to, const struct sim_piece *pieces, int n);
+/* A split run: the other workers that hold members of communicator
+ * comm_id (as `rank` names it) in *list, and how many (0 outside a split
+ * run, or for an unknown communicator); found once per communicator. */
+int sim_comm_workers(const struct sim *s, int32_t rank, int32_t comm_id, const int32_t **list);
 /* The front end's exit statuses (MPI_Abort's code or -1, the first
  * non-zero status of a rank or 0): each worker sets its own in `ending`;
  * after sim_run the first worker's are merged with the others' (its own

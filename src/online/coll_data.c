@@ -378,47 +378,6 @@ struct crossing {
     char func[48];
 };
 
-/* The other workers that hold members of a communicator, by context. */
-struct comm_workers {
-    struct comm_workers *next;
-    uint32_t ctx;
-    int32_t n, count;
-    int *list;   /* the other workers with members */
-    int *member; /* each member's worker */
-};
-static struct comm_workers *comm_workers;
-
-static const struct comm_workers *workers_of(uint32_t ctx, int32_t n, int32_t owner, int32_t comm) {
-    for (struct comm_workers *w = comm_workers; w; w = w->next)
-        if (w->ctx == ctx && w->n == n) return w;
-    int k = sim_worker_count(split_sim), me = sim_worker_me(split_sim);
-    struct comm_workers *w = xcalloc(1, sizeof *w);
-    w->ctx = ctx;
-    w->n = n;
-    w->member = xmalloc(sizeof *w->member * (size_t)n);
-    bool *has = xcalloc((size_t)k, sizeof *has);
-    for (int32_t j = 0; j < n; j++) {
-        int32_t world = sim_comm_member(split_sim, owner, comm, j);
-        w->member[j] = world >= 0 ? sim_worker_of(split_sim, world) : me;
-        has[w->member[j]] = true;
-    }
-    w->list = xmalloc(sizeof *w->list * (size_t)k);
-    for (int j = 0; j < k; j++)
-        if (has[j] && j != me) w->list[w->count++] = j;
-    free(has);
-    w->next = comm_workers;
-    comm_workers = w;
-    return w;
-}
-
-const int *coll_data_workers(uint32_t ctx, int32_t n, int32_t owner, int32_t comm, int *count) {
-    *count = 0;
-    if (!split_sim) return NULL;
-    const struct comm_workers *w = workers_of(ctx, n, owner, comm);
-    *count = w->count;
-    return w->list;
-}
-
 /* Whether worker `to` needs member me's input: a broadcast's or scatter's
  * from the root only, a gather's or reduce's at the root's worker only. */
 static bool needs_input(const struct coll_call *c, int32_t me, int to, int root_worker) {
@@ -437,18 +396,19 @@ static bool needs_input(const struct coll_call *c, int32_t me, int to, int root_
 }
 
 /* A scatter's or all-to-all's input as worker `to` needs it: only the
- * pieces of its members, packed in member order (*off: their offsets in
- * the packed input, the others' 0). Returns the packed bytes' count. */
-static int64_t pack_pieces(const struct coll_call *c, const struct comm_workers *w, int to,
-                           int32_t n, char **packed, int64_t *off) {
+ * pieces of its members (member[j]: member j's worker), packed in member
+ * order (*off: their offsets in the packed input, the others' 0). Returns
+ * the packed bytes' count. */
+static int64_t pack_pieces(const struct coll_call *c, const int *member, int to, int32_t n,
+                           char **packed, int64_t *off) {
     int64_t len = 0;
     for (int32_t j = 0; j < n; j++)
-        if (w->member[j] == to) len += c->in_len_to[j];
+        if (member[j] == to) len += c->in_len_to[j];
     *packed = xmalloc((size_t)len + 1);
     int64_t at = 0;
     for (int32_t j = 0; j < n; j++) {
         off[j] = 0;
-        if (w->member[j] != to || c->in_len_to[j] <= 0) continue;
+        if (member[j] != to || c->in_len_to[j] <= 0) continue;
         off[j] = at;
         memcpy(*packed + at, (const char *)c->in + c->in_off[j], (size_t)c->in_len_to[j]);
         at += c->in_len_to[j];
@@ -456,12 +416,19 @@ static int64_t pack_pieces(const struct coll_call *c, const struct comm_workers 
     return len;
 }
 
+/* The worker of member j of the caller's communicator. */
+static int member_worker(const struct coll_call *c, int32_t j) {
+    int32_t world = sim_comm_member(split_sim, c->owner, c->comm, j);
+    return world >= 0 ? sim_worker_of(split_sim, world) : -1;
+}
+
 /* Member me's arrival, to every other worker with members. */
 static void cross(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struct coll_call *c) {
     static const char zeros[8];
-    const struct comm_workers *w = workers_of(ctx, n, c->owner, c->comm);
-    if (!w->count) return;
-    int root_worker = c->root >= 0 && c->root < n ? w->member[c->root] : -1;
+    const int32_t *list;
+    int count = sim_comm_workers(split_sim, c->owner, c->comm, &list);
+    if (!count) return;
+    int root_worker = c->root >= 0 && c->root < n ? member_worker(c, c->root) : -1;
     struct crossing h = {.ctx = ctx,
                          .seq = seq,
                          .n = n,
@@ -477,8 +444,11 @@ static void cross(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struc
     int64_t in_len = c->in && c->in_len > 0 ? c->in_len : 0;
     bool pieces = c->in_off && c->in_len_to; /* a scatter's root, an all-to-all */
     int64_t *off = pieces ? xmalloc(sizeof *off * (size_t)n) : NULL;
-    for (int i = 0; i < w->count; i++) {
-        int to = w->list[i];
+    int *member = pieces ? xmalloc(sizeof *member * (size_t)n) : NULL;
+    for (int32_t j = 0; pieces && j < n; j++)
+        member[j] = member_worker(c, j);
+    for (int i = 0; i < count; i++) {
+        int to = list[i];
         char *packed = NULL;
         const void *in = c->in;
         h.in_len = 0;
@@ -486,7 +456,7 @@ static void cross(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struc
         bool needed = needs_input(c, me, to, root_worker);
         if (needed && pieces) { /* the pieces' lengths go even when all are empty */
             h.has_arrays = 1;
-            h.in_len = pack_pieces(c, w, to, n, &packed, off);
+            h.in_len = pack_pieces(c, member, to, n, &packed, off);
             in = packed;
         } else if (needed) {
             h.in_len = in_len;
@@ -509,6 +479,7 @@ static void cross(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struc
         free(packed);
     }
     free(off);
+    free(member);
 }
 
 void coll_data_split(struct sim *s) {

@@ -66,10 +66,6 @@ const char *coll_data_error(void);
  * crossed at that window's end). */
 struct sim;
 void coll_data_split(struct sim *s);
-/* A split run: the other workers that hold members of communicator `comm`
- * (as world rank `owner` names it; context ctx, n members), *count of
- * them; none outside a split run. */
-const int *coll_data_workers(uint32_t ctx, int32_t n, int32_t owner, int32_t comm, int *count);
 void coll_data_take(const void *msg, uint32_t len);
 
 #endif

@@ -472,10 +472,14 @@ __attribute__((constructor)) static void find_libc_write(void) {
     libc_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
 }
 
-ssize_t write(int fd, const void *buf, size_t n) {
-    if (fd == 1 && split_output(buf, n)) return (ssize_t)n;
+ssize_t runtime_libc_write(int fd, const void *buf, size_t n) {
     if (!libc_write) find_libc_write();
     return libc_write(fd, buf, n);
+}
+
+ssize_t write(int fd, const void *buf, size_t n) {
+    if (fd == 1 && split_output(buf, n)) return (ssize_t)n;
+    return runtime_libc_write(fd, buf, n);
 }
 
 /* (reads six arguments, as the C library's does, whatever the caller

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "core/pool.h"
@@ -119,6 +120,9 @@ void runtime_tell_done(struct runtime *rt);
 /* Ends the process at once, whatever a rank is doing (not the program's
  * _exit, which ends a rank). */
 _Noreturn void runtime_exit_now(int status);
+/* The C library's write, past simpi's (which routes a split run's ranks'
+ * standard output: split.c). */
+ssize_t runtime_libc_write(int fd, const void *buf, size_t n);
 
 /* simpi run's own exit statuses (docs/online.md); the others are the
  * program's: MPI_Abort's code, a rank's exit status, 128 + a signal. */

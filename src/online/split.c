@@ -1,7 +1,7 @@
 /* The on-line runtime's side of a split run (see split.h): the workers
  * forked before any rank starts, the simulation made one of them, the
  * front end's messages between them, and each worker's end. */
-#define _GNU_SOURCE /* RTLD_DEFAULT, RTLD_NEXT, fopencookie */
+#define _GNU_SOURCE /* RTLD_DEFAULT, fopencookie */
 #include "online/split.h"
 
 #include <dlfcn.h>
@@ -35,12 +35,9 @@ static struct out_piece *pending; /* the first worker's, not written yet */
 static size_t npending, cap_pending;
 static uint32_t *out_count; /* per rank */
 
-static ssize_t (*real_write)(int, const void *, size_t);
-
 static void write_all_out(const char *p, size_t n) {
-    if (!real_write) real_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
     while (n > 0) {
-        ssize_t w = real_write(1, p, n);
+        ssize_t w = runtime_libc_write(1, p, n);
         if (w <= 0) return; /* a closed pipe: nothing more to do */
         p += w;
         n -= (size_t)w;

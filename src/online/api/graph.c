@@ -11,7 +11,6 @@
 
 #include "core/pool.h"
 #include "online/api/api.h"
-#include "online/coll_data.h"
 
 struct topo_graph {
     struct topo_graph *next;
@@ -219,8 +218,8 @@ void graph_take_edges(const void *msg, uint32_t len) {
 
 static void edges_cross(uint32_t ctx, uint32_t seq, int size, int me, MPI_Comm comm, int count,
                         const int *v) {
-    int nw;
-    const int *to = coll_data_workers(ctx, size, runtime_rank(), comm, &nw);
+    const int32_t *to;
+    int nw = sim_comm_workers(simpi_rt->sim, runtime_rank(), comm, &to);
     if (!nw) return;
     struct edges_crossing h = {ctx, seq, size, me, count};
     struct sim_piece msg[] = {{&h, sizeof h}, {v, 3 * sizeof(int) * (size_t)count}};
