@@ -13,6 +13,8 @@
  *   clear     a rendezvous clear-to-send for the sender's worker, whose
  *             interface reserves the data's injection when it arrives;
  *   eject     the first byte of those data, back to the receiver's worker;
+ *   land      a front end's message taking effect at a rank later (land.c:
+ *             one-sided operations, locks, posts and completes);
  *   stop      a worker's run failed or reached a limit: all stop there;
  *   result    at the end, each worker's ranks' figures for the first one,
  *             which prints the run.
@@ -66,7 +68,16 @@ enum {
     PM_BLOCKED,
     PM_SPLIT,
     PM_SENT,
-    PM_FRONT
+    PM_FRONT,
+    PM_LAND
+};
+
+/* followed by the front end's message (len bytes) */
+struct pm_land {
+    uint8_t type;
+    int32_t origin, target;
+    uint32_t seq, len;
+    simtime_t at;
 };
 
 /* Messages of a rank matched in the sending worker (part_count_sent). */
@@ -267,6 +278,24 @@ void part_post_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
 void part_post_eject(struct sim *s, const struct xfer *x) {
     struct pm_eject m = {PM_EJECT, x->remote - 1, x->at, x->head};
     post(s, worker_of(s, x->to), &m, sizeof m);
+}
+
+void part_post_land(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
+                    const struct sim_piece *pieces, int n) {
+    if (at < s->part->window_end) { /* would land in a window already run there */
+        sim_fail(s,
+                 "rank %d: a one-sided message to rank %d (another worker's) would land "
+                 "sooner than the split run's lookahead; run without --procs",
+                 origin, target);
+        return;
+    }
+    struct pm_land m = {PM_LAND, origin, target, seq, 0, at};
+    struct workers_piece all[9] = {{&m, sizeof m}};
+    for (int i = 0; i < n && i < 8; i++) {
+        all[i + 1] = (struct workers_piece){pieces[i].data, pieces[i].len};
+        m.len += (uint32_t)pieces[i].len;
+    }
+    postv(s, worker_of(s, target), all, (n < 8 ? n : 8) + 1);
 }
 
 /* The other workers that hold members of c, found once. */
@@ -491,6 +520,12 @@ static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
             break;
         }
         split_contribute(s, parent, m->myrank, m->color, m->key, m->new_id, m->seq);
+        break;
+    }
+    case PM_LAND: {
+        const struct pm_land *m = msg;
+        if (len >= sizeof *m + (uint64_t)m->len)
+            land_accept(s, m->origin, m->target, m->at, m->seq, m + 1, m->len);
         break;
     }
     case PM_FRONT: /* a type byte, padding to 8, the front end's message */

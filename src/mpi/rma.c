@@ -1,42 +1,63 @@
 /* One-sided communication and synchronisation signals in the MPI semantics
  * layer (docs/models.md, "One-sided communication").
  *
- * An RMA operation costs what a message of its size costs between the two
- * ranks' nodes, with the platform's protocols and contention: a put or an
- * accumulate is a synchronous send from the origin to the target (it is
- * complete at the origin once the target has the data and acknowledged
- * it), a get is a send from the target to the origin. The target's side of
- * the pair is posted on the target's behalf at the same instant (the target
- * does not take part, as with RDMA), so the pair matches at once.
+ * An RMA operation reaches its target one control latency after the call
+ * (the front end sends it with sim_land), and the target's node acts on it
+ * then, without the target rank taking part (as with RDMA). Its data cost
+ * what a message of their size costs between the two nodes, with the
+ * platform's protocols: a put or an accumulate is a synchronous send from
+ * the origin at the call (complete once the target has the data and
+ * acknowledged them), received on the target's behalf when the operation
+ * lands; a get's data are a send from the target when it lands, received
+ * by the origin's receive posted at the call.
  *
  * A signal is a request completed by the front end (a window lock granted,
  * a post or complete of general active-target synchronisation, a
  * generalized request): it lets a rank block until another rank acts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
 #include "mpi/sim_internal.h"
 
-/* The tag of RMA transfers on a window's private communicator. */
-#define RMA_TAG 0
+/* The tags of RMA transfers on a window's private communicator: the data
+ * to the target, and the replies (a rank may be its own target). */
+#define RMA_TAG_DATA 0
+#define RMA_TAG_REPLY 1
 
-struct request *sim_rma_transfer(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
-                                 int64_t size, bool to_target) {
-    if (part_refuse(s, origin, "one-sided communication")) return NULL;
+struct request *sim_rma_origin(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
+                               int64_t size, bool to_target, struct sim_recv_target *reply) {
     if (s->rec) record_skip(s, "one-sided communication");
     int32_t me;
     struct comm *c = sim_comm_get(s, origin, comm_id, &me);
     if (!c || target < 0 || target >= c->size) return NULL;
-    int32_t wtarget = comm_world_rank(c, target);
-    /* the sender and receiver: world rank and rank in the communicator */
-    int32_t from = to_target ? origin : wtarget, from_rank = to_target ? me : target;
-    int32_t to = to_target ? wtarget : origin, to_rank = to_target ? target : me;
     simtime_t now = s->eng.now;
-    struct request *recv =
-        pt2pt_post_recv(s, to, c, c->ctx, from_rank, RMA_TAG, size, NULL, now, NULL);
-    struct request *send = pt2pt_post_send(s, from, c, from_rank, c->ctx, to_rank, RMA_TAG, size,
-                                           SEND_SYNC, NULL, now, NULL);
-    struct request *mine = to_target ? send : recv;
-    pt2pt_release(s, to_target ? recv : send); /* the target's side: nobody waits for it */
-    request_track(s, mine, -1);
-    return mine;
+    struct request *r = to_target ? pt2pt_post_send(s, origin, c, me, c->ctx, target, RMA_TAG_DATA,
+                                                    size, SEND_SYNC, NULL, now, NULL)
+                                  : pt2pt_post_recv(s, origin, c, c->ctx, target, RMA_TAG_REPLY,
+                                                    size, NULL, now, reply);
+    request_track(s, r, -1);
+    return r;
+}
+
+void sim_rma_target(struct sim *s, int32_t target, int32_t comm_id, int32_t origin, int64_t size,
+                    bool to_target, const void *data) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, target, comm_id, &me);
+    if (!c || origin < 0 || origin >= c->size) return;
+    simtime_t now = s->eng.now;
+    struct request *r = to_target ? pt2pt_post_recv(s, target, c, c->ctx, origin, RMA_TAG_DATA,
+                                                    size, NULL, now, NULL)
+                                  : pt2pt_post_send(s, target, c, me, c->ctx, origin, RMA_TAG_REPLY,
+                                                    size, SEND_STANDARD, NULL, now, data);
+    s->owing_rank = -1; /* the target's node acts: no CPU time of the rank's */
+    if (!to_target && size > 0 && r->data == data) { /* kept for a later delivery: a copy */
+        void *copy = xmalloc((size_t)size);
+        memcpy(copy, data, (size_t)size);
+        r->data = copy;
+        r->flags |= RF_OWNS;
+    }
+    pt2pt_release(s, r); /* nobody waits for the target's side */
 }
 
 simtime_t sim_control_latency(const struct sim *s, int32_t from, int32_t to) {

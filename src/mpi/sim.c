@@ -58,6 +58,7 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     engine_init(&s->eng, nranks);
     engine_register(&s->eng, EV_WAKE, wake_event, s);
     engine_register(&s->eng, EV_ANY, pt2pt_any_event, s);
+    land_init(s);
     pool_init(&s->req_pool, sizeof(struct request), 4096);
     s->owing_rank = -1;
     if (!sched_read_forced(s, err)) {
@@ -90,6 +91,7 @@ void sim_destroy(struct sim *s) {
     analytic_free_all(s);
     sched_free_all_counts(s);
     io_free_all(s);
+    land_free_all(s);
     pool_destroy(&s->req_pool);
     pool_destroy(&s->sched_pool);
     contention_destroy(s->cont);

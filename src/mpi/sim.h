@@ -56,6 +56,9 @@ struct sim_driver {
     /* A split run: every worker has run its events before `end` and taken
      * in what the others posted then (called after each window), or NULL */
     void (*window_done)(void *ctx, simtime_t end);
+    /* A message the front end sent with sim_land takes effect at rank
+     * target now (in the engine, not in the rank), or NULL */
+    void (*land)(void *ctx, int32_t target, int32_t origin, const void *msg, uint32_t len);
 };
 
 /* SIM_INPUT_ERROR: the inputs make no sense (e.g. simulated time would
@@ -308,12 +311,24 @@ struct request *sim_mrecv(struct sim *s, int32_t rank, struct request *send,
  * withdrawn and completes at once; returns whether it was cancelled. */
 bool sim_cancel(struct sim *s, int32_t rank, struct request *req);
 
-/* One-sided communication (rma.c): a transfer of size bytes between origin
- * and target (a rank of communicator comm_id), to the target (put,
- * accumulate) or from it (get). The request, the origin's, completes when
- * the data has arrived and, for a put, its arrival was acknowledged. */
-struct request *sim_rma_transfer(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
-                                 int64_t size, bool to_target);
+/* A front end's message from rank origin that takes effect at rank target
+ * at virtual time `at`, no sooner than a control message sent now would
+ * arrive (sim_control_latency): the driver's `land` takes it then, in the
+ * order (time, target, origin, the origin's count of landings), whatever
+ * worker each runs in (land.c). One-sided communication is built on it. */
+void sim_land(struct sim *s, int32_t origin, int32_t target, simtime_t at,
+              const struct sim_piece *pieces, int n);
+/* One-sided communication (rma.c, docs/models.md): the transfers of an
+ * operation between origin and target, ranks of communicator comm_id as
+ * each names it. At the origin, now: the data's synchronous send to the
+ * target (to_target: done once they arrived and were acknowledged), or
+ * the receive of the target's reply into *reply. At the target, when the
+ * operation lands (sim_land): the receive of those data, or the reply's
+ * send with `size` bytes from `data` (read at once). */
+struct request *sim_rma_origin(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
+                               int64_t size, bool to_target, struct sim_recv_target *reply);
+void sim_rma_target(struct sim *s, int32_t target, int32_t comm_id, int32_t origin, int64_t size,
+                    bool to_target, const void *data);
 /* The network's cost of a control message between two world ranks. */
 simtime_t sim_control_latency(const struct sim *s, int32_t from, int32_t to);
 /* A signal: a request of rank that completes when the front end fires it

@@ -224,6 +224,11 @@ struct sim {
     struct xfer *xfers; /* [0] unused */
     uint32_t nxfers, xfer_cap, xfer_free;
     simtime_t **storage; /* MPI-IO servers (io.c): when each slot is free */
+    struct land_heap {   /* the front end's messages waiting to land (land.c) */
+        struct land *v;
+        size_t n, cap;
+    } lands;
+    uint32_t *land_seq; /* per origin rank: landings sent (NULL until the first) */
     int32_t nservers;
     const struct sim_observer *obs; /* NULL unless the run is analysed */
     struct recorder *rec;           /* NULL unless the run is recorded (record.c) */
@@ -233,8 +238,9 @@ struct sim {
  * arriving then meet its receives before it wakes up (whoever scheduled
  * them first, so that a split engine keeps the order). EV_NET is the
  * contention model's, or the interfaces' (nics.c: a clear-to-send reaching
- * a rank, or, for no rank, a window's start). */
-enum { EV_ANY = 0, EV_NET = 1, EV_WAKE = 2 };
+ * a rank, or, for no rank, a window's start); EV_LAND a front end's
+ * message taking effect at the rank (land.c), before it wakes. */
+enum { EV_ANY = 0, EV_NET = 1, EV_LAND = 2, EV_WAKE = 3 };
 /* `mode` of a receive request that is a probe (MPI_Probe) */
 #define PROBE_MODE 7
 
@@ -291,6 +297,13 @@ void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtim
                          simtime_t partner);
 void pt2pt_finish_transfer(struct sim *s, uint32_t id);
 
+/* land.c */
+void land_init(struct sim *s);
+/* A landing that crossed from another worker (part.c), with its origin's count. */
+void land_accept(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
+                 const void *msg, uint32_t len);
+void land_free_all(struct sim *s);
+
 /* part.c: a split run (docs/parallel.md) */
 /* Whether rank runs in this worker (always, unless the run is split). */
 bool part_owns(const struct sim *s, int32_t rank);
@@ -313,6 +326,9 @@ void part_settle(struct sim *s, struct request *proxy);
  * (transfer id, here), and a first byte for the receiver's (x->remote). */
 void part_post_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
 void part_post_eject(struct sim *s, const struct xfer *x);
+/* A landing (land.c) for a rank of another worker. */
+void part_post_land(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
+                    const struct sim_piece *pieces, int n);
 void part_free(struct sim *s);
 /* A split run: a message of another worker's rank matched here, counted in
  * that rank's figures when the first worker gathers them. */

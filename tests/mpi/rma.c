@@ -118,20 +118,25 @@ static void pscw_ring(int rank, int n, int *errs, int check_rank) {
 }
 
 static void shared_and_dynamic(int rank, int n, int *errs, int check_rank) {
-    int *mine;
+    int *mine, node_rank, node_n;
     MPI_Win win;
-    MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mine, &win);
+    MPI_Comm node; /* the ranks that can share memory, as MPI requires */
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_size(node, &node_n);
+    MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL, node, &mine, &win);
     MPI_Win_lock_all(0, win);
-    *mine = 7 * rank;
+    *mine = 7 * node_rank;
     MPI_Win_sync(win);
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(node);
     MPI_Win_sync(win);
     int *theirs, du;
     MPI_Aint size;
-    MPI_Win_shared_query(win, (rank + 1) % n, &size, &du, &theirs);
-    EXPECT(size == sizeof(int) && du == sizeof(int) && *theirs == 7 * ((rank + 1) % n));
+    MPI_Win_shared_query(win, (node_rank + 1) % node_n, &size, &du, &theirs);
+    EXPECT(size == sizeof(int) && du == sizeof(int) && *theirs == 7 * ((node_rank + 1) % node_n));
     MPI_Win_unlock_all(win);
     MPI_Win_free(&win);
+    MPI_Comm_free(&node);
 
     int *cell = malloc(sizeof *cell);
     *cell = -1;
@@ -154,8 +159,8 @@ static void shared_and_dynamic(int rank, int n, int *errs, int check_rank) {
 static void global_memory(int rank, int n, int *errs, int check_rank) {
     MPI_Win win;
     global_window[0] = global_window[1] = 0;
-    MPI_Win_create(global_window, sizeof global_window, sizeof(int), MPI_INFO_NULL,
-                   MPI_COMM_WORLD, &win);
+    MPI_Win_create(global_window, sizeof global_window, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                   &win);
     MPI_Win_fence(0, win);
     int v = rank + 1;
     MPI_Put(&v, 1, MPI_INT, (rank + 1) % n, 1, 1, MPI_INT, win);

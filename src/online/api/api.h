@@ -123,6 +123,8 @@ int api_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                     int root, MPI_Comm comm);
 /* A gather of `bytes` bytes per rank into recvbuf at root. */
 int api_coll_gather(const void *sendbuf, int bytes, void *recvbuf, int root, MPI_Comm comm);
+/* An allgather of `bytes` bytes per rank. */
+int api_coll_allgather(const void *sendbuf, int bytes, void *recvbuf, MPI_Comm comm);
 /* Per-rank, per-communicator collective sequence numbers. */
 uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm);
 
@@ -178,6 +180,9 @@ void api_win_delete_attrs(MPI_Win win);
 /* --- rma.c and ext.c: the ends of special requests --- */
 /* A request-based one-sided operation's request is completed. */
 void api_rma_forget(struct simpi_request *q);
+/* A one-sided operation, lock message, post or complete arrives at rank
+ * target (sim_driver.land). */
+void api_rma_land(void *ctx, int32_t target, int32_t origin, const void *msg, uint32_t len);
 /* Generalized requests: at completion, the query and free callbacks
  * (status filled by query; returns the first error); on MPI_Cancel, the
  * cancel callback. */

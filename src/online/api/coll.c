@@ -497,6 +497,13 @@ int api_coll_gather(const void *sendbuf, int bytes, void *recvbuf, int root, MPI
         comm, NULL);
 }
 
+int api_coll_allgather(const void *sendbuf, int bytes, void *recvbuf, MPI_Comm comm) {
+    return data_coll(
+        "MPI_Allgather", CD_ALLGATHER,
+        V(sendbuf, bytes, NULL, NULL, MPI_BYTE, recvbuf, bytes, NULL, NULL, MPI_BYTE, 0, false),
+        comm, NULL);
+}
+
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     API_ENTER("MPI_Gather");

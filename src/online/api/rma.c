@@ -3,26 +3,36 @@
  * accumulate family, request-based operations, and the three kinds of
  * synchronisation (fence, post-start-complete-wait, lock/unlock and flush).
  *
- * All ranks share one address space, so an operation moves its data at
- * the call: a put writes into the target's window, a get reads from it, an
- * accumulate applies its operation there (atomically: one rank runs at a
- * time). MPI forbids conflicting accesses within an epoch, so a correct
- * program cannot tell this from an implementation that moves the data
- * later. Locks are real: MPI_Win_lock blocks the rank (in virtual time)
- * while another rank holds a conflicting lock, and a start waits for the
- * matching posts, so data and time follow the program's synchronisation.
+ * An operation reaches its target one control latency after the call
+ * (sim_land), and the target's node acts on it then: a put writes into the
+ * target's window, an accumulate applies its operation there, a get reads
+ * and sends its data back, which the origin finds in its buffer once the
+ * operation completes. Operations on one target take effect in the order
+ * (arrival, origin rank, the origin's order), so accumulates from several
+ * origins to one place give the same result in one process and split over
+ * workers (the target's node applies them; the origin's data travel with
+ * the operation). MPI forbids conflicting accesses within an epoch, so a
+ * correct program cannot tell when within it the data move. Locks are
+ * real: a lock request reaches the target, which grants it (first come,
+ * first served, shared locks together) and whose grant travels back, and
+ * an unlock's release reaches the target the same way; a start waits for
+ * the matching posts, a wait for the completes, each arriving one control
+ * latency after it was sent. So data and time follow the program's
+ * synchronisation, and nothing one rank does reaches another's state
+ * sooner than a message could (docs/parallel.md).
  *
- * The time of an operation is that of a message of its size through the
- * network model (sim_rma_transfer); the origin waits for its operations at
- * the next synchronisation that completes them (fence, unlock, flush,
- * complete, free). A fence is a barrier of the window's group. The
- * synchronisation messages of post/start and complete/wait cost the
- * network's control latency; lock requests are not charged. */
+ * The time of an operation's data is that of a message of its size
+ * through the network model (sim_rma_origin, sim_rma_target); the origin
+ * waits for its operations at the next synchronisation that completes them
+ * (fence, unlock, flush, complete, free). A fence is a barrier of the
+ * window's group. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/pool.h"
 #include "online/api/api.h"
+
+enum rma_kind { RMA_PUT, RMA_GET, RMA_ACC, RMA_GET_ACC, RMA_CAS };
 
 /* An operation the origin has issued and not yet completed. */
 struct win_member;
@@ -32,6 +42,12 @@ struct rma_op {
     struct request *r;          /* NULL when the request belongs to wrap */
     struct simpi_request *wrap; /* a request-based operation (MPI_Rput...) */
     int target;
+    /* the result, received packed into staging, unpacked at completion */
+    struct sim_recv_target tgt;
+    char *staging;
+    void *rbuf;
+    int rcount;
+    MPI_Datatype rtype;
 };
 
 struct region { /* memory attached to a dynamic window */
@@ -39,10 +55,15 @@ struct region { /* memory attached to a dynamic window */
     MPI_Aint size;
 };
 
-/* A post or complete notification: who sent it, when it arrives. */
+/* A post or complete notification: who sent it, when it arrived. */
 struct note {
     int32_t rank;
     simtime_t at;
+};
+
+struct lock_req { /* a lock request waiting at its target */
+    int32_t origin;
+    int type;
 };
 
 struct win_member {
@@ -53,15 +74,18 @@ struct win_member {
     MPI_Comm comm;      /* the window's private communicator, as this rank names it */
     MPI_Comm user_comm; /* the communicator the window was created on */
     int errhandler;
+    bool joined;     /* the member made its part of the window (in this worker) */
     bool own_memory; /* MPI_Win_allocate: freed with the window */
     bool freed;
+    struct request *waiter; /* the member's rank blocked until a notification lands */
     /* as a target */
-    int excl;           /* member holding an exclusive lock, or -1 */
-    int shared;         /* shared locks held */
-    simtime_t released; /* when a lock on this rank was last released */
+    int excl;               /* member holding an exclusive lock, or -1 */
+    int shared;             /* shared locks held */
+    struct lock_req *lockq; /* requests waiting, first come first */
+    int nlockq;
     struct region *regions;
     int nregions;
-    struct note *completes; /* origins whose MPI_Win_complete was sent to this rank */
+    struct note *completes; /* origins whose MPI_Win_complete arrived here */
     int ncompletes;
     int32_t *post_grp; /* the origins of this rank's exposure epoch */
     int npost;
@@ -69,8 +93,9 @@ struct win_member {
     struct rma_op *ops;
     uint8_t *held; /* per target: the lock this rank holds (0 none) */
     int nheld;
+    int grants_due; /* lock grants not yet arrived */
     bool fence_epoch;
-    struct note *posts; /* targets whose MPI_Win_post was sent to this rank, not yet started */
+    struct note *posts; /* targets whose MPI_Win_post arrived here, not yet started */
     int nposts;
     int32_t *start_grp; /* the targets of this rank's access epoch */
     int nstart;
@@ -80,20 +105,14 @@ struct win_member {
     char hints[6][32]; /* values of win_hint_keys given by the program ("": default) */
 };
 
-struct waiter {
-    struct request *r;
-    int32_t world;
-};
-
 struct window {
     int n, joined, nfreed;
+    int nlocal; /* members run by this worker (all but in a split run) */
     int flavor;
     uint32_t key_ctx, key_seq; /* the creating call: communicator context, collective number */
     char name[MPI_MAX_OBJECT_NAME];
     char *shared_block; /* MPI_Win_allocate_shared: every member's memory */
     struct win_member *m;
-    struct waiter *waiters; /* ranks blocked until another member acts */
-    int nwaiters, cap_waiters;
 };
 
 static struct window **wins; /* handle = index + 1 (MPI_WIN_NULL is 0) */
@@ -101,6 +120,13 @@ static int nwins;
 
 static struct window *win_get(MPI_Win win) {
     return win >= 1 && win <= nwins ? wins[win - 1] : NULL;
+}
+
+/* The window a landing names, by its creating call (the same in every worker). */
+static struct window *win_by_key(uint32_t ctx, uint32_t seq) {
+    for (int i = 0; i < nwins; i++)
+        if (wins[i] && wins[i]->key_ctx == ctx && wins[i]->key_seq == seq) return wins[i];
+    return NULL;
 }
 
 /* This rank's member of w, or NULL if it has none (or freed it). */
@@ -127,59 +153,65 @@ static int win_error(const char *func, MPI_Win win, struct win_member *me, int c
     struct win_member *me = w ? me_in(w) : NULL;                                                   \
     if (!me) return api_error(func, MPI_ERR_WIN, "window %d is not valid", win)
 
-/* --- blocking until another member acts --- */
+/* --- landings: what a member sends to another, acted on at its arrival --- */
 
-static void waiters_add(struct window *w, struct request *r) {
-    if (w->nwaiters == w->cap_waiters) {
-        w->cap_waiters = w->cap_waiters ? 2 * w->cap_waiters : 8;
-        w->waiters = xrealloc_or_die(w->waiters, sizeof *w->waiters * (size_t)w->cap_waiters);
-    }
-    w->waiters[w->nwaiters++] = (struct waiter){r, runtime_rank()};
-}
+enum land_kind { LAND_OP, LAND_LOCK, LAND_GRANT, LAND_RELEASE, LAND_POST, LAND_COMPLETE };
 
-/* Wakes every blocked member: each checks its condition again. */
-static void waiters_wake(struct window *w) {
+/* The head of a landing's message; an operation's is followed by the
+ * target type's blocks, the origin's data and a compare-and-swap's value. */
+struct land_head {
+    uint8_t kind, op_kind, check, lock_type;
+    int32_t op;
+    uint32_t key_ctx, key_seq; /* the window */
+    int32_t from, to;          /* members of the window */
+    int32_t tcount, nblocks, basic, pad;
+    int64_t disp, extent, per, tbytes, cbytes;
+    int64_t lo, hi; /* the bytes touched, from the target address (check: range unknown here) */
+};
+
+/* Sends a landing from member `from` of w to member `to`, arriving one
+ * control latency from now. */
+static void land_send(struct window *w, struct land_head *h, const struct sim_piece *extra,
+                      int nextra) {
     struct sim *s = simpi_rt->sim;
-    for (int i = 0; i < w->nwaiters; i++)
-        sim_signal_fire(s, w->waiters[i].r, sim_now(s));
-    w->nwaiters = 0;
+    int32_t origin = w->m[h->from].world, target = w->m[h->to].world;
+    h->key_ctx = w->key_ctx;
+    h->key_seq = w->key_seq;
+    struct sim_piece pieces[8] = {{h, sizeof *h}};
+    for (int i = 0; i < nextra && i < 7; i++)
+        pieces[i + 1] = extra[i];
+    simtime_t at = simtime_add(sim_now(s), sim_control_latency(s, origin, target));
+    sim_land(s, origin, target, at, pieces, (nextra < 7 ? nextra : 7) + 1);
 }
 
-/* Blocks the rank until virtual time t (a notification's arrival). */
-static void sleep_until(simtime_t t, int32_t peer, const char *what) {
-    struct sim *s = simpi_rt->sim;
-    if (t <= sim_now(s)) return;
-    struct request *r = sim_signal_new(s, runtime_rank(), peer, what);
-    sim_signal_fire(s, r, t);
-    runtime_wait(&r, 1, false);
+static void land_simple(struct window *w, int kind, int from, int to, int lock_type) {
+    struct land_head h = {.kind = (uint8_t)kind, .lock_type = (uint8_t)lock_type};
+    h.from = from;
+    h.to = to;
+    land_send(w, &h, NULL, 0);
 }
 
-/* When a control message sent now by this rank reaches world rank to. */
-static simtime_t arrival_at(int32_t to) {
-    struct sim *s = simpi_rt->sim;
-    return simtime_add(sim_now(s), sim_control_latency(s, runtime_rank(), to));
+/* Wakes member m's rank if it waits for a notification. */
+static void member_wake(struct win_member *m) {
+    if (!m->waiter) return;
+    sim_signal_fire(simpi_rt->sim, m->waiter, sim_now(simpi_rt->sim));
+    m->waiter = NULL;
 }
 
-/* Blocks the rank until ready(w, me, arg) holds; returns whether it had to. */
-static bool wait_until(struct window *w, struct win_member *me,
-                       bool (*ready)(struct window *, struct win_member *, const void *),
-                       const void *arg, int32_t peer, const char *what) {
-    bool blocked = false;
-    while (!ready(w, me, arg)) {
+/* Blocks the rank until ready(me) holds; a landing for it wakes it. */
+static void wait_until(struct win_member *me, bool (*ready)(const struct win_member *),
+                       int32_t peer, const char *what) {
+    while (!ready(me)) {
         struct request *r = sim_signal_new(simpi_rt->sim, runtime_rank(), peer, what);
-        waiters_add(w, r);
+        me->waiter = r;
         runtime_wait(&r, 1, false);
-        blocked = true;
     }
-    return blocked;
 }
 
 /* --- outstanding operations --- */
 
-static void op_add(struct win_member *me, struct request *r, int target,
-                   struct simpi_request *wrap) {
+static struct rma_op *op_add(struct win_member *me, int target, struct simpi_request *wrap) {
     struct rma_op *o = xcalloc(1, sizeof *o);
-    o->r = r;
     o->wrap = wrap;
     o->target = target;
     o->owner = me;
@@ -187,9 +219,16 @@ static void op_add(struct win_member *me, struct request *r, int target,
     if (me->ops) me->ops->prev = o;
     me->ops = o;
     if (wrap) wrap->rma = o;
+    return o;
 }
 
+/* Forgets a completed operation, its result unpacked into the origin's buffer. */
 static void op_unlink(struct win_member *me, struct rma_op *o) {
+    if (o->staging) {
+        dt_unpack(o->rtype, o->staging, o->rcount, o->rbuf);
+        dt_release(o->rtype);
+        free(o->staging);
+    }
     if (o->prev)
         o->prev->next = o->next;
     else
@@ -207,13 +246,13 @@ static void ops_complete(struct win_member *me, int target) {
     if (n == 0) return;
     struct request **reqs = xmalloc(sizeof *reqs * (size_t)n);
     int k = 0;
-    for (struct rma_op *o = me->ops; o; o = o->next)
-        if (target < 0 || o->target == target) reqs[k++] = o->wrap ? o->wrap->r : o->r;
     /* a request-based operation's request stays for its MPI_Wait (now done) */
-    int waited = 0;
-    for (int i = 0; i < k; i++)
-        if (reqs[i]) reqs[waited++] = reqs[i];
-    if (waited) runtime_wait(reqs, waited, false);
+    for (struct rma_op *o = me->ops; o; o = o->next)
+        if (target < 0 || o->target == target) {
+            struct request *r = o->wrap ? o->wrap->r : o->r;
+            if (r) reqs[k++] = r;
+        }
+    if (k) runtime_wait(reqs, k, false);
     free(reqs);
     for (struct rma_op *o = me->ops, *next; o; o = next) {
         next = o->next;
@@ -233,15 +272,14 @@ void api_rma_forget(struct simpi_request *q) {
 /* --- creation and destruction --- */
 
 /* The window being created by this collective call on comm: the first
- * member to arrive makes it, the others join it. */
+ * member to arrive (in this worker) makes it, the others join it. */
 static struct window *win_join(MPI_Comm comm, int n, MPI_Win *handle) {
     struct sim *s = simpi_rt->sim;
     int32_t world = runtime_rank();
-    runtime_refuse_split("one-sided communication (a window's members share its state)");
     uint32_t ctx = sim_comm_context(s, world, comm), seq = api_next_coll_seq(world, comm);
     for (int i = nwins - 1; i >= 0; i--) {
         struct window *w = wins[i];
-        if (w && w->joined < w->n && w->key_ctx == ctx && w->key_seq == seq) {
+        if (w && w->joined < w->nlocal && w->key_ctx == ctx && w->key_seq == seq) {
             *handle = i + 1;
             return w;
         }
@@ -251,8 +289,10 @@ static struct window *win_join(MPI_Comm comm, int n, MPI_Win *handle) {
     w->key_ctx = ctx;
     w->key_seq = seq;
     w->m = xcalloc((size_t)n, sizeof *w->m);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         w->m[i].world = sim_comm_member(s, world, comm, i);
+        w->nlocal += sim_worker_of(s, w->m[i].world) == sim_worker_me(s);
+    }
     wins = xrealloc_or_die(wins, sizeof *wins * (size_t)(nwins + 1));
     wins[nwins++] = w;
     *handle = nwins;
@@ -289,6 +329,20 @@ static void shared_block_assign(struct window *w) {
 
 static void hints_take(struct win_member *me, MPI_Info info);
 
+/* Every member learns the others' window sizes and displacement units (an
+ * allgather, as MPI libraries make at a window's creation), with which an
+ * origin checks its operations' ranges wherever the target runs. */
+static void share_sizes(struct window *w, struct win_member *me) {
+    int64_t mine[2] = {me->size, me->disp_unit}, *all = xmalloc(sizeof mine * (size_t)w->n);
+    api_coll_allgather(mine, (int)sizeof mine, all, me->comm);
+    for (int i = 0; i < w->n; i++)
+        if (!w->m[i].joined) { /* another worker's member */
+            w->m[i].size = all[2 * i];
+            w->m[i].disp_unit = (int)all[2 * i + 1];
+        }
+    free(all);
+}
+
 static int win_make(int flavor, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                     MPI_Comm comm, void *baseptr, MPI_Win *win) {
     const char *func = flavor_func(flavor);
@@ -302,9 +356,12 @@ static int win_make(int flavor, void *base, MPI_Aint size, int disp_unit, MPI_In
     int n = sim_comm_size(s, world, comm), rank = sim_comm_rank(s, world, comm);
     MPI_Win handle;
     struct window *w = win_join(comm, n, &handle);
+    if (flavor == MPI_WIN_FLAVOR_SHARED && w->nlocal < w->n)
+        runtime_refuse_split("a shared-memory window whose members run in different workers");
     struct win_member *me = &w->m[rank];
     w->flavor = flavor;
     w->joined++;
+    me->joined = true;
     me->size = size;
     me->disp_unit = disp_unit;
     me->user_comm = comm;
@@ -318,6 +375,7 @@ static int win_make(int flavor, void *base, MPI_Aint size, int disp_unit, MPI_In
         me->base = base;
     }
     me->comm = api_comm_dup_private(comm); /* every member has joined when it returns */
+    share_sizes(w, me);
     if (flavor == MPI_WIN_FLAVOR_SHARED) shared_block_assign(w);
     if (baseptr) *(void **)baseptr = me->base;
     *win = handle;
@@ -347,6 +405,7 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
     API_RETURN(win_make(MPI_WIN_FLAVOR_DYNAMIC, MPI_BOTTOM, 0, 1, info, comm, NULL, win));
 }
 
+/* Frees a member's part; the window goes with its last member here. */
 static void member_release(struct window *w, struct win_member *me) {
     if (me->own_memory) free(me->base);
     free(me->regions);
@@ -355,10 +414,10 @@ static void member_release(struct window *w, struct win_member *me) {
     free(me->held);
     free(me->posts);
     free(me->start_grp);
+    free(me->lockq);
     me->freed = true;
-    if (++w->nfreed < w->n) return;
+    if (++w->nfreed < w->nlocal) return;
     free(w->shared_block);
-    free(w->waiters);
     free(w->m);
     free(w);
 }
@@ -371,7 +430,7 @@ static int win_free(MPI_Win *win) {
     ops_complete(me, -1);
     api_coll_barrier(me->comm); /* nobody accesses the window once a member frees it */
     api_win_delete_attrs(*win);
-    bool last = w->nfreed + 1 == w->n;
+    bool last = w->nfreed + 1 == w->nlocal;
     member_release(w, me);
     if (last) wins[*win - 1] = NULL;
     *win = MPI_WIN_NULL;
@@ -393,27 +452,49 @@ static int win_fence(int assert, MPI_Win win) {
 
 /* --- passive target: lock, unlock, flush --- */
 
-static bool lock_free(struct window *w, struct win_member *me, const void *arg) {
-    (void)me;
-    const int *a = arg; /* target, lock type */
-    struct win_member *t = &w->m[a[0]];
-    return t->excl < 0 && (a[1] == MPI_LOCK_SHARED || t->shared == 0);
+static bool lock_fits(const struct win_member *t, int type) {
+    return t->excl < 0 && (type == MPI_LOCK_SHARED || t->shared == 0);
 }
 
+/* At target t: grants the requests at the head of its queue that fit (a
+ * request never overtakes an earlier one). */
+static void lock_serve(struct window *w, struct win_member *t) {
+    int k = 0;
+    for (; k < t->nlockq && lock_fits(t, t->lockq[k].type); k++) {
+        if (t->lockq[k].type == MPI_LOCK_EXCLUSIVE)
+            t->excl = t->lockq[k].origin;
+        else
+            t->shared++;
+        land_simple(w, LAND_GRANT, my_index(w, t), t->lockq[k].origin, t->lockq[k].type);
+    }
+    memmove(t->lockq, t->lockq + k, sizeof *t->lockq * (size_t)(t->nlockq - k));
+    t->nlockq -= k;
+}
+
+static void lock_arrived(struct window *w, struct win_member *t, int origin, int type) {
+    t->lockq = xrealloc_or_die(t->lockq, sizeof *t->lockq * (size_t)(t->nlockq + 1));
+    t->lockq[t->nlockq++] = (struct lock_req){origin, type};
+    lock_serve(w, t);
+}
+
+static void lock_released(struct window *w, struct win_member *t, int type) {
+    if (type == MPI_LOCK_EXCLUSIVE)
+        t->excl = -1;
+    else if (t->shared > 0)
+        t->shared--;
+    lock_serve(w, t);
+}
+
+static bool grants_in(const struct win_member *me) {
+    return me->grants_due == 0;
+}
+
+/* Asks target for a lock (the caller then waits for the grants). */
 static void lock_take(struct window *w, struct win_member *me, int target, int type, bool check) {
     if (!me->held) me->held = xcalloc((size_t)w->n, 1);
     if (check) {
-        int arg[2] = {target, type};
-        struct win_member *t = &w->m[target];
-        if (wait_until(w, me, lock_free, arg, t->world, "a lock on a window"))
-            sleep_until(/* the grant travels from the target */
-                        simtime_add(t->released,
-                                    sim_control_latency(simpi_rt->sim, t->world, me->world)),
-                        t->world, "a lock on a window");
-        if (type == MPI_LOCK_EXCLUSIVE)
-            w->m[target].excl = my_index(w, me);
-        else
-            w->m[target].shared++;
+        me->grants_due++;
+        land_simple(w, LAND_LOCK, my_index(w, me), target, type);
     }
     /* the lock's type, with 4 when it was not acquired (MPI_MODE_NOCHECK) */
     me->held[target] = (uint8_t)(type | (check ? 0 : 4));
@@ -425,13 +506,7 @@ static void lock_release(struct window *w, struct win_member *me, int target) {
     int held = me->held[target];
     me->held[target] = 0;
     me->nheld--;
-    if (held & 4) return;
-    if (held == MPI_LOCK_EXCLUSIVE)
-        w->m[target].excl = -1;
-    else
-        w->m[target].shared--;
-    w->m[target].released = sim_now(simpi_rt->sim);
-    waiters_wake(w);
+    if (!(held & 4)) land_simple(w, LAND_RELEASE, my_index(w, me), target, held);
 }
 
 static int check_target(const char *func, MPI_Win win, struct window *w, struct win_member *me,
@@ -450,6 +525,7 @@ static int win_lock(int type, int target, int assert, MPI_Win win) {
         return win_error("MPI_Win_lock", win, me, MPI_ERR_RMA_SYNC,
                          "the target is already in an access epoch of this rank");
     lock_take(w, me, target, type, !(assert &MPI_MODE_NOCHECK));
+    wait_until(me, grants_in, w->m[target].world, "a lock on a window");
     return MPI_SUCCESS;
 }
 
@@ -472,6 +548,7 @@ static int win_lock_all(int assert, MPI_Win win) {
                          "the rank is already in an access epoch");
     for (int t = 0; t < w->n; t++)
         lock_take(w, me, t, MPI_LOCK_SHARED, !(assert &MPI_MODE_NOCHECK));
+    wait_until(me, grants_in, -1, "MPI_Win_lock_all");
     return MPI_SUCCESS;
 }
 
@@ -523,7 +600,7 @@ static int win_flush_local_all(MPI_Win win) {
     return flush_all("MPI_Win_flush_local_all", win);
 }
 
-/* Memory is one address space: public and private copies are the same. */
+/* Memory is one address space per rank: public and private copies are the same. */
 static int win_sync(MPI_Win win) {
     WIN_OR_FAIL("MPI_Win_sync", win, w, me);
     (void)w;
@@ -556,14 +633,15 @@ static int32_t *group_ranks(const char *func, MPI_Win win, struct window *w, str
     return out;
 }
 
-/* Sends a notification from this rank to member `to` of w. */
-static void note_send(struct window *w, struct win_member *me, struct note **list, int *n, int to) {
+/* A post or complete from member `from` has arrived at m. */
+static void note_arrived(struct win_member *m, struct note **list, int *n, int from) {
     *list = xrealloc_or_die(*list, sizeof **list * (size_t)(*n + 1));
-    (*list)[(*n)++] = (struct note){my_index(w, me), arrival_at(w->m[to].world)};
+    (*list)[(*n)++] = (struct note){from, sim_now(simpi_rt->sim)};
+    member_wake(m);
 }
 
-/* Whether a notification from every rank of want[0..nwant-1] was sent (a
- * rank may be wanted, and have sent, several). */
+/* Whether a notification from every rank of want[0..nwant-1] has arrived
+ * (a rank may be wanted, and have sent, several). */
 static bool all_present(const struct note *have, int nhave, const int32_t *want, int nwant) {
     for (int i = 0; i < nwant; i++) {
         int need = 0, got = 0;
@@ -576,27 +654,21 @@ static bool all_present(const struct note *have, int nhave, const int32_t *want,
     return true;
 }
 
-/* Takes one notification from each rank of want; returns when the last of
- * them arrives. */
-static simtime_t notes_take(struct note *have, int *nhave, const int32_t *want, int nwant) {
-    simtime_t last = 0;
+/* Takes one notification from each rank of want. */
+static void notes_take(struct note *have, int *nhave, const int32_t *want, int nwant) {
     for (int i = 0; i < nwant; i++)
         for (int j = 0; j < *nhave; j++)
             if (have[j].rank == want[i]) {
-                last = have[j].at > last ? have[j].at : last;
                 have[j] = have[--*nhave];
                 break;
             }
-    return last;
 }
 
-static bool posts_arrived(struct window *w, struct win_member *me, const void *arg) {
-    (void)w, (void)arg;
+static bool posts_arrived(const struct win_member *me) {
     return all_present(me->posts, me->nposts, me->start_grp, me->nstart);
 }
 
-static bool completes_arrived(struct window *w, struct win_member *me, const void *arg) {
-    (void)w, (void)arg;
+static bool completes_arrived(const struct win_member *me) {
     return all_present(me->completes, me->ncompletes, me->post_grp, me->npost);
 }
 
@@ -611,8 +683,7 @@ static int win_post(MPI_Group group, int assert, MPI_Win win) {
     me->npost = n;
     if (assert & MPI_MODE_NOCHECK) return MPI_SUCCESS;
     for (int i = 0; i < n; i++)
-        note_send(w, me, &w->m[grp[i]].posts, &w->m[grp[i]].nposts, grp[i]);
-    waiters_wake(w);
+        land_simple(w, LAND_POST, my_index(w, me), grp[i], 0);
     return MPI_SUCCESS;
 }
 
@@ -627,10 +698,9 @@ static int win_start(MPI_Group group, int assert, MPI_Win win) {
     me->nstart = n;
     me->fence_epoch = false;
     if (assert & MPI_MODE_NOCHECK) return MPI_SUCCESS;
-    wait_until(w, me, posts_arrived, NULL, n ? w->m[grp[0]].world : -1,
+    wait_until(me, posts_arrived, n ? w->m[grp[0]].world : -1,
                "MPI_Win_start (the targets' MPI_Win_post)");
-    sleep_until(notes_take(me->posts, &me->nposts, grp, n), n ? w->m[grp[0]].world : -1,
-                "MPI_Win_start (the targets' MPI_Win_post)");
+    notes_take(me->posts, &me->nposts, grp, n);
     return MPI_SUCCESS;
 }
 
@@ -639,48 +709,38 @@ static int win_complete(MPI_Win win) {
     if (!me->start_grp)
         return win_error("MPI_Win_complete", win, me, MPI_ERR_RMA_SYNC, "MPI_Win_start not called");
     ops_complete(me, -1);
-    for (int i = 0; i < me->nstart; i++) {
-        struct win_member *t = &w->m[me->start_grp[i]];
-        note_send(w, me, &t->completes, &t->ncompletes, me->start_grp[i]);
-    }
+    for (int i = 0; i < me->nstart; i++)
+        land_simple(w, LAND_COMPLETE, my_index(w, me), me->start_grp[i], 0);
     free(me->start_grp);
     me->start_grp = NULL;
     me->nstart = 0;
-    waiters_wake(w);
     return MPI_SUCCESS;
 }
 
-/* Ends the exposure epoch; returns when the last complete arrives. */
-static simtime_t exposure_end(struct win_member *me) {
-    simtime_t last = notes_take(me->completes, &me->ncompletes, me->post_grp, me->npost);
+/* Ends the exposure epoch. */
+static void exposure_end(struct win_member *me) {
+    notes_take(me->completes, &me->ncompletes, me->post_grp, me->npost);
     free(me->post_grp);
     me->post_grp = NULL;
     me->npost = 0;
-    return last;
 }
 
 static int win_wait(MPI_Win win) {
     WIN_OR_FAIL("MPI_Win_wait", win, w, me);
     if (!me->post_grp)
         return win_error("MPI_Win_wait", win, me, MPI_ERR_RMA_SYNC, "MPI_Win_post not called");
-    wait_until(w, me, completes_arrived, NULL, me->npost ? w->m[me->post_grp[0]].world : -1,
+    wait_until(me, completes_arrived, me->npost ? w->m[me->post_grp[0]].world : -1,
                "MPI_Win_wait (the origins' MPI_Win_complete)");
-    sleep_until(exposure_end(me), -1, "MPI_Win_wait (the origins' MPI_Win_complete)");
+    exposure_end(me);
     return MPI_SUCCESS;
 }
 
 static int win_test(MPI_Win win, int *flag) {
     WIN_OR_FAIL("MPI_Win_test", win, w, me);
+    (void)w;
     if (!me->post_grp)
         return win_error("MPI_Win_test", win, me, MPI_ERR_RMA_SYNC, "MPI_Win_post not called");
-    *flag = completes_arrived(w, me, NULL);
-    if (*flag) { /* and arrived by now */
-        struct note *copy = xmalloc(sizeof *copy * (size_t)(me->ncompletes + 1));
-        int n = me->ncompletes;
-        memcpy(copy, me->completes, sizeof *copy * (size_t)n);
-        *flag = notes_take(copy, &n, me->post_grp, me->npost) <= sim_now(simpi_rt->sim);
-        free(copy);
-    }
+    *flag = completes_arrived(me);
     if (*flag)
         exposure_end(me);
     else
@@ -689,8 +749,6 @@ static int win_test(MPI_Win win, int *flag) {
 }
 
 /* --- communication calls --- */
-
-enum rma_kind { RMA_PUT, RMA_GET, RMA_ACC, RMA_GET_ACC, RMA_CAS };
 
 struct rma_call {
     enum rma_kind kind;
@@ -712,41 +770,58 @@ static void *translate(int32_t owner, void *addr) {
     return sim_address_hook && addr ? sim_address_hook(owner, addr) : addr;
 }
 
-/* The target memory of an operation, or NULL (and *rc) when it is not in
- * the window: [disp * disp_unit, + count elements) of the target's window,
- * or for a dynamic window the absolute address disp in attached memory. */
-static char *target_memory(const char *func, MPI_Win win, struct window *w, struct win_member *me,
-                           const struct rma_call *c, int *rc) {
-    struct win_member *t = &w->m[c->target];
-    int64_t ext = dt_extent(c->ttype), lo = dt_true_lb(c->ttype);
-    int64_t hi = lo + dt_true_extent(c->ttype) + (c->tcount - 1) * ext;
+/* The bytes count elements of type touch, [*lo, *hi) from the address of
+ * the first element. */
+static void type_span(MPI_Datatype type, int count, int64_t *lo, int64_t *hi) {
+    int64_t ext = dt_extent(type);
+    *lo = dt_true_lb(type);
+    *hi = *lo + dt_true_extent(type) + (count - 1) * ext;
     if (ext < 0) { /* elements go down: the last one is lowest */
-        lo += (c->tcount - 1) * ext;
-        hi = dt_true_lb(c->ttype) + dt_true_extent(c->ttype);
+        *lo += (count - 1) * ext;
+        *hi = dt_true_lb(type) + dt_true_extent(type);
     }
-    char *addr;
-    bool inside = false;
-    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
-        addr = (char *)c->disp;
-        for (int i = 0; i < t->nregions && !inside; i++)
-            inside = addr + lo >= t->regions[i].base &&
-                     addr + hi <= t->regions[i].base + t->regions[i].size;
-    } else {
-        int64_t off = (int64_t)c->disp * t->disp_unit;
-        addr = t->base + off;
-        inside = off + lo >= 0 && off + hi <= t->size;
-    }
-    if (!inside || c->tcount == 0) {
-        *rc = c->tcount == 0 ? MPI_SUCCESS
-                             : win_error(func, win, me, MPI_ERR_RMA_RANGE,
-                                         "the target memory is outside the target's window");
-        return NULL;
-    }
-    return translate(t->world, addr);
 }
 
-/* Copies count elements of type at src (which has layout type) into the
- * packed buffer it returns (to free). */
+/* Whether [lo, hi) from an operation's target address is all in member
+ * t's window: disp units from its base, or for a dynamic window the
+ * absolute address disp in attached memory. */
+static bool target_inside(int flavor, const struct win_member *t, int64_t disp, int64_t lo,
+                          int64_t hi) {
+    if (flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        const char *addr = (const char *)(intptr_t)disp;
+        for (int i = 0; i < t->nregions; i++)
+            if (addr + lo >= t->regions[i].base &&
+                addr + hi <= t->regions[i].base + t->regions[i].size)
+                return true;
+        return false;
+    }
+    int64_t off = disp * t->disp_unit;
+    return off + lo >= 0 && off + hi <= t->size;
+}
+
+/* Where an operation's target memory starts (t runs here). */
+static char *target_address(int flavor, const struct win_member *t, int64_t disp) {
+    return flavor == MPI_WIN_FLAVOR_DYNAMIC ? (char *)(intptr_t)disp
+                                            : t->base + disp * t->disp_unit;
+}
+
+/* Copies count elements laid out as blocks (extent ext) at mem into
+ * packed bytes, or (unpack) the other way. */
+static void blocks_copy(const struct dt_block *b, int nb, int64_t ext, int64_t count, char *mem,
+                        char *packed, bool unpack) {
+    for (int64_t e = 0; e < count; e++)
+        for (int i = 0; i < nb; i++) {
+            char *at = mem + e * ext + b[i].off;
+            if (unpack)
+                memcpy(at, packed, (size_t)b[i].len);
+            else
+                memcpy(packed, at, (size_t)b[i].len);
+            packed += b[i].len;
+        }
+}
+
+/* Copies count elements of type at src into the packed buffer it returns
+ * (to free). */
 static char *packed_copy(const void *src, int count, MPI_Datatype type) {
     int64_t bytes = dt_size(type) * count;
     char *p = xmalloc(bytes > 0 ? (size_t)bytes : 1);
@@ -759,6 +834,13 @@ static bool in_access_epoch(const struct win_member *me, int target) {
     for (int i = 0; i < me->nstart; i++)
         if (me->start_grp[i] == target) return true;
     return false;
+}
+
+/* Whether predefined operation op applies to basic type `basic`. */
+static bool op_fits(MPI_Op op, int basic) {
+    if (op == MPI_REPLACE || op == MPI_NO_OP) return true;
+    char in[64] = {0}, inout[64] = {0};
+    return basic && dtype_size(basic) <= 64 && op_apply(op, basic, in, inout, 1) == MPI_SUCCESS;
 }
 
 static int check_call(const char *func, MPI_Win win, struct window *w, struct win_member *me,
@@ -786,56 +868,16 @@ static int check_call(const char *func, MPI_Win win, struct window *w, struct wi
     if ((c->kind == RMA_ACC || c->kind == RMA_GET_ACC) && op_is_user(c->op))
         return win_error(func, win, me, MPI_ERR_OP,
                          "one-sided accumulates take predefined operations only");
+    int64_t per;
+    if ((c->kind == RMA_ACC || c->kind == RMA_GET_ACC) && !op_fits(c->op, dt_basic(c->ttype, &per)))
+        return win_error(func, win, me, MPI_ERR_TYPE,
+                         "the operation does not apply to the datatype");
     return MPI_SUCCESS;
 }
 
-/* Applies op to the target's data (packed in tbuf, updated in place). */
-static int accumulate_into(const struct rma_call *c, char *tbuf) {
-    if (c->op == MPI_NO_OP) return MPI_SUCCESS;
-    int64_t per;
-    int basic = dt_basic(c->ttype, &per);
-    char *in = packed_copy(c->obuf, c->ocount, c->otype);
-    int rc = basic ? op_apply(c->op, basic, in, tbuf, per * c->tcount) : MPI_ERR_TYPE;
-    if (c->op == MPI_REPLACE) { /* any type: a byte copy */
-        memcpy(tbuf, in, (size_t)(dt_size(c->ttype) * c->tcount));
-        rc = MPI_SUCCESS;
-    }
-    free(in);
-    return rc;
-}
-
-/* Moves the data of an operation (the target's memory at tmem). */
-static int move_data(const struct rma_call *c, char *tmem) {
-    int rc = MPI_SUCCESS;
-    if (c->kind == RMA_PUT) {
-        if (dt_contiguous(c->otype)) { /* the origin's bytes straight into the target */
-            dt_unpack(c->ttype, c->obuf, c->tcount, tmem);
-            return rc;
-        }
-        char *in = packed_copy(c->obuf, c->ocount, c->otype);
-        dt_unpack(c->ttype, in, c->tcount, tmem);
-        free(in);
-        return rc;
-    }
-    if (c->kind == RMA_GET && dt_contiguous(c->ttype)) { /* the target's bytes, unpacked once */
-        dt_unpack(c->rtype, tmem, c->rcount, c->rbuf);
-        return rc;
-    }
-    char *old = packed_copy(tmem, c->tcount, c->ttype);
-    if (c->kind != RMA_ACC) dt_unpack(c->rtype, old, c->rcount, c->rbuf); /* the result */
-    if (c->kind == RMA_ACC || c->kind == RMA_GET_ACC) {
-        rc = accumulate_into(c, old);
-        if (rc == MPI_SUCCESS) dt_unpack(c->ttype, old, c->tcount, tmem);
-    } else if (c->kind == RMA_CAS && memcmp(old, c->cbuf, (size_t)dt_size(c->ttype)) == 0) {
-        dt_unpack(c->ttype, c->obuf, 1, tmem);
-    }
-    free(old);
-    return rc;
-}
-
-/* Issues the operation's transfers; returns the one a request-based
- * operation's request stands for (the data's arrival at the origin for
- * operations with a result, else at the target). */
+/* Issues the operation's transfers (the origin's side); returns the one a
+ * request-based operation's request stands for (the data's arrival at the
+ * origin for operations with a result, else at the target). */
 static struct request *issue_transfers(struct win_member *me, const struct rma_call *c,
                                        struct simpi_request *wrap) {
     struct sim *s = simpi_rt->sim;
@@ -845,15 +887,50 @@ static struct request *issue_transfers(struct win_member *me, const struct rma_c
     bool from_target = c->kind != RMA_PUT && c->kind != RMA_ACC;
     struct request *last = NULL;
     if (to_target) {
-        last = sim_rma_transfer(s, world, me->comm, c->target, tbytes, true);
-        if (from_target || !wrap) op_add(me, last, c->target, NULL);
+        struct rma_op *o = op_add(me, c->target, from_target ? NULL : wrap);
+        last = sim_rma_origin(s, world, me->comm, c->target, tbytes, true, NULL);
+        if (!o->wrap) o->r = last;
     }
     if (from_target) {
-        last = sim_rma_transfer(s, world, me->comm, c->target, tbytes, false);
-        if (!wrap) op_add(me, last, c->target, NULL);
+        struct rma_op *o = op_add(me, c->target, wrap);
+        o->staging = xmalloc(tbytes > 0 ? (size_t)tbytes : 1);
+        o->rbuf = c->rbuf;
+        o->rcount = c->rcount;
+        o->rtype = c->rtype;
+        dt_retain(c->rtype);
+        o->tgt = (struct sim_recv_target){.buf = o->staging, .capacity = tbytes, .owner = world};
+        last = sim_rma_origin(s, world, me->comm, c->target, tbytes, false, &o->tgt);
+        if (!wrap) o->r = last;
     }
-    if (wrap) op_add(me, NULL, c->target, wrap);
     return last;
+}
+
+/* Sends the operation to its target, where it takes effect on arrival
+ * (rma_land_op): the target type's blocks and the origin's data go with it. */
+static void send_operation(struct window *w, struct win_member *me, const struct rma_call *c,
+                           bool check_there) {
+    struct land_head h = {.kind = LAND_OP, .op_kind = (uint8_t)c->kind, .check = check_there};
+    h.op = c->op;
+    h.from = my_index(w, me);
+    h.to = c->target;
+    h.disp = c->disp;
+    h.tcount = c->tcount;
+    h.extent = dt_extent(c->ttype);
+    h.tbytes = dt_size(c->ttype) * c->tcount;
+    h.basic = dt_basic(c->ttype, &h.per);
+    type_span(c->ttype, c->tcount, &h.lo, &h.hi);
+    struct dt_block one;
+    const struct dt_block *b = dt_blocks(c->ttype, &h.nblocks, &one);
+    bool origin_data = c->kind != RMA_GET && !(c->kind == RMA_GET_ACC && c->op == MPI_NO_OP);
+    char *data = origin_data ? packed_copy(c->obuf, c->ocount, c->otype) : NULL;
+    char *cmp = c->kind == RMA_CAS ? packed_copy(c->cbuf, 1, c->ttype) : NULL;
+    h.cbytes = cmp ? h.tbytes : 0;
+    struct sim_piece extra[3] = {{b, sizeof *b * (size_t)h.nblocks},
+                                 {data, data ? (size_t)h.tbytes : 0},
+                                 {cmp, (size_t)h.cbytes}};
+    land_send(w, &h, extra, 3);
+    free(data);
+    free(cmp);
 }
 
 /* The fields of struct rma_call, by buffer */
@@ -866,19 +943,99 @@ static int rma_call(const char *func, const struct rma_call *c, MPI_Win win, MPI
     WIN_OR_FAIL(func, win, w, me);
     if (request) *request = MPI_REQUEST_NULL;
     int rc = check_call(func, win, w, me, c);
-    if (rc != MPI_SUCCESS || c->target == MPI_PROC_NULL) return rc;
-    char *tmem = target_memory(func, win, w, me, c, &rc);
-    if (!tmem) return rc; /* outside the window, or nothing to move */
-    if ((rc = move_data(c, tmem)) != MPI_SUCCESS)
-        return win_error(func, win, me, rc, "the operation does not apply to the datatype");
+    if (rc != MPI_SUCCESS || c->target == MPI_PROC_NULL || c->tcount == 0) return rc;
+    /* the target's window is known here (its size from the creation),
+     * unless it is a dynamic window of another worker's rank, whose node
+     * then checks the range when the operation arrives */
+    const struct win_member *t = &w->m[c->target];
+    bool known = w->flavor != MPI_WIN_FLAVOR_DYNAMIC || t->joined;
+    int64_t lo, hi;
+    type_span(c->ttype, c->tcount, &lo, &hi);
+    if (known && !target_inside(w->flavor, t, c->disp, lo, hi))
+        return win_error(func, win, me, MPI_ERR_RMA_RANGE,
+                         "the target memory is outside the target's window");
     struct simpi_request *q = request ? api_request_new() : NULL;
     struct request *r = issue_transfers(me, c, q);
+    send_operation(w, me, c, !known);
     if (q) {
         q->r = r;
         q->active = true;
         *request = q;
     }
     return MPI_SUCCESS;
+}
+
+/* --- what arrives at a member (in the engine, not in its rank) --- */
+
+static const char *const op_names[] = {"MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate",
+                                       "MPI_Compare_and_swap"};
+
+/* An operation arrives at its target t: the data move, the result goes
+ * back, and the transfers' target sides are posted. */
+static void rma_land_op(struct window *w, struct win_member *t, const struct land_head *h,
+                        const char *body) {
+    struct sim *s = simpi_rt->sim;
+    const struct dt_block *b = (const void *)body;
+    const char *data = body + sizeof *b * (size_t)h->nblocks;
+    bool origin_data = h->op_kind != RMA_GET && !(h->op_kind == RMA_GET_ACC && h->op == MPI_NO_OP);
+    const char *cmp = data + (origin_data ? h->tbytes : 0);
+    if (!target_inside(w->flavor, t, h->disp, h->lo, h->hi)) {
+        runtime_fail_rank(w->m[h->from].world,
+                          "%s to rank %d: the target memory is outside the "
+                          "target's window (MPI_ERR_RMA_RANGE)",
+                          op_names[h->op_kind], h->to);
+        return;
+    }
+    char *addr = translate(t->world, target_address(w->flavor, t, h->disp));
+    char *old = xmalloc(h->tbytes > 0 ? (size_t)h->tbytes : 1);
+    blocks_copy(b, h->nblocks, h->extent, h->tcount, addr, old, false);
+    bool result = h->op_kind != RMA_PUT && h->op_kind != RMA_ACC;
+    if (origin_data) /* its data's transfer: received on the target's behalf */
+        sim_rma_target(s, t->world, t->comm, h->from, h->tbytes, true, NULL);
+    if (result) sim_rma_target(s, t->world, t->comm, h->from, h->tbytes, false, old);
+    bool write =
+        h->op_kind == RMA_PUT || (h->op_kind == RMA_CAS && !memcmp(old, cmp, (size_t)h->cbytes));
+    if (write) {
+        blocks_copy(b, h->nblocks, h->extent, h->tcount, addr, (char *)data, true);
+    } else if ((h->op_kind == RMA_ACC || h->op_kind == RMA_GET_ACC) && h->op != MPI_NO_OP) {
+        if (h->op == MPI_REPLACE)
+            memcpy(old, data, (size_t)h->tbytes);
+        else
+            op_apply(h->op, h->basic, data, old, h->per * h->tcount);
+        blocks_copy(b, h->nblocks, h->extent, h->tcount, addr, old, true);
+    }
+    free(old);
+}
+
+void api_rma_land(void *ctx, int32_t target, int32_t origin, const void *msg, uint32_t len) {
+    (void)ctx, (void)origin;
+    struct land_head h;
+    if (len < sizeof h) return;
+    memcpy(&h, msg, sizeof h);
+    struct window *w = win_by_key(h.key_ctx, h.key_seq); /* NULL: freed since */
+    if (!w || h.to < 0 || h.to >= w->n || h.from < 0 || h.from >= w->n) return;
+    struct win_member *m = &w->m[h.to];
+    if (!m->joined || m->freed || m->world != target) return;
+    switch (h.kind) {
+    case LAND_OP:
+        rma_land_op(w, m, &h, (const char *)msg + sizeof h);
+        break;
+    case LAND_LOCK:
+        lock_arrived(w, m, h.from, h.lock_type);
+        break;
+    case LAND_GRANT:
+        if (m->grants_due > 0 && --m->grants_due == 0) member_wake(m);
+        break;
+    case LAND_RELEASE:
+        lock_released(w, m, h.lock_type);
+        break;
+    case LAND_POST:
+        note_arrived(m, &m->posts, &m->nposts, h.from);
+        break;
+    case LAND_COMPLETE:
+        note_arrived(m, &m->completes, &m->ncompletes, h.from);
+        break;
+    }
 }
 
 int PMPI_Put(const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,

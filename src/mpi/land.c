@@ -1,0 +1,112 @@
+/* Landings: a front end's message that takes effect at a rank at a later
+ * virtual time (sim_land). One-sided communication is built on them: an
+ * operation, a lock request or a post reaches its target one control
+ * latency after the call, and the target's node acts on it then.
+ *
+ * The order in which landings take effect does not depend on how the
+ * engine interleaves ranks, nor on which worker of a split run sent them:
+ * (time, target, origin, the origin's count). They wait in one heap in
+ * that order, and each rank's EV_LAND event takes the heap's least: the
+ * engine runs events by (time, rank) first, so the least landing is always
+ * the running event's rank's, whichever of its events at that time runs. A
+ * landing for a rank of another worker crosses there (part_post_land) and
+ * enters its heap at the window's end, before its time comes: it lands no
+ * sooner than the lookahead after it was sent. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+#include "mpi/sim_internal.h"
+
+struct land {
+    simtime_t at;
+    int32_t target, origin;
+    uint32_t seq, len;
+    void *msg;
+};
+
+static bool land_before(const struct land *a, const struct land *b) {
+    if (a->at != b->at) return a->at < b->at;
+    if (a->target != b->target) return a->target < b->target;
+    if (a->origin != b->origin) return a->origin < b->origin;
+    return a->seq < b->seq;
+}
+
+static void heap_push(struct land_heap *h, struct land l) {
+    if (h->n == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 64;
+        h->v = xrealloc_or_die(h->v, sizeof *h->v * h->cap);
+    }
+    size_t i = h->n++;
+    while (i > 0 && land_before(&l, &h->v[(i - 1) / 2])) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = l;
+}
+
+static struct land heap_pop(struct land_heap *h) {
+    struct land top = h->v[0], last = h->v[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && land_before(&h->v[c + 1], &h->v[c])) c++;
+        if (!land_before(&h->v[c], &last)) break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n) h->v[i] = last;
+    return top;
+}
+
+static void land_event(void *ctx, const struct event *ev) {
+    struct sim *s = ctx;
+    (void)ev;
+    if (!s->lands.n) return;
+    struct land l = heap_pop(&s->lands);
+    if (s->drv.land && s->status == SIM_OK)
+        s->drv.land(s->drv.ctx, l.target, l.origin, l.msg, l.len);
+    free(l.msg);
+    sched_drain(s);
+}
+
+void land_init(struct sim *s) {
+    engine_register(&s->eng, EV_LAND, land_event, s);
+}
+
+void land_accept(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
+                 const void *msg, uint32_t len) {
+    void *copy = xmalloc(len ? len : 1);
+    memcpy(copy, msg, len);
+    heap_push(&s->lands, (struct land){at, target, origin, seq, len, copy});
+    engine_schedule(&s->eng, at, target, EV_LAND, 0, NULL);
+}
+
+void sim_land(struct sim *s, int32_t origin, int32_t target, simtime_t at,
+              const struct sim_piece *pieces, int n) {
+    if (!s->land_seq) s->land_seq = xcalloc((size_t)s->nranks, sizeof *s->land_seq);
+    uint32_t seq = s->land_seq[origin]++;
+    if (at < s->eng.now) at = s->eng.now;
+    if (!sim_local(s, target)) {
+        part_post_land(s, origin, target, at, seq, pieces, n);
+        return;
+    }
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        len += pieces[i].len;
+    char *msg = xmalloc(len ? len : 1), *p = msg;
+    for (int i = 0; i < n; i++) {
+        if (pieces[i].len) memcpy(p, pieces[i].data, pieces[i].len);
+        p += pieces[i].len;
+    }
+    heap_push(&s->lands, (struct land){at, target, origin, seq, (uint32_t)len, msg});
+    engine_schedule(&s->eng, at, target, EV_LAND, 0, NULL);
+}
+
+void land_free_all(struct sim *s) {
+    for (size_t i = 0; i < s->lands.n; i++)
+        free(s->lands.v[i].msg);
+    free(s->lands.v);
+    free(s->land_seq);
+}
