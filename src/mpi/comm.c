@@ -1,5 +1,8 @@
 /* Communicators: the world, per-rank handle tables (rank, id) -> comm,
- * collective sequence numbers, and creation by split and dup. */
+ * collective sequence numbers, the joining of communicators being made
+ * (split, dup, from groups, intercommunicators) and a split run's contexts.
+ * A layer below the protocols (docs/architecture.md): the calls that
+ * record a creation and charge its exchange are in comm_calls.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,6 +158,11 @@ void comm_free_all(struct sim *s) {
         free(s->inter_creates);
         s->inter_creates = n;
     }
+    while (s->groups_made) {
+        struct group_made *g = s->groups_made;
+        s->groups_made = g->next;
+        free(g);
+    }
     while (s->group_creates) {
         struct group_collector *n = s->group_creates->next;
         free(s->group_creates->joined);
@@ -183,7 +191,8 @@ static void split_build(struct sim *s, struct split_collector *sc) {
             struct comm *c = comm_new(s, j - i);
             /* a split run's workers all build it, in orders of their own:
              * its context comes from what it is, not from a count */
-            if (s->part) c->ctx = part_context(s, p->ctx, sc->seq, sc->entries[i].color);
+            if (s->worker_of_node)
+                c->ctx = comm_drawn_context(s, p->ctx, sc->seq, sc->entries[i].color);
             c->untraced = p->untraced;
             for (int32_t k = i; k < j; k++) {
                 int32_t w = comm_world_rank(p, sc->entries[k].prank);
@@ -193,6 +202,45 @@ static void split_build(struct sim *s, struct split_collector *sc) {
         }
         i = j;
     }
+}
+
+/* --- a split run's contexts: drawn from what a communicator is, the same
+ * in every worker whatever order they build it in --- */
+
+uint32_t comm_drawn_context(struct sim *s, uint32_t parent_ctx, uint32_t seq, int32_t color) {
+    uint64_t h = ((uint64_t)parent_ctx << 32 | seq) ^ ((uint64_t)(uint32_t)color << 17);
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser */
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    h ^= h >> 31;
+    /* even (collectives use ctx + 1), above the counted contexts */
+    uint32_t ctx = 0x80000000u | ((uint32_t)h & 0x7ffffffeu);
+    if (comm_by_context(s, ctx) || comm_by_context(s, ctx + 1))
+        sim_fail(s,
+                 "two communicators of this split run drew the same context (%u); run "
+                 "without --procs",
+                 ctx);
+    return ctx;
+}
+
+uint64_t comm_members_hash(uint64_t h, const int32_t *world, int32_t n) {
+    h ^= 1469598103934665603ull; /* FNV-1a */
+    for (int32_t i = 0; i < n; i++)
+        h = (h ^ (uint32_t)world[i]) * 1099511628211ull;
+    return h;
+}
+
+uint32_t comm_made_context(struct sim *s, uint32_t parent_ctx, uint64_t key) {
+    struct group_made *g = s->groups_made;
+    while (g && !(g->parent_ctx == parent_ctx && g->hash == key))
+        g = g->next;
+    if (!g) {
+        g = xcalloc(1, sizeof *g);
+        *g = (struct group_made){s->groups_made, parent_ctx, key, 0};
+        s->groups_made = g;
+    }
+    /* apart from the splits' contexts: the key in the parent's place */
+    return comm_drawn_context(s, parent_ctx ^ (uint32_t)(key >> 32) ^ 0x5bd1e995u, g->count++,
+                              (int32_t)(uint32_t)key);
 }
 
 struct comm *comm_by_context(struct sim *s, uint32_t ctx) {
@@ -224,23 +272,13 @@ void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_
     free(sc);
 }
 
-struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
-                               int32_t key, int32_t new_id) {
-    int32_t me;
-    struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+struct comm *comm_split_join(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
+                             int32_t key, int32_t new_id, int32_t *me, uint32_t *seq) {
+    struct comm *c = sim_comm_get(s, rank, comm_id, me);
     if (!c) return NULL;
-    uint32_t seq = *comm_coll_seq(s, c, rank, me);
-    if (s->rec) record_comm(s, rank, comm_id, color, key, new_id, false);
-    split_contribute(s, c, me, color, key, new_id, seq);
-    if (s->part) part_post_split(s, c, me, color, key, new_id, seq); /* for the other workers */
-    /* The exchange of (color, key) costs an allgather of 8 bytes per rank. */
-    struct request *r = sched_start(s, rank, c, me, COLL_ALLGATHER, 8, 0, NULL, false);
-    request_track(s, r, -1);
-    return r;
-}
-
-struct request *sim_comm_dup(struct sim *s, int32_t rank, int32_t comm_id, int32_t new_id) {
-    return sim_comm_split(s, rank, comm_id, 0, 0, new_id);
+    *seq = *comm_coll_seq(s, c, rank, *me);
+    split_contribute(s, c, *me, color, key, new_id, *seq);
+    return c;
 }
 
 uint32_t sim_comm_context(const struct sim *s, int32_t rank, int32_t comm_id) {
@@ -254,8 +292,7 @@ int32_t sim_comm_rank(const struct sim *s, int32_t rank, int32_t comm_id) {
     return sim_comm_get(s, rank, comm_id, &me) ? me : -1;
 }
 
-void sim_comm_self(struct sim *s, int32_t rank, int32_t id) {
-    if (s->rec) record_comm_self(s, rank, id);
+void comm_self_make(struct sim *s, int32_t rank, int32_t id) {
     struct comm *c = comm_new(s, 1);
     c->world[0] = rank;
     handle_put(s, rank, id, c, 0);
@@ -274,10 +311,8 @@ static bool same_members(const struct comm *c, const int32_t *world, int32_t n) 
     return true;
 }
 
-struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_id,
-                                      const int32_t *world, int32_t n, int32_t tag,
-                                      int32_t new_id) {
-    if (s->rec) record_skip(s, "MPI_Comm_create_group");
+struct comm *comm_group_join(struct sim *s, int32_t rank, int32_t comm_id, const int32_t *world,
+                             int32_t n, int32_t tag, int32_t new_id, int32_t *mine_out) {
     int32_t me, mine = -1;
     struct comm *parent = sim_comm_get(s, rank, comm_id, &me);
     for (int32_t i = 0; i < n && mine < 0; i++)
@@ -299,9 +334,9 @@ struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_
             gc->expected += sim_local(s, world[i]);
         /* a split run: every worker that holds members makes the same
          * context, from the group and the call's place among its calls */
-        if (s->part)
+        if (s->worker_of_node)
             gc->comm->ctx =
-                part_made_context(s, parent->ctx, part_members_hash((uint32_t)tag, world, n));
+                comm_made_context(s, parent->ctx, comm_members_hash((uint32_t)tag, world, n));
         gc->next = s->group_creates;
         s->group_creates = gc;
         pp = &s->group_creates;
@@ -314,10 +349,8 @@ struct request *sim_comm_create_group(struct sim *s, int32_t rank, int32_t comm_
         free(gc->joined);
         free(gc);
     }
-    /* agreeing on a context costs an allgather of 8 bytes among the group */
-    struct request *r = sched_start(s, rank, c, mine, COLL_ALLGATHER, 8, 0, NULL, false);
-    request_track(s, r, -1);
-    return r;
+    *mine_out = mine;
+    return c;
 }
 
 /* A communicator of size n whose rank arrays hold `room` members (an
@@ -331,9 +364,8 @@ static struct comm *inter_side(struct sim *s, const int32_t *remote, int32_t n, 
     return c;
 }
 
-void sim_intercomm_create(struct sim *s, int32_t rank, const int32_t *local, int32_t nl,
-                          const int32_t *remote, int32_t nr, int32_t tag, int32_t new_id) {
-    if (s->rec) record_skip(s, "an intercommunicator");
+void comm_inter_join(struct sim *s, int32_t rank, const int32_t *local, int32_t nl,
+                     const int32_t *remote, int32_t nr, int32_t tag, int32_t new_id) {
     int32_t mine = -1;
     for (int32_t i = 0; i < nl && mine < 0; i++)
         if (local[i] == rank) mine = i;
@@ -352,10 +384,10 @@ void sim_intercomm_create(struct sim *s, int32_t rank, const int32_t *local, int
         ic->tag = tag;
         ic->cl = inter_side(s, remote, nr, nl);
         ic->cr = inter_side(s, local, nl, nr);
-        if (s->part) { /* the same in every worker, whichever side came first */
-            uint64_t a = part_members_hash(0, local, nl), b = part_members_hash(0, remote, nr);
+        if (s->worker_of_node) { /* the same in every worker, whichever side came first */
+            uint64_t a = comm_members_hash(0, local, nl), b = comm_members_hash(0, remote, nr);
             uint64_t key = (a < b ? a * 31 + b : b * 31 + a) ^ (uint32_t)tag;
-            ic->cl->ctx = part_made_context(s, UINT32_MAX, key);
+            ic->cl->ctx = comm_made_context(s, UINT32_MAX, key);
         }
         ic->cr->ctx = ic->cl->ctx; /* one context: messages cross between the sides */
         for (int32_t i = 0; i < nl; i++)

@@ -2,24 +2,49 @@
  * wait-for graph (a blocked rank -> the ranks it waits for) is printed, with
  * a cycle in it if there is one, or the finished ranks that are waited for. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/units.h"
 #include "mpi/sim_internal.h"
 
 #define MAX_TARGETS 64
 
+void deadlock_note_elsewhere(struct sim *s, int32_t rank, const int32_t *targets, int n,
+                             const char *text, size_t len) {
+    if (!s->blocked_elsewhere)
+        s->blocked_elsewhere = xcalloc((size_t)s->nranks, sizeof *s->blocked_elsewhere);
+    struct blocked_elsewhere *b = &s->blocked_elsewhere[rank];
+    b->n = n;
+    b->targets = xmalloc(sizeof *b->targets * (size_t)n + 1);
+    memcpy(b->targets, targets, sizeof *b->targets * (size_t)n);
+    b->text = xcalloc(len + 1, 1);
+    memcpy(b->text, text, len);
+}
+
+void deadlock_free(struct sim *s) {
+    for (int32_t i = 0; s->blocked_elsewhere && i < s->nranks; i++) {
+        free(s->blocked_elsewhere[i].text);
+        free(s->blocked_elsewhere[i].targets);
+    }
+    free(s->blocked_elsewhere);
+}
+
 /* A blocked rank's targets: its own requests' peers, or in a split run what
- * the rank's worker sent (part.c). */
+ * the rank's worker sent (deadlock_note_elsewhere). */
 static int targets_of(struct sim *s, int32_t rank, int32_t *out, int max) {
-    if (!sim_local(s, rank)) return part_blocked_targets(s, rank, out, max);
-    return wait_targets(s, rank, out, max);
+    if (sim_local(s, rank)) return wait_targets(s, rank, out, max);
+    const struct blocked_elsewhere *b = s->blocked_elsewhere ? &s->blocked_elsewhere[rank] : NULL;
+    int n = b ? (b->n < max ? b->n : max) : 0;
+    if (n) memcpy(out, b->targets, sizeof *out * (size_t)n);
+    return n;
 }
 
 static void describe(struct sim *s, int32_t rank) {
-    if (!sim_local(s, rank))
-        sim_report_append(s, "%s", part_blocked_text(s, rank));
-    else
+    const struct blocked_elsewhere *b = s->blocked_elsewhere ? &s->blocked_elsewhere[rank] : NULL;
+    if (sim_local(s, rank))
         wait_describe(s, rank);
+    else
+        sim_report_append(s, "%s", b && b->text ? b->text : "blocked (in another worker)");
 }
 
 char *deadlock_describe(struct sim *s, int32_t rank) {

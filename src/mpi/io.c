@@ -21,7 +21,7 @@ static simtime_t *server_slots(struct sim *s, int32_t server) {
 }
 
 struct request *sim_io(struct sim *s, int32_t rank, int64_t bytes) {
-    if (part_refuse(s, rank, "file I/O (its storage is shared by the whole run)")) return NULL;
+    if (sim_refuse_split(s, rank, "file I/O (its storage is shared by the whole run)")) return NULL;
     if (s->rec) record_skip(s, "file I/O");
     const struct storage_model *st = &s->plat->storage;
     int32_t server = st->kind == STORAGE_SHARED ? 0 : s->ranks[rank].node;

@@ -9,7 +9,7 @@
  * that order, and each rank's EV_LAND event takes the heap's least: the
  * engine runs events by (time, rank) first, so the least landing is always
  * the running event's rank's, whichever of its events at that time runs. A
- * landing for a rank of another worker crosses there (part_post_land) and
+ * landing for a rank of another worker crosses there (part.c) and
  * enters its heap at the window's end, before its time comes: it lands no
  * sooner than the lookahead after it was sent. */
 #include <stdlib.h>
@@ -60,7 +60,7 @@ static struct land heap_pop(struct land_heap *h) {
     return top;
 }
 
-static void land_event(void *ctx, const struct event *ev) {
+void land_event(void *ctx, const struct event *ev) {
     struct sim *s = ctx;
     (void)ev;
     if (!s->lands.n) return;
@@ -68,11 +68,6 @@ static void land_event(void *ctx, const struct event *ev) {
     if (s->drv.land && s->status == SIM_OK)
         s->drv.land(s->drv.ctx, l.target, l.origin, l.msg, l.len);
     free(l.msg);
-    sched_drain(s);
-}
-
-void land_init(struct sim *s) {
-    engine_register(&s->eng, EV_LAND, land_event, s);
 }
 
 void land_accept(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
@@ -89,7 +84,7 @@ void sim_land(struct sim *s, int32_t origin, int32_t target, simtime_t at,
     uint32_t seq = s->land_seq[origin]++;
     if (at < s->eng.now) at = s->eng.now;
     if (!sim_local(s, target)) {
-        part_post_land(s, origin, target, at, seq, pieces, n);
+        s->cross->land(s, origin, target, at, seq, pieces, n);
         return;
     }
     size_t len = 0;

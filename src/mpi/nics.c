@@ -78,7 +78,7 @@ static simtime_t eject_due(const struct sim *s, simtime_t t) {
  * completes. */
 static void arrived(struct sim *s, uint32_t id, simtime_t t) {
     s->xfers[id].arrival = t;
-    if (s->xfers[id].recv) pt2pt_finish_transfer(s, id);
+    if (s->xfers[id].recv) s->transfer_arrived(s, id);
 }
 
 static void eject(struct sim *s, uint32_t id) {
@@ -128,8 +128,8 @@ static void inject(struct sim *s, uint32_t id, simtime_t ready) {
         nics_toward_ejection(s, id);
         return;
     }
-    part_post_eject(s, x);
-    pt2pt_xfer_free(s, id);
+    s->cross->eject(s, x);
+    transfer_free(s, id);
 }
 
 void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq) {
@@ -141,7 +141,7 @@ void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq) {
 }
 
 uint32_t nics_eager_xfer(struct sim *s, int32_t from, int32_t to, int64_t size, uint32_t seq) {
-    uint32_t id = pt2pt_xfer_new(s);
+    uint32_t id = transfer_new(s);
     struct xfer *x = &s->xfers[id];
     x->eager = 1;
     x->from = from;
@@ -169,7 +169,7 @@ void nics_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
     x->to = x->recv->owner;
     nics_set_costs(s, x, x->send->size, x->send->seq);
     if (!sim_local(s, x->from)) { /* the sender's worker reserves its side */
-        part_post_clear_to_send(s, id, cleared);
+        s->cross->clear_to_send(s, id, cleared);
         return;
     }
     nics_expect_clear_to_send(s, id, cleared);
@@ -209,14 +209,13 @@ static void window_begins(struct sim *s, uint32_t gen) {
     engine_schedule(&s->eng, s->nic_batch_at, -1, EV_NET, ++s->nic_batch_gen, NULL);
 }
 
-static void nics_event(void *ctx, const struct event *ev) {
+void nics_event(void *ctx, const struct event *ev) {
     struct sim *s = ctx;
     int32_t rank = event_rank(ev, s->nranks);
     if (rank < 0)
         window_begins(s, ev->gen);
     else
         clear_to_send_arrives(s, rank);
-    sched_drain(s);
 }
 
 void nics_init(struct sim *s) {
@@ -224,7 +223,6 @@ void nics_init(struct sim *s) {
     interfaces_init(s->nics, s->plat->nodes);
     s->nic_window = network_lookahead(s->net) / 2;
     s->nic_batch_at = SIMTIME_NEVER;
-    engine_register(&s->eng, EV_NET, nics_event, s);
 }
 
 void nics_destroy(struct sim *s) {

@@ -43,17 +43,6 @@ struct part {
     struct sent {                 /* messages of other workers' ranks matched here */
         int64_t msgs, bytes;
     } * sent;
-    struct group_made { /* communicators made from groups here, per group */
-        struct group_made *next;
-        uint32_t parent_ctx;
-        uint64_t hash;
-        uint32_t count;
-    } * groups;
-    struct blocked { /* the first worker: other workers' blocked ranks at the end */
-        char *text;
-        int32_t *targets;
-        int n;
-    } * blocked;
 };
 
 enum {
@@ -158,20 +147,6 @@ struct pm_totals {
 int32_t (*sim_send_signature_hook)(const struct request *send);
 void (*sim_remote_signature_hook)(const struct request *standin, int32_t sig);
 
-bool part_refuse(struct sim *s, int32_t rank, const char *what) {
-    if (!s->part) return false;
-    sim_fail(s, "rank %d: %s is not simulated in a split run yet; run without --procs", rank, what);
-    return true;
-}
-
-bool part_first(const struct sim *s) {
-    return !s->part || s->part->me == 0;
-}
-
-bool part_owns(const struct sim *s, int32_t rank) {
-    return s->part->worker_of_node[s->ranks[rank].node] == s->part->me;
-}
-
 static int worker_of(const struct sim *s, int32_t rank) {
     return s->part->worker_of_node[s->ranks[rank].node];
 }
@@ -198,7 +173,7 @@ static void post_all(struct sim *s, const void *msg, uint32_t len) {
 
 /* --- what the protocols send --- */
 
-void part_post_envelope(struct sim *s, struct request *send) {
+static void post_envelope(struct sim *s, struct request *send) {
     struct pm_envelope m = {.type = PM_ENVELOPE,
                             .mode = send->mode,
                             .flags = send->flags & (RF_RESOLVED | RF_BSEND),
@@ -220,7 +195,7 @@ void part_post_envelope(struct sim *s, struct request *send) {
         m.has_xfer = 1;
         m.at = x->at;
         m.head = x->head;
-        pt2pt_xfer_free(s, send->xfer);
+        transfer_free(s, send->xfer);
         send->xfer = 0;
     }
     /* an on-line send's data go with it (a collective's move through the
@@ -251,11 +226,11 @@ static void add_sent(struct sim *s, int32_t rank, int64_t msgs, int64_t bytes) {
     p->sent[rank].bytes += bytes;
 }
 
-void part_count_sent(struct sim *s, int32_t rank, int64_t size) {
+static void count_sent(struct sim *s, int32_t rank, int64_t size) {
     add_sent(s, rank, 1, size);
 }
 
-void part_settle(struct sim *s, struct request *proxy) {
+static void settle(struct sim *s, struct request *proxy) {
     if (pt2pt_done_at_post(s, proxy)) { /* its sender expects nothing */
         if ((proxy->flags & RF_MATCHED) && (proxy->flags & RF_RESOLVED))
             pool_put(&s->req_pool, proxy);
@@ -269,19 +244,19 @@ void part_settle(struct sim *s, struct request *proxy) {
     if (final) pool_put(&s->req_pool, proxy);
 }
 
-void part_post_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
+static void post_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
     const struct xfer *x = &s->xfers[id];
     struct pm_clear m = {PM_CLEAR, id, x->seq, x->from, x->to, x->send->size, cleared};
     post(s, worker_of(s, x->from), &m, sizeof m);
 }
 
-void part_post_eject(struct sim *s, const struct xfer *x) {
+static void post_eject(struct sim *s, const struct xfer *x) {
     struct pm_eject m = {PM_EJECT, x->remote - 1, x->at, x->head};
     post(s, worker_of(s, x->to), &m, sizeof m);
 }
 
-void part_post_land(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
-                    const struct sim_piece *pieces, int n) {
+static void post_land(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
+                      const struct sim_piece *pieces, int n) {
     if (at < s->part->window_end) { /* would land in a window already run there */
         sim_fail(s,
                  "rank %d: a one-sided message to rank %d (another worker's) would land "
@@ -330,42 +305,6 @@ void part_post_split(struct sim *s, struct comm *parent, int32_t myrank, int32_t
         post(s, parent->workers[i], &m, sizeof m);
 }
 
-uint32_t part_context(struct sim *s, uint32_t parent_ctx, uint32_t seq, int32_t color) {
-    uint64_t h = ((uint64_t)parent_ctx << 32 | seq) ^ ((uint64_t)(uint32_t)color << 17);
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser */
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-    h ^= h >> 31;
-    /* even (collectives use ctx + 1), above the counted contexts */
-    uint32_t ctx = 0x80000000u | ((uint32_t)h & 0x7ffffffeu);
-    if (comm_by_context(s, ctx) || comm_by_context(s, ctx + 1))
-        sim_fail(s,
-                 "two communicators of this split run drew the same context (%u); run "
-                 "without --procs",
-                 ctx);
-    return ctx;
-}
-
-uint64_t part_members_hash(uint64_t h, const int32_t *world, int32_t n) {
-    h ^= 1469598103934665603ull; /* FNV-1a */
-    for (int32_t i = 0; i < n; i++)
-        h = (h ^ (uint32_t)world[i]) * 1099511628211ull;
-    return h;
-}
-
-uint32_t part_made_context(struct sim *s, uint32_t parent_ctx, uint64_t key) {
-    struct group_made *g = s->part->groups;
-    while (g && !(g->parent_ctx == parent_ctx && g->hash == key))
-        g = g->next;
-    if (!g) {
-        g = xcalloc(1, sizeof *g);
-        *g = (struct group_made){s->part->groups, parent_ctx, key, 0};
-        s->part->groups = g;
-    }
-    /* apart from the splits' contexts: the key in the parent's place */
-    return part_context(s, parent_ctx ^ (uint32_t)(key >> 32) ^ 0x5bd1e995u, g->count++,
-                        (int32_t)(uint32_t)key);
-}
-
 /* --- what arrives --- */
 
 static void take_envelope(struct sim *s, const struct pm_envelope *m, uint32_t len) {
@@ -403,7 +342,7 @@ static void take_sent(struct sim *s, const struct pm_sent *m) {
 }
 
 static void take_clear(struct sim *s, const struct pm_clear *m) {
-    uint32_t id = pt2pt_xfer_new(s);
+    uint32_t id = transfer_new(s);
     struct xfer *x = &s->xfers[id];
     x->from = m->from;
     x->to = m->to;
@@ -457,28 +396,10 @@ static void take_totals(struct sim *s, const struct pm_totals *m) {
 }
 
 static void take_blocked(struct sim *s, const struct pm_blocked *m, uint32_t len) {
-    struct part *p = s->part;
     size_t head = sizeof *m + sizeof(int32_t) * (size_t)m->n;
     if (m->rank < 0 || m->rank >= s->nranks || m->n < 0 || head > len) return;
-    if (!p->blocked) p->blocked = xcalloc((size_t)s->nranks, sizeof *p->blocked);
-    struct blocked *b = &p->blocked[m->rank];
-    b->n = m->n;
-    b->targets = xmalloc(sizeof *b->targets * (size_t)m->n + 1);
-    memcpy(b->targets, (const char *)m + sizeof *m, sizeof *b->targets * (size_t)m->n);
-    b->text = xcalloc(len - head + 1, 1);
-    memcpy(b->text, (const char *)m + head, len - head);
-}
-
-const char *part_blocked_text(const struct sim *s, int32_t rank) {
-    const struct blocked *b = s->part->blocked ? &s->part->blocked[rank] : NULL;
-    return b && b->text ? b->text : "blocked (in another worker)";
-}
-
-int part_blocked_targets(const struct sim *s, int32_t rank, int32_t *out, int max) {
-    const struct blocked *b = s->part->blocked ? &s->part->blocked[rank] : NULL;
-    int n = b ? (b->n < max ? b->n : max) : 0;
-    if (n) memcpy(out, b->targets, sizeof *out * (size_t)n);
-    return n;
+    deadlock_note_elsewhere(s, m->rank, (const int32_t *)(m + 1), m->n, (const char *)m + head,
+                            len - head);
 }
 
 static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
@@ -560,7 +481,7 @@ static simtime_t exchange(struct sim *s, simtime_t next) {
 /* This worker's blocked ranks, for the first worker's wait-for graph. */
 static void post_blocked(struct sim *s) {
     for (int32_t i = 0; i < s->nranks; i++) {
-        if (!part_owns(s, i) || s->ranks[i].state == RS_FINISHED) continue;
+        if (!sim_local(s, i) || s->ranks[i].state == RS_FINISHED) continue;
         int32_t targets[64];
         int n = wait_targets(s, i, targets, 64);
         char *text = deadlock_describe(s, i);
@@ -595,7 +516,7 @@ static void gather(struct sim *s) {
     if (s->drv.ending) s->drv.ending(s->drv.ctx);
     if (p->me != 0) {
         for (int32_t i = 0; i < s->nranks; i++)
-            if (part_owns(s, i)) {
+            if (sim_local(s, i)) {
                 struct pm_rank m = {PM_RANK, s->ranks[i].state, i, s->ranks[i].st};
                 post(s, 0, &m, sizeof m);
             }
@@ -645,7 +566,7 @@ static void post_stop(struct sim *s) {
 void part_run(struct sim *s) {
     struct part *p = s->part;
     for (int32_t i = 0; i < s->nranks; i++)
-        if (part_owns(s, i)) sim_wake_at(s, i, 0);
+        if (sim_local(s, i)) sim_wake_at(s, i, 0);
     simtime_t start = 0;
     for (;;) {
         simtime_t end = start + p->window;
@@ -728,6 +649,11 @@ bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
                                    ? (int32_t)(n % p->k)
                                    : (int32_t)(((n + 1) * p->k - 1) / used);
     s->part = p;
+    s->worker_of_node = p->worker_of_node;
+    s->worker_me = p->me;
+    static const struct cross_ops crossings = {post_envelope,      settle,     count_sent,
+                                               post_clear_to_send, post_eject, post_land};
+    s->cross = &crossings;
     return true;
 }
 
@@ -739,16 +665,6 @@ bool sim_split_stats(const struct sim *s, struct sim_split_stats *out) {
 
 void part_free(struct sim *s) {
     if (!s->part) return;
-    for (int32_t i = 0; s->part->blocked && i < s->nranks; i++) {
-        free(s->part->blocked[i].text);
-        free(s->part->blocked[i].targets);
-    }
-    free(s->part->blocked);
-    while (s->part->groups) {
-        struct group_made *g = s->part->groups;
-        s->part->groups = g->next;
-        free(g);
-    }
     free(s->part->sent);
     free(s->part->worker_of_node);
     free(s->part);

@@ -21,21 +21,6 @@
 #include "mpi/sim_internal.h"
 #include "net/contention.h"
 
-static bool still_referenced(const struct request *r) {
-    if (r->kind == REQ_SEND)
-        return !(r->flags & RF_MATCHED) || (r->flags & RF_BSEND) || !(r->flags & RF_RESOLVED);
-    return !(r->flags & RF_RESOLVED);
-}
-
-static void maybe_free(struct sim *s, struct request *r) {
-    if ((r->flags & RF_RELEASED) && !still_referenced(r)) pool_put(&s->req_pool, r);
-}
-
-void pt2pt_release(struct sim *s, struct request *r) {
-    r->flags |= RF_RELEASED;
-    maybe_free(s, r);
-}
-
 static bool envelope_matches(const struct request *send, const struct request *recv) {
     return send->ctx == recv->ctx && (recv->src == SIM_ANY_SOURCE || recv->src == send->src) &&
            (recv->tag == SIM_ANY_TAG || recv->tag == send->tag);
@@ -83,7 +68,7 @@ static void account_transfer(struct sim *s, const struct request *send,
                              const struct request *recv) {
     struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
     if (send->remote) { /* the sender's figures are another worker's: handed over at the end */
-        part_count_sent(s, send->owner, send->size);
+        s->cross->count_sent(s, send->owner, send->size);
     } else {
         sr->st.msgs_sent++;
         sr->st.bytes_sent += send->size;
@@ -177,26 +162,6 @@ static bool through_interfaces(const struct sim *s, int32_t from, int32_t to) {
 
 /* --- transfers under contention (net/contention.h) --- */
 
-uint32_t pt2pt_xfer_new(struct sim *s) {
-    uint32_t id = s->xfer_free;
-    if (id) {
-        s->xfer_free = s->xfers[id].next_free;
-    } else {
-        if (s->nxfers + 1 >= s->xfer_cap) {
-            s->xfer_cap = s->xfer_cap ? 2 * s->xfer_cap : 64;
-            s->xfers = xrealloc_or_die(s->xfers, sizeof *s->xfers * s->xfer_cap);
-        }
-        id = ++s->nxfers;
-    }
-    s->xfers[id] = (struct xfer){.arrival = SIMTIME_NEVER, .from = -1, .to = -1};
-    return id;
-}
-
-void pt2pt_xfer_free(struct sim *s, uint32_t id) {
-    s->xfers[id].next_free = s->xfer_free;
-    s->xfer_free = id;
-}
-
 /* Whether the data of a message between these ranks contends. */
 static bool contends(const struct sim *s, int32_t from, int32_t to) {
     return s->cont && (s->ranks[from].node != s->ranks[to].node || s->net->intra_contention);
@@ -222,7 +187,7 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
     note_message(s, x->from, recv->owner, ts, recv_done);
     if (s->obs) observe_message(s, recv, ts, recv_done);
     bool eager = x->eager;
-    pt2pt_xfer_free(s, id);
+    transfer_free(s, id);
     if (send) {
         send->xfer = 0;
         if (send->flags & RF_BSEND) send->partner_time = recv_done;
@@ -236,8 +201,8 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
     if (!(send->flags & RF_RESOLVED))
         request_resolve(s, send, send_done, recv->post_time);
     else
-        maybe_free(s, send);
-    if (send->remote) part_settle(s, send);
+        request_maybe_free(s, send);
+    if (send->remote) s->cross->settle(s, send);
 }
 
 void pt2pt_transfer_done(void *ctx, void *arg) {
@@ -246,12 +211,11 @@ void pt2pt_transfer_done(void *ctx, void *arg) {
     s->xfers[id].arrival = s->eng.now;
     if (!s->xfers[id].recv) return; /* the send keeps it until a receive matches it */
     pt2pt_finish_transfer(s, id);   /* matched already: the pair completes now */
-    sched_drain(s);
 }
 
 /* An eager message's data leaves when it is sent, matched or not. */
 static void start_eager_transfer(struct sim *s, struct request *send) {
-    uint32_t id = pt2pt_xfer_new(s);
+    uint32_t id = transfer_new(s);
     s->xfers[id].eager = 1;
     s->xfers[id].from = send->owner;
     send->xfer = id;
@@ -272,13 +236,13 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
         bool let_go = pt2pt_done_at_post(s, send);
         x->send = let_go ? NULL : send;
         if (let_go) send->xfer = 0;
-        if (let_go && send->remote) part_settle(s, send);
+        if (let_go && send->remote) s->cross->settle(s, send);
         if (x->arrival != SIMTIME_NEVER) pt2pt_finish_transfer(s, id);
         return;
     }
     /* rendezvous: request-to-send, clear-to-send, then the data */
     simtime_t matched = sim_max(recv->post_time, simtime_add(send->post_time, ctrl));
-    id = pt2pt_xfer_new(s);
+    id = transfer_new(s);
     struct xfer *x = &s->xfers[id];
     x->recv = recv;
     x->send = send; /* waits for the data, or (buffered) holds its buffer until then */
@@ -295,7 +259,7 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
 /* Applies the protocol timing to a matched pair (see the file comment). */
 static void match(struct sim *s, struct request *send, struct request *recv) {
     if (((send->flags & RF_SUB) || send->remote_sub) && (recv->flags & RF_SUB) &&
-        !sched_check_partner(s, send, recv))
+        !s->sub_partner_ok(s, send, recv))
         return;
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
     simtime_t ts = send->post_time, tr = recv->post_time;
@@ -359,23 +323,8 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     if (!(send->flags & RF_RESOLVED))
         request_resolve(s, send, send_done, tr);
     else
-        maybe_free(s, send);
-    if (remote) part_settle(s, send); /* a stand-in: never released, so still here */
-}
-
-struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,
-                            int64_t size, simtime_t at) {
-    struct request *r = pool_get(&s->req_pool);
-    r->owner = rank;
-    r->ctx = ctx;
-    r->kind = (uint8_t)kind;
-    r->tag = tag;
-    r->size = size;
-    r->post_time = at;
-    r->user_id = -1;
-    r->cpu_mark = s->ranks[rank].st.compute;
-    r->rec_id = -1;
-    return r;
+        request_maybe_free(s, send);
+    if (remote) s->cross->settle(s, send); /* a stand-in: never released, so still here */
 }
 
 /* Purges delivered buffered sends, then reserves room for `need` bytes. */
@@ -389,7 +338,7 @@ static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
         if ((h->flags & RF_MATCHED) && h->partner_time <= s->eng.now) {
             b->used -= h->size + SIM_BSEND_OVERHEAD;
             h->flags &= (uint8_t)~RF_BSEND;
-            maybe_free(s, h);
+            request_maybe_free(s, h);
         } else {
             b->held[kept++] = h;
         }
@@ -640,7 +589,6 @@ void pt2pt_any_event(void *ctx, const struct event *ev) {
     if (ev->gen != me->deliver_gen) return; /* moved, or no longer delivering */
     me->deliver_at = SIMTIME_NEVER;
     deliver_arrived(s, rank);
-    sched_drain(s);
 }
 
 /* Matches receive (or probe) r with an unexpected message (a probe sees
@@ -690,7 +638,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (owner) {
         r->sched = owner;
         r->flags |= RF_SUB;
-        r->coll = sched_kind(owner);
+        r->coll = s->sub_kind(owner);
     } else {
         r->data = (void *)buf; /* delivered from the caller's buffer if matched at once */
     }
@@ -705,7 +653,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (eager && contends(s, rank, wdest)) start_eager_transfer(s, r);
     if (eager && through_interfaces(s, rank, wdest)) nics_send_eager(s, r);
     if (!sim_local(s, wdest)) { /* its receiver's worker matches it */
-        part_post_envelope(s, r);
+        s->cross->envelope(s, r);
         if (!(r->flags & RF_SUB)) r->data = NULL;
         if (pt2pt_done_at_post(s, r)) r->flags |= RF_MATCHED; /* no news will come back */
         return r;
@@ -759,7 +707,7 @@ void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtim
     if ((flags & RF_RESOLVED) && !(r->flags & RF_RESOLVED))
         request_resolve(s, r, done, partner);
     else
-        maybe_free(s, r);
+        request_maybe_free(s, r);
 }
 
 struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
@@ -769,7 +717,7 @@ struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uin
     if (owner) {
         r->sched = owner;
         r->flags |= RF_SUB;
-        r->coll = sched_kind(owner);
+        r->coll = s->sub_kind(owner);
     } else {
         r->data = target;
     }

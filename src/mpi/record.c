@@ -110,7 +110,7 @@ void sim_record_start_staged(struct sim *s, const struct rankdir *staged) {
 
 void sim_record_flush(struct sim *s) {
     for (int32_t r = 0; s->rec && r < s->nranks; r++)
-        if (sim_owns(s, r)) flush_rank(s, r);
+        if (sim_local(s, r)) flush_rank(s, r);
 }
 
 /* A run that did not end well leaves a trace of what it reached, every
@@ -123,7 +123,7 @@ static void mark_incomplete(struct sim *s) {
         reason[i] = (unsigned char)why[i] < ' ' ? ' ' : why[i];
     reason[i] = 0;
     for (int32_t r = 0; r < s->nranks; r++) {
-        if (!sim_owns(s, r)) s->rec->ranks[r].started = true; /* its worker wrote its file */
+        if (!sim_local(s, r)) s->rec->ranks[r].started = true; /* its worker wrote its file */
         put(s, r, "incomplete # the recorded run ended early: %s\n", reason);
     }
 }
@@ -134,7 +134,7 @@ bool sim_record_finish(struct sim *s, struct sim_error *err) {
     bool partial = sim_status(s) != SIM_OK;
     if (partial) mark_incomplete(s);
     for (int32_t r = 0; r < s->nranks; r++)
-        if (sim_owns(s, r) || rc->ranks[r].len) flush_rank(s, r);
+        if (sim_local(s, r) || rc->ranks[r].len) flush_rank(s, r);
     bool ok = true;
     if (rc->write_errno) {
         ok = err_set(err, "--trace-out: cannot write %s: %s", rc->failed_path,

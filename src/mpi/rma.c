@@ -57,21 +57,9 @@ void sim_rma_target(struct sim *s, int32_t target, int32_t comm_id, int32_t orig
         r->data = copy;
         r->flags |= RF_OWNS;
     }
-    pt2pt_release(s, r); /* nobody waits for the target's side */
+    request_release(s, r); /* nobody waits for the target's side */
 }
 
 simtime_t sim_control_latency(const struct sim *s, int32_t from, int32_t to) {
     return network_control_cost(s->net, s->ranks[from].node, s->ranks[to].node);
-}
-
-struct request *sim_signal_new(struct sim *s, int32_t rank, int32_t peer, const char *what) {
-    struct request *r = request_new(s, rank, 0, REQ_SIGNAL, 0, 0, s->eng.now);
-    r->peer = peer;
-    r->data = (void *)what;
-    request_track(s, r, -1);
-    return r;
-}
-
-void sim_signal_fire(struct sim *s, struct request *r, simtime_t at) {
-    request_resolve(s, r, sim_max(at, s->eng.now), s->eng.now);
 }

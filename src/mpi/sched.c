@@ -54,7 +54,7 @@ static void release_subs(struct sim *s, struct sched *sc) {
         sc->subs = q->onext;
         q->sched = NULL;
         q->flags &= (uint8_t)~RF_SUB;
-        pt2pt_release(s, q);
+        request_release(s, q);
     }
 }
 

@@ -25,11 +25,26 @@ static void wake_event(void *ctx, const struct event *ev) {
     sched_drain(s);
 }
 
-void sim_wake_at(struct sim *s, int32_t rank, simtime_t t) {
-    struct srank *r = &s->ranks[rank];
-    if (r->wake_at == t) return;
-    r->wake_at = t;
-    engine_schedule(&s->eng, t, rank, EV_WAKE, ++r->wake_gen, NULL);
+/* The engine's handlers of the layers below: each event may complete steps
+ * of collective schedules, which then run (sched_drain). */
+static void any_event(void *ctx, const struct event *ev) {
+    pt2pt_any_event(ctx, ev);
+    sched_drain(ctx);
+}
+
+static void net_event(void *ctx, const struct event *ev) {
+    nics_event(ctx, ev);
+    sched_drain(ctx);
+}
+
+static void land_arrives(void *ctx, const struct event *ev) {
+    land_event(ctx, ev);
+    sched_drain(ctx);
+}
+
+static void transfer_done(void *ctx, void *arg) {
+    pt2pt_transfer_done(ctx, arg);
+    sched_drain(ctx);
 }
 
 struct sim *sim_create(struct platform *plat, const struct network *net, int32_t nranks,
@@ -55,10 +70,15 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     s->world.nworkers = -1;
     s->world.size = nranks;
     s->next_ctx = 2;
+    s->sub_resolved = sched_notify;
+    s->waited_resolved = wait_resolved;
+    s->sub_kind = sched_kind;
+    s->sub_partner_ok = sched_check_partner;
+    s->transfer_arrived = pt2pt_finish_transfer;
     engine_init(&s->eng, nranks);
     engine_register(&s->eng, EV_WAKE, wake_event, s);
-    engine_register(&s->eng, EV_ANY, pt2pt_any_event, s);
-    land_init(s);
+    engine_register(&s->eng, EV_ANY, any_event, s);
+    engine_register(&s->eng, EV_LAND, land_arrives, s);
     pool_init(&s->req_pool, sizeof(struct request), 4096);
     s->owing_rank = -1;
     if (!sched_read_forced(s, err)) {
@@ -70,8 +90,11 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     if (plat->recv_overhead > 0) s->recv_free = xcalloc((size_t)nranks, sizeof *s->recv_free);
     if (plat->send_overhead > 0)
         s->coll_cpu_free = xcalloc((size_t)nranks, sizeof *s->coll_cpu_free);
-    if (net->serial_interfaces && plat->nodes > 1) nics_init(s);
-    s->cont = contention_create(net, plat->nodes, &s->eng, EV_NET, pt2pt_transfer_done, s, err);
+    if (net->serial_interfaces && plat->nodes > 1) {
+        nics_init(s);
+        engine_register(&s->eng, EV_NET, net_event, s);
+    }
+    s->cont = contention_create(net, plat->nodes, &s->eng, EV_NET, transfer_done, s, err);
     if (err->set) {
         sim_destroy(s);
         return NULL;
@@ -100,73 +123,13 @@ void sim_destroy(struct sim *s) {
     free(s->nic_free);
     nics_destroy(s);
     part_free(s);
+    deadlock_free(s);
     free(s->recv_free);
     free(s->coll_cpu_free);
     engine_destroy(&s->eng);
     free(s->ranks);
     free(s->report);
     free(s);
-}
-
-void sim_report_append(struct sim *s, const char *fmt, ...) {
-    va_list ap;
-    for (;;) {
-        size_t room = s->report_cap - s->report_len;
-        va_start(ap, fmt);
-        int n =
-            vsnprintf(s->report ? s->report + s->report_len : NULL, s->report ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) return;
-        if (s->report && (size_t)n < room) {
-            s->report_len += (size_t)n;
-            return;
-        }
-        s->report_cap = (s->report_cap + (size_t)n + 1) * 2;
-        s->report = xrealloc_or_die(s->report, s->report_cap);
-    }
-}
-
-static void fail_with(struct sim *s, enum sim_status st, const char *fmt, va_list ap) {
-    if (s->status != SIM_OK) return;
-    char msg[1024];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    s->status = st;
-    sim_report_append(s, "%s\n", msg);
-    engine_stop(&s->eng);
-}
-
-void sim_fail(struct sim *s, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fail_with(s, SIM_APP_ERROR, fmt, ap);
-    va_end(ap);
-}
-
-void sim_fail_status(struct sim *s, enum sim_status st, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fail_with(s, st, fmt, ap);
-    va_end(ap);
-}
-
-void sim_fail_reading(struct sim *s, const char *msg) {
-    sim_fail_status(s, SIM_INPUT_ERROR, "%s", msg);
-    s->failed_reading = true;
-}
-
-bool sim_failed_reading(const struct sim *s) {
-    return s->failed_reading;
-}
-
-int sim_exit_code(enum sim_status st) {
-    static const int codes[] = {
-        [SIM_OK] = 0,          [SIM_DEADLOCK] = 3,      [SIM_APP_ERROR] = 4,
-        [SIM_INPUT_ERROR] = 1, [SIM_INTERRUPTED] = 130, [SIM_TIME_LIMIT] = 124}; /* as timeout(1) */
-    return codes[st];
-}
-
-enum sim_status sim_status(const struct sim *s) {
-    return s->status;
 }
 
 bool sim_split(struct sim *s, struct workers *w, enum sim_placement placement,
@@ -239,9 +202,6 @@ simtime_t sim_now(const struct sim *s) {
 int32_t sim_size(const struct sim *s) {
     return s->nranks;
 }
-const char *sim_failure_report(const struct sim *s) {
-    return s->report ? s->report : "";
-}
 const struct rank_stats *sim_rank_stats(const struct sim *s, int32_t rank) {
     return &s->ranks[rank].st;
 }
@@ -250,14 +210,6 @@ uint64_t sim_events(const struct sim *s) {
 }
 int64_t sim_unmatched_messages(const struct sim *s) {
     return pt2pt_unmatched(s) + s->unmatched_elsewhere;
-}
-
-void sim_time_overflow(struct sim *s, int32_t rank, const char *what) {
-    char tb[48];
-    sim_fail_status(s, SIM_INPUT_ERROR,
-                    "virtual time overflow on rank %d at virtual time %s: %s would end beyond the "
-                    "largest simulated time (%s)",
-                    rank, units_format_time(s->eng.now, tb, sizeof tb), what, SIMTIME_LIMIT_TEXT);
 }
 
 bool sim_compute_fits(const struct sim *s, simtime_t duration) {
@@ -340,7 +292,7 @@ void sim_finish(struct sim *s, int32_t rank) {
         r->outstanding = q->onext;
         request_untrack(s, q);
         q->flags &= (uint8_t)~RF_USER;
-        pt2pt_release(s, q);
+        request_release(s, q);
     }
 }
 

@@ -218,8 +218,33 @@ struct sim {
     simtime_t nic_window;       /* the interfaces' lookahead (network_lookahead); 0: none */
     simtime_t nic_batch_at;     /* the next window start with data to take in */
     uint32_t nic_batch_gen;     /* and its event's generation */
-    struct part *part;          /* a split run's partition (part.c); NULL: all ranks here */
-    struct id_slot *ids;        /* outstanding requests by (rank, id given at creation) (wait.c) */
+    /* what the layers above request.c hear of a resolved request */
+    void (*sub_resolved)(struct sim *s, struct sched *sc, simtime_t done);
+    void (*waited_resolved)(struct sim *s, const struct request *r);
+    /* what the protocols ask of collective schedules (sched.c) about the
+     * message of one of their steps: its operation, whether its partner is
+     * a step of the same collective */
+    uint8_t (*sub_kind)(const struct sched *sc);
+    bool (*sub_partner_ok)(struct sim *s, const struct request *x, const struct request *y);
+    /* the protocols' completion of a transfer whose data arrived (nics.c
+     * and the contention model call it: pt2pt_finish_transfer) */
+    void (*transfer_arrived)(struct sim *s, uint32_t id);
+    const struct cross_ops *cross; /* a split run's crossings (part.c); NULL: none */
+    struct blocked_elsewhere {     /* the first worker: other workers' blocked ranks at the end */
+        char *text;
+        int32_t *targets;
+        int n;
+    } * blocked_elsewhere;
+    struct part *part;             /* a split run's partition (part.c); NULL: all ranks here */
+    const int32_t *worker_of_node; /* a split run: each node's worker (part.c); NULL: none */
+    struct group_made {            /* a split run: communicators made from groups, per group */
+        struct group_made *next;
+        uint32_t parent_ctx;
+        uint64_t hash;
+        uint32_t count;
+    } * groups_made;
+    int worker_me;       /* and this one's */
+    struct id_slot *ids; /* outstanding requests by (rank, id given at creation) (wait.c) */
     size_t ids_cap, ids_used;
     struct xfer *xfers; /* [0] unused */
     uint32_t nxfers, xfer_cap, xfer_free;
@@ -244,12 +269,44 @@ enum { EV_ANY = 0, EV_NET = 1, EV_LAND = 2, EV_WAKE = 3 };
 /* `mode` of a receive request that is a probe (MPI_Probe) */
 #define PROBE_MODE 7
 
-/* sim.c */
-void sim_report_append(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sim_wake_at(struct sim *s, int32_t rank, simtime_t t);
 static inline simtime_t sim_max(simtime_t a, simtime_t b) {
     return a > b ? a : b;
 }
+
+/* The layers of the MPI layer, bottom up (docs/architecture.md, "The MPI
+ * layer's layers"); a file calls only into its own layer and those below,
+ * and hears from those above through the hooks they set in struct sim. */
+
+/* status.c: the run's status and failure report */
+void sim_report_append(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* In a split run, stops it with "WHAT is not simulated in a split run yet"
+ * and returns true; false otherwise. */
+bool sim_refuse_split(struct sim *s, int32_t rank, const char *what);
+
+/* request.c: requests' life, the index by id, ranks' wake-ups */
+/* `at` is the virtual post time: now for user calls, possibly later for
+ * collective schedules (see sched.c). */
+struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,
+                            int64_t size, simtime_t at);
+/* The request's completion time is known: its schedule or its owner's
+ * wait hears of it (struct sim's sub_resolved, waited_resolved). */
+void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time);
+void request_track(struct sim *s, struct request *r, int32_t user_id);
+/* Removes r from its owner's index of requests by id (when it leaves the
+ * outstanding list). */
+void request_untrack(struct sim *s, struct request *r);
+/* Nobody will wait for r any more: freed once nothing else refers to it. */
+void request_release(struct sim *s, struct request *r);
+void request_maybe_free(struct sim *s, struct request *r);
+/* The next request of rank's current wait after q (the first: q NULL),
+ * counting in *seen those met; NULL once all me->nwaited are met, so a
+ * scan stops at the last of them (usually the newest requests) however
+ * many others the rank has left outstanding. */
+struct request *wait_next(const struct srank *me, const struct request *q, uint32_t *seen);
+void sim_wake_at(struct sim *s, int32_t rank, simtime_t t);
+/* A new transfer (xfers[id]), and its end. */
+uint32_t transfer_new(struct sim *s);
+void transfer_free(struct sim *s, uint32_t id);
 
 /* comm.c */
 struct comm *sim_comm_get(const struct sim *s, int32_t rank, int32_t id, int32_t *myrank);
@@ -262,12 +319,30 @@ void comm_free_all(struct sim *s);
 struct comm *comm_by_context(struct sim *s, uint32_t ctx);
 void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_t color,
                       int32_t key, int32_t new_id, uint32_t seq);
+/* The joining of a communicator being made, by one of its ranks (the
+ * calls of sim.h's, in comm_calls.c, record them and charge their cost):
+ * a split (or dup) of comm_id, returning the parent, the rank's place in
+ * it and the split's number; MPI_COMM_SELF; MPI_Comm_create_group,
+ * returning the new communicator and the rank's place; an intercommunicator. */
+struct comm *comm_split_join(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
+                             int32_t key, int32_t new_id, int32_t *me, uint32_t *seq);
+void comm_self_make(struct sim *s, int32_t rank, int32_t id);
+struct comm *comm_group_join(struct sim *s, int32_t rank, int32_t comm_id, const int32_t *world,
+                             int32_t n, int32_t tag, int32_t new_id, int32_t *mine);
+void comm_inter_join(struct sim *s, int32_t rank, const int32_t *local, int32_t nl,
+                     const int32_t *remote, int32_t nr, int32_t tag, int32_t new_id);
+/* A split run: the context of a communicator made by a split (from its
+ * parent's, the split's number and the color), and of one made from
+ * groups (MPI_Comm_create_group, an intercommunicator: from `key`, the
+ * groups hashed with comm_members_hash and the tag, and how many times
+ * this worker made one with that key on that parent before; the members
+ * call in the same order, so every worker counts alike). The same in
+ * every worker, whatever order they build them in. */
+uint32_t comm_drawn_context(struct sim *s, uint32_t parent_ctx, uint32_t seq, int32_t color);
+uint64_t comm_members_hash(uint64_t h, const int32_t *world, int32_t n);
+uint32_t comm_made_context(struct sim *s, uint32_t parent_ctx, uint64_t key);
 
 /* pt2pt.c: internal send/receive used by user calls and schedules */
-/* `at` is the virtual post time: now for user calls, possibly later for
- * collective schedules (see sched.c). */
-struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,
-                            int64_t size, simtime_t at);
 struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
                                 uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
                                 enum send_mode mode, struct sched *owner, simtime_t at,
@@ -281,10 +356,6 @@ void pt2pt_free_payloads(struct sim *s);
 void pt2pt_any_event(void *ctx, const struct event *ev);
 /* The contention model's hook: transfer (index) `arg` has arrived. */
 void pt2pt_transfer_done(void *ctx, void *arg);
-/* A new transfer (xfers[id]), and the completion of a matched one whose data
- * have arrived (at its `arrival`), which frees it. */
-uint32_t pt2pt_xfer_new(struct sim *s);
-void pt2pt_xfer_free(struct sim *s, uint32_t id);
 /* A stand-in for a send of another worker (part.c) meets its receiver's
  * queues, as the send would have when posted. */
 void pt2pt_accept_remote(struct sim *s, struct request *proxy);
@@ -295,62 +366,51 @@ bool pt2pt_done_at_post(const struct sim *s, const struct request *send);
 /* The sender's worker learns what became of its send r on the receiver's. */
 void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtime_t done,
                          simtime_t partner);
+/* The completion of a matched transfer whose data have arrived (at its
+ * `arrival`), which frees it (struct sim's transfer_arrived). */
 void pt2pt_finish_transfer(struct sim *s, uint32_t id);
 
 /* land.c */
-void land_init(struct sim *s);
+/* EV_LAND: the least landing takes effect. */
+void land_event(void *ctx, const struct event *ev);
 /* A landing that crossed from another worker (part.c), with its origin's count. */
 void land_accept(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
                  const void *msg, uint32_t len);
 void land_free_all(struct sim *s);
 
+/* What the layers below a split run's partition hand to it (part.c sets
+ * struct sim's `cross`): the crossings of docs/parallel.md's table. A send
+ * posted to a rank of another worker (its envelope goes there); a
+ * stand-in's state back to its sender (freed once nothing more can
+ * change); a message of another worker's rank matched here; the
+ * interfaces' clear-to-send for the sender's worker and first byte for
+ * the receiver's; a landing for a rank of another worker. */
+struct cross_ops {
+    void (*envelope)(struct sim *s, struct request *send);
+    void (*settle)(struct sim *s, struct request *proxy);
+    void (*count_sent)(struct sim *s, int32_t rank, int64_t size);
+    void (*clear_to_send)(struct sim *s, uint32_t id, simtime_t cleared);
+    void (*eject)(struct sim *s, const struct xfer *x);
+    void (*land)(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
+                 const struct sim_piece *pieces, int n);
+};
+
 /* part.c: a split run (docs/parallel.md) */
 /* Whether rank runs in this worker (always, unless the run is split). */
-bool part_owns(const struct sim *s, int32_t rank);
 static inline bool sim_local(const struct sim *s, int32_t rank) {
-    return !s->part || part_owns(s, rank);
+    return !s->worker_of_node || s->worker_of_node[s->ranks[rank].node] == s->worker_me;
 }
-/* In a split run, stops it with "WHAT is not simulated in a split run yet"
- * and returns true; false otherwise. */
-bool part_refuse(struct sim *s, int32_t rank, const char *what);
 /* Whether this is the worker that reports (always, unless the run is split). */
-bool part_first(const struct sim *s);
+static inline bool part_first(const struct sim *s) {
+    return s->worker_me == 0;
+}
 /* Runs a split run's windows until no worker has anything left. */
 void part_run(struct sim *s);
-/* A send to a rank of another worker, posted here: its envelope goes there. */
-void part_post_envelope(struct sim *s, struct request *send);
-/* A stand-in's state (matched, done, buffered data delivered) goes back to
- * its sender; the stand-in is freed once nothing more can change. */
-void part_settle(struct sim *s, struct request *proxy);
-/* The interfaces across workers: a clear-to-send for the sender's worker
- * (transfer id, here), and a first byte for the receiver's (x->remote). */
-void part_post_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
-void part_post_eject(struct sim *s, const struct xfer *x);
-/* A landing (land.c) for a rank of another worker. */
-void part_post_land(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
-                    const struct sim_piece *pieces, int n);
 void part_free(struct sim *s);
-/* A split run: a message of another worker's rank matched here, counted in
- * that rank's figures when the first worker gathers them. */
-void part_count_sent(struct sim *s, int32_t rank, int64_t size);
 /* A rank's part in a split of parent, for the other workers, which build
- * the same communicators; and the context a split run gives a new
- * communicator (from its parent's, the split's number and the color, the
- * same in every worker). */
+ * the same communicators. */
 void part_post_split(struct sim *s, struct comm *parent, int32_t myrank, int32_t color, int32_t key,
                      int32_t new_id, uint32_t seq);
-uint32_t part_context(struct sim *s, uint32_t parent_ctx, uint32_t seq, int32_t color);
-/* The context of a communicator made from groups in a split run
- * (MPI_Comm_create_group, an intercommunicator): from `key` (the groups,
- * hashed with part_members_hash, and the tag) and how many times this
- * worker made one with that key on that parent before (the members call in
- * the same order, so every worker counts alike). */
-uint64_t part_members_hash(uint64_t h, const int32_t *world, int32_t n);
-uint32_t part_made_context(struct sim *s, uint32_t parent_ctx, uint64_t key);
-/* A split run's first worker: another worker's blocked rank at the end, as
- * that worker described it and the ranks it waits for. */
-const char *part_blocked_text(const struct sim *s, int32_t rank);
-int part_blocked_targets(const struct sim *s, int32_t rank, int32_t *out, int max);
 /* Makes s one worker of a split run; false (err set) for a model that cannot
  * be split. */
 struct workers;
@@ -359,6 +419,8 @@ bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
 
 /* nics.c */
 void nics_init(struct sim *s);
+/* EV_NET with serial interfaces: a clear-to-send reaching a rank, or a window's start. */
+void nics_event(void *ctx, const struct event *ev);
 void nics_destroy(struct sim *s);
 /* A new eager transfer through the interfaces, its costs set. */
 uint32_t nics_eager_xfer(struct sim *s, int32_t from, int32_t to, int64_t size, uint32_t seq);
@@ -374,7 +436,6 @@ void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq);
 void nics_toward_ejection(struct sim *s, uint32_t id);
 /* A clear-to-send reaching the sender (here) at `cleared`. */
 void nics_expect_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
-void pt2pt_release(struct sim *s, struct request *r);
 int64_t pt2pt_unmatched(const struct sim *s);
 
 /* observe.c: what the observer is told */
@@ -408,22 +469,20 @@ void record_skipped_elsewhere(struct sim *s, int64_t n);
 void record_interval(struct sim *s, int32_t rank, const char *name);
 
 /* wait.c */
-void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time);
-void request_track(struct sim *s, struct request *r, int32_t user_id);
-/* Removes r from its owner's index of requests by id (when it leaves the
- * outstanding list). */
-void request_untrack(struct sim *s, struct request *r);
 void wait_recheck(struct sim *s, int32_t rank);
-/* The next request of rank's current wait after q (the first: q NULL),
- * counting in *seen those met; NULL once all me->nwaited are met, so a
- * scan stops at the last of them (usually the newest requests) however
- * many others the rank has left outstanding. */
-struct request *wait_next(const struct srank *me, const struct request *q, uint32_t *seen);
+/* Request r, part of its owner's current wait, is resolved (struct sim's
+ * waited_resolved). */
+void wait_resolved(struct sim *s, const struct request *r);
 void wait_complete(struct sim *s, int32_t rank);
 void wait_describe(struct sim *s, int32_t rank);
 /* deadlock.c: what blocked rank waits for, as wait_describe writes it (a
  * malloc'd string) */
 char *deadlock_describe(struct sim *s, int32_t rank);
+/* The first worker of a split run: another worker's blocked rank at the
+ * end, as that worker described it (text) and the ranks it waits for. */
+void deadlock_note_elsewhere(struct sim *s, int32_t rank, const int32_t *targets, int n,
+                             const char *text, size_t len);
+void deadlock_free(struct sim *s);
 /* The world ranks a blocked rank waits for (any-source receives excluded). */
 int wait_targets(struct sim *s, int32_t rank, int32_t *out, int max);
 

@@ -6,130 +6,6 @@
 
 #include "mpi/sim_internal.h"
 
-/* --- the index of outstanding requests by the id given at creation (a
- * trace's req=ID): a lookup costs the same however many requests a rank
- * leaves outstanding --- */
-
-static struct request id_gone_mark;
-#define ID_GONE (&id_gone_mark)
-
-static size_t id_slot_of(const struct sim *s, int32_t rank, int32_t id) {
-    uint64_t h = (uint64_t)(uint32_t)rank << 32 | (uint32_t)id; /* splitmix64's mixing */
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-    return (size_t)(h ^ (h >> 31)) & (s->ids_cap - 1);
-}
-
-static void ids_insert(struct sim *s, struct request *r) {
-    size_t k = id_slot_of(s, r->owner, r->user_id);
-    while (s->ids[k].r && s->ids[k].r != ID_GONE)
-        k = (k + 1) & (s->ids_cap - 1);
-    if (!s->ids[k].r) s->ids_used++;
-    s->ids[k] = (struct id_slot){r, r->owner, r->user_id};
-}
-
-/* Rebuilds the index at least four times the live entries, dropping the
- * removed ones. */
-static void ids_rebuild(struct sim *s) {
-    struct id_slot *old = s->ids;
-    size_t old_cap = s->ids_cap, live = 0;
-    for (size_t i = 0; i < old_cap; i++)
-        live += old[i].r && old[i].r != ID_GONE;
-    s->ids_cap = 64;
-    while (s->ids_cap < 4 * (live + 1))
-        s->ids_cap *= 2;
-    s->ids = xcalloc(s->ids_cap, sizeof *s->ids);
-    s->ids_used = 0;
-    for (size_t i = 0; i < old_cap; i++)
-        if (old[i].r && old[i].r != ID_GONE) ids_insert(s, old[i].r);
-    free(old);
-}
-
-static struct id_slot *ids_find(const struct sim *s, int32_t rank, int32_t id) {
-    if (!s->ids_cap) return NULL;
-    for (size_t k = id_slot_of(s, rank, id); s->ids[k].r; k = (k + 1) & (s->ids_cap - 1))
-        if (s->ids[k].r != ID_GONE && s->ids[k].rank == rank && s->ids[k].id == id)
-            return &s->ids[k];
-    return NULL;
-}
-
-static void ids_add(struct sim *s, struct request *r) {
-    if (r->user_id < 0) return;
-    if (2 * (s->ids_used + 1) > s->ids_cap) ids_rebuild(s);
-    ids_insert(s, r);
-}
-
-/* A rank's few outstanding requests are found by walking its list, newest
- * first; past this many, through the index. */
-#define INDEX_FROM 32
-
-void request_track(struct sim *s, struct request *r, int32_t user_id) {
-    struct srank *me = &s->ranks[r->owner];
-    r->user_id = user_id;
-    r->flags |= RF_USER;
-    r->onext = me->outstanding;
-    me->outstanding = r;
-    if (++me->noutstanding > INDEX_FROM && !me->indexed) {
-        me->indexed = 1;
-        for (struct request *q = me->outstanding; q; q = q->onext)
-            ids_add(s, q);
-    } else if (me->indexed) {
-        ids_add(s, r);
-    }
-}
-
-void request_untrack(struct sim *s, struct request *r) {
-    struct srank *me = &s->ranks[r->owner];
-    me->noutstanding--;
-    if (!me->indexed) return;
-    struct id_slot *e = r->user_id >= 0 ? ids_find(s, r->owner, r->user_id) : NULL;
-    if (e && e->r == r) e->r = ID_GONE; /* (an on-line waitany renumbers without indexing) */
-    if (me->noutstanding > 0) return;
-    me->indexed = 0; /* none left in the index */
-}
-
-static void wait_resolved(struct sim *s, const struct request *r);
-
-void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time) {
-    if (r->flags & RF_RESOLVED) return;
-    if (done == SIMTIME_NEVER) { /* a time computed past the limit */
-        sim_time_overflow(s, r->owner, "a communication");
-        return;
-    }
-    r->flags |= RF_RESOLVED;
-    r->done_time = done;
-    r->partner_time = partner_time;
-    if (r->flags & RF_SUB)
-        sched_notify(s, r->sched, done);
-    else if (r->flags & RF_WAITED)
-        wait_resolved(s, r);
-    if (r->flags & RF_RELEASED) pt2pt_release(s, r);
-}
-
-struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id) {
-    if (!s->ranks[rank].indexed) {
-        for (struct request *q = s->ranks[rank].outstanding; q; q = q->onext)
-            if (q->user_id == user_id) return q;
-        return NULL;
-    }
-    struct id_slot *e = ids_find(s, rank, user_id);
-    return e ? e->r : NULL;
-}
-
-int sim_last_index(const struct sim *s, int32_t rank) {
-    return s->ranks[rank].last_index;
-}
-
-struct request *wait_next(const struct srank *me, const struct request *q, uint32_t *seen) {
-    if (*seen >= me->nwaited) return NULL;
-    for (struct request *r = q ? q->onext : me->outstanding; r; r = r->onext)
-        if (r->flags & RF_WAITED) {
-            (*seen)++;
-            return r;
-        }
-    return NULL;
-}
-
 /* When a wait whose requests are all resolved, the last at `last`, ends:
  * not before it began, and after Dimemas' receiver-side latency (CPU time
  * at the end of each wait with point-to-point requests). */
@@ -172,7 +48,7 @@ void wait_recheck(struct sim *s, int32_t rank) {
 }
 
 /* Request r, part of its owner's current wait, is resolved. */
-static void wait_resolved(struct sim *s, const struct request *r) {
+void wait_resolved(struct sim *s, const struct request *r) {
     struct srank *me = &s->ranks[r->owner];
     if (me->state != RS_WAITING) return;
     if (me->wait_any) {
@@ -190,7 +66,7 @@ static void finish_request(struct sim *s, struct request **link) {
     *link = q->onext;
     request_untrack(s, q);
     q->flags &= (uint8_t) ~(RF_WAITED | RF_USER);
-    pt2pt_release(s, q);
+    request_release(s, q);
 }
 
 /* The request a waitany returns: resolved by now, earliest done time first. */

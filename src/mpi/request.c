@@ -1,0 +1,204 @@
+/* Requests: their life (made, tracked by their owner, resolved with their
+ * completion time, released and freed), the index of a rank's outstanding
+ * requests by the id given at creation, and ranks' wake-ups. The bottom of
+ * the MPI layer with status.c (docs/architecture.md, "The MPI layer's
+ * layers"): a resolution reaches the layers above through the hooks they
+ * set in struct sim (a collective schedule's step, a rank's wait). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/sim_internal.h"
+
+struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,
+                            int64_t size, simtime_t at) {
+    struct request *r = pool_get(&s->req_pool);
+    r->owner = rank;
+    r->ctx = ctx;
+    r->kind = (uint8_t)kind;
+    r->tag = tag;
+    r->size = size;
+    r->post_time = at;
+    r->user_id = -1;
+    r->cpu_mark = s->ranks[rank].st.compute;
+    r->rec_id = -1;
+    return r;
+}
+
+static bool still_referenced(const struct request *r) {
+    if (r->kind == REQ_SEND)
+        return !(r->flags & RF_MATCHED) || (r->flags & RF_BSEND) || !(r->flags & RF_RESOLVED);
+    return !(r->flags & RF_RESOLVED);
+}
+
+void request_maybe_free(struct sim *s, struct request *r) {
+    if ((r->flags & RF_RELEASED) && !still_referenced(r)) pool_put(&s->req_pool, r);
+}
+
+void request_release(struct sim *s, struct request *r) {
+    r->flags |= RF_RELEASED;
+    request_maybe_free(s, r);
+}
+
+/* --- the index of outstanding requests by the id given at creation (a
+ * trace's req=ID): a lookup costs the same however many requests a rank
+ * leaves outstanding --- */
+
+static struct request id_gone_mark;
+#define ID_GONE (&id_gone_mark)
+
+static size_t id_slot_of(const struct sim *s, int32_t rank, int32_t id) {
+    uint64_t h = (uint64_t)(uint32_t)rank << 32 | (uint32_t)id; /* splitmix64's mixing */
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    return (size_t)(h ^ (h >> 31)) & (s->ids_cap - 1);
+}
+
+static void ids_insert(struct sim *s, struct request *r) {
+    size_t k = id_slot_of(s, r->owner, r->user_id);
+    while (s->ids[k].r && s->ids[k].r != ID_GONE)
+        k = (k + 1) & (s->ids_cap - 1);
+    if (!s->ids[k].r) s->ids_used++;
+    s->ids[k] = (struct id_slot){r, r->owner, r->user_id};
+}
+
+/* Rebuilds the index at least four times the live entries, dropping the
+ * removed ones. */
+static void ids_rebuild(struct sim *s) {
+    struct id_slot *old = s->ids;
+    size_t old_cap = s->ids_cap, live = 0;
+    for (size_t i = 0; i < old_cap; i++)
+        live += old[i].r && old[i].r != ID_GONE;
+    s->ids_cap = 64;
+    while (s->ids_cap < 4 * (live + 1))
+        s->ids_cap *= 2;
+    s->ids = xcalloc(s->ids_cap, sizeof *s->ids);
+    s->ids_used = 0;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i].r && old[i].r != ID_GONE) ids_insert(s, old[i].r);
+    free(old);
+}
+
+static struct id_slot *ids_find(const struct sim *s, int32_t rank, int32_t id) {
+    if (!s->ids_cap) return NULL;
+    for (size_t k = id_slot_of(s, rank, id); s->ids[k].r; k = (k + 1) & (s->ids_cap - 1))
+        if (s->ids[k].r != ID_GONE && s->ids[k].rank == rank && s->ids[k].id == id)
+            return &s->ids[k];
+    return NULL;
+}
+
+static void ids_add(struct sim *s, struct request *r) {
+    if (r->user_id < 0) return;
+    if (2 * (s->ids_used + 1) > s->ids_cap) ids_rebuild(s);
+    ids_insert(s, r);
+}
+
+/* A rank's few outstanding requests are found by walking its list, newest
+ * first; past this many, through the index. */
+#define INDEX_FROM 32
+
+void request_track(struct sim *s, struct request *r, int32_t user_id) {
+    struct srank *me = &s->ranks[r->owner];
+    r->user_id = user_id;
+    r->flags |= RF_USER;
+    r->onext = me->outstanding;
+    me->outstanding = r;
+    if (++me->noutstanding > INDEX_FROM && !me->indexed) {
+        me->indexed = 1;
+        for (struct request *q = me->outstanding; q; q = q->onext)
+            ids_add(s, q);
+    } else if (me->indexed) {
+        ids_add(s, r);
+    }
+}
+
+void request_untrack(struct sim *s, struct request *r) {
+    struct srank *me = &s->ranks[r->owner];
+    me->noutstanding--;
+    if (!me->indexed) return;
+    struct id_slot *e = r->user_id >= 0 ? ids_find(s, r->owner, r->user_id) : NULL;
+    if (e && e->r == r) e->r = ID_GONE; /* (an on-line waitany renumbers without indexing) */
+    if (me->noutstanding > 0) return;
+    me->indexed = 0; /* none left in the index */
+}
+
+void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time) {
+    if (r->flags & RF_RESOLVED) return;
+    if (done == SIMTIME_NEVER) { /* a time computed past the limit */
+        sim_time_overflow(s, r->owner, "a communication");
+        return;
+    }
+    r->flags |= RF_RESOLVED;
+    r->done_time = done;
+    r->partner_time = partner_time;
+    if (r->flags & RF_SUB)
+        s->sub_resolved(s, r->sched, done);
+    else if (r->flags & RF_WAITED)
+        s->waited_resolved(s, r);
+    if (r->flags & RF_RELEASED) request_release(s, r);
+}
+
+struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id) {
+    if (!s->ranks[rank].indexed) {
+        for (struct request *q = s->ranks[rank].outstanding; q; q = q->onext)
+            if (q->user_id == user_id) return q;
+        return NULL;
+    }
+    struct id_slot *e = ids_find(s, rank, user_id);
+    return e ? e->r : NULL;
+}
+
+int sim_last_index(const struct sim *s, int32_t rank) {
+    return s->ranks[rank].last_index;
+}
+
+struct request *wait_next(const struct srank *me, const struct request *q, uint32_t *seen) {
+    if (*seen >= me->nwaited) return NULL;
+    for (struct request *r = q ? q->onext : me->outstanding; r; r = r->onext)
+        if (r->flags & RF_WAITED) {
+            (*seen)++;
+            return r;
+        }
+    return NULL;
+}
+
+void sim_wake_at(struct sim *s, int32_t rank, simtime_t t) {
+    struct srank *r = &s->ranks[rank];
+    if (r->wake_at == t) return;
+    r->wake_at = t;
+    engine_schedule(&s->eng, t, rank, EV_WAKE, ++r->wake_gen, NULL);
+}
+
+/* Signals: requests completed by the front end (sim.h). */
+struct request *sim_signal_new(struct sim *s, int32_t rank, int32_t peer, const char *what) {
+    struct request *r = request_new(s, rank, 0, REQ_SIGNAL, 0, 0, s->eng.now);
+    r->peer = peer;
+    r->data = (void *)what;
+    request_track(s, r, -1);
+    return r;
+}
+
+void sim_signal_fire(struct sim *s, struct request *r, simtime_t at) {
+    request_resolve(s, r, sim_max(at, s->eng.now), s->eng.now);
+}
+
+/* Transfers: the data of a message in flight, under a contention model
+ * or through the interfaces (struct xfer); index 0 is never used. */
+uint32_t transfer_new(struct sim *s) {
+    uint32_t id = s->xfer_free;
+    if (id) {
+        s->xfer_free = s->xfers[id].next_free;
+    } else {
+        if (s->nxfers + 1 >= s->xfer_cap) {
+            s->xfer_cap = s->xfer_cap ? 2 * s->xfer_cap : 64;
+            s->xfers = xrealloc_or_die(s->xfers, sizeof *s->xfers * s->xfer_cap);
+        }
+        id = ++s->nxfers;
+    }
+    s->xfers[id] = (struct xfer){.arrival = SIMTIME_NEVER, .from = -1, .to = -1};
+    return id;
+}
+
+void transfer_free(struct sim *s, uint32_t id) {
+    s->xfers[id].next_free = s->xfer_free;
+    s->xfer_free = id;
+}
