@@ -2,8 +2,15 @@
  * `storage` is one server for all nodes (shared) or one per node (local);
  * a server serves `concurrency` requests at once, first come first served,
  * and a request of S bytes occupies a slot for latency + S / bandwidth.
- * The file data itself is moved by the front end. */
+ * A node's own server answers at once; the shared one is reached over the
+ * network through the node of rank 0: a request reaches it one control
+ * latency T(0) after it is made (a landing, land.c), it serves requests in
+ * the order they arrive (then rank, then the rank's count), and the
+ * completion takes T(0) back. So a split run, whose worker with rank 0
+ * serves every worker's requests, gives what one process gives. The file
+ * data itself is moved by the front end. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/pool.h"
 #include "mpi/sim_internal.h"
@@ -20,23 +27,56 @@ static simtime_t *server_slots(struct sim *s, int32_t server) {
     return s->storage[server];
 }
 
-struct request *sim_io(struct sim *s, int32_t rank, int64_t bytes) {
-    if (sim_refuse_split(s, rank, "file I/O (its storage is shared by the whole run)")) return NULL;
-    if (s->rec) record_skip(s, "file I/O");
+/* A request of `bytes` takes the slot of server `server` free first (the
+ * lowest index among equals) from `now`; returns when it is served. */
+static simtime_t serve(struct sim *s, int32_t server, int64_t bytes) {
     const struct storage_model *st = &s->plat->storage;
-    int32_t server = st->kind == STORAGE_SHARED ? 0 : s->ranks[rank].node;
     simtime_t *slot = server_slots(s, server);
-    int64_t first = 0; /* the slot free first (the lowest index among equals) */
+    int64_t first = 0;
     for (int64_t i = 1; i < st->concurrency; i++)
         if (slot[i] < slot[first]) first = i;
     simtime_t start = sim_max(s->eng.now, slot[first]);
-    simtime_t end = simtime_add(simtime_add(start, st->latency),
-                                simtime_from_seconds((double)bytes / st->bandwidth));
-    slot[first] = end;
+    slot[first] = simtime_add(simtime_add(start, st->latency),
+                              simtime_from_seconds((double)bytes / st->bandwidth));
+    return slot[first];
+}
+
+/* A request to the shared server, from the rank that made it, and the
+ * reply: the request (in the rank's worker) to complete. */
+struct storage_msg {
+    uint64_t handle;
+    int64_t bytes;
+};
+
+struct request *sim_io(struct sim *s, int32_t rank, int64_t bytes) {
+    if (s->rec) record_skip(s, "file I/O");
+    const struct storage_model *st = &s->plat->storage;
     struct request *r = sim_signal_new(s, rank, -1, "file I/O");
     r->mode = 1; /* the observer's I/O state */
-    sim_signal_fire(s, r, end);
+    if (st->kind != STORAGE_SHARED) {
+        sim_signal_fire(s, r, serve(s, s->ranks[rank].node, bytes));
+        return r;
+    }
+    struct storage_msg m = {(uint64_t)(uintptr_t)r, bytes};
+    struct sim_piece piece = {&m, sizeof m};
+    simtime_t at = simtime_add(s->eng.now, sim_control_latency(s, rank, 0));
+    land_post(s, rank, 0, at, LAND_STORAGE_REQUEST, &piece, 1);
     return r;
+}
+
+void io_land(struct sim *s, uint8_t kind, int32_t target, int32_t origin, const void *msg,
+             uint32_t len) {
+    struct storage_msg m;
+    if (len < sizeof m) return;
+    memcpy(&m, msg, sizeof m);
+    if (kind == LAND_STORAGE_REPLY) {
+        sim_signal_fire(s, (struct request *)(uintptr_t)m.handle, s->eng.now);
+        return;
+    }
+    simtime_t done = serve(s, 0, m.bytes);
+    struct sim_piece piece = {&m, sizeof m};
+    land_post(s, target, origin, simtime_add(done, sim_control_latency(s, target, origin)),
+              LAND_STORAGE_REPLY, &piece, 1);
 }
 
 void io_free_all(struct sim *s) {

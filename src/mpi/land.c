@@ -22,6 +22,7 @@ struct land {
     simtime_t at;
     int32_t target, origin;
     uint32_t seq, len;
+    uint8_t kind; /* LAND_FRONT, or the MPI layer's own (io.c) */
     void *msg;
 };
 
@@ -65,26 +66,37 @@ void land_event(void *ctx, const struct event *ev) {
     (void)ev;
     if (!s->lands.n) return;
     struct land l = heap_pop(&s->lands);
-    if (s->drv.land && s->status == SIM_OK)
+    if (s->status != SIM_OK) {
+        free(l.msg);
+        return;
+    }
+    if (l.kind == LAND_FRONT && s->drv.land)
         s->drv.land(s->drv.ctx, l.target, l.origin, l.msg, l.len);
+    else if (l.kind == LAND_STORAGE_REQUEST || l.kind == LAND_STORAGE_REPLY)
+        io_land(s, l.kind, l.target, l.origin, l.msg, l.len);
     free(l.msg);
 }
 
 void land_accept(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
-                 const void *msg, uint32_t len) {
+                 uint8_t kind, const void *msg, uint32_t len) {
     void *copy = xmalloc(len ? len : 1);
     memcpy(copy, msg, len);
-    heap_push(&s->lands, (struct land){at, target, origin, seq, len, copy});
+    heap_push(&s->lands, (struct land){at, target, origin, seq, len, kind, copy});
     engine_schedule(&s->eng, at, target, EV_LAND, 0, NULL);
 }
 
 void sim_land(struct sim *s, int32_t origin, int32_t target, simtime_t at,
               const struct sim_piece *pieces, int n) {
+    land_post(s, origin, target, at, LAND_FRONT, pieces, n);
+}
+
+void land_post(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint8_t kind,
+               const struct sim_piece *pieces, int n) {
     if (!s->land_seq) s->land_seq = xcalloc((size_t)s->nranks, sizeof *s->land_seq);
     uint32_t seq = s->land_seq[origin]++;
     if (at < s->eng.now) at = s->eng.now;
     if (!sim_local(s, target)) {
-        s->cross->land(s, origin, target, at, seq, pieces, n);
+        s->cross->land(s, origin, target, at, seq, kind, pieces, n);
         return;
     }
     size_t len = 0;
@@ -95,7 +107,7 @@ void sim_land(struct sim *s, int32_t origin, int32_t target, simtime_t at,
         if (pieces[i].len) memcpy(p, pieces[i].data, pieces[i].len);
         p += pieces[i].len;
     }
-    heap_push(&s->lands, (struct land){at, target, origin, seq, (uint32_t)len, msg});
+    heap_push(&s->lands, (struct land){at, target, origin, seq, (uint32_t)len, kind, msg});
     engine_schedule(&s->eng, at, target, EV_LAND, 0, NULL);
 }
 

@@ -63,7 +63,7 @@ enum {
 
 /* followed by the front end's message (len bytes) */
 struct pm_land {
-    uint8_t type;
+    uint8_t type, kind;
     int32_t origin, target;
     uint32_t seq, len;
     simtime_t at;
@@ -256,7 +256,7 @@ static void post_eject(struct sim *s, const struct xfer *x) {
 }
 
 static void post_land(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
-                      const struct sim_piece *pieces, int n) {
+                      uint8_t kind, const struct sim_piece *pieces, int n) {
     if (at < s->part->window_end) { /* would land in a window already run there */
         sim_fail(s,
                  "rank %d: a one-sided message to rank %d (another worker's) would land "
@@ -264,7 +264,7 @@ static void post_land(struct sim *s, int32_t origin, int32_t target, simtime_t a
                  origin, target);
         return;
     }
-    struct pm_land m = {PM_LAND, origin, target, seq, 0, at};
+    struct pm_land m = {PM_LAND, kind, origin, target, seq, 0, at};
     struct workers_piece all[9] = {{&m, sizeof m}};
     for (int i = 0; i < n && i < 8; i++) {
         all[i + 1] = (struct workers_piece){pieces[i].data, pieces[i].len};
@@ -446,7 +446,7 @@ static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
     case PM_LAND: {
         const struct pm_land *m = msg;
         if (len >= sizeof *m + (uint64_t)m->len)
-            land_accept(s, m->origin, m->target, m->at, m->seq, m + 1, m->len);
+            land_accept(s, m->origin, m->target, m->at, m->seq, m->kind, m + 1, m->len);
         break;
     }
     case PM_FRONT: /* a type byte, padding to 8, the front end's message */

@@ -279,9 +279,6 @@ static inline simtime_t sim_max(simtime_t a, simtime_t b) {
 
 /* status.c: the run's status and failure report */
 void sim_report_append(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* In a split run, stops it with "WHAT is not simulated in a split run yet"
- * and returns true; false otherwise. */
-bool sim_refuse_split(struct sim *s, int32_t rank, const char *what);
 
 /* request.c: requests' life, the index by id, ranks' wake-ups */
 /* `at` is the virtual post time: now for user calls, possibly later for
@@ -373,9 +370,17 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id);
 /* land.c */
 /* EV_LAND: the least landing takes effect. */
 void land_event(void *ctx, const struct event *ev);
+/* Whose a landing is: the front end's (sim_land), or the MPI layer's
+ * shared storage (io.c: a request reaching its server, the reply). */
+enum { LAND_FRONT, LAND_STORAGE_REQUEST, LAND_STORAGE_REPLY };
+void land_post(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint8_t kind,
+               const struct sim_piece *pieces, int n);
+/* io.c: a storage landing takes effect at rank target. */
+void io_land(struct sim *s, uint8_t kind, int32_t target, int32_t origin, const void *msg,
+             uint32_t len);
 /* A landing that crossed from another worker (part.c), with its origin's count. */
 void land_accept(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
-                 const void *msg, uint32_t len);
+                 uint8_t kind, const void *msg, uint32_t len);
 void land_free_all(struct sim *s);
 
 /* What the layers below a split run's partition hand to it (part.c sets
@@ -392,7 +397,7 @@ struct cross_ops {
     void (*clear_to_send)(struct sim *s, uint32_t id, simtime_t cleared);
     void (*eject)(struct sim *s, const struct xfer *x);
     void (*land)(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
-                 const struct sim_piece *pieces, int n);
+                 uint8_t kind, const struct sim_piece *pieces, int n);
 };
 
 /* part.c: a split run (docs/parallel.md) */

@@ -79,9 +79,3 @@ void sim_time_overflow(struct sim *s, int32_t rank, const char *what) {
                     "largest simulated time (%s)",
                     rank, units_format_time(s->eng.now, tb, sizeof tb), what, SIMTIME_LIMIT_TEXT);
 }
-
-bool sim_refuse_split(struct sim *s, int32_t rank, const char *what) {
-    if (!s->worker_of_node) return false;
-    sim_fail(s, "rank %d: %s is not simulated in a split run yet; run without --procs", rank, what);
-    return true;
-}

@@ -1057,8 +1057,8 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     rt.user_main = user_main;
     rt.app = argv[0];
     rt.wall_start = memstat_wall_seconds();
-    struct sim_driver drv = {resume,      &rt, NULL, split_front, split_ending, split_window_done,
-                             api_rma_land};
+    struct sim_driver drv = {resume,  &rt, NULL, split_front, split_ending, split_window_done,
+                             api_land};
     struct split_opts so = {st.procs, st.transport, st.trace_out, st.cyclic};
     if (!configure(&rt, &st, &err) || !split_fork(&rt, &so, &err) ||
         !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) || !split_join(&rt, &so, &err) ||

@@ -105,9 +105,10 @@ _Noreturn void runtime_abort_status(int status, const char *fmt, ...)
 
 /* A split run (docs/parallel.md): what the front end tells another
  * worker, by kind; runtime_post_front sends it (at this window's end). */
-enum front_kind { FRONT_COLL_DATA = 1, FRONT_GRAPH_EDGES, FRONT_OUTPUT };
+enum front_kind { FRONT_COLL_DATA = 1, FRONT_GRAPH_EDGES, FRONT_OUTPUT, FRONT_FILE_OPENED };
 void runtime_post_front(enum front_kind kind, int to, const struct sim_piece *pieces, int n);
 void graph_take_edges(const void *msg, uint32_t len); /* api/graph.c */
+void io_take_opened(const void *msg, uint32_t len);   /* api/io.c */
 /* In a split run, stops the run: `what` is not simulated there yet. */
 void runtime_refuse_split(const char *what);
 

@@ -145,6 +145,7 @@ void split_front(void *ctx, const void *msg, uint32_t len) {
     if (kind == FRONT_COLL_DATA) coll_data_take(body, len - (uint32_t)sizeof kind);
     if (kind == FRONT_GRAPH_EDGES) graph_take_edges(body, len - (uint32_t)sizeof kind);
     if (kind == FRONT_OUTPUT) take_output(body, len - (uint32_t)sizeof kind);
+    if (kind == FRONT_FILE_OPENED) io_take_opened(body, len - (uint32_t)sizeof kind);
 }
 
 void runtime_refuse_split(const char *what) {

@@ -181,8 +181,14 @@ void api_win_delete_attrs(MPI_Win win);
 /* A request-based one-sided operation's request is completed. */
 void api_rma_forget(struct simpi_request *q);
 /* A one-sided operation, lock message, post or complete arrives at rank
- * target (sim_driver.land). */
+ * target (sim_driver.land: api_land). */
 void api_rma_land(void *ctx, int32_t target, int32_t origin, const void *msg, uint32_t len);
+/* The shared file pointer's messages (io.c), told apart from one-sided
+ * communication's by their first byte. */
+enum { IO_LAND_FETCH = 32, IO_LAND_FETCHED, IO_LAND_ADJUST };
+void api_io_land(int32_t target, const void *msg, uint32_t len);
+/* What lands at a rank: one-sided communication or the shared file pointer. */
+void api_land(void *ctx, int32_t target, int32_t origin, const void *msg, uint32_t len);
 /* Generalized requests: at completion, the query and free callbacks
  * (status filled by query; returns the first error); on MPI_Cancel, the
  * cancel callback. */

@@ -11,7 +11,16 @@
  * request of the access's bytes per call, collective calls first
  * synchronising the file's group. Absolute paths are taken under the
  * platform's storage.root when it is set (as a simulated file system
- * mounted there). */
+ * mounted there).
+ *
+ * The shared file pointer lives with the file's first member (its "home"):
+ * an independent access through it asks the home for its place (a landing
+ * there and back, sim_land), and the collective ones (ordered accesses,
+ * seek_shared) learn the home's pointer with their exchange. So in a split
+ * run, where each worker opens the file for its own members, the home's
+ * worker creates it (and deletes it on close) and tells the others how the
+ * open went, the pointer has one keeper, and the run gives what one
+ * process gives. */
 #define _GNU_SOURCE /* pread, pwrite, ftruncate, fsync */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,9 +50,9 @@ struct file_member {
     MPI_Offset pos; /* individual file pointer, in etypes */
     int errhandler;
     bool closed;
-    uint32_t ordered; /* ordered accesses made (matches mfile.ordered_calls) */
-    MPI_Offset ordered_count, ordered_offset; /* this rank's etypes and place, in etypes */
-    int64_t split_bytes;                      /* a split collective's bytes, for its _end */
+    struct request *waiter; /* the rank waits for the home's answer (shared pointer) */
+    MPI_Offset fetched;     /* and the answer */
+    int64_t split_bytes;    /* a split collective's bytes, for its _end */
     bool split_open;
     char hints[FILE_HINTS][64];
 };
@@ -54,8 +63,9 @@ struct mfile {
     int fd, amode, open_error;
     char *path; /* on the host */
     bool atomic;
-    MPI_Offset shared_pos; /* shared file pointer, in etypes */
-    uint32_t ordered_calls;
+    MPI_Offset shared_pos; /* shared file pointer, in etypes (the home's is the one) */
+    int nlocal;            /* members run by this worker (all but in a split run) */
+    bool home;             /* this worker runs the first member */
     struct file_member *m;
 };
 
@@ -149,15 +159,52 @@ static void host_open(struct mfile *f, const char *name) {
     f->open_error = f->fd < 0 ? errno_class(errno) : MPI_SUCCESS;
 }
 
+/* The result of an open made by another worker (the file's home). */
+struct opened {
+    uint32_t key_ctx, key_seq;
+    int32_t error;
+};
+static struct opened *opened_elsewhere;
+static int nopened;
+
+void io_take_opened(const void *msg, uint32_t len) {
+    if (len < sizeof(struct opened)) return;
+    opened_elsewhere =
+        xrealloc_or_die(opened_elsewhere, sizeof *opened_elsewhere * (size_t)(nopened + 1));
+    memcpy(&opened_elsewhere[nopened++], msg, sizeof(struct opened));
+}
+
+/* Another worker's part of the file: opened as its home's worker opened
+ * it (the home created it if asked; its result came with the open's
+ * exchange, which ends only after the home's members joined). */
+static void open_like_home(struct mfile *f) {
+    int32_t error = MPI_ERR_IO;
+    for (int i = 0; i < nopened; i++)
+        if (opened_elsewhere[i].key_ctx == f->key_ctx &&
+            opened_elsewhere[i].key_seq == f->key_seq) {
+            error = opened_elsewhere[i].error;
+            opened_elsewhere[i] = opened_elsewhere[--nopened];
+            break;
+        }
+    f->open_error = error;
+    if (error != MPI_SUCCESS) return;
+    int flags = f->amode & MPI_MODE_RDONLY   ? O_RDONLY
+                : f->amode & MPI_MODE_WRONLY ? O_WRONLY
+                                             : O_RDWR;
+    f->fd = open(f->path, flags | O_CLOEXEC);
+    if (f->fd < 0) f->open_error = errno_class(errno);
+}
+
 /* The file being opened by this collective call: the first member to
- * arrive opens it, the others join. */
+ * arrive (in this worker) joins it, the others join. The home's worker
+ * opens it, and tells the other workers with members how that went. */
 static struct mfile *file_join(MPI_Comm comm, const char *name, int amode, MPI_File *handle) {
     struct sim *s = simpi_rt->sim;
     int32_t world = runtime_rank();
     uint32_t ctx = sim_comm_context(s, world, comm), seq = api_next_coll_seq(world, comm);
     for (int i = nfiles - 1; i >= 0; i--) {
         struct mfile *f = files[i];
-        if (f && f->joined < f->n && f->key_ctx == ctx && f->key_seq == seq) {
+        if (f && f->joined < f->nlocal && f->key_ctx == ctx && f->key_seq == seq) {
             *handle = i + 1;
             return f;
         }
@@ -167,10 +214,24 @@ static struct mfile *file_join(MPI_Comm comm, const char *name, int amode, MPI_F
     f->key_ctx = ctx;
     f->key_seq = seq;
     f->amode = amode;
+    f->fd = -1;
     f->m = xcalloc((size_t)f->n, sizeof *f->m);
-    for (int i = 0; i < f->n; i++)
+    for (int i = 0; i < f->n; i++) {
         f->m[i].world = sim_comm_member(s, world, comm, i);
-    host_open(f, name);
+        f->nlocal += sim_worker_of(s, f->m[i].world) == sim_worker_me(s);
+    }
+    f->home = sim_worker_of(s, f->m[0].world) == sim_worker_me(s);
+    if (f->home) {
+        host_open(f, name);
+        struct opened o = {ctx, seq, f->open_error};
+        const int32_t *others;
+        int nothers = sim_comm_workers(s, world, comm, &others);
+        struct sim_piece piece = {&o, sizeof o};
+        for (int i = 0; i < nothers; i++)
+            runtime_post_front(FRONT_FILE_OPENED, others[i], &piece, 1);
+    } else {
+        f->path = host_path(name);
+    }
     files = xrealloc_or_die(files, sizeof *files * (size_t)(nfiles + 1));
     files[nfiles++] = f;
     *handle = nfiles;
@@ -186,10 +247,10 @@ static void member_close(struct mfile *f, struct file_member *me, MPI_File fh) {
     me->closed = true;
     dt_release(me->view.etype);
     dt_release(me->view.filetype);
-    if (++f->nclosed < f->n) return;
+    if (++f->nclosed < f->nlocal) return;
     if (f->fd >= 0) {
         close(f->fd);
-        if (f->amode & MPI_MODE_DELETE_ON_CLOSE) unlink(f->path);
+        if (f->home && (f->amode & MPI_MODE_DELETE_ON_CLOSE)) unlink(f->path);
     }
     free(f->path);
     free(f->m);
@@ -200,7 +261,6 @@ static void member_close(struct mfile *f, struct file_member *me, MPI_File fh) {
 static int file_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh) {
     int rc = api_check_comm("MPI_File_open", comm);
     if (rc != MPI_SUCCESS) return rc;
-    runtime_refuse_split("MPI-IO (its storage is shared by the whole run)");
     *fh = MPI_FILE_NULL;
     if (!amode_valid(amode))
         return file_error("MPI_File_open", MPI_FILE_NULL, NULL, MPI_ERR_AMODE,
@@ -214,7 +274,8 @@ static int file_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, 
     me->errhandler = default_handler();
     hints_take(me, info);
     me->comm = api_comm_dup_private(comm); /* every member has joined when it returns */
-    storage_wait(0);                       /* the open: a metadata request */
+    if (!f->home && f->fd < 0 && f->open_error == MPI_SUCCESS) open_like_home(f);
+    storage_wait(0); /* the open: a metadata request */
     if (f->open_error != MPI_SUCCESS) {
         int code = f->open_error;
         char what[600];
@@ -364,6 +425,67 @@ struct io_call {
     MPI_Datatype type;
 };
 
+/* --- the shared file pointer, kept by the file's home --- */
+
+/* What a member asks the home and what comes back (landings, sim_land). */
+struct io_land {
+    uint8_t kind, pad[3];
+    uint32_t key_ctx, key_seq; /* the file */
+    int32_t from;              /* the member that asked */
+    int64_t etypes;            /* to add (fetch, adjust); the place (fetched) */
+};
+
+static struct mfile *file_by_key(uint32_t ctx, uint32_t seq) {
+    for (int i = 0; i < nfiles; i++)
+        if (files[i] && files[i]->key_ctx == ctx && files[i]->key_seq == seq) return files[i];
+    return NULL;
+}
+
+/* Sends kind about member `from` between the home and that member. */
+static void io_send(const struct mfile *f, int kind, int from, int64_t etypes) {
+    struct sim *s = simpi_rt->sim;
+    struct io_land m = {.kind = (uint8_t)kind, .key_ctx = f->key_ctx, .key_seq = f->key_seq};
+    m.from = from;
+    m.etypes = etypes;
+    bool answer = kind == IO_LAND_FETCHED;
+    int32_t origin = answer ? f->m[0].world : f->m[from].world;
+    int32_t to_world = answer ? f->m[from].world : f->m[0].world;
+    struct sim_piece piece = {&m, sizeof m};
+    sim_land(s, origin, to_world, simtime_add(sim_now(s), sim_control_latency(s, origin, to_world)),
+             &piece, 1);
+}
+
+/* Moves the shared pointer by etypes at the home; returns where it was
+ * when the request arrived there (the rank waits for the answer). */
+static MPI_Offset shared_fetch_add(struct mfile *f, struct file_member *me, MPI_Offset etypes) {
+    int mine = (int)(me - f->m);
+    me->waiter = sim_signal_new(simpi_rt->sim, me->world, f->m[0].world,
+                                "the shared file pointer (its keeper's answer)");
+    struct request *r = me->waiter;
+    io_send(f, IO_LAND_FETCH, mine, etypes);
+    runtime_wait(&r, 1, false);
+    return me->fetched;
+}
+
+void api_io_land(int32_t target, const void *msg, uint32_t len) {
+    struct io_land m;
+    if (len < sizeof m) return;
+    memcpy(&m, msg, sizeof m);
+    struct mfile *f = file_by_key(m.key_ctx, m.key_seq);
+    if (!f || m.from < 0 || m.from >= f->n) return; /* closed since */
+    if (m.kind == IO_LAND_FETCH) {
+        MPI_Offset was = f->shared_pos;
+        f->shared_pos += m.etypes;
+        io_send(f, IO_LAND_FETCHED, m.from, was);
+    } else if (m.kind == IO_LAND_ADJUST) {
+        f->shared_pos += m.etypes;
+    } else if (m.kind == IO_LAND_FETCHED && f->m[m.from].world == target && f->m[m.from].waiter) {
+        f->m[m.from].fetched = m.etypes;
+        sim_signal_fire(simpi_rt->sim, f->m[m.from].waiter, sim_now(simpi_rt->sim));
+        f->m[m.from].waiter = NULL;
+    }
+}
+
 static int check_access(MPI_File fh, struct mfile *f, struct file_member *me,
                         const struct io_call *c) {
     int rc = api_check_type(c->func, c->type, c->count);
@@ -418,8 +540,7 @@ static int64_t access_start(struct mfile *f, struct file_member *me, const struc
         me->pos += etypes;
         return (me->pos - etypes) * esize;
     default:
-        f->shared_pos += etypes;
-        return (f->shared_pos - etypes) * esize;
+        return shared_fetch_add(f, me, etypes) * esize;
     }
 }
 
@@ -454,7 +575,10 @@ static int io_access(MPI_File fh, const struct io_call *c, MPI_Status *status,
     int64_t done = move_data(f, me, c, pos);
     if (c->ptr != IO_EXPLICIT && done < dt_size(c->type) * c->count) { /* a short read */
         int64_t back = (dt_size(c->type) * c->count - done) / dt_size(me->view.etype);
-        *(c->ptr == IO_INDIVIDUAL ? &me->pos : &f->shared_pos) -= back;
+        if (c->ptr == IO_INDIVIDUAL)
+            me->pos -= back;
+        else /* the home gives the unread part back */
+            io_send(f, IO_LAND_ADJUST, (int)(me - f->m), -back);
     }
     if (request) {
         *request = io_request(done);
@@ -465,22 +589,26 @@ static int io_access(MPI_File fh, const struct io_call *c, MPI_Status *status,
     return MPI_SUCCESS;
 }
 
-/* Ordered access: ranks in order from the shared pointer, collectively. */
+/* Ordered access: ranks in order from the shared pointer, collectively.
+ * The members' counts and the home's pointer are exchanged (an allgather),
+ * and the first member, at the home, moves the pointer past them all. */
 static int io_ordered(MPI_File fh, struct io_call *c, MPI_Status *status) {
     FILE_OR_FAIL(c->func, fh, f, me);
     int rc = check_access(fh, f, me, c);
     if (rc != MPI_SUCCESS) return rc;
-    me->ordered_count = dt_size(c->type) * c->count / dt_size(me->view.etype);
-    api_coll_barrier(me->comm);              /* every member's count is known */
-    if (f->ordered_calls == me->ordered++) { /* the first back places them all */
-        f->ordered_calls++;
-        for (int i = 0; i < f->n; i++) {
-            f->m[i].ordered_offset = f->shared_pos;
-            f->shared_pos += f->m[i].ordered_count;
-        }
+    int mine = (int)(me - f->m);
+    int64_t my[2] = {dt_size(c->type) * c->count / dt_size(me->view.etype), f->shared_pos};
+    int64_t *all = xmalloc(sizeof my * (size_t)f->n);
+    api_coll_allgather(my, (int)sizeof my, all, me->comm);
+    MPI_Offset place = all[1], total = 0; /* the first member's (the home's) pointer */
+    for (int i = 0; i < f->n; i++) {
+        if (i == mine) place += total;
+        total += all[2 * i];
     }
+    free(all);
+    if (mine == 0) f->shared_pos += total;
     c->ptr = IO_EXPLICIT;
-    c->offset = me->ordered_offset;
+    c->offset = place;
     int64_t done = move_data(f, me, c, c->offset * dt_size(me->view.etype));
     storage_wait(done);
     io_status(status, done);
@@ -541,13 +669,21 @@ static int file_seek(MPI_File fh, MPI_Offset offset, int whence) {
     return seek_to("MPI_File_seek", fh, f, me, &me->pos, offset, whence);
 }
 
+/* Collective: the first member (at the home) moves the pointer and tells
+ * the others the outcome. */
 static int file_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
     FILE_OR_FAIL("MPI_File_seek_shared", fh, f, me);
+    bool first = me == &f->m[0];
     MPI_Offset pos = f->shared_pos;
-    int rc = seek_to("MPI_File_seek_shared", fh, f, me, &pos, offset, whence);
-    api_coll_barrier(me->comm); /* collective: every member reads the pointer before any moves it */
-    if (rc == MPI_SUCCESS) f->shared_pos = pos;
-    api_coll_barrier(me->comm);
+    int rc = first ? seek_to("MPI_File_seek_shared", fh, f, me, &pos, offset, whence) : MPI_SUCCESS;
+    int64_t outcome[2] = {pos, rc};
+    api_coll_bcast(outcome, 2, MPI_INT64_T, 0, me->comm);
+    if (!first && outcome[1] != MPI_SUCCESS)
+        rc =
+            file_error("MPI_File_seek_shared", fh, me, (int)outcome[1],
+                       "whence is not MPI_SEEK_SET, CUR or END, or the position would be negative");
+    if (first && rc == MPI_SUCCESS) f->shared_pos = pos;
+    api_coll_barrier(me->comm); /* nobody uses the pointer before it moved */
     return rc;
 }
 
@@ -560,7 +696,7 @@ static int file_get_position(MPI_File fh, MPI_Offset *offset) {
 
 static int file_get_position_shared(MPI_File fh, MPI_Offset *offset) {
     FILE_OR_FAIL("MPI_File_get_position_shared", fh, f, me);
-    *offset = f->shared_pos;
+    *offset = shared_fetch_add(f, me, 0);
     return MPI_SUCCESS;
 }
 

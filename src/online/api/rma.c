@@ -1007,6 +1007,13 @@ static void rma_land_op(struct window *w, struct win_member *t, const struct lan
     free(old);
 }
 
+void api_land(void *ctx, int32_t target, int32_t origin, const void *msg, uint32_t len) {
+    if (len && *(const uint8_t *)msg >= IO_LAND_FETCH)
+        api_io_land(target, msg, len);
+    else
+        api_rma_land(ctx, target, origin, msg, len);
+}
+
 void api_rma_land(void *ctx, int32_t target, int32_t origin, const void *msg, uint32_t len) {
     (void)ctx, (void)origin;
     struct land_head h;
