@@ -74,6 +74,8 @@ void land_event(void *ctx, const struct event *ev) {
         s->drv.land(s->drv.ctx, l.target, l.origin, l.msg, l.len);
     else if (l.kind == LAND_STORAGE_REQUEST || l.kind == LAND_STORAGE_REPLY)
         io_land(s, l.kind, l.target, l.origin, l.msg, l.len);
+    else if (l.kind == LAND_CANCEL_REQUEST || l.kind == LAND_CANCEL_REPLY)
+        pt2pt_cancel_land(s, l.kind, l.target, l.msg, l.len);
     free(l.msg);
 }
 

@@ -819,7 +819,71 @@ void pt2pt_free_payloads(struct sim *s) {
                 }
 }
 
-bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
+/* A cancellation of a send on its way to the receiver, and the answer. */
+struct cancel_msg {
+    uint64_t send;   /* the send, in its sender's worker */
+    uint64_t answer; /* the signal that waits for the answer there, or 0 */
+    int32_t sender;
+    uint8_t cancelled, pad[3];
+};
+
+static void cancel_send(struct sim *s, int32_t rank, struct request *r, struct request *answer) {
+    struct cancel_msg m = {(uint64_t)(uintptr_t)r, (uint64_t)(uintptr_t)answer, rank, 0, {0}};
+    struct sim_piece piece = {&m, sizeof m};
+    land_post(s, rank, r->peer, simtime_add(s->eng.now, sim_control_latency(s, rank, r->peer)),
+              LAND_CANCEL_REQUEST, &piece, 1);
+}
+
+/* At the receiver: the send (or, from another worker, its stand-in) is
+ * withdrawn if it still waits in the unexpected queue. */
+static bool withdraw(struct sim *s, int32_t receiver, const struct cancel_msg *m) {
+    struct srank *dr = &s->ranks[receiver];
+    struct request *q = dr->unexp_head;
+    while (q && !(q->remote ? (uint64_t)q->cpu_mark == m->send : (uint64_t)(uintptr_t)q == m->send))
+        q = q->qnext;
+    if (!q || !unexp_remove(dr, q)) return false;
+    if (!q->remote) return true; /* the sender's side, at the answer */
+    if (q->flags & RF_OWNS) free(q->data);
+    q->data = NULL;
+    q->flags = (uint8_t)((q->flags & ~RF_OWNS) | RF_MATCHED | RF_RESOLVED);
+    request_release(s, q);
+    return true;
+}
+
+/* At the sender, the answer: a withdrawn send completes now. */
+static void cancel_answered(struct sim *s, const struct cancel_msg *m) {
+    struct request *r = (struct request *)(uintptr_t)m->send;
+    if (m->cancelled) {
+        r->hold = HOLD_CANCELLED;
+        r->flags |= RF_MATCHED; /* no longer referenced by a queue */
+        if (r->flags & RF_OWNS) free(r->data);
+        r->flags &= (uint8_t)~RF_OWNS;
+        r->data = NULL;
+        r->partner_time = s->eng.now; /* a held buffered send frees its space now */
+        if (!(r->flags & RF_RESOLVED))
+            request_resolve(s, r, s->eng.now, s->eng.now);
+        else
+            request_maybe_free(s, r);
+    }
+    if (m->answer) sim_signal_fire(s, (struct request *)(uintptr_t)m->answer, s->eng.now);
+}
+
+void pt2pt_cancel_land(struct sim *s, uint8_t kind, int32_t target, const void *msg, uint32_t len) {
+    struct cancel_msg m;
+    if (len < sizeof m) return;
+    memcpy(&m, msg, sizeof m);
+    if (kind == LAND_CANCEL_REPLY) {
+        cancel_answered(s, &m);
+        return;
+    }
+    m.cancelled = withdraw(s, target, &m);
+    struct sim_piece piece = {&m, sizeof m};
+    land_post(s, target, m.sender,
+              simtime_add(s->eng.now, sim_control_latency(s, target, m.sender)), LAND_CANCEL_REPLY,
+              &piece, 1);
+}
+
+bool sim_cancel(struct sim *s, int32_t rank, struct request *r, struct request *answer) {
     struct srank *me = &s->ranks[rank];
     if (s->rec && r->rec_id >= 0) record_cancel(s, rank, r);
     struct request *prev;
@@ -830,25 +894,15 @@ bool sim_cancel(struct sim *s, int32_t rank, struct request *r) {
         if (was && !delivering(me)) stop_delivering(s, rank); /* the last one waiting */
         return true;
     }
-    if (r->kind == REQ_SEND && !sim_local(s, r->peer)) { /* matched or not: known elsewhere */
-        sim_fail(s,
-                 "rank %d: MPI_Cancel of a send to rank %d, which runs in another worker: a "
-                 "split run cannot cancel across workers yet; run without --procs",
-                 rank, r->peer);
-        return false;
-    }
-    if (r->kind == REQ_SEND && !(r->flags & RF_MATCHED)) {
-        struct srank *dr = &s->ranks[r->peer];
-        if (!unexp_remove(dr, r)) return false;
-        r->flags |= RF_MATCHED; /* no longer referenced by a queue */
-        if (r->flags & RF_OWNS) free(r->data);
-        r->flags &= (uint8_t)~RF_OWNS;
-        r->data = NULL;
-        r->partner_time = s->eng.now; /* a held buffered send frees its space now */
-        if (!(r->flags & RF_RESOLVED)) request_resolve(s, r, s->eng.now, s->eng.now);
-        return true;
-    }
+    if (r->kind == REQ_SEND && !(r->flags & RF_SUB) && r->hold != HOLD_CANCELLED)
+        cancel_send(s, rank, r, answer); /* matched or not, the receiver's node answers */
+    else if (answer)
+        sim_signal_fire(s, answer, s->eng.now); /* nothing to ask */
     return false;
+}
+
+bool sim_request_cancelled(const struct request *r) {
+    return r->kind == REQ_SEND && r->hold == HOLD_CANCELLED;
 }
 
 struct request *sim_claim(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, int32_t tag,

@@ -307,9 +307,14 @@ struct request *sim_claim(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
 struct request *sim_mrecv(struct sim *s, int32_t rank, struct request *send,
                           struct sim_recv_target *target);
 
-/* MPI_Cancel: a receive not yet matched, or a send not yet received, is
- * withdrawn and completes at once; returns whether it was cancelled. */
-bool sim_cancel(struct sim *s, int32_t rank, struct request *req);
+/* MPI_Cancel of a receive: withdrawn and complete at once if not matched
+ * yet; returns whether it was. Of a send: the cancellation reaches the
+ * receiver's node one control latency later, which withdraws the message
+ * if no receive has matched it (the send then completes), and its answer
+ * takes as long back, when `answer` (a signal, or NULL) fires and
+ * sim_request_cancelled tells the outcome; returns false. */
+bool sim_cancel(struct sim *s, int32_t rank, struct request *req, struct request *answer);
+bool sim_request_cancelled(const struct request *req);
 
 /* A front end's message from rank origin that takes effect at rank target
  * at virtual time `at`, no sooner than a control message sent now would

@@ -47,7 +47,8 @@ struct request {
     int32_t user_id;
     uint8_t kind : 4;
     uint8_t hold : 2;       /* a receive: HOLD_ANY if from any source and waiting; a send in
-                               the unexpected queue: HOLD_ANY once offered (pt2pt.c) */
+                               the unexpected queue: HOLD_ANY once offered (pt2pt.c); a
+                               send withdrawn by MPI_Cancel: HOLD_CANCELLED */
     uint8_t remote : 1;     /* a split run's stand-in for a send posted on another worker
                                (part.c): cpu_mark holds the sender's request there */
     uint8_t remote_sub : 1; /* and that send belongs to a collective's schedule */
@@ -63,7 +64,7 @@ struct request {
 };
 
 /* request.hold (pt2pt.c, "receives from any source") */
-enum { HOLD_NONE, HOLD_ANY };
+enum { HOLD_NONE, HOLD_ANY, HOLD_CANCELLED };
 
 /* An entry of the index of outstanding requests by id (wait.c): r NULL is
  * free, r ID_GONE a removed entry that lookups pass over. */
@@ -372,9 +373,18 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id);
 void land_event(void *ctx, const struct event *ev);
 /* Whose a landing is: the front end's (sim_land), or the MPI layer's
  * shared storage (io.c: a request reaching its server, the reply). */
-enum { LAND_FRONT, LAND_STORAGE_REQUEST, LAND_STORAGE_REPLY };
+enum {
+    LAND_FRONT,
+    LAND_STORAGE_REQUEST,
+    LAND_STORAGE_REPLY,
+    LAND_CANCEL_REQUEST,
+    LAND_CANCEL_REPLY
+};
 void land_post(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint8_t kind,
                const struct sim_piece *pieces, int n);
+/* pt2pt.c: a cancellation's landing (a send's, at its receiver, and the
+ * answer) takes effect at rank target. */
+void pt2pt_cancel_land(struct sim *s, uint8_t kind, int32_t target, const void *msg, uint32_t len);
 /* io.c: a storage landing takes effect at rank target. */
 void io_land(struct sim *s, uint8_t kind, int32_t target, int32_t origin, const void *msg,
              uint32_t len);

@@ -140,13 +140,20 @@ static bool do_test(struct replay *rp, const struct trace_rec *r) {
     return true;
 }
 
-/* MPI_Cancel: withdraws the request if it is not matched yet (it then
- * completes at once); the rank goes on either way. */
+/* MPI_Cancel: withdraws a receive at once if it is not matched yet (it
+ * then completes); for a send, the rank waits for the receiver's answer
+ * (sim_cancel), as on-line. */
 static bool do_cancel(struct replay *rp, const struct trace_rec *r) {
     struct request *q;
     if (!collect_requests(rp, r, &q)) return false;
-    sim_cancel(rp->sim, r->rank, q);
-    return true;
+    if (!sim_request_is_send(q)) {
+        sim_cancel(rp->sim, r->rank, q, NULL);
+        return true;
+    }
+    struct request *answer =
+        sim_signal_new(rp->sim, r->rank, -1, "MPI_Cancel (the receiver's answer)");
+    sim_cancel(rp->sim, r->rank, q, answer);
+    return sim_wait(rp->sim, r->rank, &answer, 1, false);
 }
 
 /* MPI_Request_free: the rank lets go of the request, which goes on. */

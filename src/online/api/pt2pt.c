@@ -869,6 +869,17 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
     API_RETURN(MPI_SUCCESS);
 }
 
+/* MPI_Cancel of a send waits for the receiver's node to answer whether it
+ * withdrew the message (docs/models.md). */
+static bool cancel_send(struct simpi_request *q) {
+    struct sim *s = simpi_rt->sim;
+    int32_t rank = runtime_rank();
+    struct request *answer = sim_signal_new(s, rank, -1, "MPI_Cancel (the receiver's answer)");
+    sim_cancel(s, rank, q->r, answer);
+    runtime_wait(&answer, 1, false);
+    return sim_request_cancelled(q->r);
+}
+
 int PMPI_Cancel(MPI_Request *request) {
     API_ENTER("MPI_Cancel");
     int crc_ = api_check_requests("MPI_Cancel", request, 1);
@@ -876,8 +887,10 @@ int PMPI_Cancel(MPI_Request *request) {
     struct simpi_request *q = *request;
     if (q && q->active && q->greq)
         api_greq_cancel(q);
+    else if (q && q->active && q->r && !q->stage && sim_request_is_send(q->r))
+        q->cancelled = cancel_send(q);
     else if (q && q->active && q->r && !q->stage)
-        q->cancelled = sim_cancel(simpi_rt->sim, runtime_rank(), q->r);
+        q->cancelled = sim_cancel(simpi_rt->sim, runtime_rank(), q->r, NULL);
     API_RETURN(MPI_SUCCESS);
 }
 
