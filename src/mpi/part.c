@@ -619,10 +619,6 @@ bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
                        "--procs: the %s contention model shares the whole network, which "
                        "one worker cannot see; run it without --procs",
                        s->net->contention == CONTENTION_FLOW ? "flow" : "buses");
-    if (s->recv_free)
-        return err_set(err, "--procs: the platform's mpi.recv_overhead orders a rank's receives "
-                            "by their match, which a split run cannot follow yet; run without "
-                            "--procs");
     if (s->coll.analytic)
         return err_set(err, "--procs: Dimemas' analytic collectives (mpi.coll.model: analytic) "
                             "gather each collective's members in one place; run without --procs");

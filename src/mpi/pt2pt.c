@@ -177,11 +177,69 @@ static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
     s->net_transfer += recv_done - ts; /* picoseconds: the sum does not depend on its order */
 }
 
+/* --- the receive overhead (LogGP's o at the receiver, mpi.recv_overhead):
+ * a rank's CPU takes the messages whose data are there one at a time, in
+ * the order (ready, sender, the sender's count), which does not depend on
+ * the order the engine matched them in, so a split run takes them alike --- */
+
+static bool recv_before(const struct recv_entry *a, const struct recv_entry *b) {
+    if (a->ready != b->ready) return a->ready < b->ready;
+    if (a->receiver != b->receiver) return a->receiver < b->receiver;
+    if (a->sender != b->sender) return a->sender < b->sender;
+    return a->order < b->order;
+}
+
+static void recv_push(struct recv_heap *h, struct recv_entry e) {
+    if (h->n == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 64;
+        h->v = xrealloc_or_die(h->v, sizeof *h->v * h->cap);
+    }
+    size_t i = h->n++;
+    while (i > 0 && recv_before(&e, &h->v[(i - 1) / 2])) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = e;
+}
+
+static struct recv_entry recv_pop(struct recv_heap *h) {
+    struct recv_entry top = h->v[0], last = h->v[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && recv_before(&h->v[c + 1], &h->v[c])) c++;
+        if (!recv_before(&h->v[c], &last)) break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n) h->v[i] = last;
+    return top;
+}
+
+/* The receiver's CPU is due for the least waiting transfer (the engine
+ * runs events by time, then rank: it is this event's rank's). */
+void pt2pt_recv_event(void *ctx, const struct event *ev) {
+    struct sim *s = ctx;
+    (void)ev;
+    if (!s->recv_ready.n) return;
+    struct recv_entry e = recv_pop(&s->recv_ready);
+    s->xfers[e.xfer].overhead_due = 2;
+    pt2pt_finish_transfer(s, e.xfer);
+}
+
 /* Resolves the matched pair of transfer id, whose data have arrived, and
  * frees the transfer. */
 void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
     struct xfer *x = &s->xfers[id];
     struct request *send = x->send, *recv = x->recv;
+    if (s->recv_free && x->overhead_due != 2) { /* the receiver's CPU takes it in turn */
+        simtime_t ready = sim_max(recv->post_time, x->arrival);
+        x->overhead_due = 1;
+        recv_push(&s->recv_ready, (struct recv_entry){ready, recv->owner, x->from, x->order, id});
+        engine_schedule(&s->eng, ready, recv->owner, EV_RECV, 0, NULL);
+        return;
+    }
     simtime_t ts = recv->partner_time; /* set at match: the send's post time */
     simtime_t recv_done = loggp_recv_done(s, recv->owner, sim_max(recv->post_time, x->arrival));
     note_message(s, x->from, recv->owner, ts, recv_done);
@@ -232,6 +290,7 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
     if (id) { /* eager */
         struct xfer *x = &s->xfers[id];
         x->recv = recv;
+        x->order = send->seq;
         if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
         bool let_go = pt2pt_done_at_post(s, send);
         x->send = let_go ? NULL : send;
@@ -247,6 +306,7 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
     x->recv = recv;
     x->send = send; /* waits for the data, or (buffered) holds its buffer until then */
     x->from = send->owner;
+    x->order = send->seq;
     if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
     if (!s->cont) {
         nics_clear_to_send(s, id, simtime_add(matched, ctrl));
@@ -254,6 +314,25 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
     }
     contention_start(s->cont, s->ranks[send->owner].node, s->ranks[recv->owner].node, send->size,
                      simtime_add(matched, ctrl), (void *)(uintptr_t)id);
+}
+
+/* A matched pair whose data are there at `ready`, with a receive overhead:
+ * a transfer that waits for the receiver's CPU (pt2pt_finish_transfer). */
+static void through_cpu(struct sim *s, struct request *send, struct request *recv, simtime_t ready,
+                        bool eager) {
+    recv->partner_time = send->post_time;
+    uint32_t id = transfer_new(s);
+    struct xfer *x = &s->xfers[id];
+    x->recv = recv;
+    x->from = send->owner;
+    x->order = send->seq;
+    x->eager = eager && send->mode == SEND_SYNC; /* its acknowledgement follows */
+    x->arrival = ready;
+    bool let_go = pt2pt_done_at_post(s, send);
+    x->send = let_go ? NULL : send;
+    if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
+    if (let_go && send->remote) s->cross->settle(s, send);
+    pt2pt_finish_transfer(s, id);
 }
 
 /* Applies the protocol timing to a matched pair (see the file comment). */
@@ -273,14 +352,14 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     if (eager) {
         recv_done =
             sim_max(tr, simtime_add(ts, network_cost(s->net, sr->node, rr->node, send->size)));
-        if (!deferred) recv_done = loggp_recv_done(s, recv->owner, recv_done);
+        if (!deferred && !s->recv_free) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
     } else {
         simtime_t matched = sim_max(tr, simtime_add(ts, ctrl));
         simtime_t cleared = simtime_add(matched, ctrl);
         recv_done = simtime_add(cleared, network_cost(s->net, sr->node, rr->node, send->size));
         if (recv_done == SIMTIME_NEVER && !s->cont) deferred = false; /* said below */
-        if (!deferred) recv_done = loggp_recv_done(s, recv->owner, recv_done);
+        if (!deferred && !s->recv_free) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_BUFFERED ? ts : recv_done;
     }
     if (!deferred && (recv_done == SIMTIME_NEVER || send_done == SIMTIME_NEVER)) {
@@ -312,6 +391,10 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     account_transfer(s, send, recv);
     if (deferred) {
         match_deferred(s, send, recv, ctrl);
+        return;
+    }
+    if (s->recv_free) { /* the data are there at recv_done: then the receiver's CPU */
+        through_cpu(s, send, recv, recv_done, eager);
         return;
     }
     note_message(s, send->owner, recv->owner, ts, recv_done);

@@ -37,6 +37,11 @@ static void net_event(void *ctx, const struct event *ev) {
     sched_drain(ctx);
 }
 
+static void recv_event(void *ctx, const struct event *ev) {
+    pt2pt_recv_event(ctx, ev);
+    sched_drain(ctx);
+}
+
 static void land_arrives(void *ctx, const struct event *ev) {
     land_event(ctx, ev);
     sched_drain(ctx);
@@ -79,6 +84,7 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     engine_register(&s->eng, EV_WAKE, wake_event, s);
     engine_register(&s->eng, EV_ANY, any_event, s);
     engine_register(&s->eng, EV_LAND, land_arrives, s);
+    engine_register(&s->eng, EV_RECV, recv_event, s);
     pool_init(&s->req_pool, sizeof(struct request), 4096);
     s->owing_rank = -1;
     if (!sched_read_forced(s, err)) {
@@ -125,6 +131,7 @@ void sim_destroy(struct sim *s) {
     part_free(s);
     deadlock_free(s);
     free(s->recv_free);
+    free(s->recv_ready.v);
     free(s->coll_cpu_free);
     engine_destroy(&s->eng);
     free(s->ranks);

@@ -92,6 +92,8 @@ struct xfer {
     uint32_t remote; /* a split run: the sender's worker reserving the injection side for
                         the receiver's, which holds the transfer as remote - 1 (part.c) */
     uint8_t eager;
+    uint8_t overhead_due; /* waits in recv_ready for its receiver's CPU (mpi.recv_overhead) */
+    uint32_t order;       /* the send's place among its sender's sends (send->seq) */
 };
 
 /* Transfers waiting for an interface side (nics.c), a heap by (at, order:
@@ -211,6 +213,17 @@ struct sim {
     int32_t owing_rank;
     simtime_t owing_until;
     simtime_t *nic_free, *recv_free, *coll_cpu_free;
+    /* with mpi.recv_overhead: matched transfers whose data are there, each
+     * waiting for its receiver's CPU in the order (ready, receiver, sender,
+     * the sender's count) (pt2pt.c) */
+    struct recv_heap {
+        struct recv_entry {
+            simtime_t ready;
+            int32_t receiver, sender;
+            uint32_t order, xfer;
+        } * v;
+        size_t n, cap;
+    } recv_ready;
     /* serial interfaces (network.interfaces, net/interfaces.h); NULL when
      * unlimited, or with a contention model */
     struct interfaces *nics;
@@ -266,7 +279,7 @@ struct sim {
  * contention model's, or the interfaces' (nics.c: a clear-to-send reaching
  * a rank, or, for no rank, a window's start); EV_LAND a front end's
  * message taking effect at the rank (land.c), before it wakes. */
-enum { EV_ANY = 0, EV_NET = 1, EV_LAND = 2, EV_WAKE = 3 };
+enum { EV_ANY = 0, EV_NET = 1, EV_RECV = 2, EV_LAND = 3, EV_WAKE = 4 };
 /* `mode` of a receive request that is a probe (MPI_Probe) */
 #define PROBE_MODE 7
 
@@ -365,8 +378,11 @@ bool pt2pt_done_at_post(const struct sim *s, const struct request *send);
 void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtime_t done,
                          simtime_t partner);
 /* The completion of a matched transfer whose data have arrived (at its
- * `arrival`), which frees it (struct sim's transfer_arrived). */
+ * `arrival`), which frees it (struct sim's transfer_arrived); with a
+ * receive overhead, once the receiver's CPU takes it (EV_RECV:
+ * pt2pt_recv_event). */
 void pt2pt_finish_transfer(struct sim *s, uint32_t id);
+void pt2pt_recv_event(void *ctx, const struct event *ev);
 
 /* land.c */
 /* EV_LAND: the least landing takes effect. */

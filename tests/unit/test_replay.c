@@ -721,6 +721,29 @@ static void test_loggp_collective(void) {
     CHECK_EQ_INT(o.finish[3], 10 * US);
 }
 
+/* mpi.recv_overhead takes a rank's messages in the order their data are
+ * there, not the order they were matched in. Affine T(S) = 10 us + S x 1 ns,
+ * o_r = 5 us, unlimited interfaces, everything eager. Rank 2 posts both
+ * receives at 0: rank 0's 90,000 B (sent at 0) matches first, its data
+ * there at 10 + 90 = 100 us; rank 1's 1,000 B (sent at 10 us) matches
+ * second, there at 10 + 10 + 1 = 21 us. Its CPU takes rank 1's first:
+ * done at 21 + 5 = 26 us; rank 2 then computes 100 us (126) and waits for
+ * rank 0's, done at max(100, 26) + 5 = 105: rank 2 ends at 126 us. (In
+ * match order, rank 1's would be done only at 105 + 5 = 110, and rank 2
+ * end at 210 us.) */
+static void test_recv_overhead_order(void) {
+    const char *plat = "nodes: 3\ncores_per_node: 1\n"
+                       "inter: {model: affine, latency: 10us, bandwidth: 1GB/s}\n"
+                       "network: {interfaces: unlimited}\n"
+                       "mpi: {recv_overhead: 5us, eager_limit: 1MiB}\n";
+    struct outcome o = run_with(plat, NULL, 0,
+                                "simpi-trace 1\nranks 3\n0 send 2 90000\n1 compute 10us\n"
+                                "1 send 2 1000\n2 irecv 0 90000 req=1\n2 irecv 1 1000 req=2\n"
+                                "2 wait 2\n2 compute 100us\n2 wait 1\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[2], 126 * US);
+}
+
 /* network.intra_contention: two ranks on one node (intra: 1 GB/s, no
  * latency); rank 0's two 1e6 B messages to rank 1 share the node's memory:
  * 0.5 GB/s each, both received at 2 ms (1 ms each without). */
@@ -1191,6 +1214,7 @@ TEST_LIST(replay_tests) = {
     {"replay.loggp_collective", test_loggp_collective},
     {"replay.dimemas_cpu_latency", test_dimemas_cpu_latency},
     {"replay.loggopsim_timing", test_loggopsim_timing},
+    {"replay.recv_overhead_order", test_recv_overhead_order},
     {"replay.flow_scatter_backbone", test_flow_scatter_backbone},
     {"replay.flow_two_share", test_flow_two_share_a_link},
     {"replay.flow_third_arrives", test_flow_third_arrives},
