@@ -26,46 +26,20 @@ struct land {
     void *msg;
 };
 
-static bool land_before(const struct land *a, const struct land *b) {
+static bool land_before(const void *pa, const void *pb) {
+    const struct land *a = pa, *b = pb;
     if (a->at != b->at) return a->at < b->at;
     if (a->target != b->target) return a->target < b->target;
     if (a->origin != b->origin) return a->origin < b->origin;
     return a->seq < b->seq;
 }
 
-static void heap_push(struct land_heap *h, struct land l) {
-    if (h->n == h->cap) {
-        h->cap = h->cap ? 2 * h->cap : 64;
-        h->v = xrealloc_or_die(h->v, sizeof *h->v * h->cap);
-    }
-    size_t i = h->n++;
-    while (i > 0 && land_before(&l, &h->v[(i - 1) / 2])) {
-        h->v[i] = h->v[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->v[i] = l;
-}
-
-static struct land heap_pop(struct land_heap *h) {
-    struct land top = h->v[0], last = h->v[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->n) break;
-        if (c + 1 < h->n && land_before(&h->v[c + 1], &h->v[c])) c++;
-        if (!land_before(&h->v[c], &last)) break;
-        h->v[i] = h->v[c];
-        i = c;
-    }
-    if (h->n) h->v[i] = last;
-    return top;
-}
-
 void land_event(void *ctx, const struct event *ev) {
     struct sim *s = ctx;
     (void)ev;
     if (!s->lands.n) return;
-    struct land l = heap_pop(&s->lands);
+    struct land l;
+    heap_pop(&s->lands, &l);
     if (s->status != SIM_OK) {
         free(l.msg);
         return;
@@ -83,7 +57,8 @@ void land_accept(struct sim *s, int32_t origin, int32_t target, simtime_t at, ui
                  uint8_t kind, const void *msg, uint32_t len) {
     void *copy = xmalloc(len ? len : 1);
     memcpy(copy, msg, len);
-    heap_push(&s->lands, (struct land){at, target, origin, seq, len, kind, copy});
+    struct land l = {at, target, origin, seq, len, kind, copy};
+    heap_push(&s->lands, &l);
     engine_schedule(&s->eng, at, target, EV_LAND, 0, NULL);
 }
 
@@ -109,13 +84,18 @@ void land_post(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint
         if (pieces[i].len) memcpy(p, pieces[i].data, pieces[i].len);
         p += pieces[i].len;
     }
-    heap_push(&s->lands, (struct land){at, target, origin, seq, (uint32_t)len, kind, msg});
+    struct land l = {at, target, origin, seq, (uint32_t)len, kind, msg};
+    heap_push(&s->lands, &l);
     engine_schedule(&s->eng, at, target, EV_LAND, 0, NULL);
+}
+
+void land_init(struct sim *s) {
+    heap_init(&s->lands, sizeof(struct land), land_before);
 }
 
 void land_free_all(struct sim *s) {
     for (size_t i = 0; i < s->lands.n; i++)
-        free(s->lands.v[i].msg);
-    free(s->lands.v);
+        free(((struct land *)(void *)s->lands.v)[i].msg);
+    heap_free(&s->lands);
     free(s->land_seq);
 }

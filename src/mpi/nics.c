@@ -32,7 +32,7 @@ static bool entry_before(const struct nic_entry *a, const struct nic_entry *b) {
     return a->at != b->at ? a->at < b->at : a->order < b->order;
 }
 
-static void heap_push(struct nic_heap *h, const struct xfer *x, uint32_t id) {
+static void nic_heap_push(struct nic_heap *h, const struct xfer *x, uint32_t id) {
     if (h->n == h->cap) {
         h->cap = h->cap ? 2 * h->cap : 64;
         h->e = xrealloc_or_die(h->e, sizeof *h->e * h->cap);
@@ -46,7 +46,7 @@ static void heap_push(struct nic_heap *h, const struct xfer *x, uint32_t id) {
     h->e[i] = e;
 }
 
-static uint32_t heap_pop(struct nic_heap *h) {
+static uint32_t nic_heap_pop(struct nic_heap *h) {
     uint32_t top = h->e[0].id;
     struct nic_entry last = h->e[--h->n];
     size_t i = 0, n = h->n;
@@ -103,7 +103,7 @@ void nics_toward_ejection(struct sim *s, uint32_t id) {
         eject(s, id);
         return;
     }
-    heap_push(&s->eject, x, id);
+    nic_heap_push(&s->eject, x, id);
     if (due < s->nic_batch_at) {
         s->nic_batch_at = due;
         engine_schedule(&s->eng, due, -1, EV_NET, ++s->nic_batch_gen, NULL);
@@ -182,7 +182,7 @@ void nics_expect_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
         return;
     }
     x->at = cleared;
-    heap_push(&s->cts, x, id);
+    nic_heap_push(&s->cts, x, id);
     engine_schedule(&s->eng, cleared, x->from, EV_NET, 0, NULL);
 }
 
@@ -192,7 +192,7 @@ static void clear_to_send_arrives(struct sim *s, int32_t rank) {
     while (s->cts.n) {
         const struct nic_entry *e = &s->cts.e[0];
         if (e->at > s->eng.now || (e->at == s->eng.now && (int32_t)(e->order >> 32) > rank)) break;
-        uint32_t id = heap_pop(&s->cts);
+        uint32_t id = nic_heap_pop(&s->cts);
         inject(s, id, s->xfers[id].at);
     }
 }
@@ -203,7 +203,7 @@ static void window_begins(struct sim *s, uint32_t gen) {
     if (gen != s->nic_batch_gen) return; /* superseded by an earlier window */
     s->nic_batch_at = SIMTIME_NEVER;
     while (s->eject.n && eject_due(s, s->eject.e[0].at) <= s->eng.now)
-        eject(s, heap_pop(&s->eject));
+        eject(s, nic_heap_pop(&s->eject));
     if (!s->eject.n) return;
     s->nic_batch_at = eject_due(s, s->eject.e[0].at);
     engine_schedule(&s->eng, s->nic_batch_at, -1, EV_NET, ++s->nic_batch_gen, NULL);

@@ -182,39 +182,22 @@ static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
  * the order (ready, sender, the sender's count), which does not depend on
  * the order the engine matched them in, so a split run takes them alike --- */
 
-static bool recv_before(const struct recv_entry *a, const struct recv_entry *b) {
+struct recv_entry {
+    simtime_t ready;
+    int32_t receiver, sender;
+    uint32_t order, xfer;
+};
+
+static bool recv_before(const void *pa, const void *pb) {
+    const struct recv_entry *a = pa, *b = pb;
     if (a->ready != b->ready) return a->ready < b->ready;
     if (a->receiver != b->receiver) return a->receiver < b->receiver;
     if (a->sender != b->sender) return a->sender < b->sender;
     return a->order < b->order;
 }
 
-static void recv_push(struct recv_heap *h, struct recv_entry e) {
-    if (h->n == h->cap) {
-        h->cap = h->cap ? 2 * h->cap : 64;
-        h->v = xrealloc_or_die(h->v, sizeof *h->v * h->cap);
-    }
-    size_t i = h->n++;
-    while (i > 0 && recv_before(&e, &h->v[(i - 1) / 2])) {
-        h->v[i] = h->v[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->v[i] = e;
-}
-
-static struct recv_entry recv_pop(struct recv_heap *h) {
-    struct recv_entry top = h->v[0], last = h->v[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->n) break;
-        if (c + 1 < h->n && recv_before(&h->v[c + 1], &h->v[c])) c++;
-        if (!recv_before(&h->v[c], &last)) break;
-        h->v[i] = h->v[c];
-        i = c;
-    }
-    if (h->n) h->v[i] = last;
-    return top;
+void pt2pt_init(struct sim *s) {
+    heap_init(&s->recv_ready, sizeof(struct recv_entry), recv_before);
 }
 
 /* The receiver's CPU is due for the least waiting transfer (the engine
@@ -223,7 +206,8 @@ void pt2pt_recv_event(void *ctx, const struct event *ev) {
     struct sim *s = ctx;
     (void)ev;
     if (!s->recv_ready.n) return;
-    struct recv_entry e = recv_pop(&s->recv_ready);
+    struct recv_entry e;
+    heap_pop(&s->recv_ready, &e);
     s->xfers[e.xfer].overhead_due = 2;
     pt2pt_finish_transfer(s, e.xfer);
 }
@@ -236,7 +220,8 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
     if (s->recv_free && x->overhead_due != 2) { /* the receiver's CPU takes it in turn */
         simtime_t ready = sim_max(recv->post_time, x->arrival);
         x->overhead_due = 1;
-        recv_push(&s->recv_ready, (struct recv_entry){ready, recv->owner, x->from, x->order, id});
+        struct recv_entry e = {ready, recv->owner, x->from, x->order, id};
+        heap_push(&s->recv_ready, &e);
         engine_schedule(&s->eng, ready, recv->owner, EV_RECV, 0, NULL);
         return;
     }

@@ -85,6 +85,8 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     engine_register(&s->eng, EV_ANY, any_event, s);
     engine_register(&s->eng, EV_LAND, land_arrives, s);
     engine_register(&s->eng, EV_RECV, recv_event, s);
+    land_init(s);
+    pt2pt_init(s);
     pool_init(&s->req_pool, sizeof(struct request), 4096);
     s->owing_rank = -1;
     if (!sched_read_forced(s, err)) {
@@ -131,7 +133,7 @@ void sim_destroy(struct sim *s) {
     part_free(s);
     deadlock_free(s);
     free(s->recv_free);
-    free(s->recv_ready.v);
+    heap_free(&s->recv_ready);
     free(s->coll_cpu_free);
     engine_destroy(&s->eng);
     free(s->ranks);

@@ -4,6 +4,7 @@
 #define SIMPI_SIM_INTERNAL_H
 
 #include "core/engine.h"
+#include "core/heap.h"
 #include "core/pool.h"
 #include "mpi/coll/coll.h"
 #include "mpi/sim.h"
@@ -216,14 +217,7 @@ struct sim {
     /* with mpi.recv_overhead: matched transfers whose data are there, each
      * waiting for its receiver's CPU in the order (ready, receiver, sender,
      * the sender's count) (pt2pt.c) */
-    struct recv_heap {
-        struct recv_entry {
-            simtime_t ready;
-            int32_t receiver, sender;
-            uint32_t order, xfer;
-        } * v;
-        size_t n, cap;
-    } recv_ready;
+    struct heap recv_ready;
     /* serial interfaces (network.interfaces, net/interfaces.h); NULL when
      * unlimited, or with a contention model */
     struct interfaces *nics;
@@ -263,11 +257,8 @@ struct sim {
     struct xfer *xfers; /* [0] unused */
     uint32_t nxfers, xfer_cap, xfer_free;
     simtime_t **storage; /* MPI-IO servers (io.c): when each slot is free */
-    struct land_heap {   /* the front end's messages waiting to land (land.c) */
-        struct land *v;
-        size_t n, cap;
-    } lands;
-    uint32_t *land_seq; /* per origin rank: landings sent (NULL until the first) */
+    struct heap lands;   /* messages waiting to land (land.c) */
+    uint32_t *land_seq;  /* per origin rank: landings sent (NULL until the first) */
     int32_t nservers;
     const struct sim_observer *obs; /* NULL unless the run is analysed */
     struct recorder *rec;           /* NULL unless the run is recorded (record.c) */
@@ -383,10 +374,12 @@ void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtim
  * pt2pt_recv_event). */
 void pt2pt_finish_transfer(struct sim *s, uint32_t id);
 void pt2pt_recv_event(void *ctx, const struct event *ev);
+void pt2pt_init(struct sim *s);
 
 /* land.c */
 /* EV_LAND: the least landing takes effect. */
 void land_event(void *ctx, const struct event *ev);
+void land_init(struct sim *s);
 /* Whose a landing is: the front end's (sim_land), or the MPI layer's
  * shared storage (io.c: a request reaching its server, the reply). */
 enum {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/heap.h"
 #include "core/pool.h"
 #include "core/workers.h"
 #include "test.h"
@@ -179,6 +180,37 @@ static void test_workers_killed(void) {
     CHECK(workers_end(w, 0, &end_err)); /* reaped already */
 }
 
+/* Keys pushed in a scrambled order (i * 7919 mod 1000: each of 0..999 once)
+ * come out 0, 1, 2, ... 999; an element's payload travels with its key. */
+struct keyed {
+    long key;
+    int payload;
+};
+
+static bool keyed_before(const void *a, const void *b) {
+    return ((const struct keyed *)a)->key < ((const struct keyed *)b)->key;
+}
+
+static void test_heap(void) {
+    struct heap h;
+    heap_init(&h, sizeof(struct keyed), keyed_before);
+    for (int i = 0; i < 1000; i++) {
+        struct keyed e = {(long)i * 7919 % 1000, i};
+        heap_push(&h, &e);
+    }
+    bool sorted = true, carried = true;
+    for (long want = 0; want < 1000; want++) {
+        struct keyed e;
+        heap_pop(&h, &e);
+        sorted &= e.key == want;
+        carried &= (long)e.payload * 7919 % 1000 == e.key;
+    }
+    CHECK(sorted);
+    CHECK(carried);
+    CHECK(h.n == 0);
+    heap_free(&h);
+}
+
 static void test_pool(void) {
     struct pool p;
     pool_init(&p, 40, 4);
@@ -208,5 +240,6 @@ TEST_LIST(engine_tests) = {
     {"engine.workers_exchange", test_workers_exchange},
     {"engine.workers_killed", test_workers_killed},
     {"engine.pool", test_pool},
+    {"engine.heap", test_heap},
     TEST_END, /* one per line */
 };
