@@ -2,6 +2,8 @@
  * analytic): no messages; the participants of a collective synchronise (the
  * operation starts when the last one arrives) and all complete
  *   FAN_IN + FAN_OUT later, each phase = factor x T(SIZE)
+ * (in a split run, each worker learns the other workers' members' arrivals
+ * and completes its own members alike)
  * with T the point-to-point cost between the nodes of the communicator's
  * ranks 0 and 1, factor 0, 1 (CTE), P (LIN) or the LOG steps, and SIZE one
  * of MAX, MIN, MEAN, 2MAX or S+R of the buffers the ranks passed. */
@@ -16,6 +18,7 @@ struct an_slot {
     struct comm *comm;
     uint32_t tag;
     int32_t arrived, root;
+    simtime_t last; /* the last arrival so far */
     uint8_t kind;
     int64_t max_m, min_m, sum_m, max_sr; /* m = max(sent, recv); sr = sent + recv */
     struct request **reqs;
@@ -76,13 +79,25 @@ static void drop_slot(struct sim *s, struct an_slot *sl) {
     free(sl);
 }
 
-/* The collective's end once everyone is there: resolves every member. */
+/* The collective's end once everyone is there (at the last arrival):
+ * resolves every member (in a split run, those of this worker; another's
+ * last arrival is learned a window later, so the phases must not end
+ * sooner than that). */
 static void complete(struct sim *s, struct an_slot *sl) {
     struct coll_an_rule r = s->coll.an[sl->kind];
     simtime_t end =
-        simtime_add(simtime_add(s->eng.now, phase_time(s, sl, r.in)), phase_time(s, sl, r.out));
+        simtime_add(simtime_add(sl->last, phase_time(s, sl, r.in)), phase_time(s, sl, r.out));
+    if (end < s->eng.now) {
+        sim_fail(s,
+                 "an analytic %s on %d ranks ends %.3f us after its last member's arrival, "
+                 "sooner than a split run's workers learn of it; run without --procs",
+                 sim_coll_name((enum coll_kind)sl->kind), sl->comm->size,
+                 simtime_to_seconds(end - sl->last) * 1e6);
+        drop_slot(s, sl);
+        return;
+    }
     for (int32_t i = 0; i < sl->comm->size; i++)
-        request_resolve(s, sl->reqs[i], end, end);
+        if (sl->reqs[i]) request_resolve(s, sl->reqs[i], end, end);
     drop_slot(s, sl);
 }
 
@@ -98,25 +113,40 @@ static bool same_call(struct sim *s, const struct an_slot *sl, int32_t rank, enu
     return false;
 }
 
+/* Counts a member's buffers and arrival time into the collective's slot;
+ * false if its call differs from the others'. */
+static bool arrive(struct sim *s, struct an_slot *sl, const struct an_arrival *a) {
+    if (sl->arrived == 0) {
+        sl->kind = a->kind;
+        sl->root = a->root;
+    } else if (!same_call(s, sl, a->world, (enum coll_kind)a->kind, a->root, a->tag)) {
+        return false;
+    }
+    if (a->myrank == 0 && sim_local(s, a->world)) s->coll_analytic_calls[a->kind]++; /* once */
+    sl->max_m = a->m > sl->max_m ? a->m : sl->max_m;
+    sl->min_m = a->m < sl->min_m ? a->m : sl->min_m;
+    sl->sum_m += a->m;
+    sl->max_sr = a->sr > sl->max_sr ? a->sr : sl->max_sr;
+    sl->last = a->at > sl->last ? a->at : sl->last;
+    if (++sl->arrived == sl->comm->size) complete(s, sl);
+    return true;
+}
+
+void analytic_arrive(struct sim *s, struct comm *c, const struct an_arrival *a) {
+    arrive(s, find_slot(s, c, a->tag), a);
+}
+
 struct request *analytic_start(struct sim *s, struct request *req, struct comm *c, int32_t myrank,
                                enum coll_kind kind, int64_t size, int32_t root, uint32_t tag) {
     struct an_slot *sl = find_slot(s, c, tag);
-    if (sl->arrived == 0) {
-        sl->kind = (uint8_t)kind;
-        sl->root = root;
-        s->coll_analytic_calls[kind]++;
-    } else if (!same_call(s, sl, req->owner, kind, root, tag)) {
-        return req;
-    }
     int64_t sent, recv;
     coll_an_buffers(kind, c->size, size, myrank == root, &sent, &recv);
-    int64_t m = sent > recv ? sent : recv;
-    sl->max_m = m > sl->max_m ? m : sl->max_m;
-    sl->min_m = m < sl->min_m ? m : sl->min_m;
-    sl->sum_m += m;
-    sl->max_sr = sent + recv > sl->max_sr ? sent + recv : sl->max_sr;
+    struct an_arrival a = {
+        c->ctx,      tag,       myrank, root, req->owner, (uint8_t)kind, sent > recv ? sent : recv,
+        sent + recv, s->eng.now};
     sl->reqs[myrank] = req;
-    if (++sl->arrived == c->size) complete(s, sl);
+    if (s->cross) s->cross->analytic(s, c, &a); /* the workers of the other members */
+    arrive(s, sl, &a);
     return req;
 }
 

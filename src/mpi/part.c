@@ -13,8 +13,10 @@
  *   clear     a rendezvous clear-to-send for the sender's worker, whose
  *             interface reserves the data's injection when it arrives;
  *   eject     the first byte of those data, back to the receiver's worker;
- *   land      a front end's message taking effect at a rank later (land.c:
- *             one-sided operations, locks, posts and completes);
+ *   land      a message taking effect at a rank later (land.c: one-sided
+ *             operations, locks, posts and completes, shared storage
+ *             requests, a send's cancellation, and their answers);
+ *   analytic  a member's arrival at a collective of Dimemas' analytic model;
  *   stop      a worker's run failed or reached a limit: all stop there;
  *   result    at the end, each worker's ranks' figures for the first one,
  *             which prints the run.
@@ -58,7 +60,13 @@ enum {
     PM_SPLIT,
     PM_SENT,
     PM_FRONT,
-    PM_LAND
+    PM_LAND,
+    PM_ANALYTIC
+};
+
+struct pm_analytic {
+    uint8_t type;
+    struct an_arrival a;
 };
 
 /* followed by the front end's message (len bytes) */
@@ -138,6 +146,7 @@ struct pm_totals {
     simtime_t net_transfer;
     int64_t unmatched, abandoned;
     int64_t coll_calls[48];
+    int64_t analytic_calls[COLL_KINDS];
     int32_t exit_forced, exit_rank_status; /* the front end's (sim_set_exit_codes) */
     int64_t rec_skipped;                   /* operations --trace-out could not record */
     uint8_t failed_reading;                /* sim_fail_reading */
@@ -287,6 +296,13 @@ static void comm_workers(struct sim *s, struct comm *c) {
     free(has);
 }
 
+static void post_analytic(struct sim *s, const struct comm *c, const struct an_arrival *a) {
+    comm_workers(s, (struct comm *)c);
+    struct pm_analytic m = {PM_ANALYTIC, *a};
+    for (int i = 0; i < c->nworkers; i++)
+        post(s, c->workers[i], &m, sizeof m);
+}
+
 int sim_comm_workers(const struct sim *s, int32_t rank, int32_t comm_id, const int32_t **list) {
     int32_t me;
     struct comm *c = s->part ? sim_comm_get(s, rank, comm_id, &me) : NULL;
@@ -380,6 +396,8 @@ static void take_totals(struct sim *s, const struct pm_totals *m) {
     s->abandoned_requests += m->abandoned;
     for (int i = 0; i < 48; i++)
         s->coll_calls[i] += m->coll_calls[i];
+    for (int i = 0; i < COLL_KINDS; i++)
+        s->coll_analytic_calls[i] += m->analytic_calls[i];
     s->eng.events_run += m->events;
     if (m->last_event > s->eng.last_event) s->eng.last_event = m->last_event;
     s->part->stats.messages += m->messages;
@@ -447,6 +465,16 @@ static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
         const struct pm_land *m = msg;
         if (len >= sizeof *m + (uint64_t)m->len)
             land_accept(s, m->origin, m->target, m->at, m->seq, m->kind, m + 1, m->len);
+        break;
+    }
+    case PM_ANALYTIC: {
+        const struct pm_analytic *m = msg;
+        struct comm *c = comm_by_context(s, m->a.ctx);
+        if (!c || m->a.myrank < 0 || m->a.myrank >= c->size) {
+            sim_fail(s, "a split run lost track of a communicator (context %u)", m->a.ctx);
+            break;
+        }
+        analytic_arrive(s, c, &m->a);
         break;
     }
     case PM_FRONT: /* a type byte, padding to 8, the front end's message */
@@ -536,6 +564,7 @@ static void gather(struct sim *s) {
                               .rec_skipped = record_skipped(s),
                               .failed_reading = s->failed_reading};
         memcpy(t.coll_calls, s->coll_calls, sizeof t.coll_calls);
+        memcpy(t.analytic_calls, s->coll_analytic_calls, sizeof t.analytic_calls);
         snprintf(t.report, sizeof t.report, "%s", s->report ? s->report : "");
         post(s, 0, &t, sizeof t);
         for (int32_t i = 0; p->sent && i < s->nranks; i++)
@@ -619,9 +648,6 @@ bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
                        "--procs: the %s contention model shares the whole network, which "
                        "one worker cannot see; run it without --procs",
                        s->net->contention == CONTENTION_FLOW ? "flow" : "buses");
-    if (s->coll.analytic)
-        return err_set(err, "--procs: Dimemas' analytic collectives (mpi.coll.model: analytic) "
-                            "gather each collective's members in one place; run without --procs");
     simtime_t window = network_lookahead(s->net) / 2;
     if (window <= 0)
         return err_set(err, "--procs: the network has no latency between nodes (its lookahead "
@@ -648,7 +674,8 @@ bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
     s->worker_of_node = p->worker_of_node;
     s->worker_me = p->me;
     static const struct cross_ops crossings = {post_envelope,      settle,     count_sent,
-                                               post_clear_to_send, post_eject, post_land};
+                                               post_clear_to_send, post_eject, post_land,
+                                               post_analytic};
     s->cross = &crossings;
     return true;
 }

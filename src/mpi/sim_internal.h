@@ -402,6 +402,15 @@ void land_accept(struct sim *s, int32_t origin, int32_t target, simtime_t at, ui
                  uint8_t kind, const void *msg, uint32_t len);
 void land_free_all(struct sim *s);
 
+/* A member's arrival at a collective of Dimemas' analytic model (analytic.c). */
+struct an_arrival {
+    uint32_t ctx, tag;
+    int32_t myrank, root, world;
+    uint8_t kind;
+    int64_t m, sr; /* max(sent, received) and sent + received */
+    simtime_t at;
+};
+
 /* What the layers below a split run's partition hand to it (part.c sets
  * struct sim's `cross`): the crossings of docs/parallel.md's table. A send
  * posted to a rank of another worker (its envelope goes there); a
@@ -417,7 +426,13 @@ struct cross_ops {
     void (*eject)(struct sim *s, const struct xfer *x);
     void (*land)(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
                  uint8_t kind, const struct sim_piece *pieces, int n);
+    /* a member's arrival at an analytic collective, for the workers that
+     * hold the communicator's other members */
+    void (*analytic)(struct sim *s, const struct comm *c, const struct an_arrival *a);
 };
+
+/* analytic.c: another worker's member arrived (part.c). */
+void analytic_arrive(struct sim *s, struct comm *c, const struct an_arrival *a);
 
 /* part.c: a split run (docs/parallel.md) */
 /* Whether rank runs in this worker (always, unless the run is split). */
