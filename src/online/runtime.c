@@ -300,8 +300,8 @@ static void on_crash(int sig, siginfo_t *info, void *uctx) {
         signal(sig, SIG_DFL);
         if (!forked_child) {
             const char *m = rt && rt->escape_signal ? rt->escape_msg : "the simulator crashed";
-            if (write(2, "simpi: error: ", 14) < 0 || write(2, m, strlen(m)) < 0 ||
-                write(2, "\n", 1) < 0)
+            if (runtime_libc_write(2, "simpi: error: ", 14) < 0 ||
+                runtime_libc_write(2, m, strlen(m)) < 0 || runtime_libc_write(2, "\n", 1) < 0)
                 runtime_exit_now(128 + sig);
         }
         runtime_exit_now(128 + sig);
@@ -464,7 +464,7 @@ void _exit(int status) {
     rank_exit("_exit", status);
 }
 
-/* write() on descriptor 1 by a rank of a split run (a Fortran unit, a
+/* write() on descriptor 1 or 2 by a rank of a split run (a Fortran unit, a
  * program's own write): the ranks' output in one process's order
  * (split.c); otherwise the C library's. */
 static ssize_t (*libc_write)(int, const void *, size_t);
@@ -480,7 +480,7 @@ ssize_t runtime_libc_write(int fd, const void *buf, size_t n) {
 }
 
 ssize_t write(int fd, const void *buf, size_t n) {
-    if (fd == 1 && split_output(buf, n)) return (ssize_t)n;
+    if ((fd == 1 || fd == 2) && split_output(fd, buf, n)) return (ssize_t)n;
     return runtime_libc_write(fd, buf, n);
 }
 

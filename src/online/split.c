@@ -24,6 +24,8 @@ struct out_head {
     int32_t rank;
     uint32_t seq;
     uint64_t len;
+    int32_t fd; /* 1: standard output, 2: standard error */
+    int32_t pad;
 };
 
 struct out_piece {
@@ -35,9 +37,9 @@ static struct out_piece *pending; /* the first worker's, not written yet */
 static size_t npending, cap_pending;
 static uint32_t *out_count; /* per rank */
 
-static void write_all_out(const char *p, size_t n) {
+static void write_all_out(int fd, const char *p, size_t n) {
     while (n > 0) {
-        ssize_t w = runtime_libc_write(1, p, n);
+        ssize_t w = runtime_libc_write(fd, p, n);
         if (w <= 0) return; /* a closed pipe: nothing more to do */
         p += w;
         n -= (size_t)w;
@@ -69,18 +71,18 @@ static void write_pending(simtime_t end) {
     qsort(pending, npending, sizeof *pending, piece_order);
     size_t done = 0;
     for (; done < npending && pending[done].h.t < end; done++) {
-        write_all_out(pending[done].data, pending[done].h.len);
+        write_all_out(pending[done].h.fd, pending[done].data, pending[done].h.len);
         free(pending[done].data);
     }
     memmove(pending, pending + done, sizeof *pending * (npending - done));
     npending -= done;
 }
 
-bool split_output(const void *buf, size_t len) {
+bool split_output(int fd, const void *buf, size_t len) {
     struct runtime *rt = simpi_rt;
     if (!rt || !rt->workers || !runtime_in_rank() || rt->in_mpi || len == 0) return false;
     if (!out_count) out_count = xcalloc((size_t)rt->n, sizeof *out_count);
-    struct out_head h = {sim_now(rt->sim), rt->current, out_count[rt->current]++, len};
+    struct out_head h = {sim_now(rt->sim), rt->current, out_count[rt->current]++, len, fd, 0};
     if (sim_reports(rt->sim)) {
         keep_piece(&h, buf);
     } else {
@@ -103,21 +105,33 @@ void split_window_done(void *ctx, simtime_t end) {
     if (rt->workers && sim_reports(rt->sim)) write_pending(end);
 }
 
-/* stdout as the ranks see it in a split run: a line-buffered stream whose
- * lines go through split_output. */
+/* stdout and stderr as the ranks see them in a split run: streams whose
+ * writes go through split_output (stdout a line at a time, stderr at once,
+ * as the C library buffers them on a terminal). */
 static ssize_t stdout_write(void *cookie, const char *buf, size_t size) {
     (void)cookie;
-    if (!split_output(buf, size)) write_all_out(buf, size);
+    if (!split_output(1, buf, size)) write_all_out(1, buf, size);
     return (ssize_t)size;
 }
 
-static void capture_stdout(void) {
+static ssize_t stderr_write(void *cookie, const char *buf, size_t size) {
+    (void)cookie;
+    if (!split_output(2, buf, size)) write_all_out(2, buf, size);
+    return (ssize_t)size;
+}
+
+static void capture_output(void) {
     fflush(stdout);
-    cookie_io_functions_t io = {.write = stdout_write};
-    FILE *f = fopencookie(NULL, "w", io);
-    if (!f) return; /* then each worker writes its ranks' lines itself */
-    setvbuf(f, NULL, _IOLBF, 0);
-    stdout = f;
+    cookie_io_functions_t out = {.write = stdout_write}, err = {.write = stderr_write};
+    FILE *f = fopencookie(NULL, "w", out), *e = fopencookie(NULL, "w", err);
+    if (f) { /* else each worker writes its ranks' lines itself */
+        setvbuf(f, NULL, _IOLBF, 0);
+        stdout = f;
+    }
+    if (e) {
+        setvbuf(e, NULL, _IONBF, 0);
+        stderr = e;
+    }
 }
 
 /* A split run's worker, once its ranks are done (sim_driver.ending): their
@@ -192,7 +206,7 @@ bool split_fork(struct runtime *rt, const struct split_opts *o, struct sim_error
     rt->workers = o->transport ? workers_join(o->transport, err) : workers_fork(o->procs, err);
     /* the ranks' output goes to the first worker, a line at a time, which
      * writes it in the order one process would (split_output) */
-    if (rt->workers) capture_stdout();
+    if (rt->workers) capture_output();
     return rt->workers != NULL;
 }
 

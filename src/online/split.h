@@ -37,12 +37,13 @@ void split_end(struct runtime *rt);
 void split_front(void *ctx, const void *msg, uint32_t len);
 void split_ending(void *ctx);
 void split_window_done(void *ctx, simtime_t end);
-/* A split run's ranks' standard output: what a rank writes (printf through
- * stdout, or write() on descriptor 1) goes to the first worker tagged with
- * the virtual time of the rank's event, the rank and its count, and is
- * written there in that order once every worker has passed that time: the
- * order one process writes it in (its engine runs ranks by time, then
- * rank). False: not a rank's output here (written as usual). */
-bool split_output(const void *buf, size_t len);
+/* A split run's ranks' standard output and error: what a rank writes
+ * (stdio through stdout or stderr, or write() on descriptor 1 or 2, fd) goes
+ * to the first worker tagged with the virtual time of the rank's event, the
+ * rank and its count, and is written there in that order once every worker
+ * has passed that time: the order one process writes it in (its engine runs
+ * ranks by time, then rank). False: not a rank's output here (written as
+ * usual). */
+bool split_output(int fd, const void *buf, size_t len);
 
 #endif
