@@ -326,7 +326,7 @@ static int arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struc
     int rc = s->failed ? mismatch(MPI_ERR_OTHER, "%s", s->failure) : check_call(s, me, c);
     if (rc) { /* counted as arrived, so that the slot goes when the others have come */
         if (!s->failed)
-            snprintf(s->failure, sizeof s->failure, "the members' calls differ: %.480s", why);
+            snprintf(s->failure, sizeof s->failure, "%.500s", why); /* as the first reported it */
         s->failed = true;
         s->m[me].arrived = 1;
         /* a member of this worker that came before has left the call already */
