@@ -805,21 +805,6 @@ static char *target_address(int flavor, const struct win_member *t, int64_t disp
                                             : t->base + disp * t->disp_unit;
 }
 
-/* Copies count elements laid out as blocks (extent ext) at mem into
- * packed bytes, or (unpack) the other way. */
-static void blocks_copy(const struct dt_block *b, int nb, int64_t ext, int64_t count, char *mem,
-                        char *packed, bool unpack) {
-    for (int64_t e = 0; e < count; e++)
-        for (int i = 0; i < nb; i++) {
-            char *at = mem + e * ext + b[i].off;
-            if (unpack)
-                memcpy(at, packed, (size_t)b[i].len);
-            else
-                memcpy(packed, at, (size_t)b[i].len);
-            packed += b[i].len;
-        }
-}
-
 /* Copies count elements of type at src into the packed buffer it returns
  * (to free). */
 static char *packed_copy(const void *src, int count, MPI_Datatype type) {
@@ -987,22 +972,23 @@ static void rma_land_op(struct window *w, struct win_member *t, const struct lan
         return;
     }
     char *addr = translate(t->world, target_address(w->flavor, t, h->disp));
-    char *old = xmalloc(h->tbytes > 0 ? (size_t)h->tbytes : 1);
-    blocks_copy(b, h->nblocks, h->extent, h->tcount, addr, old, false);
-    bool result = h->op_kind != RMA_PUT && h->op_kind != RMA_ACC;
     if (origin_data) /* its data's transfer: received on the target's behalf */
         sim_rma_target(s, t->world, t->comm, h->from, h->tbytes, true, NULL);
-    if (result) sim_rma_target(s, t->world, t->comm, h->from, h->tbytes, false, old);
-    bool write =
-        h->op_kind == RMA_PUT || (h->op_kind == RMA_CAS && !memcmp(old, cmp, (size_t)h->cbytes));
-    if (write) {
-        blocks_copy(b, h->nblocks, h->extent, h->tcount, addr, (char *)data, true);
+    if (h->op_kind == RMA_PUT) {
+        dt_unpack_blocks(b, h->nblocks, h->extent, data, h->tcount, addr);
+        return;
+    }
+    char *old = xmalloc(h->tbytes > 0 ? (size_t)h->tbytes : 1); /* the target's data before */
+    dt_pack_blocks(b, h->nblocks, h->extent, addr, h->tcount, old);
+    if (h->op_kind != RMA_ACC) sim_rma_target(s, t->world, t->comm, h->from, h->tbytes, false, old);
+    if (h->op_kind == RMA_CAS && !memcmp(old, cmp, (size_t)h->cbytes)) {
+        dt_unpack_blocks(b, h->nblocks, h->extent, data, h->tcount, addr);
     } else if ((h->op_kind == RMA_ACC || h->op_kind == RMA_GET_ACC) && h->op != MPI_NO_OP) {
         if (h->op == MPI_REPLACE)
             memcpy(old, data, (size_t)h->tbytes);
         else
             op_apply(h->op, h->basic, data, old, h->per * h->tcount);
-        blocks_copy(b, h->nblocks, h->extent, h->tcount, addr, old, true);
+        dt_unpack_blocks(b, h->nblocks, h->extent, old, h->tcount, addr);
     }
     free(old);
 }

@@ -262,6 +262,26 @@ void dt_release(int t) {
     if (d && --d->refs == 0 && d->user_freed) destroy(d);
 }
 
+void dt_pack_blocks(const struct dt_block *b, int nb, int64_t ext, const void *buf, int64_t count,
+                    void *packed) {
+    char *o = packed;
+    for (int64_t e = 0; e < count; e++)
+        for (int i = 0; i < nb; i++) {
+            memcpy(o, (const char *)buf + e * ext + b[i].off, (size_t)b[i].len);
+            o += b[i].len;
+        }
+}
+
+void dt_unpack_blocks(const struct dt_block *b, int nb, int64_t ext, const void *packed,
+                      int64_t count, void *buf) {
+    const char *in = packed;
+    for (int64_t e = 0; e < count; e++)
+        for (int i = 0; i < nb; i++) {
+            memcpy((char *)buf + e * ext + b[i].off, in, (size_t)b[i].len);
+            in += b[i].len;
+        }
+}
+
 void dt_pack(int t, const void *buf, int64_t count, void *packed) {
     if (dt_contiguous(t)) { /* one copy, not one per element (4 MiB of MPI_CHAR) */
         if (count > 0 && dt_size(t) > 0) memmove(packed, buf, (size_t)(count * dt_size(t)));
@@ -270,13 +290,7 @@ void dt_pack(int t, const void *buf, int64_t count, void *packed) {
     struct dt_block one;
     int nb;
     const struct dt_block *b = dt_blocks(t, &nb, &one);
-    int64_t ext = dt_extent(t);
-    char *o = packed;
-    for (int64_t e = 0; e < count; e++)
-        for (int i = 0; i < nb; i++) {
-            memcpy(o, (const char *)buf + e * ext + b[i].off, (size_t)b[i].len);
-            o += b[i].len;
-        }
+    dt_pack_blocks(b, nb, dt_extent(t), buf, count, packed);
 }
 
 void dt_unpack(int t, const void *packed, int64_t count, void *buf) {
@@ -287,13 +301,7 @@ void dt_unpack(int t, const void *packed, int64_t count, void *buf) {
     struct dt_block one;
     int nb;
     const struct dt_block *b = dt_blocks(t, &nb, &one);
-    int64_t ext = dt_extent(t);
-    const char *in = packed;
-    for (int64_t e = 0; e < count; e++)
-        for (int i = 0; i < nb; i++) {
-            memcpy((char *)buf + e * ext + b[i].off, in, (size_t)b[i].len);
-            in += b[i].len;
-        }
+    dt_unpack_blocks(b, nb, dt_extent(t), packed, count, buf);
 }
 
 static void *copy_of(const void *src, size_t n, size_t size) {

@@ -34,6 +34,12 @@ const struct dt_block *dt_blocks(int type, int *n, struct dt_block *one);
 /* Copies count elements at buf into / out of the packed bytes. */
 void dt_pack(int type, const void *buf, int64_t count, void *packed);
 void dt_unpack(int type, const void *packed, int64_t count, void *buf);
+/* The same for a type given as its blocks and extent (one-sided
+ * communication carries a target type so to the target's worker). */
+void dt_pack_blocks(const struct dt_block *b, int nb, int64_t ext, const void *buf, int64_t count,
+                    void *packed);
+void dt_unpack_blocks(const struct dt_block *b, int nb, int64_t ext, const void *packed,
+                      int64_t count, void *buf);
 
 /* Constructors; return an MPI error class and the new handle in *out.
  * Displacements in bytes (the API converts element counts). */
