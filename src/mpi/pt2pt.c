@@ -268,25 +268,32 @@ static void start_eager_transfer(struct sim *s, struct request *send) {
 
 /* A matched pair under contention or through the interfaces: the receive
  * (and a send that waits for the data) completes when the transfer does. */
+/* Pairs the data of transfer id with recv: a send done when posted lets
+ * go of them, another waits for their end; finished at once if they have
+ * arrived. */
+static void pair_transfer(struct sim *s, uint32_t id, struct request *send, struct request *recv) {
+    struct xfer *x = &s->xfers[id];
+    recv->partner_time = send->post_time;
+    x->recv = recv;
+    x->order = send->seq;
+    if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
+    bool let_go = pt2pt_done_at_post(s, send);
+    x->send = let_go ? NULL : send;
+    if (let_go) send->xfer = 0;
+    if (let_go && send->remote) s->cross->settle(s, send);
+    if (x->arrival != SIMTIME_NEVER) pt2pt_finish_transfer(s, id);
+}
+
 static void match_deferred(struct sim *s, struct request *send, struct request *recv,
                            simtime_t ctrl) {
-    recv->partner_time = send->post_time;
-    uint32_t id = send->xfer;
-    if (id) { /* eager */
-        struct xfer *x = &s->xfers[id];
-        x->recv = recv;
-        x->order = send->seq;
-        if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
-        bool let_go = pt2pt_done_at_post(s, send);
-        x->send = let_go ? NULL : send;
-        if (let_go) send->xfer = 0;
-        if (let_go && send->remote) s->cross->settle(s, send);
-        if (x->arrival != SIMTIME_NEVER) pt2pt_finish_transfer(s, id);
+    if (send->xfer) { /* eager: its data left at the send */
+        pair_transfer(s, send->xfer, send, recv);
         return;
     }
+    recv->partner_time = send->post_time;
     /* rendezvous: request-to-send, clear-to-send, then the data */
     simtime_t matched = sim_max(recv->post_time, simtime_add(send->post_time, ctrl));
-    id = transfer_new(s);
+    uint32_t id = transfer_new(s);
     struct xfer *x = &s->xfers[id];
     x->recv = recv;
     x->send = send; /* waits for the data, or (buffered) holds its buffer until then */
@@ -305,19 +312,12 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
  * a transfer that waits for the receiver's CPU (pt2pt_finish_transfer). */
 static void through_cpu(struct sim *s, struct request *send, struct request *recv, simtime_t ready,
                         bool eager) {
-    recv->partner_time = send->post_time;
     uint32_t id = transfer_new(s);
     struct xfer *x = &s->xfers[id];
-    x->recv = recv;
     x->from = send->owner;
-    x->order = send->seq;
-    x->eager = eager && send->mode == SEND_SYNC; /* its acknowledgement follows */
+    x->eager = eager; /* a synchronous send's acknowledgement follows */
     x->arrival = ready;
-    bool let_go = pt2pt_done_at_post(s, send);
-    x->send = let_go ? NULL : send;
-    if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
-    if (let_go && send->remote) s->cross->settle(s, send);
-    pt2pt_finish_transfer(s, id);
+    pair_transfer(s, id, send, recv);
 }
 
 /* Applies the protocol timing to a matched pair (see the file comment). */
