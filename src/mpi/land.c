@@ -22,7 +22,7 @@ struct land {
     simtime_t at;
     int32_t target, origin;
     uint32_t seq, len;
-    uint8_t kind; /* LAND_FRONT, or the MPI layer's own (io.c) */
+    uint8_t kind; /* LAND_FRONT, or the MPI layer's own (io.c, pt2pt.c) */
     void *msg;
 };
 
@@ -53,13 +53,17 @@ void land_event(void *ctx, const struct event *ev) {
     free(l.msg);
 }
 
+/* Keeps landing l until its time, when its rank's EV_LAND takes it. */
+static void enqueue(struct sim *s, struct land l) {
+    heap_push(&s->lands, &l);
+    engine_schedule(&s->eng, l.at, l.target, EV_LAND, 0, NULL);
+}
+
 void land_accept(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
                  uint8_t kind, const void *msg, uint32_t len) {
     void *copy = xmalloc(len ? len : 1);
     memcpy(copy, msg, len);
-    struct land l = {at, target, origin, seq, len, kind, copy};
-    heap_push(&s->lands, &l);
-    engine_schedule(&s->eng, at, target, EV_LAND, 0, NULL);
+    enqueue(s, (struct land){at, target, origin, seq, len, kind, copy});
 }
 
 void sim_land(struct sim *s, int32_t origin, int32_t target, simtime_t at,
@@ -84,9 +88,7 @@ void land_post(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint
         if (pieces[i].len) memcpy(p, pieces[i].data, pieces[i].len);
         p += pieces[i].len;
     }
-    struct land l = {at, target, origin, seq, (uint32_t)len, kind, msg};
-    heap_push(&s->lands, &l);
-    engine_schedule(&s->eng, at, target, EV_LAND, 0, NULL);
+    enqueue(s, (struct land){at, target, origin, seq, (uint32_t)len, kind, msg});
 }
 
 void land_init(struct sim *s) {
