@@ -48,6 +48,19 @@ struct rank_queue {
     struct trace_rec *head, *tail;
 };
 
+/* Where a line of a rank lies in the mapped shared file, read past while
+ * serving another rank: parsed when its rank needs it. */
+struct line_ref {
+    int64_t offset;
+    int32_t line, len;
+};
+
+/* A rank's lines read ahead, oldest first (a ring that doubles when full). */
+struct line_queue {
+    struct line_ref *ref;
+    uint32_t head, count, cap;
+};
+
 enum trace_format { FMT_NATIVE, FMT_SIMGRID };
 
 struct trace_reader {
@@ -61,6 +74,8 @@ struct trace_reader {
     int32_t nranks;
     int open_count, clock_hand;
     struct rank_queue *queues;
+    struct line_queue *lines; /* a finely interleaved mapped file: lines read ahead */
+    int64_t lines_bytes, lines_peak;
     struct pool recs;
     uint64_t records;
     char **names;
@@ -155,10 +170,11 @@ static bool source_grow(struct source *s, struct sim_error *err) {
     return true;
 }
 
-/* The next line of a cursor over the mapped shared file, copied alone into
- * the reader's line buffer: no per-rank buffer (a million ranks would each
- * fill one to read a line or two). NULL at the end or on error. */
-static char *mapped_line(struct trace_reader *t, struct source *s, struct sim_error *err) {
+/* The next line of a cursor over the mapped shared file, where it lies in
+ * the mapping (no per-rank buffer: a million ranks would each fill one to
+ * read a line or two, and no copy). NULL at the end or on error. */
+static const char *mapped_line(struct trace_reader *t, struct source *s, size_t *len,
+                               struct sim_error *err) {
     size_t at = (size_t)s->consumed;
     if (at >= t->map_len) {
         s->eof = true;
@@ -171,28 +187,24 @@ static char *mapped_line(struct trace_reader *t, struct source *s, struct sim_er
         err_at(err, s->path, s->line + 1, "line longer than %d bytes", MAX_LINE);
         return NULL;
     }
-    size_t len = nl ? (size_t)(nl - p) : left;
-    if (len + 1 > t->line_cap) {
-        t->line_cap = len + 1 > 256 ? len + 1 : 256;
-        t->line_buf = xrealloc_or_die(t->line_buf, t->line_cap);
-    }
-    memcpy(t->line_buf, p, len);
-    t->line_buf[len] = '\0';
-    s->consumed += (int64_t)(len + (nl ? 1 : 0));
+    *len = nl ? (size_t)(nl - p) : left;
+    s->consumed += (int64_t)(*len + (nl ? 1 : 0));
     s->line++;
-    return t->line_buf;
+    return p;
 }
 
-/* Returns the next line (NUL-terminated, newline stripped) or NULL at EOF. */
-static char *source_line(struct trace_reader *t, struct source *s, struct sim_error *err) {
+/* The next line (without its newline) where it lies, valid until the next
+ * call, and its length; NULL at EOF or on error. */
+static const char *source_line(struct trace_reader *t, struct source *s, size_t *len,
+                               struct sim_error *err) {
     if (s->eof) return NULL;
-    if (s->mapped) return mapped_line(t, s, err);
+    if (s->mapped) return mapped_line(t, s, len, err);
     if (!source_open(t, s, err)) return NULL;
     for (;;) {
         char *nl = memchr(s->buf + s->start, '\n', s->end - s->start);
         if (nl) {
             char *line = s->buf + s->start;
-            *nl = '\0';
+            *len = (size_t)(nl - line);
             s->consumed += nl + 1 - line;
             s->start = (size_t)(nl + 1 - s->buf);
             s->line++;
@@ -215,6 +227,25 @@ static char *source_line(struct trace_reader *t, struct source *s, struct sim_er
         }
         s->end += (size_t)got;
     }
+}
+
+/* Line [l, l + len) copied into the reader's line buffer, NUL-terminated. */
+static char *line_copy(struct trace_reader *t, const char *l, size_t len) {
+    if (len + 1 > t->line_cap) {
+        t->line_cap = len + 1 > 256 ? len + 1 : 256;
+        t->line_buf = xrealloc_or_die(t->line_buf, t->line_cap);
+    }
+    memcpy(t->line_buf, l, len);
+    t->line_buf[len] = '\0';
+    return t->line_buf;
+}
+
+/* source_line copied into the reader's line buffer and NUL-terminated, for
+ * the header, index and SimGrid lines that string functions read. */
+static char *source_line_str(struct trace_reader *t, struct source *s, struct sim_error *err) {
+    size_t len;
+    const char *l = source_line(t, s, &len, err);
+    return l ? line_copy(t, l, len) : NULL;
 }
 
 static int64_t max_ranks_override;
@@ -256,7 +287,7 @@ static bool read_header(struct trace_reader *t, struct source *s, int32_t *nrank
     while (stage < 2) {
         int64_t before = s->consumed;
         int line_before = s->line;
-        if (!(l = source_line(t, s, err))) {
+        if (!(l = source_line_str(t, s, err))) {
             if (err->set) return false;
             if (stage == 0) return err_at(err, s->path, 0, "empty trace: expected 'simpi-trace 1'");
             break;
@@ -385,7 +416,7 @@ static bool open_index(struct trace_reader *t, const char *path, struct sim_erro
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
     bool ok = true;
-    while (ok && (l = source_line(t, &s, err))) {
+    while (ok && (l = source_line_str(t, &s, err))) {
         if (blank_or_comment(l) || !strncmp(l, "simpi-trace-index", 17)) continue;
         long v, r;
         char *end;
@@ -497,21 +528,31 @@ static bool open_simgrid_single(struct trace_reader *t, const char *path, struct
     return t->nranks > 0 || err_at(err, path, 0, "no actions found");
 }
 
+/* The first field of a line; false for a blank line or a comment. */
+static bool first_field(const char *l, size_t len, struct field *f) {
+    const char *end = l + len, *s = l;
+    while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
+        s++;
+    if (s == end || *s == '#') return false;
+    f->p = s;
+    while (s < end && *s != ' ' && *s != '\t' && *s != '\r' && *s != '#')
+        s++;
+    f->n = (int32_t)(s - f->p);
+    return true;
+}
+
 /* The rank field of a record line, checked: every line belongs to a run
  * that some rank's cursor reads, so none is skipped unseen. */
-static bool run_rank(const struct trace_reader *t, const char *l, int32_t *rank, const char *path,
+static bool run_rank(const struct trace_reader *t, struct field f, int32_t *rank, const char *path,
                      int line, struct sim_error *err) {
-    char field[24];
-    size_t n = strcspn(l, " \t\r#");
-    snprintf(field, sizeof field, "%.*s", (int)(n < sizeof field ? n : sizeof field - 1), l);
-    if (n < sizeof field && trace_parse_int(field, 0, t->nranks - 1, rank)) return true;
-    if (!strcmp(field, "ranks"))
+    if (trace_field_int(f, 0, t->nranks - 1, rank)) return true;
+    if (f.n == 5 && !memcmp(f.p, "ranks", 5))
         return err_at(err, path, line,
                       "a second 'ranks' line (the header already declared %d ranks)", t->nranks);
     return err_at(err, path, line,
-                  "field 'rank': found '%.40s', expected a rank from 0 to %d at the start of a "
+                  "field 'rank': found '%.*s', expected a rank from 0 to %d at the start of a "
                   "record 'RANK OPERATION ...'",
-                  field, t->nranks - 1);
+                  (int)(f.n < 24 ? f.n : 23), f.p, t->nranks - 1);
 }
 
 /* Records the runs of a shared file after its header, while there are few
@@ -526,11 +567,13 @@ static int64_t scan_runs(struct trace_reader *t, struct run **out, struct sim_er
     s.eof = false;
     int64_t n = 0, cap = 0, limit = (int64_t)t->nranks * RUNS_PER_RANK + 64;
     long last = -1;
-    char *l;
-    for (int64_t at = s.consumed; (l = source_line(t, &s, err)); at = s.consumed) {
-        if (blank_or_comment(l)) continue;
+    const char *l;
+    size_t len;
+    for (int64_t at = s.consumed; (l = source_line(t, &s, &len, err)); at = s.consumed) {
+        struct field f;
+        if (!first_field(l, len, &f)) continue; /* blank, or a comment */
         int32_t r;
-        if (!run_rank(t, l, &r, s.path, s.line, err)) break;
+        if (!run_rank(t, f, &r, s.path, s.line, err)) break;
         if (r == last) continue; /* the rest of each line is checked when read */
         if (n == limit) {
             n = -1;
@@ -636,6 +679,12 @@ static bool index_runs(struct trace_reader *t, struct sim_error *err) {
             t->per_rank[r].mapped = true;
             t->per_rank[r].kind = SRC_PLAIN;
         }
+    }
+    if (n == -1) { /* finely interleaved: one cursor over the whole file, mapped when plain */
+        source_close(t, &t->shared);
+        map_shared(t);
+        t->shared.mapped = t->map != NULL;
+        if (t->map) t->lines = xcalloc((size_t)t->nranks, sizeof *t->lines);
     }
     free(runs);
     return n != -2;
@@ -750,6 +799,9 @@ void trace_close(struct trace_reader *t) {
         for (struct trace_rec *r = t->queues[i].head; r; r = r->next)
             trace_rec_clear(r);
     free(t->queues);
+    for (int32_t i = 0; t->lines && i < t->nranks; i++)
+        free(t->lines[i].ref);
+    free(t->lines);
     free(t->tit_dt);
     if (t->extra) pool_put(&t->recs, t->extra);
     for (int32_t i = 0; i < t->nnames; i++)
@@ -843,30 +895,36 @@ static int parse_simgrid(struct trace_reader *t, struct source *s, char *l, stru
  * another worker's rank (its leading rank number says so), which this
  * worker need not parse; its own worker reads it, and reports it if it is
  * malformed. */
-static bool others_record(const struct trace_reader *t, const struct source *s, const char *l) {
+static bool others_record(const struct trace_reader *t, const struct source *s, const char *l,
+                          size_t len) {
     if (!t->keep || s != &t->shared || t->format != FMT_NATIVE) return false;
-    while (*l == ' ' || *l == '\t')
-        l++;
-    int64_t rank = 0;
-    const char *d = l;
-    for (; *d >= '0' && *d <= '9' && rank < t->nranks; d++)
-        rank = rank * 10 + (*d - '0');
-    if (d == l || rank >= t->nranks || (*d != ' ' && *d != '\t')) return false;
-    return !t->keep(t->keep_ctx, (int32_t)rank);
+    struct field f;
+    int32_t rank;
+    if (!first_field(l, len, &f) || !trace_field_int(f, 0, t->nranks - 1, &rank)) return false;
+    if (f.p + f.n == l + len || (f.p[f.n] != ' ' && f.p[f.n] != '\t')) return false;
+    return !t->keep(t->keep_ctx, rank);
+}
+
+/* Parses line l of source s into r: 1 a record, 0 nothing, -1 an error. */
+static int parse_line(struct trace_reader *t, struct source *s, const char *l, size_t len,
+                      struct trace_rec *r, struct sim_error *err) {
+    if (t->format == FMT_NATIVE)
+        return trace_parse_span(t, l, len, t->nranks, r, s->path, s->line, err);
+    char *copy = line_copy(t, l, len);
+    return blank_or_comment(copy) ? 0 : parse_simgrid(t, s, copy, r, err);
 }
 
 static struct trace_rec *read_record(struct trace_reader *t, struct source *s,
                                      struct sim_error *err) {
-    char *l;
+    const char *l;
+    size_t len;
     for (;;) {
         int64_t before = s->consumed;
-        if (!(l = source_line(t, s, err))) break;
+        if (!(l = source_line(t, s, &len, err))) break;
         t->bytes_read += s->consumed - before;
-        if (blank_or_comment(l) || others_record(t, s, l)) continue;
+        if (others_record(t, s, l, len)) continue;
         struct trace_rec *r = pool_get_raw(&t->recs); /* parse fills it */
-        int got = t->format == FMT_SIMGRID
-                      ? parse_simgrid(t, s, l, r, err)
-                      : (trace_parse_line(t, l, t->nranks, r, s->path, s->line, err) ? 1 : -1);
+        int got = parse_line(t, s, l, len, r, err);
         if (got != 1) {
             pool_put(&t->recs, r);
             if (got < 0) return NULL;
@@ -893,7 +951,66 @@ static void queue_push_front(struct rank_queue *q, struct trace_rec *r) {
     if (!q->tail) q->tail = r;
 }
 
+static void line_push(struct trace_reader *t, struct line_queue *q, struct line_ref ref) {
+    if (q->count == q->cap) {
+        uint32_t cap = q->cap ? 2 * q->cap : 4;
+        struct line_ref *v = xmalloc(sizeof *v * cap);
+        for (uint32_t i = 0; i < q->count; i++)
+            v[i] = q->ref[(q->head + i) % q->cap];
+        free(q->ref);
+        t->lines_bytes += (int64_t)(sizeof *v * (cap - q->cap));
+        if (t->lines_bytes > t->lines_peak) t->lines_peak = t->lines_bytes;
+        q->ref = v;
+        q->head = 0;
+        q->cap = cap;
+    }
+    q->ref[(q->head + q->count++) % q->cap] = ref;
+}
+
+/* Parses the mapped line at ref as a record of the shared file. */
+static struct trace_rec *parse_mapped(struct trace_reader *t, struct line_ref ref,
+                                      struct sim_error *err) {
+    struct trace_rec *r = pool_get_raw(&t->recs);
+    if (trace_parse_span(t, t->map + ref.offset, (size_t)ref.len, t->nranks, r, t->shared.path,
+                         ref.line, err) != 1) {
+        pool_put(&t->recs, r);
+        return NULL;
+    }
+    t->records++;
+    return r;
+}
+
+/* The next record of a rank from a finely interleaved mapped file: a line
+ * read ahead for it, else the file is read on, and the lines of other
+ * ranks are queued by where they lie (a few bytes each) until their rank
+ * needs them. */
+static struct trace_rec *mapped_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
+    struct line_queue *q = &t->lines[rank];
+    if (q->count) {
+        struct line_ref ref = q->ref[q->head];
+        q->head = (q->head + 1) % q->cap;
+        q->count--;
+        return parse_mapped(t, ref, err);
+    }
+    struct source *s = &t->shared;
+    const char *l;
+    size_t len;
+    while ((l = source_line(t, s, &len, err))) {
+        struct line_ref ref = {(int64_t)(l - t->map), s->line, (int32_t)len};
+        t->bytes_read += (int64_t)len + 1;
+        struct field f;
+        int32_t who;
+        if (!first_field(l, len, &f)) continue;
+        if (!trace_field_int(f, 0, t->nranks - 1, &who) || who == rank)
+            return parse_mapped(t, ref, err);                /* its own, or an error to report */
+        if (t->keep && !t->keep(t->keep_ctx, who)) continue; /* another worker's */
+        line_push(t, &t->lines[who], ref);
+    }
+    return NULL;
+}
+
 struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
+    if (t->lines) return mapped_next(t, rank, err);
     struct rank_queue *q = &t->queues[rank];
     if (q->head) {
         struct trace_rec *r = q->head;
@@ -949,7 +1066,7 @@ void trace_release(struct trace_reader *t, struct trace_rec *r) {
 }
 
 int64_t trace_buffer_peak(const struct trace_reader *t) {
-    return (int64_t)(t->recs.peak * t->recs.obj_size);
+    return (int64_t)(t->recs.peak * t->recs.obj_size) + t->lines_peak;
 }
 
 bool trace_rec_fail(const struct trace_reader *t, const struct trace_rec *r, struct sim_error *err,

@@ -6,6 +6,23 @@
 
 #define MAX_TOKENS 1024
 
+/* A field of a record line: where it starts in the line and its length
+ * (the line is read where it lies, never written). */
+struct field {
+    const char *p;
+    int32_t n;
+};
+
+/* Splits [s, end) into fields at blanks (space, tab, CR), stopping at '#';
+ * returns the number of fields, or -1 when there are more than max. */
+int trace_fields(const char *s, const char *end, struct field *f, int max);
+/* A decimal integer field in [min, max]. */
+bool trace_field_int(struct field f, int32_t min, int32_t max, int32_t *out);
+/* Parses the record line [line, line + len): 1 with rec filled, 0 for a
+ * blank or comment line, -1 on error (err names file and line). */
+int trace_parse_span(struct trace_reader *t, const char *line, size_t len, int32_t nranks,
+                     struct trace_rec *rec, const char *file, int lineno, struct sim_error *err);
+
 int32_t trace_intern(struct trace_reader *t, const char *name);
 /* Splits a line in place at blanks, stopping at '#'; returns the number of
  * fields, or -1 when there are more than max. */
