@@ -1,8 +1,10 @@
-/* `simpi convert IN OUT [--to native|dim|simgrid]`: any trace simpi reads
- * (native, per-rank folder or index, SimGrid time-independent, Dimemas .dim)
- * written as a native trace (one file, rank after rank), a Dimemas trace or
- * a SimGrid time-independent trace (a folder); the format comes from --to,
- * else OUT's extension (.dim: Dimemas, otherwise native). Written atomically; records that have no
+/* `simpi convert IN OUT [--to native|binary|dim|simgrid] [--compress C]`:
+ * any trace simpi reads (native text or binary, per-rank folder or index,
+ * SimGrid time-independent, Dimemas .dim) written as a native text trace
+ * (one file, rank after rank), a binary trace (trace_bin_write.c), a Dimemas
+ * trace or a SimGrid time-independent trace (a folder); the format comes
+ * from --to, else OUT's extension (.dim: Dimemas, .sbt: binary, otherwise
+ * text). Written atomically; records that have no
  * equivalent in the output format stop the conversion naming their file and line. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "replay/trace.h"
+#include "replay/trace_bin.h"
 #include "replay/trace_internal.h"
 
 static void put_ids(FILE *f, const struct trace_rec *r) {
@@ -143,70 +146,158 @@ static void native_line(FILE *f, const struct trace_reader *t, const struct trac
 }
 
 /* SimGrid's requests have no ids and their waits name a peer and tag: the
- * native trace gets ids, per rank, and waits on them. */
+ * converted trace gets ids, per rank, and waits on them. */
 struct tracked {
     int32_t id, peer, tag;
     bool send;
 };
 
+/* A rank's requests given ids so far (SimGrid input). */
+struct rank_ids {
+    struct tracked *q;
+    int nq, cap;
+    int32_t next; /* ids given here, above those of the input */
+};
+
+/* Where converted records go: one native line each, or the binary writer. */
+struct sink {
+    FILE *f;
+    struct tbin_writer *bin;
+    const struct trace_reader *t;
+};
+
+static bool sink_put(struct sink *k, const struct trace_rec *r, struct sim_error *err) {
+    if (k->bin) return tbin_writer_put(k->bin, r, err);
+    native_line(k->f, k->t, r);
+    return true;
+}
+
+/* Gives a SimGrid request an id, or turns its wait by peer into a wait on
+ * that id; false when the record is to be dropped (a wait matching none). */
+static bool give_ids(struct rank_ids *s, struct trace_rec *r) {
+    if (!s->next) s->next = 1 << 20;
+    if ((r->op == TOP_ISEND || r->op == TOP_IRECV) && r->req < 0) r->req = s->next++;
+    if (r->op == TOP_ISEND || r->op == TOP_IRECV) {
+        if (s->nq == s->cap)
+            s->q =
+                xrealloc_or_die(s->q, sizeof *s->q * (size_t)(s->cap = s->cap ? 2 * s->cap : 16));
+        s->q[s->nq++] = (struct tracked){r->req, r->peer, r->tag, r->op == TOP_ISEND};
+    }
+    if (r->op != TOP_WAIT_PEER && r->op != TOP_TEST_PEER) return true;
+    for (int i = 0; i < s->nq; i++)
+        if (s->q[i].send == (r->mode == 1) && s->q[i].peer == r->peer && s->q[i].tag == r->tag) {
+            r->op = r->op == TOP_WAIT_PEER ? TOP_WAIT : TOP_TEST;
+            r->mode = 0;
+            r->peer = r->tag = r->tag2 = 0;
+            r->ids = xcalloc(1, sizeof *r->ids);
+            r->ids[0] = s->q[i].id;
+            r->nids = 1;
+            memmove(&s->q[i], &s->q[i + 1], sizeof *s->q * (size_t)(s->nq - i - 1));
+            s->nq--;
+            return true;
+        }
+    return false;
+}
+
+/* Converts up to max records of a rank (max < 0: all); false at its end
+ * or on error (err set). */
+static bool convert_some(struct trace_reader *t, int32_t rank, struct rank_ids *ids, struct sink *k,
+                         int max, struct sim_error *err) {
+    struct trace_rec *r;
+    for (int n = 0; max < 0 || n < max; n++) {
+        if (!(r = trace_next(t, rank, err))) return false;
+        bool ok = !give_ids(ids, r) || sink_put(k, r, err);
+        trace_release(t, r);
+        if (!ok) return false;
+    }
+    return true;
+}
+
 static bool write_native(struct trace_reader *t, FILE *f, struct sim_error *err) {
     int32_t n = trace_ranks(t);
     fprintf(f, "simpi-trace 1\nranks %d\n", n);
-    struct tracked *q = NULL;
-    int nq = 0, cap = 0;
-    for (int32_t rank = 0; rank < n; rank++) {
-        int32_t next = 1 << 20; /* ids given here, above those of the input */
-        nq = 0;
-        struct trace_rec *r;
-        while ((r = trace_next(t, rank, err))) {
-            if ((r->op == TOP_ISEND || r->op == TOP_IRECV) && r->req < 0) r->req = next++;
-            if (r->op == TOP_ISEND || r->op == TOP_IRECV) {
-                if (nq == cap)
-                    q = xrealloc_or_die(q, sizeof *q * (size_t)(cap = cap ? 2 * cap : 16));
-                q[nq++] = (struct tracked){r->req, r->peer, r->tag, r->op == TOP_ISEND};
-            }
-            if (r->op == TOP_WAIT_PEER || r->op == TOP_TEST_PEER) {
-                for (int i = 0; i < nq; i++)
-                    if (q[i].send == (r->mode == 1) && q[i].peer == r->peer && q[i].tag == r->tag) {
-                        fprintf(f, "%d %s %d\n", rank, r->op == TOP_WAIT_PEER ? "wait" : "test",
-                                q[i].id);
-                        memmove(&q[i], &q[i + 1], sizeof *q * (size_t)(nq - i - 1));
-                        nq--;
-                        break;
-                    }
-            } else {
-                native_line(f, t, r);
-            }
-            trace_release(t, r);
-        }
-        if (err->set) break;
+    struct sink k = {f, NULL, t};
+    for (int32_t rank = 0; rank < n && !err->set; rank++) {
+        struct rank_ids ids = {0};
+        convert_some(t, rank, &ids, &k, -1, err);
+        free(ids.q);
     }
-    free(q);
     return !err->set;
 }
 
+/* The binary form, read a few records of each rank in turn (an interleaved
+ * input is then read ahead no further than its interleaving). */
+static bool write_binary(struct trace_reader *t, FILE *f, const char *name, enum tbin_codec codec,
+                         struct sim_error *err) {
+    int32_t n = trace_ranks(t);
+    struct sink k = {NULL, tbin_writer_new(f, name, n, codec), t};
+    struct rank_ids *ids = xcalloc((size_t)n, sizeof *ids);
+    bool *done = xcalloc((size_t)n, sizeof *done);
+    for (int32_t left = n; left > 0 && !err->set;)
+        for (int32_t rank = 0; rank < n && !err->set; rank++)
+            if (!done[rank] && !convert_some(t, rank, &ids[rank], &k, 256, err)) {
+                done[rank] = true;
+                left--;
+                free(ids[rank].q);
+                ids[rank].q = NULL;
+            }
+    for (int32_t rank = 0; rank < n; rank++)
+        free(ids[rank].q);
+    free(ids);
+    free(done);
+    int32_t nnames = trace_interval_count(t);
+    const char **names = xcalloc((size_t)nnames + 1, sizeof *names);
+    for (int32_t i = 0; i < nnames; i++)
+        names[i] = trace_interval_name(t, i);
+    bool ok = !err->set;
+    if (ok)
+        ok = tbin_writer_finish(k.bin, names, nnames, err);
+    else
+        tbin_writer_abort(k.bin);
+    free(names);
+    return ok;
+}
+
+static int convert_usage(void) {
+    fprintf(stderr, "usage: simpi convert IN OUT [--to native|binary|dim|simgrid] [--compress "
+                    "none|zstd|gzip]   (format of OUT from --to, else its extension: .dim is "
+                    "Dimemas, .sbt binary)\n");
+    return EXIT_USAGE;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n > m && !strcmp(s + n - m, suffix);
+}
+
 int cmd_convert(int argc, char **argv) {
-    const char *in = NULL, *out = NULL, *to = NULL;
+    const char *in = NULL, *out = NULL, *to = NULL, *compress = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--to") && i + 1 < argc)
             to = argv[++i];
+        else if (!strcmp(argv[i], "--compress") && i + 1 < argc)
+            compress = argv[++i];
         else if (!in)
             in = argv[i];
         else if (!out)
             out = argv[i];
         else
-            in = NULL, i = argc; /* too many */
+            return convert_usage(); /* too many */
     }
-    if (!in || !out || (to && strcmp(to, "native") && strcmp(to, "dim") && strcmp(to, "simgrid"))) {
-        fprintf(stderr, "usage: simpi convert IN OUT [--to native|dim|simgrid]   (format of OUT "
-                        "from --to, else its extension: .dim is Dimemas)\n");
+    if (!in || !out ||
+        (to && strcmp(to, "native") && strcmp(to, "binary") && strcmp(to, "dim") &&
+         strcmp(to, "simgrid")))
+        return convert_usage();
+    if (!to) to = ends_with(out, ".dim") ? "dim" : ends_with(out, ".sbt") ? "binary" : "native";
+    int codec = compress ? tbin_codec_by_name(compress) : TBIN_ZSTD;
+    if (codec < 0 || (compress && strcmp(to, "binary"))) {
+        fprintf(stderr, "simpi convert: --compress takes none, zstd or gzip, and applies to --to "
+                        "binary\n");
         return EXIT_USAGE;
     }
-    size_t len = strlen(out);
-    bool dim = to ? !strcmp(to, "dim") : len > 4 && !strcmp(out + len - 4, ".dim");
     struct sim_error err = {0};
     struct trace_reader *t = trace_open(in, &err);
-    if (t && to && !strcmp(to, "simgrid")) { /* a folder of files */
+    if (t && !strcmp(to, "simgrid")) { /* a folder of files */
         bool done = tit_write(t, out, &err);
         trace_close(t);
         if (done) return 0;
@@ -215,9 +306,18 @@ int cmd_convert(int argc, char **argv) {
     }
     struct outfile o;
     bool ok = t && outfile_open(&o, out, &err);
-    if (ok) {
+    if (ok && !strcmp(to, "binary") && o.in_place) {
+        outfile_discard(&o);
+        ok = err_set(&err, "%s: a binary trace must be a regular file (its index is written last)",
+                     out);
+    } else if (ok) {
         const char *base = strrchr(in, '/');
-        ok = dim ? dim_write(t, o.f, base ? base + 1 : in, &err) : write_native(t, o.f, &err);
+        if (!strcmp(to, "dim"))
+            ok = dim_write(t, o.f, base ? base + 1 : in, &err);
+        else if (!strcmp(to, "binary"))
+            ok = write_binary(t, o.f, out, (enum tbin_codec)codec, &err);
+        else
+            ok = write_native(t, o.f, &err);
         if (ok)
             ok = outfile_commit(&o, &err);
         else

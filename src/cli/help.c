@@ -104,12 +104,14 @@ static const struct {
      "fragment (default pingpong.yaml, as `inter:` unless --as intra) and an SVG plot.\n"
      "host: this machine's flop rate (as simpi calibrate-host).\n"},
     {"convert",
-     "usage: simpi convert IN OUT [--to native|dim|simgrid]\n"
-     "Writes trace IN (native, a folder of rank files, an index, SimGrid time-independent or\n"
-     "Dimemas .dim) as a native trace, a Dimemas trace or a SimGrid time-independent trace\n"
-     "(OUT a folder: rank<R>.txt and description): --to, else OUT's extension (.dim:\n"
-     "Dimemas, otherwise native). A record the output cannot hold stops the conversion with\n"
-     "its file and line; OUT is written atomically (docs/interop.md).\n"},
+     "usage: simpi convert IN OUT [--to native|binary|dim|simgrid] [--compress zstd|gzip|none]\n"
+     "Writes trace IN (native text or binary, a folder of rank files, an index, SimGrid\n"
+     "time-independent or Dimemas .dim) as a native text trace, a binary trace (compressed\n"
+     "with zstd unless --compress says otherwise; docs/trace-format.md), a Dimemas trace or\n"
+     "a SimGrid time-independent trace (OUT a folder: rank<R>.txt and description): --to,\n"
+     "else OUT's extension (.dim: Dimemas, .sbt: binary, otherwise text). A record the\n"
+     "output cannot hold stops the conversion with its file and line; OUT is written\n"
+     "atomically (docs/interop.md).\n"},
     {"trace",
      "usage: simpi trace -o DIR -- COMMAND [args...]\n"
      "Runs COMMAND (a real MPI launch, e.g. mpirun -np 16 ./app) with simpi's PMPI tracer\n"

@@ -16,6 +16,7 @@
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "core/rankfile.h"
+#include "replay/trace_bin.h"
 #include "replay/trace_internal.h"
 
 #define SHARED_BUF (1 << 18)
@@ -87,7 +88,8 @@ struct trace_reader {
     char *line_buf; /* the line a mapped cursor read last (NUL-terminated) */
     size_t line_cap;
     int64_t bytes_read, bytes_total; /* for the progress line (total 0: unknown) */
-    char *temp_dir; /* a Dimemas trace translated into native files, removed at close */
+    char *temp_dir;          /* a Dimemas trace translated into native files, removed at close */
+    struct tbin_reader *bin; /* a binary trace */
 };
 
 static bool source_open(struct trace_reader *t, struct source *s, struct sim_error *err);
@@ -735,8 +737,22 @@ static void remove_temp_dir(struct trace_reader *t) {
 }
 
 /* Chooses the reader from the first line: native header, index, SimGrid. */
+static int32_t intern_name(void *ctx, const char *name) {
+    return trace_intern(ctx, name);
+}
+
+static bool open_binary(struct trace_reader *t, const char *path, struct sim_error *err) {
+    t->shared.path = xstrdup(path);
+    int32_t n = 0;
+    t->bin = tbin_open(path, &n, intern_name, t, err);
+    if (!t->bin) return false;
+    t->nranks = n;
+    return check_rank_count(n, path, 0, err);
+}
+
 static bool open_file(struct trace_reader *t, const char *path, struct sim_error *err) {
     char head[4096];
+    if (tbin_is_binary(path)) return open_binary(t, path, err);
     if (!first_line(path, head, sizeof head))
         return err_at(err, path, 0, "empty trace: expected 'simpi-trace 1'");
     if (!strncmp(head, "simpi-trace-index", 17)) return open_index(t, path, err);
@@ -783,6 +799,7 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
 
 void trace_close(struct trace_reader *t) {
     if (!t) return;
+    tbin_close(t->bin);
     if (t->map) munmap((void *)t->map, t->map_len);
     source_close(t, &t->shared);
     free(t->shared.path);
@@ -860,6 +877,10 @@ int32_t trace_intern(struct trace_reader *t, const char *name) {
     t->names[t->nnames] = xstrdup(name);
     t->name_table[h] = t->nnames + 1;
     return t->nnames++;
+}
+
+int32_t trace_interval_count(const struct trace_reader *t) {
+    return t->nnames;
 }
 
 const char *trace_interval_name(const struct trace_reader *t, int32_t id) {
@@ -1009,7 +1030,18 @@ static struct trace_rec *mapped_next(struct trace_reader *t, int32_t rank, struc
     return NULL;
 }
 
+static struct trace_rec *binary_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
+    struct trace_rec *r = pool_get_raw(&t->recs);
+    if (tbin_next(t->bin, rank, r, err) == 1) {
+        t->records++;
+        return r;
+    }
+    pool_put(&t->recs, r);
+    return NULL;
+}
+
 struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
+    if (t->bin) return binary_next(t, rank, err);
     if (t->lines) return mapped_next(t, rank, err);
     struct rank_queue *q = &t->queues[rank];
     if (q->head) {
@@ -1066,7 +1098,8 @@ void trace_release(struct trace_reader *t, struct trace_rec *r) {
 }
 
 int64_t trace_buffer_peak(const struct trace_reader *t) {
-    return (int64_t)(t->recs.peak * t->recs.obj_size) + t->lines_peak;
+    return (int64_t)(t->recs.peak * t->recs.obj_size) + t->lines_peak +
+           (t->bin ? tbin_buffer_peak(t->bin) : 0);
 }
 
 bool trace_rec_fail(const struct trace_reader *t, const struct trace_rec *r, struct sim_error *err,

@@ -83,6 +83,7 @@ double trace_share_read(const struct trace_reader *t);
 const char *trace_file_of(const struct trace_reader *t, int32_t rank);
 /* Interval names are interned; the id of a name and back. */
 const char *trace_interval_name(const struct trace_reader *t, int32_t id);
+int32_t trace_interval_count(const struct trace_reader *t);
 
 /* Parses one record line (no header lines) into rec; exposed for the fuzzer
  * and unit tests. nranks bounds rank fields; t (may be NULL) interns interval
