@@ -786,7 +786,8 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
     } else {
         ok = open_file(t, path, err);
     }
-    if (ok) t->queues = xcalloc((size_t)t->nranks, sizeof *t->queues);
+    if (ok && !t->bin && !t->lines) /* the binary and mapped readers queue no records */
+        t->queues = xcalloc((size_t)t->nranks, sizeof *t->queues);
     if (ok && !S_ISDIR(st.st_mode) && t->shared.path && t->shared.kind == SRC_PLAIN)
         t->bytes_total = st.st_size; /* a plain file: its share read can be told */
     if (ok && t->format == FMT_SIMGRID) t->tit_dt = xcalloc((size_t)t->nranks, 1);
