@@ -1099,7 +1099,7 @@ void trace_release(struct trace_reader *t, struct trace_rec *r) {
 }
 
 int64_t trace_buffer_peak(const struct trace_reader *t) {
-    return (int64_t)(t->recs.peak * t->recs.obj_size) + t->lines_peak +
+    return (int64_t)(t->recs.peak * t->recs.obj_size) + t->lines_peak + (int64_t)t->map_len +
            (t->bin ? tbin_buffer_peak(t->bin) : 0);
 }
 

@@ -74,7 +74,9 @@ void trace_release(struct trace_reader *t, struct trace_rec *r);
 void trace_keep_ranks(struct trace_reader *t, bool (*keep)(void *ctx, int32_t rank), void *ctx);
 /* Frees what a parsed record owns (for records not obtained from trace_next). */
 void trace_rec_clear(struct trace_rec *r);
-/* Peak bytes held in queued records (the interleaved reader's read-ahead). */
+/* Peak bytes of the trace held for reading: queued records and lines (the
+ * interleaved reader's read-ahead), compressed binary chunks, and the size
+ * of a mapped trace file. */
 int64_t trace_buffer_peak(const struct trace_reader *t);
 uint64_t trace_records(const struct trace_reader *t);
 /* The share (0..1) of a plain single-file trace read so far; -1 if unknown. */

@@ -277,7 +277,7 @@ void tbin_close(struct tbin_reader *b) {
 }
 
 int64_t tbin_buffer_peak(const struct tbin_reader *b) {
-    return b->buf_peak;
+    return b->buf_peak + (int64_t)b->len;
 }
 
 static int bad_record(struct tbin_reader *b, int32_t rank, int32_t record, struct sim_error *err,

@@ -45,7 +45,8 @@ struct tbin_reader *tbin_open(const char *path, int32_t *nranks,
  * the rank's records, -1 an error. */
 int tbin_next(struct tbin_reader *b, int32_t rank, struct trace_rec *r, struct sim_error *err);
 void tbin_close(struct tbin_reader *b);
-/* Bytes of chunk buffers held at the peak (compressed traces). */
+/* Bytes of chunk buffers held at the peak (compressed traces), plus the
+ * mapped file's size (its pages count in the resident set). */
 int64_t tbin_buffer_peak(const struct tbin_reader *b);
 
 /* Writer side (trace_bin_write.c), onto f (a regular file, which it seeks
