@@ -35,7 +35,7 @@ test-asan: build-asan
 
 fuzz:
 	CC=clang cmake -S . -B $(BUILD)-fuzz -DCMAKE_BUILD_TYPE=Debug -DSIMPI_FUZZ=ON >/dev/null
-	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_platform fuzz_trace simpi
+	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_platform fuzz_trace
 	./tests/fuzz/run-fuzzers $(BUILD)-fuzz
 
 check: deps test test-asan fuzz conformance

@@ -744,10 +744,9 @@ static int32_t intern_name(void *ctx, const char *name) {
 static bool open_binary(struct trace_reader *t, const char *path, struct sim_error *err) {
     t->shared.path = xstrdup(path);
     int32_t n = 0;
-    t->bin = tbin_open(path, &n, intern_name, t, err);
-    if (!t->bin) return false;
+    t->bin = tbin_open(path, max_ranks(), &n, intern_name, t, err);
     t->nranks = n;
-    return check_rank_count(n, path, 0, err);
+    return t->bin != NULL;
 }
 
 static bool open_file(struct trace_reader *t, const char *path, struct sim_error *err) {

@@ -227,6 +227,8 @@ static bool read_index(struct tbin_reader *b, int32_t (*intern)(void *, const ch
         if (intern(ctx, name) != (int32_t)i) return bad_file(b, err, "interval names repeat");
     }
     b->nnames = (int32_t)n;
+    if ((uint64_t)(end - p) < (uint64_t)b->nranks) /* a byte per rank at least */
+        return bad_file(b, err, "chunk list shorter than the rank count");
     b->cur = xcalloc((size_t)b->nranks, sizeof *b->cur);
     for (int32_t r = 0; r < b->nranks; r++) {
         uint64_t count, skip;
@@ -240,7 +242,7 @@ static bool read_index(struct tbin_reader *b, int32_t (*intern)(void *, const ch
     return true;
 }
 
-struct tbin_reader *tbin_open(const char *path, int32_t *nranks,
+struct tbin_reader *tbin_open(const char *path, int64_t max_ranks, int32_t *nranks,
                               int32_t (*intern)(void *ctx, const char *name), void *ctx,
                               struct sim_error *err) {
     struct tbin_reader *b = xcalloc(1, sizeof *b);
@@ -257,7 +259,12 @@ struct tbin_reader *tbin_open(const char *path, int32_t *nranks,
             b->map = m, b->len = (size_t)st.st_size;
     }
     if (fd >= 0) close(fd);
-    if (!err->set && read_header(b, err) && read_index(b, intern, ctx, err)) {
+    if (!err->set && read_header(b, err) && b->nranks > max_ranks)
+        err_set(err,
+                "%s: the trace has %d ranks; this machine's memory allows at most %lld simulated "
+                "ranks",
+                path, b->nranks, (long long)max_ranks);
+    if (!err->set && read_index(b, intern, ctx, err)) {
         *nranks = b->nranks;
         return b;
     }

@@ -35,9 +35,10 @@ size_t tbin_record_bound(const struct trace_rec *r);
 
 /* Reader side (trace_bin.c), used by trace.c. */
 struct tbin_reader;
-/* Opens the binary trace at path (mapped); *nranks gets its rank count and
+/* Opens the binary trace at path (mapped), refusing more than max_ranks
+ * ranks before allocating for them; *nranks gets its rank count and
  * intern(ctx, name) is called for each interval name, in id order. */
-struct tbin_reader *tbin_open(const char *path, int32_t *nranks,
+struct tbin_reader *tbin_open(const char *path, int64_t max_ranks, int32_t *nranks,
                               int32_t (*intern)(void *ctx, const char *name), void *ctx,
                               struct sim_error *err);
 /* Decodes the next record of rank into r (rank and line set: the line is
