@@ -85,7 +85,7 @@ struct trace_reader {
     size_t name_table_cap;
     const char *map; /* the shared plain file, mapped once for all rank cursors */
     size_t map_len;
-    char *line_buf; /* the line a mapped cursor read last (NUL-terminated) */
+    char *line_buf; /* a header, index or SimGrid line copied for string functions */
     size_t line_cap;
     int64_t bytes_read, bytes_total; /* for the progress line (total 0: unknown) */
     char *temp_dir;          /* a Dimemas trace translated into native files, removed at close */
@@ -532,15 +532,7 @@ static bool open_simgrid_single(struct trace_reader *t, const char *path, struct
 
 /* The first field of a line; false for a blank line or a comment. */
 static bool first_field(const char *l, size_t len, struct field *f) {
-    const char *end = l + len, *s = l;
-    while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
-        s++;
-    if (s == end || *s == '#') return false;
-    f->p = s;
-    while (s < end && *s != ' ' && *s != '\t' && *s != '\r' && *s != '#')
-        s++;
-    f->n = (int32_t)(s - f->p);
-    return true;
+    return trace_next_field(&l, l + len, f);
 }
 
 /* The rank field of a record line, checked: every line belongs to a run
@@ -736,7 +728,6 @@ static void remove_temp_dir(struct trace_reader *t) {
     t->temp_dir = NULL;
 }
 
-/* Chooses the reader from the first line: native header, index, SimGrid. */
 static int32_t intern_name(void *ctx, const char *name) {
     return trace_intern(ctx, name);
 }
@@ -749,6 +740,8 @@ static bool open_binary(struct trace_reader *t, const char *path, struct sim_err
     return t->bin != NULL;
 }
 
+/* Chooses the reader from the first bytes (binary) or the first line:
+ * native header, index, Dimemas, SimGrid. */
 static bool open_file(struct trace_reader *t, const char *path, struct sim_error *err) {
     char head[4096];
     if (tbin_is_binary(path)) return open_binary(t, path, err);

@@ -13,6 +13,9 @@ struct field {
     int32_t n;
 };
 
+/* The next field of [*at, end), *at moved past it; false at the line's
+ * end or a '#'. */
+bool trace_next_field(const char **at, const char *end, struct field *f);
 /* Splits [s, end) into fields at blanks (space, tab, CR), stopping at '#';
  * returns the number of fields, or -1 when there are more than max. */
 int trace_fields(const char *s, const char *end, struct field *f, int max);

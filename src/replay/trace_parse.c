@@ -33,18 +33,27 @@ static bool is_blank(char c) {
     return c == ' ' || c == '\t' || c == '\r';
 }
 
+bool trace_next_field(const char **at, const char *end, struct field *f) {
+    const char *s = *at;
+    while (s < end && is_blank(*s))
+        s++;
+    if (s == end || *s == '#') return false;
+    f->p = s;
+    while (s < end && !is_blank(*s) && *s != '#')
+        s++;
+    f->n = (int32_t)(s - f->p);
+    *at = s;
+    return true;
+}
+
 int trace_fields(const char *s, const char *end, struct field *f, int max) {
     int n = 0;
-    for (;;) {
-        while (s < end && is_blank(*s))
-            s++;
-        if (s == end || *s == '#') return n;
+    struct field next;
+    while (trace_next_field(&s, end, &next)) {
         if (n == max) return -1;
-        const char *start = s;
-        while (s < end && !is_blank(*s) && *s != '#')
-            s++;
-        f[n++] = (struct field){start, (int32_t)(s - start)};
+        f[n++] = next;
     }
+    return n;
 }
 
 static bool field_is(struct field f, const char *word) {
@@ -581,20 +590,15 @@ bool trace_parse_line(struct trace_reader *t, char *line, int32_t nranks, struct
 
 int trace_tokenize(char *line, char **tok, int max) {
     int n = 0;
-    char *s = line;
-    for (;;) {
-        while (is_blank(*s))
-            s++;
-        if (!*s || *s == '#') break;
+    const char *s = line, *end = line + strlen(line);
+    struct field f;
+    while (trace_next_field(&s, end, &f)) {
         if (n == max) return -1;
-        tok[n++] = s;
-        while (*s && !is_blank(*s) && *s != '#')
-            s++;
-        if (*s == '#') {
-            *s = '\0';
-            break;
-        }
-        if (*s) *s++ = '\0';
+        tok[n++] = line + (f.p - line);
+        if (s == end) break;
+        bool comment = *s == '#';
+        line[s++ - line] = '\0'; /* the blank or '#' after the field */
+        if (comment) break;
     }
     return n;
 }
