@@ -70,6 +70,11 @@ int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i);
 struct platform;
 struct network;
 struct platform *cli_load_platform(const struct platform_opts *o, struct network *net);
+/* Writes trace in (any form simpi reads) as a binary trace out compressed
+ * with codec (enum tbin_codec), atomically (`simpi convert`, and `simpi run --trace-out FILE.sbt`).
+ */
+struct sim_error;
+bool cli_convert_to_binary(const char *in, const char *out, int codec, struct sim_error *err);
 /* --procs K / -j K: a count of worker processes, or `auto` (the cores this
  * process may run on); prints the error and returns false on bad input. */
 bool cli_parse_procs(const char *opt, const char *value, int *out);

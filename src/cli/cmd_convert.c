@@ -258,6 +258,25 @@ static bool write_binary(struct trace_reader *t, FILE *f, const char *name, enum
     return ok;
 }
 
+bool cli_convert_to_binary(const char *in, const char *out, int codec, struct sim_error *err) {
+    struct trace_reader *t = trace_open(in, err);
+    struct outfile o;
+    bool ok = t && outfile_open(&o, out, err);
+    if (ok && o.in_place) {
+        outfile_discard(&o);
+        ok = err_set(err, "%s: a binary trace must be a regular file (its index is written last)",
+                     out);
+    } else if (ok) {
+        ok = write_binary(t, o.f, out, (enum tbin_codec)codec, err);
+        if (ok)
+            ok = outfile_commit(&o, err);
+        else
+            outfile_discard(&o);
+    }
+    trace_close(t);
+    return ok;
+}
+
 static int convert_usage(void) {
     fprintf(stderr, "usage: simpi convert IN OUT [--to native|binary|dim|simgrid] [--compress "
                     "none|zstd|gzip]   (format of OUT from --to, else its extension: .dim is "
@@ -296,6 +315,11 @@ int cmd_convert(int argc, char **argv) {
         return EXIT_USAGE;
     }
     struct sim_error err = {0};
+    if (!strcmp(to, "binary")) {
+        if (cli_convert_to_binary(in, out, codec, &err)) return 0;
+        err_print(&err);
+        return EXIT_INPUT_ERROR;
+    }
     struct trace_reader *t = trace_open(in, &err);
     if (t && !strcmp(to, "simgrid")) { /* a folder of files */
         bool done = tit_write(t, out, &err);
@@ -306,18 +330,10 @@ int cmd_convert(int argc, char **argv) {
     }
     struct outfile o;
     bool ok = t && outfile_open(&o, out, &err);
-    if (ok && !strcmp(to, "binary") && o.in_place) {
-        outfile_discard(&o);
-        ok = err_set(&err, "%s: a binary trace must be a regular file (its index is written last)",
-                     out);
-    } else if (ok) {
+    if (ok) {
         const char *base = strrchr(in, '/');
-        if (!strcmp(to, "dim"))
-            ok = dim_write(t, o.f, base ? base + 1 : in, &err);
-        else if (!strcmp(to, "binary"))
-            ok = write_binary(t, o.f, out, (enum tbin_codec)codec, &err);
-        else
-            ok = write_native(t, o.f, &err);
+        ok = !strcmp(to, "dim") ? dim_write(t, o.f, base ? base + 1 : in, &err)
+                                : write_native(t, o.f, &err);
         if (ok)
             ok = outfile_commit(&o, &err);
         else

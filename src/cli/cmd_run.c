@@ -11,11 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/pool.h"
+#include "core/rankfile.h"
+#include "replay/trace_bin.h"
 #include "report/analysis.h"
 #include "report/summary.h"
 
@@ -24,7 +27,7 @@ static void usage(FILE *out) {
                  "                 [--cpu=measure|ignore] [--host-speed RATE] [--stack-size SIZE]\n"
                  "                 [--privatize|--no-privatize] [--check off|default|full]\n"
                  "                 [--report FILE.html] [--procs K|auto]\n"
-                 "                 [--paraver PREFIX] [--chrome FILE.json] [--trace-out DIR]\n"
+                 "                 [--paraver PREFIX] [--chrome FILE.json] [--trace-out DIR|FILE.sbt]\n"
                  "                 ./program [args...]\n");
 }
 
@@ -188,6 +191,42 @@ static int supervise(char **prog) {
     return fail_before_run(prog[0], why, rc ? rc : EXIT_APP_ERROR);
 }
 
+/* --trace-out FILE.sbt: the runtime records rank files into a folder beside
+ * FILE.sbt, which becomes the binary trace once the run is over. */
+static const char *binary_out;
+static char binary_stage[PATH_MAX];
+
+static int trace_out_option(const char *v) {
+    size_t n = strlen(v);
+    if (n <= 4 || strcmp(v + n - 4, ".sbt")) return set_env("SIMPI_TRACE_OUT", v);
+    if (snprintf(binary_stage, sizeof binary_stage, "%s.rankfiles-%d", v, (int)getpid()) >=
+        (int)sizeof binary_stage) {
+        fprintf(stderr, "simpi run: --trace-out: path too long\n");
+        return EXIT_USAGE;
+    }
+    binary_out = v;
+    return set_env("SIMPI_TRACE_OUT", binary_stage);
+}
+
+/* After the run: the recorded rank files written as the binary trace and
+ * removed; a run that ended early left them marked incomplete, and they
+ * stay, named, since a binary trace cannot say so. */
+static int finish_binary_out(int rc) {
+    struct stat st;
+    if (!binary_out || stat(binary_stage, &st) != 0) return rc;
+    struct sim_error err = {0};
+    if (cli_convert_to_binary(binary_stage, binary_out, TBIN_ZSTD, &err)) {
+        rankfile_remove(binary_stage, 0, -1);
+        rmdir(binary_stage);
+        return rc;
+    }
+    fprintf(
+        stderr,
+        "simpi run: --trace-out %s not written: %s\nsimpi run: the recorded rank files are in %s\n",
+        binary_out, err.msg, binary_stage);
+    return rc ? rc : EXIT_INPUT_ERROR;
+}
+
 int cmd_run(int argc, char **argv) {
     static char *sets; /* lives as long as the command */
     static const char **set_list;
@@ -228,7 +267,7 @@ int cmd_run(int argc, char **argv) {
         } else if ((v = value_of("--chrome", argc, argv, &i))) {
             set_env("SIMPI_CHROME", v);
         } else if ((v = value_of("--trace-out", argc, argv, &i))) {
-            set_env("SIMPI_TRACE_OUT", v);
+            if (trace_out_option(v)) return EXIT_USAGE;
         } else if ((v = value_of("--timeline-ranks", argc, argv, &i))) {
             struct sim_error err = {0};
             if (!analysis_check_ranks(v, &err)) {
@@ -343,5 +382,5 @@ int cmd_run(int argc, char **argv) {
         return rc;
     }
     sweep_free(&sw);
-    return supervise(argv + i);
+    return finish_binary_out(supervise(argv + i));
 }
