@@ -26,8 +26,19 @@ struct member {
     uint8_t local; /* a rank of this worker (always, unless the run is split) */
 };
 
+/* A slot's copies of its members' inputs come from chunks of its own, all
+ * freed with it: no allocation per member and call. */
+struct arena_chunk {
+    struct arena_chunk *next;
+    size_t used, cap;
+    _Alignas(16) char data[];
+};
+
+#define ARENA_CHUNK ((size_t)64 << 10)
+
 struct slot {
     struct slot *next;
+    struct arena_chunk *arena; /* the newest chunk first */
     uint32_t ctx, seq;
     int32_t n, arrived;
     int32_t first; /* the member whose call is s->call */
@@ -132,31 +143,42 @@ static void drop_slot(struct slot *s) {
             *p = s->next;
             break;
         }
-    for (int32_t i = 0; i < s->n; i++) {
-        free(s->m[i].in);
-        free(s->m[i].in_off);
-        free(s->m[i].in_len_to);
+    while (s->arena) {
+        struct arena_chunk *c = s->arena;
+        s->arena = c->next;
+        free(c);
     }
     free(s->m);
     free(s->acc);
     free(s);
 }
 
-static int64_t *copy_array(const int64_t *a, int32_t n) {
-    if (!a) return NULL;
-    int64_t *c = xmalloc(sizeof *c * (size_t)n);
-    memcpy(c, a, sizeof *c * (size_t)n);
-    return c;
+/* A copy of n bytes at src in the slot's chunks (16-byte aligned). */
+static void *slot_copy(struct slot *s, const void *src, size_t n) {
+    size_t need = (n + 15) & ~(size_t)15;
+    struct arena_chunk *c = s->arena;
+    if (!c || c->cap - c->used < need) {
+        size_t cap = need > ARENA_CHUNK ? need : ARENA_CHUNK;
+        c = xmalloc(sizeof *c + cap);
+        c->used = 0;
+        c->cap = cap;
+        c->next = s->arena;
+        s->arena = c;
+    }
+    void *at = c->data + c->used;
+    c->used += need;
+    return memcpy(at, src, n);
 }
 
-static void deposit(struct member *m, const struct coll_call *c, int32_t n) {
+static int64_t *copy_array(struct slot *s, const int64_t *a, int32_t n) {
+    return a ? slot_copy(s, a, sizeof *a * (size_t)n) : NULL;
+}
+
+static void deposit(struct slot *s, struct member *m, const struct coll_call *c, int32_t n) {
     m->in_len = c->in && c->in_len > 0 ? c->in_len : 0;
-    if (m->in_len) {
-        m->in = xmalloc((size_t)m->in_len);
-        memcpy(m->in, c->in, (size_t)m->in_len);
-    }
-    m->in_off = copy_array(c->in_off, n);
-    m->in_len_to = copy_array(c->in_len_to, n);
+    if (m->in_len) m->in = slot_copy(s, c->in, (size_t)m->in_len);
+    m->in_off = copy_array(s, c->in_off, n);
+    m->in_len_to = copy_array(s, c->in_len_to, n);
     m->out = c->out;
     m->owner = c->owner;
     m->op = c->op;
@@ -334,7 +356,7 @@ static int arrive(uint32_t ctx, uint32_t seq, int32_t n, int32_t me, const struc
         if (++s->arrived == n) drop_slot(s);
         return rc;
     }
-    deposit(&s->m[me], c, n);
+    deposit(s, &s->m[me], c, n);
     s->m[me].local = local;
     if (local && s->first_local < 0) s->first_local = me;
     s->arrived++;
