@@ -192,7 +192,7 @@ static void post_envelope(struct sim *s, struct request *send) {
                             .peer = send->peer,
                             .src = send->src,
                             .tag = send->tag,
-                            .root = (send->flags & RF_SUB) ? sched_root(send->sched) : -1,
+                            .root = (send->flags & RF_SUB) ? send->user_id : -1,
                             .ctx = send->ctx,
                             .seq = send->seq,
                             .size = send->size,

@@ -281,6 +281,9 @@ static void pair_transfer(struct sim *s, uint32_t id, struct request *send, stru
     x->send = let_go ? NULL : send;
     if (let_go) send->xfer = 0;
     if (let_go && send->remote) s->cross->settle(s, send);
+    /* matched and done: freed now if its owner let go of it already */
+    else if (let_go)
+        request_maybe_free(s, send);
     if (x->arrival != SIMTIME_NEVER) pt2pt_finish_transfer(s, id);
 }
 
@@ -706,7 +709,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (owner) {
         r->sched = owner;
         r->flags |= RF_SUB;
-        r->coll = s->sub_kind(owner);
+        s->sub_mark(owner, r);
     } else {
         r->data = (void *)buf; /* delivered from the caller's buffer if matched at once */
     }
@@ -785,7 +788,7 @@ struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uin
     if (owner) {
         r->sched = owner;
         r->flags |= RF_SUB;
-        r->coll = s->sub_kind(owner);
+        s->sub_mark(owner, r);
     } else {
         r->data = target;
     }

@@ -29,6 +29,7 @@ struct sched {
     int32_t owner, round, pending;
     uint32_t tag;
     uint8_t posting;
+    uint8_t kind; /* the collective (enum coll_kind) */
 };
 
 /* A schedule's copy of its variable counts, on a list of the sim's so that a
@@ -48,13 +49,19 @@ static void free_counts(struct sim *s, struct vcounts *c) {
     free(c);
 }
 
+/* A step leaves its schedule: it stays marked as a collective's step
+ * (RF_SUB, its operation and root) for the mismatch check, and is freed
+ * once nothing refers to it (a send may still wait for its receive). */
+static void let_go(struct sim *s, struct request *q) {
+    q->sched = NULL;
+    request_release(s, q);
+}
+
 static void release_subs(struct sim *s, struct sched *sc) {
     while (sc->subs) {
         struct request *q = sc->subs;
         sc->subs = q->onext;
-        q->sched = NULL;
-        q->flags &= (uint8_t)~RF_SUB;
-        request_release(s, q);
+        let_go(s, q);
     }
 }
 
@@ -196,6 +203,7 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     struct sched *sc = pool_get(&s->sched_pool);
     req->sched = sc;
     sc->req = req;
+    sc->kind = (uint8_t)kind;
     sc->comm = c;
     sc->owner = rank;
     sc->round_end = s->eng.now;
@@ -387,8 +395,9 @@ int sim_collective_counts(const struct sim *s, const char **op, const char **alg
     return n;
 }
 
-uint8_t sched_kind(const struct sched *sc) {
-    return sc->req->coll;
+void sched_mark(const struct sched *sc, struct request *step) {
+    step->coll = sc->kind;
+    step->user_id = sc->args.root;
 }
 
 /* Rooted operations must also agree on the root. */
@@ -396,20 +405,15 @@ static bool rooted(int kind) {
     return kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_GATHER || kind == COLL_SCATTER;
 }
 
-int sched_root(const struct sched *sc) {
-    return sc->args.root;
-}
-
 bool sched_check_partner(struct sim *s, const struct request *x, const struct request *y) {
-    if (x->coll == y->coll && !rooted(x->coll)) return true; /* no schedule touched */
-    const struct sched *b = y->sched;
-    /* x may stand for a send of another worker (part.c): its kind and root came along */
-    int ka = x->remote ? x->coll : x->sched->req->coll, kb = b->req->coll;
-    int root_a = x->remote ? x->user_id : x->sched->args.root;
-    if (ka == kb && (!rooted(ka) || root_a == b->args.root)) return true;
+    /* each step carries its operation and root (sched_mark; a stand-in for
+     * another worker's send brought them along, part.c) */
+    int ka = x->coll, kb = y->coll, root_a = x->user_id, root_b = y->user_id;
+    if (ka == kb && (!rooted(ka) || root_a == root_b)) return true;
+    const struct sched *b = y->sched; /* a receive is in its schedule until matched */
     char ra[32] = "", rb[32] = "";
     if (rooted(ka)) snprintf(ra, sizeof ra, " (root %d)", root_a);
-    if (rooted(kb)) snprintf(rb, sizeof rb, " (root %d)", b->args.root);
+    if (rooted(kb)) snprintf(rb, sizeof rb, " (root %d)", root_b);
     sim_fail(s,
              "mismatched collectives at virtual time %.6f s on a communicator of %d ranks, "
              "collective #%u: rank %d called %s%s while rank %d called %s%s; every rank of a "

@@ -77,7 +77,7 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     s->next_ctx = 2;
     s->sub_resolved = sched_notify;
     s->waited_resolved = wait_resolved;
-    s->sub_kind = sched_kind;
+    s->sub_mark = sched_mark;
     s->sub_partner_ok = sched_check_partner;
     s->transfer_arrived = pt2pt_finish_transfer;
     engine_init(&s->eng, nranks);

@@ -45,7 +45,7 @@ struct request {
                                a collective's: the members of its communicator */
     int32_t tag;            /* a collective's: its sequence number on the communicator */
     uint32_t ctx;
-    int32_t user_id;
+    int32_t user_id; /* a collective's step (RF_SUB): its operation's root */
     uint8_t kind : 4;
     uint8_t hold : 2;       /* a receive: HOLD_ANY if from any source and waiting; a send in
                                the unexpected queue: HOLD_ANY once offered (pt2pt.c); a
@@ -230,9 +230,9 @@ struct sim {
     void (*sub_resolved)(struct sim *s, struct sched *sc, simtime_t done);
     void (*waited_resolved)(struct sim *s, const struct request *r);
     /* what the protocols ask of collective schedules (sched.c) about the
-     * message of one of their steps: its operation, whether its partner is
-     * a step of the same collective */
-    uint8_t (*sub_kind)(const struct sched *sc);
+     * message of one of their steps: its operation and root (kept in the
+     * step), whether its partner is a step of the same collective */
+    void (*sub_mark)(const struct sched *sc, struct request *step);
     bool (*sub_partner_ok)(struct sim *s, const struct request *x, const struct request *y);
     /* the protocols' completion of a transfer whose data arrived (nics.c
      * and the contention model call it: pt2pt_finish_transfer) */
@@ -538,8 +538,6 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
 void sched_notify(struct sim *s, struct sched *sc, simtime_t done);
 /* Advances every schedule whose round completed; call after each event. */
 void sched_drain(struct sim *s);
-/* The root of a rooted collective's schedule. */
-int sched_root(const struct sched *sc);
 void sched_describe(struct sim *s, struct sched *sc);
 int sched_targets(const struct sched *sc, int32_t *out, int max);
 /* Reads the platform's mpi.coll map (an algorithm forced per operation). */
@@ -551,8 +549,10 @@ struct request *analytic_start(struct sim *s, struct request *req, struct comm *
 void analytic_free_all(struct sim *s);
 /* Frees the variable counts of schedules a stopped run left unfinished. */
 void sched_free_all_counts(struct sim *s);
-/* The collective a schedule runs (kept in its sub-requests' `coll`). */
-uint8_t sched_kind(const struct sched *sc);
+/* Marks a step of sc with the collective it belongs to (`coll`) and the
+ * collective's root (`user_id`): what the mismatch check compares, even
+ * once the step has left its schedule. */
+void sched_mark(const struct sched *sc, struct request *step);
 /* Whether the schedules of a matched collective message are the same
  * operation (and root); if not, stops the run with a mismatch report. */
 bool sched_check_partner(struct sim *s, const struct request *send, const struct request *recv);

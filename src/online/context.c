@@ -33,8 +33,6 @@ void simpi_ctx_start(void);
 #include <ucontext.h>
 #endif
 
-#define CANARY 0x53494D504943414Eull /* "SIMPICAN" */
-
 #ifdef SIMPI_ASM_SWITCH
 const char *ctx_implementation(void) {
 #if defined(__x86_64__)
@@ -187,14 +185,25 @@ void *stacks_at(const struct stacks *st, int64_t i) {
     return st->base + (size_t)i * st->stride + st->guard; /* [guard][stack][pad] */
 }
 
-/* With guard regions the canaries are not needed (an overflow faults), and
- * not checking them saves touching a second page of every stack per switch. */
-void stacks_set_canary(const struct stacks *st, int64_t i) {
-    if (!st->guards) *(uint64_t *)stacks_at(st, i) = CANARY;
-}
-
+/* Without guard regions, what lies below a stack's usable part is never
+ * written by a rank that stays within its stack: the 64 bytes ctx_init
+ * leaves out (it is given stacks_at + 64) and the pad page above the stack
+ * of the rank below, which a frame passing through writes at least a
+ * return address into. They must still read as zero. Nothing is written
+ * there first, so they stay uncommitted (reading them maps the kernel's
+ * shared zero page, which adds nothing to the resident set); a canary word
+ * written there cost a page of memory per rank. */
 bool stacks_canary_intact(const struct stacks *st, int64_t i) {
-    return st->guards || *(const uint64_t *)stacks_at(st, i) == CANARY;
+    if (st->guards) return true;
+    const char *bottom = stacks_at(st, i);
+    const char *from = i > 0 ? bottom - (st->stride - st->size) : bottom;
+    uint64_t any = 0;
+    for (const char *p = from; p < bottom + 64; p += sizeof any) {
+        uint64_t w;
+        memcpy(&w, p, sizeof w);
+        any |= w;
+    }
+    return any == 0;
 }
 
 bool stacks_sp_within(const struct stacks *st, int64_t i, const struct ctx *c) {

@@ -3,8 +3,8 @@
  * and ranks with a hand-written context switch (x86-64, aarch64; ucontext
  * elsewhere). Stacks come from one large mapping so that 100,000+ ranks do
  * not exhaust vm.max_map_count; guard pages are added when the map count
- * allows, and a canary word at the bottom of every stack catches overflows
- * otherwise. */
+ * allows, and otherwise the 64 bytes below every stack, which must stay
+ * zero, catch overflows. */
 #ifndef SIMPI_CONTEXT_H
 #define SIMPI_CONTEXT_H
 
@@ -52,11 +52,12 @@ void stacks_free(struct stacks *st);
 void *stacks_at(const struct stacks *st, int64_t i); /* lowest usable address */
 /* Whether n more guard pages keep the map count well under vm.max_map_count. */
 bool stacks_guards_affordable(int64_t n);
-/* Canary words at the bottom of each stack (only without guard regions):
- * written at start, checked when a rank finishes and at the end of the run
- * (checking them at every switch would touch a second page of every stack
- * per switch: at 65,536 ranks with 8 MiB stacks that tripled the run time). */
-void stacks_set_canary(const struct stacks *st, int64_t i);
+/* Without guard regions, whether the 64 bytes below stack i's usable part
+ * are still zero, as a rank within its stack leaves them: checked when a
+ * rank finishes and at the end of the run (checking them at every switch
+ * would touch a second page of every stack per switch: at 65,536 ranks with
+ * 8 MiB stacks that tripled the run time). Nothing is written there first,
+ * so a rank's bottom page costs no memory. */
 bool stacks_canary_intact(const struct stacks *st, int64_t i);
 /* Without guards, whether the stack pointer saved in c (hand-written switch)
  * lies inside stack i: checked at every switch, it touches no stack page. */

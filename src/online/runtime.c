@@ -208,7 +208,7 @@ static void rank_entry(void *arg) {
         runtime_block();
 }
 
-/* Without guard regions: a stack found overflowed by its canary word or by
+/* Without guard regions: a stack found overflowed by its bottom bytes or by
  * the saved stack pointer (see stacks_sp_within). */
 static void report_overflow(struct runtime *rt, int32_t rank) {
     sim_fail(rt->sim,
@@ -850,7 +850,6 @@ static bool start_ranks(struct runtime *rt, const char *stack_size, struct sim_e
     rt->argv_copies = xcalloc((size_t)rt->n * ((size_t)rt->argc + 2), sizeof *rt->argv_copies);
     for (int32_t i = 0; i < rt->n; i++) {
         if (!sim_owns(rt->sim, i)) continue; /* another worker's: its stack stays untouched */
-        stacks_set_canary(&rt->stacks, i);
         ctx_init(&rt->ranks[i].ctx, (char *)stacks_at(&rt->stacks, i) + 64, rt->stacks.size - 64,
                  rank_entry, (void *)(intptr_t)i);
     }

@@ -63,10 +63,19 @@ static void test_stacks(void) {
     CHECK(st.size % 4096 == 0 && st.size >= 10000);
     char *a = stacks_at(&st, 0), *b = stacks_at(&st, 1);
     CHECK((size_t)(b - a) == st.stride);
-    stacks_set_canary(&st, 5);
-    CHECK(stacks_canary_intact(&st, 5));
-    *(char *)stacks_at(&st, 5) = 0; /* an overflow reaching the bottom word */
+    CHECK(stacks_canary_intact(&st, 5)); /* nothing written below the stack */
+    ((char *)stacks_at(&st, 5))[63] = 1; /* an overflow reaching the bytes below it */
     CHECK(!stacks_canary_intact(&st, 5));
+    CHECK(stacks_canary_intact(&st, 4) && stacks_canary_intact(&st, 6));
+    ((char *)stacks_at(&st, 5))[63] = 0;
+    CHECK(stacks_canary_intact(&st, 5));
+    /* rank 7's frames passing through the pad page above rank 6's stack */
+    ((char *)stacks_at(&st, 7))[-100] = 1;
+    CHECK(!stacks_canary_intact(&st, 7));
+    CHECK(stacks_canary_intact(&st, 6)); /* its own stack is intact */
+    ((char *)stacks_at(&st, 7))[-100] = 0;
+    ((char *)stacks_at(&st, 6))[st.size - 1] = 1; /* rank 6's top byte: its own */
+    CHECK(stacks_canary_intact(&st, 6) && stacks_canary_intact(&st, 7));
     stacks_free(&st);
     CHECK(stacks_alloc(&st, 4, 8192, true));
     char *guard2 = (char *)stacks_at(&st, 2) - 100; /* inside rank 2's guard page */
