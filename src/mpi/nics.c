@@ -22,22 +22,25 @@
  * lookahead (a zero latency between nodes) both sides are reserved at once,
  * in the engine's order. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "mpi/sim_internal.h"
 
-/* --- heaps of transfers by (at, sending rank, its sequence): 4-ary, the
- * keys kept in the entries so that comparing touches no transfer --- */
+/* --- queues of transfers by (at, sending rank, its sequence): sorted runs
+ * for the entries that come in order, a 4-ary heap for the others, the keys
+ * kept in the entries so that comparing touches no transfer. The keys are
+ * unique (a sender's count), so the order taken out is the same whichever
+ * holds an entry. --- */
 
 static bool entry_before(const struct nic_entry *a, const struct nic_entry *b) {
     return a->at != b->at ? a->at < b->at : a->order < b->order;
 }
 
-static void nic_heap_push(struct nic_heap *h, const struct xfer *x, uint32_t id) {
+static void heap_insert(struct nic_heap *h, struct nic_entry e) {
     if (h->n == h->cap) {
         h->cap = h->cap ? 2 * h->cap : 64;
         h->e = xrealloc_or_die(h->e, sizeof *h->e * h->cap);
     }
-    struct nic_entry e = {x->at, (uint64_t)(uint32_t)x->from << 32 | x->seq, id};
     size_t i = h->n++;
     while (i > 0 && entry_before(&e, &h->e[(i - 1) / 4])) {
         h->e[i] = h->e[(i - 1) / 4];
@@ -46,7 +49,7 @@ static void nic_heap_push(struct nic_heap *h, const struct xfer *x, uint32_t id)
     h->e[i] = e;
 }
 
-static uint32_t nic_heap_pop(struct nic_heap *h) {
+static uint32_t heap_take(struct nic_heap *h) {
     uint32_t top = h->e[0].id;
     struct nic_entry last = h->e[--h->n];
     size_t i = 0, n = h->n;
@@ -62,6 +65,89 @@ static uint32_t nic_heap_pop(struct nic_heap *h) {
     }
     if (n) h->e[i] = last;
     return top;
+}
+
+static void run_append(struct nic_run *r, struct nic_entry e) {
+    if (r->tail == r->cap) {
+        if (r->head > 0 && r->head >= r->cap / 2) { /* slide the run down */
+            memmove(r->e, r->e + r->head, sizeof *r->e * (r->tail - r->head));
+            r->tail -= r->head;
+            r->head = 0;
+        } else {
+            r->cap = r->cap ? 2 * r->cap : 64;
+            r->e = xrealloc_or_die(r->e, sizeof *r->e * r->cap);
+        }
+    }
+    r->e[r->tail++] = e;
+}
+
+/* The run that e extends: one whose last entry has e's time (and comes
+ * before it), else an empty one, else one whose last entry comes before e;
+ * NULL if none. */
+static struct nic_run *run_for(struct nic_heap *h, const struct nic_entry *e) {
+    struct nic_run *empty = NULL, *before = NULL;
+    for (int i = 0; i < NIC_RUNS; i++) {
+        struct nic_run *r = &h->run[i];
+        if (r->head == r->tail) {
+            if (!empty) empty = r;
+            continue;
+        }
+        const struct nic_entry *last = &r->e[r->tail - 1];
+        if (!entry_before(e, last)) {
+            if (last->at == e->at) return r;
+            if (!before) before = r;
+        }
+    }
+    return empty ? empty : before;
+}
+
+static void nic_heap_push(struct nic_heap *h, const struct xfer *x, uint32_t id) {
+    struct nic_entry e = {x->at, (uint64_t)(uint32_t)x->from << 32 | x->seq, id};
+    struct nic_run *r = run_for(h, &e);
+    if (r)
+        run_append(r, e);
+    else
+        heap_insert(h, e);
+    h->size++;
+}
+
+static size_t nic_heap_size(const struct nic_heap *h) {
+    return h->size;
+}
+
+/* The run holding the first entry, or NULL if the heap holds it (the queue
+ * is not empty). */
+static struct nic_run *first_run(const struct nic_heap *h) {
+    const struct nic_entry *best = h->n ? &h->e[0] : NULL;
+    struct nic_run *from = NULL;
+    for (int i = 0; i < NIC_RUNS; i++) {
+        const struct nic_run *r = &h->run[i];
+        if (r->head != r->tail && (!best || entry_before(&r->e[r->head], best))) {
+            best = &r->e[r->head];
+            from = (struct nic_run *)r;
+        }
+    }
+    return from;
+}
+
+static const struct nic_entry *nic_heap_top(const struct nic_heap *h) {
+    const struct nic_run *r = first_run(h);
+    return r ? &r->e[r->head] : &h->e[0];
+}
+
+static uint32_t nic_heap_pop(struct nic_heap *h) {
+    struct nic_run *r = first_run(h);
+    h->size--;
+    if (!r) return heap_take(h);
+    uint32_t id = r->e[r->head++].id;
+    if (r->head == r->tail) r->head = r->tail = 0;
+    return id;
+}
+
+static void nic_heap_free(struct nic_heap *h) {
+    free(h->e);
+    for (int i = 0; i < NIC_RUNS; i++)
+        free(h->run[i].e);
 }
 
 /* --- a message's way through the two sides --- */
@@ -189,8 +275,8 @@ void nics_expect_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
 /* The clear-to-send messages reaching rank now (and the lower ranks' at the
  * same time, whose events ran already) reserve its node's injection side. */
 static void clear_to_send_arrives(struct sim *s, int32_t rank) {
-    while (s->cts.n) {
-        const struct nic_entry *e = &s->cts.e[0];
+    while (nic_heap_size(&s->cts)) {
+        const struct nic_entry *e = nic_heap_top(&s->cts);
         if (e->at > s->eng.now || (e->at == s->eng.now && (int32_t)(e->order >> 32) > rank)) break;
         uint32_t id = nic_heap_pop(&s->cts);
         inject(s, id, s->xfers[id].at);
@@ -202,10 +288,10 @@ static void clear_to_send_arrives(struct sim *s, int32_t rank) {
 static void window_begins(struct sim *s, uint32_t gen) {
     if (gen != s->nic_batch_gen) return; /* superseded by an earlier window */
     s->nic_batch_at = SIMTIME_NEVER;
-    while (s->eject.n && eject_due(s, s->eject.e[0].at) <= s->eng.now)
+    while (nic_heap_size(&s->eject) && eject_due(s, nic_heap_top(&s->eject)->at) <= s->eng.now)
         eject(s, nic_heap_pop(&s->eject));
-    if (!s->eject.n) return;
-    s->nic_batch_at = eject_due(s, s->eject.e[0].at);
+    if (!nic_heap_size(&s->eject)) return;
+    s->nic_batch_at = eject_due(s, nic_heap_top(&s->eject)->at);
     engine_schedule(&s->eng, s->nic_batch_at, -1, EV_NET, ++s->nic_batch_gen, NULL);
 }
 
@@ -229,6 +315,6 @@ void nics_destroy(struct sim *s) {
     if (!s->nics) return;
     interfaces_destroy(s->nics);
     free(s->nics);
-    free(s->eject.e);
-    free(s->cts.e);
+    nic_heap_free(&s->eject);
+    nic_heap_free(&s->cts);
 }

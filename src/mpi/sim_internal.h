@@ -97,16 +97,26 @@ struct xfer {
     uint32_t order;       /* the send's place among its sender's sends (send->seq) */
 };
 
-/* Transfers waiting for an interface side (nics.c), a heap by (at, order:
- * the sending rank, then its count). */
+/* Transfers waiting for an interface side (nics.c), a queue by (at, order:
+ * the sending rank, then its count). Entries mostly come in a few sorted
+ * sequences (ranks sending in the engine's order: one per distinct `at`,
+ * e.g. per rank's place in its node's injection order): those wait in up to
+ * NIC_RUNS sorted runs, the others in a heap; the first of all goes first. */
 struct nic_entry {
     simtime_t at;
     uint64_t order;
     uint32_t id;
 };
+#define NIC_RUNS 16
+struct nic_run {
+    struct nic_entry *e; /* e[head..tail), sorted */
+    size_t head, tail, cap;
+};
 struct nic_heap {
-    struct nic_entry *e;
+    struct nic_entry *e; /* the heap */
     size_t n, cap;
+    size_t size; /* entries in all */
+    struct nic_run run[NIC_RUNS];
 };
 
 struct comm {
