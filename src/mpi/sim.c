@@ -125,6 +125,7 @@ void sim_destroy(struct sim *s) {
     land_free_all(s);
     pool_destroy(&s->req_pool);
     pool_destroy(&s->sched_pool);
+    free(s->ready);
     contention_destroy(s->cont);
     free(s->xfers);
     free(s->ids);

@@ -193,7 +193,8 @@ struct sim {
     struct split_collector *splits;
     struct group_collector *group_creates; /* MPI_Comm_create_group calls in progress */
     struct inter_collector *inter_creates; /* intercommunicators being created */
-    struct sched *ready_head, *ready_tail; /* schedules whose round completed */
+    struct sched **ready;                  /* schedules whose round completed, in that order: */
+    size_t nready, ready_at, ready_cap;    /* ready[ready_at..nready) wait (sched.c) */
     enum sim_status status;
     int64_t abandoned_requests; /* still outstanding when their rank finished */
     int32_t finished;           /* ranks that finished */
@@ -283,6 +284,19 @@ struct sim {
 enum { EV_ANY = 0, EV_NET = 1, EV_RECV = 2, EV_LAND = 3, EV_WAKE = 4 };
 /* `mode` of a receive request that is a probe (MPI_Probe) */
 #define PROBE_MODE 7
+
+/* Asks for the cache line at p ahead of its use (GCC 12 drops
+ * __builtin_prefetch as dead code where its address comes from loads, so
+ * the instruction is asked for in asm). */
+static inline void sim_prefetch(const void *p) {
+#if defined(__x86_64__)
+    __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)p));
+#elif defined(__aarch64__)
+    __asm__ volatile("prfm pldl1keep, %0" : : "Q"(*(const char *)p));
+#else
+    __builtin_prefetch(p);
+#endif
+}
 
 static inline simtime_t sim_max(simtime_t a, simtime_t b) {
     return a > b ? a : b;
