@@ -175,3 +175,17 @@ const char *units_format_size(int64_t bytes, char *buf, int len) {
         snprintf(buf, (size_t)len, "%lldB", (long long)bytes);
     return buf;
 }
+
+int units_format_int(int64_t v, char out[24]) {
+    char d[24];
+    int n = 0, len = 0;
+    uint64_t u = v < 0 ? 0u - (uint64_t)v : (uint64_t)v;
+    do {
+        d[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0) out[len++] = '-';
+    while (n)
+        out[len++] = d[--n];
+    return len;
+}

@@ -27,5 +27,8 @@ bool units_parse_number(const char *s, double *out, const char **why);
 /* Formats a time / size for humans into buf. */
 const char *units_format_time(simtime_t t, char *buf, int len);
 const char *units_format_size(int64_t bytes, char *buf, int len);
+/* Writes v in decimal as "%lld" does, without printf; returns its length
+ * (at most 20 characters, not terminated). */
+int units_format_int(int64_t v, char out[24]);
 
 #endif

@@ -242,15 +242,39 @@ static void json_network(FILE *f, const struct sim *s) {
     fprintf(f, "]},\n");
 }
 
+/* A rank's line is built in a buffer with simtime_format_seconds and
+ * written at once: printf's conversion of the times took most of the time
+ * of a JSON report of a million ranks (3.3 s of 5.5). The text is the one
+ * "%.12g" and "%lld" write. */
+static char *put_text(char *p, const char *text) {
+    size_t n = strlen(text);
+    memcpy(p, text, n);
+    return p + n;
+}
+
+static char *put_seconds(char *p, simtime_t t) {
+    return p + simtime_format_seconds(t, p);
+}
+
+static char *put_int(char *p, int64_t v) {
+    return p + units_format_int(v, p);
+}
+
 static void json_rank(FILE *f, const struct sim *s, int32_t i) {
     const struct rank_stats *st = sim_rank_stats(s, i);
-    fprintf(f,
-            "    {\"rank\": %d, \"compute\": %.12g, \"p2p\": %.12g, \"collective\": %.12g, "
-            "\"blocked\": %.12g, \"finish\": %.12g, \"messages_sent\": %lld, \"bytes_sent\": "
-            "%lld, \"messages_received\": %lld, \"bytes_received\": %lld}",
-            i, sec(st->compute), sec(st->p2p), sec(st->coll), sec(st->blocked), sec(st->finish),
-            (long long)st->msgs_sent, (long long)st->bytes_sent, (long long)st->msgs_recv,
-            (long long)st->bytes_recv);
+    char line[640], *p = line;
+    p = put_int(put_text(p, "    {\"rank\": "), i);
+    p = put_seconds(put_text(p, ", \"compute\": "), st->compute);
+    p = put_seconds(put_text(p, ", \"p2p\": "), st->p2p);
+    p = put_seconds(put_text(p, ", \"collective\": "), st->coll);
+    p = put_seconds(put_text(p, ", \"blocked\": "), st->blocked);
+    p = put_seconds(put_text(p, ", \"finish\": "), st->finish);
+    p = put_int(put_text(p, ", \"messages_sent\": "), st->msgs_sent);
+    p = put_int(put_text(p, ", \"bytes_sent\": "), st->bytes_sent);
+    p = put_int(put_text(p, ", \"messages_received\": "), st->msgs_recv);
+    p = put_int(put_text(p, ", \"bytes_received\": "), st->bytes_recv);
+    p = put_text(p, "}");
+    fwrite(line, 1, (size_t)(p - line), f);
 }
 
 bool summary_write_json(const char *path, const struct sim *s, const struct run_info *in,

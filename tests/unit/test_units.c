@@ -1,4 +1,5 @@
 /* Unit tests for src/core/units.c: every unit and prefix, and refusals. */
+#include "core/simtime.h"
 #include "core/units.h"
 #include "test.h"
 
@@ -45,7 +46,57 @@ static void test_rates(void) {
     CHECK(!units_parse_flops("2G", &v, NULL));
 }
 
+/* simtime_format_seconds against printf's own "%.12g" (the reference):
+ * edges of the styles and digit counts, then pseudo-random times of every
+ * magnitude below and above a second. */
+static bool same_as_printf(simtime_t t) {
+    char mine[32], ref[64];
+    int n = simtime_format_seconds(t, mine);
+    snprintf(ref, sizeof ref, "%.12g", simtime_to_seconds(t));
+    if (strcmp(mine, ref) != 0 || n != (int)strlen(ref)) {
+        fprintf(stderr, "t=%lld: '%s', printf '%s'\n", (long long)t, mine, ref);
+        return false;
+    }
+    return true;
+}
+
+static void test_seconds_format(void) {
+    static const simtime_t edges[] = {0,
+                                      1,
+                                      9,
+                                      10,
+                                      500800,
+                                      1001600,
+                                      99999999,
+                                      100000000,
+                                      123456789,
+                                      999999999,
+                                      1000000000,
+                                      999999999999,
+                                      1000000000000,
+                                      1000000000001,
+                                      123456789012345,
+                                      INT64_C(9223372036854775806)};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        CHECK(same_as_printf(edges[i]));
+    char out[32];
+    CHECK(simtime_format_seconds(500800, out) == 9 && strcmp(out, "5.008e-07") == 0);
+    CHECK(simtime_format_seconds(123456789, out) && strcmp(out, "0.000123456789") == 0);
+    uint64_t x = 88172645463325252ull; /* xorshift64 */
+    int bad = 0;
+    for (int i = 0; i < 200000 && bad < 5; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        int digits = 1 + (int)(x % 15); /* 1 to 15 digits */
+        simtime_t t = (simtime_t)((x >> 8) % (uint64_t)pow(10, digits));
+        if (!same_as_printf(t)) bad++;
+    }
+    CHECK(bad == 0);
+}
+
 TEST_LIST(units_tests) = {
+    {"units.seconds_format", test_seconds_format},
     {"units.times", test_times},
     {"units.sizes", test_sizes},
     {"units.rates", test_rates},
