@@ -82,7 +82,10 @@ void pool_init(struct pool *p, size_t obj_size, size_t per_chunk) {
  * are touched only when used); the next one will be twice as large. */
 static void add_chunk(struct pool *p) {
     size_t bytes = p->obj_size * p->per_chunk;
-    char *chunk = prefault(xmalloc(bytes), bytes);
+    /* on a cache line's start: objects of 64 or 128 bytes take whole lines */
+    char *chunk = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    if (!chunk) oom();
+    prefault(chunk, bytes);
     if (p->nchunks == p->chunks_cap) {
         p->chunks_cap = p->chunks_cap ? p->chunks_cap * 2 : 16;
         p->chunks = xrealloc_or_die(p->chunks, sizeof(void *) * p->chunks_cap);

@@ -126,16 +126,25 @@ static const struct coll_algo *select_algo(struct sim *s, enum coll_kind kind, i
  * of every rank at once), so each is a cache miss, and the steps it
  * releases one more per step. Schedules are independent: their misses
  * overlap when asked for a few turns ahead. */
+/* All the lines of a request: released, it is taken again at once by the
+ * next round's steps (the pool gives back the last freed first). */
+static void prefetch_request(const struct request *q) {
+    const char *p = (const char *)q;
+    sim_prefetch(p);
+    sim_prefetch(p + 64);
+    sim_prefetch(p + sizeof *q - 1);
+}
+
 static void prefetch_ahead(const struct sim *s, size_t i) {
     if (i + 8 < s->nready) {
         const char *p = (const char *)s->ready[i + 8];
         sim_prefetch(p);
         sim_prefetch(p + 64);
     }
-    if (i + 4 < s->nready && s->ready[i + 4]->subs) sim_prefetch(s->ready[i + 4]->subs);
+    if (i + 4 < s->nready && s->ready[i + 4]->subs) prefetch_request(s->ready[i + 4]->subs);
     if (i + 2 < s->nready) {
         const struct request *q = s->ready[i + 2]->subs;
-        if (q && q->onext) sim_prefetch(q->onext);
+        if (q && q->onext) prefetch_request(q->onext);
     }
 }
 
