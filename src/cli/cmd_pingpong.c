@@ -255,7 +255,7 @@ fail:
 static int parse(struct pp_opts *o, int argc, char **argv) {
     *o = (struct pp_opts){.out = "pingpong.yaml", .as = "inter", .segments = 3};
     int i = 1;
-    for (; i < argc && strcmp(argv[i], "--"); i++) {
+    while (i < argc && strcmp(argv[i], "--")) { /* options, each with its value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) break;
         if (!strcmp(a, "-o"))
@@ -270,7 +270,7 @@ static int parse(struct pp_opts *o, int argc, char **argv) {
             o->segments = atoi(v);
         else
             return -1;
-        i++;
+        i += 2;
     }
     if (i < argc && !strcmp(argv[i], "--")) o->cmd = argv + i + 1;
     return (o->data != NULL) == (o->cmd != NULL && *o->cmd != NULL) ? -1 : 0;
