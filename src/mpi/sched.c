@@ -130,16 +130,16 @@ static const struct coll_algo *select_algo(struct sim *s, enum coll_kind kind, i
  * next round's steps (the pool gives back the last freed first). */
 static void prefetch_request(const struct request *q) {
     const char *p = (const char *)q;
-    sim_prefetch(p);
-    sim_prefetch(p + 64);
-    sim_prefetch(p + sizeof *q - 1);
+    cache_prefetch(p);
+    cache_prefetch(p + 64);
+    cache_prefetch(p + sizeof *q - 1);
 }
 
 static void prefetch_ahead(const struct sim *s, size_t i) {
     if (i + 8 < s->nready) {
         const char *p = (const char *)s->ready[i + 8];
-        sim_prefetch(p);
-        sim_prefetch(p + 64);
+        cache_prefetch(p);
+        cache_prefetch(p + 64);
     }
     if (i + 4 < s->nready && s->ready[i + 4]->subs) prefetch_request(s->ready[i + 4]->subs);
     if (i + 2 < s->nready) {

@@ -6,6 +6,7 @@
 #include "core/engine.h"
 #include "core/heap.h"
 #include "core/pool.h"
+#include "core/prefetch.h"
 #include "mpi/coll/coll.h"
 #include "mpi/sim.h"
 #include "net/interfaces.h"
@@ -284,19 +285,6 @@ struct sim {
 enum { EV_ANY = 0, EV_NET = 1, EV_RECV = 2, EV_LAND = 3, EV_WAKE = 4 };
 /* `mode` of a receive request that is a probe (MPI_Probe) */
 #define PROBE_MODE 7
-
-/* Asks for the cache line at p ahead of its use (GCC 12 drops
- * __builtin_prefetch as dead code where its address comes from loads, so
- * the instruction is asked for in asm). */
-static inline void sim_prefetch(const void *p) {
-#if defined(__x86_64__)
-    __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)p));
-#elif defined(__aarch64__)
-    __asm__ volatile("prfm pldl1keep, %0" : : "Q"(*(const char *)p));
-#else
-    __builtin_prefetch(p);
-#endif
-}
 
 static inline simtime_t sim_max(simtime_t a, simtime_t b) {
     return a > b ? a : b;
