@@ -1003,13 +1003,13 @@ static _Noreturn void refuse_thread(struct runtime *rt, const char *func) {
     int rank = rt->current;
     snprintf(msg, sizeof msg,
              "%s called from a thread the program started (thread id %ld), while rank %d runs on "
-             "the main thread; the program asked for %s%s, and simpi runs MPI calls on each "
+             "the main thread; the program asked for %s%s%s, and simpi runs MPI calls on each "
              "rank's main thread only: support for threads in ranks is not there yet "
              "(docs/online.md)",
              func, (long)syscall(SYS_gettid), rank,
              thread_level_name(rt->thread_asked < 0 ? 0 : rt->thread_asked),
-             rt->thread_asked < 0 ? " (MPI_Init)"
-                                  : " (MPI_Init_thread), was given MPI_THREAD_SINGLE");
+             rt->thread_asked < 0 ? " (MPI_Init)" : " (MPI_Init_thread), was given ",
+             rt->thread_asked < 0 ? "" : thread_level_name(rt->thread_provided));
     if (ftrylockfile(stdout) == 0) {
         fflush(stdout); /* what the ranks printed, unless the main thread is printing */
         funlockfile(stdout);
@@ -1050,6 +1050,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     rt.forced_status = -1;
     rt.main_thread = pthread_self();
     rt.thread_asked = -1;
+    rt.thread_provided = MPI_THREAD_SINGLE;
     rt.done_fd = st.done_fd;
     rt.argc = argc;
     rt.argv = argv;

@@ -58,6 +58,7 @@ struct runtime {
     double measured;            /* seconds of computation measured (--cpu=measure) */
     pthread_t main_thread;      /* the one that runs every rank */
     int thread_asked;           /* MPI_Init_thread's required level; -1: MPI_Init */
+    int thread_provided;        /* the level given (MPI_Query_thread): at most FUNNELED */
     int done_fd;                /* told when the report is out (simpi run); -1: none */
     int check;                  /* --check: 0 off, 1 default, 2 full (docs/checking.md) */
     struct workers *workers;    /* a split run's (--procs: docs/parallel.md), else NULL */

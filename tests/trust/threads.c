@@ -1,7 +1,9 @@
 /* A rank starts a thread that calls MPI (the program asked for
- * MPI_THREAD_SINGLE): simpi must stop with a message naming the call, the
- * thread and the level asked for, write its JSON, and exit 4 - never hang or
- * crash. MPI_Wtime and MPI_Is_thread_main from the thread are allowed. */
+ * MPI_THREAD_SINGLE, or with -DASK_MULTIPLE for MPI_THREAD_MULTIPLE and was
+ * given MPI_THREAD_FUNNELED): simpi must stop with a message naming the
+ * call, the thread and the levels asked for and given, write its JSON, and
+ * exit 4 - never hang or crash. MPI_Wtime and MPI_Is_thread_main from the
+ * thread are allowed. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -19,7 +21,12 @@ static void *worker(void *arg) {
 }
 
 int main(int argc, char **argv) {
+#ifdef ASK_MULTIPLE
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+#else
     MPI_Init(&argc, &argv);
+#endif
     int rank, v;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     printf("rank %d started\n", rank);

@@ -55,9 +55,18 @@ int PMPI_Init(int *argc, char ***argv) {
     return MPI_SUCCESS;
 }
 
+/* simpi runs MPI calls on each rank's main thread, while the program's own
+ * threads (OpenMP, helpers) may run beside it: MPI_THREAD_FUNNELED exactly.
+ * A program asking for more is given FUNNELED, as MPI allows (provided may
+ * be less than required), and a call from another thread stops the run
+ * with a message naming both levels (runtime_check_thread). */
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-    if (simpi_rt) simpi_rt->thread_asked = required;
-    if (provided) *provided = MPI_THREAD_SINGLE;
+    int level = required >= MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE;
+    if (simpi_rt) {
+        simpi_rt->thread_asked = required;
+        simpi_rt->thread_provided = level;
+    }
+    if (provided) *provided = level;
     return PMPI_Init(argc, argv);
 }
 
@@ -144,7 +153,7 @@ int PMPI_Get_library_version(char *version, int *resultlen) {
 }
 
 int PMPI_Query_thread(int *provided) {
-    *provided = MPI_THREAD_SINGLE;
+    *provided = simpi_rt ? simpi_rt->thread_provided : MPI_THREAD_SINGLE;
     return MPI_SUCCESS;
 }
 
