@@ -134,6 +134,27 @@ double PMPI_Wtick(void) {
     return 1e-12;
 }
 
+/* OpenMP's clock in a hybrid program reads the rank's virtual time, as
+ * MPI_Wtime does (on the rank's main thread it charges the computation so
+ * far first; another thread reads the time of the rank's last MPI call).
+ * libsimpi comes before libgomp among a program's libraries, so these are
+ * the definitions its calls find (C, and Fortran's omp_lib). */
+double omp_get_wtime(void) {
+    return PMPI_Wtime();
+}
+
+double omp_get_wtick(void) {
+    return PMPI_Wtick();
+}
+
+double omp_get_wtime_(void) {
+    return PMPI_Wtime();
+}
+
+double omp_get_wtick_(void) {
+    return PMPI_Wtick();
+}
+
 int PMPI_Get_processor_name(char *name, int *resultlen) {
     struct runtime *rt = simpi_rt;
     int32_t node = rt && rt->current >= 0 ? platform_node_of(rt->plat, rt->current) : 0;
