@@ -34,6 +34,12 @@ void privatize_load(int32_t rank); /* before switching to rank */
  * made current before switching to it, put away after (libc_state.c). */
 void libc_state_enter(int32_t rank);
 void libc_state_leave(int32_t rank);
+/* The rank's OpenMP settings (omp_set_num_threads...), when the program
+ * uses OpenMP: the same around each switch (omp_state.c). */
+void omp_state_init(int32_t nranks);
+void omp_state_enter(int32_t rank);
+void omp_state_leave(int32_t rank);
+void omp_state_end(void);
 void privatize_save(int32_t rank); /* after it switched back */
 void privatize_end(void);
 /* Whether a variable at addr has a copy per rank. */

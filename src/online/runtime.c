@@ -229,10 +229,12 @@ static void resume(void *ctx, int32_t rank) {
     rt->current = rank;
     if (rt->privatize) privatize_load(rank);
     libc_state_enter(rank);
+    omp_state_enter(rank);
     errno = o->saved_errno; /* errno is per rank too */
     rt->switches++;
     ctx_switch(&rt->scheduler, &o->ctx);
     o->saved_errno = errno;
+    omp_state_leave(rank);
     libc_state_leave(rank);
     if (rt->privatize) privatize_save(rank);
     rt->current = -1;
@@ -1073,6 +1075,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         runtime_tell_done(&rt);
         return 1;
     }
+    omp_state_init(rt.n);
     if (!st.no_crash_handler) install_signal_handlers();
     if (!set_limits(&rt, &st, &err)) {
         err_print(&err);
@@ -1095,6 +1098,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         free(rt.argv_copies[(size_t)r * ((size_t)rt.argc + 2) + (size_t)rt.argc + 1]);
     free(rt.argv_copies);
     if (rt.privatize) privatize_end();
+    omp_state_end();
     network_destroy(&rt.net);
     platform_free(rt.plat);
     free_settings(&st);
