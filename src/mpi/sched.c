@@ -120,12 +120,6 @@ static const struct coll_algo *select_algo(struct sim *s, enum coll_kind kind, i
     return c->algo;
 }
 
-/* Brings in, ahead of their turn, the memory the next schedules' drain
- * touches: each was last touched when its round completed, often
- * thousands of schedules ago (a window of the interfaces completes a round
- * of every rank at once), so each is a cache miss, and the steps it
- * releases one more per step. Schedules are independent: their misses
- * overlap when asked for a few turns ahead. */
 /* All the lines of a request: released, it is taken again at once by the
  * next round's steps (the pool gives back the last freed first). */
 static void prefetch_request(const struct request *q) {
@@ -135,6 +129,12 @@ static void prefetch_request(const struct request *q) {
     cache_prefetch(p + sizeof *q - 1);
 }
 
+/* Brings in, ahead of their turn, the memory the next schedules' drain
+ * touches: each was last touched when its round completed, often
+ * thousands of schedules ago (a window of the interfaces completes a round
+ * of every rank at once), so each is a cache miss, and the steps it
+ * releases one more per step. Schedules are independent: their misses
+ * overlap when asked for a few turns ahead. */
 static void prefetch_ahead(const struct sim *s, size_t i) {
     if (i + 8 < s->nready) {
         const char *p = (const char *)s->ready[i + 8];
