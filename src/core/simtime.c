@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/units.h"
+
 simtime_t simtime_from_seconds(double seconds) {
     double ps = seconds * 1e12;
     if (!(ps < 9.2e18)) return SIMTIME_NEVER; /* also catches NaN and inf */
@@ -23,15 +25,8 @@ double simtime_to_seconds(simtime_t t) {
  * exponent X is below -4 (here X = digits - 13), else that of "%f", and
  * drops trailing zeros. */
 static int format_below_second(simtime_t t, char out[32]) {
-    char d[16];
-    int nd = 0;
-    for (simtime_t v = t; v > 0; v /= 10)
-        d[nd++] = (char)('0' + v % 10);
-    for (int i = 0; i < nd / 2; i++) { /* most significant first */
-        char c = d[i];
-        d[i] = d[nd - 1 - i];
-        d[nd - 1 - i] = c;
-    }
+    char d[24];
+    int nd = units_format_int(t, d);
     int exponent = nd - 13, keep = nd;
     while (keep > 1 && d[keep - 1] == '0')
         keep--;

@@ -115,32 +115,27 @@ static size_t nic_heap_size(const struct nic_heap *h) {
     return h->size;
 }
 
-/* The run holding the first entry, or NULL if the heap holds it (the queue
- * is not empty). */
-static struct nic_run *first_run(const struct nic_heap *h) {
+/* The first entry (the queue is not empty), and in *from the run holding
+ * it, or NULL if the heap does: what nic_heap_take then takes out. */
+static const struct nic_entry *nic_heap_first(const struct nic_heap *h, struct nic_run **from) {
     const struct nic_entry *best = h->n ? &h->e[0] : NULL;
-    struct nic_run *from = NULL;
+    *from = NULL;
     for (int i = 0; i < NIC_RUNS; i++) {
         const struct nic_run *r = &h->run[i];
         if (r->head != r->tail && (!best || entry_before(&r->e[r->head], best))) {
             best = &r->e[r->head];
-            from = (struct nic_run *)r;
+            *from = (struct nic_run *)r;
         }
     }
-    return from;
+    return best;
 }
 
-static const struct nic_entry *nic_heap_top(const struct nic_heap *h) {
-    const struct nic_run *r = first_run(h);
-    return r ? &r->e[r->head] : &h->e[0];
-}
-
-static uint32_t nic_heap_pop(struct nic_heap *h) {
-    struct nic_run *r = first_run(h);
+/* Takes out the first entry, found by nic_heap_first in `from`. */
+static uint32_t nic_heap_take(struct nic_heap *h, struct nic_run *from) {
     h->size--;
-    if (!r) return heap_take(h);
-    uint32_t id = r->e[r->head++].id;
-    if (r->head == r->tail) r->head = r->tail = 0;
+    if (!from) return heap_take(h);
+    uint32_t id = from->e[from->head++].id;
+    if (from->head == from->tail) from->head = from->tail = 0;
     return id;
 }
 
@@ -276,9 +271,10 @@ void nics_expect_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
  * same time, whose events ran already) reserve its node's injection side. */
 static void clear_to_send_arrives(struct sim *s, int32_t rank) {
     while (nic_heap_size(&s->cts)) {
-        const struct nic_entry *e = nic_heap_top(&s->cts);
+        struct nic_run *from;
+        const struct nic_entry *e = nic_heap_first(&s->cts, &from);
         if (e->at > s->eng.now || (e->at == s->eng.now && (int32_t)(e->order >> 32) > rank)) break;
-        uint32_t id = nic_heap_pop(&s->cts);
+        uint32_t id = nic_heap_take(&s->cts, from);
         inject(s, id, s->xfers[id].at);
     }
 }
@@ -288,10 +284,12 @@ static void clear_to_send_arrives(struct sim *s, int32_t rank) {
 static void window_begins(struct sim *s, uint32_t gen) {
     if (gen != s->nic_batch_gen) return; /* superseded by an earlier window */
     s->nic_batch_at = SIMTIME_NEVER;
-    while (nic_heap_size(&s->eject) && eject_due(s, nic_heap_top(&s->eject)->at) <= s->eng.now)
-        eject(s, nic_heap_pop(&s->eject));
+    struct nic_run *from;
+    while (nic_heap_size(&s->eject) &&
+           eject_due(s, nic_heap_first(&s->eject, &from)->at) <= s->eng.now)
+        eject(s, nic_heap_take(&s->eject, from));
     if (!nic_heap_size(&s->eject)) return;
-    s->nic_batch_at = eject_due(s, nic_heap_top(&s->eject)->at);
+    s->nic_batch_at = eject_due(s, nic_heap_first(&s->eject, &from)->at);
     engine_schedule(&s->eng, s->nic_batch_at, -1, EV_NET, ++s->nic_batch_gen, NULL);
 }
 

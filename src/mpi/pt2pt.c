@@ -279,11 +279,13 @@ static void pair_transfer(struct sim *s, uint32_t id, struct request *send, stru
     if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
     bool let_go = pt2pt_done_at_post(s, send);
     x->send = let_go ? NULL : send;
-    if (let_go) send->xfer = 0;
-    if (let_go && send->remote) s->cross->settle(s, send);
-    /* matched and done: freed now if its owner let go of it already */
-    else if (let_go)
-        request_maybe_free(s, send);
+    if (let_go) {
+        send->xfer = 0;
+        if (send->remote)
+            s->cross->settle(s, send);
+        else /* matched and done: freed now if its owner let go of it already */
+            request_maybe_free(s, send);
+    }
     if (x->arrival != SIMTIME_NEVER) pt2pt_finish_transfer(s, id);
 }
 

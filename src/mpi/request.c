@@ -130,11 +130,10 @@ void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t
     r->flags |= RF_RESOLVED;
     r->done_time = done;
     r->partner_time = partner_time;
-    if (r->flags & RF_SUB) {
-        if (r->sched) s->sub_resolved(s, r->sched, done);
-    } else if (r->flags & RF_WAITED) {
+    if (r->flags & RF_SUB)
+        s->sub_resolved(s, r->sched, done);
+    else if (r->flags & RF_WAITED)
         s->waited_resolved(s, r);
-    }
     if (r->flags & RF_RELEASED) request_release(s, r);
 }
 

@@ -31,7 +31,7 @@ static struct {
     void (*get_schedule)(int *kind, int *chunk);
     void (*set_schedule)(int kind, int chunk);
 } omp;
-static struct omp_settings *per_rank, process;
+static struct omp_settings *per_rank;
 
 static void *find(const char *name) {
     return dlsym(RTLD_DEFAULT, name);
@@ -64,6 +64,7 @@ void omp_state_init(int32_t nranks) {
         !omp.get_max_active_levels || !omp.set_max_active_levels || !omp.get_schedule ||
         !omp.set_schedule)
         return; /* no OpenMP in this program */
+    struct omp_settings process;
     read_settings(&process);
     per_rank = xmalloc((size_t)nranks * sizeof *per_rank);
     for (int32_t r = 0; r < nranks; r++)
@@ -75,9 +76,7 @@ void omp_state_enter(int32_t rank) {
 }
 
 void omp_state_leave(int32_t rank) {
-    if (!per_rank) return;
-    read_settings(&per_rank[rank]);
-    apply_settings(&process);
+    if (per_rank) read_settings(&per_rank[rank]); /* the next rank puts its own in place */
 }
 
 void omp_state_end(void) {
