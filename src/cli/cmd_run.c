@@ -23,12 +23,13 @@
 #include "report/summary.h"
 
 static void usage(FILE *out) {
-    fprintf(out, "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
-                 "                 [--cpu=measure|ignore] [--host-speed RATE] [--stack-size SIZE]\n"
-                 "                 [--privatize|--no-privatize] [--check off|default|full]\n"
-                 "                 [--report FILE.html] [--procs K|auto]\n"
-                 "                 [--paraver PREFIX] [--chrome FILE.json] [--trace-out DIR|FILE.sbt]\n"
-                 "                 ./program [args...]\n");
+    fprintf(out,
+            "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
+            "                 [--cpu=measure|ignore] [--host-speed RATE] [--stack-size SIZE]\n"
+            "                 [--privatize|--no-privatize] [--check off|default|full]\n"
+            "                 [--report FILE.html] [--procs K|auto]\n"
+            "                 [--paraver PREFIX] [--chrome FILE.json] [--trace-out DIR|FILE.sbt]\n"
+            "                 ./program [args...]\n");
 }
 
 /* Options with a value: "--opt v" or "--opt=v". Returns the value or NULL. */
@@ -357,6 +358,10 @@ int cmd_run(int argc, char **argv) {
     }
     set_env("SIMPI_SET", sets);
     set_env("SIMPI_COMMAND", cli_command_line(argc, argv));
+    /* OpenMP threads that wait do so without spinning, unless the user says
+     * otherwise: a spinning thread's CPU time would count as its work
+     * (docs/hybrid.md) */
+    setenv("OMP_WAIT_POLICY", "passive", 0);
     if (!built_with_simpicc(argv[i])) {
         char why[512];
         snprintf(why, sizeof why,

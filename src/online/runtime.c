@@ -29,6 +29,7 @@
 #include "online/globals.h"
 #include "online/privatize.h"
 #include "online/split.h"
+#include "online/threads.h"
 #include "report/analysis.h"
 #include "report/progress.h"
 #include "report/summary.h"
@@ -46,6 +47,38 @@ static double host_clock(void) {
     struct timespec ts;
     vtime_host_clock(CLOCK_MONOTONIC, &ts); /* clock_gettime reads virtual time in ranks */
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A rank's computation clock: the elapsed host_clock until the program
+ * starts a thread, then the main thread's CPU clock, the other threads'
+ * work being measured on their own (threads.c). */
+static void mark_rank(struct orank *o) {
+    o->mark_cpu = threads_started();
+    o->cpu_mark = o->mark_cpu ? threads_own_cpu() : host_clock();
+}
+
+static double since_mark(const struct orank *o) {
+    return (o->mark_cpu ? threads_own_cpu() : host_clock()) - o->cpu_mark;
+}
+
+void runtime_threads_starting(void) {
+    struct runtime *rt = simpi_rt;
+    if (!rt || rt->current < 0 || rt->in_mpi || rt->cpu != CPU_MEASURE) return;
+    struct orank *o = &rt->ranks[rt->current];
+    if (o->mark_cpu) return;
+    double so_far = host_clock() - o->cpu_mark; /* elapsed on this thread alone until now */
+    o->cpu_mark = threads_own_cpu() - (so_far > 0 ? so_far : 0);
+    o->mark_cpu = 1;
+}
+
+/* The target seconds of the rank's computation since its mark. */
+static double span_seconds(struct runtime *rt, struct orank *o) {
+    if (rt->cpu != CPU_MEASURE) return threads_started() ? threads_span_end(rt->current, 0) : 0;
+    double burst = since_mark(o);
+    if (burst < 0) burst = 0;
+    rt->measured += burst;
+    if (o->mark_cpu || threads_started()) return threads_span_end(rt->current, burst);
+    return burst * rt->cpu_scale;
 }
 
 int32_t runtime_rank(void) {
@@ -67,14 +100,13 @@ void runtime_enter(void) {
      * blocked since (a loop of MPI_Iprobe or MPI_Test): leave now */
     if (rt->escape_signal && rt->running) siglongjmp(rt->escape, 1);
     rt->in_mpi = 1;
-    if (rt->cpu != CPU_MEASURE) return; /* --cpu=ignore reads no clock */
+    /* --cpu=ignore reads no clock (threads' simpi_compute_* charges count) */
+    if (rt->cpu != CPU_MEASURE && !threads_started()) return;
     struct orank *o = &rt->ranks[rt->current];
-    double burst = host_clock() - o->cpu_mark;
-    if (burst > 0 && !o->finalized) {
-        rt->measured += burst;
-        simtime_t t = simtime_from_seconds(burst * rt->cpu_scale);
-        if (!sim_compute(rt->sim, rt->current, t)) runtime_block();
-    }
+    if (o->finalized) return;
+    double seconds = span_seconds(rt, o);
+    if (seconds > 0 && !sim_compute(rt->sim, rt->current, simtime_from_seconds(seconds)))
+        runtime_block();
 }
 
 void runtime_leave(void) {
@@ -82,7 +114,7 @@ void runtime_leave(void) {
     if (!rt || rt->current < 0) return;
     /* a send call's CPU time (mpi.send_overhead) or wait for the NIC (mpi.gap) */
     if (!sim_cpu_overhead(rt->sim, rt->current)) runtime_block();
-    if (rt->cpu == CPU_MEASURE) rt->ranks[rt->current].cpu_mark = host_clock();
+    if (rt->cpu == CPU_MEASURE) mark_rank(&rt->ranks[rt->current]);
     rt->in_mpi = 0;
 }
 
@@ -193,7 +225,7 @@ static void rank_entry(void *arg) {
         argv[i] = strcpy(block, rt->argv[i]);
         block += strlen(block) + 1;
     }
-    if (rt->cpu == CPU_MEASURE) rt->ranks[r].cpu_mark = host_clock();
+    if (rt->cpu == CPU_MEASURE) mark_rank(&rt->ranks[r]);
     rt->in_mpi = 0;
     int status = rt->user_main(rt->argc, argv);
     if (forked_child) libc_exit(status);
@@ -427,9 +459,13 @@ bool runtime_in_rank(void) {
 simtime_t runtime_virtual_now(void) {
     struct runtime *rt = simpi_rt;
     simtime_t now = sim_now(rt->sim);
-    if (rt->cpu != CPU_MEASURE || rt->in_mpi) return now;
-    double burst = host_clock() - rt->ranks[rt->current].cpu_mark; /* not charged yet */
-    return burst > 0 ? simtime_add(now, simtime_from_seconds(burst * rt->cpu_scale)) : now;
+    if (rt->in_mpi) return now;
+    const struct orank *o = &rt->ranks[rt->current];
+    double burst = rt->cpu == CPU_MEASURE ? since_mark(o) : 0; /* not charged yet */
+    if (burst < 0) burst = 0;
+    double seconds =
+        o->mark_cpu || threads_started() ? threads_span_peek(burst) : burst * rt->cpu_scale;
+    return seconds > 0 ? simtime_add(now, simtime_from_seconds(seconds)) : now;
 }
 
 void runtime_charge(simtime_t t) {
@@ -1075,6 +1111,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         runtime_tell_done(&rt);
         return 1;
     }
+    threads_init(&rt);
     omp_state_init(rt.n);
     if (!st.no_crash_handler) install_signal_handlers();
     if (!set_limits(&rt, &st, &err)) {
@@ -1099,6 +1136,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     free(rt.argv_copies);
     if (rt.privatize) privatize_end();
     omp_state_end();
+    threads_end();
     network_destroy(&rt.net);
     platform_free(rt.plat);
     free_settings(&st);

@@ -27,6 +27,7 @@ struct orank {
     double cpu_mark; /* host clock (seconds) when the rank last left simpi */
     int saved_errno; /* the rank's errno while it is not running */
     uint8_t initialized, finalized, done;
+    uint8_t mark_cpu; /* cpu_mark is the main thread's CPU clock (threads.c) */
 };
 
 struct runtime {
@@ -77,6 +78,9 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **));
 void runtime_check_thread(const char *func);
 bool runtime_on_main_thread(void);
 
+/* The running rank is starting its first thread: its computation is read
+ * from the main thread's CPU clock from now on (threads.c). */
+void runtime_threads_starting(void);
 /* Called at the start and end of every MPI function by the running rank. */
 void runtime_enter(void);
 void runtime_leave(void);

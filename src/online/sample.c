@@ -7,6 +7,7 @@
 
 #include "core/pool.h"
 #include "online/runtime.h"
+#include "online/threads.h"
 #include "simpi.h"
 
 struct simpi_sample {
@@ -28,12 +29,16 @@ static void charge(double target_seconds) {
 }
 
 void simpi_compute_seconds(double seconds) {
+    if (seconds > 0 && threads_absorb_charge(seconds)) return; /* a thread's, or a region's */
     runtime_enter();
     charge(seconds);
     runtime_leave();
 }
 
 void simpi_compute_flops(double flops) {
+    if (simpi_rt && flops > 0 &&
+        threads_absorb_charge(platform_flops_seconds(simpi_rt->plat, flops)))
+        return;
     runtime_enter();
     if (simpi_rt) charge(platform_flops_seconds(simpi_rt->plat, flops));
     runtime_leave();

@@ -11,8 +11,10 @@
 #include "platform/yaml_load.h"
 
 static const char *const top_keys[] = {
-    "name",  "nodes", "cores_per_node", "speed",   "instruction_rate", "intra",
-    "inter", "mpi",   "placement",      "network", "storage",          NULL};
+    "name",           "nodes", "cores_per_node",   "ranks_per_node",
+    "cores_per_rank", "speed", "instruction_rate", "intra",
+    "inter",          "mpi",   "placement",        "network",
+    "storage",        NULL};
 static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
                                            "concurrency", "root",    NULL};
 static const char *const mpi_keys[] = {"eager_limit",   "send_overhead", "recv_overhead",
@@ -173,10 +175,37 @@ static bool read_storage(struct platform *p, struct sim_error *err) {
            conf_get_int(m, "storage", "concurrency", 1, 1 << 20, &st->concurrency, err);
 }
 
+/* ranks_per_node and cores_per_rank (optional, "auto" for the default):
+ * neither may exceed cores_per_node, nor may their product; cores_per_rank
+ * alone makes ranks_per_node the ranks that fit. */
+static bool read_rank_cores(struct platform *p, struct sim_error *err) {
+    p->ranks_per_node = p->cores_per_node;
+    p->cores_per_rank = 0;
+    const char *keys[] = {"ranks_per_node", "cores_per_rank"};
+    int64_t *dest[] = {&p->ranks_per_node, &p->cores_per_rank};
+    bool given[2] = {false, false};
+    for (int i = 0; i < 2; i++) {
+        struct conf_node *v = conf_map_get(p->conf, keys[i]);
+        if (!v || (v->kind == CONF_SCALAR && strcmp(v->value, "auto") == 0)) continue;
+        if (!conf_get_int(p->conf, "", keys[i], 1, p->cores_per_node, dest[i], err)) return false;
+        given[i] = true;
+    }
+    /* cores_per_rank alone: as many ranks per node as have room */
+    if (given[1] && !given[0]) p->ranks_per_node = p->cores_per_node / p->cores_per_rank;
+    if (p->cores_per_rank * p->ranks_per_node <= p->cores_per_node) return true;
+    struct conf_node *v = conf_map_get(p->conf, "cores_per_rank");
+    return err_at(err, v->file, v->line,
+                  "'cores_per_rank': %lld cores for each of %lld ranks per node (ranks_per_node) "
+                  "exceed the node's %lld cores (cores_per_node); oversubscribed nodes are refused",
+                  (long long)p->cores_per_rank, (long long)p->ranks_per_node,
+                  (long long)p->cores_per_node);
+}
+
 static bool validate(struct platform *p, struct sim_error *err) {
     if (!conf_check_keys(p->conf, "", top_keys, err)) return false;
     if (!read_nodes(p, err)) return false;
-    if (!conf_get_int(p->conf, "", "cores_per_node", 1, 1 << 20, &p->cores_per_node, err))
+    if (!conf_get_int(p->conf, "", "cores_per_node", 1, 1 << 20, &p->cores_per_node, err) ||
+        !read_rank_cores(p, err))
         return false;
     if (!read_speed(p, err) || !read_instruction_rate(p, err) || !read_mpi(p, err) ||
         !read_placement(p, err) || !read_storage(p, err))
@@ -265,18 +294,20 @@ void platform_free(struct platform *p) {
     free(p);
 }
 
-/* A placement list may not put more ranks on a node than it has cores. */
+/* A placement list may not put more ranks on a node than it has cores (or
+ * more than it has room for at cores_per_rank each). */
 static bool check_list_cores(const struct platform *p, int64_t nranks, struct sim_error *err) {
     int32_t *used = xcalloc((size_t)p->nodes, sizeof *used);
+    int64_t each = p->cores_per_rank > 0 ? p->cores_per_rank : 1;
     bool ok = true;
     for (int64_t i = 0; i < nranks && ok; i++) {
         int32_t nd = p->node_list[i];
-        if (++used[nd] > p->cores_per_node)
+        if (++used[nd] * each > p->cores_per_node)
             ok = err_set(err,
                          "%s: 'placement' puts rank %lld on node %d, which already holds %lld "
-                         "ranks on its %lld cores (cores_per_node); oversubscribed nodes are "
-                         "refused",
-                         p->source, (long long)i, nd, (long long)p->cores_per_node,
+                         "ranks of %lld cores each on its %lld cores (cores_per_node); "
+                         "oversubscribed nodes are refused",
+                         p->source, (long long)i, nd, (long long)(used[nd] - 1), (long long)each,
                          (long long)p->cores_per_node);
     }
     free(used);
@@ -302,16 +333,21 @@ bool platform_fit_ranks(struct platform *p, int64_t nranks, struct sim_error *er
                     (long long)(p->node_list_len - nranks));
         return check_list_cores(p, nranks, err);
     }
-    if (p->nodes == 0) p->nodes = (nranks + p->cores_per_node - 1) / p->cores_per_node;
+    /* a block placement fills ranks_per_node slots of each node; the others
+     * may use every core */
+    bool block = p->placement == PLACE_BLOCK;
+    int64_t slots = block ? p->ranks_per_node : p->cores_per_node;
+    if (p->nodes == 0) p->nodes = (nranks + slots - 1) / slots;
     if (p->nodes == 0) p->nodes = 1;
-    if (p->nodes * p->cores_per_node < nranks)
-        return err_set(err,
-                       "%s: the run has %lld ranks but the platform has only %lld cores (%lld "
-                       "nodes x %lld cores_per_node); add nodes, e.g. --set nodes=%lld",
-                       p->source, (long long)nranks, (long long)(p->nodes * p->cores_per_node),
-                       (long long)p->nodes, (long long)p->cores_per_node,
-                       (long long)((nranks + p->cores_per_node - 1) / p->cores_per_node));
-    return true;
+    if (p->nodes * slots >= nranks) return true;
+    bool fewer = slots < p->cores_per_node;
+    return err_set(err,
+                   "%s: the run has %lld ranks but the platform has only %lld %s (%lld nodes x "
+                   "%lld %s); add nodes, e.g. --set nodes=%lld",
+                   p->source, (long long)nranks, (long long)(p->nodes * slots),
+                   fewer ? "rank slots" : "cores", (long long)p->nodes, (long long)slots,
+                   fewer ? "ranks_per_node" : "cores_per_node",
+                   (long long)((nranks + slots - 1) / slots));
 }
 
 static uint64_t mix64(uint64_t x) {
@@ -353,8 +389,14 @@ int32_t platform_node_of(const struct platform *p, int64_t rank) {
     case PLACE_LIST:
         return p->node_list[rank];
     default:
-        return (int32_t)(rank / p->cores_per_node);
+        return (int32_t)(rank / p->ranks_per_node);
     }
+}
+
+int64_t platform_rank_cores(const struct platform *p, int64_t ranks_on_node) {
+    if (p->cores_per_rank > 0) return p->cores_per_rank;
+    int64_t cores = ranks_on_node > 0 ? p->cores_per_node / ranks_on_node : p->cores_per_node;
+    return cores > 0 ? cores : 1;
 }
 
 double platform_scale_seconds(const struct platform *p, double seconds) {

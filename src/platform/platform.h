@@ -31,8 +31,13 @@ struct platform {
     const char *source;     /* file name or "<built-in>" */
     int64_t nodes;          /* 0 means "auto": as many as the ranks need */
     int64_t cores_per_node;
-    double speed;     /* relative to the reference machine (1.0 = same) */
-    double flop_rate; /* flop/s when speed is given as a rate (e.g. 10Gf) */
+    /* ranks_per_node: ranks a block placement (and nodes: auto) puts on a
+     * node, default cores_per_node; cores_per_rank: cores of its node each
+     * rank's threads run on, 0 (default) for the node's cores divided among
+     * the ranks it holds (docs/hybrid.md) */
+    int64_t ranks_per_node, cores_per_rank;
+    double speed;            /* relative to the reference machine (1.0 = same) */
+    double flop_rate;        /* flop/s when speed is given as a rate (e.g. 10Gf) */
     double instruction_rate; /* instructions/s for traced instruction counts; 0: unset */
     int64_t eager_limit;
     /* LogGP / Dimemas CPU and injection costs (docs/network.md), 0 = none:
@@ -63,6 +68,8 @@ void platform_free(struct platform *p);
 bool platform_fit_ranks(struct platform *p, int64_t nranks, struct sim_error *err);
 /* Node hosting world rank r (after platform_fit_ranks). */
 int32_t platform_node_of(const struct platform *p, int64_t rank);
+/* The cores a rank on a node holding ranks_on_node ranks runs on. */
+int64_t platform_rank_cores(const struct platform *p, int64_t ranks_on_node);
 /* Seconds a compute burst of `seconds` on the reference machine takes here. */
 double platform_scale_seconds(const struct platform *p, double seconds);
 /* Seconds that `flops` floating-point operations take on a node. */

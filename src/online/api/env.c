@@ -1,6 +1,8 @@
 /* The MPI environment (MPI-3.1 chapter 8 and section 12.4): init and
  * finalize, abort, timers, processor name and versions, memory allocation,
  * the thread level, and MPI_Pcontrol (chapter 14). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +10,7 @@
 
 #include "core/pool.h"
 #include "online/api/api.h"
+#include "online/threads.h"
 #include "simpi.h"
 
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
@@ -153,6 +156,20 @@ double omp_get_wtime_(void) {
 
 double omp_get_wtick_(void) {
     return PMPI_Wtick();
+}
+
+/* OpenMP's processor count is the rank's cores on its simulated node
+ * (docs/hybrid.md), not this host's. */
+int omp_get_num_procs(void) {
+    struct runtime *rt = simpi_rt;
+    if (rt && rt->running && rt->current >= 0) return (int)threads_rank_cores(rt->current);
+    static int (*real)(void);
+    if (!real) *(void **)&real = dlsym(RTLD_NEXT, "omp_get_num_procs");
+    return real ? real() : 1;
+}
+
+int omp_get_num_procs_(void) {
+    return omp_get_num_procs();
 }
 
 int PMPI_Get_processor_name(char *name, int *resultlen) {

@@ -1,0 +1,417 @@
+/* The threads of ranks (docs/hybrid.md). Every rank runs on the process's
+ * main thread, but its OpenMP teams, its threaded BLAS and its own pthreads
+ * run on threads of their own. Their computation is measured with each
+ * thread's CPU clock (not elapsed time, which depends on how many cores
+ * this host has) and charged to the rank as its cores on the simulated node
+ * would run it:
+ * - an OpenMP parallel region (GCC's libgomp entry points, interposed
+ *   here) is measured thread by thread, and charged as the makespan of
+ *   those works sharing the rank's cores (processor sharing: the slowest
+ *   thread's work when each thread has a core, the work spread over the
+ *   cores when the threads outnumber them);
+ * - the rest of a span between two MPI calls of the rank (the main
+ *   thread's serial code, other threads' work: BLAS, pthreads) is charged
+ *   as the same makespan of the main thread's work and each other thread's
+ *   work in that span.
+ * Threads are found by interposing pthread_create. simpi_compute_* called
+ * in a thread charges that thread's work. Nothing here runs for a program
+ * that starts no thread. */
+#define _GNU_SOURCE
+#include "online/threads.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "core/pool.h"
+#include "online/runtime.h"
+
+/* A thread the program (or a library of it) started. */
+struct tthread {
+    struct tthread *next;
+    clockid_t clock;
+    double last;     /* its CPU seconds at the last reading */
+    double region;   /* CPU seconds since, inside measured regions (charged there) */
+    double charged;  /* target seconds charged by simpi_compute_* since, outside regions */
+    double exit_cpu; /* CPU seconds when it ended */
+    bool dead;
+};
+
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tthread *list;
+static atomic_bool any_thread;
+static __thread struct tthread *self;
+static __thread bool on_main;
+static __thread int region_depth;     /* inside a measured region's function */
+static __thread double region_charge; /* target seconds charged there by this thread */
+
+/* What the spans of the running rank accumulate (main thread only). */
+static struct {
+    bool measure;           /* --cpu=measure: read CPU clocks */
+    double scale;           /* target seconds per measured second */
+    double regions;         /* target seconds: regions ended since the span began */
+    double main_in_regions; /* main thread CPU seconds in those (part of regions) */
+    const struct platform *plat;
+    int32_t *node_ranks; /* ranks on each node */
+    double *jobs;
+    size_t jobs_cap;
+} spans;
+
+static double cpu_of(clockid_t clock) {
+    struct timespec ts;
+    if (vtime_host_clock(clock, &ts) != 0) return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double threads_own_cpu(void) {
+    return cpu_of(CLOCK_THREAD_CPUTIME_ID);
+}
+
+bool threads_started(void) {
+    return atomic_load_explicit(&any_thread, memory_order_relaxed);
+}
+
+/* ---- threads the program starts ---- */
+
+static pthread_key_t exit_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void thread_ended(void *arg) {
+    struct tthread *t = arg;
+    double cpu = threads_own_cpu();
+    pthread_mutex_lock(&list_lock);
+    t->exit_cpu = cpu;
+    t->dead = true;
+    pthread_mutex_unlock(&list_lock);
+}
+
+static void make_key(void) {
+    pthread_key_create(&exit_key, thread_ended);
+}
+
+struct start {
+    void *(*fn)(void *);
+    void *arg;
+};
+
+/* A thread the program starts (in a rank's code, in another of its
+ * threads, or before simpi starts: OpenBLAS's pool), not simpi's own. */
+static bool program_thread(void) {
+    struct runtime *rt = simpi_rt;
+    return self || !rt || (rt->current >= 0 && !rt->in_mpi);
+}
+
+static void *thread_start(void *p) {
+    struct start s = *(struct start *)p;
+    free(p);
+    struct tthread *t = xcalloc(1, sizeof *t);
+    if (pthread_getcpuclockid(pthread_self(), &t->clock) == 0) {
+        t->last = threads_own_cpu();
+        pthread_mutex_lock(&list_lock);
+        t->next = list;
+        list = t;
+        pthread_mutex_unlock(&list_lock);
+        self = t;
+        pthread_once(&key_once, make_key);
+        pthread_setspecific(exit_key, t);
+        atomic_store(&any_thread, true);
+    } else {
+        free(t);
+    }
+    return s.fn(s.arg);
+}
+
+typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg) {
+    static pthread_create_fn real;
+    if (!real) real = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
+    struct start *s = program_thread() ? malloc(sizeof *s) : NULL;
+    if (!s) return real(thread, attr, fn, arg);
+    if (on_main) runtime_threads_starting(); /* the rank's clock becomes CPU time now */
+    atomic_store(&any_thread, true);
+    s->fn = fn;
+    s->arg = arg;
+    int rc = real(thread, attr, thread_start, s);
+    if (rc != 0) free(s);
+    return rc;
+}
+
+/* ---- charging ---- */
+
+double threads_makespan(double *work, size_t n, int64_t cores) {
+    /* sorted ascending, the jobs end in that order; while m remain, each
+     * runs at min(1, cores / m) */
+    for (size_t i = 1; i < n; i++) { /* few jobs: insertion sort */
+        double w = work[i];
+        size_t j = i;
+        for (; j > 0 && work[j - 1] > w; j--)
+            work[j] = work[j - 1];
+        work[j] = w;
+    }
+    double t = 0, done = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t m = n - i;
+        double rate = (int64_t)m <= cores ? 1.0 : (double)cores / (double)m;
+        if (work[i] > done) t += (work[i] - done) / rate;
+        if (work[i] > done) done = work[i];
+    }
+    return t;
+}
+
+int64_t threads_rank_cores(int32_t rank) {
+    struct runtime *rt = simpi_rt;
+    if (!rt || !spans.node_ranks || rank < 0) return 1;
+    return platform_rank_cores(rt->plat, spans.node_ranks[platform_node_of(rt->plat, rank)]);
+}
+
+static void add_job(size_t *n, double w) {
+    if (*n == spans.jobs_cap) {
+        spans.jobs_cap = spans.jobs_cap ? 2 * spans.jobs_cap : 16;
+        spans.jobs = xrealloc_or_die(spans.jobs, spans.jobs_cap * sizeof *spans.jobs);
+    }
+    spans.jobs[(*n)++] = w > 0 ? w : 0;
+}
+
+/* Each other thread's work since the last reading, as jobs from index *n;
+ * ended threads leave the list. */
+static void collect_threads(size_t *n) {
+    pthread_mutex_lock(&list_lock);
+    for (struct tthread **p = &list; *p;) {
+        struct tthread *t = *p;
+        double cpu = !spans.measure ? t->last : t->dead ? t->exit_cpu : cpu_of(t->clock);
+        double work = (cpu - t->last - t->region) * spans.scale + t->charged;
+        t->last = cpu;
+        t->region = t->charged = 0;
+        if (work > 0) add_job(n, work);
+        if (t->dead) {
+            *p = t->next;
+            free(t);
+        } else {
+            p = &t->next;
+        }
+    }
+    pthread_mutex_unlock(&list_lock);
+}
+
+double threads_span_end(int32_t rank, double main_cpu) {
+    size_t n = 0;
+    double serial = main_cpu - spans.main_in_regions;
+    add_job(&n, serial * spans.scale);
+    collect_threads(&n);
+    double total = threads_makespan(spans.jobs, n, threads_rank_cores(rank)) + spans.regions;
+    spans.regions = spans.main_in_regions = 0;
+    return total;
+}
+
+double threads_span_peek(double main_cpu) {
+    double serial = main_cpu - spans.main_in_regions;
+    return (serial > 0 ? serial * spans.scale : 0) + spans.regions;
+}
+
+bool threads_absorb_charge(double target_seconds) {
+    if (region_depth > 0) {
+        region_charge += target_seconds;
+        return true;
+    }
+    if (on_main) return false;
+    if (self) {
+        pthread_mutex_lock(&list_lock);
+        self->charged += target_seconds;
+        pthread_mutex_unlock(&list_lock);
+    }
+    return true;
+}
+
+/* ---- OpenMP parallel regions ---- */
+
+/* The main thread's region state of ranks switched out inside a region
+ * (an MPI call from the master); allocated at the first such switch. */
+struct main_region_state {
+    int depth;
+    double charge;
+};
+static struct main_region_state *saved_main;
+
+void threads_switch_out(int32_t rank) {
+    if (!saved_main && region_depth == 0) return;
+    if (!saved_main) saved_main = xcalloc((size_t)simpi_rt->n, sizeof *saved_main);
+    saved_main[rank] = (struct main_region_state){region_depth, region_charge};
+    region_depth = 0;
+    region_charge = 0;
+}
+
+void threads_switch_in(int32_t rank) {
+    if (!saved_main) return;
+    region_depth = saved_main[rank].depth;
+    region_charge = saved_main[rank].charge;
+}
+
+#define REGION_SLOTS 256
+
+struct region {
+    void (*fn)(void *);
+    void *data;
+    atomic_int n;
+    double main_cpu; /* the main thread's part not charged by MPI calls in the region */
+    pthread_mutex_t lock;
+    double work[REGION_SLOTS]; /* target seconds, one per team thread */
+};
+
+/* The function each thread of a measured team runs instead of the region's. */
+static void region_thread(void *arg) {
+    struct region *r = arg;
+    double t0 = spans.measure ? threads_own_cpu() : 0, saved = region_charge;
+    region_depth++;
+    region_charge = 0;
+    r->fn(r->data);
+    region_depth--;
+    double t1 = spans.measure ? threads_own_cpu() : 0, cpu = t1 - t0;
+    if (on_main && spans.measure) {
+        /* an MPI call in the region charged the main thread's work up to
+         * its return (the rank's mark); the rest is the region's */
+        struct runtime *rt = simpi_rt;
+        const struct orank *o = &rt->ranks[rt->current];
+        if (o->mark_cpu && o->cpu_mark > t0) cpu = t1 - o->cpu_mark;
+        r->main_cpu = cpu;
+    } else if (self && spans.measure) {
+        pthread_mutex_lock(&list_lock);
+        self->region += cpu;
+        pthread_mutex_unlock(&list_lock);
+    }
+    double work = (cpu > 0 ? cpu * spans.scale : 0) + region_charge;
+    region_charge = saved;
+    int i = atomic_fetch_add(&r->n, 1);
+    if (i < REGION_SLOTS - 1) {
+        r->work[i] = work;
+        return;
+    }
+    pthread_mutex_lock(&r->lock); /* a team larger than the slots: the last one sums */
+    r->work[REGION_SLOTS - 1] += work;
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* Whether this region is measured (one a rank starts on the main thread
+ * and not inside another); fills r. */
+static bool region_begin(struct region *r, void (*fn)(void *), void *data) {
+    struct runtime *rt = simpi_rt;
+    if (!on_main || !rt || !rt->running || rt->current < 0 || !spans.node_ranks) return false;
+    if (region_depth > 0) return false; /* nested: part of the outer region's work */
+    r->fn = fn;
+    r->data = data;
+    atomic_init(&r->n, 0);
+    r->main_cpu = 0;
+    pthread_mutex_init(&r->lock, NULL);
+    for (int i = 0; i < REGION_SLOTS; i++)
+        r->work[i] = 0;
+    if (!threads_started()) { /* a team of one starts no thread, but its work is charged here */
+        runtime_threads_starting();
+        atomic_store(&any_thread, true);
+    }
+    return true;
+}
+
+static void region_end(struct region *r) {
+    int n = atomic_load(&r->n);
+    if (n > REGION_SLOTS) n = REGION_SLOTS;
+    spans.regions += threads_makespan(r->work, (size_t)n, threads_rank_cores(simpi_rt->current));
+    spans.main_in_regions += r->main_cpu;
+    pthread_mutex_destroy(&r->lock);
+}
+
+typedef void (*omp_fn)(void *);
+
+typedef void (*parallel_fn)(omp_fn, void *, unsigned, unsigned);
+typedef unsigned (*reductions_fn)(omp_fn, void *, unsigned, unsigned);
+typedef void (*sections_fn)(omp_fn, void *, unsigned, unsigned, unsigned);
+typedef void (*loop_fn)(omp_fn, void *, unsigned, long, long, long, long, unsigned);
+typedef void (*loop_runtime_fn)(omp_fn, void *, unsigned, long, long, long, unsigned);
+
+/* The next definition of `name` (libgomp's), found once. */
+#define REAL(name, type)                                                                           \
+    static type real;                                                                              \
+    if (!real) *(void **)&real = dlsym(RTLD_NEXT, name)
+
+/* Runs the real entry point `call` with the region's function and data
+ * replaced by the measuring ones when the region is measured. */
+#define MEASURED(call_fn, call_data, call)                                                         \
+    do {                                                                                           \
+        struct region r_;                                                                          \
+        if (!region_begin(&r_, fn, data)) {                                                        \
+            omp_fn call_fn = fn;                                                                   \
+            void *call_data = data;                                                                \
+            call;                                                                                  \
+        } else {                                                                                   \
+            omp_fn call_fn = region_thread;                                                        \
+            void *call_data = &r_;                                                                 \
+            call;                                                                                  \
+            region_end(&r_);                                                                       \
+        }                                                                                          \
+    } while (0)
+
+void GOMP_parallel(omp_fn fn, void *data, unsigned nthreads, unsigned flags) {
+    REAL("GOMP_parallel", parallel_fn);
+    MEASURED(f, d, real(f, d, nthreads, flags));
+}
+
+unsigned GOMP_parallel_reductions(omp_fn fn, void *data, unsigned nthreads, unsigned flags) {
+    REAL("GOMP_parallel_reductions", reductions_fn);
+    unsigned rc = 0;
+    MEASURED(f, d, rc = real(f, d, nthreads, flags));
+    return rc;
+}
+
+void GOMP_parallel_sections(omp_fn fn, void *data, unsigned nthreads, unsigned count,
+                            unsigned flags) {
+    REAL("GOMP_parallel_sections", sections_fn);
+    MEASURED(f, d, real(f, d, nthreads, count, flags));
+}
+
+/* The combined parallel loops with a chunk size (static, dynamic, guided
+ * and their nonmonotonic forms) and without (runtime schedules). */
+#define PARALLEL_LOOP(name)                                                                        \
+    void name(omp_fn fn, void *data, unsigned nthreads, long start, long end, long incr,           \
+              long chunk, unsigned flags) {                                                        \
+        REAL(#name, loop_fn);                                                                      \
+        MEASURED(f, d, real(f, d, nthreads, start, end, incr, chunk, flags));                      \
+    }
+#define PARALLEL_LOOP_RUNTIME(name)                                                                \
+    void name(omp_fn fn, void *data, unsigned nthreads, long start, long end, long incr,           \
+              unsigned flags) {                                                                    \
+        REAL(#name, loop_runtime_fn);                                                              \
+        MEASURED(f, d, real(f, d, nthreads, start, end, incr, flags));                             \
+    }
+
+PARALLEL_LOOP(GOMP_parallel_loop_static)
+PARALLEL_LOOP(GOMP_parallel_loop_dynamic)
+PARALLEL_LOOP(GOMP_parallel_loop_guided)
+PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_dynamic)
+PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided)
+PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_runtime)
+PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime)
+PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+
+/* ---- setup ---- */
+
+void threads_init(struct runtime *rt) {
+    on_main = true;
+    spans.measure = rt->cpu == CPU_MEASURE;
+    spans.scale = rt->cpu_scale;
+    spans.plat = rt->plat;
+    spans.node_ranks = xcalloc((size_t)rt->plat->nodes, sizeof *spans.node_ranks);
+    for (int32_t r = 0; r < rt->n; r++)
+        spans.node_ranks[platform_node_of(rt->plat, r)]++;
+}
+
+void threads_end(void) {
+    free(spans.node_ranks);
+    spans.node_ranks = NULL;
+    free(spans.jobs);
+    spans.jobs = NULL;
+    free(saved_main);
+    saved_main = NULL;
+    spans.jobs_cap = 0;
+}
