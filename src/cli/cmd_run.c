@@ -25,8 +25,9 @@
 static void usage(FILE *out) {
     fprintf(out,
             "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
-            "                 [--cpu=measure|ignore] [--host-speed RATE] [--stack-size SIZE]\n"
-            "                 [--privatize|--no-privatize] [--check off|default|full]\n"
+            "                 [--cpu=measure|ignore] [--thread-cores=one|all] [--host-speed RATE]\n"
+            "                 [--stack-size SIZE] [--privatize|--no-privatize]\n"
+            "                 [--check off|default|full]\n"
             "                 [--report FILE.html] [--procs K|auto]\n"
             "                 [--paraver PREFIX] [--chrome FILE.json] [--trace-out DIR|FILE.sbt]\n"
             "                 ./program [args...]\n");
@@ -282,6 +283,12 @@ int cmd_run(int argc, char **argv) {
                 return EXIT_USAGE;
             }
             set_env("SIMPI_CPU", v);
+        } else if ((v = value_of("--thread-cores", argc, argv, &i))) {
+            if (strcmp(v, "one") && strcmp(v, "all")) {
+                fprintf(stderr, "simpi run: --thread-cores: found '%s', expected one or all\n", v);
+                return EXIT_USAGE;
+            }
+            set_env("SIMPI_THREAD_CORES", v);
         } else if ((v = value_of("--host-speed", argc, argv, &i))) {
             set_env("SIMPI_HOST_SPEED", v);
         } else if ((v = value_of("--stack-size", argc, argv, &i))) {

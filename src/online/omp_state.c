@@ -146,7 +146,7 @@ void omp_state_init(int32_t nranks) {
 }
 
 void omp_state_enter(int32_t rank) {
-    if (gomp_tls.per_rank)
+    if (gomp_tls.block)
         memcpy(gomp_tls.block, gomp_tls.per_rank + (size_t)rank * gomp_tls.size, gomp_tls.size);
     if (per_rank) apply_settings(&per_rank[rank]);
     threads_switch_in(rank);
@@ -154,7 +154,7 @@ void omp_state_enter(int32_t rank) {
 
 void omp_state_leave(int32_t rank) {
     if (per_rank) read_settings(&per_rank[rank]); /* the next rank puts its own in place */
-    if (gomp_tls.per_rank)
+    if (gomp_tls.block)
         memcpy(gomp_tls.per_rank + (size_t)rank * gomp_tls.size, gomp_tls.block, gomp_tls.size);
     threads_switch_out(rank);
 }
@@ -162,6 +162,7 @@ void omp_state_leave(int32_t rank) {
 void omp_state_end(void) {
     free(per_rank);
     per_rank = NULL;
-    free(gomp_tls.per_rank);
-    gomp_tls.per_rank = NULL;
+    /* the ranks' libgomp states stay (their tasks and pools are libgomp's,
+     * alive until the process ends): nothing is switched any more */
+    if (gomp_tls.per_rank) gomp_tls.block = NULL;
 }

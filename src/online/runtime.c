@@ -671,7 +671,7 @@ static void warn_globals(void) {
  * variables are then removed from the environment so that programs the
  * ranks start (system(), exec) are not simulations of this run. */
 struct settings {
-    char *np, *sets, *platform, *cpu, *host_speed, *json, *stack_size, *check;
+    char *np, *sets, *platform, *cpu, *host_speed, *json, *stack_size, *check, *thread_cores;
     char *time_limit, *wall_limit; /* --time-limit, --wall-limit */
     struct analysis_opts analysis; /* SIMPI_REPORT, SIMPI_PARAVER, SIMPI_CHROME... */
     char *trace_out;               /* SIMPI_TRACE_OUT: record the run as a trace there */
@@ -722,6 +722,7 @@ static void read_settings(struct settings *st) {
     st->platform = env_copy("SIMPI_PLATFORM");
     st->cpu = env_copy("SIMPI_CPU");
     st->host_speed = env_copy("SIMPI_HOST_SPEED");
+    st->thread_cores = env_copy("SIMPI_THREAD_CORES");
     st->json = env_copy("SIMPI_JSON");
     st->stack_size = env_copy("SIMPI_STACK_SIZE");
     st->check = env_copy("SIMPI_CHECK");
@@ -762,6 +763,7 @@ static void free_settings(struct settings *st) {
     free(st->platform);
     free(st->cpu);
     free(st->host_speed);
+    free(st->thread_cores);
     free(st->stack_size);
     free(st->check);
     free(st->time_limit);
@@ -821,6 +823,7 @@ static bool configure(struct runtime *rt, const struct settings *st, struct sim_
     free(sets_text);
     if (!rt->plat || !network_init(&rt->net, rt->plat, err)) return false;
     rt->cpu = st->cpu && !strcmp(st->cpu, "ignore") ? CPU_IGNORE : CPU_MEASURE;
+    rt->thread_cores_all = st->thread_cores && !strcmp(st->thread_cores, "all");
     double host = 0;
     if (st->host_speed && !units_parse_flops(st->host_speed, &host, NULL))
         return err_set(err, "--host-speed: found '%s', expected a flop rate such as 2Gf",

@@ -44,7 +44,8 @@ struct runtime {
     char **argv_copies; /* one argv array per rank */
     int (*user_main)(int, char **);
     enum cpu_mode cpu;
-    double cpu_scale; /* simulated seconds per measured second */
+    double cpu_scale;      /* simulated seconds per measured second */
+    bool thread_cores_all; /* --thread-cores=all: threads may use every host core */
     const char *json, *app;
     bool quiet, privatize;
     bool launched;     /* started by `simpi run` (else: one rank, no summary) */

@@ -21,23 +21,27 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "core/pool.h"
+#include "core/workers.h"
 #include "online/runtime.h"
 
 /* A thread the program (or a library of it) started. */
 struct tthread {
     struct tthread *next;
+    pthread_t id;
     clockid_t clock;
     double last;     /* its CPU seconds at the last reading */
     double region;   /* CPU seconds since, inside measured regions (charged there) */
     double charged;  /* target seconds charged by simpi_compute_* since, outside regions */
     double exit_cpu; /* CPU seconds when it ended */
     bool dead;
+    bool omp_worker; /* ran a region's function: libgomp's, idle outside regions */
 };
 
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -51,6 +55,7 @@ static __thread double region_charge; /* target seconds charged there by this th
 /* What the spans of the running rank accumulate (main thread only). */
 static struct {
     bool measure;           /* --cpu=measure: read CPU clocks */
+    double read_cost;       /* CPU seconds one reading of a CPU clock takes */
     double scale;           /* target seconds per measured second */
     double regions;         /* target seconds: regions ended since the span began */
     double main_in_regions; /* main thread CPU seconds in those (part of regions) */
@@ -108,7 +113,8 @@ static void *thread_start(void *p) {
     struct start s = *(struct start *)p;
     free(p);
     struct tthread *t = xcalloc(1, sizeof *t);
-    if (pthread_getcpuclockid(pthread_self(), &t->clock) == 0) {
+    t->id = pthread_self();
+    if (pthread_getcpuclockid(t->id, &t->clock) == 0) {
         t->last = threads_own_cpu();
         pthread_mutex_lock(&list_lock);
         t->next = list;
@@ -124,6 +130,35 @@ static void *thread_start(void *p) {
     return s.fn(s.arg);
 }
 
+/* --thread-cores=one (the default): the program's threads run on one host
+ * core, one at a time, so that each is measured alone, as ranks are: on
+ * several host cores threads computing at once slow each other (two
+ * hyperthreads of one core, a shared cache and memory bus) by an amount
+ * that depends on this host. Done when the first thread starts; threads
+ * started later inherit the core. A split run's workers take different
+ * cores. */
+static struct {
+    bool wanted, done;
+    int worker;
+} pinning;
+
+static void pin_threads(void) {
+    if (!pinning.wanted || pinning.done) return;
+    pinning.done = true;
+    cpu_set_t allowed, one;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) <= 1) return;
+    int pick = pinning.worker % CPU_COUNT(&allowed), cpu = 0;
+    for (int seen = -1; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &allowed) && ++seen == pick) break;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    sched_setaffinity(0, sizeof one, &one);
+    pthread_mutex_lock(&list_lock);
+    for (struct tthread *t = list; t; t = t->next)
+        if (!t->dead) pthread_setaffinity_np(t->id, sizeof one, &one);
+    pthread_mutex_unlock(&list_lock);
+}
+
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg) {
@@ -131,7 +166,10 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(vo
     if (!real) real = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
     struct start *s = program_thread() ? malloc(sizeof *s) : NULL;
     if (!s) return real(thread, attr, fn, arg);
-    if (on_main) runtime_threads_starting(); /* the rank's clock becomes CPU time now */
+    if (on_main) {
+        runtime_threads_starting(); /* the rank's clock becomes CPU time now */
+        pin_threads();              /* the new thread inherits the main thread's core */
+    }
     atomic_store(&any_thread, true);
     s->fn = fn;
     s->arg = arg;
@@ -183,7 +221,10 @@ static void collect_threads(size_t *n) {
     for (struct tthread **p = &list; *p;) {
         struct tthread *t = *p;
         double cpu = !spans.measure ? t->last : t->dead ? t->exit_cpu : cpu_of(t->clock);
-        double work = (cpu - t->last - t->region) * spans.scale + t->charged;
+        /* an OpenMP worker's time outside regions is libgomp waking it and
+         * putting it to sleep, which depends on this host, not work */
+        double measured = t->omp_worker ? 0 : cpu - t->last - t->region;
+        double work = measured * spans.scale + t->charged;
         t->last = cpu;
         t->region = t->charged = 0;
         if (work > 0) add_job(n, work);
@@ -256,7 +297,7 @@ struct region {
     void (*fn)(void *);
     void *data;
     atomic_int n;
-    double main_cpu; /* the main thread's part not charged by MPI calls in the region */
+    double call_start; /* the main thread's CPU clock when the region was entered */
     pthread_mutex_t lock;
     double work[REGION_SLOTS]; /* target seconds, one per team thread */
 };
@@ -269,17 +310,17 @@ static void region_thread(void *arg) {
     region_charge = 0;
     r->fn(r->data);
     region_depth--;
-    double t1 = spans.measure ? threads_own_cpu() : 0, cpu = t1 - t0;
+    double t1 = spans.measure ? threads_own_cpu() : 0, cpu = t1 - t0 - spans.read_cost;
     if (on_main && spans.measure) {
         /* an MPI call in the region charged the main thread's work up to
          * its return (the rank's mark); the rest is the region's */
         struct runtime *rt = simpi_rt;
         const struct orank *o = &rt->ranks[rt->current];
         if (o->mark_cpu && o->cpu_mark > t0) cpu = t1 - o->cpu_mark;
-        r->main_cpu = cpu;
-    } else if (self && spans.measure) {
+    } else if (self) {
         pthread_mutex_lock(&list_lock);
-        self->region += cpu;
+        self->region += spans.measure ? cpu : 0;
+        self->omp_worker = true;
         pthread_mutex_unlock(&list_lock);
     }
     double work = (cpu > 0 ? cpu * spans.scale : 0) + region_charge;
@@ -303,7 +344,7 @@ static bool region_begin(struct region *r, void (*fn)(void *), void *data) {
     r->fn = fn;
     r->data = data;
     atomic_init(&r->n, 0);
-    r->main_cpu = 0;
+    r->call_start = spans.measure ? threads_own_cpu() : 0;
     pthread_mutex_init(&r->lock, NULL);
     for (int i = 0; i < REGION_SLOTS; i++)
         r->work[i] = 0;
@@ -318,7 +359,15 @@ static void region_end(struct region *r) {
     int n = atomic_load(&r->n);
     if (n > REGION_SLOTS) n = REGION_SLOTS;
     spans.regions += threads_makespan(r->work, (size_t)n, threads_rank_cores(simpi_rt->current));
-    spans.main_in_regions += r->main_cpu;
+    if (spans.measure) {
+        /* the whole call is the region's: its function's part is in the
+         * makespan; starting the team and waiting for it (waking and
+         * sleeping threads) is this host's cost, not charged. An MPI call
+         * in the region charged the main thread's work up to its return. */
+        const struct orank *o = &simpi_rt->ranks[simpi_rt->current];
+        double start = o->mark_cpu && o->cpu_mark > r->call_start ? o->cpu_mark : r->call_start;
+        spans.main_in_regions += threads_own_cpu() - start;
+    }
     pthread_mutex_destroy(&r->lock);
 }
 
@@ -396,9 +445,30 @@ PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
 
 /* ---- setup ---- */
 
+/* Whether libgomp is loaded (the program was built with -fopenmp). */
+static bool omp_present(void) {
+    return dlsym(RTLD_NEXT, "GOMP_parallel") != NULL;
+}
+
+/* What one reading of the thread CPU clock costs in CPU time (a system
+ * call on x86-64 Linux: 0.1 to 1 us), taken off each measured region
+ * thread, whose two readings add about one: a region of a few
+ * microseconds per thread would otherwise be mostly this host's clock. */
+static double clock_read_cost(void) {
+    enum { READS = 256 };
+    double first = threads_own_cpu(), last = first;
+    for (int i = 1; i < READS; i++)
+        last = threads_own_cpu();
+    return (last - first) / (READS - 1);
+}
+
 void threads_init(struct runtime *rt) {
     on_main = true;
     spans.measure = rt->cpu == CPU_MEASURE;
+    pinning.wanted = spans.measure && !rt->thread_cores_all;
+    pinning.worker = rt->workers ? workers_me(rt->workers) : 0;
+    if (threads_started()) pin_threads(); /* threads started before main (OpenBLAS's) */
+    spans.read_cost = spans.measure && (threads_started() || omp_present()) ? clock_read_cost() : 0;
     spans.scale = rt->cpu_scale;
     spans.plat = rt->plat;
     spans.node_ranks = xcalloc((size_t)rt->plat->nodes, sizeof *spans.node_ranks);
