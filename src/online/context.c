@@ -108,9 +108,10 @@ static void raw_switch(struct ctx *from, struct ctx *to) {
 #ifdef SIMPI_ASAN
 /* Switches go between the thread's own stack and rank stacks; AddressSanitizer
  * must be told each time, and the thread stack's bounds are learnt when a
- * rank context first runs. */
-static const void *thread_stack_lo;
-static size_t thread_stack_size;
+ * rank context first runs. Per thread: a rank's threads switch too, to wait
+ * while the main thread runs their MPI calls (thread_calls.c). */
+static __thread const void *thread_stack_lo;
+static __thread size_t thread_stack_size;
 #endif
 
 void ctx_entered(void) {

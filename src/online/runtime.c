@@ -29,6 +29,7 @@
 #include "online/globals.h"
 #include "online/privatize.h"
 #include "online/split.h"
+#include "online/thread_calls.h"
 #include "online/threads.h"
 #include "report/analysis.h"
 #include "report/progress.h"
@@ -83,9 +84,24 @@ static double span_seconds(struct runtime *rt, struct orank *o) {
 
 int32_t runtime_rank(void) {
     /* an MPI function that does not go through API_ENTER, called from a
-     * thread the program started (it would read another rank's state) */
-    runtime_check_thread("an MPI function");
-    return simpi_rt->current;
+     * thread the program started: its own rank's, under SERIALIZED (a
+     * local operation: it runs on the thread itself) */
+    struct runtime *rt = simpi_rt;
+    if (rt && rt->running && !pthread_equal(pthread_self(), rt->main_thread)) {
+        int32_t mine = threads_thread_rank();
+        if (rt->thread_provided >= MPI_THREAD_SERIALIZED && mine >= 0) return mine;
+        runtime_check_thread("an MPI function");
+    }
+    return rt->current;
+}
+
+bool runtime_rank_in_call(int32_t rank) {
+    const struct orank *o = &simpi_rt->ranks[rank];
+    return __atomic_load_n(&o->calls, __ATOMIC_ACQUIRE) > 0 || o->thread_call;
+}
+
+void runtime_set_thread_call(int32_t rank, struct thread_call *c) {
+    simpi_rt->ranks[rank].thread_call = c;
 }
 
 void runtime_block(void) {
@@ -96,6 +112,13 @@ void runtime_block(void) {
 void runtime_enter(void) {
     struct runtime *rt = simpi_rt;
     if (!rt || rt->current < 0) return;
+    struct orank *me = &rt->ranks[rt->current];
+    if (me->thread_call) {
+        thread_call_enter(me->thread_call); /* a thread's call, on this thread */
+    } else if (me->calls == 0 && rt->thread_provided >= MPI_THREAD_SERIALIZED) {
+        thread_calls_serve(rt->current); /* the rank's threads' calls made before this one */
+    }
+    __atomic_add_fetch(&me->calls, 1, __ATOMIC_RELEASE);
     /* SIGINT/SIGTERM arrived while this rank was inside simpi, and it never
      * blocked since (a loop of MPI_Iprobe or MPI_Test): leave now */
     if (rt->escape_signal && rt->running) siglongjmp(rt->escape, 1);
@@ -114,8 +137,12 @@ void runtime_leave(void) {
     if (!rt || rt->current < 0) return;
     /* a send call's CPU time (mpi.send_overhead) or wait for the NIC (mpi.gap) */
     if (!sim_cpu_overhead(rt->sim, rt->current)) runtime_block();
-    if (rt->cpu == CPU_MEASURE) mark_rank(&rt->ranks[rt->current]);
+    struct orank *me = &rt->ranks[rt->current];
+    if (rt->cpu == CPU_MEASURE) mark_rank(me);
     rt->in_mpi = 0;
+    __atomic_sub_fetch(&me->calls, 1, __ATOMIC_RELEASE);
+    /* the last: at the end of a thread's call this returns on that thread */
+    if (me->thread_call) thread_call_leave(me->thread_call);
 }
 
 void runtime_wait(struct request **reqs, int n, bool any) {
@@ -270,7 +297,7 @@ static void resume(void *ctx, int32_t rank) {
     libc_state_leave(rank);
     if (rt->privatize) privatize_save(rank);
     rt->current = -1;
-    bool overflowed = !stacks_sp_within(&rt->stacks, rank, &o->ctx) ||
+    bool overflowed = (!o->thread_call && !stacks_sp_within(&rt->stacks, rank, &o->ctx)) ||
                       (o->done && !stacks_canary_intact(&rt->stacks, rank));
     if (overflowed) report_overflow(rt, rank);
 }
@@ -1044,13 +1071,17 @@ static _Noreturn void refuse_thread(struct runtime *rt, const char *func) {
     int rank = rt->current;
     snprintf(msg, sizeof msg,
              "%s called from a thread the program started (thread id %ld), while rank %d runs on "
-             "the main thread; the program asked for %s%s%s, and simpi runs MPI calls on each "
-             "rank's main thread only: support for threads in ranks is not there yet "
-             "(docs/online.md)",
+             "the main thread; the program asked for %s%s%s, under which only a rank's main "
+             "thread may call MPI; ask for MPI_THREAD_SERIALIZED (docs/hybrid.md)",
              func, (long)syscall(SYS_gettid), rank,
              thread_level_name(rt->thread_asked < 0 ? 0 : rt->thread_asked),
              rt->thread_asked < 0 ? " (MPI_Init)" : " (MPI_Init_thread), was given ",
              rt->thread_asked < 0 ? "" : thread_level_name(rt->thread_provided));
+    runtime_refuse_from_thread(msg);
+}
+
+_Noreturn void runtime_refuse_from_thread(const char *msg) {
+    struct runtime *rt = simpi_rt;
     if (ftrylockfile(stdout) == 0) {
         fflush(stdout); /* what the ranks printed, unless the main thread is printing */
         funlockfile(stdout);
@@ -1065,8 +1096,10 @@ static _Noreturn void refuse_thread(struct runtime *rt, const char *func) {
 
 void runtime_check_thread(const char *func) {
     struct runtime *rt = simpi_rt;
-    if (rt && rt->running && !pthread_equal(pthread_self(), rt->main_thread))
-        refuse_thread(rt, func);
+    if (!rt || !rt->running || pthread_equal(pthread_self(), rt->main_thread)) return;
+    int32_t rank = threads_thread_rank();
+    if (rt->thread_provided < MPI_THREAD_SERIALIZED || rank < 0) refuse_thread(rt, func);
+    thread_call_begin(func, rank); /* returns on the main thread */
 }
 
 /* An unwritable --json is found before the run, not after it. */

@@ -27,7 +27,9 @@ struct orank {
     double cpu_mark; /* host clock (seconds) when the rank last left simpi */
     int saved_errno; /* the rank's errno while it is not running */
     uint8_t initialized, finalized, done;
-    uint8_t mark_cpu; /* cpu_mark is the main thread's CPU clock (threads.c) */
+    uint8_t mark_cpu;                /* cpu_mark is the main thread's CPU clock (threads.c) */
+    int calls;                       /* runtime_enter/leave nesting: the rank is inside MPI */
+    struct thread_call *thread_call; /* another thread's call running as the rank */
 };
 
 struct runtime {
@@ -73,10 +75,17 @@ extern struct runtime *simpi_rt;
  * (set by `simpi run`), runs the simulation, prints the summary. */
 int runtime_main(int argc, char **argv, int (*user_main)(int, char **));
 
-/* An MPI call from a thread other than the one running the ranks (which
- * simpi does not support yet): the run ends at once with a report naming the
- * call, the thread and the level the program asked for. */
+/* At the start of an MPI function. On a thread other than the one running
+ * the ranks: under MPI_THREAD_SERIALIZED the call goes on on the main
+ * thread, as the thread's rank (thread_calls.c); below it, the run ends at
+ * once with a report naming the call, the thread and the levels. */
 void runtime_check_thread(const char *func);
+/* Ends the run from a thread the program started, with msg as the error. */
+_Noreturn void runtime_refuse_from_thread(const char *msg);
+/* Whether `rank` is inside an MPI call, its main thread's or a thread's. */
+bool runtime_rank_in_call(int32_t rank);
+/* The thread's call that runs as `rank` now (NULL: none). */
+void runtime_set_thread_call(int32_t rank, struct thread_call *c);
 bool runtime_on_main_thread(void);
 
 /* The running rank is starting its first thread: its computation is read

@@ -29,7 +29,9 @@
 
 #include "core/pool.h"
 #include "core/workers.h"
+#include "online/api/api.h" /* mpi.h: the thread levels */
 #include "online/runtime.h"
+#include "online/thread_calls.h"
 
 /* A thread the program (or a library of it) started. */
 struct tthread {
@@ -42,15 +44,34 @@ struct tthread {
     double exit_cpu; /* CPU seconds when it ended */
     bool dead;
     bool omp_worker; /* ran a region's function: libgomp's, idle outside regions */
+    bool ready;      /* id and clock known (set by the creator once it is started) */
+    bool settled;    /* its creator is done with it: it may leave the list once dead */
 };
+
+/* A critical section's lock for one rank (GOMP_critical_start, below). */
+struct critical {
+    struct critical *next;
+    void *name;
+    int32_t rank;
+    atomic_int held;
+};
+static struct critical *criticals;
 
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tthread *list;
 static atomic_bool any_thread;
 static __thread struct tthread *self;
 static __thread bool on_main;
-static __thread int region_depth;     /* inside a measured region's function */
-static __thread double region_charge; /* target seconds charged there by this thread */
+static __thread int32_t thread_rank = -1; /* the rank whose thread this is */
+static __thread bool gated;               /* held by its rank's gate (below) */
+static __thread bool running;             /* counted in its rank's gate */
+static void thread_run(void);
+static void thread_pause(void);
+static void gates_make(void);
+static __thread struct region *cur_region; /* the measured region this thread is in */
+static __thread int my_barriers;           /* barriers this thread passed in it */
+static __thread int region_depth;          /* inside a measured region's function */
+static __thread double region_charge;      /* target seconds charged there by this thread */
 
 /* What the spans of the running rank accumulate (main thread only). */
 static struct {
@@ -86,11 +107,13 @@ static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
 static void thread_ended(void *arg) {
     struct tthread *t = arg;
+    thread_pause();
     double cpu = threads_own_cpu();
     pthread_mutex_lock(&list_lock);
     t->exit_cpu = cpu;
     t->dead = true;
     pthread_mutex_unlock(&list_lock);
+    thread_calls_notify(); /* a join may be waiting */
 }
 
 static void make_key(void) {
@@ -100,7 +123,14 @@ static void make_key(void) {
 struct start {
     void *(*fn)(void *);
     void *arg;
+    int32_t rank;
+    bool gated; /* started by the program's own code: held by its rank's gate */
+    struct tthread *t;
 };
+
+int32_t threads_thread_rank(void) {
+    return thread_rank;
+}
 
 /* A thread the program starts (in a rank's code, in another of its
  * threads, or before simpi starts: OpenBLAS's pool), not simpi's own. */
@@ -112,21 +142,16 @@ static bool program_thread(void) {
 static void *thread_start(void *p) {
     struct start s = *(struct start *)p;
     free(p);
-    struct tthread *t = xcalloc(1, sizeof *t);
-    t->id = pthread_self();
-    if (pthread_getcpuclockid(t->id, &t->clock) == 0) {
-        t->last = threads_own_cpu();
-        pthread_mutex_lock(&list_lock);
-        t->next = list;
-        list = t;
-        pthread_mutex_unlock(&list_lock);
-        self = t;
-        pthread_once(&key_once, make_key);
-        pthread_setspecific(exit_key, t);
-        atomic_store(&any_thread, true);
-    } else {
-        free(t);
-    }
+    thread_rank = s.rank;
+    double cpu = threads_own_cpu();
+    pthread_mutex_lock(&list_lock);
+    s.t->last = cpu; /* its CPU time before this point is not the program's */
+    pthread_mutex_unlock(&list_lock);
+    self = s.t;
+    pthread_once(&key_once, make_key);
+    pthread_setspecific(exit_key, s.t);
+    gated = s.gated;
+    thread_run();
     return s.fn(s.arg);
 }
 
@@ -155,8 +180,16 @@ static void pin_threads(void) {
     sched_setaffinity(0, sizeof one, &one);
     pthread_mutex_lock(&list_lock);
     for (struct tthread *t = list; t; t = t->next)
-        if (!t->dead) pthread_setaffinity_np(t->id, sizeof one, &one);
+        if (t->ready && !t->dead) pthread_setaffinity_np(t->id, sizeof one, &one);
     pthread_mutex_unlock(&list_lock);
+}
+
+/* Whether code at addr is the program's (its executable), not a library's. */
+static bool started_by_program(void *addr) {
+    Dl_info at, prog;
+    struct runtime *rt = simpi_rt;
+    return rt && dladdr(addr, &at) && dladdr(*(void **)&rt->user_main, &prog) &&
+           at.dli_fbase == prog.dli_fbase;
 }
 
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -173,8 +206,27 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(vo
     atomic_store(&any_thread, true);
     s->fn = fn;
     s->arg = arg;
+    s->rank = on_main && simpi_rt ? simpi_rt->current : thread_rank;
+    s->gated = s->rank >= 0 && started_by_program(__builtin_return_address(0));
+    if (s->gated) gates_make();
+    /* listed before it starts, so that a join finds it whatever it has
+     * done yet */
+    struct tthread *t = s->t = xcalloc(1, sizeof *t);
+    pthread_mutex_lock(&list_lock);
+    t->next = list;
+    list = t;
+    pthread_mutex_unlock(&list_lock);
     int rc = real(thread, attr, thread_start, s);
-    if (rc != 0) free(s);
+    pthread_mutex_lock(&list_lock);
+    t->settled = true;
+    if (rc == 0) {
+        t->id = *thread;
+        t->ready = pthread_getcpuclockid(*thread, &t->clock) == 0;
+    } else {
+        t->dead = true; /* never started: leaves the list at the next reading */
+        free(s);
+    }
+    pthread_mutex_unlock(&list_lock);
     return rc;
 }
 
@@ -220,7 +272,13 @@ static void collect_threads(size_t *n) {
     pthread_mutex_lock(&list_lock);
     for (struct tthread **p = &list; *p;) {
         struct tthread *t = *p;
-        double cpu = !spans.measure ? t->last : t->dead ? t->exit_cpu : cpu_of(t->clock);
+        if (!t->settled) { /* its creator is still starting it */
+            p = &t->next;
+            continue;
+        }
+        double cpu = !spans.measure || !t->ready ? t->last
+                     : t->dead                   ? t->exit_cpu
+                                                 : cpu_of(t->clock);
         /* an OpenMP worker's time outside regions is libgomp waking it and
          * putting it to sleep, which depends on this host, not work */
         double measured = t->omp_worker ? 0 : cpu - t->last - t->region;
@@ -272,23 +330,128 @@ bool threads_absorb_charge(double target_seconds) {
 /* The main thread's region state of ranks switched out inside a region
  * (an MPI call from the master); allocated at the first such switch. */
 struct main_region_state {
-    int depth;
+    int depth, barriers;
     double charge;
+    struct region *region;
 };
 static struct main_region_state *saved_main;
 
+/* ---- a rank's threads run only while it is the current rank ----
+ * The program's globals hold the current rank's values (privatize.c), so a
+ * thread of rank r may run the program's code only while r is the main
+ * thread's current rank. Before the main thread leaves rank r (an MPI call
+ * that waits, with a thread's call or the master's inside a region) it
+ * waits for r's running threads to reach a point where they run no
+ * program code (the end of their region's work, a barrier, an MPI call of
+ * their own, a lock, their end); there they wait until r is current again.
+ * This covers OpenMP team threads and the threads the program's own code
+ * starts, not those a library starts (OpenBLAS's pool). */
+struct rank_gate {
+    int running; /* threads of the rank running the program's code */
+    bool open;   /* the rank is current: its threads may run */
+};
+static struct rank_gate *gates;
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
+static bool warned_gate;
+
+/* Made when first needed, on the main thread in a rank, whose gate opens
+ * (the others open when they are switched to). */
+static void gates_make(void) {
+    struct runtime *rt = simpi_rt;
+    if (gates || !rt || rt->n <= 0 || !on_main || rt->current < 0) return;
+    gates = xcalloc((size_t)rt->n, sizeof *gates);
+    gates[rt->current].open = true;
+}
+
+/* The calling thread is about to run the program's code. */
+static void thread_run(void) {
+    if (!gated || running || thread_rank < 0 || !gates) return;
+    struct rank_gate *g = &gates[thread_rank];
+    pthread_mutex_lock(&gate_lock);
+    while (!g->open)
+        pthread_cond_wait(&gate_cond, &gate_lock);
+    g->running++;
+    running = true;
+    pthread_mutex_unlock(&gate_lock);
+}
+
+/* The calling thread runs no program code until its next thread_run. */
+static void thread_pause(void) {
+    if (!running) return;
+    pthread_mutex_lock(&gate_lock);
+    gates[thread_rank].running--;
+    running = false;
+    pthread_cond_broadcast(&gate_cond);
+    pthread_mutex_unlock(&gate_lock);
+}
+
+static void gate_open(int32_t rank) {
+    if (!gates) return;
+    pthread_mutex_lock(&gate_lock);
+    gates[rank].open = true;
+    pthread_cond_broadcast(&gate_cond);
+    pthread_mutex_unlock(&gate_lock);
+}
+
+/* Closes the rank's gate and waits for its running threads to pause; one
+ * that never does (blocked where simpi does not see it) is left running
+ * after two seconds, with a warning. */
+static void gate_close(int32_t rank) {
+    if (!gates) return;
+    struct rank_gate *g = &gates[rank];
+    pthread_mutex_lock(&gate_lock);
+    g->open = false;
+    struct timespec until;
+    vtime_host_clock(CLOCK_REALTIME, &until);
+    until.tv_sec += 2;
+    while (g->running > 0)
+        if (pthread_cond_timedwait(&gate_cond, &gate_lock, &until) != 0) break;
+    bool stuck = g->running > 0;
+    pthread_mutex_unlock(&gate_lock);
+    if (stuck && !warned_gate) {
+        warned_gate = true;
+        fprintf(stderr,
+                "simpi: warning: rank %d waits in MPI while %d of its threads keep running "
+                "where simpi does not see them wait (a lock or condition of their own?); while "
+                "other ranks run, those threads see the other ranks' globals (docs/hybrid.md)\n",
+                rank, g->running);
+    }
+}
+
 void threads_switch_out(int32_t rank) {
+    gate_close(rank);
     if (!saved_main && region_depth == 0) return;
     if (!saved_main) saved_main = xcalloc((size_t)simpi_rt->n, sizeof *saved_main);
-    saved_main[rank] = (struct main_region_state){region_depth, region_charge};
-    region_depth = 0;
+    saved_main[rank] =
+        (struct main_region_state){region_depth, my_barriers, region_charge, cur_region};
+    region_depth = my_barriers = 0;
     region_charge = 0;
+    cur_region = NULL;
 }
 
 void threads_switch_in(int32_t rank) {
+    gate_open(rank);
     if (!saved_main) return;
     region_depth = saved_main[rank].depth;
+    my_barriers = saved_main[rank].barriers;
     region_charge = saved_main[rank].charge;
+    cur_region = saved_main[rank].region;
+}
+
+/* The team size inside a region (libgomp's, found by name). */
+static int gomp_team_size(void) {
+    static int (*get)(void);
+    if (!get) *(void **)&get = dlsym(RTLD_DEFAULT, "omp_get_num_threads");
+    return get ? get() : 1;
+}
+
+/* Whether other threads of ranks may call MPI (MPI_THREAD_SERIALIZED):
+ * then the main thread may wait in the program's synchronisation only
+ * where it can carry out their calls meanwhile (thread_calls.c). */
+static bool serialized(void) {
+    struct runtime *rt = simpi_rt;
+    return rt && rt->running && rt->thread_provided >= MPI_THREAD_SERIALIZED;
 }
 
 #define REGION_SLOTS 256
@@ -296,6 +459,9 @@ void threads_switch_in(int32_t rank) {
 struct region {
     void (*fn)(void *);
     void *data;
+    int32_t rank;
+    int team;            /* its threads, read by the main thread in it */
+    atomic_int arrivals; /* at its barriers, by the other threads */
     atomic_int n;
     double call_start; /* the main thread's CPU clock when the region was entered */
     pthread_mutex_t lock;
@@ -303,12 +469,34 @@ struct region {
 };
 
 /* The function each thread of a measured team runs instead of the region's. */
+static bool others_done(void *arg) {
+    struct region *r = arg;
+    return atomic_load(&r->n) >= r->team - 1;
+}
+
 static void region_thread(void *arg) {
     struct region *r = arg;
     double t0 = spans.measure ? threads_own_cpu() : 0, saved = region_charge;
+    struct region *outer = cur_region;
+    int outer_barriers = my_barriers;
     region_depth++;
     region_charge = 0;
+    cur_region = r;
+    my_barriers = 0;
+    if (!on_main) {
+        thread_rank = r->rank;
+        gated = true;
+        thread_run();
+    } else {
+        r->team = gomp_team_size();
+    }
     r->fn(r->data);
+    thread_pause();
+    /* the end of the region: its other threads may still need the main
+     * thread to carry out their MPI calls */
+    if (on_main && serialized()) thread_calls_wait(r->rank, others_done, r);
+    cur_region = outer;
+    my_barriers = outer_barriers;
     region_depth--;
     double t1 = spans.measure ? threads_own_cpu() : 0, cpu = t1 - t0 - spans.read_cost;
     if (on_main && spans.measure) {
@@ -326,6 +514,7 @@ static void region_thread(void *arg) {
     double work = (cpu > 0 ? cpu * spans.scale : 0) + region_charge;
     region_charge = saved;
     int i = atomic_fetch_add(&r->n, 1);
+    if (!on_main && serialized()) thread_calls_notify();
     if (i < REGION_SLOTS - 1) {
         r->work[i] = work;
         return;
@@ -341,8 +530,12 @@ static bool region_begin(struct region *r, void (*fn)(void *), void *data) {
     struct runtime *rt = simpi_rt;
     if (!on_main || !rt || !rt->running || rt->current < 0 || !spans.node_ranks) return false;
     if (region_depth > 0) return false; /* nested: part of the outer region's work */
+    gates_make();
     r->fn = fn;
     r->data = data;
+    r->rank = rt->current;
+    r->team = 1;
+    atomic_init(&r->arrivals, 0);
     atomic_init(&r->n, 0);
     r->call_start = spans.measure ? threads_own_cpu() : 0;
     pthread_mutex_init(&r->lock, NULL);
@@ -483,5 +676,208 @@ void threads_end(void) {
     spans.jobs = NULL;
     free(saved_main);
     saved_main = NULL;
+    free(gates);
+    gates = NULL;
+    while (criticals) {
+        struct critical *next = criticals->next;
+        free(criticals);
+        criticals = next;
+    }
     spans.jobs_cap = 0;
+}
+
+/* ---- where the main thread waits for the rank's other threads ----
+ * Under MPI_THREAD_SERIALIZED a thread of the rank may be inside an MPI
+ * call, which the main thread must carry out (thread_calls.c), while the
+ * main thread waits for that thread: at a barrier, a critical section, an
+ * OpenMP lock or a join. There the main thread waits in simpi, running the
+ * rank's threads' calls meanwhile, and enters the real barrier only once
+ * every other thread of the team is there (so it passes at once). */
+
+typedef void (*void_fn)(void);
+typedef bool (*bool_fn)(void);
+
+static bool all_arrived(void *arg) {
+    (void)arg;
+    return atomic_load(&cur_region->arrivals) >= my_barriers * (cur_region->team - 1);
+}
+
+/* Before a barrier of the measured region this thread is in. */
+static void barrier_arrive(void) {
+    thread_pause(); /* run again once past the barrier (BARRIER) */
+    if (!cur_region || !serialized()) return;
+    my_barriers++;
+    if (on_main) {
+        thread_calls_wait(cur_region->rank, all_arrived, NULL);
+    } else {
+        atomic_fetch_add(&cur_region->arrivals, 1);
+        thread_calls_notify();
+    }
+}
+
+#define BARRIER(name)                                                                              \
+    void name(void) {                                                                              \
+        REAL(#name, void_fn);                                                                      \
+        barrier_arrive();                                                                          \
+        real();                                                                                    \
+        thread_run();                                                                              \
+    }
+#define BARRIER_CANCEL(name)                                                                       \
+    bool name(void) {                                                                              \
+        REAL(#name, bool_fn);                                                                      \
+        barrier_arrive();                                                                          \
+        bool cancelled = real();                                                                   \
+        thread_run();                                                                              \
+        return cancelled;                                                                          \
+    }
+
+BARRIER(GOMP_barrier)
+BARRIER(GOMP_loop_end)
+BARRIER(GOMP_sections_end)
+BARRIER_CANCEL(GOMP_barrier_cancel)
+BARRIER_CANCEL(GOMP_loop_end_cancel)
+BARRIER_CANCEL(GOMP_sections_end_cancel)
+
+/* Critical sections are the rank's own (as in a process of its own) and
+ * simpi's: libgomp's are one per process, so a rank switched out inside
+ * one (an MPI call in it) left every other rank's critical sections shut,
+ * and under SERIALIZED the main thread must be able to wait for one without
+ * blocking. One lock per rank and name (the slot the compiler gives each
+ * name; NULL for unnamed sections), made on first use. */
+
+static atomic_int *critical_of(void *name) {
+    int32_t rank = on_main ? simpi_rt->current : thread_rank;
+    pthread_mutex_lock(&list_lock);
+    struct critical *c = criticals;
+    while (c && (c->name != name || c->rank != rank))
+        c = c->next;
+    if (!c) {
+        c = xcalloc(1, sizeof *c);
+        c->name = name;
+        c->rank = rank;
+        c->next = criticals;
+        criticals = c;
+    }
+    pthread_mutex_unlock(&list_lock);
+    return &c->held;
+}
+
+static bool critical_taken(void *arg) {
+    int expected = 0;
+    return atomic_compare_exchange_strong((atomic_int *)arg, &expected, 1);
+}
+
+/* Whether the caller is a rank's thread: then simpi's locks. */
+static bool rank_critical(void) {
+    struct runtime *rt = simpi_rt;
+    return rt && rt->running && (on_main ? rt->current >= 0 : thread_rank >= 0);
+}
+
+static void critical_enter(void *name) {
+    atomic_int *held = critical_of(name);
+    if (on_main && serialized()) {
+        thread_calls_wait(simpi_rt->current, critical_taken, held);
+        return;
+    }
+    if (critical_taken(held)) return;
+    thread_pause();
+    while (!critical_taken(held))
+        sched_yield(); /* held by a thread running now (or the main thread, in MPI) */
+    thread_run();
+}
+
+static void critical_leave(void *name) {
+    atomic_store(critical_of(name), 0);
+    if (serialized()) thread_calls_notify();
+}
+
+void GOMP_critical_start(void) {
+    REAL("GOMP_critical_start", void_fn);
+    if (rank_critical())
+        critical_enter(NULL);
+    else
+        real();
+}
+
+void GOMP_critical_end(void) {
+    REAL("GOMP_critical_end", void_fn);
+    if (rank_critical())
+        critical_leave(NULL);
+    else
+        real();
+}
+
+typedef void (*named_fn)(void **);
+
+void GOMP_critical_name_start(void **slot) {
+    REAL("GOMP_critical_name_start", named_fn);
+    if (rank_critical())
+        critical_enter(slot);
+    else
+        real(slot);
+}
+
+void GOMP_critical_name_end(void **slot) {
+    REAL("GOMP_critical_name_end", named_fn);
+    if (rank_critical())
+        critical_leave(slot);
+    else
+        real(slot);
+}
+
+/* OpenMP locks taken by the main thread; their release is announced. */
+typedef void (*lock_fn)(void *);
+typedef int (*test_lock_fn)(void *);
+
+static bool lock_taken(void *lock) {
+    static test_lock_fn test;
+    if (!test) *(void **)&test = dlsym(RTLD_DEFAULT, "omp_test_lock");
+    return test((void *)lock) != 0;
+}
+
+void omp_set_lock(void *lock) {
+    REAL("omp_set_lock", lock_fn);
+    if (on_main && serialized()) {
+        thread_calls_wait(simpi_rt->current, lock_taken, lock);
+        return;
+    }
+    thread_pause();
+    real(lock);
+    thread_run();
+}
+
+void omp_unset_lock(void *lock) {
+    REAL("omp_unset_lock", lock_fn);
+    real(lock);
+    if (serialized()) thread_calls_notify();
+}
+
+/* A join by the main thread waits until the thread has ended. */
+static bool thread_gone(void *arg) {
+    pthread_t id = *(pthread_t *)arg;
+    bool gone = true; /* a thread simpi does not know: the real join decides */
+    pthread_mutex_lock(&list_lock);
+    for (struct tthread *t = list; t; t = t->next)
+        if (t->ready && pthread_equal(t->id, id)) gone = t->dead;
+    pthread_mutex_unlock(&list_lock);
+    return gone;
+}
+
+typedef int (*join_fn)(pthread_t, void **);
+
+int pthread_join(pthread_t thread, void **result) {
+    REAL("pthread_join", join_fn);
+    if (on_main && serialized()) thread_calls_wait(simpi_rt->current, thread_gone, &thread);
+    thread_pause();
+    int rc = real(thread, result);
+    thread_run();
+    return rc;
+}
+
+void threads_call_pause(void) {
+    thread_pause();
+}
+
+void threads_call_resume(void) {
+    thread_run();
 }

@@ -15,6 +15,12 @@ void threads_end(void);
 /* Whether the program has started a thread (from then on the main thread's
  * work is read from its CPU clock too). */
 bool threads_started(void);
+/* The rank whose thread the caller is (-1: not a rank's thread). */
+int32_t threads_thread_rank(void);
+/* Around a thread's MPI call (thread_calls.c): it runs no program code
+ * meanwhile, and resumes only while its rank is current. */
+void threads_call_pause(void);
+void threads_call_resume(void);
 /* The calling thread's CPU clock, in seconds. */
 double threads_own_cpu(void);
 /* The cores the rank's threads run on (platform_rank_cores). */

@@ -1,9 +1,10 @@
-/* A rank starts a thread that calls MPI (the program asked for
- * MPI_THREAD_SINGLE, or with -DASK_MULTIPLE for MPI_THREAD_MULTIPLE and was
- * given MPI_THREAD_FUNNELED): simpi must stop with a message naming the
- * call, the thread and the levels asked for and given, write its JSON, and
- * exit 4 - never hang or crash. MPI_Wtime and MPI_Is_thread_main from the
- * thread are allowed. */
+/* A rank starts a thread that calls MPI. The program asked for
+ * MPI_THREAD_SINGLE, or with -DASK_LEVEL=L for level L: below
+ * MPI_THREAD_SERIALIZED simpi must stop with a message naming the call, the
+ * thread and the levels asked for and given, write its JSON, and exit 4 -
+ * never hang or crash; from SERIALIZED up (MULTIPLE is given SERIALIZED)
+ * the call is made and the run ends normally. MPI_Wtime and
+ * MPI_Is_thread_main from the thread are allowed. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -21,9 +22,9 @@ static void *worker(void *arg) {
 }
 
 int main(int argc, char **argv) {
-#ifdef ASK_MULTIPLE
+#ifdef ASK_LEVEL
     int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Init_thread(&argc, &argv, ASK_LEVEL, &provided);
 #else
     MPI_Init(&argc, &argv);
 #endif

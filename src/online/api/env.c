@@ -58,13 +58,15 @@ int PMPI_Init(int *argc, char ***argv) {
     return MPI_SUCCESS;
 }
 
-/* simpi runs MPI calls on each rank's main thread, while the program's own
- * threads (OpenMP, helpers) may run beside it: MPI_THREAD_FUNNELED exactly.
- * A program asking for more is given FUNNELED, as MPI allows (provided may
- * be less than required), and a call from another thread stops the run
- * with a message naming both levels (runtime_check_thread). */
+/* The levels given: SINGLE, FUNNELED and SERIALIZED as asked (a thread's
+ * call is carried out on the rank's main thread: thread_calls.c), and
+ * SERIALIZED to a program asking for MULTIPLE, as MPI allows (provided may
+ * be less than required): its threads' calls run one at a time, and two
+ * at once stop the run with a message naming the levels. */
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-    int level = required >= MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE;
+    int level = required >= MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
+                : required >= MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED
+                                                  : MPI_THREAD_SINGLE;
     if (simpi_rt) {
         simpi_rt->thread_asked = required;
         simpi_rt->thread_provided = level;

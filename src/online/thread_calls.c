@@ -1,0 +1,188 @@
+/* MPI calls from the threads of a rank (MPI_THREAD_SERIALIZED,
+ * docs/hybrid.md). simpi's engine and every rank run on the process's main
+ * thread, so a call made by another thread of rank r is carried out there:
+ * the thread saves its registers at the start of the MPI function and
+ * waits on a small stack of its own; the main thread, when rank r lets it
+ * (at its own next MPI call, or waiting in a barrier, the end of a parallel
+ * region, a critical section, a lock or a join that simpi interposes),
+ * switches onto the thread's stack and runs the rest of the call as rank r,
+ * blocking it like any call of rank r; at the call's end it switches back,
+ * and the thread resumes on its own stack with the call's results. One call
+ * of a rank runs at a time: a second thread calling while another call of
+ * the rank is under way breaks MPI_THREAD_SERIALIZED and stops the run. */
+#define _GNU_SOURCE
+#include "online/thread_calls.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/pool.h"
+#include "online/runtime.h"
+#include "online/threads.h"
+
+struct thread_call {
+    struct ctx caller; /* the calling thread's stack, where the call goes on */
+    struct ctx server; /* the main thread's, where it took the call up */
+    struct thread_call *next;
+    const char *func;
+    int32_t rank;
+    long tid;
+    int depth;        /* runtime_enter/leave nesting while it runs */
+    atomic_bool done; /* the caller may resume */
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
+static struct thread_call *queue; /* calls waiting for the main thread, oldest first */
+
+/* The calling thread's side. */
+static __thread struct ctx park;
+static __thread char *park_stack;
+static __thread struct thread_call *parked;
+static __thread struct thread_call own_call;
+static __thread void *own_stack_lo;
+static __thread size_t own_stack_size;
+#define PARK_STACK_BYTES ((size_t)64 * 1024)
+
+void thread_calls_notify(void) {
+    pthread_mutex_lock(&lock);
+    pthread_cond_broadcast(&changed);
+    pthread_mutex_unlock(&lock);
+}
+
+static bool queued_for(int32_t rank) {
+    for (struct thread_call *c = queue; c; c = c->next)
+        if (c->rank == rank) return true;
+    return false;
+}
+
+/* The call may not start: another call of its rank is under way. */
+static _Noreturn void refuse_concurrent(struct thread_call *c) {
+    char msg[400];
+    snprintf(msg, sizeof msg,
+             "%s called from thread %ld of rank %d while another MPI call of the rank was under "
+             "way; the program was given MPI_THREAD_SERIALIZED, under which a rank's threads "
+             "call MPI one at a time (docs/hybrid.md)",
+             c->func, c->tid, c->rank);
+    runtime_refuse_from_thread(msg);
+}
+
+/* Runs on the calling thread's small stack: queues the call, waits for its
+ * end, resumes the caller; again at the thread's next call. */
+static void park_entry(void *arg) {
+    (void)arg;
+    ctx_entered();
+    for (;;) {
+        struct thread_call *c = parked;
+        pthread_mutex_lock(&lock);
+        if (runtime_rank_in_call(c->rank) || queued_for(c->rank)) {
+            pthread_mutex_unlock(&lock);
+            refuse_concurrent(c);
+        }
+        struct thread_call **end = &queue;
+        while (*end)
+            end = &(*end)->next;
+        *end = c;
+        pthread_cond_broadcast(&changed);
+        while (!atomic_load(&c->done))
+            pthread_cond_wait(&changed, &lock);
+        pthread_mutex_unlock(&lock);
+        threads_call_resume(); /* once its rank is current */
+        ctx_switch(&park, &c->caller);
+    }
+}
+
+static void learn_own_stack(void) {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+    pthread_attr_getstack(&attr, &own_stack_lo, &own_stack_size);
+    pthread_attr_destroy(&attr);
+}
+
+void thread_call_begin(const char *func, int32_t rank) {
+    if (!park_stack) {
+        park_stack = xmalloc(PARK_STACK_BYTES);
+        ctx_init(&park, park_stack, PARK_STACK_BYTES, park_entry, NULL);
+        learn_own_stack();
+    }
+    /* the thread's one call (not a local: this frame ends when the main
+     * thread goes on with the call) */
+    struct thread_call *c = &own_call;
+    *c = (struct thread_call){.func = func, .rank = rank, .tid = (long)syscall(SYS_gettid)};
+    atomic_init(&c->done, false);
+    c->caller.stack_lo = own_stack_lo; /* for AddressSanitizer's bookkeeping */
+    c->caller.stack_size = own_stack_size;
+    parked = c;
+    threads_call_pause();
+    ctx_switch(&c->caller, &park);
+    /* from here on the main thread runs the call, on this stack, until
+     * thread_call_end; no thread-local variable may be read in between */
+}
+
+/* ---- the main thread's side ---- */
+
+static struct thread_call *take_for(int32_t rank) {
+    pthread_mutex_lock(&lock);
+    struct thread_call *found = NULL;
+    for (struct thread_call **p = &queue; *p; p = &(*p)->next) {
+        if ((*p)->rank == rank) {
+            found = *p;
+            *p = found->next;
+            break;
+        }
+    }
+    if (found) runtime_set_thread_call(rank, found);
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
+bool thread_calls_serve(int32_t rank) {
+    bool served = false;
+    struct thread_call *c;
+    while ((c = take_for(rank))) {
+        c->depth = 0;
+        ctx_switch(&c->server, &c->caller); /* the call runs, until thread_call_end */
+        pthread_mutex_lock(&lock);
+        runtime_set_thread_call(rank, NULL);
+        atomic_store(&c->done, true);
+        pthread_cond_broadcast(&changed);
+        pthread_mutex_unlock(&lock);
+        served = true;
+    }
+    return served;
+}
+
+void thread_call_enter(struct thread_call *c) {
+    c->depth++;
+}
+
+void thread_call_leave(struct thread_call *c) {
+    if (--c->depth == 0) ctx_switch(&c->caller, &c->server); /* the caller resumes on its thread */
+}
+
+void thread_calls_wait(int32_t rank, bool (*ready)(void *), void *arg) {
+    for (;;) {
+        thread_calls_serve(rank);
+        pthread_mutex_lock(&lock);
+        bool go = ready(arg);
+        if (!go && !queued_for(rank)) {
+            /* woken by a queued call or a change a waiter looks at; the
+             * timeout only guards against a change nobody announced */
+            struct timespec until; /* the host's clock: clock_gettime is virtual in ranks */
+            vtime_host_clock(CLOCK_REALTIME, &until);
+            until.tv_nsec += 20 * 1000 * 1000;
+            if (until.tv_nsec >= 1000000000) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000;
+            }
+            pthread_cond_timedwait(&changed, &lock, &until);
+        }
+        pthread_mutex_unlock(&lock);
+        if (go) return;
+    }
+}
