@@ -130,7 +130,7 @@ void ctx_switch(struct ctx *from, struct ctx *to) {
     const void *prev_lo;
     size_t prev_size;
     __sanitizer_finish_switch_fiber(fake, &prev_lo, &prev_size);
-    if (from->stack_lo) {
+    if (from->stack_lo && !thread_stack_lo) { /* back from the thread's own stack, once */
         thread_stack_lo = prev_lo;
         thread_stack_size = prev_size;
     }

@@ -118,7 +118,8 @@ void runtime_enter(void) {
     } else if (me->calls == 0 && rt->thread_provided >= MPI_THREAD_SERIALIZED) {
         thread_calls_serve(rt->current); /* the rank's threads' calls made before this one */
     }
-    __atomic_add_fetch(&me->calls, 1, __ATOMIC_RELEASE);
+    /* written by this thread only, read by others: no locked add */
+    __atomic_store_n(&me->calls, me->calls + 1, __ATOMIC_RELEASE);
     /* SIGINT/SIGTERM arrived while this rank was inside simpi, and it never
      * blocked since (a loop of MPI_Iprobe or MPI_Test): leave now */
     if (rt->escape_signal && rt->running) siglongjmp(rt->escape, 1);
@@ -140,7 +141,7 @@ void runtime_leave(void) {
     struct orank *me = &rt->ranks[rt->current];
     if (rt->cpu == CPU_MEASURE) mark_rank(me);
     rt->in_mpi = 0;
-    __atomic_sub_fetch(&me->calls, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&me->calls, me->calls - 1, __ATOMIC_RELEASE);
     /* the last: at the end of a thread's call this returns on that thread */
     if (me->thread_call) thread_call_leave(me->thread_call);
 }
@@ -1162,7 +1163,9 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         if (rc == 0) rc = 1;
     }
     runtime_tell_done(&rt);
-    if (rt.escape_signal) return rc; /* abandoned stacks: no clean-up */
+    /* abandoned stacks: no clean-up; nor after a failed run whose ranks'
+     * threads may still wait on them and on the ranks' state */
+    if (rt.escape_signal || (rc != 0 && threads_started())) return rc;
     analysis_free(rt.analysis);
     sim_destroy(rt.sim);
     stacks_free(&rt.stacks);

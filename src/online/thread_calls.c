@@ -97,6 +97,17 @@ static void park_entry(void *arg) {
     }
 }
 
+static pthread_key_t park_key;
+static pthread_once_t park_key_once = PTHREAD_ONCE_INIT;
+
+static void free_park_stack(void *stack) {
+    free(stack);
+}
+
+static void make_park_key(void) {
+    pthread_key_create(&park_key, free_park_stack);
+}
+
 static void learn_own_stack(void) {
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
@@ -107,6 +118,8 @@ static void learn_own_stack(void) {
 void thread_call_begin(const char *func, int32_t rank) {
     if (!park_stack) {
         park_stack = xmalloc(PARK_STACK_BYTES);
+        pthread_once(&park_key_once, make_park_key);
+        pthread_setspecific(park_key, park_stack); /* freed when the thread ends */
         ctx_init(&park, park_stack, PARK_STACK_BYTES, park_entry, NULL);
         learn_own_stack();
     }
@@ -146,7 +159,18 @@ bool thread_calls_serve(int32_t rank) {
     struct thread_call *c;
     while ((c = take_for(rank))) {
         c->depth = 0;
+        /* the rank's context is the call's while it runs (it may block
+         * there): AddressSanitizer is told the stacks actually switched to */
+        struct ctx *own = &simpi_rt->ranks[rank].ctx;
+        void *lo = own->stack_lo;
+        size_t size = own->stack_size;
+        c->server.stack_lo = lo;
+        c->server.stack_size = size;
+        own->stack_lo = c->caller.stack_lo;
+        own->stack_size = c->caller.stack_size;
         ctx_switch(&c->server, &c->caller); /* the call runs, until thread_call_end */
+        own->stack_lo = lo;
+        own->stack_size = size;
         pthread_mutex_lock(&lock);
         runtime_set_thread_call(rank, NULL);
         atomic_store(&c->done, true);

@@ -676,13 +676,8 @@ void threads_end(void) {
     spans.jobs = NULL;
     free(saved_main);
     saved_main = NULL;
-    free(gates);
-    gates = NULL;
-    while (criticals) {
-        struct critical *next = criticals->next;
-        free(criticals);
-        criticals = next;
-    }
+    /* the gates and critical sections stay: a rank's threads may still be
+     * waiting on them when a run ends early (a deadlock, an error) */
     spans.jobs_cap = 0;
 }
 
