@@ -14,8 +14,12 @@
  *   as the same makespan of the main thread's work and each other thread's
  *   work in that span.
  * Threads are found by interposing pthread_create. simpi_compute_* called
- * in a thread charges that thread's work. Nothing here runs for a program
- * that starts no thread. */
+ * in a thread charges that thread's work. Also here: one critical-section
+ * lock per rank, the gate that lets a rank's threads run the program's
+ * code only while the rank is current, and the waits (barriers, region
+ * ends, locks, joins) where the main thread carries out the MPI calls of
+ * the rank's threads (thread_calls.c). Nothing here runs for a program that
+ * starts no thread. */
 #define _GNU_SOURCE
 #include "online/threads.h"
 
