@@ -54,6 +54,7 @@ bench: build
 	./bench/analysis
 	./bench/validate
 	./bench/validate-runs
+	./bench/hybrid
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
