@@ -354,6 +354,9 @@ struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user
  * wait_any: completes one; the index of the completed request is stored in
  * *index when the wait returns (or via sim_last_index after resume). */
 bool sim_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool wait_any);
+/* Whether a wait for these requests (NULL entries ignored; all, or any)
+ * would end now, without waiting or completing anything. */
+bool sim_requests_ready(const struct sim *s, struct request *const *reqs, int n, bool any);
 int sim_last_index(const struct sim *s, int32_t rank);
 /* The oldest outstanding point-to-point request of rank that sends to (send)
  * or receives from world rank peer with this tag; NULL if none. */

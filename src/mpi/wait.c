@@ -157,6 +157,17 @@ bool sim_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool wa
     return false;
 }
 
+bool sim_requests_ready(const struct sim *s, struct request *const *reqs, int n, bool any) {
+    int live = 0, done = 0;
+    for (int i = 0; i < n; i++) {
+        const struct request *q = reqs[i];
+        if (!q) continue;
+        live++;
+        if ((q->flags & RF_RESOLVED) && q->done_time <= s->eng.now) done++;
+    }
+    return live == 0 || (any ? done > 0 : done == live);
+}
+
 bool sim_test(struct sim *s, int32_t rank, struct request *req) {
     struct srank *me = &s->ranks[rank];
     if (!(req->flags & RF_RESOLVED) || req->done_time > s->eng.now) return false;

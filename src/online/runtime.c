@@ -148,7 +148,33 @@ void runtime_leave(void) {
 
 void runtime_wait(struct request **reqs, int n, bool any) {
     struct runtime *rt = simpi_rt;
+    struct thread_call *call = rt->ranks[rt->current].thread_call;
+    /* MPI_THREAD_MULTIPLE: a thread's call waits aside, the rank goes on */
+    if (call && reqs && rt->thread_provided >= MPI_THREAD_MULTIPLE)
+        thread_call_wait(call, reqs, n, any);
     if (!sim_wait(rt->sim, rt->current, reqs, n, any)) runtime_block();
+}
+
+void runtime_call_sets_aside(int32_t rank) {
+    struct runtime *rt = simpi_rt;
+    struct orank *me = &rt->ranks[rank];
+    __atomic_store_n(&me->calls, me->calls - 1, __ATOMIC_RELEASE);
+    rt->in_mpi = 0;
+    if (rt->cpu == CPU_MEASURE) mark_rank(me);
+}
+
+void runtime_call_resumes(int32_t rank) {
+    struct runtime *rt = simpi_rt;
+    struct orank *me = &rt->ranks[rank];
+    __atomic_store_n(&me->calls, me->calls + 1, __ATOMIC_RELEASE);
+    rt->in_mpi = 1;
+}
+
+void runtime_poll_wait(void) {
+    struct runtime *rt = simpi_rt;
+    runtime_enter();
+    runtime_charge(rt->plat->poll_cost > 0 ? rt->plat->poll_cost : PS_PER_US);
+    runtime_leave();
 }
 
 static _Noreturn void abort_v(int status, const char *fmt, va_list ap) {

@@ -86,6 +86,13 @@ _Noreturn void runtime_refuse_from_thread(const char *msg);
 bool runtime_rank_in_call(int32_t rank);
 /* The thread's call that runs as `rank` now (NULL: none). */
 void runtime_set_thread_call(int32_t rank, struct thread_call *c);
+/* MPI_THREAD_MULTIPLE: a thread's call of `rank` is set aside in a wait
+ * (the rank is out of MPI meanwhile), or goes on. */
+void runtime_call_sets_aside(int32_t rank);
+void runtime_call_resumes(int32_t rank);
+/* The rank waits for its threads' calls: mpi.poll_cost of virtual time
+ * passes, other ranks run. */
+void runtime_poll_wait(void);
 bool runtime_on_main_thread(void);
 
 /* The running rank is starting its first thread: its computation is read

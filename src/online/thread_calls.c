@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/pool.h"
+#include "online/api/api.h" /* mpi.h: the thread levels */
 #include "online/runtime.h"
 #include "online/threads.h"
 
@@ -33,17 +34,26 @@ struct thread_call {
     int32_t rank;
     long tid;
     int depth;        /* runtime_enter/leave nesting while it runs */
+    int key;          /* the order of calls taken together (thread number) */
+    bool gated;       /* its thread is held by its rank's gate (threads.c) */
     atomic_bool done; /* the caller may resume */
+    /* MPI_THREAD_MULTIPLE: the call waits for these requests, set aside
+     * while the rank and its other threads go on */
+    struct request **reqs;
+    int nreqs;
+    bool any, waiting;
 };
 
+static bool multiple(void);
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
-static struct thread_call *queue; /* calls waiting for the main thread, oldest first */
+static struct thread_call *queue;  /* calls waiting for the main thread, oldest first */
+static struct thread_call *parked; /* MULTIPLE: calls set aside in a wait (main thread only) */
 
 /* The calling thread's side. */
 static __thread struct ctx park;
 static __thread char *park_stack;
-static __thread struct thread_call *parked;
+static __thread struct thread_call *pending;
 static __thread struct thread_call own_call;
 static __thread void *own_stack_lo;
 static __thread size_t own_stack_size;
@@ -78,9 +88,9 @@ static void park_entry(void *arg) {
     (void)arg;
     ctx_entered();
     for (;;) {
-        struct thread_call *c = parked;
+        struct thread_call *c = pending;
         pthread_mutex_lock(&lock);
-        if (runtime_rank_in_call(c->rank) || queued_for(c->rank)) {
+        if (!multiple() && (runtime_rank_in_call(c->rank) || queued_for(c->rank))) {
             pthread_mutex_unlock(&lock);
             refuse_concurrent(c);
         }
@@ -88,10 +98,14 @@ static void park_entry(void *arg) {
         while (*end)
             end = &(*end)->next;
         *end = c;
+        /* paused once queued: the rank is never seen quiet with this call
+         * neither running nor queued */
+        threads_call_pause();
         pthread_cond_broadcast(&changed);
         while (!atomic_load(&c->done))
             pthread_cond_wait(&changed, &lock);
         pthread_mutex_unlock(&lock);
+        threads_released();
         threads_call_resume(); /* once its rank is current */
         ctx_switch(&park, &c->caller);
     }
@@ -126,12 +140,13 @@ void thread_call_begin(const char *func, int32_t rank) {
     /* the thread's one call (not a local: this frame ends when the main
      * thread goes on with the call) */
     struct thread_call *c = &own_call;
-    *c = (struct thread_call){.func = func, .rank = rank, .tid = (long)syscall(SYS_gettid)};
+    *c = (struct thread_call){
+        .func = func, .rank = rank, .tid = (long)syscall(SYS_gettid), .key = threads_thread_key()};
     atomic_init(&c->done, false);
     c->caller.stack_lo = own_stack_lo; /* for AddressSanitizer's bookkeeping */
     c->caller.stack_size = own_stack_size;
-    parked = c;
-    threads_call_pause();
+    c->gated = threads_thread_gated();
+    pending = c;
     ctx_switch(&c->caller, &park);
     /* from here on the main thread runs the call, on this stack, until
      * thread_call_end; no thread-local variable may be read in between */
@@ -139,46 +154,98 @@ void thread_call_begin(const char *func, int32_t rank) {
 
 /* ---- the main thread's side ---- */
 
+static bool multiple(void) {
+    return simpi_rt && simpi_rt->thread_provided >= MPI_THREAD_MULTIPLE;
+}
+
+/* The rank's queued call to run next: the lowest thread number among those
+ * queued (under MULTIPLE, taken once the rank's threads all wait, so that
+ * the order does not depend on the host). */
 static struct thread_call *take_for(int32_t rank) {
     pthread_mutex_lock(&lock);
-    struct thread_call *found = NULL;
-    for (struct thread_call **p = &queue; *p; p = &(*p)->next) {
-        if ((*p)->rank == rank) {
-            found = *p;
-            *p = found->next;
-            break;
-        }
-    }
-    if (found) runtime_set_thread_call(rank, found);
+    struct thread_call **best = NULL;
+    for (struct thread_call **p = &queue; *p; p = &(*p)->next)
+        if ((*p)->rank == rank && (!best || (*p)->key < (*best)->key)) best = p;
+    struct thread_call *found = best ? *best : NULL;
+    if (found) *best = found->next;
     pthread_mutex_unlock(&lock);
     return found;
 }
 
+/* Runs the call (its start, or its return from a wait) until it ends or
+ * waits again. The rank's context is the call's meanwhile (it may block
+ * there): AddressSanitizer is told the stacks actually switched to. */
+static void run_call(int32_t rank, struct thread_call *c) {
+    runtime_set_thread_call(rank, c);
+    struct ctx *own = &simpi_rt->ranks[rank].ctx;
+    void *lo = own->stack_lo;
+    size_t size = own->stack_size;
+    c->server.stack_lo = lo;
+    c->server.stack_size = size;
+    own->stack_lo = c->caller.stack_lo;
+    own->stack_size = c->caller.stack_size;
+    ctx_switch(&c->server, &c->caller);
+    own->stack_lo = lo;
+    own->stack_size = size;
+    runtime_set_thread_call(rank, NULL);
+    if (c->waiting) { /* set aside until its requests are done */
+        c->next = parked;
+        parked = c;
+        return;
+    }
+    if (c->gated) threads_rank_releases(rank, 1); /* counted until it runs again */
+    pthread_mutex_lock(&lock);
+    atomic_store(&c->done, true);
+    pthread_cond_broadcast(&changed);
+    pthread_mutex_unlock(&lock);
+}
+
+/* A call set aside whose requests are done, oldest first. */
+static struct thread_call *take_ready(int32_t rank) {
+    struct thread_call **found = NULL;
+    for (struct thread_call **p = &parked; *p; p = &(*p)->next)
+        if ((*p)->rank == rank &&
+            sim_requests_ready(simpi_rt->sim, (*p)->reqs, (*p)->nreqs, (*p)->any))
+            found = p; /* the list is newest first: keep the last match */
+    if (!found) return NULL;
+    struct thread_call *c = *found;
+    *found = c->next;
+    return c;
+}
+
+static bool parked_for(int32_t rank) {
+    for (struct thread_call *c = parked; c; c = c->next)
+        if (c->rank == rank) return true;
+    return false;
+}
+
 bool thread_calls_serve(int32_t rank) {
     bool served = false;
-    struct thread_call *c;
-    while ((c = take_for(rank))) {
-        c->depth = 0;
-        /* the rank's context is the call's while it runs (it may block
-         * there): AddressSanitizer is told the stacks actually switched to */
-        struct ctx *own = &simpi_rt->ranks[rank].ctx;
-        void *lo = own->stack_lo;
-        size_t size = own->stack_size;
-        c->server.stack_lo = lo;
-        c->server.stack_size = size;
-        own->stack_lo = c->caller.stack_lo;
-        own->stack_size = c->caller.stack_size;
-        ctx_switch(&c->server, &c->caller); /* the call runs, until thread_call_end */
-        own->stack_lo = lo;
-        own->stack_size = size;
-        pthread_mutex_lock(&lock);
-        runtime_set_thread_call(rank, NULL);
-        atomic_store(&c->done, true);
-        pthread_cond_broadcast(&changed);
-        pthread_mutex_unlock(&lock);
+    for (;;) {
+        if (multiple()) threads_rank_settle(rank); /* the same calls queued, run after run */
+        struct thread_call *c = take_for(rank);
+        if (c) {
+            c->depth = 0;
+        } else if ((c = take_ready(rank))) {
+            c->waiting = false;
+            runtime_call_resumes(rank);
+        } else {
+            return served;
+        }
+        run_call(rank, c);
         served = true;
     }
-    return served;
+}
+
+void thread_call_wait(struct thread_call *c, struct request **reqs, int n, bool any) {
+    while (!sim_requests_ready(simpi_rt->sim, reqs, n, any)) {
+        c->reqs = reqs;
+        c->nreqs = n;
+        c->any = any;
+        c->waiting = true;
+        runtime_call_sets_aside(c->rank);
+        ctx_switch(&c->caller, &c->server); /* back here when its requests are done */
+    }
 }
 
 void thread_call_enter(struct thread_call *c) {
@@ -194,6 +261,13 @@ void thread_calls_wait(int32_t rank, bool (*ready)(void *), void *arg) {
         thread_calls_serve(rank);
         pthread_mutex_lock(&lock);
         bool go = ready(arg);
+        if (!go && !queued_for(rank) && parked_for(rank) && threads_rank_quiet(rank)) {
+            /* every thread of the rank waits, some in MPI: the rank's time
+             * advances (as a test that finds nothing) while others run */
+            pthread_mutex_unlock(&lock);
+            runtime_poll_wait();
+            continue;
+        }
         if (!go && !queued_for(rank)) {
             /* woken by a queued call or a change a waiter looks at; the
              * timeout only guards against a change nobody announced */

@@ -22,6 +22,11 @@ bool thread_calls_serve(int32_t rank);
  * lock...): runs the rank's threads' calls meanwhile. ready is evaluated
  * under the lock that thread_calls_notify takes. */
 void thread_calls_wait(int32_t rank, bool (*ready)(void *), void *arg);
+/* MPI_THREAD_MULTIPLE, in a thread's call on the main thread: until the
+ * requests are done (all, or any), the call is set aside and the rank and
+ * its other threads go on. */
+struct request;
+void thread_call_wait(struct thread_call *c, struct request **reqs, int n, bool any);
 /* Something a waiter looks at changed (an arrival, a release). */
 void thread_calls_notify(void);
 

@@ -66,12 +66,19 @@ static struct tthread *list;
 static atomic_bool any_thread;
 static __thread struct tthread *self;
 static __thread bool on_main;
-static __thread int32_t thread_rank = -1; /* the rank whose thread this is */
-static __thread bool gated;               /* held by its rank's gate (below) */
-static __thread bool running;             /* counted in its rank's gate */
+static __thread int32_t thread_rank = -1;     /* the rank whose thread this is */
+static __thread bool gated;                   /* held by its rank's gate (below) */
+static __thread int thread_key = -1;          /* orders its MPI calls taken together */
+static atomic_int next_pthread_key = 1 << 20; /* pthreads after team threads, in creation order */
+static __thread bool running;                 /* counted in its rank's gate */
+static __thread bool starting;                /* counted as starting in its rank's gate */
+static __thread bool starting_after_barrier;  /* released by the main thread's barrier */
 static void thread_run(void);
 static void thread_pause(void);
 static void gates_make(void);
+static bool gate_starting(int32_t rank);
+struct region;
+static bool team_started(struct region *r);
 static __thread struct region *cur_region; /* the measured region this thread is in */
 static __thread int my_barriers;           /* barriers this thread passed in it */
 static __thread int region_depth;          /* inside a measured region's function */
@@ -128,12 +135,17 @@ struct start {
     void *(*fn)(void *);
     void *arg;
     int32_t rank;
+    int key;
     bool gated; /* started by the program's own code: held by its rank's gate */
     struct tthread *t;
 };
 
 int32_t threads_thread_rank(void) {
     return thread_rank;
+}
+
+int threads_thread_key(void) {
+    return thread_key;
 }
 
 /* A thread the program starts (in a rank's code, in another of its
@@ -147,6 +159,7 @@ static void *thread_start(void *p) {
     struct start s = *(struct start *)p;
     free(p);
     thread_rank = s.rank;
+    thread_key = s.key;
     double cpu = threads_own_cpu();
     pthread_mutex_lock(&list_lock);
     s.t->last = cpu; /* its CPU time before this point is not the program's */
@@ -155,6 +168,7 @@ static void *thread_start(void *p) {
     pthread_once(&key_once, make_key);
     pthread_setspecific(exit_key, s.t);
     gated = s.gated;
+    starting = s.gated;
     thread_run();
     return s.fn(s.arg);
 }
@@ -212,7 +226,9 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(vo
     s->arg = arg;
     s->rank = on_main && simpi_rt ? simpi_rt->current : thread_rank;
     s->gated = s->rank >= 0 && started_by_program(__builtin_return_address(0));
+    s->key = atomic_fetch_add(&next_pthread_key, 1);
     if (s->gated) gates_make();
+    if (s->gated) s->gated = gate_starting(s->rank); /* not quiet until it runs */
     /* listed before it starts, so that a join finds it whatever it has
      * done yet */
     struct tthread *t = s->t = xcalloc(1, sizeof *t);
@@ -351,8 +367,9 @@ static struct main_region_state *saved_main;
  * This covers OpenMP team threads and the threads the program's own code
  * starts, not those a library starts (OpenBLAS's pool). */
 struct rank_gate {
-    int running; /* threads of the rank running the program's code */
-    bool open;   /* the rank is current: its threads may run */
+    int running;  /* threads of the rank running the program's code */
+    int starting; /* the program's threads started but not running yet */
+    bool open;    /* the rank is current: its threads may run */
 };
 static struct rank_gate *gates;
 static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -377,7 +394,37 @@ static void thread_run(void) {
         pthread_cond_wait(&gate_cond, &gate_lock);
     g->running++;
     running = true;
+    if (starting) {
+        starting = false;
+        g->starting--;
+    }
     pthread_mutex_unlock(&gate_lock);
+}
+
+/* A thread of the rank is being started (false: no gates). */
+static bool gate_starting(int32_t rank) {
+    if (!gates) return false;
+    pthread_mutex_lock(&gate_lock);
+    gates[rank].starting++;
+    pthread_mutex_unlock(&gate_lock);
+    return true;
+}
+
+/* n threads of the rank are released (a call's end, a barrier): they are
+ * not quiet until they run (thread_run with their `starting` set). */
+void threads_rank_releases(int32_t rank, int n) {
+    if (!gates || n <= 0) return;
+    pthread_mutex_lock(&gate_lock);
+    gates[rank].starting += n;
+    pthread_mutex_unlock(&gate_lock);
+}
+
+void threads_released(void) {
+    if (gated && gates) starting = true;
+}
+
+bool threads_thread_gated(void) {
+    return gated && gates;
 }
 
 /* The calling thread runs no program code until its next thread_run. */
@@ -423,6 +470,34 @@ static void gate_close(int32_t rank) {
     }
 }
 
+/* Under gate_lock, on the main thread in `rank`: none of its threads runs
+ * the program's code or is about to (started, or woken for the region the
+ * main thread is in, and not there yet). */
+static bool quiet_locked(int32_t rank) {
+    const struct rank_gate *g = &gates[rank];
+    bool team_in = !cur_region || team_started(cur_region);
+    return g->running == 0 && g->starting == 0 && team_in;
+}
+
+bool threads_rank_quiet(int32_t rank) {
+    if (!gates) return true;
+    pthread_mutex_lock(&gate_lock);
+    bool quiet = quiet_locked(rank);
+    pthread_mutex_unlock(&gate_lock);
+    return quiet;
+}
+
+void threads_rank_settle(int32_t rank) {
+    if (!gates) return;
+    pthread_mutex_lock(&gate_lock);
+    struct timespec until;
+    vtime_host_clock(CLOCK_REALTIME, &until);
+    until.tv_sec += 2;
+    while (!quiet_locked(rank))
+        if (pthread_cond_timedwait(&gate_cond, &gate_lock, &until) != 0) break;
+    pthread_mutex_unlock(&gate_lock);
+}
+
 void threads_switch_out(int32_t rank) {
     gate_close(rank);
     if (!saved_main && region_depth == 0) return;
@@ -450,6 +525,13 @@ static int gomp_team_size(void) {
     return get ? get() : 1;
 }
 
+/* The caller's number in its team (libgomp's). */
+static int gomp_thread_num(void) {
+    static int (*get)(void);
+    if (!get) *(void **)&get = dlsym(RTLD_DEFAULT, "omp_get_thread_num");
+    return get ? get() : 0;
+}
+
 /* Whether other threads of ranks may call MPI (MPI_THREAD_SERIALIZED):
  * then the main thread may wait in the program's synchronisation only
  * where it can carry out their calls meanwhile (thread_calls.c). */
@@ -466,6 +548,7 @@ struct region {
     int32_t rank;
     int team;            /* its threads, read by the main thread in it */
     atomic_int arrivals; /* at its barriers, by the other threads */
+    atomic_int started;  /* its other threads that began their part */
     atomic_int n;
     double call_start; /* the main thread's CPU clock when the region was entered */
     pthread_mutex_t lock;
@@ -473,6 +556,11 @@ struct region {
 };
 
 /* The function each thread of a measured team runs instead of the region's. */
+/* Whether the region's other threads all began their part. */
+static bool team_started(struct region *r) {
+    return atomic_load(&r->started) >= r->team - 1;
+}
+
 static bool others_done(void *arg) {
     struct region *r = arg;
     return atomic_load(&r->n) >= r->team - 1;
@@ -489,8 +577,10 @@ static void region_thread(void *arg) {
     my_barriers = 0;
     if (!on_main) {
         thread_rank = r->rank;
+        thread_key = gomp_thread_num();
         gated = true;
         thread_run();
+        atomic_fetch_add(&r->started, 1);
     } else {
         r->team = gomp_team_size();
     }
@@ -540,6 +630,7 @@ static bool region_begin(struct region *r, void (*fn)(void *), void *data) {
     r->rank = rt->current;
     r->team = 1;
     atomic_init(&r->arrivals, 0);
+    atomic_init(&r->started, 0);
     atomic_init(&r->n, 0);
     r->call_start = spans.measure ? threads_own_cpu() : 0;
     pthread_mutex_init(&r->lock, NULL);
@@ -708,10 +799,21 @@ static void barrier_arrive(void) {
     my_barriers++;
     if (on_main) {
         thread_calls_wait(cur_region->rank, all_arrived, NULL);
+        threads_rank_releases(cur_region->rank, cur_region->team - 1); /* the real barrier's */
     } else {
+        starting_after_barrier = true;
         atomic_fetch_add(&cur_region->arrivals, 1);
         thread_calls_notify();
     }
+}
+
+/* Past the real barrier: counted as released by the main thread. */
+static void barrier_leave(void) {
+    if (starting_after_barrier) {
+        starting_after_barrier = false;
+        threads_released();
+    }
+    thread_run();
 }
 
 #define BARRIER(name)                                                                              \
@@ -719,14 +821,14 @@ static void barrier_arrive(void) {
         REAL(#name, void_fn);                                                                      \
         barrier_arrive();                                                                          \
         real();                                                                                    \
-        thread_run();                                                                              \
+        barrier_leave();                                                                           \
     }
 #define BARRIER_CANCEL(name)                                                                       \
     bool name(void) {                                                                              \
         REAL(#name, bool_fn);                                                                      \
         barrier_arrive();                                                                          \
         bool cancelled = real();                                                                   \
-        thread_run();                                                                              \
+        barrier_leave();                                                                           \
         return cancelled;                                                                          \
     }
 

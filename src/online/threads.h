@@ -21,6 +21,18 @@ int32_t threads_thread_rank(void);
  * meanwhile, and resumes only while its rank is current. */
 void threads_call_pause(void);
 void threads_call_resume(void);
+/* The order of the calling thread's MPI calls among those taken together
+ * (its number in its team; pthreads after, in creation order). */
+int threads_thread_key(void);
+/* Whether none of the rank's threads runs the program's code now; waiting
+ * (at most 2 s) until so. */
+bool threads_rank_quiet(int32_t rank);
+void threads_rank_settle(int32_t rank);
+/* The main thread releases n waiting threads of the rank (their calls'
+ * ends): they count as running until they do; each, released, says so. */
+void threads_rank_releases(int32_t rank, int n);
+void threads_released(void);
+bool threads_thread_gated(void); /* whether the gates hold the calling thread */
 /* The calling thread's CPU clock, in seconds. */
 double threads_own_cpu(void);
 /* The cores the rank's threads run on (platform_rank_cores). */

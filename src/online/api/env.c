@@ -58,15 +58,15 @@ int PMPI_Init(int *argc, char ***argv) {
     return MPI_SUCCESS;
 }
 
-/* The levels given: SINGLE, FUNNELED and SERIALIZED as asked (a thread's
- * call is carried out on the rank's main thread: thread_calls.c), and
- * SERIALIZED to a program asking for MULTIPLE, as MPI allows (provided may
- * be less than required): its threads' calls run one at a time, and two
- * at once stop the run with a message naming the levels. */
+/* Every level is given as asked: a call from a thread other than a rank's
+ * main one is carried out on the main thread (thread_calls.c); under
+ * SERIALIZED two at once stop the run, under MULTIPLE a thread's call that
+ * waits is set aside while the rank goes on (docs/hybrid.md). */
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-    int level = required >= MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
-                : required >= MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED
-                                                  : MPI_THREAD_SINGLE;
+    int level = required >= MPI_THREAD_MULTIPLE     ? MPI_THREAD_MULTIPLE
+                : required >= MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
+                : required >= MPI_THREAD_FUNNELED   ? MPI_THREAD_FUNNELED
+                                                    : MPI_THREAD_SINGLE;
     if (simpi_rt) {
         simpi_rt->thread_asked = required;
         simpi_rt->thread_provided = level;
