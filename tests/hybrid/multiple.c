@@ -13,14 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "expect.h"
+
 static int me, n, errors;
-#define EXPECT(c)                                                                                  \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            _Pragma("omp atomic") errors++;                                                        \
-            fprintf(stderr, "rank %d: line %d: %s\n", me, __LINE__, #c);                           \
-        }                                                                                          \
-    } while (0)
 
 int main(int argc, char **argv) {
     int provided;

@@ -18,14 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "expect.h"
+
 static int me, n, errors;
-#define EXPECT(c)                                                                                  \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            _Pragma("omp atomic") errors++;                                                        \
-            fprintf(stderr, "rank %d: line %d: %s\n", me, __LINE__, #c);                           \
-        }                                                                                          \
-    } while (0)
 
 static void single_allreduce(void) {
     int total = -1;
