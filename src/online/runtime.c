@@ -109,12 +109,22 @@ void runtime_block(void) {
     ctx_switch(&rt->ranks[rt->current].ctx, &rt->scheduler);
 }
 
+/* A thread's call starts at the thread's own virtual time, when the rank's
+ * is earlier (the thread computed meanwhile). */
+static void thread_call_at_own_time(struct runtime *rt, struct thread_call *c) {
+    double start = thread_call_start(c);
+    if (start <= 0) return;
+    simtime_t at = simtime_from_seconds(start), now = sim_now(rt->sim);
+    if (at > now && !sim_compute(rt->sim, rt->current, at - now)) runtime_block();
+}
+
 void runtime_enter(void) {
     struct runtime *rt = simpi_rt;
     if (!rt || rt->current < 0) return;
     struct orank *me = &rt->ranks[rt->current];
+    bool call_starts = false;
     if (me->thread_call) {
-        thread_call_enter(me->thread_call); /* a thread's call, on this thread */
+        call_starts = thread_call_enter(me->thread_call); /* a thread's call, on this thread */
     } else if (me->calls == 0 && rt->thread_provided >= MPI_THREAD_SERIALIZED) {
         thread_calls_serve(rt->current); /* the rank's threads' calls made before this one */
     }
@@ -131,6 +141,7 @@ void runtime_enter(void) {
     double seconds = span_seconds(rt, o);
     if (seconds > 0 && !sim_compute(rt->sim, rt->current, simtime_from_seconds(seconds)))
         runtime_block();
+    if (call_starts) thread_call_at_own_time(rt, me->thread_call);
 }
 
 void runtime_leave(void) {
@@ -142,6 +153,9 @@ void runtime_leave(void) {
     if (rt->cpu == CPU_MEASURE) mark_rank(me);
     rt->in_mpi = 0;
     __atomic_store_n(&me->calls, me->calls - 1, __ATOMIC_RELEASE);
+    /* the main thread's own call inside a region: its clock goes on from here */
+    if (!me->thread_call && me->calls == 0)
+        threads_call_ended(simtime_to_seconds(sim_now(rt->sim)));
     /* the last: at the end of a thread's call this returns on that thread */
     if (me->thread_call) thread_call_leave(me->thread_call);
 }

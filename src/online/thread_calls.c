@@ -36,6 +36,8 @@ struct thread_call {
     int depth;        /* runtime_enter/leave nesting while it runs */
     int key;          /* the order of calls taken together (thread number) */
     bool gated;       /* its thread is held by its rank's gate (threads.c) */
+    double start;     /* the thread's virtual time at the call (seconds; < 0: none) */
+    double end;       /* the rank's virtual time when it ended */
     atomic_bool done; /* the caller may resume */
     /* MPI_THREAD_MULTIPLE: the call waits for these requests, set aside
      * while the rank and its other threads go on */
@@ -105,6 +107,7 @@ static void park_entry(void *arg) {
         while (!atomic_load(&c->done))
             pthread_cond_wait(&changed, &lock);
         pthread_mutex_unlock(&lock);
+        threads_call_ended(c->end); /* the thread's clock goes on from there */
         threads_released();
         threads_call_resume(); /* once its rank is current */
         ctx_switch(&park, &c->caller);
@@ -146,6 +149,7 @@ void thread_call_begin(const char *func, int32_t rank) {
     c->caller.stack_lo = own_stack_lo; /* for AddressSanitizer's bookkeeping */
     c->caller.stack_size = own_stack_size;
     c->gated = threads_thread_gated();
+    c->start = threads_thread_vtime();
     pending = c;
     ctx_switch(&c->caller, &park);
     /* from here on the main thread runs the call, on this stack, until
@@ -193,6 +197,7 @@ static void run_call(int32_t rank, struct thread_call *c) {
         parked = c;
         return;
     }
+    c->end = simtime_to_seconds(sim_now(simpi_rt->sim));
     if (c->gated) threads_rank_releases(rank, 1); /* counted until it runs again */
     pthread_mutex_lock(&lock);
     atomic_store(&c->done, true);
@@ -248,8 +253,12 @@ void thread_call_wait(struct thread_call *c, struct request **reqs, int n, bool 
     }
 }
 
-void thread_call_enter(struct thread_call *c) {
-    c->depth++;
+bool thread_call_enter(struct thread_call *c) {
+    return ++c->depth == 1;
+}
+
+double thread_call_start(const struct thread_call *c) {
+    return c->start;
 }
 
 void thread_call_leave(struct thread_call *c) {

@@ -13,7 +13,9 @@ struct thread_call;
 void thread_call_begin(const char *func, int32_t rank);
 /* On the main thread, around runtime_enter/leave while a thread's call
  * runs: the outermost leave hands the call back to its thread. */
-void thread_call_enter(struct thread_call *c);
+bool thread_call_enter(struct thread_call *c); /* true: the call's first */
+/* The calling thread's virtual time when it called (seconds; < 0: none). */
+double thread_call_start(const struct thread_call *c);
 void thread_call_leave(struct thread_call *c);
 /* On the main thread in `rank`: runs the calls its threads have queued;
  * whether there were any. */

@@ -83,6 +83,12 @@ static __thread struct region *cur_region; /* the measured region this thread is
 static __thread int my_barriers;           /* barriers this thread passed in it */
 static __thread int region_depth;          /* inside a measured region's function */
 static __thread double region_charge;      /* target seconds charged there by this thread */
+/* The thread's own virtual clock in a measured region (virtual seconds):
+ * from clock_base, its work since (CPU clock from clock_cpu0, charges
+ * beyond clock_charge0) slowed by clock_slow when the team outnumbers the
+ * rank's cores. Moved on by each MPI call it makes. */
+static __thread double clock_base, clock_cpu0, clock_charge0, clock_slow = 1;
+static __thread bool clock_moved; /* by an MPI call in this region */
 
 /* What the spans of the running rank accumulate (main thread only). */
 static struct {
@@ -351,8 +357,9 @@ bool threads_absorb_charge(double target_seconds) {
  * (an MPI call from the master); allocated at the first such switch. */
 struct main_region_state {
     int depth, barriers;
-    double charge;
+    double charge, base, cpu0, charge0, slow;
     struct region *region;
+    bool moved;
 };
 static struct main_region_state *saved_main;
 
@@ -502,8 +509,9 @@ void threads_switch_out(int32_t rank) {
     gate_close(rank);
     if (!saved_main && region_depth == 0) return;
     if (!saved_main) saved_main = xcalloc((size_t)simpi_rt->n, sizeof *saved_main);
-    saved_main[rank] =
-        (struct main_region_state){region_depth, my_barriers, region_charge, cur_region};
+    saved_main[rank] = (struct main_region_state){region_depth, my_barriers, region_charge,
+                                                  clock_base,   clock_cpu0,  clock_charge0,
+                                                  clock_slow,   cur_region,  clock_moved};
     region_depth = my_barriers = 0;
     region_charge = 0;
     cur_region = NULL;
@@ -515,7 +523,12 @@ void threads_switch_in(int32_t rank) {
     region_depth = saved_main[rank].depth;
     my_barriers = saved_main[rank].barriers;
     region_charge = saved_main[rank].charge;
+    clock_base = saved_main[rank].base;
+    clock_cpu0 = saved_main[rank].cpu0;
+    clock_charge0 = saved_main[rank].charge0;
+    clock_slow = saved_main[rank].slow;
     cur_region = saved_main[rank].region;
+    clock_moved = saved_main[rank].moved;
 }
 
 /* The team size inside a region (libgomp's, found by name). */
@@ -549,6 +562,8 @@ struct region {
     int team;            /* its threads, read by the main thread in it */
     atomic_int arrivals; /* at its barriers, by the other threads */
     atomic_int started;  /* its other threads that began their part */
+    double vstart;       /* the rank's virtual time (seconds) when it began */
+    double latest;       /* the latest of its threads' clocks at their part's end */
     atomic_int n;
     double call_start; /* the main thread's CPU clock when the region was entered */
     pthread_mutex_t lock;
@@ -556,6 +571,25 @@ struct region {
 };
 
 /* The function each thread of a measured team runs instead of the region's. */
+/* The calling thread's virtual time in its region (seconds). */
+static double thread_clock_now(void) {
+    double cpu = spans.measure ? threads_own_cpu() - clock_cpu0 - spans.read_cost : 0;
+    double work = (cpu > 0 ? cpu * spans.scale : 0) + region_charge - clock_charge0;
+    return clock_base + (work > 0 ? work : 0) * clock_slow;
+}
+
+double threads_thread_vtime(void) {
+    return cur_region && region_depth > 0 ? thread_clock_now() : -1;
+}
+
+void threads_call_ended(double end) {
+    if (!cur_region || region_depth == 0) return;
+    clock_base = end;
+    clock_moved = true;
+    clock_cpu0 = spans.measure ? threads_own_cpu() : 0;
+    clock_charge0 = region_charge;
+}
+
 /* Whether the region's other threads all began their part. */
 static bool team_started(struct region *r) {
     return atomic_load(&r->started) >= r->team - 1;
@@ -584,7 +618,19 @@ static void region_thread(void *arg) {
     } else {
         r->team = gomp_team_size();
     }
+    int64_t cores = threads_rank_cores(r->rank), team = gomp_team_size();
+    clock_base = r->vstart;
+    clock_moved = false;
+    clock_cpu0 = t0;
+    clock_charge0 = 0;
+    clock_slow = team > cores ? (double)team / (double)cores : 1;
     r->fn(r->data);
+    if (clock_moved) { /* its calls' time counts beside the region's work */
+        double finish = thread_clock_now();
+        pthread_mutex_lock(&r->lock);
+        if (finish > r->latest) r->latest = finish;
+        pthread_mutex_unlock(&r->lock);
+    }
     thread_pause();
     /* the end of the region: its other threads may still need the main
      * thread to carry out their MPI calls */
@@ -632,6 +678,8 @@ static bool region_begin(struct region *r, void (*fn)(void *), void *data) {
     atomic_init(&r->arrivals, 0);
     atomic_init(&r->started, 0);
     atomic_init(&r->n, 0);
+    r->vstart = simtime_to_seconds(runtime_virtual_now());
+    r->latest = 0;
     r->call_start = spans.measure ? threads_own_cpu() : 0;
     pthread_mutex_init(&r->lock, NULL);
     for (int i = 0; i < REGION_SLOTS; i++)
@@ -646,7 +694,7 @@ static bool region_begin(struct region *r, void (*fn)(void *), void *data) {
 static void region_end(struct region *r) {
     int n = atomic_load(&r->n);
     if (n > REGION_SLOTS) n = REGION_SLOTS;
-    spans.regions += threads_makespan(r->work, (size_t)n, threads_rank_cores(simpi_rt->current));
+    double makespan = threads_makespan(r->work, (size_t)n, threads_rank_cores(simpi_rt->current));
     if (spans.measure) {
         /* the whole call is the region's: its function's part is in the
          * makespan; starting the team and waiting for it (waking and
@@ -656,6 +704,13 @@ static void region_end(struct region *r) {
         double start = o->mark_cpu && o->cpu_mark > r->call_start ? o->cpu_mark : r->call_start;
         spans.main_in_regions += threads_own_cpu() - start;
     }
+    /* the region ends when its threads' work shared on the rank's cores
+     * is done, or its last thread's clock if later (its MPI calls); what
+     * the rank's calls inside it charged already counts */
+    double end = r->vstart + makespan;
+    if (r->latest > end) end = r->latest;
+    double left = end - simtime_to_seconds(runtime_virtual_now());
+    if (left > 0) spans.regions += left;
     pthread_mutex_destroy(&r->lock);
 }
 

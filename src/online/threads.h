@@ -33,6 +33,10 @@ void threads_rank_settle(int32_t rank);
 void threads_rank_releases(int32_t rank, int n);
 void threads_released(void);
 bool threads_thread_gated(void); /* whether the gates hold the calling thread */
+/* The calling thread's own virtual time (seconds) in a measured region,
+ * -1 outside one; an MPI call of its ended at `end` (virtual seconds). */
+double threads_thread_vtime(void);
+void threads_call_ended(double end);
 /* The calling thread's CPU clock, in seconds. */
 double threads_own_cpu(void);
 /* The cores the rank's threads run on (platform_rank_cores). */
