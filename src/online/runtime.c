@@ -109,10 +109,10 @@ void runtime_block(void) {
     ctx_switch(&rt->ranks[rt->current].ctx, &rt->scheduler);
 }
 
-/* A thread's call starts at the thread's own virtual time, when the rank's
- * is earlier (the thread computed meanwhile). */
-static void thread_call_at_own_time(struct runtime *rt, struct thread_call *c) {
-    double start = thread_call_start(c);
+/* A call made inside a parallel region starts at the calling thread's own
+ * virtual time (seconds; <= 0: none), when the rank's is earlier (the
+ * thread computed meanwhile). */
+static void at_own_time(struct runtime *rt, double start) {
     if (start <= 0) return;
     simtime_t at = simtime_from_seconds(start), now = sim_now(rt->sim);
     if (at > now && !sim_compute(rt->sim, rt->current, at - now)) runtime_block();
@@ -122,11 +122,13 @@ void runtime_enter(void) {
     struct runtime *rt = simpi_rt;
     if (!rt || rt->current < 0) return;
     struct orank *me = &rt->ranks[rt->current];
-    bool call_starts = false;
+    bool call_starts = false, own_starts = false;
     if (me->thread_call) {
         call_starts = thread_call_enter(me->thread_call); /* a thread's call, on this thread */
-    } else if (me->calls == 0 && rt->thread_provided >= MPI_THREAD_SERIALIZED) {
-        thread_calls_serve(rt->current); /* the rank's threads' calls made before this one */
+    } else if (me->calls == 0) {
+        own_starts = true;
+        /* the rank's threads' calls made before this one */
+        if (rt->thread_provided >= MPI_THREAD_SERIALIZED) thread_calls_serve(rt->current);
     }
     /* written by this thread only, read by others: no locked add */
     __atomic_store_n(&me->calls, me->calls + 1, __ATOMIC_RELEASE);
@@ -141,7 +143,8 @@ void runtime_enter(void) {
     double seconds = span_seconds(rt, o);
     if (seconds > 0 && !sim_compute(rt->sim, rt->current, simtime_from_seconds(seconds)))
         runtime_block();
-    if (call_starts) thread_call_at_own_time(rt, me->thread_call);
+    if (call_starts) at_own_time(rt, thread_call_start(me->thread_call));
+    if (own_starts) at_own_time(rt, threads_thread_vtime()); /* the master, in a region */
 }
 
 void runtime_leave(void) {

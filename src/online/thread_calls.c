@@ -162,14 +162,20 @@ static bool multiple(void) {
     return simpi_rt && simpi_rt->thread_provided >= MPI_THREAD_MULTIPLE;
 }
 
-/* The rank's queued call to run next: the lowest thread number among those
- * queued (under MULTIPLE, taken once the rank's threads all wait, so that
- * the order does not depend on the host). */
+/* Whether call a goes before b: the earlier of the threads' clocks, then
+ * the lower thread number. */
+static bool earlier(const struct thread_call *a, const struct thread_call *b) {
+    return a->start != b->start ? a->start < b->start : a->key < b->key;
+}
+
+/* The rank's queued call to run next: the earliest by its thread's clock,
+ * then the lowest thread number (under MULTIPLE, taken once the rank's
+ * threads all wait, so that the order does not depend on the host). */
 static struct thread_call *take_for(int32_t rank) {
     pthread_mutex_lock(&lock);
     struct thread_call **best = NULL;
     for (struct thread_call **p = &queue; *p; p = &(*p)->next)
-        if ((*p)->rank == rank && (!best || (*p)->key < (*best)->key)) best = p;
+        if ((*p)->rank == rank && (!best || earlier(*p, *best))) best = p;
     struct thread_call *found = best ? *best : NULL;
     if (found) *best = found->next;
     pthread_mutex_unlock(&lock);
