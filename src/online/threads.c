@@ -302,11 +302,12 @@ static void collect_threads(size_t *n) {
             p = &t->next;
             continue;
         }
-        double cpu = !spans.measure || !t->ready ? t->last
-                     : t->dead                   ? t->exit_cpu
-                                                 : cpu_of(t->clock);
         /* an OpenMP worker's time outside regions is libgomp waking it and
-         * putting it to sleep, which depends on this host, not work */
+         * putting it to sleep, which depends on this host, not work: its
+         * clock is not read (with a pool per rank, thousands of threads) */
+        double cpu = !spans.measure || !t->ready || t->omp_worker ? t->last
+                     : t->dead                                   ? t->exit_cpu
+                                                                 : cpu_of(t->clock);
         double measured = t->omp_worker ? 0 : cpu - t->last - t->region;
         double work = measured * spans.scale + t->charged;
         t->last = cpu;
