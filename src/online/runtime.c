@@ -138,9 +138,8 @@ void runtime_enter(void) {
     rt->in_mpi = 1;
     /* --cpu=ignore reads no clock (threads' simpi_compute_* charges count) */
     if (rt->cpu != CPU_MEASURE && !threads_started()) return;
-    struct orank *o = &rt->ranks[rt->current];
-    if (o->finalized) return;
-    double seconds = span_seconds(rt, o);
+    if (me->finalized) return;
+    double seconds = span_seconds(rt, me);
     if (seconds > 0 && !sim_compute(rt->sim, rt->current, simtime_from_seconds(seconds)))
         runtime_block();
     if (call_starts) at_own_time(rt, thread_call_start(me->thread_call));

@@ -116,6 +116,9 @@ void runtime_charge(simtime_t t);
 /* The host's clocks, for simpi's own timing (vtime.c makes clock_gettime
  * read virtual time in ranks). */
 int vtime_host_clock(clockid_t id, struct timespec *ts);
+/* The host's CLOCK_REALTIME `seconds` from now (pthread_cond_timedwait's
+ * deadlines; clock_gettime reads virtual time in ranks). */
+struct timespec vtime_host_deadline(double seconds);
 /* A test or probe found nothing: charges mpi.poll_cost to the rank (vtime.c). */
 void vtime_poll_charge(void);
 /* Stops the simulation with an error attributed to the running rank. */

@@ -1,5 +1,5 @@
-/* MPI calls from the threads of a rank (MPI_THREAD_SERIALIZED,
- * docs/hybrid.md). simpi's engine and every rank run on the process's main
+/* MPI calls from the threads of a rank (MPI_THREAD_SERIALIZED and
+ * MULTIPLE, docs/hybrid.md). simpi's engine and every rank run on the process's main
  * thread, so a call made by another thread of rank r is carried out there:
  * the thread saves its registers at the start of the MPI function and
  * waits on a small stack of its own; the main thread, when rank r lets it
@@ -7,9 +7,11 @@
  * region, a critical section, a lock or a join that simpi interposes),
  * switches onto the thread's stack and runs the rest of the call as rank r,
  * blocking it like any call of rank r; at the call's end it switches back,
- * and the thread resumes on its own stack with the call's results. One call
- * of a rank runs at a time: a second thread calling while another call of
- * the rank is under way breaks MPI_THREAD_SERIALIZED and stops the run. */
+ * and the thread resumes on its own stack with the call's results. Under
+ * SERIALIZED a second thread calling while another call of the rank is
+ * under way stops the run; under MULTIPLE a call that must wait is set
+ * aside (thread_call_wait) and the rank goes on, its calls taken in the
+ * order of their threads' clocks once all its threads have stopped. */
 #define _GNU_SOURCE
 #include "online/thread_calls.h"
 
@@ -55,7 +57,6 @@ static struct thread_call *parked; /* MULTIPLE: calls set aside in a wait (main 
 /* The calling thread's side. */
 static __thread struct ctx park;
 static __thread char *park_stack;
-static __thread struct thread_call *pending;
 static __thread struct thread_call own_call;
 static __thread void *own_stack_lo;
 static __thread size_t own_stack_size;
@@ -90,7 +91,7 @@ static void park_entry(void *arg) {
     (void)arg;
     ctx_entered();
     for (;;) {
-        struct thread_call *c = pending;
+        struct thread_call *c = &own_call;
         pthread_mutex_lock(&lock);
         if (!multiple() && (runtime_rank_in_call(c->rank) || queued_for(c->rank))) {
             pthread_mutex_unlock(&lock);
@@ -150,7 +151,6 @@ void thread_call_begin(const char *func, int32_t rank) {
     c->caller.stack_size = own_stack_size;
     c->gated = threads_thread_gated();
     c->start = threads_thread_vtime();
-    pending = c;
     ctx_switch(&c->caller, &park);
     /* from here on the main thread runs the call, on this stack, until
      * thread_call_end; no thread-local variable may be read in between */
@@ -286,13 +286,7 @@ void thread_calls_wait(int32_t rank, bool (*ready)(void *), void *arg) {
         if (!go && !queued_for(rank)) {
             /* woken by a queued call or a change a waiter looks at; the
              * timeout only guards against a change nobody announced */
-            struct timespec until; /* the host's clock: clock_gettime is virtual in ranks */
-            vtime_host_clock(CLOCK_REALTIME, &until);
-            until.tv_nsec += 20 * 1000 * 1000;
-            if (until.tv_nsec >= 1000000000) {
-                until.tv_sec++;
-                until.tv_nsec -= 1000000000;
-            }
+            struct timespec until = vtime_host_deadline(0.02);
             pthread_cond_timedwait(&changed, &lock, &until);
         }
         pthread_mutex_unlock(&lock);

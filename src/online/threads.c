@@ -306,8 +306,8 @@ static void collect_threads(size_t *n) {
          * putting it to sleep, which depends on this host, not work: its
          * clock is not read (with a pool per rank, thousands of threads) */
         double cpu = !spans.measure || !t->ready || t->omp_worker ? t->last
-                     : t->dead                                   ? t->exit_cpu
-                                                                 : cpu_of(t->clock);
+                     : t->dead                                    ? t->exit_cpu
+                                                                  : cpu_of(t->clock);
         double measured = t->omp_worker ? 0 : cpu - t->last - t->region;
         double work = measured * spans.scale + t->charged;
         t->last = cpu;
@@ -380,6 +380,7 @@ struct rank_gate {
     bool open;    /* the rank is current: its threads may run */
 };
 static struct rank_gate *gates;
+#define GATE_PATIENCE_S 2.0 /* how long the main thread waits for a rank's threads */
 static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
 static bool warned_gate;
@@ -455,15 +456,13 @@ static void gate_open(int32_t rank) {
 
 /* Closes the rank's gate and waits for its running threads to pause; one
  * that never does (blocked where simpi does not see it) is left running
- * after two seconds, with a warning. */
+ * after GATE_PATIENCE_S, with a warning. */
 static void gate_close(int32_t rank) {
     if (!gates) return;
     struct rank_gate *g = &gates[rank];
     pthread_mutex_lock(&gate_lock);
     g->open = false;
-    struct timespec until;
-    vtime_host_clock(CLOCK_REALTIME, &until);
-    until.tv_sec += 2;
+    struct timespec until = vtime_host_deadline(GATE_PATIENCE_S);
     while (g->running > 0)
         if (pthread_cond_timedwait(&gate_cond, &gate_lock, &until) != 0) break;
     bool stuck = g->running > 0;
@@ -498,9 +497,7 @@ bool threads_rank_quiet(int32_t rank) {
 void threads_rank_settle(int32_t rank) {
     if (!gates) return;
     pthread_mutex_lock(&gate_lock);
-    struct timespec until;
-    vtime_host_clock(CLOCK_REALTIME, &until);
-    until.tv_sec += 2;
+    struct timespec until = vtime_host_deadline(GATE_PATIENCE_S);
     while (!quiet_locked(rank))
         if (pthread_cond_timedwait(&gate_cond, &gate_lock, &until) != 0) break;
     pthread_mutex_unlock(&gate_lock);

@@ -30,6 +30,19 @@ int vtime_host_clock(clockid_t id, struct timespec *ts) {
     return real_clock_gettime()(id, ts);
 }
 
+struct timespec vtime_host_deadline(double seconds) {
+    struct timespec ts;
+    vtime_host_clock(CLOCK_REALTIME, &ts);
+    double whole = (double)(long)seconds;
+    ts.tv_sec += (time_t)whole;
+    ts.tv_nsec += (long)((seconds - whole) * 1e9);
+    if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+    }
+    return ts;
+}
+
 static struct timespec start_real, start_mono; /* host clocks when first read */
 
 static void read_starts(void) {
