@@ -65,6 +65,11 @@ struct platform_opts {
     int nsets;
 };
 int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i);
+/* --fault SPEC as the override that adds it to faults: (malloc'd), and
+ * --seeds N as the sweep fault_seed=1,...,N (NULL, message printed, if N
+ * is not a count). */
+char *cli_fault_set(const char *spec);
+char *cli_seeds_set(const char *count);
 /* Loads the platform of o and builds its network; on bad input prints the
  * error and returns NULL (the command exits with EXIT_INPUT_ERROR). */
 struct platform;

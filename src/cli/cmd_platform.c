@@ -23,8 +23,35 @@ static void add_set(struct platform_opts *o, const char *v) {
     o->sets[o->nsets++] = v;
 }
 
+char *cli_fault_set(const char *spec) {
+    char *set = xmalloc(strlen(spec) + 9);
+    sprintf(set, "faults+=%s", spec);
+    return set;
+}
+
+char *cli_seeds_set(const char *count) {
+    char *end;
+    long n = strtol(count, &end, 10);
+    if (*end || end == count || n < 1 || n > 100000) {
+        fprintf(stderr, "simpi: --seeds: found '%s', expected a number of seeds from 1 to 100000\n",
+                count);
+        return NULL;
+    }
+    char *set = xmalloc(16 + 8 * (size_t)n), *o = set + sprintf(set, "fault_seed=");
+    for (long k = 1; k <= n; k++)
+        o += sprintf(o, "%s%ld", k > 1 ? "," : "", k);
+    if (n == 1) strcpy(set, "fault_seed=1");
+    return set;
+}
+
 int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i) {
     const char *a = argv[*i];
+    if ((!strcmp(a, "--fault") || !strcmp(a, "--seeds")) && *i + 1 < argc) {
+        char *set = a[2] == 'f' ? cli_fault_set(argv[++*i]) : cli_seeds_set(argv[++*i]);
+        if (!set) return -1;
+        add_set(o, set);
+        return 1;
+    }
     bool is_platform = !strcmp(a, "--platform") || !strcmp(a, "-p");
     bool is_set = !strcmp(a, "--set");
     if (!is_platform && !is_set) {

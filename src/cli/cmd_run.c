@@ -253,7 +253,11 @@ int cmd_run(int argc, char **argv) {
             set_env("SIMPI_NP", v);
         } else if ((v = value_of("--platform", argc, argv, &i))) {
             set_env("SIMPI_PLATFORM", v);
-        } else if ((v = value_of("--set", argc, argv, &i))) {
+        } else if (!strcmp(a, "--seeds") && i + 1 < argc && !cli_seeds_set(argv[i + 1])) {
+            return EXIT_USAGE;
+        } else if ((v = value_of("--set", argc, argv, &i)) ||
+                   ((v = value_of("--fault", argc, argv, &i)) && (v = cli_fault_set(v))) ||
+                   ((v = value_of("--seeds", argc, argv, &i)) && (v = cli_seeds_set(v)))) {
             set_list = xrealloc_or_die(set_list, sizeof *set_list * (size_t)(nsets + 1));
             set_list[nsets++] = v;
             size_t n = strlen(sets);

@@ -160,6 +160,31 @@ static bool write_flat_json(const char *path, int64_t nodes, struct sim_error *e
     return outfile_commit(&o, err);
 }
 
+/* The faults that took effect by `at` (--at, default 0), applied to the
+ * network and listed. False on a bad platform or time. */
+static bool apply_faults(struct network *net, struct platform *p, const char *at_text) {
+    struct sim_error err = {0};
+    simtime_t at = 0;
+    const char *why;
+    if (at_text && !units_parse_time(at_text, &at, &why)) {
+        fprintf(stderr, "simpi topo: --at: found '%s', expected %s\n", at_text, why);
+        return false;
+    }
+    if (!network_faults_init(net, p, &err)) {
+        err_print(&err);
+        return false;
+    }
+    struct fault_event e;
+    while (faults_next_time(net->faults) <= at) {
+        if (!faults_pop(net->faults, &e)) continue;
+        char what[160], tb[48];
+        faults_describe(&e, &net->topo, what, sizeof what);
+        printf("at %s: %s\n", units_format_time(e.at, tb, sizeof tb), what);
+    }
+    network_faults_changed(net);
+    return true;
+}
+
 /* --route A B: both ends' coordinates, the hop count and every link, with
  * the route's latency and bottleneck bandwidth. */
 static int print_route(struct network *net, const char *a_text, const char *b_text) {
@@ -179,6 +204,14 @@ static int print_route(struct network *net, const char *a_text, const char *b_te
     int *classes = xmalloc(sizeof *classes * (TOPO_MAX_HOPS + 3));
     int hops, k = a == b ? 0 : network_route(net, (int32_t)a, (int32_t)b, links, classes, &hops);
     if (a == b) hops = 0;
+    if (k < 0) {
+        printf("node %lld %s -> node %lld %s: no route over the links and switches that are up "
+               "(a partition)\n",
+               a, ca, b, cb);
+        free(links);
+        free(classes);
+        return EXIT_APP_ERROR;
+    }
     printf("node %lld %s -> node %lld %s: %d hop%s\n", a, ca, b, cb, hops, hops == 1 ? "" : "s");
     for (int i = 0; i < k; i++) {
         network_link_name(net, links[i], name, sizeof name);
@@ -189,6 +222,10 @@ static int print_route(struct network *net, const char *a_text, const char *b_te
         char lat[48];
         printf("latency %s (with the overhead), slowest link %.6g B/s\n",
                units_format_time(simtime_from_seconds(p->latency), lat, sizeof lat), p->bandwidth);
+        if (p->extra_hops > 0)
+            printf("a detour around the faults: %d hop%s and %s more than the topology's route\n",
+                   p->extra_hops, p->extra_hops == 1 ? "" : "s",
+                   units_format_time(simtime_from_seconds(p->extra_latency), lat, sizeof lat));
     }
     free(links);
     free(classes);
@@ -197,13 +234,15 @@ static int print_route(struct network *net, const char *a_text, const char *b_te
 
 int cmd_topo(int argc, char **argv) {
     struct platform_opts o = {0};
-    const char *json = NULL, *route_a = NULL, *route_b = NULL;
+    const char *json = NULL, *route_a = NULL, *route_b = NULL, *at = NULL;
     for (int i = 1; i < argc; i++) {
         int r = cli_platform_option(&o, argc, argv, &i);
         if (r < 0) return EXIT_USAGE;
         if (r == 1) continue;
         if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             json = argv[++i];
+        } else if (!strcmp(argv[i], "--at") && i + 1 < argc) {
+            at = argv[++i];
         } else if (!strcmp(argv[i], "--route") && i + 2 < argc) {
             route_a = argv[++i];
             route_b = argv[++i];
@@ -219,7 +258,7 @@ int cmd_topo(int argc, char **argv) {
     struct sim_error err = {0};
     int rc = 0;
     if (route_a && !topology_is_flat(&net.topo)) {
-        rc = print_route(&net, route_a, route_b);
+        rc = apply_faults(&net, p, at) ? print_route(&net, route_a, route_b) : EXIT_INPUT_ERROR;
     } else if (topology_is_flat(&net.topo)) {
         printf("topology flat: every two nodes one hop apart (the platform's inter model); "
                "choose a topology under network: (docs/network.md)\n");

@@ -16,7 +16,8 @@
 static int split_values(const char *set, char ***out) {
     const char *eq = strchr(set, '=');
     *out = NULL;
-    if (!eq || strpbrk(eq, "[]{}") || !strchr(eq, ',')) return 1;
+    if (!eq || strpbrk(eq, "[]{}") || !strchr(eq, ',') || !strncmp(set, "faults+=", 8))
+        return 1; /* a --fault's KEY=VALUE pairs are one entry */
     size_t klen = (size_t)(eq - set + 1);
     int n = 0;
     for (const char *v = eq + 1;; v++) {

@@ -234,6 +234,8 @@ bool conf_set_path(struct conf_node *root, const char *assignment, struct sim_er
     if (plen >= sizeof path) return err_set(err, "--set: key path too long");
     memcpy(path, assignment, plen);
     path[plen] = '\0';
+    for (char *c = path; *c; c++) /* faults[0].seed is faults.0.seed (empty parts are skipped) */
+        if (*c == '[' || *c == ']') *c = '.';
     struct conf_node *n = root, *parent = NULL;
     char *save = NULL, *last = NULL;
     for (char *c = strtok_r(path, ".", &save); c; c = strtok_r(NULL, ".", &save)) {

@@ -57,10 +57,11 @@ bool units_parse_seconds(const char *s, double *out, const char **why) {
     static const struct {
         const char *name;
         double mult;
-    } units[] = {{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}};
+    } units[] = {{"s", 1.0},    {"ms", 1e-3},  {"us", 1e-6},  {"ns", 1e-9},
+                 {"ps", 1e-12}, {"min", 60.0}, {"h", 3600.0}, {"d", 86400.0}};
     double v;
     const char *suf;
-    if (why) *why = "a time with unit s, ms, us, ns or ps (e.g. 1.5us)";
+    if (why) *why = "a time with unit d, h, min, s, ms, us, ns or ps (e.g. 1.5us)";
     if (!split_number(s, &v, &suf)) return false;
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         if (strcmp(suf, units[i].name) == 0) {

@@ -821,6 +821,11 @@ struct request *sim_isend(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || !check_peer(s, rank, c, dest, false, "destination")) return NULL;
+    if (s->ndead && s->ranks[comm_world_rank(c, dest)].dead == 1) { /* ULFM: it failed */
+        struct request *f = fault_failed_request(s, rank, REQ_SEND);
+        request_track(s, f, user_id);
+        return f;
+    }
     struct request *r =
         pt2pt_post_send(s, rank, c, me, c->ctx, dest, tag, size, mode, NULL, s->eng.now, NULL);
     request_track(s, r, user_id);
@@ -833,6 +838,11 @@ struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || !check_peer(s, rank, c, source, true, "source")) return NULL;
+    if (s->ndead && source >= 0 && s->ranks[comm_world_rank(c, source)].dead == 1) {
+        struct request *f = fault_failed_request(s, rank, REQ_RECV);
+        request_track(s, f, user_id);
+        return f;
+    }
     struct request *r =
         pt2pt_post_recv(s, rank, c, c->ctx, source, tag, size, NULL, s->eng.now, NULL);
     request_track(s, r, user_id);
@@ -972,6 +982,18 @@ bool sim_cancel(struct sim *s, int32_t rank, struct request *r, struct request *
     else if (answer)
         sim_signal_fire(s, answer, s->eng.now); /* nothing to ask */
     return false;
+}
+
+void pt2pt_fail_recv(struct sim *s, struct request *r) {
+    struct srank *me = &s->ranks[r->owner];
+    struct request *prev;
+    if (queue_prev(me->posted_head, r, &prev)) {
+        bool was = delivering(me);
+        posted_unlink(me, prev, r);
+        if (was && !delivering(me)) stop_delivering(s, r->owner);
+    }
+    r->hold = HOLD_FAILED;
+    request_resolve(s, r, s->eng.now, s->eng.now);
 }
 
 bool sim_request_cancelled(const struct request *r) {

@@ -92,12 +92,12 @@ static void run_rounds(struct sim *s, struct sched *sc) {
     for (;;) {
         int n = sc->algo->round(&sc->args, sc->round, ops);
         if (n < 0) {
-            struct request *req = sc->req;
+            struct request *req = sc->req; /* NULL: ended by a failure (sched_fail) */
             simtime_t end = sc->round_end;
-            req->sched = NULL;
+            if (req) req->sched = NULL;
             free_counts(s, sc->vbuf);
             pool_put(&s->sched_pool, sc);
-            request_resolve(s, req, end, end);
+            if (req) request_resolve(s, req, end, end);
             break;
         }
         if (n > 0) {
@@ -264,7 +264,9 @@ struct request *sim_icoll_v(struct sim *s, int32_t rank, int32_t comm_id, enum c
                  rank, sim_coll_name(kind), root, c->size);
         return NULL;
     }
-    struct request *r = sched_start(s, rank, c, me, kind, size, root, v, nonblocking);
+    struct request *r = s->ndead && sim_comm_failed(s, rank, comm_id)
+                            ? fault_failed_request(s, rank, REQ_COLL) /* ULFM: a member failed */
+                            : sched_start(s, rank, c, me, kind, size, root, v, nonblocking);
     request_track(s, r, user_id);
     if (s->rec) record_coll(s, r, comm_id, kind, size, root, v, nonblocking);
     return r;
@@ -451,11 +453,25 @@ bool sched_check_partner(struct sim *s, const struct request *x, const struct re
     return false;
 }
 
+bool sched_fail(struct sim *s, struct request *req) {
+    struct sched *sc = req->sched;
+    if (!sc || sc->req != req) return false;
+    bool failed = false;
+    for (int32_t i = 0; i < sc->comm->size && !failed; i++)
+        failed = s->ranks[comm_world_rank(sc->comm, i)].dead == 1;
+    if (!failed) return false;
+    sc->req = NULL; /* the schedule runs on, for the members still in it, and ends alone */
+    req->sched = NULL;
+    req->hold = HOLD_FAILED;
+    request_resolve(s, req, s->eng.now, s->eng.now);
+    return true;
+}
+
 void sched_describe(struct sim *s, struct sched *sc) {
     if (!sc) return;
     sim_report_append(s, "%s (%s) on a communicator of %d ranks, collective #%u, round %d:",
-                      sim_coll_name(sc->req->coll), sc->algo->name, sc->comm->size, sc->tag,
-                      sc->round);
+                      sim_coll_name((enum coll_kind)sc->kind), sc->algo->name, sc->comm->size,
+                      sc->tag, sc->round);
     for (struct request *q = sc->subs; q; q = q->onext) {
         if (q->flags & RF_RESOLVED) continue;
         sim_report_append(s, " %s rank %d", q->kind == REQ_SEND ? "send to" : "recv from", q->peer);

@@ -70,7 +70,8 @@ enum sim_status {
     SIM_APP_ERROR,
     SIM_INPUT_ERROR,
     SIM_INTERRUPTED,
-    SIM_TIME_LIMIT
+    SIM_TIME_LIMIT,
+    SIM_FAULT /* a node crashed and the job was aborted (docs/faults.md) */
 };
 
 struct rank_stats {
@@ -149,6 +150,20 @@ enum sim_status sim_run(struct sim *s);
 void sim_set_time_limit(struct sim *s, simtime_t limit);
 simtime_t sim_now(const struct sim *s);
 int32_t sim_size(const struct sim *s);
+/* Faults (docs/faults.md): whether a world rank's node crashed, how many
+ * ranks did, whether a communicator (as rank names it) has a failed
+ * member; a rank that returns errors rather than aborting (a handler other
+ * than MPI_ERRORS_ARE_FATAL on MPI_COMM_WORLD) keeps the job going when a
+ * node crashes (ULFM). */
+bool sim_rank_failed(const struct sim *s, int32_t world_rank);
+int32_t sim_failed_ranks(const struct sim *s);
+bool sim_comm_failed(const struct sim *s, int32_t rank, int32_t comm_id);
+void sim_set_tolerant(struct sim *s, int32_t rank, bool tolerant);
+/* Whether a request the rank's last wait or test completed failed
+ * (MPIX_ERR_PROC_FAILED); ask before the rank's next MPI call. */
+bool sim_request_failed(const struct sim *s, const struct request *r);
+/* The run's faults so far; NULL when the platform has none. */
+const struct fault_stats *sim_fault_stats(const struct sim *s);
 /* The report of a deadlock or application error (empty when SIM_OK). */
 const char *sim_failure_report(const struct sim *s);
 const struct rank_stats *sim_rank_stats(const struct sim *s, int32_t rank);

@@ -65,8 +65,9 @@ struct request {
                           orders, nics.c) */
 };
 
-/* request.hold (pt2pt.c, "receives from any source") */
-enum { HOLD_NONE, HOLD_ANY, HOLD_CANCELLED };
+/* request.hold (pt2pt.c, "receives from any source"); HOLD_FAILED: ended
+ * by a failed rank (fault.c) */
+enum { HOLD_NONE, HOLD_ANY, HOLD_CANCELLED, HOLD_FAILED };
 
 /* An entry of the index of outstanding requests by id (wait.c): r NULL is
  * free, r ID_GONE a removed entry that lookups pass over. */
@@ -162,7 +163,9 @@ struct srank {
     int32_t node;
     int32_t last_index;
     uint8_t state, wait_any, wait_p2p;
-    uint8_t indexed; /* the outstanding requests are also in sim.ids (many of them, wait.c) */
+    uint8_t indexed;  /* the outstanding requests are also in sim.ids (many of them, wait.c) */
+    uint8_t dead;     /* its node crashed (fault.c): 1; 2 while the crash is taken */
+    uint8_t tolerant; /* it returns errors rather than abort (sim_set_tolerant) */
 };
 
 /* Communicator handle table entry: (world rank, id) -> comm. */
@@ -272,8 +275,11 @@ struct sim {
     struct heap lands;   /* messages waiting to land (land.c) */
     uint32_t *land_seq;  /* per origin rank: landings sent (NULL until the first) */
     int32_t nservers;
-    const struct sim_observer *obs; /* NULL unless the run is analysed */
-    struct recorder *rec;           /* NULL unless the run is recorded (record.c) */
+    int32_t ndead;                        /* ranks of crashed nodes (fault.c) */
+    const struct request **failed_done;   /* requests that ended failed in the current */
+    size_t nfailed_done, failed_done_cap; /* wait or test (sim_request_failed) */
+    const struct sim_observer *obs;       /* NULL unless the run is analysed */
+    struct recorder *rec;                 /* NULL unless the run is recorded (record.c) */
 };
 
 /* Event kinds, in the order a rank's events at one time run: the messages
@@ -282,7 +288,7 @@ struct sim {
  * contention model's, or the interfaces' (nics.c: a clear-to-send reaching
  * a rank, or, for no rank, a window's start); EV_LAND a front end's
  * message taking effect at the rank (land.c), before it wakes. */
-enum { EV_ANY = 0, EV_NET = 1, EV_RECV = 2, EV_LAND = 3, EV_WAKE = 4 };
+enum { EV_ANY = 0, EV_NET = 1, EV_RECV = 2, EV_LAND = 3, EV_WAKE = 4, EV_FAULT = 5 };
 /* `mode` of a receive request that is a probe (MPI_Probe) */
 #define PROBE_MODE 7
 
@@ -518,6 +524,24 @@ void record_buffer(struct sim *s, int32_t rank, int64_t size);
 int64_t record_skipped(const struct sim *s);
 void record_skipped_elsewhere(struct sim *s, int64_t n);
 void record_interval(struct sim *s, int32_t rank, const char *name);
+
+/* fault.c: the platform's faults (docs/faults.md) */
+bool fault_setup(struct sim *s, struct sim_error *err);
+/* ULFM runs: fails the waits that can no longer complete; true if any did. */
+bool fault_quiesce(struct sim *s);
+/* A request that a wait or test ends: noted if it failed. */
+void fault_note_done(struct sim *s, const struct request *r);
+/* Ends an unresolved request as failed if it involves a failed rank (a
+ * receive from it, a send to it, a collective with it); quiet: nothing
+ * else can move, so any-source receives fail too. True if it did. */
+bool fault_fail_request(struct sim *s, struct request *q, bool quiet);
+/* A request of rank that failed at once (an operation with a failed rank). */
+struct request *fault_failed_request(struct sim *s, int32_t rank, int kind);
+/* pt2pt.c: a posted receive withdrawn and ended as failed (now). */
+void pt2pt_fail_recv(struct sim *s, struct request *r);
+/* sched.c: a collective whose communicator has a failed member ends as
+ * failed (its schedule runs on without it); false if none failed. */
+bool sched_fail(struct sim *s, struct request *req);
 
 /* wait.c */
 void wait_recheck(struct sim *s, int32_t rank);

@@ -2,6 +2,7 @@
  * topology (cached by node pair: the cost of a pair never changes). */
 #include "net/network.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,13 +117,33 @@ bool network_init(struct network *n, struct platform *plat, struct sim_error *er
     }
     n->intra_zero = p2p_model_cost(&n->intra, 0);
     n->inter_zero = p2p_model_cost(&n->inter, 0);
+    n->faults = xcalloc(1, sizeof *n->faults);
+    n->faults->st.first = SIMTIME_NEVER;
     return true;
+}
+
+bool network_faults_init(struct network *n, const struct platform *plat, struct sim_error *err) {
+    faults_destroy(n->faults);
+    if (!faults_init(n->faults, plat->conf, &n->topo, plat->nodes, err)) return false;
+    if (faults_configured(n->faults) && !n->paths) { /* a flat network: its cache of one */
+        n->paths = xmalloc(sizeof *n->paths * NETWORK_PATH_CACHE);
+        network_faults_changed(n);
+    }
+    return true;
+}
+
+void network_faults_changed(const struct network *n) {
+    for (int i = 0; n->paths && i < NETWORK_PATH_CACHE; i++)
+        n->paths[i].src = -1;
 }
 
 void network_destroy(struct network *n) {
     p2p_model_destroy(&n->intra);
     p2p_model_destroy(&n->inter);
     topology_destroy(&n->topo);
+    if (n->faults) faults_destroy(n->faults);
+    free(n->faults);
+    n->faults = NULL;
     free(n->paths);
     free(n->route);
     free(n->classes);
@@ -135,6 +156,11 @@ int network_route(const struct network *n, int32_t src, int32_t dst, int64_t *li
                   int *hops) {
     struct topology *t = (struct topology *)&n->topo; /* route caches are the topology's own */
     int k = topology_route(t, src, dst, links);
+    struct net_faults *f = n->faults;
+    if (f && faults_any_down(f) && faults_route_blocked(f, links, k)) {
+        k = faults_detour(f, src, dst, links);
+        if (k < 0) return *hops = -1;
+    }
     *hops = k;
     for (int i = 0; i < k; i++)
         classes[i] = topology_link_class(t, links[i]);
@@ -151,9 +177,34 @@ int network_route(const struct network *n, int32_t src, int32_t dst, int64_t *li
     return k;
 }
 
+/* The latency of the topology's own route, as if nothing were down (the
+ * caller restores the count of what is down). */
+static double minimal_latency(const struct network *n, int32_t a, int32_t b) {
+    n->faults->down = 0;
+    int hops, k = network_route(n, a, b, n->route, n->classes, &hops);
+    double lat = n->overhead;
+    for (int i = 0; i < k; i++)
+        lat += n->topo.cls[n->classes[i]].latency;
+    return lat;
+}
+
 static void compute_path(const struct network *n, struct path_cost *p) {
     const struct topology *t = &n->topo;
+    p->extra_hops = 0;
+    p->extra_latency = 0;
+    if (topology_is_flat(t)) { /* faults: only whether the nodes are up */
+        p->hops =
+            faults_node_down(n->faults, p->src) || faults_node_down(n->faults, p->dst) ? -1 : 1;
+        p->latency = p->bandwidth = p->out_bandwidth = p->in_bandwidth = 0;
+        return;
+    }
     int hops, k = network_route(n, (int32_t)p->src, (int32_t)p->dst, n->route, n->classes, &hops);
+    if (k < 0) { /* a partition: no route over what is up */
+        p->hops = -1;
+        p->latency = INFINITY;
+        p->bandwidth = p->out_bandwidth = p->in_bandwidth = 1;
+        return;
+    }
     double lat = n->overhead, bw = 1e300;
     for (int i = 0; i < k; i++) {
         lat += t->cls[n->classes[i]].latency;
@@ -167,6 +218,19 @@ static void compute_path(const struct network *n, struct path_cost *p) {
     int first = t->direct ? hops : 0, last = t->direct ? hops + 1 : hops - 1;
     p->out_bandwidth = k > 0 ? t->cls[n->classes[first]].bandwidth : bw;
     p->in_bandwidth = k > 0 ? t->cls[n->classes[last]].bandwidth : bw;
+    int32_t minimal = topology_distance((struct topology *)t, p->src, p->dst);
+    if (hops > minimal) { /* a detour: what it adds to the topology's own route */
+        p->extra_hops = hops - minimal;
+        int64_t down = n->faults->down;
+        p->extra_latency = lat - minimal_latency(n, (int32_t)p->src, (int32_t)p->dst);
+        n->faults->down = down;
+    }
+}
+
+bool network_connected(const struct network *n, int32_t src, int32_t dst) {
+    if (src == dst) return !faults_node_down(n->faults, src);
+    if (!n->paths) return true; /* no faults */
+    return network_path(n, src, dst)->hops >= 0;
 }
 
 const struct path_cost *network_path(const struct network *n, int32_t src, int32_t dst) {

@@ -9,6 +9,7 @@
 #define SIMPI_NETWORK_H
 
 #include "core/conf.h"
+#include "net/faults.h"
 #include "net/p2p.h"
 #include "net/topology.h"
 #include "platform/platform.h"
@@ -19,7 +20,9 @@ struct path_cost {
     double bandwidth;                   /* bytes/s: the slowest link's */
     double out_bandwidth, in_bandwidth; /* bytes/s: the source node's link into the network
                                            and the destination's link out of it */
-    int32_t hops;
+    int32_t hops;                       /* -1: no route (a partition, docs/faults.md) */
+    int32_t extra_hops;                 /* a detour around a fault: hops beyond the minimal route */
+    double extra_latency;               /* and the seconds it adds */
 };
 
 #define NETWORK_PATH_CACHE 4096
@@ -39,17 +42,27 @@ struct network {
     struct path_cost *paths;       /* cache of route costs by node pair (topologies) */
     int64_t *route;                /* scratch: TOPO_MAX_HOPS + 3 links */
     int *classes;                  /* scratch: their classes */
+    struct net_faults *faults;     /* what is down (net/faults.h); set by network_faults_init */
 };
 
 /* Reads the `intra:`, `inter:` and `network:` maps of the platform; a
  * topology of fixed size sets the platform's nodes when they are auto. */
 bool network_init(struct network *n, struct platform *plat, struct sim_error *err);
 void network_destroy(struct network *n);
+/* Reads the platform's faults (once its nodes are known, after the ranks
+ * are placed); the network's routes then go around what is down. */
+bool network_faults_init(struct network *n, const struct platform *plat, struct sim_error *err);
+/* A fault took effect (faults_pop): the routes' cache is cleared. */
+void network_faults_changed(const struct network *n);
+/* Whether some route between the two nodes is up (false: a partition). */
+bool network_connected(const struct network *n, int32_t src_node, int32_t dst_node);
 /* The links a message between two nodes crosses: the topology's route,
  * then the injection and ejection links of a direct network (numbers
  * links + 2 * node and links + 2 * node + 1) and a star's backbone (number
  * links + 2 * nodes), with each link's class. Returns the number of links
- * (at most TOPO_MAX_HOPS + 3); *hops gets the route's hop count. */
+ * (at most TOPO_MAX_HOPS + 3); *hops gets the route's hop count. With
+ * faults, the topology's route if it is up, else the shortest route over
+ * what is up; -1 if there is none. */
 int network_route(const struct network *n, int32_t src_node, int32_t dst_node, int64_t *links,
                   int *classes, int *hops);
 /* A link's name for reports: "level2 link 68 (switch 68 -> switch 72)",

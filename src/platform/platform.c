@@ -11,10 +11,10 @@
 #include "platform/yaml_load.h"
 
 static const char *const top_keys[] = {
-    "name",           "nodes", "cores_per_node",   "ranks_per_node",
-    "cores_per_rank", "speed", "instruction_rate", "intra",
-    "inter",          "mpi",   "placement",        "network",
-    "storage",        NULL};
+    "name",           "nodes",  "cores_per_node",   "ranks_per_node",
+    "cores_per_rank", "speed",  "instruction_rate", "intra",
+    "inter",          "mpi",    "placement",        "network",
+    "storage",        "faults", "fault_seed",       NULL};
 static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
                                            "concurrency", "root",    NULL};
 static const char *const mpi_keys[] = {"eager_limit",   "send_overhead", "recv_overhead",
@@ -221,12 +221,71 @@ static bool validate(struct platform *p, struct sim_error *err) {
     return true;
 }
 
+/* Names a tree taken from --fault by the option (its own copy of it). */
+static void name_origin(struct conf_node *n, const char *file) {
+    n->file = file;
+    n->line = 0;
+    for (int i = 0; i < n->count; i++)
+        name_origin(n->items[i], file);
+}
+
+/* --fault SPEC (given as the override "faults+=SPEC"): one more entry of
+ * the faults: list, written as YAML ({at: 1ms, node: 3, kind: crash}) or
+ * as KEY=VALUE pairs (at=1ms,node=3,kind=crash). */
+static bool append_fault(struct conf_node *root, const char *spec, struct sim_error *err) {
+    size_t len = strlen(spec);
+    char *text = xmalloc(2 * len + 32), *o = text;
+    o += sprintf(o, "faults:\n  - ");
+    bool yaml = spec[0] == '{';
+    if (!yaml) *o++ = '{';
+    int depth = 0;
+    for (const char *c = spec; *c; c++) { /* KEY=VALUE: '=' outside brackets becomes ': ' */
+        depth += *c == '[' || *c == '{';
+        depth -= *c == ']' || *c == '}';
+        if (!yaml && *c == '=' && depth == 0) {
+            *o++ = ':';
+            *o++ = ' ';
+        } else {
+            *o++ = *c;
+        }
+    }
+    if (!yaml) *o++ = '}';
+    *o++ = '\n';
+    char name[160];
+    snprintf(name, sizeof name, "--fault %.120s", spec);
+    struct conf_node *t = yaml_load_buffer(text, (size_t)(o - text), name, err);
+    free(text);
+    if (!t) return false;
+    struct conf_node *list = conf_map_get(root, "faults"), *mine = conf_map_get(t, "faults");
+    if (list && list->kind != CONF_SEQ) {
+        conf_free(t);
+        return err_at(err, list->file, list->line, "'faults': expected a list of faults");
+    }
+    if (!list) {
+        list = conf_new(CONF_SEQ, NULL, 0);
+        list->owned_file = xstrdup(name);
+        list->file = list->owned_file;
+        conf_map_put(root, "faults", list);
+    }
+    for (int i = 0; i < mine->count; i++) {
+        struct conf_node *entry = mine->items[i];
+        entry->owned_file = xstrdup(name); /* t's file name goes with t */
+        name_origin(entry, entry->owned_file);
+        conf_seq_push(list, entry);
+        mine->items[i] = NULL;
+    }
+    mine->count = 0;
+    conf_free(t);
+    return true;
+}
+
 /* Applies the overrides to a loaded tree (taking ownership) and validates. */
 static struct platform *platform_from_tree(struct conf_node *root, const char *const *sets,
                                            int nsets, struct sim_error *err) {
     if (!root) return NULL;
     for (int i = 0; i < nsets; i++) {
-        if (!conf_set_path(root, sets[i], err)) {
+        if (!strncmp(sets[i], "faults+=", 8) ? !append_fault(root, sets[i] + 8, err)
+                                             : !conf_set_path(root, sets[i], err)) {
             conf_free(root);
             return NULL;
         }

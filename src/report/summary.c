@@ -181,6 +181,11 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
                 "no prediction: the run was %s at virtual time %s (times below are up to it)\n",
                 in->status == SIM_INTERRUPTED ? "interrupted" : "stopped at its time limit",
                 units_format_time(sim_now(s), tb, sizeof tb));
+    else if (in->status == SIM_FAULT)
+        fprintf(out,
+                "no prediction: the job was aborted by a node's crash at virtual time %s "
+                "(times below are up to it)\n",
+                units_format_time(sim_now(s), tb, sizeof tb));
     else
         fprintf(out, "no prediction: the run stopped with an error (times below are up to it)\n");
     char head[24];
@@ -287,7 +292,8 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
                                          [SIM_APP_ERROR] = "error",
                                          [SIM_INPUT_ERROR] = "error",
                                          [SIM_INTERRUPTED] = "interrupted",
-                                         [SIM_TIME_LIMIT] = "time_limit"};
+                                         [SIM_TIME_LIMIT] = "time_limit",
+                                         [SIM_FAULT] = "node_failure"};
     fprintf(f,
             "{\n  \"predicted_time\": %.12g,\n  \"status\": \"%s\",\n  \"partial\": %s,\n  "
             "\"exit_status\": %d,\n  \"input\": ",

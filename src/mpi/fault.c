@@ -1,0 +1,200 @@
+/* Faults in the MPI layer (docs/faults.md): the platform's faults taken in
+ * time order from the network layer (net/faults.h, where their state is);
+ * a crashed node's ranks stop. Unless every surviving rank has asked for
+ * errors to be returned (ULFM: MPI_ERRORS_RETURN or a handler of its own),
+ * the job ends then, as mpirun ends it, with a report. Otherwise the run
+ * goes on: operations that involve a failed rank fail (sim_rank_failed,
+ * sim_comm_failed), and when nothing else can move, the waits that can no
+ * longer complete end with MPIX_ERR_PROC_FAILED (fault_quiesce). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "mpi/sim_internal.h"
+
+static void schedule_next(struct sim *s) {
+    simtime_t t = faults_next_time(s->net->faults);
+    if (t != SIMTIME_NEVER && s->finished < s->nranks)
+        engine_schedule(&s->eng, sim_max(t, s->eng.now), -1, EV_FAULT, 0, NULL);
+}
+
+static void fail_pending(struct sim *s);
+
+/* What a crashed rank was doing, for the report. */
+static void describe_victim(struct sim *s, int32_t rank) {
+    struct srank *r = &s->ranks[rank];
+    char tb[48];
+    sim_report_append(s, "  rank %d: ", rank);
+    if (r->state == RS_FINISHED) {
+        sim_report_append(s, "had finished its program at %s",
+                          units_format_time(r->st.finish, tb, sizeof tb));
+    } else if (r->state == RS_WAITING) {
+        char *what = deadlock_describe(s, rank);
+        sim_report_append(s, "%s", what);
+        free(what);
+    } else if (r->state == RS_COMPUTING && r->wake_at != SIMTIME_NEVER) {
+        sim_report_append(s, "computing (or in an MPI call's CPU time) until %s",
+                          units_format_time(r->wake_at, tb, sizeof tb));
+    } else {
+        sim_report_append(s, "running");
+    }
+    int64_t unexp = 0;
+    for (const struct request *q = r->unexp_head; q; q = q->qnext)
+        unexp++;
+    sim_report_append(s, "; %u request%s outstanding, %lld message%s sent to it not yet received\n",
+                      r->noutstanding, r->noutstanding == 1 ? "" : "s", (long long)unexp,
+                      unexp == 1 ? "" : "s");
+}
+
+/* Whether every rank that survives returns errors instead of aborting. */
+static bool survivors_tolerate(const struct sim *s) {
+    for (int32_t i = 0; i < s->nranks; i++)
+        if (!s->ranks[i].dead && s->ranks[i].state != RS_FINISHED && !s->ranks[i].tolerant)
+            return false;
+    return true;
+}
+
+static void crash(struct sim *s, const struct fault_event *e) {
+    char tb[48];
+    int32_t victims = 0;
+    for (int32_t i = 0; i < s->nranks; i++)
+        victims += s->ranks[i].node == e->a;
+    if (!victims) return; /* a node without ranks: only its router, on a direct network */
+    for (int32_t i = 0; i < s->nranks; i++) /* first, so that the test below leaves them out */
+        if (s->ranks[i].node == e->a && s->ranks[i].state != RS_FINISHED) s->ranks[i].dead = 2;
+    if (!survivors_tolerate(s)) {
+        sim_fail_status(s, SIM_FAULT,
+                        "node %lld crashed at virtual time %s (faults[%d]) and the job was "
+                        "aborted, as mpirun aborts it when a process dies (MPI_ERRORS_ARE_FATAL); "
+                        "the figures below are partial\nranks of node %lld when it crashed:",
+                        (long long)e->a, units_format_time(e->at, tb, sizeof tb), e->entry,
+                        (long long)e->a);
+        for (int32_t i = 0; i < s->nranks; i++)
+            if (s->ranks[i].node == e->a) describe_victim(s, i);
+        return;
+    }
+    for (int32_t i = 0; i < s->nranks; i++) {
+        struct srank *r = &s->ranks[i];
+        if (r->dead != 2) continue;
+        r->dead = 1;
+        s->ndead++;
+        r->wake_gen++; /* its pending wake-ups are dropped */
+        sim_finish(s, i);
+        r->st.finish = s->eng.now;
+    }
+    fail_pending(s);
+}
+
+static void fault_event(void *ctx, const struct event *ev) {
+    struct sim *s = ctx;
+    struct net_faults *f = s->net->faults;
+    (void)ev;
+    struct fault_event e;
+    while (faults_next_time(f) <= s->eng.now && s->status == SIM_OK) {
+        if (!faults_pop(f, &e)) continue;
+        network_faults_changed(s->net);
+        if (e.what == FAULT_CRASH) crash(s, &e);
+    }
+    if (s->status == SIM_OK) schedule_next(s);
+    sched_drain(s);
+}
+
+bool fault_setup(struct sim *s, struct sim_error *err) {
+    if (!network_faults_init((struct network *)s->net, s->plat, err)) return false;
+    if (!faults_configured(s->net->faults)) return true;
+    engine_register(&s->eng, EV_FAULT, fault_event, s);
+    schedule_next(s);
+    return true;
+}
+
+bool fault_quiesce(struct sim *s) {
+    if (!s->ndead || s->status != SIM_OK) return false;
+    bool moved = false;
+    for (int32_t i = 0; i < s->nranks; i++) {
+        struct srank *r = &s->ranks[i];
+        if (r->state != RS_WAITING) continue;
+        uint32_t seen = 0;
+        for (struct request *q = wait_next(r, NULL, &seen); q; q = wait_next(r, q, &seen))
+            if (!(q->flags & RF_RESOLVED)) moved |= fault_fail_request(s, q, true);
+    }
+    return moved;
+}
+
+bool fault_fail_request(struct sim *s, struct request *q, bool quiet) {
+    if (q->flags & RF_RESOLVED) return false;
+    switch (q->kind) {
+    case REQ_RECV:
+        if (q->flags & RF_SUB || !(q->peer >= 0 ? s->ranks[q->peer].dead == 1 : quiet))
+            return false;
+        pt2pt_fail_recv(s, q);
+        return true;
+    case REQ_SEND:
+        if (q->flags & RF_SUB || q->peer < 0 || s->ranks[q->peer].dead != 1) return false;
+        q->hold = HOLD_FAILED;
+        request_resolve(s, q, s->eng.now, s->eng.now);
+        return true;
+    case REQ_COLL:
+        return sched_fail(s, q);
+    default:
+        return false;
+    }
+}
+
+/* Every live rank's operations that involve a rank that just failed. */
+static void fail_pending(struct sim *s) {
+    for (int32_t i = 0; i < s->nranks; i++) {
+        if (s->ranks[i].state == RS_FINISHED) continue;
+        for (struct request *q = s->ranks[i].outstanding; q; q = q->onext)
+            fault_fail_request(s, q, false);
+    }
+}
+
+struct request *fault_failed_request(struct sim *s, int32_t rank, int kind) {
+    struct request *r = request_new(s, rank, 0, kind, 0, 0, s->eng.now);
+    r->hold = HOLD_FAILED;
+    r->peer = -1;
+    request_resolve(s, r, s->eng.now, s->eng.now);
+    return r;
+}
+
+bool sim_rank_failed(const struct sim *s, int32_t world_rank) {
+    return s->ranks[world_rank].dead == 1;
+}
+
+int32_t sim_failed_ranks(const struct sim *s) {
+    return s->ndead;
+}
+
+bool sim_comm_failed(const struct sim *s, int32_t rank, int32_t comm_id) {
+    if (!s->ndead) return false;
+    int32_t me;
+    const struct comm *c = sim_comm_get(s, rank, comm_id, &me);
+    if (!c) return false;
+    for (int32_t i = 0; i < c->size; i++)
+        if (s->ranks[comm_world_rank(c, i)].dead == 1) return true;
+    return false;
+}
+
+void sim_set_tolerant(struct sim *s, int32_t rank, bool tolerant) {
+    s->ranks[rank].tolerant = tolerant;
+}
+
+void fault_note_done(struct sim *s, const struct request *r) {
+    if (r->hold != HOLD_FAILED || r->kind == REQ_SIGNAL) return;
+    if (s->nfailed_done == s->failed_done_cap) {
+        s->failed_done_cap = s->failed_done_cap ? 2 * s->failed_done_cap : 16;
+        s->failed_done =
+            xrealloc_or_die(s->failed_done, sizeof *s->failed_done * s->failed_done_cap);
+    }
+    s->failed_done[s->nfailed_done++] = r;
+}
+
+bool sim_request_failed(const struct sim *s, const struct request *r) {
+    for (size_t i = 0; i < s->nfailed_done; i++)
+        if (s->failed_done[i] == r) return true;
+    return false;
+}
+
+const struct fault_stats *sim_fault_stats(const struct sim *s) {
+    return faults_configured(s->net->faults) ? &s->net->faults->st : NULL;
+}
