@@ -203,7 +203,13 @@ typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datat
 #define MPI_ERR_IN_STATUS 18
 #define MPI_ERR_PENDING 19
 #define MPI_ERR_UNSUPPORTED_OPERATION 52
-#define MPI_ERR_LASTCODE 74
+#define MPI_ERR_LASTCODE 77
+/* ULFM (docs/faults.md): a process involved in the operation failed, a
+ * receive from any source may have been from one, the communicator was
+ * revoked (MPICH's and Open MPI's names) */
+#define MPIX_ERR_PROC_FAILED 75
+#define MPIX_ERR_PROC_FAILED_PENDING 76
+#define MPIX_ERR_REVOKED 77
 
 #define MPI_IDENT 0
 #define MPI_CONGRUENT 1
@@ -996,6 +1002,19 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+/* ULFM (docs/faults.md) */
+int MPIX_Comm_revoke(MPI_Comm comm);
+int PMPIX_Comm_revoke(MPI_Comm comm);
+int MPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
+int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
+int MPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int MPIX_Comm_agree(MPI_Comm comm, int *flag);
+int PMPIX_Comm_agree(MPI_Comm comm, int *flag);
+int MPIX_Comm_failure_ack(MPI_Comm comm);
+int PMPIX_Comm_failure_ack(MPI_Comm comm);
+int MPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
 
 /* One-sided communication (api_rma.c) */
 int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,

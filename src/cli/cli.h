@@ -38,6 +38,7 @@ struct sweep {
 };
 struct sweep_result {
     double predicted; /* seconds */
+    double end;       /* seconds: when the job ended (a crash's abort, or the prediction) */
     int exit_status;
 };
 int sweep_points(const char *const *sets, int nsets, struct sweep *sw);

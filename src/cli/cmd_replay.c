@@ -200,6 +200,7 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
             if (res.status != SIM_OK)
                 fprintf(stderr, "simpi: error: %s", sim_failure_report(res.sim));
             res_out->predicted = simtime_to_seconds(summary_predicted(res.sim));
+            res_out->end = simtime_to_seconds(summary_end(res.sim, res.status));
         } else {
             rc = report(o, &res, p, t);
         }

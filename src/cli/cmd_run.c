@@ -67,13 +67,15 @@ static bool built_with_simpicc(const char *path) {
 }
 
 /* The predicted time in a JSON report ("predicted_time": T), or -1. */
-static double json_predicted(const char *path) {
+/* A number of the JSON report's first lines ("predicted_time", "end_time"). */
+static double json_number(const char *path, const char *key) {
     FILE *f = fopen(path, "r");
-    char line[256];
+    char line[256], want[64];
+    snprintf(want, sizeof want, "\"%s\": ", key);
     double t = -1;
-    while (f && fgets(line, sizeof line, f)) {
-        const char *k = strstr(line, "\"predicted_time\": ");
-        if (k) t = strtod(k + 18, NULL);
+    for (int n = 0; f && n < 8 && fgets(line, sizeof line, f); n++) {
+        const char *k = strstr(line, want);
+        if (k) t = strtod(k + strlen(want), NULL);
     }
     if (f) fclose(f);
     return t;
@@ -116,7 +118,8 @@ static int run_sweep(char **prog, const struct sweep *sw) {
         res[p].exit_status = st == -1        ? EXIT_INPUT_ERROR
                              : WIFEXITED(st) ? WEXITSTATUS(st)
                                              : 128 + WTERMSIG(st);
-        res[p].predicted = json_predicted(path);
+        res[p].predicted = json_number(path, "predicted_time");
+        res[p].end = json_number(path, "end_time");
         unlink(path);
         free(joined);
     }

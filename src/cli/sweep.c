@@ -87,7 +87,64 @@ static void point_label(const struct sweep *sw, int p, char *buf, size_t len) {
 }
 
 static const char *status_name(int st) {
-    return st == 0 ? "ok" : st == 3 ? "deadlock" : "error";
+    return st == 0 ? "ok" : st == 3 ? "deadlock" : st == 5 ? "node failure" : "error";
+}
+
+/* Whether the sweep varies a seed (fault_seed, --seeds, faults[i].seed):
+ * its points are draws, summed up as a distribution. */
+static bool sweeps_seeds(const struct sweep *sw) {
+    for (int i = 0; i < sw->nsets; i++)
+        if (sw->counts[i] > 1 && strstr(sw->points[i], "seed")) return true;
+    return false;
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The q-quantile of n sorted values (linear between the nearest ranks). */
+static double quantile(const double *v, int n, double q) {
+    double pos = q * (n - 1);
+    int lo = (int)pos;
+    return lo + 1 < n ? v[lo] + (pos - lo) * (v[lo + 1] - v[lo]) : v[lo];
+}
+
+struct distribution {
+    int n, completed, failed;
+    double mean, min, q10, q50, q90, max;
+};
+
+/* The times the job ended at (completed or aborted by a crash), over the
+ * points that gave one. */
+static struct distribution distribution_of(const struct sweep *sw, const struct sweep_result *res) {
+    struct distribution d = {0};
+    double *v = xcalloc((size_t)sw->npoints, sizeof *v);
+    for (int p = 0; p < sw->npoints; p++) {
+        if (res[p].exit_status != 0 && res[p].exit_status != 5) continue;
+        v[d.n++] = res[p].end >= 0 ? res[p].end : res[p].predicted;
+        d.completed += res[p].exit_status == 0;
+        d.failed += res[p].exit_status == 5;
+    }
+    if (d.n) {
+        qsort(v, (size_t)d.n, sizeof *v, by_value);
+        for (int i = 0; i < d.n; i++)
+            d.mean += v[i] / d.n;
+        d = (struct distribution){d.n,           d.completed,       d.failed,          d.mean,
+                                  v[0],          quantile(v, d.n, 0.1), quantile(v, d.n, 0.5),
+                                  quantile(v, d.n, 0.9), v[d.n - 1]};
+    }
+    free(v);
+    return d;
+}
+
+static void print_distribution(const struct distribution *d) {
+    printf("over %d draws: %d completed, %d aborted by a node's crash\n", d->n, d->completed,
+           d->failed);
+    if (d->n)
+        printf("time the job ended (s): mean %.9f, min %.9f, 10%% %.9f, median %.9f, 90%% %.9f, "
+               "max %.9f\n",
+               d->mean, d->min, d->q10, d->q50, d->q90, d->max);
 }
 
 int sweep_report(const struct sweep *sw, const struct sweep_result *res, const char *json) {
@@ -98,11 +155,17 @@ int sweep_report(const struct sweep *sw, const struct sweep_result *res, const c
         point_label(sw, p, label, sizeof label);
         if (res[p].exit_status == 0)
             printf("%-48s %20.9f  ok\n", label, res[p].predicted);
+        else if (res[p].exit_status == 5 && res[p].end >= 0)
+            printf("%-48s %20s  node failure: aborted at %.9f s\n", label, "-", res[p].end);
         else
             printf("%-48s %20s  %s (exit status %d)\n", label, "-", status_name(res[p].exit_status),
                    res[p].exit_status);
-        if (res[p].exit_status && !rc) rc = res[p].exit_status;
+        bool outcome = res[p].exit_status == 5 && sweeps_seeds(sw); /* a draw's crash */
+        if (res[p].exit_status && !outcome && !rc) rc = res[p].exit_status;
     }
+    bool seeds = sweeps_seeds(sw);
+    struct distribution d = seeds ? distribution_of(sw, res) : (struct distribution){0};
+    if (seeds) print_distribution(&d);
     if (!json) return rc;
     struct outfile out;
     struct sim_error err = {0};
@@ -110,7 +173,7 @@ int sweep_report(const struct sweep *sw, const struct sweep_result *res, const c
         err_print(&err);
         return rc ? rc : EXIT_INPUT_ERROR;
     }
-    fprintf(out.f, "[\n");
+    fprintf(out.f, seeds ? "{\"points\": [\n" : "[\n");
     for (int p = 0; p < sw->npoints; p++) {
         fprintf(out.f, "  {\"set\": {");
         const char **pt = sweep_point(sw, p);
@@ -121,11 +184,21 @@ int sweep_report(const struct sweep *sw, const struct sweep_result *res, const c
             fprintf(out.f, "%s\"%.*s\": \"%s\"", shown++ ? ", " : "", (int)(eq - pt[i]), pt[i],
                     eq + 1);
         }
-        fprintf(out.f, "}, \"predicted_time\": %.12g, \"status\": \"%s\", \"exit_status\": %d}%s\n",
-                res[p].exit_status == 0 ? res[p].predicted : -1.0, status_name(res[p].exit_status),
-                res[p].exit_status, p + 1 < sw->npoints ? "," : "");
+        fprintf(out.f,
+                "}, \"predicted_time\": %.12g, \"end_time\": %.12g, \"status\": \"%s\", "
+                "\"exit_status\": %d}%s\n",
+                res[p].exit_status == 0 ? res[p].predicted : -1.0, res[p].end,
+                status_name(res[p].exit_status), res[p].exit_status,
+                p + 1 < sw->npoints ? "," : "");
     }
-    fprintf(out.f, "]\n");
+    if (seeds)
+        fprintf(out.f,
+                "], \"draws\": %d, \"completed\": %d, \"aborted\": %d, \"end_time\": {\"mean\": "
+                "%.12g, \"min\": %.12g, \"q10\": %.12g, \"median\": %.12g, \"q90\": %.12g, "
+                "\"max\": %.12g}}\n",
+                d.n, d.completed, d.failed, d.mean, d.min, d.q10, d.q50, d.q90, d.max);
+    else
+        fprintf(out.f, "]\n");
     if (!outfile_commit(&out, &err)) {
         err_print(&err);
         return rc ? rc : EXIT_INPUT_ERROR;

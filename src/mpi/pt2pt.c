@@ -173,7 +173,17 @@ static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
     int32_t a = s->ranks[from].node, b = s->ranks[to].node;
     if (a == b) return;
     s->net_stats.messages++;
-    s->net_stats.hops += topology_is_flat(&s->net->topo) ? 1 : network_path(s->net, a, b)->hops;
+    if (topology_is_flat(&s->net->topo)) {
+        s->net_stats.hops += 1;
+    } else {
+        const struct path_cost *p = network_path(s->net, a, b);
+        s->net_stats.hops += p->hops;
+        if (p->extra_hops > 0) { /* a detour around a fault (docs/faults.md) */
+            s->net_stats.detoured++;
+            s->net_stats.extra_hops += p->extra_hops;
+            s->net_stats.extra_seconds += p->extra_latency;
+        }
+    }
     s->net_transfer += recv_done - ts; /* picoseconds: the sum does not depend on its order */
 }
 

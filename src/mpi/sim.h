@@ -398,6 +398,9 @@ const char *sim_coll_name(enum coll_kind k);
 struct sim_net_stats {
     int64_t messages;
     double hops, transfer_seconds;
+    /* faults: messages that took a detour, its extra hops and latency */
+    int64_t detoured;
+    double extra_hops, extra_seconds;
 };
 void sim_network_stats(const struct sim *s, struct sim_net_stats *out);
 /* The most loaded links under flow contention (see net/contention.h). */

@@ -16,6 +16,10 @@
 #define SLOWEST_SHOWN 5
 #define BUSIEST_SHOWN 3
 
+simtime_t summary_end(const struct sim *s, enum sim_status st) {
+    return st == SIM_OK ? summary_predicted(s) : sim_now(s);
+}
+
 simtime_t summary_predicted(const struct sim *s) {
     simtime_t t = 0;
     for (int32_t i = 0; i < sim_size(s); i++) {
@@ -118,6 +122,43 @@ static void print_collectives(FILE *out, const struct sim *s) {
 }
 
 /* Messages between nodes, and the busiest links under flow contention. */
+/* The run's faults (docs/faults.md): what failed, when first, the detours. */
+static void print_faults(FILE *out, const struct sim *s) {
+    const struct fault_stats *f = sim_fault_stats(s);
+    if (!f) return;
+    char tb[48];
+    fprintf(out, "faults: %lld node crash%s (%d rank%s failed), %lld link%s and %lld switch%s down, "
+                 "%lld repair%s",
+            (long long)f->crashes, f->crashes == 1 ? "" : "es", sim_failed_ranks(s),
+            sim_failed_ranks(s) == 1 ? "" : "s", (long long)f->links_down,
+            f->links_down == 1 ? "" : "s", (long long)f->switches_down,
+            f->switches_down == 1 ? "" : "es", (long long)f->repairs, f->repairs == 1 ? "" : "s");
+    if (f->first != SIMTIME_NEVER)
+        fprintf(out, "; the first at %s", units_format_time(f->first, tb, sizeof tb));
+    struct sim_net_stats ns;
+    sim_network_stats(s, &ns);
+    if (ns.detoured)
+        fprintf(out, "; %lld message%s took a detour, %.0f extra hops, %s extra latency in all",
+                (long long)ns.detoured, ns.detoured == 1 ? "" : "s", ns.extra_hops,
+                units_format_time(simtime_from_seconds(ns.extra_seconds), tb, sizeof tb));
+    fprintf(out, "\n");
+}
+
+static void json_faults(FILE *f, const struct sim *s) {
+    const struct fault_stats *st = sim_fault_stats(s);
+    if (!st) return;
+    struct sim_net_stats ns;
+    sim_network_stats(s, &ns);
+    fprintf(f,
+            "  \"faults\": {\"node_crashes\": %lld, \"failed_ranks\": %d, \"links_down\": %lld, "
+            "\"switches_down\": %lld, \"repairs\": %lld, \"first_failure\": %.12g, "
+            "\"detoured_messages\": %lld, \"extra_hops\": %.0f, \"extra_latency\": %.12g},\n",
+            (long long)st->crashes, sim_failed_ranks(s), (long long)st->links_down,
+            (long long)st->switches_down, (long long)st->repairs,
+            st->first == SIMTIME_NEVER ? -1.0 : sec(st->first), (long long)ns.detoured,
+            ns.extra_hops, ns.extra_seconds);
+}
+
 static void print_network(FILE *out, const struct sim *s) {
     struct sim_net_stats ns;
     sim_network_stats(s, &ns);
@@ -210,6 +251,7 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
                 (long long)abandoned);
     print_collectives(out, s);
     print_network(out, s);
+    print_faults(out, s);
     if (in->analysis) analysis_print(in->analysis, out);
     print_simulation(out, s, in);
 }
@@ -295,10 +337,10 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
                                          [SIM_TIME_LIMIT] = "time_limit",
                                          [SIM_FAULT] = "node_failure"};
     fprintf(f,
-            "{\n  \"predicted_time\": %.12g,\n  \"status\": \"%s\",\n  \"partial\": %s,\n  "
-            "\"exit_status\": %d,\n  \"input\": ",
-            in->status == SIM_OK ? sec(summary_predicted(s)) : -1.0, status[in->status],
-            in->status == SIM_OK ? "false" : "true", in->exit_status);
+            "{\n  \"predicted_time\": %.12g,\n  \"end_time\": %.12g,\n  \"status\": \"%s\",\n  "
+            "\"partial\": %s,\n  \"exit_status\": %d,\n  \"input\": ",
+            in->status == SIM_OK ? sec(summary_predicted(s)) : -1.0, sec(summary_end(s, in->status)),
+            status[in->status], in->status == SIM_OK ? "false" : "true", in->exit_status);
     escape_json(f, in->what);
     fprintf(f, ",\n  \"platform\": ");
     escape_json(f, in->platform);
@@ -315,6 +357,7 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
     fprintf(f, "  ],\n");
     json_collectives(f, s);
     json_network(f, s);
+    json_faults(f, s);
     if (in->analysis) analysis_json(in->analysis, f);
     fprintf(
         f,

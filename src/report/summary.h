@@ -25,6 +25,9 @@ struct run_info {
 
 /* The predicted execution time: the latest rank finish. */
 simtime_t summary_predicted(const struct sim *s);
+/* When the job ended: the prediction, or for a run that stopped (a node's
+ * crash aborting it, an error) the virtual time it stopped at. */
+simtime_t summary_end(const struct sim *s, enum sim_status st);
 void summary_print(FILE *out, const struct sim *s, const struct run_info *info);
 /* Writes the JSON report atomically (see core/outfile.h); "-" is stdout. */
 bool summary_write_json(const char *path, const struct sim *s, const struct run_info *info,

@@ -13,7 +13,10 @@ static void test_times(void) {
     CHECK(!units_parse_time("5", &t, NULL));    /* bare number refused */
     CHECK(!units_parse_time("-1us", &t, NULL)); /* negative refused */
     CHECK(!units_parse_time("1 us", &t, NULL));
-    CHECK(!units_parse_time("1min", &t, NULL));
+    CHECK(units_parse_time("2min", &t, NULL) && t == 120 * PS_PER_S); /* 2 x 60 s */
+    CHECK(units_parse_time("1h", &t, NULL) && t == 3600 * PS_PER_S);
+    CHECK(units_parse_time("1d", &t, NULL) && t == 86400 * PS_PER_S);
+    CHECK(!units_parse_time("1mn", &t, NULL));
     CHECK(!units_parse_time("", &t, NULL));
     CHECK(!units_parse_time("nanus", &t, NULL));
 }

@@ -145,6 +145,12 @@ MPI_Comm api_comm_new_id(void);
 /* A new group of the given world ranks (copied). */
 MPI_Group api_group_of(const int32_t *world, int n);
 
+/* --- ulfm.c (docs/faults.md) --- */
+/* Whether a communicator was revoked (MPIX_Comm_revoke). */
+bool api_comm_revoked(MPI_Comm comm);
+/* MPIX_ERR_REVOKED (reported) for an operation on a revoked communicator. */
+int api_check_failures(const char *func, MPI_Comm comm);
+
 /* --- graph.c: MPI_GRAPH, MPI_DIST_GRAPH or MPI_UNDEFINED --- */
 int api_graph_kind(MPI_Comm comm);
 

@@ -135,6 +135,11 @@ static int run_v(const char *func, MPI_Comm comm, struct coll_call *c, enum coll
         return api_error(func, MPI_ERR_ROOT, "root %d is not in the communicator (size %d)",
                          c->root, n);
     }
+    if (sim_failed_ranks(s) && sim_comm_failed(s, me, comm)) { /* ULFM (docs/faults.md) */
+        api_unstage(st);
+        return api_error(func, MPIX_ERR_PROC_FAILED,
+                         "a member of the communicator failed (its node crashed)");
+    }
     uint32_t seq = api_next_coll_seq(me, comm);
     c->owner = me;
     c->comm = comm;
@@ -160,6 +165,9 @@ static int run_v(const char *func, MPI_Comm comm, struct coll_call *c, enum coll
     }
     runtime_wait(&q, 1, false);
     api_unstage(st);
+    if (sim_request_failed(s, q))
+        return api_error(func, MPIX_ERR_PROC_FAILED,
+                         "a member of the communicator failed during the call (its node crashed)");
     return MPI_SUCCESS;
 }
 

@@ -87,6 +87,10 @@ void api_set_errhandler(MPI_Comm comm, int handler) {
         h->cap = cap;
     }
     h->by_comm[comm] = handler;
+    /* ULFM: a rank that returns errors on MPI_COMM_WORLD keeps running when
+     * a node crashes (docs/faults.md) */
+    if (comm == MPI_COMM_WORLD)
+        sim_set_tolerant(simpi_rt->sim, runtime_rank(), handler != MPI_ERRORS_ARE_FATAL);
 }
 
 /* A new communicator starts with its parent's handler (MPI-3.1 8.3). */
@@ -153,6 +157,9 @@ static const char *error_text(int code) {
         [MPI_ERR_RMA_ATTACH] = "memory cannot be attached",
         [MPI_ERR_RMA_SHARED] = "memory cannot be shared",
         [MPI_ERR_RMA_FLAVOR] = "wrong window flavor",
+        [MPIX_ERR_PROC_FAILED] = "a process involved failed",
+        [MPIX_ERR_PROC_FAILED_PENDING] = "a process that may be involved failed",
+        [MPIX_ERR_REVOKED] = "communicator revoked",
     };
     if (code == MPI_ERR_UNSUPPORTED_OPERATION) return "operation not supported by simpi";
     if (code < 0 || code >= (int)(sizeof texts / sizeof texts[0]) || !texts[code])

@@ -293,6 +293,9 @@ static int finish(const char *func, struct simpi_request *q, MPI_Status *status)
                        "%lld bytes",
                        (long long)q->tgt.size, q->tgt.source, q->tgt.tag,
                        (long long)q->tgt.capacity);
+    if (rc == MPI_SUCCESS && q->r && sim_request_failed(simpi_rt->sim, q->r))
+        rc = api_error(func, MPIX_ERR_PROC_FAILED,
+                       "a process involved failed (its node crashed: docs/faults.md)");
     if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = rc;
     if (q->stage) api_unstage(q->stage);
     if (q->staged) {
