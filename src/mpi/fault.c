@@ -15,7 +15,7 @@
 static void schedule_next(struct sim *s) {
     simtime_t t = faults_next_time(s->net->faults);
     if (t != SIMTIME_NEVER && s->finished < s->nranks)
-        engine_schedule(&s->eng, sim_max(t, s->eng.now), -1, EV_FAULT, 0, NULL);
+        engine_schedule(&s->eng, sim_max(t, s->eng.now), 0, EV_FAULT, 0, NULL);
 }
 
 static void fail_pending(struct sim *s);
@@ -97,6 +97,32 @@ static void fault_event(void *ctx, const struct event *ev) {
     }
     if (s->status == SIM_OK) schedule_next(s);
     sched_drain(s);
+}
+
+bool fault_partitioned(struct sim *s, int32_t from, int32_t to) {
+    const struct network *n = s->net;
+    int32_t a = s->ranks[from].node, b = s->ranks[to].node;
+    if (a == b || topology_is_flat(&n->topo) || network_connected(n, a, b)) return false;
+    int64_t *links = xmalloc(sizeof *links * (TOPO_MAX_HOPS + 3));
+    faults_detour(n->faults, a, b, links); /* marks the side of rank `from` */
+    free(links);
+    int32_t cut = 0, side = 0;
+    for (int32_t i = 0; i < s->nranks; i++)
+        if (!s->ranks[i].dead) {
+            bool here = faults_reached(n->faults, s->ranks[i].node) || s->ranks[i].node == a;
+            side += here;
+            cut += !here;
+        }
+    char tb[48], lb[48];
+    sim_fail_status(s, SIM_FAULT,
+                    "network partition at virtual time %s: rank %d (node %d) sends to rank %d "
+                    "(node %d), but no route joins their nodes over the links and switches that "
+                    "are up (the last fault took effect at %s); %d rank%s on rank %d's side, %d "
+                    "on the other",
+                    units_format_time(s->eng.now, tb, sizeof tb), from, a, to, b,
+                    units_format_time(n->faults->st.last, lb, sizeof lb), side,
+                    side == 1 ? "" : "s", from, cut);
+    return true;
 }
 
 bool fault_setup(struct sim *s, struct sim_error *err) {

@@ -717,6 +717,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
                                 enum send_mode mode, struct sched *owner, simtime_t at,
                                 const void *buf) {
     at = loggp_post_time(s, rank, at, size, owner != NULL);
+    if (faults_any_down(s->net->faults)) fault_partitioned(s, rank, comm_world_rank(c, dest));
     struct request *r = request_new(s, rank, ctx, REQ_SEND, tag, size, at);
     if (owner) {
         r->sched = owner;

@@ -288,7 +288,9 @@ struct sim {
  * contention model's, or the interfaces' (nics.c: a clear-to-send reaching
  * a rank, or, for no rank, a window's start); EV_LAND a front end's
  * message taking effect at the rank (land.c), before it wakes. */
-enum { EV_ANY = 0, EV_NET = 1, EV_RECV = 2, EV_LAND = 3, EV_WAKE = 4, EV_FAULT = 5 };
+/* EV_FAULT (fault.c) is the platform's faults taking effect, scheduled
+ * on rank 0's slot so that a fault at t comes before anything else at t. */
+enum { EV_FAULT = 0, EV_ANY = 1, EV_NET = 2, EV_RECV = 3, EV_LAND = 4, EV_WAKE = 5 };
 /* `mode` of a receive request that is a probe (MPI_Probe) */
 #define PROBE_MODE 7
 
@@ -535,6 +537,9 @@ void fault_note_done(struct sim *s, const struct request *r);
  * receive from it, a send to it, a collective with it); quiet: nothing
  * else can move, so any-source receives fail too. True if it did. */
 bool fault_fail_request(struct sim *s, struct request *q, bool quiet);
+/* A message from rank `from` to `to` finds no route (faults cut the
+ * network): the run stops with a partition report; true if it did. */
+bool fault_partitioned(struct sim *s, int32_t from, int32_t to);
 /* A request of rank that failed at once (an operation with a failed rank). */
 struct request *fault_failed_request(struct sim *s, int32_t rank, int kind);
 /* pt2pt.c: a posted receive withdrawn and ended as failed (now). */

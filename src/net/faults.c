@@ -428,6 +428,7 @@ bool faults_pop(struct net_faults *f, struct fault_event *out) {
         if (out->what == FAULT_SWITCH_DOWN) f->st.switches_down++;
         break;
     }
+    f->st.last = out->at;
     if (out->what == FAULT_LINK_UP || out->what == FAULT_SWITCH_UP)
         f->st.repairs++;
     else if (f->st.first == SIMTIME_NEVER)
@@ -484,6 +485,10 @@ int faults_detour(struct net_faults *f, int64_t a, int64_t b, int64_t *out) {
         out[k - 1 - i] = x;
     }
     return k;
+}
+
+bool faults_reached(const struct net_faults *f, int64_t v) {
+    return f->seen && f->seen[v] == f->seen_gen;
 }
 
 static void vertex_name(const struct topology *t, int64_t v, char *buf, size_t len) {

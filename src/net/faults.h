@@ -56,6 +56,7 @@ struct fault_stats {
     int64_t crashes, links_down, switches_down, repairs;
     int64_t detours, extra_hops; /* routes that went around a fault, and their extra hops */
     simtime_t first;             /* the first failure (SIMTIME_NEVER: none) */
+    simtime_t last;              /* the last change (a failure or a repair) */
 };
 
 struct net_faults {
@@ -109,6 +110,9 @@ bool faults_route_blocked(struct net_faults *f, const int64_t *links, int k);
  * (room for TOPO_MAX_HOPS links); its number of links, or -1 if there is
  * none (a partition). */
 int faults_detour(struct net_faults *f, int64_t a, int64_t b, int64_t *out);
+/* After a faults_detour that found no route: whether vertex v was reached
+ * from its start (the side of the partition the start is on). */
+bool faults_reached(const struct net_faults *f, int64_t v);
 /* "node 12 crashes", "link node 3 - node 4 goes down"... */
 void faults_describe(const struct fault_event *e, const struct topology *t, char *buf, size_t len);
 
