@@ -1678,6 +1678,54 @@ void pmpi_comm_create_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *tag, MPI
     *ierr = PMPI_Comm_create_group(*comm, *group, *tag, (MPI_Comm *)newcomm);
 }
 
+void mpix_comm_revoke_(MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPIX_Comm_revoke(*comm);
+}
+
+void pmpix_comm_revoke_(MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPIX_Comm_revoke(*comm);
+}
+
+void mpix_comm_is_revoked_(MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierr) {
+    *ierr = MPIX_Comm_is_revoked(*comm, (int *)flag);
+}
+
+void pmpix_comm_is_revoked_(MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierr) {
+    *ierr = PMPIX_Comm_is_revoked(*comm, (int *)flag);
+}
+
+void mpix_comm_shrink_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierr) {
+    *ierr = MPIX_Comm_shrink(*comm, (MPI_Comm *)newcomm);
+}
+
+void pmpix_comm_shrink_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierr) {
+    *ierr = PMPIX_Comm_shrink(*comm, (MPI_Comm *)newcomm);
+}
+
+void mpix_comm_agree_(MPI_Fint *comm, MPI_Fint *flags, MPI_Fint *ierr) {
+    *ierr = MPIX_Comm_agree(*comm, (int *)flags);
+}
+
+void pmpix_comm_agree_(MPI_Fint *comm, MPI_Fint *flags, MPI_Fint *ierr) {
+    *ierr = PMPIX_Comm_agree(*comm, (int *)flags);
+}
+
+void mpix_comm_failure_ack_(MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = MPIX_Comm_failure_ack(*comm);
+}
+
+void pmpix_comm_failure_ack_(MPI_Fint *comm, MPI_Fint *ierr) {
+    *ierr = PMPIX_Comm_failure_ack(*comm);
+}
+
+void mpix_comm_failure_get_acked_(MPI_Fint *comm, MPI_Fint *failedgrp, MPI_Fint *ierr) {
+    *ierr = MPIX_Comm_failure_get_acked(*comm, (MPI_Group *)failedgrp);
+}
+
+void pmpix_comm_failure_get_acked_(MPI_Fint *comm, MPI_Fint *failedgrp, MPI_Fint *ierr) {
+    *ierr = PMPIX_Comm_failure_get_acked(*comm, (MPI_Group *)failedgrp);
+}
+
 void mpi_accumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) {
     *ierr = MPI_Accumulate(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
 }

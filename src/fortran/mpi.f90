@@ -1018,6 +1018,46 @@ module mpi
             integer :: newcomm
             integer :: ierror
         end subroutine MPI_Comm_create_group
+        subroutine MPIX_Comm_revoke(comm, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: ierror
+        end subroutine MPIX_Comm_revoke
+        subroutine MPIX_Comm_is_revoked(comm, flag, ierror)
+            import
+            implicit none
+            integer :: comm
+            logical :: flag
+            integer :: ierror
+        end subroutine MPIX_Comm_is_revoked
+        subroutine MPIX_Comm_shrink(comm, newcomm, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: newcomm
+            integer :: ierror
+        end subroutine MPIX_Comm_shrink
+        subroutine MPIX_Comm_agree(comm, flags, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: flags
+            integer :: ierror
+        end subroutine MPIX_Comm_agree
+        subroutine MPIX_Comm_failure_ack(comm, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: ierror
+        end subroutine MPIX_Comm_failure_ack
+        subroutine MPIX_Comm_failure_get_acked(comm, failedgrp, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: failedgrp
+            integer :: ierror
+        end subroutine MPIX_Comm_failure_get_acked
         subroutine MPI_Win_call_errhandler(win, errorcode, ierror)
             import
             implicit none

@@ -4,6 +4,7 @@
  * acknowledge the failure, shrink the communicator, agree, and go on with
  * the iteration on the survivors. Rank 0 prints the sum of the totals and
  * the survivors' count; each survivor prints what it saw. */
+#include <mpi-ext.h> /* where Open MPI declares ULFM; mpi.h has it too */
 #include <mpi.h>
 #include <simpi.h>
 #include <stdio.h>
