@@ -87,7 +87,7 @@ static void point_label(const struct sweep *sw, int p, char *buf, size_t len) {
 }
 
 static const char *status_name(int st) {
-    return st == 0 ? "ok" : st == 3 ? "deadlock" : st == 5 ? "node failure" : "error";
+    return st == 0 ? "ok" : st == 3 ? "deadlock" : st == 6 ? "node failure" : "error";
 }
 
 /* Whether the sweep varies a seed (fault_seed, --seeds, faults[i].seed):
@@ -121,10 +121,10 @@ static struct distribution distribution_of(const struct sweep *sw, const struct 
     struct distribution d = {0};
     double *v = xcalloc((size_t)sw->npoints, sizeof *v);
     for (int p = 0; p < sw->npoints; p++) {
-        if (res[p].exit_status != 0 && res[p].exit_status != 5) continue;
+        if (res[p].exit_status != 0 && res[p].exit_status != 6) continue;
         v[d.n++] = res[p].end >= 0 ? res[p].end : res[p].predicted;
         d.completed += res[p].exit_status == 0;
-        d.failed += res[p].exit_status == 5;
+        d.failed += res[p].exit_status == 6;
     }
     if (d.n) {
         qsort(v, (size_t)d.n, sizeof *v, by_value);
@@ -155,12 +155,12 @@ int sweep_report(const struct sweep *sw, const struct sweep_result *res, const c
         point_label(sw, p, label, sizeof label);
         if (res[p].exit_status == 0)
             printf("%-48s %20.9f  ok\n", label, res[p].predicted);
-        else if (res[p].exit_status == 5 && res[p].end >= 0)
+        else if (res[p].exit_status == 6 && res[p].end >= 0)
             printf("%-48s %20s  node failure: aborted at %.9f s\n", label, "-", res[p].end);
         else
             printf("%-48s %20s  %s (exit status %d)\n", label, "-", status_name(res[p].exit_status),
                    res[p].exit_status);
-        bool outcome = res[p].exit_status == 5 && sweeps_seeds(sw); /* a draw's crash */
+        bool outcome = res[p].exit_status == 6 && sweeps_seeds(sw); /* a draw's crash */
         if (res[p].exit_status && !outcome && !rc) rc = res[p].exit_status;
     }
     bool seeds = sweeps_seeds(sw);

@@ -186,7 +186,8 @@ void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf,
 void sim_fail_status(struct sim *s, enum sim_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* simpi's exit status for a run that ended with st (docs/reports.md):
- * 0 ok, 1 bad input, 3 deadlock, 4 application error, 130 interrupted. */
+ * 0 ok, 1 bad input, 3 deadlock, 4 application error, 6 a fault ended the
+ * job (docs/faults.md), 124 time limit, 130 interrupted. */
 int sim_exit_code(enum sim_status st);
 /* The status so far (SIM_OK while running normally). */
 enum sim_status sim_status(const struct sim *s);

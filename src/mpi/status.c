@@ -62,7 +62,7 @@ int sim_exit_code(enum sim_status st) {
     static const int codes[] = {
         [SIM_OK] = 0,          [SIM_DEADLOCK] = 3,      [SIM_APP_ERROR] = 4,
         [SIM_INPUT_ERROR] = 1, [SIM_INTERRUPTED] = 130, [SIM_TIME_LIMIT] = 124, /* as timeout(1) */
-        [SIM_FAULT] = 5};
+        [SIM_FAULT] = 6};
     return codes[st];
 }
 
