@@ -93,6 +93,11 @@ static void fault_event(void *ctx, const struct event *ev) {
     while (faults_next_time(f) <= s->eng.now && s->status == SIM_OK) {
         if (!faults_pop(f, &e)) continue;
         network_faults_changed(s->net);
+        s->fault_log = xrealloc_or_die(s->fault_log, sizeof *s->fault_log * (s->nfault_log + 1));
+        s->fault_log[s->nfault_log].at = e.at;
+        faults_describe(&e, &s->net->topo, s->fault_log[s->nfault_log].what,
+                        sizeof s->fault_log[s->nfault_log].what);
+        s->nfault_log++;
         if (e.what == FAULT_CRASH) crash(s, &e);
     }
     if (s->status == SIM_OK) schedule_next(s);
@@ -219,6 +224,11 @@ bool sim_request_failed(const struct sim *s, const struct request *r) {
     for (size_t i = 0; i < s->nfailed_done; i++)
         if (s->failed_done[i] == r) return true;
     return false;
+}
+
+const struct sim_fault_note *sim_fault_log(const struct sim *s, size_t *n) {
+    *n = s->nfault_log;
+    return s->fault_log;
 }
 
 const struct fault_stats *sim_fault_stats(const struct sim *s) {

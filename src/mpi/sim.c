@@ -139,6 +139,7 @@ void sim_destroy(struct sim *s) {
     engine_destroy(&s->eng);
     free(s->ranks);
     free(s->failed_done);
+    free(s->fault_log);
     free(s->report);
     free(s);
 }

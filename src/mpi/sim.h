@@ -162,6 +162,12 @@ void sim_set_tolerant(struct sim *s, int32_t rank, bool tolerant);
 /* Whether a request the rank's last wait or test completed failed
  * (MPIX_ERR_PROC_FAILED); ask before the rank's next MPI call. */
 bool sim_request_failed(const struct sim *s, const struct request *r);
+/* The faults that took effect, in time order (for the reports' timelines). */
+struct sim_fault_note {
+    simtime_t at;
+    char what[80]; /* "node 2 crashes", "link node 0 - node 1 goes down" */
+};
+const struct sim_fault_note *sim_fault_log(const struct sim *s, size_t *n);
 /* The run's faults so far; NULL when the platform has none. */
 const struct fault_stats *sim_fault_stats(const struct sim *s);
 /* The report of a deadlock or application error (empty when SIM_OK). */

@@ -275,7 +275,9 @@ struct sim {
     struct heap lands;   /* messages waiting to land (land.c) */
     uint32_t *land_seq;  /* per origin rank: landings sent (NULL until the first) */
     int32_t nservers;
-    int32_t ndead;                        /* ranks of crashed nodes (fault.c) */
+    int32_t ndead;                    /* ranks of crashed nodes (fault.c) */
+    struct sim_fault_note *fault_log; /* the faults that took effect, in order */
+    size_t nfault_log;
     const struct request **failed_done;   /* requests that ended failed in the current */
     size_t nfailed_done, failed_done_cap; /* wait or test (sim_request_failed) */
     const struct sim_observer *obs;       /* NULL unless the run is analysed */

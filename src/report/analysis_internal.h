@@ -42,6 +42,7 @@ struct rank_track {
     simtime_t *entered; /* when each was entered */
     int32_t depth, cap;
     int32_t enters; /* intervals entered so far */
+    simtime_t last; /* the end of its latest period (a failed run's unfinished ranks) */
 };
 
 struct pending_coll; /* a collective call some members have finished */

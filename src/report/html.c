@@ -321,8 +321,18 @@ static void json_names(FILE *f) {
     fputs("]", f);
 }
 
+/* The timeline's end: the prediction; for a run that stopped (a fault, an
+ * error), the later of the stop and the end of the computations under way
+ * then (their whole is counted). */
+static simtime_t shown_end(const struct intervals *iv, const struct sim *s, enum sim_status st) {
+    simtime_t end = summary_end(s, st);
+    for (int32_t r = 0; st != SIM_OK && iv->nodes[0].rank && r < iv->nranks; r++)
+        if (iv->nodes[0].rank[r].exec > end) end = iv->nodes[0].rank[r].exec;
+    return end;
+}
+
 static void json_header(FILE *f, const struct sim *s, const struct run_info *in,
-                        const char *command) {
+                        const char *command, simtime_t end) {
     fputs("{\"input\": ", f);
     escape_json(f, in->what ? in->what : "");
     fputs(", \"platform\": ", f);
@@ -331,15 +341,28 @@ static void json_header(FILE *f, const struct sim *s, const struct run_info *in,
     escape_json(f, command ? command : "");
     fprintf(f, ", \"nodes\": %lld, \"nranks\": %d, \"predicted\": ", (long long)in->nodes,
             sim_size(s));
-    put_seconds(f, summary_predicted(s));
-    fprintf(f, ", \"status\": \"%s\", \"wall_time\": %.6f, ",
+    put_seconds(f, end);
+    fputs(", \"stopped\": ", f);
+    put_seconds(f, summary_end(s, in->status)); /* a failed run: when it stopped */
+    fprintf(f, ", \"status\": \"%s\", \"wall_time\": %.6f, \"faults\": [",
             in->status == SIM_OK ? "ok" : "failed", in->wall_seconds);
+    size_t nf;
+    const struct sim_fault_note *log = sim_fault_log(s, &nf);
+    for (size_t i = 0; i < nf; i++) { /* marked on the timeline (docs/faults.md) */
+        fputs(i ? ",[" : "[", f);
+        put_seconds(f, log[i].at);
+        fputc(',', f);
+        escape_json(f, log[i].what);
+        fputc(']', f);
+    }
+    fputs("], ", f);
 }
 
 static void write_data(FILE *f, struct timeline *tl, const struct intervals *iv,
                        const struct comm_matrix *mx, const struct sim *s, const struct run_info *in,
                        const char *command) {
-    json_header(f, s, in, command);
+    simtime_t end = shown_end(iv, s, in->status);
+    json_header(f, s, in, command, end);
     fputs("\"intervals\": [", f);
     for (int32_t i = 0; i < iv->nnodes; i++) {
         fputs(i ? ",\n" : "\n", f);
@@ -357,7 +380,7 @@ static void write_data(FILE *f, struct timeline *tl, const struct intervals *iv,
     memset(sh.index, 0xff, sizeof(int32_t) * (size_t)tl->nranks);
     for (int i = 0; i < sh.n; i++)
         sh.index[sh.ranks[i]] = i;
-    json_timeline(f, tl, &sh, summary_predicted(s));
+    json_timeline(f, tl, &sh, end);
     free(sh.ranks);
     free(sh.index);
     fputs(",\n", f);

@@ -467,6 +467,7 @@ static void renumber(struct intervals *iv) {
 }
 
 void intervals_period(struct intervals *iv, const struct sim_period *p) {
+    if (p->end > iv->track[p->rank].last) iv->track[p->rank].last = p->end;
     int32_t node = intervals_current(iv, p->rank);
     struct acc *a = acc_of(iv, node, p->rank);
     simtime_t d = p->end - p->begin;
@@ -491,7 +492,10 @@ void intervals_integrate(struct intervals *iv, const struct sim *s) {
     if (iv->merged) renumber(iv);
     for (int32_t r = 0; r < iv->nranks; r++) { /* ranks that never finished (a failed run) */
         if (iv->nodes[0].rank[r].entries == 0) {
-            iv->nodes[0].rank[r].exec = sim_now(s);
+            /* until it stopped, or the end of a computation it had begun
+             * (a fault's abort comes in its middle: its whole is counted) */
+            simtime_t now = sim_now(s), last = iv->track[r].last;
+            iv->nodes[0].rank[r].exec = last > now ? last : now;
             iv->nodes[0].rank[r].entries = 1;
         }
     }

@@ -47,7 +47,8 @@ int main(int argc, char **argv) {
     }
     MPI_Comm_size(comm, &size);
     MPI_Comm_rank(comm, &rank);
-    if (rank == 0) printf("sum %g survivors %d failures %d time %.9f\n", sum, size, failures, MPI_Wtime());
+    if (rank == 0)
+        printf("sum %g survivors %d failures %d time %.9f\n", sum, size, failures, MPI_Wtime());
     MPI_Finalize();
     return 0;
 }

@@ -30,9 +30,8 @@ int api_check_init(const char *func) {
 
 int api_check_comm(const char *func, MPI_Comm comm) {
     if (comm != MPI_COMM_NULL && sim_comm_valid(simpi_rt->sim, runtime_rank(), comm)) {
-        api_error_context(comm); /* errors of the call go to its handler */
-        bool local = !strncmp(func, "MPIX_", 5) || !strncmp(func, "MPI_Comm_", 9);
-        return local ? MPI_SUCCESS : api_check_failures(func, comm); /* MPIX_ERR_REVOKED */
+        api_error_context(comm);               /* errors of the call go to its handler */
+        return api_check_failures(func, comm); /* MPIX_ERR_REVOKED (ULFM) */
     }
     if (comm != MPI_COMM_NULL && sim_comm_freed(simpi_rt->sim, runtime_rank(), comm))
         return api_error(func, MPI_ERR_COMM,

@@ -148,7 +148,8 @@ MPI_Group api_group_of(const int32_t *world, int n);
 /* --- ulfm.c (docs/faults.md) --- */
 /* Whether a communicator was revoked (MPIX_Comm_revoke). */
 bool api_comm_revoked(MPI_Comm comm);
-/* MPIX_ERR_REVOKED (reported) for an operation on a revoked communicator. */
+/* MPIX_ERR_REVOKED (reported) for an operation on a revoked communicator
+ * (but ULFM's own calls and the MPI_Comm_* ones). */
 int api_check_failures(const char *func, MPI_Comm comm);
 
 /* --- graph.c: MPI_GRAPH, MPI_DIST_GRAPH or MPI_UNDEFINED --- */
