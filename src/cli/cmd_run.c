@@ -42,6 +42,14 @@ static const char *value_of(const char *name, int argc, char **argv, int *i) {
     return NULL;
 }
 
+/* --seeds N: whether N is a count (the message printed if not). */
+static bool seeds_valid(const char *count) {
+    char *set = cli_seeds_set(count);
+    bool ok = set != NULL;
+    free(set);
+    return ok;
+}
+
 static int set_env(const char *name, const char *value) {
     if (setenv(name, value, 1) == 0) return 0;
     fprintf(stderr, "simpi run: cannot set %s\n", name);
@@ -256,7 +264,7 @@ int cmd_run(int argc, char **argv) {
             set_env("SIMPI_NP", v);
         } else if ((v = value_of("--platform", argc, argv, &i))) {
             set_env("SIMPI_PLATFORM", v);
-        } else if (!strcmp(a, "--seeds") && i + 1 < argc && !cli_seeds_set(argv[i + 1])) {
+        } else if (!strcmp(a, "--seeds") && i + 1 < argc && !seeds_valid(argv[i + 1])) {
             return EXIT_USAGE;
         } else if ((v = value_of("--set", argc, argv, &i)) ||
                    ((v = value_of("--fault", argc, argv, &i)) && (v = cli_fault_set(v))) ||
