@@ -58,8 +58,10 @@ static void crash(struct sim *s, const struct fault_event *e) {
     char tb[48];
     int32_t victims = 0;
     for (int32_t i = 0; i < s->nranks; i++)
-        victims += s->ranks[i].node == e->a;
-    if (!victims) return; /* a node without ranks: only its router, on a direct network */
+        victims += s->ranks[i].node == e->a && s->ranks[i].state != RS_FINISHED;
+    /* a node without ranks (its router, on a direct network, is down), or
+     * whose ranks have all finished: nothing of the job stops */
+    if (!victims) return;
     for (int32_t i = 0; i < s->nranks; i++) /* first, so that the test below leaves them out */
         if (s->ranks[i].node == e->a && s->ranks[i].state != RS_FINISHED) s->ranks[i].dead = 2;
     if (!survivors_tolerate(s)) {

@@ -492,10 +492,11 @@ void intervals_integrate(struct intervals *iv, const struct sim *s) {
     if (iv->merged) renumber(iv);
     for (int32_t r = 0; r < iv->nranks; r++) { /* ranks that never finished (a failed run) */
         if (iv->nodes[0].rank[r].entries == 0) {
-            /* until it stopped, or the end of a computation it had begun
-             * (a fault's abort comes in its middle: its whole is counted) */
+            /* until it stopped; a fault's abort (never in a split run) comes
+             * in the middle of computations, counted whole: until their end */
             simtime_t now = sim_now(s), last = iv->track[r].last;
-            iv->nodes[0].rank[r].exec = last > now ? last : now;
+            bool fault = sim_status(s) == SIM_FAULT;
+            iv->nodes[0].rank[r].exec = fault && last > now ? last : now;
             iv->nodes[0].rank[r].entries = 1;
         }
     }
