@@ -20,6 +20,20 @@ static void schedule_next(struct sim *s) {
 
 static void fail_pending(struct sim *s);
 
+/* The first FAULT_LOG_MAX faults, for the reports' timelines (the
+ * statistics count them all). */
+#define FAULT_LOG_MAX 4096
+static void note_fault(struct sim *s, const struct fault_event *e) {
+    if (s->nfault_log == FAULT_LOG_MAX) return;
+    if (!(s->nfault_log & (s->nfault_log - 1))) /* room doubled at each power of two */
+        s->fault_log = xrealloc_or_die(s->fault_log, sizeof *s->fault_log *
+                                                         (s->nfault_log ? 2 * s->nfault_log : 1));
+    s->fault_log[s->nfault_log].at = e->at;
+    faults_describe(e, &s->net->topo, s->fault_log[s->nfault_log].what,
+                    sizeof s->fault_log[s->nfault_log].what);
+    s->nfault_log++;
+}
+
 /* What a crashed rank was doing, for the report. */
 static void describe_victim(struct sim *s, int32_t rank) {
     struct srank *r = &s->ranks[rank];
@@ -95,11 +109,7 @@ static void fault_event(void *ctx, const struct event *ev) {
     while (faults_next_time(f) <= s->eng.now && s->status == SIM_OK) {
         if (!faults_pop(f, &e)) continue;
         network_faults_changed(s->net);
-        s->fault_log = xrealloc_or_die(s->fault_log, sizeof *s->fault_log * (s->nfault_log + 1));
-        s->fault_log[s->nfault_log].at = e.at;
-        faults_describe(&e, &s->net->topo, s->fault_log[s->nfault_log].what,
-                        sizeof s->fault_log[s->nfault_log].what);
-        s->nfault_log++;
+        note_fault(s, &e);
         if (e.what == FAULT_CRASH) crash(s, &e);
     }
     if (s->status == SIM_OK) schedule_next(s);

@@ -67,13 +67,19 @@ static void build_adjacency(struct net_faults *f) {
         if (topology_link_ends(t, l, &from, &to)) f->adj_start[from + 1]++;
     for (int64_t i = 0; i < v; i++)
         f->adj_start[i + 1] += f->adj_start[i];
-    f->adj_link = xmalloc(sizeof *f->adj_link * (size_t)(f->adj_start[v] ? f->adj_start[v] : 1));
+    size_t room = (size_t)(f->adj_start[v] ? f->adj_start[v] : 1);
+    f->adj_link = xmalloc(sizeof *f->adj_link * room);
+    f->adj_to = xmalloc(sizeof *f->adj_to * room);
     int64_t *fill = xmalloc(sizeof *fill * (size_t)v);
     memcpy(fill, f->adj_start, sizeof *fill * (size_t)v);
     for (int64_t l = 0; l < t->links; l++)
-        if (topology_link_ends(t, l, &from, &to)) f->adj_link[fill[from]++] = l;
+        if (topology_link_ends(t, l, &from, &to)) {
+            f->adj_to[fill[from]] = to;
+            f->adj_link[fill[from]++] = l;
+        }
     free(fill);
     f->prev_link = xmalloc(sizeof *f->prev_link * (size_t)v);
+    f->prev_vertex = xmalloc(sizeof *f->prev_vertex * (size_t)v);
     f->queue = xmalloc(sizeof *f->queue * (size_t)v);
     f->seen = xcalloc((size_t)v, sizeof *f->seen);
 }
@@ -87,7 +93,7 @@ static int64_t link_to(const struct net_faults *f, int64_t link) {
 static bool links_join(struct net_faults *f, int64_t a, int64_t b) {
     build_adjacency(f);
     for (int64_t i = f->adj_start[a]; i < f->adj_start[a + 1]; i++)
-        if (link_to(f, f->adj_link[i]) == b) return true;
+        if (f->adj_to[i] == b) return true;
     return false;
 }
 
@@ -352,6 +358,8 @@ void faults_destroy(struct net_faults *f) {
     free(f->vertex_down);
     free(f->adj_start);
     free(f->adj_link);
+    free(f->adj_to);
+    free(f->prev_vertex);
     free(f->prev_link);
     free(f->queue);
     free(f->seen);
@@ -377,8 +385,7 @@ static void set_links(struct net_faults *f, int64_t a, int64_t b, int delta) {
     for (int side = 0; side < 2; side++) {
         int64_t from = side ? b : a, to = side ? a : b;
         for (int64_t i = f->adj_start[from]; i < f->adj_start[from + 1]; i++)
-            if (link_to(f, f->adj_link[i]) == to)
-                hold_down(f, &f->link_down[f->adj_link[i]], delta);
+            if (f->adj_to[i] == to) hold_down(f, &f->link_down[f->adj_link[i]], delta);
     }
 }
 
@@ -461,23 +468,21 @@ int faults_detour(struct net_faults *f, int64_t a, int64_t b, int64_t *out) {
         int64_t v = f->queue[head++];
         if (v != a && f->vertex_down[v]) continue; /* a failed switch or node forwards nothing */
         for (int64_t i = f->adj_start[v]; i < f->adj_start[v + 1]; i++) {
-            int64_t l = f->adj_link[i], w = link_to(f, l);
+            int64_t l = f->adj_link[i], w = f->adj_to[i];
             if (f->link_down[l] || f->seen[w] == f->seen_gen) continue;
             if (w >= f->nodes || w == b || f->topo->direct) { /* nodes forward on direct networks */
                 f->seen[w] = f->seen_gen;
                 f->prev_link[w] = l;
+                f->prev_vertex[w] = v;
                 f->queue[tail++] = w;
             }
         }
     }
     if (f->seen[b] != f->seen_gen || f->vertex_down[b]) return -1;
     int k = 0;
-    for (int64_t v = b; v != a; k++) {
+    for (int64_t v = b; v != a; k++, v = f->prev_vertex[v]) {
         if (k >= 4096) return -1; /* longer than any route may be */
-        int64_t from, to;
-        topology_link_ends(f->topo, f->prev_link[v], &from, &to);
         out[k] = f->prev_link[v];
-        v = from;
     }
     for (int i = 0; i < k / 2; i++) { /* written from the end */
         int64_t x = out[i];

@@ -71,13 +71,14 @@ struct net_faults {
     int64_t down;          /* elements down now */
     /* the links out of each vertex (built when a fault names a link or a
      * detour is needed), and the search's scratch */
-    int64_t *adj_start, *adj_link;
-    int64_t *prev_link, *queue;
+    int64_t *adj_start, *adj_link, *adj_to; /* CSR: out-links and their far ends */
+    int64_t *prev_link, *prev_vertex, *queue;
     uint32_t *seen, seen_gen;
     int64_t *pairs; /* random links: the undirected links (their lower-numbered direction) */
     int64_t npairs;
     struct fault_stats st;
     const struct topology *topo;
+    uint32_t gen;    /* counts changes of what is down: the routes' cache is valid in one */
     bool configured; /* the platform names faults */
 };
 

@@ -127,13 +127,17 @@ bool network_faults_init(struct network *n, const struct platform *plat, struct 
     if (!faults_init(n->faults, plat->conf, &n->topo, plat->nodes, err)) return false;
     if (faults_configured(n->faults) && !n->paths) { /* a flat network: its cache of one */
         n->paths = xmalloc(sizeof *n->paths * NETWORK_PATH_CACHE);
-        network_faults_changed(n);
+        for (int i = 0; i < NETWORK_PATH_CACHE; i++)
+            n->paths[i].src = -1;
     }
     return true;
 }
 
+/* The cache's entries of an earlier state are stale: O(1) per fault (a
+ * run of a million link failures cleared 4,096 entries at each). */
 void network_faults_changed(const struct network *n) {
-    for (int i = 0; n->paths && i < NETWORK_PATH_CACHE; i++)
+    if (++n->faults->gen != 0) return;
+    for (int i = 0; n->paths && i < NETWORK_PATH_CACHE; i++) /* the count wrapped */
         n->paths[i].src = -1;
 }
 
@@ -236,9 +240,10 @@ bool network_connected(const struct network *n, int32_t src, int32_t dst) {
 const struct path_cost *network_path(const struct network *n, int32_t src, int32_t dst) {
     uint64_t h = ((uint64_t)(uint32_t)src << 32 | (uint32_t)dst) * 0x9e3779b97f4a7c15ull;
     struct path_cost *p = &n->paths[h >> 52 & (NETWORK_PATH_CACHE - 1)];
-    if (p->src != src || p->dst != dst) {
+    if (p->src != src || p->dst != dst || p->gen != n->faults->gen) {
         p->src = src;
         p->dst = dst;
+        p->gen = n->faults->gen;
         compute_path(n, p);
     }
     return p;

@@ -22,6 +22,7 @@ struct path_cost {
                                            and the destination's link out of it */
     int32_t hops;                       /* -1: no route (a partition, docs/faults.md) */
     int32_t extra_hops;                 /* a detour around a fault: hops beyond the minimal route */
+    uint32_t gen;                       /* the faults' state it was computed in (net_faults.gen) */
     double extra_latency;               /* and the seconds it adds */
 };
 
