@@ -1015,6 +1015,14 @@ int MPIX_Comm_failure_ack(MPI_Comm comm);
 int PMPIX_Comm_failure_ack(MPI_Comm comm);
 int MPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
 int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+int MPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int MPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+int MPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int MPIX_Comm_iagree(MPI_Comm comm, int *flags, MPI_Request *request);
+int PMPIX_Comm_iagree(MPI_Comm comm, int *flags, MPI_Request *request);
 
 /* One-sided communication (api_rma.c) */
 int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,

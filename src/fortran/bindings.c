@@ -1726,6 +1726,46 @@ void pmpix_comm_failure_get_acked_(MPI_Fint *comm, MPI_Fint *failedgrp, MPI_Fint
     *ierr = PMPIX_Comm_failure_get_acked(*comm, (MPI_Group *)failedgrp);
 }
 
+void mpix_comm_get_failed_(MPI_Fint *comm, MPI_Fint *failedgrp, MPI_Fint *ierr) {
+    *ierr = MPIX_Comm_get_failed(*comm, (MPI_Group *)failedgrp);
+}
+
+void pmpix_comm_get_failed_(MPI_Fint *comm, MPI_Fint *failedgrp, MPI_Fint *ierr) {
+    *ierr = PMPIX_Comm_get_failed(*comm, (MPI_Group *)failedgrp);
+}
+
+void mpix_comm_ack_failed_(MPI_Fint *comm, MPI_Fint *num_to_ack, MPI_Fint *num_acked, MPI_Fint *ierr) {
+    *ierr = MPIX_Comm_ack_failed(*comm, *num_to_ack, (int *)num_acked);
+}
+
+void pmpix_comm_ack_failed_(MPI_Fint *comm, MPI_Fint *num_to_ack, MPI_Fint *num_acked, MPI_Fint *ierr) {
+    *ierr = PMPIX_Comm_ack_failed(*comm, *num_to_ack, (int *)num_acked);
+}
+
+void mpix_comm_ishrink_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierr) {
+    MPI_Request c_request = f_req_in(*request);
+    *ierr = MPIX_Comm_ishrink(*comm, (MPI_Comm *)newcomm, &c_request);
+    *request = f_req_out(c_request, *request);
+}
+
+void pmpix_comm_ishrink_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierr) {
+    MPI_Request c_request = f_req_in(*request);
+    *ierr = PMPIX_Comm_ishrink(*comm, (MPI_Comm *)newcomm, &c_request);
+    *request = f_req_out(c_request, *request);
+}
+
+void mpix_comm_iagree_(MPI_Fint *comm, MPI_Fint *flags, MPI_Fint *request, MPI_Fint *ierr) {
+    MPI_Request c_request = f_req_in(*request);
+    *ierr = MPIX_Comm_iagree(*comm, (int *)flags, &c_request);
+    *request = f_req_out(c_request, *request);
+}
+
+void pmpix_comm_iagree_(MPI_Fint *comm, MPI_Fint *flags, MPI_Fint *request, MPI_Fint *ierr) {
+    MPI_Request c_request = f_req_in(*request);
+    *ierr = PMPIX_Comm_iagree(*comm, (int *)flags, &c_request);
+    *request = f_req_out(c_request, *request);
+}
+
 void mpi_accumulate_(const void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) {
     *ierr = MPI_Accumulate(f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
 }

@@ -1058,6 +1058,37 @@ module mpi
             integer :: failedgrp
             integer :: ierror
         end subroutine MPIX_Comm_failure_get_acked
+        subroutine MPIX_Comm_get_failed(comm, failedgrp, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: failedgrp
+            integer :: ierror
+        end subroutine MPIX_Comm_get_failed
+        subroutine MPIX_Comm_ack_failed(comm, num_to_ack, num_acked, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: num_to_ack
+            integer :: num_acked
+            integer :: ierror
+        end subroutine MPIX_Comm_ack_failed
+        subroutine MPIX_Comm_ishrink(comm, newcomm, request, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: newcomm
+            integer :: request
+            integer :: ierror
+        end subroutine MPIX_Comm_ishrink
+        subroutine MPIX_Comm_iagree(comm, flags, request, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: flags
+            integer :: request
+            integer :: ierror
+        end subroutine MPIX_Comm_iagree
         subroutine MPI_Win_call_errhandler(win, errorcode, ierror)
             import
             implicit none

@@ -52,12 +52,16 @@ static void describe_victim(struct sim *s, int32_t rank) {
     } else {
         sim_report_append(s, "running");
     }
+    if (r->state != RS_WAITING) wait_describe_outstanding(s, rank, 4);
     int64_t unexp = 0;
     for (const struct request *q = r->unexp_head; q; q = q->qnext)
-        unexp++;
-    sim_report_append(s, "; %u request%s outstanding, %lld message%s sent to it not yet received\n",
-                      r->noutstanding, r->noutstanding == 1 ? "" : "s", (long long)unexp,
-                      unexp == 1 ? "" : "s");
+        if (unexp++ < 4)
+            sim_report_append(s, "%s%lld bytes from rank %d tag %d",
+                              unexp == 1 ? "; sent to it, not yet received: " : ", ",
+                              (long long)q->size, q->owner, q->tag);
+    sim_report_append(s, "%s (%u request%s outstanding, %lld message%s sent to it not received)\n",
+                      unexp > 4 ? ", ..." : "", r->noutstanding, r->noutstanding == 1 ? "" : "s",
+                      (long long)unexp, unexp == 1 ? "" : "s");
 }
 
 /* Whether every rank that survives returns errors instead of aborting. */

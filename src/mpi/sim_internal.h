@@ -557,6 +557,8 @@ void wait_recheck(struct sim *s, int32_t rank);
 void wait_resolved(struct sim *s, const struct request *r);
 void wait_complete(struct sim *s, int32_t rank);
 void wait_describe(struct sim *s, int32_t rank);
+/* Its requests not complete (at most max), each after "; ". */
+void wait_describe_outstanding(struct sim *s, int32_t rank, int max);
 /* deadlock.c: what blocked rank waits for, as wait_describe writes it (a
  * malloc'd string) */
 char *deadlock_describe(struct sim *s, int32_t rank);

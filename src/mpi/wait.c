@@ -235,6 +235,22 @@ static void describe_request(struct sim *s, struct request *q) {
     }
 }
 
+void wait_describe_outstanding(struct sim *s, int32_t rank, int max) {
+    int n = 0;
+    for (struct request *q = s->ranks[rank].outstanding; q; q = q->onext) {
+        if (q->flags & RF_RESOLVED) continue;
+        if (n++ == max) {
+            sim_report_append(s, "; ...");
+            break;
+        }
+        sim_report_append(s, "; ");
+        if (q->kind == REQ_COLL)
+            sched_describe(s, q->sched);
+        else
+            describe_request(s, q);
+    }
+}
+
 void wait_describe(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
     int n = 0;

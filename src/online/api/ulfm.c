@@ -1,7 +1,9 @@
 /* ULFM, the fault-tolerance extension of MPI as MPICH and Open MPI ship it
  * (docs/faults.md): the error classes MPIX_ERR_PROC_FAILED and
  * MPIX_ERR_REVOKED, and MPIX_Comm_revoke, _is_revoked, _shrink, _agree,
- * _failure_ack, _failure_get_acked. Which ranks failed comes from the MPI
+ * _failure_ack, _failure_get_acked, and Open MPI 5's _get_failed,
+ * _ack_failed, _ishrink and _iagree (the last two complete within the
+ * call: their request is done). Which ranks failed comes from the MPI
  * layer (a node's crash, sim_rank_failed); revocation is kept here, by the
  * communicator's context, for every member. */
 #include <stdlib.h>
@@ -137,6 +139,62 @@ int PMPIX_Comm_agree(MPI_Comm comm, int *flag) {
     API_RETURN(rc);
 }
 
+/* The failed members known now (Open MPI 5's and MPICH 4's form). */
+int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp) {
+    API_ENTER("MPIX_Comm_get_failed");
+    int rc = api_check_comm("MPIX_Comm_get_failed", comm);
+    if (rc != MPI_SUCCESS) API_RETURN(rc);
+    int n;
+    int32_t *failed = members(comm, true, &n);
+    *failedgrp = n ? api_group_of(failed, n) : MPI_GROUP_EMPTY;
+    free(failed);
+    API_RETURN(MPI_SUCCESS);
+}
+
+/* Acknowledges the first num_to_ack failed members (in the order of
+ * MPIX_Comm_get_failed); *num_acked: how many are acknowledged now. */
+int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked) {
+    API_ENTER("MPIX_Comm_ack_failed");
+    int rc = api_check_comm("MPIX_Comm_ack_failed", comm);
+    if (rc != MPI_SUCCESS) API_RETURN(rc);
+    struct acked *a = acked_of(comm);
+    int n;
+    int32_t *failed = members(comm, true, &n);
+    if (num_to_ack > n) num_to_ack = n;
+    if (num_to_ack > a->n) {
+        free(a->world);
+        a->world = failed;
+        a->n = num_to_ack;
+        failed = NULL;
+    }
+    free(failed);
+    *num_acked = a->n;
+    API_RETURN(MPI_SUCCESS);
+}
+
+/* A request already complete, for the non-blocking forms done in the call. */
+static void done_request(MPI_Request *req) {
+    struct simpi_request *w = api_request_new();
+    w->active = true;
+    *req = w;
+}
+
+int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req) {
+    int rc = PMPIX_Comm_shrink(comm, newcomm);
+    if (rc == MPI_SUCCESS) done_request(req);
+    return rc;
+}
+
+int PMPIX_Comm_iagree(MPI_Comm comm, int *flags, MPI_Request *req) {
+    int rc = PMPIX_Comm_agree(comm, flags);
+    done_request(req);
+    return rc;
+}
+
+#pragma weak MPIX_Comm_get_failed = PMPIX_Comm_get_failed
+#pragma weak MPIX_Comm_ack_failed = PMPIX_Comm_ack_failed
+#pragma weak MPIX_Comm_ishrink = PMPIX_Comm_ishrink
+#pragma weak MPIX_Comm_iagree = PMPIX_Comm_iagree
 #pragma weak MPIX_Comm_revoke = PMPIX_Comm_revoke
 #pragma weak MPIX_Comm_is_revoked = PMPIX_Comm_is_revoked
 #pragma weak MPIX_Comm_shrink = PMPIX_Comm_shrink
