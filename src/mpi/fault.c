@@ -110,6 +110,7 @@ static void fault_event(void *ctx, const struct event *ev) {
     struct net_faults *f = s->net->faults;
     (void)ev;
     struct fault_event e;
+    if (s->finished == s->nranks) return; /* the job is over: later faults do not count */
     while (faults_next_time(f) <= s->eng.now && s->status == SIM_OK) {
         if (!faults_pop(f, &e)) continue;
         network_faults_changed(s->net);

@@ -50,9 +50,10 @@ static double draw_unit(uint64_t *state) {
 
 static void schedule_draw(struct net_faults *f, int idx, simtime_t now) {
     struct fault_random *r = &f->rnd[idx];
-    double wait = -log(draw_unit(&r->rng)) / r->rate;
-    simtime_t at = simtime_add(now, simtime_from_seconds(wait));
-    if (at == SIMTIME_NEVER) return; /* beyond the largest time: no more */
+    simtime_t wait = simtime_from_seconds(-log(draw_unit(&r->rng)) / r->rate);
+    if (wait == SIMTIME_NEVER) return;
+    simtime_t at = simtime_add(now, wait + 1); /* strictly later */
+    if (at == SIMTIME_NEVER) return;           /* beyond the largest time: no more */
     push_event(f, (struct fault_event){.at = at, .entry = idx, .what = FAULT_DRAW});
 }
 
@@ -257,6 +258,11 @@ static bool read_mtbf(struct net_faults *f, const struct conf_node *m, const cha
                       "'%s.%s': found '%s', expected a positive time (e.g. 10h)", path,
                       each ? "mtbf" : "system_mtbf", v->kind == CONF_SCALAR ? v->value : "a map");
     r->rate = each ? (double)r->elements / sec : 1.0 / sec;
+    if (r->rate > 1e9) /* the draws would outnumber any run's events */
+        return err_at(err, v->file, v->line,
+                      "'%s.%s': %s over %lld element%s is more than one failure per nanosecond",
+                      path, each ? "mtbf" : "system_mtbf", v->value, (long long)r->elements,
+                      r->elements == 1 ? "" : "s");
     (void)f;
     return true;
 }
@@ -277,6 +283,8 @@ static bool read_random(struct net_faults *f, const struct conf_node *m, const c
                       path);
     if (r.links && !f->pairs) collect_pairs(f);
     r.elements = r.links ? f->npairs : f->nodes;
+    if (r.elements == 0)
+        return err_at(err, m->file, m->line, "'%s': the topology has no %s to fail", path, target);
     if (!read_mtbf(f, m, path, &r, err)) return false;
     const struct conf_node *rep = conf_map_get(m, "repair");
     if (rep && !r.links)
