@@ -185,8 +185,15 @@ bool analysis_finish(struct analysis *a, const struct run_info *info, struct sim
     sim_set_observer(a->sim, NULL);
     intervals_integrate(&a->iv, a->sim);
     bool ok = true;
+    size_t nfaults;
+    const struct sim_fault_note *faults = sim_fault_log(a->sim, &nfaults);
+    if (a->pv) paraver_faults(a->pv, faults, nfaults);
+    if (a->chrome) chrome_faults(a->chrome, faults, nfaults);
     if (a->pv) {
-        ok = paraver_close(a->pv, &a->iv, sim_now(a->sim), err);
+        simtime_t end = sim_now(a->sim); /* a fault's abort: the computations under way end later */
+        for (int32_t r = 0; a->iv.nodes[0].rank && r < a->iv.nranks; r++)
+            if (a->iv.nodes[0].rank[r].exec > end) end = a->iv.nodes[0].rank[r].exec;
+        ok = paraver_close(a->pv, &a->iv, end, err);
         a->pv = NULL;
     }
     if (a->chrome) {

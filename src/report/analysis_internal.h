@@ -103,6 +103,10 @@ void paraver_message(struct paraver *pv, const struct sim_message *m);
 void paraver_interval(struct paraver *pv, int32_t rank, simtime_t t, int32_t node);
 bool paraver_close(struct paraver *pv, const struct intervals *iv, simtime_t end,
                    struct sim_error *err);
+/* The run's faults (docs/faults.md), as events of type "simpi fault" on
+ * rank 0's row (value: the fault's number from 1, named in the .pcf), and
+ * as global instants of the Chrome trace; the log outlives the close. */
+void paraver_faults(struct paraver *pv, const struct sim_fault_note *log, size_t n);
 
 struct chrome;
 struct chrome *chrome_open(const struct sim *s, const char *path, const char *what,
@@ -113,6 +117,7 @@ void chrome_message(struct chrome *c, const struct sim_message *m);
 void chrome_interval(struct chrome *c, int32_t rank, simtime_t t, const char *name);
 /* Writes the file (err NULL: discards it). */
 bool chrome_close(struct chrome *c, struct sim_error *err);
+void chrome_faults(struct chrome *c, const struct sim_fault_note *log, size_t n);
 /* A split run: a worker's events for the first, which adds them to its own
  * (unpack returns the bytes read, 0 if malformed). */
 void chrome_pack(const struct chrome *c, struct blob *b);

@@ -42,6 +42,8 @@ struct chrome {
     char **names; /* interval names, numbered by first use here */
     int32_t nnames, names_cap;
     char *what;
+    const struct sim_fault_note *faults; /* global instants */
+    size_t nfaults;
 };
 
 static void put_us(FILE *f, simtime_t t) {
@@ -191,6 +193,13 @@ static void write_all(struct chrome *c) {
     uint64_t flows = 0;
     for (size_t i = 0; i < c->n; i++)
         write_event(f, c, &c->ev[i], &flows);
+    for (size_t i = 0; i < c->nfaults; i++) { /* a fault: an instant across the whole trace */
+        fputs(",\n{\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":", f);
+        put_us(f, c->faults[i].at);
+        fputs(",\"cat\":\"fault\",\"name\":", f);
+        escape_json(f, c->faults[i].what);
+        fputs("}", f);
+    }
     fputs("\n]}\n", f);
 }
 
@@ -244,6 +253,11 @@ size_t chrome_unpack(struct chrome *c, const char *p, size_t len) {
     }
     free(map);
     return ok ? at + sizeof n + (size_t)n * sizeof(struct ch_ev) : 0;
+}
+
+void chrome_faults(struct chrome *c, const struct sim_fault_note *log, size_t n) {
+    c->faults = log;
+    c->nfaults = n;
 }
 
 bool chrome_close(struct chrome *c, struct sim_error *err) {

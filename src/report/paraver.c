@@ -28,6 +28,7 @@
 #define EV_COLL 50000002
 #define EV_OTHER 50000003
 #define EV_INTERVAL 60000001
+#define EV_FAULT 60000002
 
 enum { PRV_STATE = 1, PRV_EVENT = 2, PRV_COMM = 3 };
 
@@ -67,10 +68,12 @@ struct paraver {
     long file_records;
     int nruns;
     int32_t nranks;
-    int32_t *cpu;               /* rank -> Paraver CPU (1-based, node by node) */
-    int32_t *node;              /* rank -> node (0-based) */
-    uint32_t *seq;              /* rank -> records of states and events made so far */
-    const int32_t *interval_to; /* a split run: interval nodes renumbered (NULL: none) */
+    int32_t *cpu;                        /* rank -> Paraver CPU (1-based, node by node) */
+    int32_t *node;                       /* rank -> node (0-based) */
+    uint32_t *seq;                       /* rank -> records of states and events made so far */
+    const int32_t *interval_to;          /* a split run: interval nodes renumbered (NULL: none) */
+    const struct sim_fault_note *faults; /* named in the .pcf */
+    size_t nfaults;
     int32_t ninterval_to;
     int32_t nnodes;
     bool failed; /* a write to the temporary file failed */
@@ -317,6 +320,13 @@ void paraver_message(struct paraver *pv, const struct sim_message *m) {
     r->tag = m->tag;
 }
 
+void paraver_faults(struct paraver *pv, const struct sim_fault_note *log, size_t n) {
+    pv->faults = log;
+    pv->nfaults = n;
+    for (size_t i = 0; i < n; i++)
+        add_event(pv, 0, ns(log[i].at), EV_FAULT, i + 1);
+}
+
 void paraver_interval(struct paraver *pv, int32_t rank, simtime_t t, int32_t node) {
     add_event(pv, rank, ns(t), EV_INTERVAL, (uint64_t)node);
 }
@@ -551,6 +561,13 @@ static const char *const pcf_colors[] = {"117,195,255", "0,0,255",   "255,0,0", 
                                          "179,0,0",     "0,255,0",   "235,0,0",  "172,174,41",
                                          "255,144,26",  "255,255,0", "0,224,224"};
 
+static void write_pcf_faults(FILE *f, const struct paraver *pv) {
+    if (!pv->nfaults) return;
+    fprintf(f, "\n\nEVENT_TYPE\n0    %d    simpi fault\nVALUES\n", EV_FAULT);
+    for (size_t i = 0; i < pv->nfaults; i++)
+        fprintf(f, "%-3zu %s\n", i + 1, pv->faults[i].what);
+}
+
 static void write_pcf(FILE *f, const struct intervals *iv) {
     fputs("DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
           "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
@@ -633,8 +650,8 @@ static bool prv_body(FILE *f, const void *a, const void *b) {
 }
 
 static bool pcf_body(FILE *f, const void *a, const void *b) {
-    (void)b;
     write_pcf(f, a);
+    write_pcf_faults(f, b);
     return true;
 }
 
@@ -655,7 +672,7 @@ bool paraver_close(struct paraver *pv, const struct intervals *iv, simtime_t end
         if (pv->tmp) fflush(pv->tmp);
         struct prv_args args = {pv, end};
         ok = write_file(pv, ".prv", err, prv_body, &args, NULL) &&
-             write_file(pv, ".pcf", err, pcf_body, iv, NULL) &&
+             write_file(pv, ".pcf", err, pcf_body, iv, pv) &&
              write_file(pv, ".row", err, row_body, pv, NULL);
     }
     helper_stop(pv);

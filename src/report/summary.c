@@ -127,8 +127,9 @@ static void print_faults(FILE *out, const struct sim *s) {
     const struct fault_stats *f = sim_fault_stats(s);
     if (!f) return;
     char tb[48];
-    fprintf(out, "faults: %lld node crash%s (%d rank%s failed), %lld link%s and %lld switch%s down, "
-                 "%lld repair%s",
+    fprintf(out,
+            "faults: %lld node crash%s (%d rank%s failed), %lld link%s and %lld switch%s down, "
+            "%lld repair%s",
             (long long)f->crashes, f->crashes == 1 ? "" : "es", sim_failed_ranks(s),
             sim_failed_ranks(s) == 1 ? "" : "s", (long long)f->links_down,
             f->links_down == 1 ? "" : "s", (long long)f->switches_down,
@@ -339,8 +340,9 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
     fprintf(f,
             "{\n  \"predicted_time\": %.12g,\n  \"end_time\": %.12g,\n  \"status\": \"%s\",\n  "
             "\"partial\": %s,\n  \"exit_status\": %d,\n  \"input\": ",
-            in->status == SIM_OK ? sec(summary_predicted(s)) : -1.0, sec(summary_end(s, in->status)),
-            status[in->status], in->status == SIM_OK ? "false" : "true", in->exit_status);
+            in->status == SIM_OK ? sec(summary_predicted(s)) : -1.0,
+            sec(summary_end(s, in->status)), status[in->status],
+            in->status == SIM_OK ? "false" : "true", in->exit_status);
     escape_json(f, in->what);
     fprintf(f, ",\n  \"platform\": ");
     escape_json(f, in->platform);
