@@ -213,14 +213,16 @@ int32_t sim_failed_ranks(const struct sim *s) {
     return s->ndead;
 }
 
-bool sim_comm_failed(const struct sim *s, int32_t rank, int32_t comm_id) {
-    if (!s->ndead) return false;
-    int32_t me;
-    const struct comm *c = sim_comm_get(s, rank, comm_id, &me);
-    if (!c) return false;
-    for (int32_t i = 0; i < c->size; i++)
+bool fault_comm_has_failed(const struct sim *s, const struct comm *c) {
+    for (int32_t i = 0; s->ndead && i < c->size; i++)
         if (s->ranks[comm_world_rank(c, i)].dead == 1) return true;
     return false;
+}
+
+bool sim_comm_failed(const struct sim *s, int32_t rank, int32_t comm_id) {
+    int32_t me;
+    const struct comm *c = s->ndead ? sim_comm_get(s, rank, comm_id, &me) : NULL;
+    return c && fault_comm_has_failed(s, c);
 }
 
 void sim_set_tolerant(struct sim *s, int32_t rank, bool tolerant) {

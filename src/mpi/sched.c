@@ -455,11 +455,7 @@ bool sched_check_partner(struct sim *s, const struct request *x, const struct re
 
 bool sched_fail(struct sim *s, struct request *req) {
     struct sched *sc = req->sched;
-    if (!sc || sc->req != req) return false;
-    bool failed = false;
-    for (int32_t i = 0; i < sc->comm->size && !failed; i++)
-        failed = s->ranks[comm_world_rank(sc->comm, i)].dead == 1;
-    if (!failed) return false;
+    if (!sc || sc->req != req || !fault_comm_has_failed(s, sc->comm)) return false;
     sc->req = NULL; /* the schedule runs on, for the members still in it, and ends alone */
     req->sched = NULL;
     req->hold = HOLD_FAILED;

@@ -542,6 +542,8 @@ bool fault_fail_request(struct sim *s, struct request *q, bool quiet);
 /* A message from rank `from` to `to` finds no route (faults cut the
  * network): the run stops with a partition report; true if it did. */
 bool fault_partitioned(struct sim *s, int32_t from, int32_t to);
+/* Whether a member of communicator c has failed. */
+bool fault_comm_has_failed(const struct sim *s, const struct comm *c);
 /* A request of rank that failed at once (an operation with a failed rank). */
 struct request *fault_failed_request(struct sim *s, int32_t rank, int kind);
 /* pt2pt.c: a posted receive withdrawn and ended as failed (now). */

@@ -94,6 +94,12 @@ static bool read_contention(struct network *n, const struct conf_node *net, stru
     return true;
 }
 
+/* Every entry of the routes' cache empty. */
+static void clear_paths(const struct network *n) {
+    for (int i = 0; n->paths && i < NETWORK_PATH_CACHE; i++)
+        n->paths[i].src = -1;
+}
+
 bool network_init(struct network *n, struct platform *plat, struct sim_error *err) {
     memset(n, 0, sizeof *n);
     const struct conf_node *root = plat->conf;
@@ -110,8 +116,7 @@ bool network_init(struct network *n, struct platform *plat, struct sim_error *er
     if (!topology_is_flat(&n->topo)) {
         plat->nodes = n->topo.nodes;
         n->paths = xmalloc(sizeof *n->paths * NETWORK_PATH_CACHE);
-        for (int i = 0; i < NETWORK_PATH_CACHE; i++)
-            n->paths[i].src = -1;
+        clear_paths(n);
         n->route = xmalloc(sizeof *n->route * (TOPO_MAX_HOPS + 3));
         n->classes = xmalloc(sizeof *n->classes * (TOPO_MAX_HOPS + 3));
     }
@@ -127,8 +132,7 @@ bool network_faults_init(struct network *n, const struct platform *plat, struct 
     if (!faults_init(n->faults, plat->conf, &n->topo, plat->nodes, err)) return false;
     if (faults_configured(n->faults) && !n->paths) { /* a flat network: its cache of one */
         n->paths = xmalloc(sizeof *n->paths * NETWORK_PATH_CACHE);
-        for (int i = 0; i < NETWORK_PATH_CACHE; i++)
-            n->paths[i].src = -1;
+        clear_paths(n);
     }
     return true;
 }
@@ -136,9 +140,7 @@ bool network_faults_init(struct network *n, const struct platform *plat, struct 
 /* The cache's entries of an earlier state are stale: O(1) per fault (a
  * run of a million link failures cleared 4,096 entries at each). */
 void network_faults_changed(const struct network *n) {
-    if (++n->faults->gen != 0) return;
-    for (int i = 0; n->paths && i < NETWORK_PATH_CACHE; i++) /* the count wrapped */
-        n->paths[i].src = -1;
+    if (++n->faults->gen == 0) clear_paths(n); /* the count wrapped */
 }
 
 void network_destroy(struct network *n) {
@@ -181,14 +183,15 @@ int network_route(const struct network *n, int32_t src, int32_t dst, int64_t *li
     return k;
 }
 
-/* The latency of the topology's own route, as if nothing were down (the
- * caller restores the count of what is down). */
-static double minimal_latency(const struct network *n, int32_t a, int32_t b) {
-    n->faults->down = 0;
-    int hops, k = network_route(n, a, b, n->route, n->classes, &hops);
-    double lat = n->overhead;
+/* The latency of the links of the topology's own route between two nodes,
+ * whatever is down (the nodes' own links and the overhead aside: a detour
+ * has the same). Uses the network's scratch route: call it last. */
+static double own_route_latency(const struct network *n, int32_t a, int32_t b) {
+    struct topology *t = (struct topology *)&n->topo; /* route caches are the topology's own */
+    int k = topology_route(t, a, b, n->route);
+    double lat = 0;
     for (int i = 0; i < k; i++)
-        lat += n->topo.cls[n->classes[i]].latency;
+        lat += t->cls[topology_link_class(t, n->route[i])].latency;
     return lat;
 }
 
@@ -225,9 +228,10 @@ static void compute_path(const struct network *n, struct path_cost *p) {
     int32_t minimal = topology_distance((struct topology *)t, p->src, p->dst);
     if (hops > minimal) { /* a detour: what it adds to the topology's own route */
         p->extra_hops = hops - minimal;
-        int64_t down = n->faults->down;
-        p->extra_latency = lat - minimal_latency(n, (int32_t)p->src, (int32_t)p->dst);
-        n->faults->down = down;
+        double detour = 0; /* the route's first `hops` links are the topology's */
+        for (int i = 0; i < hops; i++)
+            detour += t->cls[n->classes[i]].latency;
+        p->extra_latency = detour - own_route_latency(n, (int32_t)p->src, (int32_t)p->dst);
     }
 }
 
