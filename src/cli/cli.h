@@ -86,6 +86,10 @@ bool cli_convert_to_binary(const char *in, const char *out, int codec, struct si
 bool cli_parse_procs(const char *opt, const char *value, int *out);
 /* --placement block|cyclic (how a split run's nodes go to its workers). */
 bool cli_parse_placement(const char *value, int *out);
+/* value as the name it matches in names (NULL-terminated; hyphens read as
+ * underscores, any case), or NULL after "simpi WHAT: found 'x' (did you
+ * mean 'y'?), expected one of: ..." on stderr. */
+const char *cli_enum_value(const char *what, const char *value, const char *const *names);
 /* How many processes the launcher that started this one started (mpirun's
  * OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE, Slurm's SLURM_NTASKS), 0 if none. */
 int cli_launcher_size(void);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/conf.h"
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "net/network.h"
@@ -163,13 +164,20 @@ bool cli_parse_procs(const char *opt, const char *value, int *out) {
     return false;
 }
 
+const char *cli_enum_value(const char *what, const char *value, const char *const *names) {
+    int i = conf_name_find(value, names);
+    if (i >= 0) return names[i];
+    char why[768];
+    conf_name_expected(value, names, why, sizeof why);
+    fprintf(stderr, "simpi %s: %s\n", what, why);
+    return NULL;
+}
+
 bool cli_parse_placement(const char *value, int *out) {
-    if (!strcmp(value, "block") || !strcmp(value, "cyclic")) {
-        *out = !strcmp(value, "cyclic");
-        return true;
-    }
-    fprintf(stderr, "simpi: --placement: found '%s', expected block or cyclic\n", value);
-    return false;
+    static const char *const placements[] = {"block", "cyclic", NULL};
+    const char *v = cli_enum_value("--placement", value, placements);
+    if (v) *out = v == placements[1];
+    return v != NULL;
 }
 
 int cli_launcher_size(void) {

@@ -293,16 +293,12 @@ int cmd_run(int argc, char **argv) {
             }
             set_env("SIMPI_TIMELINE_RANKS", v);
         } else if ((v = value_of("--cpu", argc, argv, &i))) {
-            if (strcmp(v, "measure") && strcmp(v, "ignore")) {
-                fprintf(stderr, "simpi run: --cpu: found '%s', expected measure or ignore\n", v);
-                return EXIT_USAGE;
-            }
+            static const char *const modes[] = {"measure", "ignore", NULL};
+            if (!(v = cli_enum_value("run: --cpu", v, modes))) return EXIT_USAGE;
             set_env("SIMPI_CPU", v);
         } else if ((v = value_of("--thread-cores", argc, argv, &i))) {
-            if (strcmp(v, "one") && strcmp(v, "all")) {
-                fprintf(stderr, "simpi run: --thread-cores: found '%s', expected one or all\n", v);
-                return EXIT_USAGE;
-            }
+            static const char *const modes[] = {"one", "all", NULL};
+            if (!(v = cli_enum_value("run: --thread-cores", v, modes))) return EXIT_USAGE;
             set_env("SIMPI_THREAD_CORES", v);
         } else if ((v = value_of("--host-speed", argc, argv, &i))) {
             set_env("SIMPI_HOST_SPEED", v);
@@ -313,18 +309,12 @@ int cmd_run(int argc, char **argv) {
         } else if ((v = value_of("--wall-limit", argc, argv, &i))) {
             set_env("SIMPI_WALL_LIMIT", v);
         } else if ((v = value_of("--check", argc, argv, &i))) {
-            if (strcmp(v, "off") && strcmp(v, "default") && strcmp(v, "full")) {
-                fprintf(stderr, "simpi run: --check: found '%s', expected off, default or full\n",
-                        v);
-                return EXIT_USAGE;
-            }
+            static const char *const levels[] = {"off", "default", "full", NULL};
+            if (!(v = cli_enum_value("run: --check", v, levels))) return EXIT_USAGE;
             set_env("SIMPI_CHECK", v);
         } else if ((v = value_of("--progress", argc, argv, &i))) {
-            if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
-                fprintf(stderr,
-                        "simpi run: --progress: found '%s', expected auto, always or never\n", v);
-                return EXIT_USAGE;
-            }
+            static const char *const modes[] = {"auto", "always", "never", NULL};
+            if (!(v = cli_enum_value("run: --progress", v, modes))) return EXIT_USAGE;
             set_env("SIMPI_PROGRESS", v);
         } else if (!strcmp(a, "--privatize")) {
             set_env("SIMPI_PRIVATIZE", "1");

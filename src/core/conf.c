@@ -154,6 +154,74 @@ bool conf_check_keys(const struct conf_node *map, const char *path, const char *
     return true;
 }
 
+/* One character of a name as compared: lower case, '-' read as '_'. */
+static int name_char(char c) {
+    if (c == '-') return '_';
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : (unsigned char)c;
+}
+
+bool conf_name_eq(const char *a, const char *b) {
+    for (; *a && *b; a++, b++)
+        if (name_char(*a) != name_char(*b)) return false;
+    return *a == *b;
+}
+
+int conf_name_find(const char *given, const char *const *names) {
+    for (int i = 0; names[i]; i++)
+        if (conf_name_eq(given, names[i])) return i;
+    return -1;
+}
+
+static void name_fold(const char *in, char *out, size_t len) {
+    size_t i = 0;
+    for (; in[i] && i + 1 < len; i++)
+        out[i] = (char)name_char(in[i]);
+    out[i] = '\0';
+}
+
+const char *conf_name_closest(const char *given, const char *const *names) {
+    char g[64], n[64];
+    name_fold(given, g, sizeof g);
+    const char *best = NULL;
+    int best_d = strlen(g) > 8 ? 4 : 3;
+    for (int i = 0; names[i]; i++) {
+        name_fold(names[i], n, sizeof n);
+        int d = err_edit_distance(g, n);
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    return best;
+}
+
+void conf_name_expected(const char *given, const char *const *names, char *buf, size_t len) {
+    char list[512];
+    join_allowed(names, list, sizeof list);
+    const char *near = conf_name_closest(given, names);
+    if (near)
+        snprintf(buf, len, "found '%s' (did you mean '%s'?), expected one of: %s", given, near,
+                 list);
+    else
+        snprintf(buf, len, "found '%s', expected one of: %s", given, list);
+}
+
+bool conf_get_enum(const struct conf_node *map, const char *path, const char *key,
+                   const char *const *names, int *out, struct sim_error *err) {
+    const struct conf_node *v = conf_map_get(map, key);
+    if (!v) return true;
+    const char *given = conf_get_scalar(map, path, key, err);
+    if (!given) return false;
+    int i = conf_name_find(given, names);
+    if (i >= 0) {
+        *out = i;
+        return true;
+    }
+    char why[768];
+    conf_name_expected(given, names, why, sizeof why);
+    return err_at(err, v->file, v->line, "'%s%s%s': %s", path, path[0] ? "." : "", key, why);
+}
+
 static bool is_index(const char *s) {
     if (!*s) return false;
     for (; *s; s++)

@@ -6,6 +6,7 @@
 #define SIMPI_CONF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/error.h"
@@ -57,6 +58,22 @@ bool conf_get_int(const struct conf_node *map, const char *path, const char *key
 /* The scalar text at map[key], or an error. */
 const char *conf_get_scalar(const struct conf_node *map, const char *path, const char *key,
                             struct sim_error *err);
+
+/* Enumerated values. simpi spells every name with underscores (fat_tree,
+ * recursive_doubling, link_latency); a hyphen is read as an underscore and
+ * letters' case is ignored, so `fat-tree`, `Recursive-Doubling` and
+ * `FAT_TREE` name the same thing. conf_name_eq compares two names that way;
+ * conf_name_find returns given's index in names (NULL-terminated) or -1;
+ * conf_name_closest the nearest of names within a few edits, or NULL. */
+bool conf_name_eq(const char *a, const char *b);
+int conf_name_find(const char *given, const char *const *names);
+const char *conf_name_closest(const char *given, const char *const *names);
+/* Writes "found 'X' (did you mean 'Y'?), expected one of: a, b, c" into buf. */
+void conf_name_expected(const char *given, const char *const *names, char *buf, size_t len);
+/* map[key] as an index into names, with a "did you mean" error naming the
+ * file, line and path; *out is left alone when the key is absent. */
+bool conf_get_enum(const struct conf_node *map, const char *path, const char *key,
+                   const char *const *names, int *out, struct sim_error *err);
 
 /* Layers `over` (a map) onto `base` (a map), taking over's nodes: its keys
  * replace base's, maps present in both are merged key by key, except that

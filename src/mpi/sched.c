@@ -274,7 +274,7 @@ struct request *sim_icoll_v(struct sim *s, int32_t rank, int32_t comm_id, enum c
 
 static int kind_by_name(const char *op) {
     int kind = 0;
-    while (kind < COLL_KINDS && strcmp(sim_coll_name((enum coll_kind)kind), op))
+    while (kind < COLL_KINDS && !conf_name_eq(sim_coll_name((enum coll_kind)kind), op))
         kind++;
     return kind;
 }
@@ -293,10 +293,12 @@ static bool read_forced(struct sim *s, const char *op, const struct conf_node *v
     const struct coll_algo *a =
         v->kind == CONF_SCALAR ? coll_find((enum coll_kind)kind, v->value) : NULL;
     if (!a) {
-        char names[256];
-        coll_names((enum coll_kind)kind, names, sizeof names);
-        return err_at(err, v->file, v->line, "'mpi.coll.%s': found '%s', expected one of: %s", op,
-                      v->kind == CONF_SCALAR ? v->value : "a map or list", names);
+        const char *names[COLL_ALGOS + 1];
+        coll_names((enum coll_kind)kind, names, COLL_ALGOS + 1);
+        char why[768];
+        conf_name_expected(v->kind == CONF_SCALAR ? v->value : "a map or list", names, why,
+                           sizeof why);
+        return err_at(err, v->file, v->line, "'mpi.coll.%s': %s", op, why);
     }
     s->coll.forced[kind] = a;
     return true;
@@ -367,12 +369,8 @@ bool sched_read_forced(struct sim *s, struct sim_error *err) {
         const char *key = coll->keys[i];
         int64_t num;
         if (!strcmp(key, "selector")) {
-            int sel = v->kind == CONF_SCALAR ? coll_selector_find(v->value) : -1;
-            if (sel < 0)
-                return err_at(err, v->file, v->line,
-                              "'mpi.coll.selector': found '%s', expected one of: fixed, mpich, "
-                              "ompi",
-                              v->kind == CONF_SCALAR ? v->value : "a map or list");
+            int sel = 0;
+            if (!conf_get_enum(coll, "mpi.coll", key, coll_selector_names, &sel, err)) return false;
             s->coll.selector = (enum coll_selector)sel;
         } else if (!strcmp(key, "segment_size")) {
             if (!conf_get_size(coll, "mpi.coll", key, false, &num, err)) return false;
@@ -384,12 +382,10 @@ bool sched_read_forced(struct sim *s, struct sim_error *err) {
             if (!conf_get_int(coll, "mpi.coll", key, 1, 1 << 20, &num, err)) return false;
             s->coll.window = (int32_t)num;
         } else if (!strcmp(key, "model")) {
-            bool an = v->kind == CONF_SCALAR && !strcmp(v->value, "analytic");
-            if (!an && !(v->kind == CONF_SCALAR && !strcmp(v->value, "schedules")))
-                return err_at(err, v->file, v->line,
-                              "'mpi.coll.model': found '%s', expected one of: schedules, analytic",
-                              v->kind == CONF_SCALAR ? v->value : "a map or list");
-            s->coll.analytic = an;
+            static const char *const models[] = {"schedules", "analytic", NULL};
+            int an = 0;
+            if (!conf_get_enum(coll, "mpi.coll", key, models, &an, err)) return false;
+            s->coll.analytic = an == 1;
         } else if (!strcmp(key, "analytic")) {
             if (!read_analytic(s, v, err)) return false;
         } else if (!strcmp(key, "analytic_latency")) {

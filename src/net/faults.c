@@ -270,12 +270,12 @@ static bool read_mtbf(struct net_faults *f, const struct conf_node *m, const cha
 static bool read_random(struct net_faults *f, const struct conf_node *m, const char *path,
                         uint64_t run_seed, struct sim_error *err) {
     struct fault_random r = {.entry = (int32_t)f->nrnd};
-    const char *target = conf_get_scalar(m, path, "target", err);
-    if (!target) return false;
-    if (strcmp(target, "nodes") && strcmp(target, "links"))
-        return err_at(err, conf_map_get(m, "target")->file, conf_map_get(m, "target")->line,
-                      "'%s.target': found '%s', expected nodes or links", path, target);
-    r.links = !strcmp(target, "links");
+    static const char *const targets[] = {"nodes", "links", NULL};
+    int links = -1;
+    if (!conf_get_enum(m, path, "target", targets, &links, err)) return false;
+    if (links < 0) return err_at(err, m->file, m->line, "'%s': missing key 'target'", path);
+    r.links = links == 1;
+    const char *target = targets[links];
     if (r.links && (!f->vertices || !f->topo->links))
         return err_at(err, m->file, m->line,
                       "'%s': the flat network (inter:) has no links to fail; choose a topology "
@@ -317,16 +317,14 @@ static bool read_entry(struct net_faults *f, const struct conf_node *m, int idx,
         return err_at(err, m->file, m->line,
                       "'%s': expected a map, e.g. {at: 1.5ms, node: 12, kind: crash}", path);
     if (!conf_check_keys(m, path, entry_keys, err)) return false;
-    const char *kind = conf_get_scalar(m, path, "kind", err);
-    if (!kind) return false;
-    if (!strcmp(kind, "crash")) return read_crash(f, m, path, idx, err);
-    if (!strcmp(kind, "down")) return read_down(f, m, path, idx, err);
-    if (!strcmp(kind, "random")) return read_random(f, m, path, run_seed, err);
-    const struct conf_node *k = conf_map_get(m, "kind");
-    return err_at(err, k->file, k->line,
-                  "'%s.kind': found '%s', expected crash (a node), down (a link or switch) or "
-                  "random",
-                  path, kind);
+    static const char *const kinds[] = {"crash", "down", "random", NULL};
+    int kind = -1;
+    if (!conf_get_enum(m, path, "kind", kinds, &kind, err)) return false;
+    if (kind == 0) return read_crash(f, m, path, idx, err);
+    if (kind == 1) return read_down(f, m, path, idx, err);
+    if (kind == 2) return read_random(f, m, path, run_seed, err);
+    return err_at(err, m->file, m->line,
+                  "'%s': missing key 'kind' (crash: a node, down: a link or switch, random)", path);
 }
 
 bool faults_init(struct net_faults *f, const struct conf_node *root, const struct topology *t,

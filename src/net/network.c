@@ -21,36 +21,25 @@ static bool read_interfaces(struct network *n, const struct conf_node *net, stru
     const struct conf_node *in = net ? conf_map_get(net, "interfaces") : NULL;
     n->serial_interfaces = n->contention == CONTENTION_NONE;
     if (!in) return true;
-    const char *v = conf_get_scalar(net, "network", "interfaces", err);
-    if (!v) return false;
-    if (strcmp(v, "serial") && strcmp(v, "unlimited"))
-        return err_at(err, in->file, in->line,
-                      "'network.interfaces': found '%s', expected serial (each node's interface "
-                      "carries one message after another) or unlimited",
-                      v);
-    if (n->contention != CONTENTION_NONE && !strcmp(v, "unlimited"))
+    static const char *const kinds[] = {"serial", "unlimited", NULL};
+    int unlimited = 0;
+    if (!conf_get_enum(net, "network", "interfaces", kinds, &unlimited, err)) return false;
+    if (n->contention != CONTENTION_NONE && unlimited)
         return err_at(err, in->file, in->line,
                       "'network.interfaces: unlimited' belongs to contention: none; the %s model "
                       "shares the nodes' links itself",
                       n->contention == CONTENTION_FLOW ? "flow" : "buses");
     /* with a contention model, serial is what that model does with the links */
-    n->serial_interfaces = n->contention == CONTENTION_NONE && !strcmp(v, "serial");
+    n->serial_interfaces = n->contention == CONTENTION_NONE && !unlimited;
     return true;
 }
 
 static bool read_contention(struct network *n, const struct conf_node *net, struct sim_error *err) {
     const struct conf_node *cn = net ? conf_map_get(net, "contention") : NULL;
-    if (cn) {
-        const char *v = conf_get_scalar(net, "network", "contention", err);
-        if (!v) return false;
-        if (!strcmp(v, "buses"))
-            n->contention = CONTENTION_BUSES;
-        else if (!strcmp(v, "flow"))
-            n->contention = CONTENTION_FLOW;
-        else if (strcmp(v, "none"))
-            return err_at(err, cn->file, cn->line,
-                          "'network.contention': found '%s', expected none, buses or flow", v);
-    }
+    static const char *const models[] = {"none", "buses", "flow", NULL};
+    int model = 0;
+    if (cn && !conf_get_enum(net, "network", "contention", models, &model, err)) return false;
+    n->contention = model == 2 ? CONTENTION_FLOW : model == 1 ? CONTENTION_BUSES : CONTENTION_NONE;
     if (n->contention == CONTENTION_FLOW && topology_is_flat(&n->topo))
         return err_at(err, cn->file, cn->line,
                       "'network.contention: flow' shares the links of a route: choose a "

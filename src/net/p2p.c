@@ -201,7 +201,7 @@ bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char
     struct conf_node *mn = conf_map_get(map, "model");
     if (mn && !(name = conf_get_scalar(map, path, "model", err))) return false;
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
-        if (strcmp(models[i].name, name) == 0) {
+        if (conf_name_eq(models[i].name, name)) {
             m->ops = &models[i];
             if (m->ops->parse(m, map, path, err)) return true;
             if (mn && mn->owned_file && strncmp(err->msg, mn->file, strlen(mn->file))) {
@@ -213,8 +213,11 @@ bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char
             return false;
         }
     }
-    return err_at(err, mn ? mn->file : map->file, mn ? mn->line : map->line,
-                  "'%s.model': found '%s', expected affine, piecewise, table or loggp", path, name);
+    static const char *const names[] = {"affine", "piecewise", "table", "loggp", NULL};
+    char why[768];
+    conf_name_expected(name, names, why, sizeof why);
+    return err_at(err, mn ? mn->file : map->file, mn ? mn->line : map->line, "'%s.model': %s", path,
+                  why);
 }
 
 void p2p_model_destroy(struct p2p_model *m) {

@@ -48,15 +48,10 @@ static bool df_init(struct topology *t, const struct conf_node *map, struct sim_
                       "dragonfly: the %lld global ports of a group (routers x globals) must be "
                       "shared evenly among the %lld other groups",
                       (long long)(t->routers * t->globals), (long long)(t->groups - 1));
-    const struct conf_node *rn = conf_map_get(map, "routing");
-    if (rn) {
-        const char *v = conf_get_scalar(map, "network", "routing", err);
-        if (!v) return false;
-        if (strcmp(v, "minimal") && strcmp(v, "valiant"))
-            return err_at(err, rn->file, rn->line,
-                          "'network.routing': found '%s', expected minimal or valiant", v);
-        t->valiant = !strcmp(v, "valiant");
-    }
+    static const char *const routings[] = {"minimal", "valiant", NULL};
+    int valiant = 0;
+    if (!conf_get_enum(map, "network", "routing", routings, &valiant, err)) return false;
+    t->valiant = valiant == 1;
     if (t->valiant && t->groups < 3)
         return err_set(err, "dragonfly: valiant routing needs at least 3 groups");
     if (t->groups > (INT64_C(1) << 31) / t->routers ||

@@ -133,15 +133,10 @@ static bool read_link(struct topology *t, struct graph *g, int64_t i, const stru
     struct link_params *p = &t->cls[c];
     *p = *def;
     if (!topo_read_link_params(m, path, p, err)) return false;
-    const struct conf_node *sh = conf_map_get(m, "sharing");
-    if (sh) {
-        const char *v = conf_get_scalar(m, path, "sharing", err);
-        if (!v) return false;
-        if (strcmp(v, "shared") && strcmp(v, "fatpipe"))
-            return err_at(err, sh->file, sh->line,
-                          "'%s.sharing': found '%s', expected shared or fatpipe", path, v);
-        p->fatpipe = !strcmp(v, "fatpipe");
-    }
+    static const char *const sharings[] = {"shared", "fatpipe", NULL};
+    int fatpipe = p->fatpipe;
+    if (!conf_get_enum(m, path, "sharing", sharings, &fatpipe, err)) return false;
+    p->fatpipe = fatpipe == 1;
     return true;
 }
 
@@ -233,15 +228,10 @@ static bool read_route(struct graph *g, const struct conf_node *r, struct sim_er
 }
 
 static bool read_routes(struct graph *g, const struct conf_node *net, struct sim_error *err) {
-    const struct conf_node *rn = conf_map_get(net, "routing");
-    if (rn) {
-        const char *v = conf_get_scalar(net, "network", "routing", err);
-        if (!v) return false;
-        if (strcmp(v, "full") && strcmp(v, "shortest"))
-            return err_at(err, rn->file, rn->line,
-                          "'network.routing': found '%s', expected full or shortest", v);
-        g->shortest = !strcmp(v, "shortest");
-    }
+    static const char *const routings[] = {"full", "shortest", NULL};
+    int shortest = 0;
+    if (!conf_get_enum(net, "network", "routing", routings, &shortest, err)) return false;
+    g->shortest = shortest == 1;
     const struct conf_node *routes = conf_map_get(net, "routes");
     if (!routes || routes->kind != CONF_SEQ)
         return err_at(err, routes ? routes->file : net->file, routes ? routes->line : net->line,

@@ -90,7 +90,7 @@ static bool twisted_params(struct topology *t, const struct conf_node *map, stru
     const struct conf_node *jn = conf_map_get(map, "jump");
     if (nj != t->ndims)
         return err_at(err, jn ? jn->file : map->file, jn ? jn->line : map->line,
-                      "the twisted-torus topology needs network.jump with one shift per "
+                      "the twisted_torus topology needs network.jump with one shift per "
                       "dimension (%d)",
                       t->ndims);
     for (int d = 0; d < t->ndims; d++) {
@@ -215,7 +215,7 @@ static bool torus_init(struct topology *t, const struct conf_node *map, struct s
 static bool twisted_init(struct topology *t, const struct conf_node *map, struct sim_error *err) {
     if (!grid_shape(t, map, true, err) || !twisted_params(t, map, err)) return false;
     if (t->nodes > (INT64_C(1) << 26))
-        return err_set(err, "the twisted-torus topology has at most 2^26 nodes (its distance "
+        return err_set(err, "the twisted_torus topology has at most 2^26 nodes (its distance "
                             "tables take 2 bytes per node)");
     struct bfs_cache *c = xcalloc(1, sizeof *c);
     int64_t budget = (INT64_C(64) << 20) / (t->nodes * 2);
@@ -302,6 +302,6 @@ const struct topo_ops topo_mesh = {"mesh", mesh_init, torus_distance, torus_rout
 const struct topo_ops topo_torus = {"torus",     torus_init,     torus_distance,
                                     torus_route, grid_link_ends, NULL,
                                     NULL,        torus_keys,     grid_coords};
-const struct topo_ops topo_twisted_torus = {"twisted-torus", twisted_init,   twisted_distance,
+const struct topo_ops topo_twisted_torus = {"twisted_torus", twisted_init,   twisted_distance,
                                             twisted_route,   grid_link_ends, NULL,
                                             twisted_destroy, twisted_keys,   grid_coords};

@@ -10,15 +10,10 @@
 static bool ring_init(struct topology *t, const struct conf_node *map, struct sim_error *err) {
     if (!topo_need_nodes(t, err)) return false;
     t->bidirectional = true;
-    const struct conf_node *d = conf_map_get(map, "direction");
-    if (d) {
-        const char *v = conf_get_scalar(map, "network", "direction", err);
-        if (!v) return false;
-        if (strcmp(v, "bi") && strcmp(v, "uni"))
-            return err_at(err, d->file, d->line,
-                          "'network.direction': found '%s', expected bi or uni", v);
-        t->bidirectional = !strcmp(v, "bi");
-    }
+    static const char *const directions[] = {"uni", "bi", NULL};
+    int bi = 1;
+    if (!conf_get_enum(map, "network", "direction", directions, &bi, err)) return false;
+    t->bidirectional = bi == 1;
     int64_t longest = t->bidirectional ? t->nodes / 2 : t->nodes - 1;
     if (longest > TOPO_MAX_HOPS)
         return err_set(err,

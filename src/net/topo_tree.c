@@ -1,7 +1,7 @@
-/* tree and fat-tree, both as extended generalized fat trees (XGFT, Ohring
+/* tree and fat_tree, both as extended generalized fat trees (XGFT, Ohring
  * et al.): XGFT(h; m1..mh; w1..wh) has the nodes at level 0; each vertex of
  * level l >= 1 has m_l children and each vertex of level l-1 has w_l
- * parents. `fat-tree` takes `levels: h`, `down: [m1..mh]`, `up: [w1..wh]`,
+ * parents. `fat_tree` takes `levels: h`, `down: [m1..mh]`, `up: [w1..wh]`,
  * or `arity: k` for the k-ary n-tree (m_l = k, w_1 = 1, w_l = k above);
  * `tree` is the k-ary tree of `arity: k` and `levels: h` (all w_l = 1).
  *
@@ -107,7 +107,7 @@ static bool fat_tree_init(struct topology *t, const struct conf_node *map, struc
     if (nd < 0 || nu < 0) return false;
     if (!t->arity && (nd != h || nu != h))
         return err_at(err, map->file, map->line,
-                      "the fat-tree topology needs arity: K (a K-ary n-tree), or down: and up: "
+                      "the fat_tree topology needs arity: K (a K-ary n-tree), or down: and up: "
                       "lists of %d items (children and parents per level)",
                       h);
     if ((nd && nd != h) || (nu && nu != h))
@@ -207,6 +207,6 @@ static const char *const fat_tree_keys[] = {"arity", "levels", "down", "up", NUL
 const struct topo_ops topo_tree = {"tree",       tree_init,      xgft_distance,
                                    xgft_route,   xgft_link_ends, xgft_link_class,
                                    xgft_destroy, tree_keys,      xgft_coords};
-const struct topo_ops topo_fat_tree = {"fat-tree",   fat_tree_init,  xgft_distance,
+const struct topo_ops topo_fat_tree = {"fat_tree",   fat_tree_init,  xgft_distance,
                                        xgft_route,   xgft_link_ends, xgft_link_class,
                                        xgft_destroy, fat_tree_keys,  xgft_coords};

@@ -14,15 +14,11 @@ static const struct topo_ops *const all_topologies[] = {
 };
 #define NTOPOLOGIES (sizeof all_topologies / sizeof all_topologies[0])
 
-const char *topology_names(void) {
-    return "flat, star, full, ring, mesh, torus, twisted-torus, tree, fat-tree, dragonfly, graph";
-}
-
 /* Keys of `network:` every topology accepts; a topology adds its shape
  * keys and its link classes. */
-static const char *const common_keys[] = {"topology",       "link_latency",     "link_bandwidth",
-                                          "overhead",       "contention",       "buses",
-                                          "links_per_node", "intra_contention", "interfaces", NULL};
+static const char *const common_keys[] = {
+    "topology", "link_latency",   "link_bandwidth",   "overhead",   "contention",
+    "buses",    "links_per_node", "intra_contention", "interfaces", NULL};
 
 int topo_get_list(const struct conf_node *map, const char *key, int64_t min, int64_t max,
                   int64_t *out, int maxn, struct sim_error *err) {
@@ -119,10 +115,14 @@ static const struct topo_ops *find_topology(const struct conf_node *net, struct 
     if (!tn) return &topo_flat;
     const char *name = conf_get_scalar(net, "network", "topology", err);
     if (!name) return NULL;
+    const char *names[NTOPOLOGIES + 1] = {NULL};
     for (size_t i = 0; i < NTOPOLOGIES; i++)
-        if (!strcmp(all_topologies[i]->name, name)) return all_topologies[i];
-    err_at(err, tn->file, tn->line, "'network.topology': found '%s', expected one of %s", name,
-           topology_names());
+        names[i] = all_topologies[i]->name;
+    int i = conf_name_find(name, names);
+    if (i >= 0) return all_topologies[i];
+    char why[768];
+    conf_name_expected(name, names, why, sizeof why);
+    err_at(err, tn->file, tn->line, "'network.topology': %s", why);
     return NULL;
 }
 

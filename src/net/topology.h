@@ -97,8 +97,6 @@ int topology_link_class(const struct topology *t, int64_t link);
 /* A node's coordinates: "(3, 7, 1)" on a torus, "group 2, router 1, slot 0"
  * on a dragonfly, the digits of its subtrees on a tree. */
 void topology_coords(const struct topology *t, int64_t node, char *buf, size_t len);
-/* The names of the topologies, for messages and help. */
-const char *topology_names(void);
 
 /* For the topology files: reads an integer list (dims, wrap...) of at most
  * max items; returns its length or -1. */

@@ -188,7 +188,7 @@ static bool cluster_topology(struct scanner *s, const struct tag *t, FILE *y, lo
             return xfail(s, t->line, "FAT_TREE: topo_parameters \"H;M1,..,MH;W1,..,WH;P1,..,PH\"");
         list_text(a, sizeof a, v[1], k[1]);
         list_text(b, sizeof b, v[2], k[2]);
-        fprintf(y, "network:\n  topology: fat-tree\n  levels: %ld\n  down: %s\n  up: %s\n", v[0][0],
+        fprintf(y, "network:\n  topology: fat_tree\n  levels: %ld\n  down: %s\n  up: %s\n", v[0][0],
                 a, b);
     } else if (!strcmp(topo, "DRAGONFLY")) {
         /* groups,links between two groups; chassis,links; routers,links; nodes */

@@ -105,20 +105,23 @@ static bool read_placement(struct platform *p, struct sim_error *err) {
         return err_at(err, v->file, v->line,
                       "'placement': expected block, cyclic, random, {random: SEED} or list: [...]");
     }
-    if (strcmp(v->value, "block") == 0) return true;
-    if (strcmp(v->value, "random") == 0) {
+    static const char *const placements[] = {"block", "cyclic", "random", NULL};
+    int i = conf_name_find(v->value, placements);
+    if (i == 0) return true;
+    if (i == 2) {
         p->placement = PLACE_RANDOM;
         p->seed = 1;
         return true;
     }
-    if (strcmp(v->value, "cyclic") == 0) {
+    if (i == 1) {
         p->placement = PLACE_CYCLIC;
         return true;
     }
+    const char *near = conf_name_closest(v->value, placements);
     return err_at(err, v->file, v->line,
-                  "'placement': found '%s', expected block, cyclic, random, {random: SEED} or "
-                  "list: [n0, n1, ...]",
-                  v->value);
+                  "'placement': found '%s'%s%s%s, expected block, cyclic, random, {random: SEED} "
+                  "or list: [n0, n1, ...]",
+                  v->value, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 }
 
 static bool read_mpi(struct platform *p, struct sim_error *err) {
@@ -150,17 +153,10 @@ static bool read_storage(struct platform *p, struct sim_error *err) {
     if (!m) return true;
     if (m->kind != CONF_MAP) return err_at(err, m->file, m->line, "'storage' must be a map");
     if (!conf_check_keys(m, "storage", storage_keys, err)) return false;
-    if (conf_map_get(m, "kind")) {
-        const char *k = conf_get_scalar(m, "storage", "kind", err);
-        if (!k) return false;
-        if (strcmp(k, "shared") == 0 || strcmp(k, "local") == 0)
-            st->kind = k[0] == 's' ? STORAGE_SHARED : STORAGE_LOCAL;
-        else
-            return err_at(err, conf_map_get(m, "kind")->file, conf_map_get(m, "kind")->line,
-                          "'storage.kind': found '%s', expected shared (one file system for "
-                          "all nodes) or local (a disk per node)",
-                          k);
-    }
+    static const char *const kinds[] = {"shared", "local", NULL};
+    int kind = st->kind == STORAGE_LOCAL;
+    if (!conf_get_enum(m, "storage", "kind", kinds, &kind, err)) return false;
+    st->kind = kind ? STORAGE_LOCAL : STORAGE_SHARED;
     double secs;
     if (conf_map_get(m, "latency")) {
         if (!conf_get_time(m, "storage", "latency", &secs, err)) return false;

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/conf.h"
 #include "core/units.h"
 
 static struct {
@@ -25,15 +26,11 @@ static double now(void) {
 }
 
 bool progress_parse(const char *s, enum progress_mode *mode) {
-    if (!strcmp(s, "auto"))
-        *mode = PROGRESS_AUTO;
-    else if (!strcmp(s, "always"))
-        *mode = PROGRESS_ALWAYS;
-    else if (!strcmp(s, "never"))
-        *mode = PROGRESS_NEVER;
-    else
-        return false;
-    return true;
+    static const char *const names[] = {"auto", "always", "never", NULL};
+    static const enum progress_mode modes[] = {PROGRESS_AUTO, PROGRESS_ALWAYS, PROGRESS_NEVER};
+    int i = conf_name_find(s, names);
+    if (i >= 0) *mode = modes[i];
+    return i >= 0;
 }
 
 static void show(void *unused) {

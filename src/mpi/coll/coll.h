@@ -126,7 +126,9 @@ static inline int64_t coll_vrange(const struct coll_args *a, int32_t start, int3
         bytes += a->vrecv[j];
     return bytes;
 }
-/* The selector called name, or -1. */
+/* The selectors' names, in enum coll_selector's order, NULL-terminated. */
+extern const char *const coll_selector_names[];
+/* The selector called name (hyphens or underscores, any case), or -1. */
 int coll_selector_find(const char *name);
 /* The algorithm of this kind called name, or NULL. */
 const struct coll_algo *coll_find(enum coll_kind kind, const char *name);
@@ -134,8 +136,9 @@ const struct coll_algo *coll_find(enum coll_kind kind, const char *name);
 #define COLL_ALGOS 48
 int coll_index(const struct coll_algo *a);
 const struct coll_algo *coll_by_index(int i);
-/* The names of the algorithms of a kind, comma-separated (for messages). */
-void coll_names(enum coll_kind kind, char *buf, int len);
+/* The names of the algorithms of a kind into names (at most max entries,
+ * the last NULL); returns how many. */
+int coll_names(enum coll_kind kind, const char **names, int max);
 
 /* Helpers shared by the algorithm files. */
 static inline int coll_op_set(struct coll_op *op, int is_send, int32_t peer, int64_t size) {

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/conf.h"
+
 #define W 1 /* wide: a round may hold 2 n ops */
 #define V 1 /* handles variable counts */
 
@@ -74,7 +76,7 @@ _Static_assert(sizeof algos / sizeof algos[0] <= COLL_ALGOS, "raise COLL_ALGOS")
 
 const struct coll_algo *coll_find(enum coll_kind kind, const char *name) {
     for (unsigned i = 0; i < NALGOS; i++)
-        if (algos[i].kind == kind && !strcmp(algos[i].name, name)) return &algos[i];
+        if (algos[i].kind == kind && conf_name_eq(algos[i].name, name)) return &algos[i];
     return NULL;
 }
 
@@ -533,11 +535,10 @@ const struct coll_algo *coll_select_v(const struct coll_config *cfg, enum coll_k
     return name ? coll_find(kind, name) : coll_select_call(cfg, kind, a->n, a->size, how);
 }
 
+const char *const coll_selector_names[] = {"fixed", "mpich", "ompi", NULL};
+
 int coll_selector_find(const char *name) {
-    static const char *const names[] = {"fixed", "mpich", "ompi"};
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(names[i], name)) return i;
-    return -1;
+    return conf_name_find(name, coll_selector_names);
 }
 
 int coll_index(const struct coll_algo *a) {
@@ -548,12 +549,12 @@ const struct coll_algo *coll_by_index(int i) {
     return i >= 0 && i < (int)NALGOS ? &algos[i] : NULL;
 }
 
-void coll_names(enum coll_kind kind, char *buf, int len) {
-    int at = 0;
-    buf[0] = '\0';
-    for (unsigned i = 0; i < NALGOS && at < len; i++)
-        if (algos[i].kind == kind)
-            at += snprintf(buf + at, (size_t)(len - at), "%s%s", at ? ", " : "", algos[i].name);
+int coll_names(enum coll_kind kind, const char **names, int max) {
+    int n = 0;
+    for (unsigned i = 0; i < NALGOS && n + 1 < max; i++)
+        if (algos[i].kind == kind) names[n++] = algos[i].name;
+    names[n] = NULL;
+    return n;
 }
 
 int32_t coll_lowbit_or_top(int32_t v, int32_t n) {
