@@ -648,6 +648,11 @@ bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
                        "--procs: the %s contention model shares the whole network, which "
                        "one worker cannot see; run it without --procs",
                        s->net->contention == CONTENTION_FLOW ? "flow" : "buses");
+    if (s->plat->transfer_at_match && s->nics)
+        return err_set(err, "--procs: under mpi.transfer_start: match an eager message takes its "
+                            "sender's network interface at the instant its receive is posted, "
+                            "which the sender's worker cannot learn in time; run without "
+                            "--procs, or with network.interfaces: unlimited");
     simtime_t window = network_lookahead(s->net) / 2;
     if (window <= 0)
         return err_set(err, "--procs: the network has no latency between nodes (its lookahead "

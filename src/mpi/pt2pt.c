@@ -306,21 +306,30 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
         return;
     }
     recv->partner_time = send->post_time;
-    /* rendezvous: request-to-send, clear-to-send, then the data */
+    /* rendezvous: request-to-send, clear-to-send, then the data; an eager
+     * message under mpi.transfer_start: match leaves once matched */
+    bool eager = send->size <= s->plat->eager_limit;
+    if (eager) ctrl = 0;
     simtime_t matched = sim_max(recv->post_time, simtime_add(send->post_time, ctrl));
     uint32_t id = transfer_new(s);
     struct xfer *x = &s->xfers[id];
+    x->eager = eager; /* a synchronous send's acknowledgement follows */
     x->recv = recv;
     x->send = send; /* waits for the data, or (buffered) holds its buffer until then */
     x->from = send->owner;
     x->order = send->seq;
     if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
-    if (!s->cont) {
+    if (!s->cont)
         nics_clear_to_send(s, id, simtime_add(matched, ctrl));
-        return;
-    }
-    contention_start(s->cont, s->ranks[send->owner].node, s->ranks[recv->owner].node, send->size,
-                     simtime_add(matched, ctrl), (void *)(uintptr_t)id);
+    else
+        contention_start(s->cont, s->ranks[send->owner].node, s->ranks[recv->owner].node,
+                         send->size, simtime_add(matched, ctrl), (void *)(uintptr_t)id);
+    if (!eager || !pt2pt_done_at_post(s, send) || s->xfers[id].send != send) return;
+    s->xfers[id].send = NULL; /* done at its post: nothing waits for the data */
+    if (send->remote)
+        s->cross->settle(s, send);
+    else
+        request_maybe_free(s, send);
 }
 
 /* A matched pair whose data are there at `ready`, with a receive overhead:
@@ -347,11 +356,14 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     bool eager = send->size <= s->plat->eager_limit;
     /* the data's arrival may come later: a contention model's, or the
      * interfaces' (an eager message's if they took it at its send) */
-    bool deferred = contends(s, send->owner, recv->owner) ||
-                    (through_interfaces(s, send->owner, recv->owner) && (!eager || send->xfer));
+    bool at_match = s->plat->transfer_at_match; /* mpi.transfer_start: match */
+    bool deferred =
+        contends(s, send->owner, recv->owner) ||
+        (through_interfaces(s, send->owner, recv->owner) && (!eager || send->xfer || at_match));
     if (eager) {
+        simtime_t leaves = at_match ? sim_max(ts, tr) : ts;
         recv_done =
-            sim_max(tr, simtime_add(ts, network_cost(s->net, sr->node, rr->node, send->size)));
+            sim_max(tr, simtime_add(leaves, network_cost(s->net, sr->node, rr->node, send->size)));
         if (!deferred && !s->recv_free) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
     } else {
@@ -458,7 +470,7 @@ static simtime_t arrival(const struct sim *s, const struct request *send) {
     if (s->cont && send->xfer && s->xfers[send->xfer].arrival != SIMTIME_NEVER)
         return s->xfers[send->xfer].arrival;
     if (s->nics && send->xfer) return s->xfers[send->xfer].head; /* eager: the head */
-    if (send->size <= s->plat->eager_limit)
+    if (send->size <= s->plat->eager_limit && !s->plat->transfer_at_match)
         return simtime_add(send->post_time, network_cost(s->net, sr->node, rr->node, send->size));
     return simtime_add(send->post_time, network_control_cost(s->net, sr->node, rr->node));
 }
@@ -734,8 +746,9 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (mode == SEND_BUFFERED) bsend_reserve(s, rank, r);
     bool eager = size <= s->plat->eager_limit;
     if (mode == SEND_BUFFERED || (eager && mode != SEND_SYNC)) request_resolve(s, r, at, at);
-    if (eager && contends(s, rank, wdest)) start_eager_transfer(s, r);
-    if (eager && through_interfaces(s, rank, wdest)) nics_send_eager(s, r);
+    bool leaves = eager && !s->plat->transfer_at_match; /* else its data wait for the match */
+    if (leaves && contends(s, rank, wdest)) start_eager_transfer(s, r);
+    if (leaves && through_interfaces(s, rank, wdest)) nics_send_eager(s, r);
     if (!sim_local(s, wdest)) { /* its receiver's worker matches it */
         s->cross->envelope(s, r);
         if (!(r->flags & RF_SUB)) r->data = NULL;

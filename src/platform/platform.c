@@ -17,9 +17,9 @@ static const char *const top_keys[] = {
     "storage",        "faults", "fault_seed",       NULL};
 static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
                                            "concurrency", "root",    NULL};
-static const char *const mpi_keys[] = {"eager_limit",   "send_overhead", "recv_overhead",
-                                       "wait_overhead", "gap",           "gap_per_byte",
-                                       "poll_cost",     "coll",          NULL};
+static const char *const mpi_keys[] = {
+    "eager_limit",  "send_overhead", "recv_overhead", "wait_overhead",  "gap",
+    "gap_per_byte", "poll_cost",     "coll",          "transfer_start", NULL};
 
 static bool read_nodes(struct platform *p, struct sim_error *err) {
     const char *s = conf_get_scalar(p->conf, "", "nodes", err);
@@ -142,6 +142,10 @@ static bool read_mpi(struct platform *p, struct sim_error *err) {
         if (!conf_get_time(m, "mpi", mpi_keys[i + 1], &secs, err)) return false;
         *dst[i] = simtime_from_seconds(secs);
     }
+    static const char *const starts[] = {"send", "match", NULL};
+    int start = 0;
+    if (!conf_get_enum(m, "mpi", "transfer_start", starts, &start, err)) return false;
+    p->transfer_at_match = start == 1;
     return true;
 }
 

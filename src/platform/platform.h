@@ -40,6 +40,10 @@ struct platform {
     double flop_rate;        /* flop/s when speed is given as a rate (e.g. 10Gf) */
     double instruction_rate; /* instructions/s for traced instruction counts; 0: unset */
     int64_t eager_limit;
+    /* mpi.transfer_start: an eager message's data leave at its send (false,
+     * the default, as MPI libraries do) or once a receive matches it (true,
+     * SMPI's default: smpi/async-small-thresh 0) */
+    bool transfer_at_match;
     /* LogGP / Dimemas CPU and injection costs (docs/network.md), 0 = none:
      * CPU time per send call, per received message, per wait call; the
      * gap between a rank's injections and its per-byte part */
