@@ -123,6 +123,9 @@ int api_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                     int root, MPI_Comm comm);
 /* A gather of `bytes` bytes per rank into recvbuf at root. */
 int api_coll_gather(const void *sendbuf, int bytes, void *recvbuf, int root, MPI_Comm comm);
+int api_coll_scatterv(const void *sendbuf, const int *counts, const int *displs, MPI_Datatype type,
+                      void *recvbuf, int recvcount, int root, MPI_Comm comm);
+int api_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 /* An allgather of `bytes` bytes per rank. */
 int api_coll_allgather(const void *sendbuf, int bytes, void *recvbuf, MPI_Comm comm);
 /* Per-rank, per-communicator collective sequence numbers. */
@@ -158,6 +161,9 @@ int api_graph_kind(MPI_Comm comm);
 /* --- intercomm.c --- */
 bool api_is_inter(MPI_Comm comm);
 int api_inter_local_size(MPI_Comm comm);
+/* A copy of the local group's world ranks, or NULL if comm is not an
+ * intercommunicator. */
+int32_t *api_inter_local_members(MPI_Comm comm, int *n);
 int api_inter_dup(MPI_Comm comm, MPI_Comm *newcomm);
 void api_inter_free(MPI_Comm comm);
 int api_inter_barrier(MPI_Comm comm);
@@ -168,6 +174,36 @@ int api_inter_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datat
                         MPI_Comm comm);
 int api_inter_allgather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
                         int rcount, MPI_Datatype rtype, MPI_Comm comm);
+/* The arguments of a data-moving collective on an intercommunicator:
+ * counts per peer (NULL: the single count), displacements in elements
+ * (NULL: packed), or in bytes with a datatype per peer (alltoallw). */
+struct inter_args {
+    const void *sendbuf;
+    int scount;
+    const int *scounts, *sdispls;
+    MPI_Datatype stype;
+    const MPI_Datatype *stypes;
+    void *recvbuf;
+    int rcount;
+    const int *rcounts, *rdispls;
+    MPI_Datatype rtype;
+    const MPI_Datatype *rtypes;
+    int root;
+};
+/* gather(v), scatter(v), allgather(v), alltoall(v, w) (kind: a coll_data
+ * kind) between the groups, as MPI-3.1 5.2.2 defines them. */
+int api_inter_move(const char *func, int kind, const struct inter_args *a, MPI_Comm comm);
+/* reduce_scatter: the other group's reduction of the vector, scattered
+ * over this group by its recvcounts (whose sums must agree). */
+int api_inter_reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts,
+                             MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+/* MPI_Comm_split of an intercommunicator: the members of each color in
+ * both groups form an intercommunicator (MPI_COMM_NULL where the color is
+ * MPI_UNDEFINED or absent from the other group). */
+int api_inter_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+/* A request that is already complete (the non-blocking forms on
+ * intercommunicators run to completion in the call). */
+void api_request_done(MPI_Request *request);
 
 /* --- info.c: hints kept by windows and files --- */
 void api_hints_take(MPI_Info info, const char *const *keys, int n, char *values, size_t width);

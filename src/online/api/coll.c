@@ -127,9 +127,7 @@ static int run_v(const char *func, MPI_Comm comm, struct coll_call *c, enum coll
     int32_t me = runtime_rank(), n = sim_comm_size(s, me, comm);
     if (api_is_inter(comm))
         runtime_abort_status(RUNTIME_EXIT_UNSUPPORTED,
-                             "%s on an intercommunicator is not supported by simpi yet (blocking "
-                             "barrier, bcast, reduce, allreduce and allgather are)",
-                             func);
+                             "%s on an intercommunicator is not supported by simpi yet", func);
     if (c->root < 0 || c->root >= n) {
         api_unstage(st);
         return api_error(func, MPI_ERR_ROOT, "root %d is not in the communicator (size %d)",
@@ -186,10 +184,32 @@ static void comm_shape(MPI_Comm comm, int *me, int *n) {
     *n = sim_comm_size(simpi_rt->sim, runtime_rank(), comm);
 }
 
+/* A collective on an intercommunicator ran to completion in the call
+ * (intercomm.c): a non-blocking form returns a request already complete. */
+static int inter_done(int rc, MPI_Request *request) {
+    if (rc == MPI_SUCCESS && request) api_request_done(request);
+    return rc;
+}
+
+static int inter_reduction(const char *func, enum coll_data_kind kind, const void *sendbuf,
+                           void *recvbuf, int count, const int *recvcounts, MPI_Datatype type,
+                           MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) {
+    int rc;
+    if (kind == CD_REDUCE)
+        rc = api_inter_reduce(sendbuf, recvbuf, count, type, op, root, comm);
+    else if (kind == CD_ALLREDUCE)
+        rc = api_inter_allreduce(sendbuf, recvbuf, count, type, op, comm);
+    else if (kind == CD_REDUCE_SCATTER)
+        rc = api_inter_reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+    else
+        return api_error(func, MPI_ERR_COMM, "%s is not defined on intercommunicators", func);
+    return inter_done(rc, request);
+}
+
 static int barrier(MPI_Comm comm, MPI_Request *request) {
     int rc = api_check_comm("MPI_Barrier", comm);
     if (rc != MPI_SUCCESS) return rc;
-    if (!request && api_is_inter(comm)) return api_inter_barrier(comm);
+    if (api_is_inter(comm)) return inter_done(api_inter_barrier(comm), request);
     struct coll_call c = {.kind = CD_NONE};
     return run("MPI_Barrier", comm, &c, COLL_BARRIER, 0, NULL, request);
 }
@@ -200,7 +220,8 @@ static int bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm com
     if (rc == MPI_SUCCESS && !api_is_inter(comm))
         rc = api_check_data("MPI_Bcast", buf, count, type, "the buffer");
     if (rc != MPI_SUCCESS) return rc;
-    if (!request && api_is_inter(comm)) return api_inter_bcast(buf, count, type, root, comm);
+    if (api_is_inter(comm))
+        return inter_done(api_inter_bcast(buf, count, type, root, comm), request);
     struct stage *st = stage_new();
     void *data = stage_out(st, buf, type, count);
     int64_t bytes = (int64_t)count * dt_size(type);
@@ -221,10 +242,9 @@ static int reduction(const char *func, enum coll_data_kind kind, const void *sen
         rc = api_check_overlap(func, sendbuf, count, type, recvbuf, count, type);
     if (rc != MPI_SUCCESS) return rc;
     if (!op_valid(op)) return api_error(func, MPI_ERR_OP, "operation %d is not valid", op);
-    if (!request && kind == CD_REDUCE && api_is_inter(comm))
-        return api_inter_reduce(sendbuf, recvbuf, count, type, op, root, comm);
-    if (!request && kind == CD_ALLREDUCE && api_is_inter(comm))
-        return api_inter_allreduce(sendbuf, recvbuf, count, type, op, comm);
+    if (api_is_inter(comm))
+        return inter_reduction(func, kind, sendbuf, recvbuf, count, recvcounts, type, op, root,
+                               comm, request);
     int64_t per;
     int basic = dt_basic(type, &per), me, n;
     if (op_is_user(op)) { /* user functions see the caller's datatype and count */
@@ -314,13 +334,27 @@ struct vspec {
     bool vform; /* gatherv, scatterv, allgatherv, alltoallv */
 };
 
+static int inter_data(const char *func, enum coll_data_kind kind, const struct vspec *v,
+                      MPI_Comm comm, MPI_Request *request) {
+    struct inter_args a = {.sendbuf = v->sendbuf,
+                           .scount = v->sendcount,
+                           .scounts = v->sendcounts,
+                           .sdispls = v->sdispls,
+                           .stype = v->sendtype,
+                           .recvbuf = v->recvbuf,
+                           .rcount = v->recvcount,
+                           .rcounts = v->recvcounts,
+                           .rdispls = v->rdispls,
+                           .rtype = v->recvtype,
+                           .root = v->root};
+    return inter_done(api_inter_move(func, kind, &a, comm), request);
+}
+
 static int data_coll(const char *func, enum coll_data_kind kind, const struct vspec *v,
                      MPI_Comm comm, MPI_Request *request) {
     int rc = api_check_comm(func, comm), me, n;
     if (rc != MPI_SUCCESS) return rc;
-    if (!request && kind == CD_ALLGATHER && !v->recvcounts && api_is_inter(comm))
-        return api_inter_allgather(v->sendbuf, v->sendcount, v->sendtype, v->recvbuf, v->recvcount,
-                                   v->recvtype, comm);
+    if (api_is_inter(comm)) return inter_data(func, kind, v, comm, request);
     comm_shape(comm, &me, &n);
     bool root = me == v->root || kind == CD_ALLGATHER || kind == CD_ALLTOALL;
     bool in_place = v->sendbuf == MPI_IN_PLACE || v->recvbuf == MPI_IN_PLACE;
@@ -458,6 +492,7 @@ static int scatter_block(const char *func, const void *sendbuf, void *recvbuf, i
                          MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
     int me, n;
     comm_shape(comm, &me, &n);
+    if (api_is_inter(comm)) n = api_inter_local_size(comm); /* this group's blocks */
     int *counts = xcalloc((size_t)n + 1, sizeof *counts);
     for (int j = 0; j < n; j++)
         counts[j] = recvcount;
@@ -503,6 +538,14 @@ int api_coll_gather(const void *sendbuf, int bytes, void *recvbuf, int root, MPI
         "MPI_Gather", CD_GATHER,
         V(sendbuf, bytes, NULL, NULL, MPI_BYTE, recvbuf, bytes, NULL, NULL, MPI_BYTE, root, false),
         comm, NULL);
+}
+
+int api_coll_scatterv(const void *sendbuf, const int *counts, const int *displs, MPI_Datatype type,
+                      void *recvbuf, int recvcount, int root, MPI_Comm comm) {
+    return data_coll(
+        "MPI_Scatterv", CD_SCATTER,
+        V(sendbuf, 0, counts, displs, type, recvbuf, recvcount, NULL, NULL, type, root, true), comm,
+        NULL);
 }
 
 int api_coll_allgather(const void *sendbuf, int bytes, void *recvbuf, MPI_Comm comm) {
@@ -717,6 +760,17 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     API_ENTER("MPI_Alltoallw");
     int rc = api_check_comm("MPI_Alltoallw", comm), me, n;
     if (rc != MPI_SUCCESS) API_RETURN(rc);
+    if (api_is_inter(comm)) {
+        struct inter_args a = {.sendbuf = sendbuf,
+                               .scounts = sendcounts,
+                               .sdispls = sdispls,
+                               .stypes = sendtypes,
+                               .recvbuf = recvbuf,
+                               .rcounts = recvcounts,
+                               .rdispls = rdispls,
+                               .rtypes = recvtypes};
+        API_RETURN(api_inter_move("MPI_Alltoallw", CD_ALLTOALL, &a, comm));
+    }
     comm_shape(comm, &me, &n);
     bool in_place = sendbuf == MPI_IN_PLACE;
     const void *src = in_place ? recvbuf : sendbuf;

@@ -10,6 +10,8 @@
 
 /* The world ranks of a communicator's members (caller frees). */
 int32_t *api_comm_members(MPI_Comm comm, int *n) {
+    int32_t *local = api_inter_local_members(comm, n);
+    if (local) return local; /* an intercommunicator's group is its local group */
     struct sim *s = simpi_rt->sim;
     *n = sim_comm_size(s, runtime_rank(), comm);
     int32_t *w = xcalloc((size_t)*n + 1, sizeof *w);
@@ -92,6 +94,8 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm) {
     const int32_t *w = api_group_members(g, &n);
     for (int i = 0; i < n; i++)
         if (w[i] == runtime_rank()) idx = i;
+    if (api_is_inter(comm)) /* g: a subgroup of this side's group; the other side passes its own */
+        return PMPI_Comm_split(comm, idx == MPI_UNDEFINED ? MPI_UNDEFINED : 0, idx, newcomm);
     for (int i = 0; idx != MPI_UNDEFINED && i < n; i++)
         if (color == MPI_UNDEFINED || w[i] < color) color = w[i];
     return PMPI_Comm_split(comm, color, idx, newcomm);
@@ -142,9 +146,11 @@ static int split(const char *func, MPI_Comm comm, int color, int key, MPI_Comm *
     int rc = api_check_comm(func, comm);
     if (rc != MPI_SUCCESS) return rc;
     if (dup && api_is_inter(comm)) return api_inter_dup(comm, newcomm);
-    if (api_is_inter(comm))
-        runtime_abort_status(RUNTIME_EXIT_UNSUPPORTED,
-                             "%s of an intercommunicator is not supported by simpi yet", func);
+    if (api_is_inter(comm)) {
+        if (color < 0 && color != MPI_UNDEFINED)
+            return api_error(func, MPI_ERR_ARG, "color %d is negative", color);
+        return api_inter_split(comm, color, key, newcomm);
+    }
     if (!dup && color < 0 && color != MPI_UNDEFINED)
         return api_error(func, MPI_ERR_ARG, "color %d is negative", color);
     MPI_Comm id = api_comm_new_id();
@@ -226,6 +232,10 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
     int rc = api_check_comm("MPI_Comm_get_info", comm);
     if (rc == MPI_SUCCESS) rc = PMPI_Info_create(info_used);
     API_RETURN(rc);
+}
+
+int api_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
+    return split("MPI_Comm_split", comm, color, key, newcomm, false);
 }
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {

@@ -12,6 +12,7 @@
 
 #include "core/pool.h"
 #include "online/api/api.h"
+#include "online/coll_data.h"
 
 struct inter {
     int32_t world;    /* the rank that knows it */
@@ -36,6 +37,15 @@ static struct inter *inter_find(MPI_Comm comm) {
 
 bool api_is_inter(MPI_Comm comm) {
     return inter_find(comm) != NULL;
+}
+
+int32_t *api_inter_local_members(MPI_Comm comm, int *n) {
+    struct inter *x = inter_find(comm);
+    if (!x) return NULL;
+    int32_t *w = xmalloc(sizeof *w * (size_t)(x->nl + 1));
+    memcpy(w, x->lw, sizeof *w * (size_t)x->nl);
+    *n = x->nl;
+    return w;
 }
 
 int api_inter_local_size(MPI_Comm comm) {
@@ -256,6 +266,232 @@ int api_inter_allgather(const void *sendbuf, int scount, MPI_Datatype stype, voi
     free(theirs);
     free(one);
     return rc;
+}
+
+/* --- the other collectives: messages between the groups' members --- */
+
+/* Pending transfers of one collective, each block packed: sends are
+ * packed before they leave, receives unpacked once all have arrived. */
+struct moves {
+    struct request **q;
+    struct sim_recv_target *t;
+    char **tmp;
+    void **dest; /* unpack into (receives), NULL for sends */
+    MPI_Datatype *type;
+    int *count;
+    int n, cap;
+};
+
+static int move_slot(struct moves *m) {
+    if (m->n == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 16;
+        m->q = xrealloc_or_die(m->q, sizeof *m->q * (size_t)m->cap);
+        m->t = xrealloc_or_die(m->t, sizeof *m->t * (size_t)m->cap);
+        m->tmp = xrealloc_or_die(m->tmp, sizeof *m->tmp * (size_t)m->cap);
+        m->dest = xrealloc_or_die(m->dest, sizeof *m->dest * (size_t)m->cap);
+        m->type = xrealloc_or_die(m->type, sizeof *m->type * (size_t)m->cap);
+        m->count = xrealloc_or_die(m->count, sizeof *m->count * (size_t)m->cap);
+    }
+    return m->n++;
+}
+
+static void move_send(struct moves *m, const struct inter *x, int peer, const void *buf, int count,
+                      MPI_Datatype type, int tag) {
+    int i = move_slot(m);
+    int64_t bytes = (int64_t)count * dt_size(type);
+    m->tmp[i] = xmalloc((size_t)bytes + 1);
+    dt_pack(type, buf, count, m->tmp[i]);
+    m->dest[i] = NULL;
+    m->q[i] = sim_isend_buf(simpi_rt->sim, runtime_rank(), x->shadow, peer, tag, bytes,
+                            SEND_STANDARD, m->tmp[i]);
+}
+
+static void move_recv(struct moves *m, const struct inter *x, int peer, void *buf, int count,
+                      MPI_Datatype type, int tag) {
+    int i = move_slot(m);
+    int64_t bytes = (int64_t)count * dt_size(type);
+    m->tmp[i] = xmalloc((size_t)bytes + 1);
+    m->dest[i] = buf;
+    m->type[i] = type;
+    m->count[i] = count;
+    m->t[i] =
+        (struct sim_recv_target){.buf = m->tmp[i], .capacity = bytes, .owner = runtime_rank()};
+    m->q[i] = sim_irecv_buf(simpi_rt->sim, runtime_rank(), x->shadow, peer, tag, &m->t[i]);
+}
+
+/* Waits for every transfer, unpacks what arrived, frees the lot. */
+static void moves_finish(struct moves *m) {
+    if (m->n) runtime_wait(m->q, m->n, false);
+    for (int i = 0; i < m->n; i++) {
+        if (m->dest[i]) dt_unpack(m->type[i], m->tmp[i], m->count[i], m->dest[i]);
+        free(m->tmp[i]);
+    }
+    free(m->q);
+    free(m->t);
+    free(m->tmp);
+    free(m->dest);
+    free(m->type);
+    free(m->count);
+}
+
+/* Peer j's block of a send (s = true) or receive side: its address, count
+ * and datatype. */
+static void block_of(const struct inter_args *a, bool s, int j, const char **buf, int *count,
+                     MPI_Datatype *type) {
+    const int *counts = s ? a->scounts : a->rcounts, *displs = s ? a->sdispls : a->rdispls;
+    const MPI_Datatype *types = s ? a->stypes : a->rtypes;
+    int one = s ? a->scount : a->rcount;
+    *type = types ? types[j] : s ? a->stype : a->rtype;
+    *count = counts ? counts[j] : one;
+    int64_t at;
+    if (types) /* alltoallw: displacements in bytes */
+        at = displs[j];
+    else if (displs)
+        at = (int64_t)displs[j] * dt_extent(*type);
+    else
+        at = (int64_t)j * one * dt_extent(*type);
+    *buf = (const char *)(s ? a->sendbuf : a->recvbuf) + at;
+}
+
+/* Sends (send = true) or receives peer's block j. */
+static void move_block(struct moves *m, const struct inter *x, const struct inter_args *a,
+                       bool send, int j, int peer, int tag) {
+    const char *b;
+    int count;
+    MPI_Datatype type;
+    block_of(a, send, j, &b, &count, &type);
+    if (send)
+        move_send(m, x, peer, b, count, type, tag);
+    else
+        move_recv(m, x, peer, (void *)b, count, type, tag);
+}
+
+int api_inter_move(const char *func, int kind, const struct inter_args *a, MPI_Comm comm) {
+    struct inter *x = inter_find(comm);
+    if (a->sendbuf == MPI_IN_PLACE || a->recvbuf == MPI_IN_PLACE)
+        return api_error(func, MPI_ERR_BUFFER, "MPI_IN_PLACE is not valid on an intercommunicator");
+    bool rooted = kind == CD_GATHER || kind == CD_SCATTER;
+    if (rooted && a->root != MPI_ROOT && a->root != MPI_PROC_NULL &&
+        (a->root < 0 || a->root >= x->nr))
+        return api_error(func, MPI_ERR_ROOT, "root %d is not in the remote group (size %d)",
+                         a->root, x->nr);
+    struct moves m = {0};
+    int tag = 16 + kind, me = sim_comm_rank(simpi_rt->sim, runtime_rank(), x->local);
+    if (kind == CD_GATHER && a->root == MPI_ROOT) {
+        for (int i = 0; i < x->nr; i++)
+            move_block(&m, x, a, false, i, i, tag);
+    } else if (kind == CD_GATHER && a->root != MPI_PROC_NULL) {
+        move_send(&m, x, a->root, a->sendbuf, a->scount, a->stype, tag);
+    } else if (kind == CD_SCATTER && a->root == MPI_ROOT) {
+        for (int i = 0; i < x->nr; i++)
+            move_block(&m, x, a, true, i, i, tag);
+    } else if (kind == CD_SCATTER && a->root != MPI_PROC_NULL) {
+        move_recv(&m, x, a->root, a->recvbuf, a->rcount, a->rtype, tag);
+    } else if (kind == CD_ALLGATHER) { /* my block to each, each one's block from them */
+        for (int i = 0; i < x->nr; i++)
+            move_block(&m, x, a, false, i, i, tag);
+        for (int i = 0; i < x->nr; i++)
+            move_send(&m, x, (me + i) % x->nr, a->sendbuf, a->scount, a->stype, tag);
+    } else if (kind == CD_ALLTOALL) {
+        for (int i = 0; i < x->nr; i++)
+            move_block(&m, x, a, false, i, i, tag);
+        for (int i = 0; i < x->nr; i++)
+            move_block(&m, x, a, true, (me + i) % x->nr, (me + i) % x->nr, tag);
+    }
+    moves_finish(&m);
+    return MPI_SUCCESS;
+}
+
+int api_inter_reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts,
+                             MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    struct inter *x = inter_find(comm);
+    int total = 0, theirs = 0;
+    int *displs = xmalloc(sizeof *displs * (size_t)(x->nl + 1));
+    for (int j = 0; j < x->nl; j++) {
+        displs[j] = total;
+        total += recvcounts[j];
+    }
+    int64_t bytes = (int64_t)total * dt_extent(type);
+    char *mine = xmalloc((size_t)bytes + 1), *other = xmalloc((size_t)bytes + 1);
+    int rc = reduce_local(x, sendbuf, mine, total, type, op);
+    if (rc == MPI_SUCCESS && leader(x)) {
+        exchange(x->shadow, 0, &total, sizeof total, &theirs, sizeof theirs, 5);
+        if (theirs != total)
+            rc = api_error("MPI_Reduce_scatter", MPI_ERR_COUNT,
+                           "the groups' recvcounts sum to %d here and %d in the other group", total,
+                           theirs);
+        else
+            exchange(x->shadow, 0, mine, bytes, other, bytes, 6);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = api_coll_scatterv(other, recvcounts, displs, type, recvbuf,
+                               recvcounts[sim_comm_rank(simpi_rt->sim, runtime_rank(), x->local)],
+                               0, x->local);
+    free(displs);
+    free(mine);
+    free(other);
+    return rc;
+}
+
+/* Sorts members (index into a color/key table) by key, then by index
+ * (ranks run one at a time: the table is not shared between calls). */
+static const int *sort_keys;
+static int key_order(const void *pa, const void *pb) {
+    int a = *(const int *)pa, b = *(const int *)pb;
+    int ka = sort_keys[2 * a + 1], kb = sort_keys[2 * b + 1];
+    return ka != kb ? (ka < kb ? -1 : 1) : (a < b ? -1 : a > b);
+}
+
+/* The world ranks of the members of w (n of them, with their color and key
+ * pairs in ck) whose color is color, in the split's order. */
+static int32_t *colored(const int32_t *w, int n, const int *ck, int color, int *count) {
+    int *idx = xmalloc(sizeof *idx * (size_t)(n + 1));
+    int c = 0;
+    for (int i = 0; i < n; i++)
+        if (ck[2 * i] == color) idx[c++] = i;
+    sort_keys = ck;
+    qsort(idx, (size_t)c, sizeof *idx, key_order);
+    int32_t *out = xmalloc(sizeof *out * (size_t)(c + 1));
+    for (int i = 0; i < c; i++)
+        out[i] = w[idx[i]];
+    free(idx);
+    *count = c;
+    return out;
+}
+
+int api_inter_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
+    struct inter *x = inter_find(comm);
+    int pair[2] = {color, key};
+    int *lck = xmalloc(sizeof *lck * 2 * (size_t)x->nl),
+        *rck = xmalloc(sizeof *rck * 2 * (size_t)x->nr);
+    int rc = api_coll_allgather(pair, sizeof pair, lck, x->local);
+    if (rc == MPI_SUCCESS && leader(x))
+        exchange(x->shadow, 0, lck, (int64_t)sizeof pair * x->nl, rck, (int64_t)sizeof pair * x->nr,
+                 7);
+    if (rc == MPI_SUCCESS) rc = api_coll_bcast(rck, 2 * x->nr, MPI_INT, 0, x->local);
+    MPI_Comm local = MPI_COMM_NULL;
+    if (rc == MPI_SUCCESS) rc = api_comm_split(x->local, color, key, &local);
+    *newcomm = MPI_COMM_NULL;
+    if (rc == MPI_SUCCESS && color != MPI_UNDEFINED) {
+        int nl, nr;
+        int32_t *lw = colored(x->lw, x->nl, lck, color, &nl);
+        int32_t *rw = colored(x->rw, x->nr, rck, color, &nr);
+        if (nr > 0) {
+            *newcomm = join(local, lw, nl, rw, nr);
+            api_inherit_errhandler(comm, *newcomm);
+        }
+        free(lw);
+        free(rw);
+    }
+    free(lck);
+    free(rck);
+    return rc;
+}
+
+void api_request_done(MPI_Request *request) {
+    struct simpi_request *q = api_request_new();
+    q->active = true; /* no MPI-layer request: complete */
+    *request = q;
 }
 
 /* --- entry points --- */
