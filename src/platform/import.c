@@ -317,6 +317,11 @@ struct cfg_platform {
     long in_links;
     char *mapping; /* "0,0,1,1..." */
     bool node_seen;
+    long tasks_per_node; /* predefined mapping: N TASKS_PER_NODE (0: none) */
+    bool interleaved;    /* predefined mapping: INTERLEAVED */
+    bool fs_seen;        /* file system parameters */
+    double fs_latency, fs_bw;
+    long fs_concurrency;
 };
 
 static bool cfg_number(struct scanner *s, int line, const char *v, const char *what, double *out) {
@@ -380,6 +385,96 @@ static bool cfg_node(struct scanner *s, int line, char **f, int n, bool multi,
     return true;
 }
 
+/* "predefined mapping information" {["TRACE",] "FILL_NODES" | "N TASKS_PER_NODE" |
+ * "INTERLEAVED"}. */
+static bool cfg_predefined_map(struct scanner *s, int line, char **f, int n,
+                               struct cfg_platform *c) {
+    if (n != 1 && n != 2)
+        return xfail(s, line, "predefined mapping information has %d fields, expected 1 or 2", n);
+    const char *map = f[n - 1];
+    char *end;
+    long per = strtol(map, &end, 10);
+    while (*end == ' ')
+        end++;
+    if (!strcmp(map, "FILL_NODES")) return true; /* simpi's block placement */
+    if (!strcmp(map, "INTERLEAVED")) return c->interleaved = true;
+    if (end != map && !strcmp(end, "TASKS_PER_NODE") && per >= 1 && per <= 1073741824) {
+        c->tasks_per_node = per;
+        return true;
+    }
+    return xfail(s, line,
+                 "field 'predefined map identifier': found '%s', expected FILL_NODES, "
+                 "N TASKS_PER_NODE or INTERLEAVED",
+                 map);
+}
+
+/* "file system parameters" {latency, bandwidth MB/s, block size,
+ * concurrent requests, hit ratio}: simpi's storage model. */
+static bool cfg_fs(struct scanner *s, int line, char **f, int n, struct cfg_platform *c) {
+    double block, hit, conc;
+    if (n != 5) return xfail(s, line, "file system parameters has %d fields, expected 5", n);
+    if (!cfg_number(s, line, f[0], "disk latency", &c->fs_latency) ||
+        !cfg_number(s, line, f[1], "disk bandwidth", &c->fs_bw) ||
+        !cfg_number(s, line, f[2], "block size", &block) ||
+        !cfg_number(s, line, f[3], "concurrent requests", &conc) ||
+        !cfg_number(s, line, f[4], "hit ratio", &hit))
+        return false;
+    if (hit != 1.0 && (c->fs_latency > 0 || c->fs_bw > 0))
+        return xfail(s, line,
+                     "field 'hit ratio': %s, but simpi's storage has no cache (every request "
+                     "costs latency + size / bandwidth); give 1.0",
+                     f[4]);
+    c->fs_concurrency = (long)conc;
+    c->fs_seen = c->fs_latency > 0 || c->fs_bw > 0;
+    return true;
+}
+
+/* Records simpi reads only to check that they change nothing it models. */
+static bool cfg_neutral(struct scanner *s, int line, const char *name, char **f, int n) {
+    double v;
+    if (!strcmp(name, "wide area network information")) {
+        if (n != 7)
+            return xfail(s, line, "wide area network information has %d fields, expected 7", n);
+        if (!cfg_number(s, line, f[1], "number of machines in wan", &v)) return false;
+        if (v > 1)
+            return xfail(s, line, "%s machines in the wide area network: simpi models one machine",
+                         f[1]);
+        return true;
+    }
+    if (!strcmp(name, "dedicated connection information"))
+        return xfail(s, line,
+                     "dedicated connections join machines of a wide area network: simpi "
+                     "models one machine");
+    if (!strcmp(name, "modules information")) {
+        if (n != 3) return xfail(s, line, "modules information has %d fields, expected 3", n);
+        if (!cfg_number(s, line, f[2], "module speed ratio", &v)) return false;
+        if (v != 1.0)
+            return xfail(s, line,
+                         "module %s:%s runs %s times as fast: simpi has no per-module speeds "
+                         "(give 1.0, or scale the bursts in the trace)",
+                         f[0], f[1], f[2]);
+        return true;
+    }
+    if (!strcmp(name, "configuration files")) {
+        static const char *const what[] = {"scheduler definition", "file system definition",
+                                           "communications fine tuning", "sensitivity"};
+        for (int i = 0; i < n && i < 4; i++)
+            if (f[i][0])
+                return xfail(s, line,
+                             "the %s file '%s': simpi does not read Dimemas' separate "
+                             "configuration files (leave it \"\")",
+                             what[i], f[i]);
+        return true;
+    }
+    return xfail(s, line,
+                 "unknown record \"%s\" (Dimemas 5 reads: environment information, node "
+                 "information, multi node information, wide area network information, "
+                 "dedicated connection information, mapping information, predefined "
+                 "mapping information, configuration files, modules information, file "
+                 "system parameters)",
+                 name);
+}
+
 static bool cfg_record(struct scanner *s, int line, char *name, char *body,
                        struct cfg_platform *c) {
     char *f[64];
@@ -401,7 +496,10 @@ static bool cfg_record(struct scanner *s, int line, char *name, char *body,
         c->mapping = xstrdup(open + 1);
         return true;
     }
-    return true; /* other records: no simulated effect here */
+    if (!strcmp(name, "predefined mapping information"))
+        return cfg_predefined_map(s, line, f, n, c);
+    if (!strcmp(name, "file system parameters")) return cfg_fs(s, line, f, n, c);
+    return cfg_neutral(s, line, name, f, n);
 }
 
 /* Dimemas' bandwidths are MB/s; 0 is no limit. */
@@ -429,6 +527,18 @@ static bool cfg_yaml(struct scanner *s, const struct cfg_platform *c, FILE *y) {
                 c->in_links);
     else
         fprintf(y, "network:\n  interfaces: unlimited # Dimemas' 0 buses and links: no limit\n");
+    if (c->fs_seen) {
+        fprintf(y, "storage:\n  latency: %.9gs\n", c->fs_latency);
+        cfg_bandwidth(y, "bandwidth", c->fs_bw);
+        if (c->fs_concurrency > 0) fprintf(y, "  concurrency: %ld\n", c->fs_concurrency);
+    }
+    if (c->tasks_per_node > 0) {
+        if (c->tasks_per_node > c->cores)
+            return xfail(s, 1, "%ld TASKS_PER_NODE, but the nodes have %ld processors",
+                         c->tasks_per_node, c->cores);
+        fprintf(y, "ranks_per_node: %ld\n", c->tasks_per_node);
+    }
+    if (c->interleaved) fprintf(y, "placement: cyclic\n");
     if (c->mapping) {
         fprintf(y, "placement: [");
         for (const char *p = c->mapping; *p; p++)
@@ -470,6 +580,13 @@ static bool import_dimemas(struct scanner *s, FILE *y) {
     for (char *p = s->text; ok && *p;) {
         while (*p == ' ' || *p == '\t')
             p++;
+        if (p[0] == '/' && p[1] == '*') { /* a comment (the records' definitions) */
+            char *end = strstr(p + 2, "*/");
+            if (!end) return xfail(s, line, "a comment without its closing '*/'");
+            for (; p < end + 2; p++)
+                line += *p == '\n';
+            continue;
+        }
         if (*p == '"') {
             char *end = strstr(p, ";;"), *next = NULL;
             int lines = 0;
@@ -494,7 +611,7 @@ char *platform_import_text(const char *text, size_t len, const char *name, bool 
                            struct sim_error *err) {
     char head[64] = {0};
     memcpy(head, text, len < sizeof head - 1 ? len : sizeof head - 1);
-    bool dimemas = !strncmp(head, "SDDFA", 5);
+    bool dimemas = !strncmp(head, "SDDFA", 5) || !strncmp(head, "#DIMEMAS_CONFIGURATION", 22);
     *imported = dimemas || is_xml(head);
     if (!*imported) return NULL;
     char *copy = xcalloc(len + 1, 1); /* the scanner cuts it in place */

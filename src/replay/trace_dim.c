@@ -8,8 +8,16 @@
  *                                          bit 2: immediate)
  *   3:TASK:THREAD:SRC:SIZE:TAG:COMM:TYPE   receive (TYPE 0 recv, 1 irecv,
  *                                          2 wait for an irecv)
- *   10:TASK:THREAD:OP:COMM:ROOT:ROOT_THREAD:BYTES_SENT:BYTES_RECEIVED
- *   20:TASK:THREAD:TYPE:VALUE              event
+ *   10:TASK:THREAD:OP:COMM:ROOT:ROOT_THREAD:BYTES_SENT:BYTES_RECEIVED[:SYNC]
+ *                                          global operation: OP 0-15 (barrier ...
+ *                                          alltoallw), 16-31 their immediate
+ *                                          forms; ROOT is 1 at the root and 0
+ *                                          elsewhere (reduce: the root's task,
+ *                                          as prv2dim writes it); SYNC 1
+ *                                          blocking (the 9-field form), 0 a
+ *                                          non-blocking start, 2 its wait
+ *   11:TASK:THREAD:SECONDS                 GPU burst (simpi: computation)
+ *   20:TASK:THREAD:TYPE:VALUE              event (block begin, VALUE 0: end)
  *   0:TASK:THREAD                          no operation
  *   s:TASK:OFFSET...                       offsets (the end of the records)
  * Sends and receives may also name the peer's thread after the peer. Tasks
@@ -50,7 +58,19 @@ static const struct {
              {10, COLL_REDUCE, "reduce"},
              {11, COLL_ALLREDUCE, "allreduce"},
              {12, COLL_REDUCE_SCATTER, "reduce_scatter"},
-             {13, COLL_SCAN, "scan"}};
+             {13, COLL_REDUCE_SCATTER, "reduce_scatter_block"},
+             {14, COLL_SCAN, "scan"},
+             {15, COLL_ALLTOALL, "alltoallw"}};
+#define DIM_GLOPS 16       /* ids 16-31: the immediate forms of 0-15 */
+#define DIM_GLOP_REDUCE 10 /* its ROOT field is the root's task */
+#define DIM_GLOP_ASYNC 0   /* SYNC: a non-blocking start */
+#define DIM_GLOP_SYNC 1    /* blocking */
+#define DIM_GLOP_WAIT 2    /* the wait of a non-blocking one */
+
+/* Event types read as intervals: simpi's own, and Extrae's user functions
+ * (begin: the function's id, end: 0). Other events (MPI call blocks,
+ * counters) have no simulated effect. */
+#define DIM_USER_FUNCTION_EVENT 60000019
 
 /* --- reading: translation into native per-rank files --- */
 
@@ -64,6 +84,12 @@ struct dim_rank {
         int32_t src, tag, id;
     } * recvs;
     int nrecvs, cap;
+    /* non-blocking global operations started, oldest first */
+    struct pending_glop {
+        int32_t op, id;
+    } * glops;
+    int nglops, gcap;
+    int64_t rooted; /* global operations with a root seen so far */
 };
 
 struct dim_reader {
@@ -76,6 +102,12 @@ struct dim_reader {
     struct dim_rank *ranks;
     size_t cap;
     struct sim_error *err;
+    /* the first pass finds the root of each rooted global operation (the
+     * k-th one of every task): prv2dim marks it at the root only */
+    bool finding_roots;
+    int32_t *roots;
+    int64_t nroots;
+    int64_t skipped_events;
 };
 
 __attribute__((format(printf, 2, 3))) static bool dfail(struct dim_reader *d, const char *fmt,
@@ -226,23 +258,85 @@ static long glop_size(int kind, long sent, long recvd, int32_t ntasks) {
     }
 }
 
+static bool rooted(int kind) {
+    return kind == COLL_BCAST || kind == COLL_GATHER || kind == COLL_SCATTER || kind == COLL_REDUCE;
+}
+
+/* The root of task r's next rooted operation: set by the first pass (the
+ * task that marked itself), or recorded there from a reduce's field. */
+static void note_root(struct dim_reader *d, int32_t r, long root_field, int op, bool mark) {
+    int64_t k = d->ranks[r].rooted++;
+    if (!d->finding_roots) return;
+    if (k >= d->nroots) {
+        int64_t cap = d->nroots ? 2 * d->nroots : 64;
+        while (cap <= k)
+            cap *= 2;
+        d->roots = xrealloc_or_die(d->roots, sizeof *d->roots * (size_t)cap);
+        for (int64_t i = d->nroots; i < cap; i++)
+            d->roots[i] = -1;
+        d->nroots = cap;
+    }
+    if (op == DIM_GLOP_REDUCE && root_field >= 0)
+        d->roots[k] = (int32_t)root_field;
+    else if (mark && d->roots[k] < 0)
+        d->roots[k] = r;
+}
+
+static int32_t root_of(const struct dim_reader *d, int32_t r) {
+    int64_t k = d->ranks[r].rooted - 1;
+    return k >= 0 && k < d->nroots && d->roots[k] >= 0 ? d->roots[k] : 0;
+}
+
+/* A wait for task r's oldest non-blocking global operation of this id. */
+static bool glop_wait(struct dim_reader *d, int32_t r, long op) {
+    struct dim_rank *k = &d->ranks[r];
+    for (int i = 0; i < k->nglops; i++) {
+        if (k->glops[i].op != op) continue;
+        int32_t id = k->glops[i].id;
+        memmove(&k->glops[i], &k->glops[i + 1], sizeof *k->glops * (size_t)(k->nglops - i - 1));
+        k->nglops--;
+        return emit(d, r, "wait %d", id);
+    }
+    return dfail(d, "the wait of global operation %ld with no such operation started before it",
+                 op);
+}
+
+static bool glop_fields(struct dim_reader *d, char **f, int n, long *id, long *root, long *sent,
+                        long *recvd, long *sync) {
+    long root_th;
+    if (n != 9 && n != 10)
+        return dfail(d, "a global operation has %d fields, expected 9 or 10 (with SYNC)", n);
+    *sync = DIM_GLOP_SYNC;
+    return int_field(d, f[3], "global operation", 0, 2 * DIM_GLOPS - 1, id) &&
+           comm_field(d, f[4]) &&
+           int_field(d, f[5], "root", -1, d->ntasks > 2 ? d->ntasks - 1 : 1, root) &&
+           int_field(d, f[6], "root thread", -1, 0, &root_th) &&
+           int_field(d, f[7], "bytes sent", 0, INT64_MAX / 2, sent) &&
+           int_field(d, f[8], "bytes received", 0, INT64_MAX / 2, recvd) &&
+           (n == 9 || int_field(d, f[9], "synchronism (0 start, 1 blocking, 2 wait)", 0, 2, sync));
+}
+
 static bool dim_glop(struct dim_reader *d, int32_t r, char **f, int n) {
-    long id, root, root_th, sent, recvd;
-    if (n != 9) return dfail(d, "a global operation has %d fields, expected 9", n);
-    if (!int_field(d, f[3], "global operation", 0, 1000, &id) || !comm_field(d, f[4]) ||
-        !int_field(d, f[5], "root", -1, d->ntasks - 1, &root) ||
-        !int_field(d, f[6], "root thread", -1, 0, &root_th) ||
-        !int_field(d, f[7], "bytes sent", 0, INT64_MAX / 2, &sent) ||
-        !int_field(d, f[8], "bytes received", 0, INT64_MAX / 2, &recvd))
-        return false;
-    for (size_t i = 0; i < sizeof glops / sizeof *glops; i++)
-        if (glops[i].id == id) {
-            const char *name = sim_coll_name((enum coll_kind)glops[i].kind);
-            long size = glop_size(glops[i].kind, sent, recvd, d->ntasks);
-            if (glops[i].kind == COLL_BARRIER) return emit(d, r, "barrier");
-            return emit(d, r, "%s %ld root=%ld", name, size, root < 0 ? 0 : root);
-        }
-    return dfail(d, "global operation %ld is not one of Dimemas' MPI collectives (0-13)", id);
+    long id, root, sent, recvd, sync;
+    if (!glop_fields(d, f, n, &id, &root, &sent, &recvd, &sync)) return false;
+    long op = id % DIM_GLOPS; /* the immediate forms share their blocking form's model */
+    int kind = glops[op].kind;
+    if (sync == DIM_GLOP_WAIT) return d->finding_roots || glop_wait(d, r, id);
+    if (rooted(kind)) note_root(d, r, root, (int)op, root == 1);
+    if (d->finding_roots) return true;
+    const char *name = sim_coll_name((enum coll_kind)kind);
+    long size = glop_size(kind, sent, recvd, d->ntasks);
+    char args[64] = "";
+    if (kind != COLL_BARRIER)
+        snprintf(args, sizeof args, " %ld root=%d", size, rooted(kind) ? root_of(d, r) : 0);
+    if (sync == DIM_GLOP_SYNC) return emit(d, r, "%s%s", name, args);
+    struct dim_rank *k = &d->ranks[r];
+    if (k->nglops == k->gcap) {
+        k->gcap = k->gcap ? 2 * k->gcap : 8;
+        k->glops = xrealloc_or_die(k->glops, sizeof *k->glops * (size_t)k->gcap);
+    }
+    k->glops[k->nglops++] = (struct pending_glop){(int32_t)id, k->next_req};
+    return emit(d, r, "i%s%s req=%d", name, args, k->next_req++);
 }
 
 static bool dim_event(struct dim_reader *d, int32_t r, char **f, int n) {
@@ -251,9 +345,23 @@ static bool dim_event(struct dim_reader *d, int32_t r, char **f, int n) {
     if (!int_field(d, f[3], "event type", 0, INT64_MAX / 2, &type) ||
         !int_field(d, f[4], "event value", 0, INT64_MAX / 2, &value))
         return false;
-    if (type != DIM_INTERVAL_EVENT) return true; /* other events: no simulated effect */
+    if (d->finding_roots) return true;
+    if (type != DIM_INTERVAL_EVENT && type != DIM_USER_FUNCTION_EVENT) {
+        d->skipped_events++; /* no simulated effect */
+        return true;
+    }
     if (value == 0) return emit(d, r, "interval_end");
+    if (type == DIM_USER_FUNCTION_EVENT) return emit(d, r, "interval_begin function_%ld", value);
     return emit(d, r, "interval_begin interval_%ld", value);
+}
+
+/* A CPU (1) or GPU (11) burst: computation of that many seconds. */
+static bool dim_burst(struct dim_reader *d, int32_t r, char **f, int n) {
+    char *end;
+    double s = n == 4 ? strtod(f[3], &end) : -1;
+    if (n != 4 || end == f[3] || *end || !(s >= 0) || s > 9e6)
+        return dfail(d, "field 'burst duration': found '%s', expected seconds", n > 3 ? f[3] : "");
+    return d->finding_roots || emit(d, r, "compute %.0fps", s * 1e12);
 }
 
 /* One record line (not a definition). */
@@ -269,24 +377,19 @@ static bool dim_record(struct dim_reader *d, char *l) {
     switch (op) {
     case 0:
         return true;
-    case 1: {
-        char *end;
-        double s = n == 4 ? strtod(f[3], &end) : -1;
-        if (n != 4 || end == f[3] || *end || !(s >= 0) || s > 9e6)
-            return dfail(d, "field 'burst duration': found '%s', expected seconds",
-                         n > 3 ? f[3] : "");
-        return emit(d, r, "compute %.0fps", s * 1e12);
-    }
+    case 1:
+    case 11:
+        return dim_burst(d, r, f, n);
     case 2:
-        return dim_send(d, r, f, n);
+        return d->finding_roots || dim_send(d, r, f, n);
     case 3:
-        return dim_recv(d, r, f, n);
+        return d->finding_roots || dim_recv(d, r, f, n);
     case 10:
         return dim_glop(d, r, f, n);
     case 20:
         return dim_event(d, r, f, n);
     default:
-        return dfail(d, "unknown record type %ld (expected 0, 1, 2, 3, 10 or 20)", op);
+        return dfail(d, "unknown record type %ld (expected 0, 1, 2, 3, 10, 11 or 20)", op);
     }
 }
 
@@ -371,53 +474,75 @@ static bool read_line(gzFile f, char **line, size_t *cap, bool *too_long) {
     return len > 0;
 }
 
-bool dim_translate(const char *path, const char *dir, int32_t *nranks, struct sim_error *err) {
-    struct dim_reader d = {.path = path, .err = err};
-    d.dir = xstrdup(dir);
-    gzFile f = gzopen(path, "rb");
-    if (!f) return err_set(err, "%s: cannot open trace: %s", path, strerror(errno));
+/* One pass over the file: finding the roots, then translating. */
+static bool dim_pass(struct dim_reader *d) {
+    gzFile f = gzopen(d->path, "rb");
+    if (!f) return err_set(d->err, "%s: cannot open trace: %s", d->path, strerror(errno));
     size_t cap = 1 << 16;
     char *line = xcalloc(cap, 1);
     bool ok = true, records = false, too_long = false;
+    d->line = 0;
+    d->nworld = 0;
     while (ok && read_line(f, &line, &cap, &too_long)) {
-        d.line++;
+        d->line++;
         if (too_long) {
-            ok = dfail(&d, "a line longer than %zu bytes", (size_t)DIM_MAX_LINE);
+            ok = dfail(d, "a line longer than %zu bytes", (size_t)DIM_MAX_LINE);
             break;
         }
-        if (d.line == 1) {
-            ok = dim_header(&d, line);
-            if (ok) {
-                d.ranks = xcalloc((size_t)d.ntasks, sizeof *d.ranks);
-                d.cap = ((size_t)64 << 20) / (size_t)d.ntasks;
-                d.cap = d.cap < 4096 ? 4096 : d.cap > 65536 ? 65536 : d.cap;
+        if (d->line == 1) {
+            ok = dim_header(d, line);
+            if (ok && !d->ranks) {
+                d->ranks = xcalloc((size_t)d->ntasks, sizeof *d->ranks);
+                d->cap = ((size_t)64 << 20) / (size_t)d->ntasks;
+                d->cap = d->cap < 4096 ? 4096 : d->cap > 65536 ? 65536 : d->cap;
             }
             continue;
         }
         if (line[0] == '\n' || line[0] == '#') continue;
         if (line[0] == 's' && line[1] == ':') break; /* offsets: the records have ended */
         if (line[0] == 'd' && line[1] == ':') {
-            ok = records ? dfail(&d, "a definition after the first record")
-                         : dim_definition(&d, line);
+            ok =
+                records ? dfail(d, "a definition after the first record") : dim_definition(d, line);
             continue;
         }
-        if (d.nworld == 0) d.world_ids = xcalloc(1, sizeof *d.world_ids), d.nworld = 1;
+        if (d->nworld == 0) {
+            d->world_ids = xrealloc_or_die(d->world_ids, sizeof *d->world_ids);
+            d->world_ids[0] = 0;
+            d->nworld = 1;
+        }
         records = true;
-        ok = dim_record(&d, line);
+        ok = dim_record(d, line);
     }
     gzclose(f);
+    free(line);
+    for (int32_t r = 0; d->ranks && r < d->ntasks; r++)
+        d->ranks[r].rooted = 0;
+    return ok;
+}
+
+bool dim_translate(const char *path, const char *dir, int32_t *nranks, struct sim_error *err) {
+    struct dim_reader d = {.path = path, .err = err, .finding_roots = true};
+    d.dir = xstrdup(dir);
+    bool ok = dim_pass(&d);
+    d.finding_roots = false;
+    ok = ok && dim_pass(&d);
     for (int32_t r = 0; ok && r < d.ntasks; r++)
         ok = flush_dim_rank(&d, r);
+    for (int32_t r = 0; ok && r < d.ntasks; r++)
+        if (d.ranks[r].nglops)
+            ok = err_set(err, "%s: task %d starts global operation %d and never waits for it", path,
+                         r, d.ranks[r].glops[0].op);
     for (int32_t r = 0; d.ranks && r < d.ntasks; r++) {
         free(d.ranks[r].buf);
         free(d.ranks[r].recvs);
+        free(d.ranks[r].glops);
     }
     if (ok && d.ntasks == 0) ok = err_at(err, path, 1, "empty Dimemas trace");
     *nranks = d.ntasks;
     free(d.ranks);
     free(d.world_ids);
+    free(d.roots);
     free(d.dir);
-    free(line);
     return ok;
 }
 
@@ -428,6 +553,9 @@ struct dim_req {
     int32_t id, peer, tag;
     int64_t size;
     bool recv;
+    int32_t glop; /* a non-blocking global operation's id (16-31), else -1 */
+    int32_t root_field;
+    int64_t sent, recvd;
 };
 
 struct dim_writer {
@@ -445,7 +573,7 @@ static void track(struct dim_writer *w, int32_t id, int32_t peer, int32_t tag, i
         w->cap = w->cap ? 2 * w->cap : 16;
         w->reqs = xrealloc_or_die(w->reqs, sizeof *w->reqs * (size_t)w->cap);
     }
-    w->reqs[w->nreqs++] = (struct dim_req){id, peer, tag, size, recv};
+    w->reqs[w->nreqs++] = (struct dim_req){id, peer, tag, size, recv, -1, 0, 0, 0};
 }
 
 /* Drops tracked request i. */
@@ -458,7 +586,10 @@ static void forget(struct dim_writer *w, int i) {
 static void complete(struct dim_writer *w, int i) {
     struct dim_req q = w->reqs[i];
     forget(w, i);
-    if (q.recv)
+    if (q.glop >= 0)
+        fprintf(w->out, "10:%d:0:%d:0:%d:0:%lld:%lld:%d\n", w->rank, q.glop, q.root_field,
+                (long long)q.sent, (long long)q.recvd, DIM_GLOP_WAIT);
+    else if (q.recv)
         fprintf(w->out, "3:%d:0:%d:%lld:%d:0:2\n", w->rank, q.peer, (long long)q.size, q.tag);
 }
 
@@ -504,17 +635,13 @@ static bool write_wait(struct dim_writer *w, const struct trace_rec *r) {
 }
 
 static int glop_of(uint8_t kind, bool v) {
+    if (kind == COLL_REDUCE_SCATTER) return 12;
     for (size_t i = 0; i < sizeof glops / sizeof *glops; i++)
-        if (glops[i].kind == kind && (strchr(glops[i].name, 'v') != NULL) == v &&
-            strcmp(glops[i].name, "reduce_scatter"))
-            return glops[i].id;
-    return kind == COLL_REDUCE_SCATTER ? 12 : -1;
+        if (glops[i].kind == kind && (strchr(glops[i].name, 'v') != NULL) == v) return glops[i].id;
+    return -1;
 }
 
 static bool write_coll(struct dim_writer *w, const struct trace_rec *r) {
-    /* a non-blocking collective becomes a blocking one where it starts (exact
-     * when it is waited for at once, as the collectives of --trace-out are) */
-    if (r->op == TOP_ICOLL) track(w, r->req, -1, 0, 0, false);
     int id = glop_of(r->coll, r->counts != NULL || (r->mode & 4));
     if (id < 0)
         return trace_rec_fail(w->t, r, w->err, "%s has no Dimemas equivalent",
@@ -546,8 +673,20 @@ static bool write_coll(struct dim_writer *w, const struct trace_rec *r) {
     default:
         break;
     }
-    fprintf(w->out, "10:%d:0:%d:0:%d:0:%lld:%lld\n", w->rank, id, r->root, (long long)sent,
-            (long long)recvd);
+    /* ROOT: 1 at the root, 0 elsewhere; a reduce's: the root's task (as
+     * prv2dim writes them) */
+    int root_field = id == DIM_GLOP_REDUCE ? r->root : rooted(r->coll) && w->rank == r->root;
+    if (r->op == TOP_ICOLL) { /* started here, its wait record at its wait */
+        track(w, r->req, -1, 0, 0, false);
+        struct dim_req *q = &w->reqs[w->nreqs - 1];
+        q->glop = id + DIM_GLOPS;
+        q->root_field = root_field;
+        q->sent = sent;
+        q->recvd = recvd;
+    }
+    fprintf(w->out, "10:%d:0:%d:0:%d:0:%lld:%lld:%d\n", w->rank,
+            r->op == TOP_ICOLL ? id + DIM_GLOPS : id, root_field, (long long)sent, (long long)recvd,
+            r->op == TOP_ICOLL ? DIM_GLOP_ASYNC : DIM_GLOP_SYNC);
     return true;
 }
 
