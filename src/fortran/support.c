@@ -358,3 +358,18 @@ int PMPI_Status_f2c(const MPI_Fint *f, MPI_Status *c) {
 #pragma weak MPI_Request_f2c = PMPI_Request_f2c
 #pragma weak MPI_Status_c2f = PMPI_Status_c2f
 #pragma weak MPI_Status_f2c = PMPI_Status_f2c
+
+/* mpi_f08's choice buffers (TYPE(*), DIMENSION(..)) come as Fortran 2018
+ * descriptors (CFI_cdesc_t), whose first member is the data's address. */
+void *simpi_f08_base(void *const *descriptor) {
+    return *descriptor;
+}
+
+/* A non-contiguous array section given as a buffer to an mpi_f08 routine:
+ * simpi's MPI_SUBARRAYS_SUPPORTED is .false., so it is refused (sending
+ * the section's first element onwards would be silently wrong). */
+void simpi_f08_noncontiguous(void) {
+    runtime_abort("mpi_f08: a non-contiguous array section as a buffer (simpi's "
+                  "MPI_SUBARRAYS_SUPPORTED is .false.): pass a contiguous array or copy the "
+                  "section first");
+}

@@ -12,6 +12,10 @@
 /* The buffer a Fortran program passed, with MPI_BOTTOM and MPI_IN_PLACE
  * turned into C's. */
 void *f_buf(const void *buf);
+/* mpi_f08 (src/fortran/mpi_f08.f90): a choice buffer's address from its
+ * descriptor, and the refusal of a non-contiguous one. */
+void *simpi_f08_base(void *const *descriptor);
+void simpi_f08_noncontiguous(void);
 MPI_Status *f_status(MPI_Fint *status);
 MPI_Status *f_statuses(MPI_Fint *statuses);
 int *f_errcodes(MPI_Fint *codes);
