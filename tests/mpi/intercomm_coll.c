@@ -182,7 +182,7 @@ static void reduce_scatters(MPI_Comm ic, const struct side *s, int *errs, int ch
 
 static void nonblocking(MPI_Comm ic, const struct side *s, int *errs, int check_rank) {
     MPI_Request r[5];
-    int v = s->a ? 7 : -1, sum = -1, all[NB], out[NB], in[NB], blk[2] = {-1, -1};
+    int v = s->a ? 7 : -1, sum = -1, all[NB], out[NB], in[NB], blk[3] = {-1, -1, -1};
     int root = s->a ? (s->lr == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
     MPI_Ibarrier(ic, &r[0]);
     MPI_Ibcast(&v, 1, MPI_INT, root, ic, &r[1]);
