@@ -111,6 +111,12 @@ static void native_line(FILE *f, const struct trace_reader *t, const struct trac
     case TOP_BUFFER_DETACH:
         fprintf(f, "buffer_detach");
         break;
+    case TOP_FILE_IO:
+        fprintf(f, "file_io %lld req=%d", (long long)r->size, r->req);
+        break;
+    case TOP_ROUND_TRIP:
+        fprintf(f, "round_trip %d", r->peer);
+        break;
     case TOP_COLL:
     case TOP_ICOLL:
         fprintf(f, "%s%s%s", r->op == TOP_ICOLL ? "i" : "", sim_coll_name((enum coll_kind)r->coll),

@@ -108,19 +108,25 @@ static int mark_incomplete(const char *folder, int n) {
 }
 
 int cmd_trace(int argc, char **argv) {
-    const char *dir = NULL;
+    const char *dir = NULL, *clock = "wall";
+    static const char *const clocks[] = {"wall", "cpu", NULL};
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--"); i++) {
         if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc)
             dir = argv[++i];
-        else
+        else if (!strcmp(argv[i], "--clock") && i + 1 < argc) {
+            if (!(clock = cli_enum_value("trace: --clock", argv[++i], clocks))) return EXIT_USAGE;
+        } else
             break;
     }
     if (i < argc && !strcmp(argv[i], "--")) i++;
     if (!dir || i >= argc) {
-        fprintf(stderr, "usage: simpi trace -o DIR -- mpirun -np N ./program [args...]\n");
+        fprintf(
+            stderr,
+            "usage: simpi trace -o DIR [--clock wall|cpu] -- mpirun -np N ./program [args...]\n");
         return EXIT_USAGE;
     }
+    setenv("SIMPI_TRACE_CLOCK", clock, 1);
     char lib[PATH_MAX];
     if (!cli_find_helper("libsimpi-trace.so", "SIMPI_TRACE_LIB", R_OK, lib, sizeof lib)) {
         fprintf(stderr, "simpi trace: libsimpi-trace.so not found beside simpi (it is built when "

@@ -48,10 +48,10 @@ struct storage_msg {
     int64_t bytes;
 };
 
-struct request *sim_io(struct sim *s, int32_t rank, int64_t bytes) {
-    if (s->rec) record_skip(s, "file I/O");
+struct request *sim_io(struct sim *s, int32_t rank, int64_t bytes, int32_t id) {
     const struct storage_model *st = &s->plat->storage;
-    struct request *r = sim_signal_new(s, rank, -1, "file I/O");
+    struct request *r = signal_new_id(s, rank, -1, "file I/O", id);
+    if (s->rec) record_io(s, r, bytes);
     r->mode = 1; /* the observer's I/O state */
     if (st->kind != STORAGE_SHARED) {
         sim_signal_fire(s, r, serve(s, s->ranks[rank].node, bytes));
@@ -77,6 +77,19 @@ void io_land(struct sim *s, uint8_t kind, int32_t target, int32_t origin, const 
     struct sim_piece piece = {&m, sizeof m};
     land_post(s, target, origin, simtime_add(done, sim_control_latency(s, target, origin)),
               LAND_STORAGE_REPLY, &piece, 1);
+}
+
+struct request *sim_round_trip(struct sim *s, int32_t rank, int32_t peer, int32_t id) {
+    struct request *r = signal_new_id(s, rank, peer, "an answer from another rank's node", id);
+    if (s->rec) record_round_trip(s, rank, peer);
+    sim_signal_fire(s, r,
+                    simtime_add(simtime_add(s->eng.now, sim_control_latency(s, rank, peer)),
+                                sim_control_latency(s, peer, rank)));
+    return r;
+}
+
+void sim_record_round_trip(struct sim *s, int32_t rank, int32_t peer) {
+    if (s->rec) record_round_trip(s, rank, peer);
 }
 
 void io_free_all(struct sim *s) {

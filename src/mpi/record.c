@@ -6,9 +6,10 @@
  * that complete them (a blocking call is a post and a wait at the same
  * instant: the replay is the same). Each rank's lines gather in a buffer,
  * appended to its file when full (open, write, close: no descriptor per
- * rank stays open). What a trace cannot express (one-sided operations,
- * file I/O, probes, matched receives, communicators from groups,
- * intercommunicators)
+ * rank stays open). File I/O is recorded as the storage requests and the
+ * round trips to the shared file pointer's keeper that it makes. What a
+ * trace cannot express (one-sided operations, probes, matched receives,
+ * communicators from groups, intercommunicators)
  * is counted and reported; so are operations on communicators made from
  * them. */
 #include <errno.h>
@@ -224,6 +225,14 @@ void record_p2p(struct sim *s, struct request *r, int32_t comm_id, int32_t peer,
         snprintf(src, sizeof src, "%d", peer);
     if (size >= 0) snprintf(sz, sizeof sz, " %lld", (long long)size);
     put(s, r->owner, "irecv %s%s%s comm=%d req=%d\n", src, sz, tagf, comm_id, id);
+}
+
+void record_io(struct sim *s, struct request *r, int64_t bytes) {
+    put(s, r->owner, "file_io %lld req=%d\n", (long long)bytes, new_id(s, r));
+}
+
+void record_round_trip(struct sim *s, int32_t rank, int32_t peer) {
+    put(s, rank, "round_trip %d\n", peer);
 }
 
 /* "a,b,c" of n counts into a growing string. */

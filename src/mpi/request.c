@@ -169,12 +169,17 @@ void sim_wake_at(struct sim *s, int32_t rank, simtime_t t) {
 }
 
 /* Signals: requests completed by the front end (sim.h). */
-struct request *sim_signal_new(struct sim *s, int32_t rank, int32_t peer, const char *what) {
+struct request *signal_new_id(struct sim *s, int32_t rank, int32_t peer, const char *what,
+                              int32_t id) {
     struct request *r = request_new(s, rank, 0, REQ_SIGNAL, 0, 0, s->eng.now);
     r->peer = peer;
     r->data = (void *)what;
-    request_track(s, r, -1);
+    request_track(s, r, id);
     return r;
+}
+
+struct request *sim_signal_new(struct sim *s, int32_t rank, int32_t peer, const char *what) {
+    return signal_new_id(s, rank, peer, what, -1);
 }
 
 void sim_signal_fire(struct sim *s, struct request *r, simtime_t at) {

@@ -367,8 +367,16 @@ struct request *sim_signal_new(struct sim *s, int32_t rank, int32_t peer, const 
 void sim_signal_fire(struct sim *s, struct request *r, simtime_t at);
 
 /* A file access of `bytes` by rank through the platform's storage model
- * (io.c); the request completes when the storage has served it. */
-struct request *sim_io(struct sim *s, int32_t rank, int64_t bytes);
+ * (io.c); the request completes when the storage has served it. id: the
+ * request's id for sim_find_request (replay), or -1. Recorded as
+ * `file_io BYTES req=N` under --trace-out. */
+struct request *sim_io(struct sim *s, int32_t rank, int64_t bytes, int32_t id);
+/* A question to peer's node and its answer (MPI-IO's shared file pointer
+ * kept by the file's first member): a request completing after the control
+ * latency there and back. sim_record_round_trip records one that the front
+ * end made with landings (`round_trip PEER`). */
+struct request *sim_round_trip(struct sim *s, int32_t rank, int32_t peer, int32_t id);
+void sim_record_round_trip(struct sim *s, int32_t rank, int32_t peer);
 
 /* Looks up an outstanding request by the id given at creation. */
 struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id);

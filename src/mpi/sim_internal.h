@@ -511,6 +511,12 @@ void observe_message(struct sim *s, const struct request *recv, simtime_t lsend,
 /* record.c: each called only when s->rec is set */
 void record_skip(struct sim *s, const char *what);
 void record_compute(struct sim *s, int32_t rank, simtime_t duration);
+/* A signal with the id sim_find_request knows it by (-1: none). */
+struct request *signal_new_id(struct sim *s, int32_t rank, int32_t peer, const char *what,
+                              int32_t id);
+/* file_io BYTES req=N (its wait records follow), round_trip PEER */
+void record_io(struct sim *s, struct request *r, int64_t bytes);
+void record_round_trip(struct sim *s, int32_t rank, int32_t peer);
 void record_p2p(struct sim *s, struct request *r, int32_t comm_id, int32_t peer, int32_t tag,
                 int64_t size, bool send, enum send_mode mode);
 void record_coll(struct sim *s, struct request *r, int32_t comm_id, enum coll_kind kind,

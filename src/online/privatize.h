@@ -11,12 +11,16 @@
 
 /* Globals up to this size are copied around switches; larger ones (and
  * those of stripped programs) are remapped. Chosen by measurement
- * (bench/privatize, docs/performance.md): copying costs about 1 us per
- * 10 KiB in and out; a remap costs 2.3 us plus a page fault for each page
- * the rank touches afterwards, 0.5 us each on bare metal but 15 to 35 us on
- * the paravirtualized development machine. At 256 KiB a copy (about 26 us)
- * stays below a remap whose rank touches a few pages there. */
-#define PRIVATIZE_COPY_LIMIT ((size_t)256 * 1024)
+ * (bench/privatize, docs/performance.md, docs/models.md "Measured
+ * computation"): copying costs about 1 us per 10 KiB in and out, outside
+ * the ranks' computation; a remap costs 2.3 us plus a page fault (with the
+ * kernel's fault-around) for each page the rank touches afterwards, 0.5 us
+ * each on bare metal but 4 to 35 us on the paravirtualized development
+ * machine, and those faults and the TLB misses that follow are inside the
+ * rank's measured computation: NAS BT class S on 4 ranks (503 KiB of
+ * globals) measured 31 ms per rank remapped, 11.9 ms copied, 13.0 ms in the
+ * real processes. At 1 MiB a copy takes about 200 us per switch. */
+#define PRIVATIZE_COPY_LIMIT ((size_t)1024 * 1024)
 
 enum privatize_mode { PRIVATIZE_NONE, PRIVATIZE_COPY, PRIVATIZE_REMAP };
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -982,6 +983,20 @@ static void check_host_clock(const struct runtime *rt) {
                 "this process used (%.3f s): the host was busy and computation is overestimated; "
                 "rerun on an idle machine, or with --cpu=ignore\n",
                 rt->measured, cpu);
+    /* remapped globals fault in after every switch, inside the ranks'
+     * computation (docs/models.md, "Measured computation") */
+    struct rusage ru;
+    double sys = getrusage(RUSAGE_SELF, &ru) == 0
+                     ? (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6
+                     : 0;
+    if (rt->remapped && sys > 0.1 * rt->measured)
+        fprintf(stderr,
+                "simpi: warning: the kernel ran %.3f s for this process (%ld page faults), "
+                "mostly mapping in the ranks' copies of the program's globals (more than 1 MiB: "
+                "remapped at each switch), and the ranks' measured computation (%.3f s) includes "
+                "the faults: computation is overestimated; see docs/models.md, \"Measured "
+                "computation\"\n",
+                sys, ru.ru_minflt, rt->measured);
 }
 
 /* simpi run's exit status, as mpirun gives it: MPI_Abort's code (or the
@@ -1041,6 +1056,7 @@ static bool start_privatization(struct runtime *rt, const char *setting, struct 
     struct privatize_info info;
     if (!privatize_init(rt->n, setting && !strcmp(setting, "1"), &info, err)) return false;
     rt->privatize = info.mode != PRIVATIZE_NONE || info.tls_bytes > 0;
+    rt->remapped = info.mode == PRIVATIZE_REMAP;
     if (info.globals.stripped && !rt->quiet)
         fprintf(stderr,
                 "simpi: note: the program is stripped (no symbol table); its whole data segment "

@@ -50,6 +50,7 @@ struct runtime {
     bool thread_cores_all; /* --thread-cores=all: threads may use every host core */
     const char *json, *app;
     bool quiet, privatize;
+    bool remapped;     /* privatized by remapping the data segment (privatize.c) */
     bool launched;     /* started by `simpi run` (else: one rank, no summary) */
     int rank_status;   /* the first non-zero exit status of a rank */
     int forced_status; /* MPI_Abort's code, 128 + signal...; -1: none */

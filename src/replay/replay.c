@@ -264,6 +264,12 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
         return do_comm(rp, r);
     case TOP_COMM_SELF:
         return do_comm_self(rp, r);
+    case TOP_FILE_IO:
+        return check_new_id(rp, r, r->req) && sim_io(rp->sim, r->rank, r->size, r->req);
+    case TOP_ROUND_TRIP: {
+        struct request *q = sim_round_trip(rp->sim, r->rank, r->peer, -1);
+        return sim_wait(rp->sim, r->rank, &q, 1, false);
+    }
     default:
         return do_interval(rp, r);
     }

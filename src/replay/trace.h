@@ -35,6 +35,8 @@ enum trace_op {
     TOP_FREE,      /* MPI_Request_free of request ids[0] */
     TOP_INTERVAL_BEGIN,
     TOP_INTERVAL_END,
+    TOP_FILE_IO,    /* file_io BYTES req=N: a storage request (MPI-IO), completed by a wait */
+    TOP_ROUND_TRIP, /* round_trip PEER: a question to peer's node and its answer */
 };
 
 struct trace_rec {

@@ -41,7 +41,7 @@ enum tbin_field {
     F_COLL,
 };
 
-#define TOP_COUNT (TOP_INTERVAL_END + 1)
+#define TOP_COUNT (TOP_ROUND_TRIP + 1)
 /* The operation and collective numbers are the file's (docs/trace-format.md). */
 _Static_assert(TOP_INTERVAL_END == 23 && TOP_COLL == 15 && TOP_CANCEL == 20,
                "binary trace operation numbers changed");
@@ -427,6 +427,7 @@ static const char *check(const struct tbin_reader *b, const struct trace_rec *r)
     bool comm_new = split || r->op == TOP_COMM_DUP || r->op == TOP_COMM_SELF;
     if (r->op >= TOP_COUNT || r->op == TOP_WAIT_PEER || r->op == TOP_TEST_PEER) return "operation";
     if ((send || sr) && !rank_ok(b, r->peer, false)) return "destination";
+    if (r->op == TOP_ROUND_TRIP && !rank_ok(b, r->peer, false)) return "peer";
     if (recv && !rank_ok(b, r->peer, true)) return "source";
     if (sr && !rank_ok(b, r->peer2, true)) return "source";
     if (r->size < (recv ? -1 : 0) || r->size2 < 0) return "size";
@@ -435,7 +436,8 @@ static const char *check(const struct tbin_reader *b, const struct trace_rec *r)
     if ((r->tag < 0 && r->tag != SIM_ANY_TAG) || (r->tag2 < 0 && r->tag2 != SIM_ANY_TAG))
         return "tag";
     if (send && r->tag == SIM_ANY_TAG) return "tag";
-    bool nb = r->op == TOP_ISEND || r->op == TOP_IRECV || r->op == TOP_ICOLL;
+    bool nb =
+        r->op == TOP_ISEND || r->op == TOP_IRECV || r->op == TOP_ICOLL || r->op == TOP_FILE_IO;
     if (r->req < -1 || (nb && r->req < 0)) return "request id";
     if (r->comm < 0 || r->root < 0 || r->newcomm < 0 || (comm_new && r->newcomm < 1))
         return "communicator";

@@ -757,8 +757,8 @@ static bool write_record(struct dim_writer *w, const struct trace_rec *r) {
         return true; /* no effect on the timing Dimemas simulates */
     default:
         return trace_rec_fail(w->t, r, w->err,
-                              "this record (communicator creation, cancel) has no Dimemas "
-                              "equivalent");
+                              "this record (communicator creation, cancel, file I/O) has no "
+                              "Dimemas equivalent");
     }
 }
 

@@ -370,6 +370,8 @@ static const struct op_name ops[] = {
     {"iscan", TOP_ICOLL, 0, COLL_SCAN, 1, FORM_TABLE},
     {"iexscan", TOP_ICOLL, 0, COLL_EXSCAN, 1, FORM_TABLE},
     {"buffer_attach", TOP_BUFFER_ATTACH, 0, 0, 1, FORM_TABLE},
+    {"file_io", TOP_FILE_IO, 0, 0, 1, FORM_TABLE},
+    {"round_trip", TOP_ROUND_TRIP, 0, 0, 1, FORM_TABLE},
     {"buffer_detach", TOP_BUFFER_DETACH, 0, 0, 0, FORM_TABLE},
     {"comm_split", TOP_COMM_SPLIT, 0, 0, 1, FORM_TABLE},
     {"comm_dup", TOP_COMM_DUP, 0, 0, 1, FORM_TABLE},
@@ -464,7 +466,10 @@ static bool parse_positional(struct parse_ctx *p, struct trace_rec *r, const str
     case TOP_COLL:
     case TOP_ICOLL:
     case TOP_BUFFER_ATTACH:
+    case TOP_FILE_IO:
         return o->positional == 0 || parse_size(p, f[2], "size", &r->size);
+    case TOP_ROUND_TRIP:
+        return parse_rank(p, f[2], "peer", false, &r->peer);
     case TOP_COMM_SPLIT:
     case TOP_COMM_DUP:
         if (!trace_field_int(f[2], 0, INT32_MAX, &r->comm))
@@ -480,7 +485,8 @@ static bool parse_positional(struct parse_ctx *p, struct trace_rec *r, const str
 
 static bool check_required(struct parse_ctx *p, struct trace_rec *r) {
     struct field name = p->f[1];
-    bool nb = r->op == TOP_ISEND || r->op == TOP_IRECV || r->op == TOP_ICOLL;
+    bool nb =
+        r->op == TOP_ISEND || r->op == TOP_IRECV || r->op == TOP_ICOLL || r->op == TOP_FILE_IO;
     if (nb && r->req < 0) return FAIL(p, "'%.*s' needs req=ID", Q(name));
     if ((r->op == TOP_COMM_SPLIT || r->op == TOP_COMM_DUP || r->op == TOP_COMM_SELF) &&
         r->newcomm < 1)

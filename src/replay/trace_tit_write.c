@@ -236,8 +236,8 @@ static bool tit_record(struct tit_writer *w, const struct trace_rec *r) {
         return true; /* nothing SimGrid replays */
     default:
         return trace_rec_fail(w->t, r, w->err,
-                              "this record (communicator creation, cancel) has no SimGrid "
-                              "equivalent");
+                              "this record (communicator creation, cancel, file I/O) has no "
+                              "SimGrid equivalent");
     }
 }
 

@@ -4,7 +4,9 @@
  * -np 16 ./app` preloads it with SIMPI_TRACE_DIR=DIR, and each rank writes
  * DIR/rank<R>.trace, which `simpi replay DIR` replays on any platform.
  * - CPU bursts: the time between the end of one traced MPI call and the
- *   start of the next (CLOCK_MONOTONIC, in nanoseconds) and, where the
+ *   start of the next (CLOCK_MONOTONIC, in nanoseconds; with
+ *   SIMPI_TRACE_CLOCK=cpu the thread's CPU time, which a rank descheduled by
+ *   an oversubscribed host does not accumulate) and, where the
  *   kernel and CPU count them (perf_event_open; SIMPI_TRACE_INSTRUCTIONS=0
  *   turns it off), the user-mode instructions retired in it;
  * - point-to-point calls with sizes (count x type size), peers, tags and
@@ -13,6 +15,10 @@
  * - collectives with their sizes, roots and per-rank counts;
  * - communicators made by MPI_Comm_split and MPI_Comm_dup (others are not
  *   traced, nor the calls on them: counted in the trace's last line);
+ * - MPI-IO reads and writes (blocking; explicit offset, individual
+ *   pointer, collective) as file_io records of their sizes, each with its
+ *   wait, a collective one after a barrier of the file's communicator, as
+ *   simpi's storage model runs them on-line;
  * - MPI_Pcontrol as intervals, as under `simpi run`.
  * Calls not intercepted count as computation. This file is compiled against
  * the real MPI's mpi.h, never simpi's. */
@@ -49,7 +55,7 @@ struct table {
     struct slot *s;
     size_t cap, n;
 };
-static struct table reqs, comms;
+static struct table reqs, comms, files;
 
 static uint64_t key_of(const void *handle, size_t size) {
     uint64_t k = 0;
@@ -105,9 +111,11 @@ static int comm_id(MPI_Comm c) {
 
 /* --- time --- */
 
+static clockid_t burst_clock = CLOCK_MONOTONIC;
+
 static uint64_t now_ns(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(burst_clock, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -216,6 +224,11 @@ static void open_trace(void) {
     }
     setvbuf(out, NULL, _IOFBF, 1 << 16);
     fprintf(out, "simpi-trace 1\nranks %d\n", size);
+    const char *clock = getenv("SIMPI_TRACE_CLOCK");
+    if (clock && !strcmp(clock, "cpu")) {
+        burst_clock = CLOCK_THREAD_CPUTIME_ID;
+        fprintf(out, "# bursts timed by the thread's CPU clock\n");
+    }
     flush_on_fatal_signals();
     open_instruction_counter();
     last_instr = instructions();
@@ -743,6 +756,58 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     }
     return rc;
 }
+
+/* --- MPI-IO --- */
+
+int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh) {
+    int t = enter();
+    int rc = PMPI_File_open(comm, name, amode, info, fh);
+    if (t && rc == MPI_SUCCESS) {
+        struct slot *s = find(&files, key_of(fh, sizeof *fh), 1);
+        s->id = coll_comm(comm); /* -1: not traced */
+    }
+    if (t) leave();
+    return rc;
+}
+
+int MPI_File_close(MPI_File *fh) {
+    if (out) forget(&files, key_of(fh, sizeof *fh));
+    return PMPI_File_close(fh);
+}
+
+/* A storage request of count x type bytes, waited for at once; a
+ * collective access first meets the file's other members. */
+static void file_access(MPI_File fh, int count, MPI_Datatype type, int collective) {
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    struct slot *f = find(&files, key_of(&fh, sizeof fh), 0);
+    if (collective && f && f->id >= 0) fprintf(out, "%d barrier comm=%d\n", me, f->id);
+    int id = next_req++;
+    fprintf(out, "%d file_io %lld req=%d\n%d wait %d\n", me, (long long)count * size, id, me, id);
+}
+
+#define FILE_RW(NAME, BUF, COLL, ...)                                                              \
+    int NAME(MPI_File fh, __VA_ARGS__ BUF buf, int count, MPI_Datatype type, MPI_Status *st) {     \
+        int t = enter();                                                                           \
+        int rc = P##NAME(fh, ARGS_##COLL buf, count, type, st);                                   \
+        if (t) {                                                                                   \
+            file_access(fh, count, type, COLL & 1);                                                \
+            leave();                                                                               \
+        }                                                                                          \
+        return rc;                                                                                 \
+    }
+#define ARGS_0
+#define ARGS_1
+#define ARGS_2 offset,
+#define ARGS_3 offset,
+FILE_RW(MPI_File_read, void *, 0, )
+FILE_RW(MPI_File_write, const void *, 0, )
+FILE_RW(MPI_File_read_all, void *, 1, )
+FILE_RW(MPI_File_write_all, const void *, 1, )
+FILE_RW(MPI_File_read_at, void *, 2, MPI_Offset offset, )
+FILE_RW(MPI_File_write_at, const void *, 2, MPI_Offset offset, )
+FILE_RW(MPI_File_read_at_all, void *, 3, MPI_Offset offset, )
+FILE_RW(MPI_File_write_at_all, const void *, 3, MPI_Offset offset, )
 
 int MPI_Comm_free(MPI_Comm *comm) {
     if (out) forget(&comms, key_of(comm, sizeof *comm));

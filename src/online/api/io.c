@@ -101,7 +101,7 @@ static int file_error(const char *func, MPI_File fh, const struct file_member *m
 
 /* Waits for a storage request of `bytes` (blocking calls). */
 static void storage_wait(int64_t bytes) {
-    struct request *r = sim_io(simpi_rt->sim, runtime_rank(), bytes);
+    struct request *r = sim_io(simpi_rt->sim, runtime_rank(), bytes, -1);
     runtime_wait(&r, 1, false);
 }
 
@@ -464,6 +464,7 @@ static MPI_Offset shared_fetch_add(struct mfile *f, struct file_member *me, MPI_
     struct request *r = me->waiter;
     io_send(f, IO_LAND_FETCH, mine, etypes);
     runtime_wait(&r, 1, false);
+    sim_record_round_trip(simpi_rt->sim, me->world, f->m[0].world); /* its time in a trace */
     return me->fetched;
 }
 
@@ -556,7 +557,7 @@ static void io_status(MPI_Status *status, int64_t bytes) {
 /* A request for a non-blocking access: done when the storage is. */
 static MPI_Request io_request(int64_t bytes) {
     struct simpi_request *q = api_request_new();
-    q->r = sim_io(simpi_rt->sim, runtime_rank(), bytes);
+    q->r = sim_io(simpi_rt->sim, runtime_rank(), bytes, -1);
     q->active = true;
     q->is_recv = true; /* its status carries a count */
     q->tgt.source = MPI_ANY_SOURCE;
