@@ -117,6 +117,10 @@ static void native_line(FILE *f, const struct trace_reader *t, const struct trac
     case TOP_ROUND_TRIP:
         fprintf(f, "round_trip %d", r->peer);
         break;
+    case TOP_RMA:
+        fprintf(f, "%s %d %lld comm=%d req=%d", r->mode == 1 ? "rma_put" : "rma_get", r->peer,
+                (long long)r->size, r->comm, r->req);
+        break;
     case TOP_COLL:
     case TOP_ICOLL:
         fprintf(f, "%s%s%s", r->op == TOP_ICOLL ? "i" : "", sim_coll_name((enum coll_kind)r->coll),

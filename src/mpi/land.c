@@ -50,6 +50,8 @@ void land_event(void *ctx, const struct event *ev) {
         io_land(s, l.kind, l.target, l.origin, l.msg, l.len);
     else if (l.kind == LAND_CANCEL_REQUEST || l.kind == LAND_CANCEL_REPLY)
         pt2pt_cancel_land(s, l.kind, l.target, l.msg, l.len);
+    else if (l.kind == LAND_RMA_TARGET)
+        rma_land(s, l.target, l.msg, l.len);
     free(l.msg);
 }
 

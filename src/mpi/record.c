@@ -7,8 +7,10 @@
  * instant: the replay is the same). Each rank's lines gather in a buffer,
  * appended to its file when full (open, write, close: no descriptor per
  * rank stays open). File I/O is recorded as the storage requests and the
- * round trips to the shared file pointer's keeper that it makes. What a
- * trace cannot express (one-sided operations, probes, matched receives,
+ * round trips to the shared file pointer's keeper that it makes; one-sided
+ * operations as their origins' sides (rma_put, rma_get), replay landing the
+ * targets' sides. What a trace cannot express (one-sided synchronisation by
+ * locks or post-start-complete-wait, probes, matched receives,
  * communicators from groups, intercommunicators)
  * is counted and reported; so are operations on communicators made from
  * them. */
@@ -225,6 +227,13 @@ void record_p2p(struct sim *s, struct request *r, int32_t comm_id, int32_t peer,
         snprintf(src, sizeof src, "%d", peer);
     if (size >= 0) snprintf(sz, sizeof sz, " %lld", (long long)size);
     put(s, r->owner, "irecv %s%s%s comm=%d req=%d\n", src, sz, tagf, comm_id, id);
+}
+
+void record_rma(struct sim *s, struct request *r, int32_t comm_id, int32_t target, int64_t size,
+                bool to_target) {
+    if (!traceable(s, r->owner, comm_id)) return;
+    put(s, r->owner, "%s %d %lld comm=%d req=%d\n", to_target ? "rma_put" : "rma_get", target,
+        (long long)size, comm_id, new_id(s, r));
 }
 
 void record_io(struct sim *s, struct request *r, int64_t bytes) {

@@ -353,7 +353,17 @@ void sim_land(struct sim *s, int32_t origin, int32_t target, simtime_t at,
  * operation lands (sim_land): the receive of those data, or the reply's
  * send with `size` bytes from `data` (read at once). */
 struct request *sim_rma_origin(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
-                               int64_t size, bool to_target, struct sim_recv_target *reply);
+                               int64_t size, bool to_target, struct sim_recv_target *reply,
+                               int32_t id);
+/* Replay's one-sided operation (`rma_put` / `rma_get` records): the
+ * origin's side as sim_rma_origin, and the target's, which the MPI layer
+ * lands at the target one control latency later as the on-line front end
+ * does with sim_land. */
+struct request *sim_rma_issue(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
+                              int64_t size, bool to_target, int32_t id);
+/* Counts an action a trace cannot express (--trace-out warns with the
+ * first one's name). */
+void sim_record_skip(struct sim *s, const char *what);
 void sim_rma_target(struct sim *s, int32_t target, int32_t comm_id, int32_t origin, int64_t size,
                     bool to_target, const void *data);
 /* The network's cost of a control message between two world ranks. */

@@ -409,7 +409,8 @@ enum {
     LAND_STORAGE_REQUEST,
     LAND_STORAGE_REPLY,
     LAND_CANCEL_REQUEST,
-    LAND_CANCEL_REPLY
+    LAND_CANCEL_REPLY,
+    LAND_RMA_TARGET, /* replay: an operation's target side (rma.c) */
 };
 void land_post(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint8_t kind,
                const struct sim_piece *pieces, int n);
@@ -514,6 +515,10 @@ void record_compute(struct sim *s, int32_t rank, simtime_t duration);
 /* A signal with the id sim_find_request knows it by (-1: none). */
 struct request *signal_new_id(struct sim *s, int32_t rank, int32_t peer, const char *what,
                               int32_t id);
+/* rma_put|rma_get TARGET SIZE comm=C req=N (the origin's side) */
+void record_rma(struct sim *s, struct request *r, int32_t comm_id, int32_t target, int64_t size,
+                bool to_target);
+void rma_land(struct sim *s, int32_t target, const void *msg, uint32_t len);
 /* file_io BYTES req=N (its wait records follow), round_trip PEER */
 void record_io(struct sim *s, struct request *r, int64_t bytes);
 void record_round_trip(struct sim *s, int32_t rank, int32_t peer);

@@ -266,6 +266,12 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
         return do_comm_self(rp, r);
     case TOP_FILE_IO:
         return check_new_id(rp, r, r->req) && sim_io(rp->sim, r->rank, r->size, r->req);
+    case TOP_RMA:
+        if (!check_comm(rp, r) || !check_new_id(rp, r, r->req)) return false;
+        if (r->peer >= sim_comm_size(rp->sim, r->rank, r->comm))
+            return rec_fail(rp, r, "target rank %d is outside the communicator", r->peer);
+        return sim_rma_issue(rp->sim, r->rank, r->comm, r->peer, r->size, r->mode == 1, r->req) !=
+               NULL;
     case TOP_ROUND_TRIP: {
         struct request *q = sim_round_trip(rp->sim, r->rank, r->peer, -1);
         return sim_wait(rp->sim, r->rank, &q, 1, false);

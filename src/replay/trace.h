@@ -37,6 +37,7 @@ enum trace_op {
     TOP_INTERVAL_END,
     TOP_FILE_IO,    /* file_io BYTES req=N: a storage request (MPI-IO), completed by a wait */
     TOP_ROUND_TRIP, /* round_trip PEER: a question to peer's node and its answer */
+    TOP_RMA,        /* rma_put|rma_get TARGET SIZE comm=C req=N (mode 1: put) */
 };
 
 struct trace_rec {

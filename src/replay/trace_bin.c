@@ -41,7 +41,7 @@ enum tbin_field {
     F_COLL,
 };
 
-#define TOP_COUNT (TOP_ROUND_TRIP + 1)
+#define TOP_COUNT (TOP_RMA + 1)
 /* The operation and collective numbers are the file's (docs/trace-format.md). */
 _Static_assert(TOP_INTERVAL_END == 23 && TOP_COLL == 15 && TOP_CANCEL == 20,
                "binary trace operation numbers changed");
@@ -427,7 +427,7 @@ static const char *check(const struct tbin_reader *b, const struct trace_rec *r)
     bool comm_new = split || r->op == TOP_COMM_DUP || r->op == TOP_COMM_SELF;
     if (r->op >= TOP_COUNT || r->op == TOP_WAIT_PEER || r->op == TOP_TEST_PEER) return "operation";
     if ((send || sr) && !rank_ok(b, r->peer, false)) return "destination";
-    if (r->op == TOP_ROUND_TRIP && !rank_ok(b, r->peer, false)) return "peer";
+    if ((r->op == TOP_ROUND_TRIP || r->op == TOP_RMA) && !rank_ok(b, r->peer, false)) return "peer";
     if (recv && !rank_ok(b, r->peer, true)) return "source";
     if (sr && !rank_ok(b, r->peer2, true)) return "source";
     if (r->size < (recv ? -1 : 0) || r->size2 < 0) return "size";
@@ -436,15 +436,17 @@ static const char *check(const struct tbin_reader *b, const struct trace_rec *r)
     if ((r->tag < 0 && r->tag != SIM_ANY_TAG) || (r->tag2 < 0 && r->tag2 != SIM_ANY_TAG))
         return "tag";
     if (send && r->tag == SIM_ANY_TAG) return "tag";
-    bool nb =
-        r->op == TOP_ISEND || r->op == TOP_IRECV || r->op == TOP_ICOLL || r->op == TOP_FILE_IO;
+    bool nb = r->op == TOP_ISEND || r->op == TOP_IRECV || r->op == TOP_ICOLL ||
+              r->op == TOP_FILE_IO || r->op == TOP_RMA;
     if (r->req < -1 || (nb && r->req < 0)) return "request id";
     if (r->comm < 0 || r->root < 0 || r->newcomm < 0 || (comm_new && r->newcomm < 1))
         return "communicator";
     if ((split && r->color == INT32_MIN) ||
         (r->color < 0 && r->color != INT32_MIN && r->color != SIM_UNDEFINED))
         return "color";
-    if (r->mode > 7 || (coll && r->coll >= COLL_KINDS) || (!coll && r->coll)) return "kind";
+    if ((r->op == TOP_RMA && r->mode > 1) || r->mode > 7 || (coll && r->coll >= COLL_KINDS) ||
+        (!coll && r->coll))
+        return "kind";
     if (r->counts && !(coll && r->mode & 4)) return "counts";
     if (r->op == TOP_INTERVAL_BEGIN && (r->req < 0 || r->req >= b->nnames)) return "interval name";
     return ids_ok(r) ? NULL : "request ids";

@@ -756,9 +756,10 @@ static bool write_record(struct dim_writer *w, const struct trace_rec *r) {
     case TOP_BUFFER_DETACH:
         return true; /* no effect on the timing Dimemas simulates */
     default:
-        return trace_rec_fail(w->t, r, w->err,
-                              "this record (communicator creation, cancel, file I/O) has no "
-                              "Dimemas equivalent");
+        return trace_rec_fail(
+            w->t, r, w->err,
+            "this record (communicator creation, cancel, file I/O, one-sided) has no "
+            "Dimemas equivalent");
     }
 }
 

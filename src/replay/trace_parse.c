@@ -372,6 +372,8 @@ static const struct op_name ops[] = {
     {"buffer_attach", TOP_BUFFER_ATTACH, 0, 0, 1, FORM_TABLE},
     {"file_io", TOP_FILE_IO, 0, 0, 1, FORM_TABLE},
     {"round_trip", TOP_ROUND_TRIP, 0, 0, 1, FORM_TABLE},
+    {"rma_put", TOP_RMA, 1, 0, 2, FORM_TABLE},
+    {"rma_get", TOP_RMA, 0, 0, 2, FORM_TABLE},
     {"buffer_detach", TOP_BUFFER_DETACH, 0, 0, 0, FORM_TABLE},
     {"comm_split", TOP_COMM_SPLIT, 0, 0, 1, FORM_TABLE},
     {"comm_dup", TOP_COMM_DUP, 0, 0, 1, FORM_TABLE},
@@ -470,6 +472,9 @@ static bool parse_positional(struct parse_ctx *p, struct trace_rec *r, const str
         return o->positional == 0 || parse_size(p, f[2], "size", &r->size);
     case TOP_ROUND_TRIP:
         return parse_rank(p, f[2], "peer", false, &r->peer);
+    case TOP_RMA:
+        return parse_rank(p, f[2], "target", false, &r->peer) &&
+               parse_size(p, f[3], "size", &r->size);
     case TOP_COMM_SPLIT:
     case TOP_COMM_DUP:
         if (!trace_field_int(f[2], 0, INT32_MAX, &r->comm))
@@ -485,8 +490,8 @@ static bool parse_positional(struct parse_ctx *p, struct trace_rec *r, const str
 
 static bool check_required(struct parse_ctx *p, struct trace_rec *r) {
     struct field name = p->f[1];
-    bool nb =
-        r->op == TOP_ISEND || r->op == TOP_IRECV || r->op == TOP_ICOLL || r->op == TOP_FILE_IO;
+    bool nb = r->op == TOP_ISEND || r->op == TOP_IRECV || r->op == TOP_ICOLL ||
+              r->op == TOP_FILE_IO || r->op == TOP_RMA;
     if (nb && r->req < 0) return FAIL(p, "'%.*s' needs req=ID", Q(name));
     if ((r->op == TOP_COMM_SPLIT || r->op == TOP_COMM_DUP || r->op == TOP_COMM_SELF) &&
         r->newcomm < 1)

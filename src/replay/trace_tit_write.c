@@ -235,9 +235,10 @@ static bool tit_record(struct tit_writer *w, const struct trace_rec *r) {
     case TOP_BUFFER_DETACH:
         return true; /* nothing SimGrid replays */
     default:
-        return trace_rec_fail(w->t, r, w->err,
-                              "this record (communicator creation, cancel, file I/O) has no "
-                              "SimGrid equivalent");
+        return trace_rec_fail(
+            w->t, r, w->err,
+            "this record (communicator creation, cancel, file I/O, one-sided) has no "
+            "SimGrid equivalent");
     }
 }
 

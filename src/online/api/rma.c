@@ -185,6 +185,9 @@ static void land_send(struct window *w, struct land_head *h, const struct sim_pi
 }
 
 static void land_simple(struct window *w, int kind, int from, int to, int lock_type) {
+    /* a trace holds operations and fences, not these (docs/interop.md) */
+    sim_record_skip(simpi_rt->sim,
+                    "one-sided synchronisation by locks or post-start-complete-wait");
     struct land_head h = {.kind = (uint8_t)kind, .lock_type = (uint8_t)lock_type};
     h.from = from;
     h.to = to;
@@ -873,7 +876,7 @@ static struct request *issue_transfers(struct win_member *me, const struct rma_c
     struct request *last = NULL;
     if (to_target) {
         struct rma_op *o = op_add(me, c->target, from_target ? NULL : wrap);
-        last = sim_rma_origin(s, world, me->comm, c->target, tbytes, true, NULL);
+        last = sim_rma_origin(s, world, me->comm, c->target, tbytes, true, NULL, -1);
         if (!o->wrap) o->r = last;
     }
     if (from_target) {
@@ -884,7 +887,7 @@ static struct request *issue_transfers(struct win_member *me, const struct rma_c
         o->rtype = c->rtype;
         dt_retain(c->rtype);
         o->tgt = (struct sim_recv_target){.buf = o->staging, .capacity = tbytes, .owner = world};
-        last = sim_rma_origin(s, world, me->comm, c->target, tbytes, false, &o->tgt);
+        last = sim_rma_origin(s, world, me->comm, c->target, tbytes, false, &o->tgt, -1);
         if (!wrap) o->r = last;
     }
     return last;
