@@ -131,13 +131,16 @@ static const struct {
      "output cannot hold stops the conversion with its file and line; OUT is written\n"
      "atomically (docs/interop.md).\n"},
     {"trace",
-     "usage: simpi trace -o DIR -- COMMAND [args...]\n"
+     "usage: simpi trace -o DIR [--clock wall|cpu] -- COMMAND [args...]\n"
      "Runs COMMAND (a real MPI launch, e.g. mpirun -np 16 ./app) with simpi's PMPI tracer\n"
      "(libsimpi-trace.so) preloaded: each rank writes DIR/rank<R>.trace, a simpi trace of\n"
-     "its CPU bursts, point-to-point calls, collectives, communicators and MPI_Pcontrol\n"
-     "intervals, which `simpi replay DIR` replays on any platform (docs/interop.md).\n"
+     "its CPU bursts, point-to-point calls, collectives, MPI-IO reads and writes,\n"
+     "communicators and MPI_Pcontrol intervals, which `simpi replay DIR` replays on any\n"
+     "platform (docs/interop.md).\n"
      "\n"
      "  -o DIR                 the folder of the trace (created; earlier rank files removed)\n"
+     "  --clock wall|cpu       time bursts by the wall clock (default) or by each rank's\n"
+     "                         thread CPU time (an oversubscribed host's waits not counted)\n"
      "\n"
      "Exit status: COMMAND's; 1 if no rank wrote a trace or the tracer is missing.\n"},
     {"platform",
