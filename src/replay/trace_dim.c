@@ -763,9 +763,22 @@ static bool write_record(struct dim_writer *w, const struct trace_rec *r) {
     }
 }
 
+/* The offsets as prv2dim writes them: "1,OFFSET" in the header (written
+ * zero-padded first, filled in at the end), and an "s:TASK:OFFSET" line per
+ * task after the records, where each task's records start. Dimemas 5.x
+ * needs them (it stops on a trace whose header says 0). An output that
+ * cannot seek (a pipe) gets the header's 0 and no offsets. */
+#define DIM_OFFSET_DIGITS 15
+
 bool dim_write(struct trace_reader *t, FILE *out, const char *name, struct sim_error *err) {
     int32_t n = trace_ranks(t);
-    fprintf(out, "#DIMEMAS:\"%s\":0:%d(", name, n);
+    fprintf(out, "#DIMEMAS:\"%s\":", name);
+    off_t hint = ftello(out);
+    if (hint >= 0)
+        fprintf(out, "1,%0*d", DIM_OFFSET_DIGITS, 0);
+    else
+        fputc('0', out);
+    fprintf(out, ":%d(", n);
     for (int32_t r = 0; r < n; r++)
         fprintf(out, r ? ",1" : "1");
     fprintf(out, "),1\nd:1:0:%d", n);
@@ -773,9 +786,11 @@ bool dim_write(struct trace_reader *t, FILE *out, const char *name, struct sim_e
         fprintf(out, ":%d", r);
     fputc('\n', out);
     struct dim_writer w = {.out = out, .t = t, .err = err};
+    off_t *starts = xcalloc((size_t)n + 1, sizeof *starts);
     bool ok = true;
     for (w.rank = 0; ok && w.rank < n; w.rank++) {
         w.nreqs = 0;
+        starts[w.rank] = ftello(out);
         struct trace_rec *r;
         while (ok && (r = trace_next(t, w.rank, err))) {
             ok = write_record(&w, r);
@@ -783,6 +798,16 @@ bool dim_write(struct trace_reader *t, FILE *out, const char *name, struct sim_e
         }
         ok = ok && !err->set;
     }
+    off_t offsets = ftello(out);
+    if (ok && hint >= 0 && offsets >= 0) {
+        for (int32_t r = 0; r < n; r++)
+            fprintf(out, "s:%d:%lld\n", r, (long long)starts[r]);
+        if (fseeko(out, hint, SEEK_SET) != 0 ||
+            fprintf(out, "1,%0*lld", DIM_OFFSET_DIGITS, (long long)offsets) < 0 ||
+            fseeko(out, 0, SEEK_END) != 0)
+            ok = err_set(err, "%s: cannot write the offsets into the header", name);
+    }
+    free(starts);
     free(w.reqs);
     return ok;
 }
