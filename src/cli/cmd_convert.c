@@ -121,6 +121,17 @@ static void native_line(FILE *f, const struct trace_reader *t, const struct trac
         fprintf(f, "%s %d %lld comm=%d req=%d", r->mode == 1 ? "rma_put" : "rma_get", r->peer,
                 (long long)r->size, r->comm, r->req);
         break;
+    case TOP_RMA_SYNC: {
+        static const char *const names[] = {"rma_lock",     "rma_unlock", "rma_grants", "rma_post",
+                                            "rma_complete", "rma_start",  "rma_wait"};
+        fprintf(f, "%s", names[r->mode % 7]);
+        if (r->mode < 2 || r->mode == 3 || r->mode == 4) fprintf(f, " %d", r->peer);
+        if (r->mode < 2) fprintf(f, " %s", r->tag == 1 ? "exclusive" : "shared");
+        fprintf(f, " comm=%d", r->comm);
+        for (int i = 0; i < r->nids; i++)
+            fprintf(f, "%s%d", i ? "," : " from=", r->ids[i]);
+        break;
+    }
     case TOP_COLL:
     case TOP_ICOLL:
         fprintf(f, "%s%s%s", r->op == TOP_ICOLL ? "i" : "", sim_coll_name((enum coll_kind)r->coll),

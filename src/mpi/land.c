@@ -52,6 +52,8 @@ void land_event(void *ctx, const struct event *ev) {
         pt2pt_cancel_land(s, l.kind, l.target, l.msg, l.len);
     else if (l.kind == LAND_RMA_TARGET)
         rma_land(s, l.target, l.msg, l.len);
+    else if (l.kind >= LAND_RMA_LOCK && l.kind <= LAND_RMA_COMPLETE)
+        rma_sync_land(s, l.kind, l.target, l.msg, l.len);
     free(l.msg);
 }
 

@@ -9,9 +9,9 @@
  * rank stays open). File I/O is recorded as the storage requests and the
  * round trips to the shared file pointer's keeper that it makes; one-sided
  * operations as their origins' sides (rma_put, rma_get), replay landing the
- * targets' sides. What a trace cannot express (one-sided synchronisation by
- * locks or post-start-complete-wait, probes, matched receives,
- * communicators from groups, intercommunicators)
+ * targets' sides, and their synchronisation (rma_lock ... rma_wait). What a
+ * trace cannot express (probes, matched receives, communicators from
+ * groups, intercommunicators)
  * is counted and reported; so are operations on communicators made from
  * them. */
 #include <errno.h>
@@ -234,6 +234,32 @@ void record_rma(struct sim *s, struct request *r, int32_t comm_id, int32_t targe
     if (!traceable(s, r->owner, comm_id)) return;
     put(s, r->owner, "%s %d %lld comm=%d req=%d\n", to_target ? "rma_put" : "rma_get", target,
         (long long)size, comm_id, new_id(s, r));
+}
+
+static char *counts_text(const int64_t *v, int32_t n);
+
+void record_rma_sync(struct sim *s, int32_t rank, int32_t comm_id, int kind, int32_t peer,
+                     bool exclusive, const int32_t *group, int n) {
+    static const char *const names[] = {"rma_lock",     "rma_unlock", "rma_grants", "rma_post",
+                                        "rma_complete", "rma_start",  "rma_wait"};
+    if (!traceable(s, rank, comm_id)) return;
+    if (kind <= 1) {
+        put(s, rank, "%s %d %s comm=%d\n", names[kind], peer, exclusive ? "exclusive" : "shared",
+            comm_id);
+    } else if (kind <= 4) {
+        if (peer >= 0)
+            put(s, rank, "%s %d comm=%d\n", names[kind], peer, comm_id);
+        else
+            put(s, rank, "%s comm=%d\n", names[kind], comm_id);
+    } else {
+        int64_t *v = xmalloc(sizeof *v * (size_t)(n + 1));
+        for (int i = 0; i < n; i++)
+            v[i] = group[i];
+        char *list = counts_text(v, n);
+        put(s, rank, "%s comm=%d%s%s\n", names[kind], comm_id, n ? " from=" : "", n ? list : "");
+        free(list);
+        free(v);
+    }
 }
 
 void record_io(struct sim *s, struct request *r, int64_t bytes) {

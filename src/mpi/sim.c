@@ -122,6 +122,7 @@ void sim_destroy(struct sim *s) {
     analytic_free_all(s);
     sched_free_all_counts(s);
     io_free_all(s);
+    rma_free_all(s);
     land_free_all(s);
     pool_destroy(&s->req_pool);
     pool_destroy(&s->sched_pool);

@@ -361,6 +361,26 @@ struct request *sim_rma_origin(struct sim *s, int32_t origin, int32_t comm_id, i
  * does with sim_land. */
 struct request *sim_rma_issue(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
                               int64_t size, bool to_target, int32_t id);
+/* One-sided synchronisation (docs/models.md): each message reaches the
+ * other member one control latency after it is sent and acts there then,
+ * in the landings' order; both front ends run it, so a trace replays it.
+ * comm_id: the window's communicator as `rank` names it; members by their
+ * rank in it.
+ * A lock request to target (granted there first come first served, shared
+ * locks together; the grant travels back), and its release. */
+void sim_rma_lock(struct sim *s, int32_t rank, int32_t comm_id, int32_t target, bool exclusive);
+void sim_rma_unlock(struct sim *s, int32_t rank, int32_t comm_id, int32_t target, bool exclusive);
+/* A request done when every lock the rank asked for has been granted. */
+struct request *sim_rma_grants(struct sim *s, int32_t rank, int32_t comm_id);
+/* A post (complete = false) or complete sent to member `to`. */
+void sim_rma_notify(struct sim *s, int32_t rank, int32_t comm_id, int32_t to, bool complete);
+/* Whether a post (or complete) from each of from[0..n) has arrived at the
+ * rank; when they have and take is set, they are used up. */
+bool sim_rma_notes_in(struct sim *s, int32_t rank, int32_t comm_id, const int32_t *from, int n,
+                      bool complete, bool take);
+/* A request done when they have all arrived (then used up). */
+struct request *sim_rma_notes_wait(struct sim *s, int32_t rank, int32_t comm_id,
+                                   const int32_t *from, int n, bool complete);
 /* Counts an action a trace cannot express (--trace-out warns with the
  * first one's name). */
 void sim_record_skip(struct sim *s, const char *what);

@@ -275,6 +275,7 @@ struct sim {
     struct heap lands;   /* messages waiting to land (land.c) */
     uint32_t *land_seq;  /* per origin rank: landings sent (NULL until the first) */
     int32_t nservers;
+    struct rma_sync *rma_syncs;       /* one-sided synchronisation per window (rma.c) */
     int32_t ndead;                    /* ranks of crashed nodes (fault.c) */
     struct sim_fault_note *fault_log; /* the faults that took effect, in order */
     size_t nfault_log;
@@ -410,7 +411,12 @@ enum {
     LAND_STORAGE_REPLY,
     LAND_CANCEL_REQUEST,
     LAND_CANCEL_REPLY,
-    LAND_RMA_TARGET, /* replay: an operation's target side (rma.c) */
+    LAND_RMA_TARGET,   /* replay: an operation's target side (rma.c) */
+    LAND_RMA_LOCK,     /* one-sided synchronisation (rma.c): a lock request, */
+    LAND_RMA_GRANT,    /* its grant, */
+    LAND_RMA_RELEASE,  /* an unlock, */
+    LAND_RMA_POST,     /* a post, */
+    LAND_RMA_COMPLETE, /* a complete */
 };
 void land_post(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint8_t kind,
                const struct sim_piece *pieces, int n);
@@ -519,6 +525,11 @@ struct request *signal_new_id(struct sim *s, int32_t rank, int32_t peer, const c
 void record_rma(struct sim *s, struct request *r, int32_t comm_id, int32_t target, int64_t size,
                 bool to_target);
 void rma_land(struct sim *s, int32_t target, const void *msg, uint32_t len);
+void rma_sync_land(struct sim *s, uint8_t kind, int32_t target, const void *msg, uint32_t len);
+/* rma_lock, rma_unlock, rma_grants, rma_post, rma_complete, rma_start,
+ * rma_wait records (rma.c's synchronisation) */
+void record_rma_sync(struct sim *s, int32_t rank, int32_t comm_id, int kind, int32_t peer,
+                     bool exclusive, const int32_t *group, int n);
 /* file_io BYTES req=N (its wait records follow), round_trip PEER */
 void record_io(struct sim *s, struct request *r, int64_t bytes);
 void record_round_trip(struct sim *s, int32_t rank, int32_t peer);
@@ -585,6 +596,7 @@ int wait_targets(struct sim *s, int32_t rank, int32_t *out, int max);
 
 /* io.c */
 void io_free_all(struct sim *s);
+void rma_free_all(struct sim *s);
 
 /* deadlock.c */
 void report_deadlock(struct sim *s);

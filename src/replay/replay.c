@@ -225,6 +225,39 @@ static bool do_interval(struct replay *rp, const struct trace_rec *r) {
     return true;
 }
 
+/* One-sided synchronisation, through the MPI layer as on-line. */
+static bool do_rma_sync(struct replay *rp, const struct trace_rec *r) {
+    struct sim *s = rp->sim;
+    int32_t n = sim_comm_size(s, r->rank, r->comm);
+    if (r->mode < 2 || r->mode == 3 || r->mode == 4) {
+        if (r->peer < 0 || r->peer >= n)
+            return rec_fail(rp, r, "member %d is outside the communicator (%d ranks)", r->peer, n);
+    }
+    for (int i = 0; i < r->nids; i++)
+        if (r->ids[i] < 0 || r->ids[i] >= n)
+            return rec_fail(rp, r, "from=: member %d is outside the communicator", r->ids[i]);
+    struct request *q = NULL;
+    switch (r->mode) {
+    case 0:
+        sim_rma_lock(s, r->rank, r->comm, r->peer, r->tag == 1);
+        return true;
+    case 1:
+        sim_rma_unlock(s, r->rank, r->comm, r->peer, r->tag == 1);
+        return true;
+    case 2:
+        q = sim_rma_grants(s, r->rank, r->comm);
+        break;
+    case 3:
+    case 4:
+        sim_rma_notify(s, r->rank, r->comm, r->peer, r->mode == 4);
+        return true;
+    default:
+        q = sim_rma_notes_wait(s, r->rank, r->comm, r->ids, r->nids, r->mode == 6);
+        break;
+    }
+    return q && sim_wait(s, r->rank, &q, 1, false);
+}
+
 /* Executes one record; true if the rank may go on at the same time. */
 static bool execute(struct replay *rp, const struct trace_rec *r) {
     switch (r->op) {
@@ -272,6 +305,8 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
             return rec_fail(rp, r, "target rank %d is outside the communicator", r->peer);
         return sim_rma_issue(rp->sim, r->rank, r->comm, r->peer, r->size, r->mode == 1, r->req) !=
                NULL;
+    case TOP_RMA_SYNC:
+        return check_comm(rp, r) && do_rma_sync(rp, r);
     case TOP_ROUND_TRIP: {
         struct request *q = sim_round_trip(rp->sim, r->rank, r->peer, -1);
         return sim_wait(rp->sim, r->rank, &q, 1, false);

@@ -41,7 +41,7 @@ enum tbin_field {
     F_COLL,
 };
 
-#define TOP_COUNT (TOP_RMA + 1)
+#define TOP_COUNT (TOP_RMA_SYNC + 1)
 /* The operation and collective numbers are the file's (docs/trace-format.md). */
 _Static_assert(TOP_INTERVAL_END == 23 && TOP_COLL == 15 && TOP_CANCEL == 20,
                "binary trace operation numbers changed");
@@ -412,6 +412,7 @@ static bool ids_ok(const struct trace_rec *r) {
     case TOP_WAITANY:
         return r->nids > 0;
     case TOP_WAITALL:
+    case TOP_RMA_SYNC:
         return true;
     default:
         return r->nids == 0;
@@ -444,8 +445,8 @@ static const char *check(const struct tbin_reader *b, const struct trace_rec *r)
     if ((split && r->color == INT32_MIN) ||
         (r->color < 0 && r->color != INT32_MIN && r->color != SIM_UNDEFINED))
         return "color";
-    if ((r->op == TOP_RMA && r->mode > 1) || r->mode > 7 || (coll && r->coll >= COLL_KINDS) ||
-        (!coll && r->coll))
+    if ((r->op == TOP_RMA && r->mode > 1) || (r->op == TOP_RMA_SYNC && r->mode > 6) ||
+        r->mode > 7 || (coll && r->coll >= COLL_KINDS) || (!coll && r->coll))
         return "kind";
     if (r->counts && !(coll && r->mode & 4)) return "counts";
     if (r->op == TOP_INTERVAL_BEGIN && (r->req < 0 || r->req >= b->nnames)) return "interval name";

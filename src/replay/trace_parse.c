@@ -196,6 +196,24 @@ static bool parse_counts(struct parse_ctx *p, struct trace_rec *r, bool send, st
     return true;
 }
 
+/* from=A,B,... of rma_start / rma_wait: members, into ids. */
+static bool parse_members(struct parse_ctx *p, struct trace_rec *r, struct field v) {
+    if (r->nids) return FAIL(p, "from= given twice");
+    int32_t n = 1;
+    for (int32_t i = 0; i < v.n; i++)
+        n += v.p[i] == ',';
+    r->ids = xmalloc(sizeof *r->ids * (size_t)n);
+    for (const char *q = v.p, *end = v.p + v.n; q <= end && r->nids < n;) {
+        const char *c = memchr(q, ',', (size_t)(end - q));
+        struct field m = {q, (int32_t)((c ? c : end) - q)};
+        if (!trace_field_int(m, 0, INT32_MAX, &r->ids[r->nids]))
+            return FAIL(p, "from=: found '%.*s', expected a member's rank", Q(m));
+        r->nids++;
+        q = (c ? c : end) + 1;
+    }
+    return true;
+}
+
 /* Where an option's value goes: its field, bounds and special words. */
 struct option_slot {
     int32_t *dst;
@@ -231,6 +249,7 @@ static bool parse_option(struct parse_ctx *p, struct trace_rec *r, struct field 
     struct field key = {f.p, (int32_t)(eq - f.p)}, v = {eq + 1, (int32_t)(f.n - key.n - 1)};
     if (field_is(key, "send") || field_is(key, "recv"))
         return parse_counts(p, r, key.p[0] == 's', v);
+    if (field_is(key, "from") && r->op == TOP_RMA_SYNC) return parse_members(p, r, v);
     struct option_slot o = option_slot(r, key);
     if (!o.dst)
         return FAIL(p,
@@ -374,6 +393,13 @@ static const struct op_name ops[] = {
     {"round_trip", TOP_ROUND_TRIP, 0, 0, 1, FORM_TABLE},
     {"rma_put", TOP_RMA, 1, 0, 2, FORM_TABLE},
     {"rma_get", TOP_RMA, 0, 0, 2, FORM_TABLE},
+    {"rma_lock", TOP_RMA_SYNC, 0, 0, 2, FORM_TABLE},
+    {"rma_unlock", TOP_RMA_SYNC, 1, 0, 2, FORM_TABLE},
+    {"rma_grants", TOP_RMA_SYNC, 2, 0, 0, FORM_TABLE},
+    {"rma_post", TOP_RMA_SYNC, 3, 0, 1, FORM_TABLE},
+    {"rma_complete", TOP_RMA_SYNC, 4, 0, 1, FORM_TABLE},
+    {"rma_start", TOP_RMA_SYNC, 5, 0, 0, FORM_TABLE},
+    {"rma_wait", TOP_RMA_SYNC, 6, 0, 0, FORM_TABLE},
     {"buffer_detach", TOP_BUFFER_DETACH, 0, 0, 0, FORM_TABLE},
     {"comm_split", TOP_COMM_SPLIT, 0, 0, 1, FORM_TABLE},
     {"comm_dup", TOP_COMM_DUP, 0, 0, 1, FORM_TABLE},
@@ -475,6 +501,15 @@ static bool parse_positional(struct parse_ctx *p, struct trace_rec *r, const str
     case TOP_RMA:
         return parse_rank(p, f[2], "target", false, &r->peer) &&
                parse_size(p, f[3], "size", &r->size);
+    case TOP_RMA_SYNC:
+        if (o->positional == 0) return true;
+        if (!parse_rank(p, f[2], "member", false, &r->peer)) return false;
+        if (o->positional == 1) return true;
+        if (field_is(f[3], "exclusive") || field_is(f[3], "shared")) {
+            r->tag = field_is(f[3], "exclusive");
+            return true;
+        }
+        return FAIL(p, "field 'lock type': found '%.*s', expected shared or exclusive", Q(f[3]));
     case TOP_COMM_SPLIT:
     case TOP_COMM_DUP:
         if (!trace_field_int(f[2], 0, INT32_MAX, &r->comm))

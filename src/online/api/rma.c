@@ -55,17 +55,6 @@ struct region { /* memory attached to a dynamic window */
     MPI_Aint size;
 };
 
-/* A post or complete notification: who sent it, when it arrived. */
-struct note {
-    int32_t rank;
-    simtime_t at;
-};
-
-struct lock_req { /* a lock request waiting at its target */
-    int32_t origin;
-    int type;
-};
-
 struct win_member {
     char *base;
     MPI_Aint size;
@@ -77,26 +66,17 @@ struct win_member {
     bool joined;     /* the member made its part of the window (in this worker) */
     bool own_memory; /* MPI_Win_allocate: freed with the window */
     bool freed;
-    struct request *waiter; /* the member's rank blocked until a notification lands */
-    /* as a target */
-    int excl;               /* member holding an exclusive lock, or -1 */
-    int shared;             /* shared locks held */
-    struct lock_req *lockq; /* requests waiting, first come first */
-    int nlockq;
+    /* as a target (its locks, the posts and completes that reached it: the
+     * MPI layer's, sim_rma_lock...) */
     struct region *regions;
     int nregions;
-    struct note *completes; /* origins whose MPI_Win_complete arrived here */
-    int ncompletes;
     int32_t *post_grp; /* the origins of this rank's exposure epoch */
     int npost;
     /* as an origin */
     struct rma_op *ops;
     uint8_t *held; /* per target: the lock this rank holds (0 none) */
     int nheld;
-    int grants_due; /* lock grants not yet arrived */
     bool fence_epoch;
-    struct note *posts; /* targets whose MPI_Win_post arrived here, not yet started */
-    int nposts;
     int32_t *start_grp; /* the targets of this rank's access epoch */
     int nstart;
     /* attribute values returned by MPI_Win_get_attr */
@@ -155,7 +135,7 @@ static int win_error(const char *func, MPI_Win win, struct win_member *me, int c
 
 /* --- landings: what a member sends to another, acted on at its arrival --- */
 
-enum land_kind { LAND_OP, LAND_LOCK, LAND_GRANT, LAND_RELEASE, LAND_POST, LAND_COMPLETE };
+enum land_kind { LAND_OP }; /* synchronisation: the MPI layer's (sim_rma_lock...) */
 
 /* The head of a landing's message; an operation's is followed by the
  * target type's blocks, the origin's data and a compare-and-swap's value. */
@@ -182,33 +162,6 @@ static void land_send(struct window *w, struct land_head *h, const struct sim_pi
         pieces[i + 1] = extra[i];
     simtime_t at = simtime_add(sim_now(s), sim_control_latency(s, origin, target));
     sim_land(s, origin, target, at, pieces, (nextra < 7 ? nextra : 7) + 1);
-}
-
-static void land_simple(struct window *w, int kind, int from, int to, int lock_type) {
-    /* a trace holds operations and fences, not these (docs/interop.md) */
-    sim_record_skip(simpi_rt->sim,
-                    "one-sided synchronisation by locks or post-start-complete-wait");
-    struct land_head h = {.kind = (uint8_t)kind, .lock_type = (uint8_t)lock_type};
-    h.from = from;
-    h.to = to;
-    land_send(w, &h, NULL, 0);
-}
-
-/* Wakes member m's rank if it waits for a notification. */
-static void member_wake(struct win_member *m) {
-    if (!m->waiter) return;
-    sim_signal_fire(simpi_rt->sim, m->waiter, sim_now(simpi_rt->sim));
-    m->waiter = NULL;
-}
-
-/* Blocks the rank until ready(me) holds; a landing for it wakes it. */
-static void wait_until(struct win_member *me, bool (*ready)(const struct win_member *),
-                       int32_t peer, const char *what) {
-    while (!ready(me)) {
-        struct request *r = sim_signal_new(simpi_rt->sim, runtime_rank(), peer, what);
-        me->waiter = r;
-        runtime_wait(&r, 1, false);
-    }
 }
 
 /* --- outstanding operations --- */
@@ -369,7 +322,6 @@ static int win_make(int flavor, void *base, MPI_Aint size, int disp_unit, MPI_In
     me->disp_unit = disp_unit;
     me->user_comm = comm;
     me->errhandler = MPI_ERRORS_ARE_FATAL;
-    me->excl = -1;
     hints_take(me, info);
     if (flavor == MPI_WIN_FLAVOR_ALLOCATE) {
         me->base = xcalloc(1, size > 0 ? (size_t)size : 1);
@@ -412,12 +364,9 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
 static void member_release(struct window *w, struct win_member *me) {
     if (me->own_memory) free(me->base);
     free(me->regions);
-    free(me->completes);
     free(me->post_grp);
     free(me->held);
-    free(me->posts);
     free(me->start_grp);
-    free(me->lockq);
     me->freed = true;
     if (++w->nfreed < w->nlocal) return;
     free(w->shared_block);
@@ -455,61 +404,29 @@ static int win_fence(int assert, MPI_Win win) {
 
 /* --- passive target: lock, unlock, flush --- */
 
-static bool lock_fits(const struct win_member *t, int type) {
-    return t->excl < 0 && (type == MPI_LOCK_SHARED || t->shared == 0);
-}
-
-/* At target t: grants the requests at the head of its queue that fit (a
- * request never overtakes an earlier one). */
-static void lock_serve(struct window *w, struct win_member *t) {
-    int k = 0;
-    for (; k < t->nlockq && lock_fits(t, t->lockq[k].type); k++) {
-        if (t->lockq[k].type == MPI_LOCK_EXCLUSIVE)
-            t->excl = t->lockq[k].origin;
-        else
-            t->shared++;
-        land_simple(w, LAND_GRANT, my_index(w, t), t->lockq[k].origin, t->lockq[k].type);
-    }
-    memmove(t->lockq, t->lockq + k, sizeof *t->lockq * (size_t)(t->nlockq - k));
-    t->nlockq -= k;
-}
-
-static void lock_arrived(struct window *w, struct win_member *t, int origin, int type) {
-    t->lockq = xrealloc_or_die(t->lockq, sizeof *t->lockq * (size_t)(t->nlockq + 1));
-    t->lockq[t->nlockq++] = (struct lock_req){origin, type};
-    lock_serve(w, t);
-}
-
-static void lock_released(struct window *w, struct win_member *t, int type) {
-    if (type == MPI_LOCK_EXCLUSIVE)
-        t->excl = -1;
-    else if (t->shared > 0)
-        t->shared--;
-    lock_serve(w, t);
-}
-
-static bool grants_in(const struct win_member *me) {
-    return me->grants_due == 0;
+/* Waits until the locks this rank asked for are granted. */
+static void grants_wait(struct win_member *me) {
+    struct request *r = sim_rma_grants(simpi_rt->sim, me->world, me->comm);
+    runtime_wait(&r, 1, false);
 }
 
 /* Asks target for a lock (the caller then waits for the grants). */
 static void lock_take(struct window *w, struct win_member *me, int target, int type, bool check) {
     if (!me->held) me->held = xcalloc((size_t)w->n, 1);
-    if (check) {
-        me->grants_due++;
-        land_simple(w, LAND_LOCK, my_index(w, me), target, type);
-    }
+    if (check) sim_rma_lock(simpi_rt->sim, me->world, me->comm, target, type == MPI_LOCK_EXCLUSIVE);
     /* the lock's type, with 4 when it was not acquired (MPI_MODE_NOCHECK) */
     me->held[target] = (uint8_t)(type | (check ? 0 : 4));
     me->nheld++;
     me->fence_epoch = false; /* a fence that opened no epoch in use (as MPICH allows) */
 }
 
-static void lock_release(struct window *w, struct win_member *me, int target) {
+static void lock_release(struct win_member *me, int target) {
     int held = me->held[target];
     me->held[target] = 0;
     me->nheld--;
-    if (!(held & 4)) land_simple(w, LAND_RELEASE, my_index(w, me), target, held);
+    if (!(held & 4))
+        sim_rma_unlock(simpi_rt->sim, me->world, me->comm, target,
+                       (held & 3) == MPI_LOCK_EXCLUSIVE);
 }
 
 static int check_target(const char *func, MPI_Win win, struct window *w, struct win_member *me,
@@ -528,7 +445,7 @@ static int win_lock(int type, int target, int assert, MPI_Win win) {
         return win_error("MPI_Win_lock", win, me, MPI_ERR_RMA_SYNC,
                          "the target is already in an access epoch of this rank");
     lock_take(w, me, target, type, !(assert &MPI_MODE_NOCHECK));
-    wait_until(me, grants_in, w->m[target].world, "a lock on a window");
+    grants_wait(me);
     return MPI_SUCCESS;
 }
 
@@ -540,7 +457,7 @@ static int win_unlock(int target, MPI_Win win) {
         return win_error("MPI_Win_unlock", win, me, MPI_ERR_RMA_SYNC,
                          "the target is not locked by this rank");
     ops_complete(me, target);
-    lock_release(w, me, target);
+    lock_release(me, target);
     return MPI_SUCCESS;
 }
 
@@ -551,7 +468,7 @@ static int win_lock_all(int assert, MPI_Win win) {
                          "the rank is already in an access epoch");
     for (int t = 0; t < w->n; t++)
         lock_take(w, me, t, MPI_LOCK_SHARED, !(assert &MPI_MODE_NOCHECK));
-    wait_until(me, grants_in, -1, "MPI_Win_lock_all");
+    grants_wait(me);
     return MPI_SUCCESS;
 }
 
@@ -562,7 +479,7 @@ static int win_unlock_all(MPI_Win win) {
                          "MPI_Win_lock_all was not called");
     ops_complete(me, -1);
     for (int t = 0; t < w->n; t++)
-        lock_release(w, me, t);
+        lock_release(me, t);
     return MPI_SUCCESS;
 }
 
@@ -636,45 +553,6 @@ static int32_t *group_ranks(const char *func, MPI_Win win, struct window *w, str
     return out;
 }
 
-/* A post or complete from member `from` has arrived at m. */
-static void note_arrived(struct win_member *m, struct note **list, int *n, int from) {
-    *list = xrealloc_or_die(*list, sizeof **list * (size_t)(*n + 1));
-    (*list)[(*n)++] = (struct note){from, sim_now(simpi_rt->sim)};
-    member_wake(m);
-}
-
-/* Whether a notification from every rank of want[0..nwant-1] has arrived
- * (a rank may be wanted, and have sent, several). */
-static bool all_present(const struct note *have, int nhave, const int32_t *want, int nwant) {
-    for (int i = 0; i < nwant; i++) {
-        int need = 0, got = 0;
-        for (int j = 0; j < nwant; j++)
-            need += want[j] == want[i];
-        for (int j = 0; j < nhave; j++)
-            got += have[j].rank == want[i];
-        if (got < need) return false;
-    }
-    return true;
-}
-
-/* Takes one notification from each rank of want. */
-static void notes_take(struct note *have, int *nhave, const int32_t *want, int nwant) {
-    for (int i = 0; i < nwant; i++)
-        for (int j = 0; j < *nhave; j++)
-            if (have[j].rank == want[i]) {
-                have[j] = have[--*nhave];
-                break;
-            }
-}
-
-static bool posts_arrived(const struct win_member *me) {
-    return all_present(me->posts, me->nposts, me->start_grp, me->nstart);
-}
-
-static bool completes_arrived(const struct win_member *me) {
-    return all_present(me->completes, me->ncompletes, me->post_grp, me->npost);
-}
-
 static int win_post(MPI_Group group, int assert, MPI_Win win) {
     WIN_OR_FAIL("MPI_Win_post", win, w, me);
     if (me->npost)
@@ -686,7 +564,7 @@ static int win_post(MPI_Group group, int assert, MPI_Win win) {
     me->npost = n;
     if (assert & MPI_MODE_NOCHECK) return MPI_SUCCESS;
     for (int i = 0; i < n; i++)
-        land_simple(w, LAND_POST, my_index(w, me), grp[i], 0);
+        sim_rma_notify(simpi_rt->sim, me->world, me->comm, grp[i], false);
     return MPI_SUCCESS;
 }
 
@@ -701,9 +579,8 @@ static int win_start(MPI_Group group, int assert, MPI_Win win) {
     me->nstart = n;
     me->fence_epoch = false;
     if (assert & MPI_MODE_NOCHECK) return MPI_SUCCESS;
-    wait_until(me, posts_arrived, n ? w->m[grp[0]].world : -1,
-               "MPI_Win_start (the targets' MPI_Win_post)");
-    notes_take(me->posts, &me->nposts, grp, n);
+    struct request *r = sim_rma_notes_wait(simpi_rt->sim, me->world, me->comm, grp, n, false);
+    runtime_wait(&r, 1, false);
     return MPI_SUCCESS;
 }
 
@@ -713,16 +590,15 @@ static int win_complete(MPI_Win win) {
         return win_error("MPI_Win_complete", win, me, MPI_ERR_RMA_SYNC, "MPI_Win_start not called");
     ops_complete(me, -1);
     for (int i = 0; i < me->nstart; i++)
-        land_simple(w, LAND_COMPLETE, my_index(w, me), me->start_grp[i], 0);
+        sim_rma_notify(simpi_rt->sim, me->world, me->comm, me->start_grp[i], true);
     free(me->start_grp);
     me->start_grp = NULL;
     me->nstart = 0;
     return MPI_SUCCESS;
 }
 
-/* Ends the exposure epoch. */
+/* Ends the exposure epoch (its completes used up by the MPI layer). */
 static void exposure_end(struct win_member *me) {
-    notes_take(me->completes, &me->ncompletes, me->post_grp, me->npost);
     free(me->post_grp);
     me->post_grp = NULL;
     me->npost = 0;
@@ -732,8 +608,10 @@ static int win_wait(MPI_Win win) {
     WIN_OR_FAIL("MPI_Win_wait", win, w, me);
     if (!me->post_grp)
         return win_error("MPI_Win_wait", win, me, MPI_ERR_RMA_SYNC, "MPI_Win_post not called");
-    wait_until(me, completes_arrived, me->npost ? w->m[me->post_grp[0]].world : -1,
-               "MPI_Win_wait (the origins' MPI_Win_complete)");
+    (void)w;
+    struct request *r =
+        sim_rma_notes_wait(simpi_rt->sim, me->world, me->comm, me->post_grp, me->npost, true);
+    runtime_wait(&r, 1, false);
     exposure_end(me);
     return MPI_SUCCESS;
 }
@@ -743,7 +621,8 @@ static int win_test(MPI_Win win, int *flag) {
     (void)w;
     if (!me->post_grp)
         return win_error("MPI_Win_test", win, me, MPI_ERR_RMA_SYNC, "MPI_Win_post not called");
-    *flag = completes_arrived(me);
+    *flag =
+        sim_rma_notes_in(simpi_rt->sim, me->world, me->comm, me->post_grp, me->npost, true, true);
     if (*flag)
         exposure_end(me);
     else
@@ -1016,20 +895,7 @@ void api_rma_land(void *ctx, int32_t target, int32_t origin, const void *msg, ui
     case LAND_OP:
         rma_land_op(w, m, &h, (const char *)msg + sizeof h);
         break;
-    case LAND_LOCK:
-        lock_arrived(w, m, h.from, h.lock_type);
-        break;
-    case LAND_GRANT:
-        if (m->grants_due > 0 && --m->grants_due == 0) member_wake(m);
-        break;
-    case LAND_RELEASE:
-        lock_released(w, m, h.lock_type);
-        break;
-    case LAND_POST:
-        note_arrived(m, &m->posts, &m->nposts, h.from);
-        break;
-    case LAND_COMPLETE:
-        note_arrived(m, &m->completes, &m->ncompletes, h.from);
+    default: /* synchronisation travels in the MPI layer (sim_rma_lock...) */
         break;
     }
 }
