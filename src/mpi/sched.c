@@ -307,19 +307,14 @@ static bool read_forced(struct sim *s, const char *op, const struct conf_node *v
 /* One phase of mpi.coll.analytic.<op>: fan_in/fan_out and size_in/size_out. */
 static bool read_phase(const struct conf_node *m, const char *op, const char *fkey,
                        const char *skey, struct coll_an_phase *ph, struct sim_error *err) {
-    const struct conf_node *f = conf_map_get(m, fkey), *z = conf_map_get(m, skey);
-    int v;
-    if (f && (v = f->kind == CONF_SCALAR ? coll_an_factor_find(f->value) : -1) < 0)
-        return err_at(err, f->file, f->line,
-                      "'mpi.coll.analytic.%s.%s': found '%s', expected one of: 0, CTE, LIN, LOG",
-                      op, fkey, f->kind == CONF_SCALAR ? f->value : "a map or list");
-    if (f) ph->factor = (uint8_t)v;
-    if (z && (v = z->kind == CONF_SCALAR ? coll_an_size_find(z->value) : -1) < 0)
-        return err_at(err, z->file, z->line,
-                      "'mpi.coll.analytic.%s.%s': found '%s', expected one of: MAX, MIN, MEAN, "
-                      "2MAX, S+R",
-                      op, skey, z->kind == CONF_SCALAR ? z->value : "a map or list");
-    if (z) ph->size = (uint8_t)v;
+    char path[64];
+    snprintf(path, sizeof path, "mpi.coll.analytic.%s", op);
+    int v = ph->factor;
+    if (!conf_get_enum(m, path, fkey, coll_an_factor_names, &v, err)) return false;
+    ph->factor = (uint8_t)v;
+    v = ph->size;
+    if (!conf_get_enum(m, path, skey, coll_an_size_names, &v, err)) return false;
+    ph->size = (uint8_t)v;
     return true;
 }
 

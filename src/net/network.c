@@ -53,12 +53,10 @@ static bool read_contention(struct network *n, const struct conf_node *net, stru
                           n->topo.class_names[c]);
     const struct conf_node *ic = net ? conf_map_get(net, "intra_contention") : NULL;
     if (ic) {
-        const char *v = conf_get_scalar(net, "network", "intra_contention", err);
-        if (!v) return false;
-        if (strcmp(v, "true") && strcmp(v, "false"))
-            return err_at(err, ic->file, ic->line,
-                          "'network.intra_contention': found '%s', expected true or false", v);
-        n->intra_contention = !strcmp(v, "true");
+        static const char *const truths[] = {"false", "true", NULL};
+        int on = 0;
+        if (!conf_get_enum(net, "network", "intra_contention", truths, &on, err)) return false;
+        n->intra_contention = on == 1;
         if (n->intra_contention && n->contention != CONTENTION_FLOW)
             return err_at(err, ic->file, ic->line,
                           "'network.intra_contention' shares a node's memory among flows: it "

@@ -4,6 +4,8 @@
 
 #include "mpi/coll/coll.h"
 
+#include "core/conf.h"
+
 #define PH(f, sz)                                                                                  \
     { COLL_AN_##f, COLL_AN_##sz }
 
@@ -63,16 +65,13 @@ void coll_an_buffers(enum coll_kind kind, int32_t n, int64_t S, bool is_root, in
     }
 }
 
+const char *const coll_an_factor_names[] = {"0", "CTE", "LIN", "LOG", NULL};
+const char *const coll_an_size_names[] = {"MAX", "MIN", "MEAN", "2MAX", "S+R", NULL};
+
 int coll_an_factor_find(const char *name) {
-    static const char *const names[] = {"0", "CTE", "LIN", "LOG"};
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(names[i], name)) return i;
-    return -1;
+    return conf_name_find(name, coll_an_factor_names); /* any case, as Dimemas' files vary */
 }
 
 int coll_an_size_find(const char *name) {
-    static const char *const names[] = {"MAX", "MIN", "MEAN", "2MAX", "S+R"};
-    for (int i = 0; i < 5; i++)
-        if (!strcmp(names[i], name)) return i;
-    return -1;
+    return conf_name_find(name, coll_an_size_names);
 }

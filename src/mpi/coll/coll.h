@@ -86,6 +86,7 @@ void coll_an_buffers(enum coll_kind kind, int32_t n, int64_t S, bool is_root, in
  * -1 when unknown. */
 int coll_an_factor_find(const char *name);
 int coll_an_size_find(const char *name);
+extern const char *const coll_an_factor_names[], *const coll_an_size_names[];
 
 /* How a collective was called, for the selectors: non-blocking (MPICH
  * and Open MPI choose some of those by rules of their own), and for a
