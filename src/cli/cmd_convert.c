@@ -122,9 +122,7 @@ static void native_line(FILE *f, const struct trace_reader *t, const struct trac
                 (long long)r->size, r->comm, r->req);
         break;
     case TOP_RMA_SYNC: {
-        static const char *const names[] = {"rma_lock",     "rma_unlock", "rma_grants", "rma_post",
-                                            "rma_complete", "rma_start",  "rma_wait"};
-        fprintf(f, "%s", names[r->mode % 7]);
+        fprintf(f, "%s", sim_rma_sync_names[r->mode % 7]);
         if (r->mode < 2 || r->mode == 3 || r->mode == 4) fprintf(f, " %d", r->peer);
         if (r->mode < 2) fprintf(f, " %s", r->tag == 1 ? "exclusive" : "shared");
         fprintf(f, " comm=%d", r->comm);

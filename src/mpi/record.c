@@ -238,25 +238,27 @@ void record_rma(struct sim *s, struct request *r, int32_t comm_id, int32_t targe
 
 static char *counts_text(const int64_t *v, int32_t n);
 
+const char *const sim_rma_sync_names[7] = {"rma_lock",     "rma_unlock", "rma_grants", "rma_post",
+                                           "rma_complete", "rma_start",  "rma_wait"};
+
 void record_rma_sync(struct sim *s, int32_t rank, int32_t comm_id, int kind, int32_t peer,
                      bool exclusive, const int32_t *group, int n) {
-    static const char *const names[] = {"rma_lock",     "rma_unlock", "rma_grants", "rma_post",
-                                        "rma_complete", "rma_start",  "rma_wait"};
     if (!traceable(s, rank, comm_id)) return;
     if (kind <= 1) {
-        put(s, rank, "%s %d %s comm=%d\n", names[kind], peer, exclusive ? "exclusive" : "shared",
-            comm_id);
+        put(s, rank, "%s %d %s comm=%d\n", sim_rma_sync_names[kind], peer,
+            exclusive ? "exclusive" : "shared", comm_id);
     } else if (kind <= 4) {
         if (peer >= 0)
-            put(s, rank, "%s %d comm=%d\n", names[kind], peer, comm_id);
+            put(s, rank, "%s %d comm=%d\n", sim_rma_sync_names[kind], peer, comm_id);
         else
-            put(s, rank, "%s comm=%d\n", names[kind], comm_id);
+            put(s, rank, "%s comm=%d\n", sim_rma_sync_names[kind], comm_id);
     } else {
         int64_t *v = xmalloc(sizeof *v * (size_t)(n + 1));
         for (int i = 0; i < n; i++)
             v[i] = group[i];
         char *list = counts_text(v, n);
-        put(s, rank, "%s comm=%d%s%s\n", names[kind], comm_id, n ? " from=" : "", n ? list : "");
+        put(s, rank, "%s comm=%d%s%s\n", sim_rma_sync_names[kind], comm_id, n ? " from=" : "",
+            n ? list : "");
         free(list);
         free(v);
     }

@@ -30,12 +30,10 @@
 #define RMA_TAG_DATA 0
 #define RMA_TAG_REPLY 1
 
-struct request *sim_rma_origin(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
-                               int64_t size, bool to_target, struct sim_recv_target *reply,
-                               int32_t id) {
-    int32_t me;
-    struct comm *c = sim_comm_get(s, origin, comm_id, &me);
-    if (!c || target < 0 || target >= c->size) return NULL;
+/* The origin's side of an operation on c, where the origin is member me. */
+static struct request *origin_side(struct sim *s, int32_t origin, struct comm *c, int32_t me,
+                                   int32_t comm_id, int32_t target, int64_t size, bool to_target,
+                                   struct sim_recv_target *reply, int32_t id) {
     simtime_t now = s->eng.now;
     struct request *r = to_target ? pt2pt_post_send(s, origin, c, me, c->ctx, target, RMA_TAG_DATA,
                                                     size, SEND_SYNC, NULL, now, NULL)
@@ -46,43 +44,19 @@ struct request *sim_rma_origin(struct sim *s, int32_t origin, int32_t comm_id, i
     return r;
 }
 
-/* What lands at an operation's target in a replay: its side of the data. */
-struct rma_landing {
-    int32_t comm_id, origin; /* the origin's rank in the communicator */
-    int64_t size;
-    uint8_t to_target;
-};
-
-struct request *sim_rma_issue(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
-                              int64_t size, bool to_target, int32_t id) {
+struct request *sim_rma_origin(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
+                               int64_t size, bool to_target, struct sim_recv_target *reply,
+                               int32_t id) {
     int32_t me;
     struct comm *c = sim_comm_get(s, origin, comm_id, &me);
-    struct request *r = sim_rma_origin(s, origin, comm_id, target, size, to_target, NULL, id);
-    if (!r) return NULL;
-    int32_t to = comm_world_rank(c, target);
-    struct rma_landing m = {comm_id, me, size, to_target};
-    struct sim_piece piece = {&m, sizeof m};
-    land_post(s, origin, to, simtime_add(s->eng.now, sim_control_latency(s, origin, to)),
-              LAND_RMA_TARGET, &piece, 1);
-    return r;
+    if (!c || target < 0 || target >= c->size) return NULL;
+    return origin_side(s, origin, c, me, comm_id, target, size, to_target, reply, id);
 }
 
-void rma_land(struct sim *s, int32_t target, const void *msg, uint32_t len) {
-    struct rma_landing m;
-    if (len < sizeof m) return;
-    memcpy(&m, msg, sizeof m);
-    sim_rma_target(s, target, m.comm_id, m.origin, m.size, m.to_target, NULL);
-}
-
-void sim_record_skip(struct sim *s, const char *what) {
-    if (s->rec) record_skip(s, what);
-}
-
-void sim_rma_target(struct sim *s, int32_t target, int32_t comm_id, int32_t origin, int64_t size,
-                    bool to_target, const void *data) {
-    int32_t me;
-    struct comm *c = sim_comm_get(s, target, comm_id, &me);
-    if (!c || origin < 0 || origin >= c->size) return;
+/* The target's side of an operation on c, where the target is member me
+ * (world rank target) and the origin member origin. */
+static void target_side(struct sim *s, int32_t target, struct comm *c, int32_t me, int32_t origin,
+                        int64_t size, bool to_target, const void *data) {
     simtime_t now = s->eng.now;
     struct request *r = to_target ? pt2pt_post_recv(s, target, c, c->ctx, origin, RMA_TAG_DATA,
                                                     size, NULL, now, NULL)
@@ -96,6 +70,52 @@ void sim_rma_target(struct sim *s, int32_t target, int32_t comm_id, int32_t orig
         r->flags |= RF_OWNS;
     }
     request_release(s, r); /* nobody waits for the target's side */
+}
+
+/* What lands at an operation's target in a replay: its side of the data.
+ * The communicator by its context (each rank names it its own way). */
+struct rma_landing {
+    uint32_t ctx;
+    int32_t origin, target; /* members */
+    int64_t size;
+    uint8_t to_target;
+};
+
+struct request *sim_rma_issue(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
+                              int64_t size, bool to_target, int32_t id) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, origin, comm_id, &me);
+    if (!c || target < 0 || target >= c->size) return NULL;
+    struct request *r = origin_side(s, origin, c, me, comm_id, target, size, to_target, NULL, id);
+    int32_t to = comm_world_rank(c, target);
+    struct rma_landing m = {c->ctx, me, target, size, to_target};
+    struct sim_piece piece = {&m, sizeof m};
+    land_post(s, origin, to, simtime_add(s->eng.now, sim_control_latency(s, origin, to)),
+              LAND_RMA_TARGET, &piece, 1);
+    return r;
+}
+
+void rma_land(struct sim *s, int32_t target, const void *msg, uint32_t len) {
+    struct rma_landing m;
+    if (len < sizeof m) return;
+    memcpy(&m, msg, sizeof m);
+    struct comm *c = comm_by_context(s, m.ctx);
+    if (!c || m.target < 0 || m.target >= c->size || m.origin < 0 || m.origin >= c->size ||
+        comm_world_rank(c, m.target) != target)
+        return;
+    target_side(s, target, c, m.target, m.origin, m.size, m.to_target, NULL);
+}
+
+void sim_record_skip(struct sim *s, const char *what) {
+    if (s->rec) record_skip(s, what);
+}
+
+void sim_rma_target(struct sim *s, int32_t target, int32_t comm_id, int32_t origin, int64_t size,
+                    bool to_target, const void *data) {
+    int32_t me;
+    struct comm *c = sim_comm_get(s, target, comm_id, &me);
+    if (c && origin >= 0 && origin < c->size)
+        target_side(s, target, c, me, origin, size, to_target, data);
 }
 
 simtime_t sim_control_latency(const struct sim *s, int32_t from, int32_t to) {

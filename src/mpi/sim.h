@@ -381,6 +381,8 @@ bool sim_rma_notes_in(struct sim *s, int32_t rank, int32_t comm_id, const int32_
 /* A request done when they have all arrived (then used up). */
 struct request *sim_rma_notes_wait(struct sim *s, int32_t rank, int32_t comm_id,
                                    const int32_t *from, int n, bool complete);
+/* The synchronisation records' names, by kind (rma_lock ... rma_wait). */
+extern const char *const sim_rma_sync_names[7];
 /* Counts an action a trace cannot express (--trace-out warns with the
  * first one's name). */
 void sim_record_skip(struct sim *s, const char *what);

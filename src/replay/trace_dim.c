@@ -107,7 +107,6 @@ struct dim_reader {
     bool finding_roots;
     int32_t *roots;
     int64_t nroots;
-    int64_t skipped_events;
 };
 
 __attribute__((format(printf, 2, 3))) static bool dfail(struct dim_reader *d, const char *fmt,
@@ -346,10 +345,8 @@ static bool dim_event(struct dim_reader *d, int32_t r, char **f, int n) {
         !int_field(d, f[4], "event value", 0, INT64_MAX / 2, &value))
         return false;
     if (d->finding_roots) return true;
-    if (type != DIM_INTERVAL_EVENT && type != DIM_USER_FUNCTION_EVENT) {
-        d->skipped_events++; /* no simulated effect */
-        return true;
-    }
+    if (type != DIM_INTERVAL_EVENT && type != DIM_USER_FUNCTION_EVENT)
+        return true; /* no simulated effect */
     if (value == 0) return emit(d, r, "interval_end");
     if (type == DIM_USER_FUNCTION_EVENT) return emit(d, r, "interval_begin function_%ld", value);
     return emit(d, r, "interval_begin interval_%ld", value);
