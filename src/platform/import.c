@@ -582,7 +582,10 @@ static bool import_dimemas(struct scanner *s, FILE *y) {
             p++;
         if (p[0] == '/' && p[1] == '*') { /* a comment (the records' definitions) */
             char *end = strstr(p + 2, "*/");
-            if (!end) return xfail(s, line, "a comment without its closing '*/'");
+            if (!end) { /* (the records read so far are freed below) */
+                ok = xfail(s, line, "a comment without its closing '*/'");
+                break;
+            }
             for (; p < end + 2; p++)
                 line += *p == '\n';
             continue;
