@@ -40,6 +40,8 @@ struct sweep_result {
     double predicted; /* seconds */
     double end;       /* seconds: when the job ended (a crash's abort, or the prediction) */
     int exit_status;
+    bool host;                       /* an on-line point: what the host did (docs/online.md) */
+    double cpu, lost, waited, steal; /* seconds: computation, others' time, waits, steal */
 };
 int sweep_points(const char *const *sets, int nsets, struct sweep *sw);
 const char **sweep_point(const struct sweep *sw, int p);

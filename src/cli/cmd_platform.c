@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "core/conf.h"
+#include "core/hostload.h"
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "net/network.h"
@@ -146,9 +147,14 @@ int cmd_platform(int argc, char **argv) {
 }
 
 bool cli_parse_procs(const char *opt, const char *value, int *out) {
-    if (!strcmp(value, "auto")) {
-        cpu_set_t set;
-        *out = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    if (!strcmp(value, "auto")) { /* the cores free of other programs' work now */
+        int allowed;
+        *out = hostload_free_cores(0.1, &allowed);
+        if (*out < allowed)
+            fprintf(stderr,
+                    "simpi: %s auto: %d of the %d cores this process may use are free (other "
+                    "programs keep the rest busy): %d worker%s\n",
+                    opt, *out, allowed, *out, *out == 1 ? "" : "s");
         return true;
     }
     char *end;

@@ -110,7 +110,8 @@ static int report(const struct replay_opts *o, struct replay_result *res, const 
                             res->status == SIM_INTERRUPTED ? 128 + replay_interrupt_signal
                                                            : sim_exit_code(res->status),
                             0,
-                            res->analysis};
+                            res->analysis,
+                            NULL};
     if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
     struct sim_error aerr = {0};
     bool outputs_ok = analysis_finish(res->analysis, &info, &aerr);

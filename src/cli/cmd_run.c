@@ -25,7 +25,8 @@
 static void usage(FILE *out) {
     fprintf(out,
             "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
-            "                 [--cpu=measure|ignore] [--thread-cores=one|all] [--host-speed RATE]\n"
+            "                 [--cpu=measure|ignore] [--cpu-clock=auto|thread] [--repeat N]\n"
+            "                 [--thread-cores=one|all] [--host-speed RATE]\n"
             "                 [--stack-size SIZE] [--privatize|--no-privatize]\n"
             "                 [--check off|default|full]\n"
             "                 [--report FILE.html] [--procs K|auto]\n"
@@ -74,16 +75,18 @@ static bool built_with_simpicc(const char *path) {
     return found;
 }
 
-/* The predicted time in a JSON report ("predicted_time": T), or -1. */
-/* A number of the JSON report's first lines ("predicted_time", "end_time"). */
+/* The first number of a JSON report named `key` ("predicted_time",
+ * "end_time", the host's "lost_to_other_programs"...), or -1. */
 static double json_number(const char *path, const char *key) {
     FILE *f = fopen(path, "r");
-    char line[256], want[64];
+    char line[4096], want[64];
     snprintf(want, sizeof want, "\"%s\": ", key);
     double t = -1;
-    for (int n = 0; f && n < 8 && fgets(line, sizeof line, f); n++) {
+    while (f && fgets(line, sizeof line, f)) {
         const char *k = strstr(line, want);
-        if (k) t = strtod(k + strlen(want), NULL);
+        if (!k) continue;
+        t = strtod(k + strlen(want), NULL);
+        break;
     }
     if (f) fclose(f);
     return t;
@@ -128,6 +131,11 @@ static int run_sweep(char **prog, const struct sweep *sw) {
                                              : 128 + WTERMSIG(st);
         res[p].predicted = json_number(path, "predicted_time");
         res[p].end = json_number(path, "end_time");
+        res[p].cpu = json_number(path, "computation_cpu");
+        res[p].host = res[p].cpu >= 0;
+        res[p].lost = json_number(path, "lost_to_other_programs");
+        res[p].waited = json_number(path, "waited_for_core");
+        res[p].steal = json_number(path, "steal");
         unlink(path);
         free(joined);
     }
@@ -169,7 +177,7 @@ static void describe_abrupt_end(int status, char *why, size_t n) {
  * on a pipe once its report (summary, JSON, outputs) is out; a process that
  * ends without it (SIGKILL, the out-of-memory killer, a system call made
  * without the C library) is reported here, with a --json saying so. */
-static int supervise(char **prog) {
+static int supervise(char **prog, bool hide_stdout) {
     int done[2];
     if (pipe(done) != 0) return fail_before_run(prog[0], strerror(errno), EXIT_INPUT_ERROR);
     fcntl(done[0], F_SETFD, FD_CLOEXEC);
@@ -181,6 +189,8 @@ static int supervise(char **prog) {
     pid_t pid = fork();
     if (pid == 0) {
         cli_pass_signals(false);
+        int null = hide_stdout ? open("/dev/null", O_WRONLY) : -1;
+        if (null >= 0) dup2(null, STDOUT_FILENO);
         execv(prog[0], prog);
         char why[600];
         snprintf(why, sizeof why, "cannot run '%s': %s", prog[0], strerror(errno));
@@ -240,11 +250,73 @@ static int finish_binary_out(int rc) {
     return rc ? rc : EXIT_INPUT_ERROR;
 }
 
+/* --repeat N: N - 1 quiet runs (their standard output discarded, no
+ * output files), each leaving its figures in a folder, then the run the
+ * user sees, which reports the spread over all N (online/repeat.c). A run
+ * that fails ends the series with its status. */
+static int run_repeated(char **prog, int runs, bool under_launcher) {
+    if (under_launcher) {
+        fprintf(stderr, "simpi run: --repeat under a launcher: run the launcher %d times\n", runs);
+        return EXIT_USAGE;
+    }
+    const char *tmpdir = getenv("TMPDIR");
+    char dir[512], num[16];
+    snprintf(dir, sizeof dir, "%s/simpi-repeat-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "simpi run: cannot create a folder in %s: %s\n", dir, strerror(errno));
+        return EXIT_INPUT_ERROR;
+    }
+    static const char *const outputs[] = {"SIMPI_JSON", "SIMPI_REPORT", "SIMPI_PARAVER",
+                                          "SIMPI_CHROME", "SIMPI_TRACE_OUT"};
+    char *saved[5];
+    for (int k = 0; k < 5; k++) {
+        const char *v = getenv(outputs[k]);
+        saved[k] = v ? xstrdup(v) : NULL;
+        unsetenv(outputs[k]);
+    }
+    char *quiet = getenv("SIMPI_QUIET") ? xstrdup(getenv("SIMPI_QUIET")) : NULL;
+    setenv("SIMPI_REPEAT_DIR", dir, 1);
+    snprintf(num, sizeof num, "%d", runs);
+    setenv("SIMPI_REPEAT_RUNS", num, 1);
+    setenv("SIMPI_QUIET", "1", 1);
+    int rc = 0;
+    for (int k = 0; k < runs - 1 && rc == 0; k++) {
+        snprintf(num, sizeof num, "%d", k);
+        setenv("SIMPI_REPEAT_RUN", num, 1);
+        rc = supervise(prog, true);
+        if (rc)
+            fprintf(stderr, "simpi run: --repeat: run %d of %d ended with status %d\n", k + 1, runs,
+                    rc);
+    }
+    for (int k = 0; k < 5; k++) {
+        if (saved[k]) setenv(outputs[k], saved[k], 1);
+        free(saved[k]);
+    }
+    if (quiet)
+        setenv("SIMPI_QUIET", quiet, 1);
+    else
+        unsetenv("SIMPI_QUIET");
+    free(quiet);
+    if (rc == 0) {
+        snprintf(num, sizeof num, "%d", runs - 1);
+        setenv("SIMPI_REPEAT_RUN", num, 1);
+        rc = finish_binary_out(supervise(prog, false));
+    }
+    for (int k = 0; k < runs; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/run%d.bin", dir, k);
+        unlink(path);
+    }
+    rmdir(dir);
+    return rc;
+}
+
 int cmd_run(int argc, char **argv) {
     static char *sets; /* lives as long as the command */
     static const char **set_list;
     int nsets = 0;
     bool procs_given = false;
+    int repeats = 1;
     sets = xstrdup("");
     const char *v;
     int i = 1;
@@ -296,6 +368,21 @@ int cmd_run(int argc, char **argv) {
             static const char *const modes[] = {"measure", "ignore", NULL};
             if (!(v = cli_enum_value("run: --cpu", v, modes))) return EXIT_USAGE;
             set_env("SIMPI_CPU", v);
+        } else if ((v = value_of("--cpu-clock", argc, argv, &i))) {
+            static const char *const clocks[] = {"auto", "thread", NULL};
+            if (!(v = cli_enum_value("run: --cpu-clock", v, clocks))) return EXIT_USAGE;
+            set_env("SIMPI_CPU_CLOCK", v);
+        } else if ((v = value_of("--repeat", argc, argv, &i))) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (!*v || *end || n < 1 || n > 1000) {
+                fprintf(stderr,
+                        "simpi run: --repeat: found '%s', expected a count of runs from 1 "
+                        "to 1000\n",
+                        v);
+                return EXIT_USAGE;
+            }
+            repeats = (int)n;
         } else if ((v = value_of("--thread-cores", argc, argv, &i))) {
             static const char *const modes[] = {"one", "all", NULL};
             if (!(v = cli_enum_value("run: --thread-cores", v, modes))) return EXIT_USAGE;
@@ -393,11 +480,20 @@ int cmd_run(int argc, char **argv) {
         sweep_free(&sw);
         return EXIT_USAGE;
     }
+    if (sw.npoints > 1 && repeats > 1) {
+        fprintf(stderr,
+                "simpi run: --repeat repeats one run, not a sweep of %d points; give one "
+                "value per --set, or run the sweep %d times\n",
+                sw.npoints, repeats);
+        sweep_free(&sw);
+        return EXIT_USAGE;
+    }
     if (sw.npoints > 1) {
         int rc = run_sweep(argv + i, &sw);
         sweep_free(&sw);
         return rc;
     }
     sweep_free(&sw);
-    return finish_binary_out(supervise(argv + i));
+    if (repeats > 1) return run_repeated(argv + i, repeats, launched > 1);
+    return finish_binary_out(supervise(argv + i, false));
 }

@@ -130,9 +130,15 @@ static struct distribution distribution_of(const struct sweep *sw, const struct 
         qsort(v, (size_t)d.n, sizeof *v, by_value);
         for (int i = 0; i < d.n; i++)
             d.mean += v[i] / d.n;
-        d = (struct distribution){d.n,           d.completed,       d.failed,          d.mean,
-                                  v[0],          quantile(v, d.n, 0.1), quantile(v, d.n, 0.5),
-                                  quantile(v, d.n, 0.9), v[d.n - 1]};
+        d = (struct distribution){d.n,
+                                  d.completed,
+                                  d.failed,
+                                  d.mean,
+                                  v[0],
+                                  quantile(v, d.n, 0.1),
+                                  quantile(v, d.n, 0.5),
+                                  quantile(v, d.n, 0.9),
+                                  v[d.n - 1]};
     }
     free(v);
     return d;
@@ -147,13 +153,34 @@ static void print_distribution(const struct distribution *d) {
                d->mean, d->min, d->q10, d->q50, d->q90, d->max);
 }
 
+/* Whether the points say what the host did (on-line runs). */
+static bool any_host(const struct sweep *sw, const struct sweep_result *res) {
+    for (int p = 0; p < sw->npoints; p++)
+        if (res[p].host) return true;
+    return false;
+}
+
+/* A point's host figures in the JSON array. */
+static void json_point_host(FILE *f, const struct sweep_result *r) {
+    if (!r->host) return;
+    fprintf(f,
+            ", \"host\": {\"computation_cpu\": %.9g, \"lost_to_other_programs\": %.9g, "
+            "\"waited_for_core\": %.9g, \"steal\": %.9g}",
+            r->cpu, r->lost, r->waited, r->steal);
+}
+
 int sweep_report(const struct sweep *sw, const struct sweep_result *res, const char *json) {
-    printf("%-48s %20s  %s\n", "sweep point", "predicted time (s)", "status");
+    bool host = any_host(sw, res);
+    printf("%-48s %20s  %s\n", "sweep point", "predicted time (s)",
+           host ? "status   computation (s)  others took (s)" : "status");
     int rc = 0;
     for (int p = 0; p < sw->npoints; p++) {
         char label[512];
         point_label(sw, p, label, sizeof label);
-        if (res[p].exit_status == 0)
+        if (res[p].exit_status == 0 && res[p].host)
+            printf("%-48s %20.9f  ok       %15.6f  %15.6f\n", label, res[p].predicted, res[p].cpu,
+                   res[p].lost);
+        else if (res[p].exit_status == 0)
             printf("%-48s %20.9f  ok\n", label, res[p].predicted);
         else if (res[p].exit_status == 6 && res[p].end >= 0)
             printf("%-48s %20s  node failure: aborted at %.9f s\n", label, "-", res[p].end);
@@ -186,10 +213,11 @@ int sweep_report(const struct sweep *sw, const struct sweep_result *res, const c
         }
         fprintf(out.f,
                 "}, \"predicted_time\": %.12g, \"end_time\": %.12g, \"status\": \"%s\", "
-                "\"exit_status\": %d}%s\n",
+                "\"exit_status\": %d",
                 res[p].exit_status == 0 ? res[p].predicted : -1.0, res[p].end,
-                status_name(res[p].exit_status), res[p].exit_status,
-                p + 1 < sw->npoints ? "," : "");
+                status_name(res[p].exit_status), res[p].exit_status);
+        json_point_host(out.f, &res[p]);
+        fprintf(out.f, "}%s\n", p + 1 < sw->npoints ? "," : "");
     }
     if (seeds)
         fprintf(out.f,

@@ -4,6 +4,7 @@
 #include "online/runtime.h"
 
 #include "online/api/api.h"
+#include "online/cpuclock.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "core/hostload.h"
 #include "core/memstat.h"
 #include "core/outfile.h"
 #include "core/pool.h"
@@ -29,6 +31,7 @@
 #include "core/workers.h"
 #include "online/globals.h"
 #include "online/privatize.h"
+#include "online/repeat.h"
 #include "online/split.h"
 #include "online/thread_calls.h"
 #include "online/threads.h"
@@ -38,47 +41,34 @@
 
 struct runtime *simpi_rt;
 
-/* The clock that times computation between MPI calls: CLOCK_MONOTONIC,
- * read through the vDSO without a system call (the thread CPU clock is a
- * system call on many kernels: 40% of a 4,096-rank run). Every rank runs on
- * this one thread, so elapsed time between two calls of a rank is that
- * rank's computation, unless the operating system ran something else on
- * this core meanwhile; finish() compares the total with the process's CPU
- * time once and says when the host was busy (docs/online.md). */
-static double host_clock(void) {
-    struct timespec ts;
-    vtime_host_clock(CLOCK_MONOTONIC, &ts); /* clock_gettime reads virtual time in ranks */
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* A rank's computation clock: the elapsed host_clock until the program
- * starts a thread, then the main thread's CPU clock, the other threads'
- * work being measured on their own (threads.c). */
+/* A rank's computation clock: the CPU time of this thread, on which every
+ * rank runs (cpuclock.c: as cheap as the monotonic clock, and blind to the
+ * time the operating system gave other programs). Once the program starts
+ * a thread, its other threads' work is measured on their own (threads.c). */
 static void mark_rank(struct orank *o) {
     o->mark_cpu = threads_started();
-    o->cpu_mark = o->mark_cpu ? threads_own_cpu() : host_clock();
+    o->cpu_mark = cpuclock_now(&o->elapsed_mark);
 }
 
-static double since_mark(const struct orank *o) {
-    return (o->mark_cpu ? threads_own_cpu() : host_clock()) - o->cpu_mark;
+static double since_mark(const struct orank *o, double *elapsed) {
+    double e, cpu = cpuclock_now(&e) - o->cpu_mark;
+    if (elapsed) *elapsed = e - o->elapsed_mark;
+    return cpu;
 }
 
 void runtime_threads_starting(void) {
     struct runtime *rt = simpi_rt;
     if (!rt || rt->current < 0 || rt->in_mpi || rt->cpu != CPU_MEASURE) return;
-    struct orank *o = &rt->ranks[rt->current];
-    if (o->mark_cpu) return;
-    double so_far = host_clock() - o->cpu_mark; /* elapsed on this thread alone until now */
-    o->cpu_mark = threads_own_cpu() - (so_far > 0 ? so_far : 0);
-    o->mark_cpu = 1;
+    rt->ranks[rt->current].mark_cpu = 1; /* the same clock: the main thread's CPU time */
 }
 
 /* The target seconds of the rank's computation since its mark. */
 static double span_seconds(struct runtime *rt, struct orank *o) {
     if (rt->cpu != CPU_MEASURE) return threads_started() ? threads_span_end(rt->current, 0) : 0;
-    double burst = since_mark(o);
+    double elapsed, burst = since_mark(o, &elapsed);
     if (burst < 0) burst = 0;
     rt->measured += burst;
+    rt->measured_elapsed += elapsed > burst ? elapsed : burst;
     if (o->mark_cpu || threads_started()) return threads_span_end(rt->current, burst);
     return burst * rt->cpu_scale;
 }
@@ -532,7 +522,7 @@ simtime_t runtime_virtual_now(void) {
     simtime_t now = sim_now(rt->sim);
     if (rt->in_mpi) return now;
     const struct orank *o = &rt->ranks[rt->current];
-    double burst = rt->cpu == CPU_MEASURE ? since_mark(o) : 0; /* not charged yet */
+    double burst = rt->cpu == CPU_MEASURE ? since_mark(o, NULL) : 0; /* not charged yet */
     if (burst < 0) burst = 0;
     double seconds =
         o->mark_cpu || threads_started() ? threads_span_peek(burst) : burst * rt->cpu_scale;
@@ -742,7 +732,8 @@ static void warn_globals(void) {
  * variables are then removed from the environment so that programs the
  * ranks start (system(), exec) are not simulations of this run. */
 struct settings {
-    char *np, *sets, *platform, *cpu, *host_speed, *json, *stack_size, *check, *thread_cores;
+    char *np, *sets, *platform, *cpu, *cpu_clock, *host_speed, *json, *stack_size, *check,
+        *thread_cores;
     char *time_limit, *wall_limit; /* --time-limit, --wall-limit */
     struct analysis_opts analysis; /* SIMPI_REPORT, SIMPI_PARAVER, SIMPI_CHROME... */
     char *trace_out;               /* SIMPI_TRACE_OUT: record the run as a trace there */
@@ -792,6 +783,7 @@ static void read_settings(struct settings *st) {
     st->sets = env_copy("SIMPI_SET");
     st->platform = env_copy("SIMPI_PLATFORM");
     st->cpu = env_copy("SIMPI_CPU");
+    st->cpu_clock = env_copy("SIMPI_CPU_CLOCK");
     st->host_speed = env_copy("SIMPI_HOST_SPEED");
     st->thread_cores = env_copy("SIMPI_THREAD_CORES");
     st->json = env_copy("SIMPI_JSON");
@@ -814,6 +806,7 @@ static void read_settings(struct settings *st) {
     st->cyclic = placement && !strcmp(placement, "cyclic");
     const char *procs = getenv("SIMPI_PROCS");
     st->procs = procs ? atoi(procs) : 0;
+    repeat_read_settings();
     absolutize(&st->json);
     absolutize(&st->trace_out);
     absolutize((char **)&st->analysis.report);
@@ -833,6 +826,7 @@ static void free_settings(struct settings *st) {
     free(st->sets);
     free(st->platform);
     free(st->cpu);
+    free(st->cpu_clock);
     free(st->host_speed);
     free(st->thread_cores);
     free(st->stack_size);
@@ -968,23 +962,38 @@ static bool start_ranks(struct runtime *rt, const char *stack_size, struct sim_e
     return true;
 }
 
-/* The computation measured with the monotonic clock is compared with the
- * process's CPU time (which includes it, plus simpi's own work): measured
- * time beyond the CPU time was other programs running on this core. */
-static void check_host_clock(const struct runtime *rt) {
-    struct timespec ts;
-    if (rt->cpu != CPU_MEASURE || rt->quiet || rt->measured < 0.1 ||
-        vtime_host_clock(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-        return;
-    double cpu = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-    if (rt->measured > 1.05 * cpu)
-        fprintf(stderr,
-                "simpi: warning: the ranks' measured computation (%.3f s) exceeds the CPU time "
-                "this process used (%.3f s): the host was busy and computation is overestimated; "
-                "rerun on an idle machine, or with --cpu=ignore\n",
-                rt->measured, cpu);
-    /* remapped globals fault in after every switch, inside the ranks'
-     * computation (docs/models.md, "Measured computation") */
+/* The readings the host figures start from, on this worker's main thread
+ * once it is forked (its own clock). */
+static bool start_measuring(struct runtime *rt, const struct settings *st) {
+    cpuclock_init(st->cpu_clock && !strcmp(st->cpu_clock, "thread"));
+    rt->waited_start = hostload_thread_waited();
+    rt->steal_start = hostload_steal();
+    return true;
+}
+
+void runtime_host_figures(struct host_figures *h) {
+    struct runtime *rt = simpi_rt;
+    struct cpuclock_stats cs;
+    cpuclock_stats(&cs);
+    memset(h, 0, sizeof *h);
+    h->clock = rt->cpu == CPU_MEASURE ? cpuclock_name(cs.kind) : NULL;
+    h->clock_note = rt->cpu == CPU_MEASURE ? cs.reason : NULL;
+    h->readings = cs.readings;
+    h->exact = cs.exact;
+    h->cpu = rt->measured;
+    h->elapsed = rt->measured_elapsed;
+    double waited = hostload_thread_waited(), steal = hostload_steal();
+    h->waited = waited >= 0 && rt->waited_start >= 0 ? waited - rt->waited_start : -1;
+    h->steal = steal >= 0 && rt->steal_start >= 0 ? steal - rt->steal_start : -1;
+    h->wall = memstat_wall_seconds() - rt->wall_start;
+    h->workers = 1;
+}
+
+/* What the kernel did for the program: remapped globals fault in after
+ * every switch, inside the ranks' computation (docs/models.md, "Measured
+ * computation"). */
+static void check_kernel_time(const struct runtime *rt) {
+    if (rt->cpu != CPU_MEASURE || rt->quiet || rt->measured < 0.1) return;
     struct rusage ru;
     double sys = getrusage(RUSAGE_SELF, &ru) == 0
                      ? (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6
@@ -1011,6 +1020,10 @@ static int exit_status(const struct runtime *rt, enum sim_status st) {
 
 static int finish(struct runtime *rt, enum sim_status st) {
     int rc = exit_status(rt, st);
+    struct host_figures host;
+    runtime_host_figures(&host);
+    if (rt->workers) split_add_host(&host);
+    repeat_add(&host, rt->sim, st);
     struct run_info info = {rt->app,
                             rt->plat->source,
                             rt->plat->nodes,
@@ -1020,9 +1033,10 @@ static int finish(struct runtime *rt, enum sim_status st) {
                             st,
                             rc,
                             rt->switches,
-                            rt->analysis};
+                            rt->analysis,
+                            &host};
     fflush(NULL); /* every rank's buffered output first */
-    check_host_clock(rt);
+    check_kernel_time(rt);
     if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));
     struct sim_error aerr = {0};
     if (!analysis_finish(rt->analysis, &info, &aerr) || !sim_record_finish(rt->sim, &aerr)) {
@@ -1195,7 +1209,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     struct split_opts so = {st.procs, st.transport, st.trace_out, st.cyclic};
     if (!configure(&rt, &st, &err) || !split_fork(&rt, &so, &err) ||
         !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) || !split_join(&rt, &so, &err) ||
-        !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
+        !start_measuring(&rt, &st) || !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
         !split_start_recording(&rt, st.trace_out, &err) || !json_writable(rt.json, &err) ||
         !start_ranks(&rt, st.stack_size, &err) || !start_privatization(&rt, st.privatize, &err)) {
         if (rt.workers && workers_me(rt.workers) != 0) runtime_exit_now(1); /* the first says why */

@@ -1,7 +1,8 @@
 /* The on-line runtime: runs one copy of the user's main per simulated rank,
  * each in its own execution context, on top of the MPI semantics layer.
- * Computation between MPI calls is measured with the thread CPU clock and
- * charged as simulated compute; MPI calls become MPI-layer actions. */
+ * Computation between MPI calls is measured as the CPU time of the thread
+ * running the ranks (cpuclock.c) and charged as simulated compute; MPI
+ * calls become MPI-layer actions. */
 #ifndef SIMPI_RUNTIME_H
 #define SIMPI_RUNTIME_H
 
@@ -24,8 +25,9 @@ enum cpu_mode { CPU_MEASURE, CPU_IGNORE };
 
 struct orank {
     struct ctx ctx;
-    double cpu_mark; /* host clock (seconds) when the rank last left simpi */
-    int saved_errno; /* the rank's errno while it is not running */
+    double cpu_mark;     /* CPU clock (seconds) when the rank last left simpi */
+    double elapsed_mark; /* the monotonic clock then */
+    int saved_errno;     /* the rank's errno while it is not running */
     uint8_t initialized, finalized, done;
     uint8_t mark_cpu;                /* cpu_mark is the main thread's CPU clock (threads.c) */
     int calls;                       /* runtime_enter/leave nesting: the rank is inside MPI */
@@ -59,15 +61,17 @@ struct runtime {
     sigjmp_buf escape; /* back to runtime_main from a crash or an interrupt */
     volatile sig_atomic_t in_mpi, running;
     double wall_start;
-    uint64_t switches;          /* to a rank, for the report */
-    double measured;            /* seconds of computation measured (--cpu=measure) */
-    pthread_t main_thread;      /* the one that runs every rank */
-    int thread_asked;           /* MPI_Init_thread's required level; -1: MPI_Init */
-    int thread_provided;        /* the level given (MPI_Query_thread): at most FUNNELED */
-    int done_fd;                /* told when the report is out (simpi run); -1: none */
-    int check;                  /* --check: 0 off, 1 default, 2 full (docs/checking.md) */
-    struct workers *workers;    /* a split run's (--procs: docs/parallel.md), else NULL */
-    struct rankdir trace_stage; /* a split run's --trace-out, staged before the fork */
+    uint64_t switches;                /* to a rank, for the report */
+    double measured;                  /* seconds of computation measured (--cpu=measure) */
+    double measured_elapsed;          /* monotonic seconds meanwhile (other programs' time too) */
+    double waited_start, steal_start; /* hostload readings when the run started */
+    pthread_t main_thread;            /* the one that runs every rank */
+    int thread_asked;                 /* MPI_Init_thread's required level; -1: MPI_Init */
+    int thread_provided;              /* the level given (MPI_Query_thread): at most FUNNELED */
+    int done_fd;                      /* told when the report is out (simpi run); -1: none */
+    int check;                        /* --check: 0 off, 1 default, 2 full (docs/checking.md) */
+    struct workers *workers;          /* a split run's (--procs: docs/parallel.md), else NULL */
+    struct rankdir trace_stage;       /* a split run's --trace-out, staged before the fork */
 };
 
 extern struct runtime *simpi_rt;
@@ -131,7 +135,13 @@ _Noreturn void runtime_abort_status(int status, const char *fmt, ...)
 
 /* A split run (docs/parallel.md): what the front end tells another
  * worker, by kind; runtime_post_front sends it (at this window's end). */
-enum front_kind { FRONT_COLL_DATA = 1, FRONT_GRAPH_EDGES, FRONT_OUTPUT, FRONT_FILE_OPENED };
+enum front_kind {
+    FRONT_COLL_DATA = 1,
+    FRONT_GRAPH_EDGES,
+    FRONT_OUTPUT,
+    FRONT_FILE_OPENED,
+    FRONT_HOST
+};
 void runtime_post_front(enum front_kind kind, int to, const struct sim_piece *pieces, int n);
 void graph_take_edges(const void *msg, uint32_t len); /* api/graph.c */
 void io_take_opened(const void *msg, uint32_t len);   /* api/io.c */
@@ -150,6 +160,10 @@ _Noreturn void runtime_exit_now(int status);
 /* The C library's write, past simpi's (which routes a split run's ranks'
  * standard output: split.c). */
 ssize_t runtime_libc_write(int fd, const void *buf, size_t n);
+
+/* What the host did to this process's measurements so far (summary.h). */
+struct host_figures;
+void runtime_host_figures(struct host_figures *h);
 
 /* simpi run's own exit statuses (docs/online.md); the others are the
  * program's: MPI_Abort's code, a rank's exit status, 128 + a signal. */

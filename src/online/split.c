@@ -134,6 +134,47 @@ static void capture_output(void) {
     }
 }
 
+/* --- what the host did to each worker's measurements --- */
+
+struct host_part { /* a worker's host figures, as they cross */
+    uint64_t readings, exact;
+    double cpu, elapsed, waited, wall;
+};
+
+static struct host_part others; /* the first worker: the others', summed */
+static int others_count;
+
+static void post_host(void) {
+    struct host_figures h;
+    runtime_host_figures(&h);
+    struct host_part p = {h.readings, h.exact, h.cpu, h.elapsed, h.waited, h.wall};
+    struct sim_piece piece = {&p, sizeof p};
+    runtime_post_front(FRONT_HOST, 0, &piece, 1);
+}
+
+static void take_host(const void *msg, uint32_t len) {
+    struct host_part p;
+    if (len < sizeof p) return;
+    memcpy(&p, msg, sizeof p);
+    others.readings += p.readings;
+    others.exact += p.exact;
+    others.cpu += p.cpu;
+    others.elapsed += p.elapsed;
+    others.waited += p.waited > 0 ? p.waited : 0;
+    others.wall += p.wall;
+    others_count++;
+}
+
+void split_add_host(struct host_figures *h) {
+    h->readings += others.readings;
+    h->exact += others.exact;
+    h->cpu += others.cpu;
+    h->elapsed += others.elapsed;
+    if (h->waited >= 0) h->waited += others.waited;
+    h->wall += others.wall;
+    h->workers += others_count;
+}
+
 /* A split run's worker, once its ranks are done (sim_driver.ending): their
  * output is out before the first worker prints the summary, and its exit
  * statuses go with its figures. */
@@ -147,6 +188,7 @@ void split_ending(void *ctx) {
     void (*gfortran_flush)(int *) = (void (*)(int *))dlsym(RTLD_DEFAULT, "_gfortran_flush_i4");
     if (gfortran_flush) gfortran_flush(NULL);
     sim_set_exit_codes(rt->sim, rt->forced_status, rt->rank_status);
+    if (!sim_reports(rt->sim)) post_host();
 }
 
 /* What another worker's ranks did to this one's (sim_driver.front). */
@@ -160,6 +202,7 @@ void split_front(void *ctx, const void *msg, uint32_t len) {
     if (kind == FRONT_GRAPH_EDGES) graph_take_edges(body, len - (uint32_t)sizeof kind);
     if (kind == FRONT_OUTPUT) take_output(body, len - (uint32_t)sizeof kind);
     if (kind == FRONT_FILE_OPENED) io_take_opened(body, len - (uint32_t)sizeof kind);
+    if (kind == FRONT_HOST) take_host(body, len - (uint32_t)sizeof kind);
 }
 
 void runtime_refuse_split(const char *what) {

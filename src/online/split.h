@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "online/runtime.h"
+#include "report/summary.h"
 
 struct split_opts {
     int procs;             /* --procs K (0, 1: no split) */
@@ -37,6 +38,8 @@ void split_end(struct runtime *rt);
 void split_front(void *ctx, const void *msg, uint32_t len);
 void split_ending(void *ctx);
 void split_window_done(void *ctx, simtime_t end);
+/* The first worker: the other workers' host figures added to its own. */
+void split_add_host(struct host_figures *h);
 /* A split run's ranks' standard output and error: what a rank writes
  * (stdio through stdout or stderr, or write() on descriptor 1 or 2, fd) goes
  * to the first worker tagged with the virtual time of the rank's event, the

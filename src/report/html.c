@@ -331,6 +331,20 @@ static simtime_t shown_end(const struct intervals *iv, const struct sim *s, enum
     return end;
 }
 
+/* How computation was measured, for the header (on-line runs). */
+static void json_host(FILE *f, const struct host_figures *h) {
+    if (!h || !h->clock) return;
+    fputs("\"host\": {\"clock\": ", f);
+    escape_json(f, h->clock);
+    fprintf(f,
+            ", \"cpu\": %.9g, \"lost\": %.9g, \"waited\": %.9g, \"steal\": %.9g, \"readings\": "
+            "%llu, \"exact\": %llu, \"runs\": %d, \"min\": %.12g, \"median\": %.12g, \"max\": "
+            "%.12g, \"spread\": %.9g, \"spread_rank\": %d}, ",
+            h->cpu, h->elapsed - h->cpu, h->waited, h->steal, (unsigned long long)h->readings,
+            (unsigned long long)h->exact, h->runs, h->predicted_min, h->predicted_median,
+            h->predicted_max, h->compute_spread, h->spread_rank);
+}
+
 static void json_header(FILE *f, const struct sim *s, const struct run_info *in,
                         const char *command, simtime_t end) {
     fputs("{\"input\": ", f);
@@ -356,6 +370,7 @@ static void json_header(FILE *f, const struct sim *s, const struct run_info *in,
         fputc(']', f);
     }
     fputs("], ", f);
+    json_host(f, in->host);
 }
 
 static void write_data(FILE *f, struct timeline *tl, const struct intervals *iv,

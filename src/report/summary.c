@@ -184,6 +184,73 @@ static void print_network(FILE *out, const struct sim *s) {
     }
 }
 
+/* How computation was measured and what the host did meanwhile. */
+static void print_host(FILE *out, const struct host_figures *h) {
+    if (!h || !h->clock) return;
+    fprintf(out,
+            "measurement: computation is the CPU time the ranks used, %.6f s, read with the %s "
+            "(%llu of %llu readings needed a system call)\n",
+            h->cpu, strcmp(h->clock, "task_clock_page") ? "thread CPU clock" : "task clock's page",
+            (unsigned long long)h->exact, (unsigned long long)h->readings);
+    fprintf(out,
+            "  host: other programs took %.6f s of the core during that computation (not "
+            "charged)",
+            h->elapsed - h->cpu);
+    if (h->waited >= 0) fprintf(out, "; simpi waited %.6f s for a core", h->waited);
+    if (h->steal >= 0) fprintf(out, "; steal %.6f s", h->steal);
+    fprintf(out, "\n");
+    if (h->clock_note)
+        fprintf(out, "  (the thread CPU clock at every reading: %s)\n", h->clock_note);
+    if (h->steal > 0.05 * h->wall && h->steal > 0.01)
+        fprintf(out,
+                "warning: the hypervisor took %.3f s of this machine's CPUs during the run "
+                "(steal time), which no clock inside it sees: the computation may be "
+                "overestimated by up to that\n",
+                h->steal);
+    if (h->workers > 1 && h->waited > 0.1 * h->wall)
+        fprintf(out,
+                "warning: the %d workers of this split run waited %.3f s for a core, %.0f%% of "
+                "their time: this host has fewer free cores than workers, and each window's "
+                "exchange waits for a time slice; fewer workers (--procs auto counts the free "
+                "cores) may run faster\n",
+                h->workers, h->waited, 100 * h->waited / h->wall);
+    if (h->runs > 1)
+        fprintf(out,
+                "repeat: %d runs, predicted time min %.9f s, median %.9f s, max %.9f s (spread "
+                "%.2f%%); a rank's compute varied at most %.2f%% (rank %d)\n",
+                h->runs, h->predicted_min, h->predicted_median, h->predicted_max,
+                h->predicted_median > 0
+                    ? 100 * (h->predicted_max - h->predicted_min) / h->predicted_median
+                    : 0,
+                100 * h->compute_spread, h->spread_rank);
+}
+
+/* Only when computation was measured: under --cpu=ignore nothing of the
+ * host enters the figures, and the report stays bit-identical. */
+static void json_host(FILE *f, const struct host_figures *h) {
+    if (!h || !h->clock) return;
+    fprintf(f, "  \"host\": {\"cpu_clock\": ");
+    escape_json(f, h->clock);
+    fprintf(f, ", \"cpu_clock_note\": ");
+    if (h->clock_note)
+        escape_json(f, h->clock_note);
+    else
+        fputs("null", f);
+    fprintf(f,
+            ", \"clock_readings\": %llu, \"exact_readings\": %llu, \"computation_cpu\": %.9g, "
+            "\"computation_elapsed\": %.9g, \"lost_to_other_programs\": %.9g, "
+            "\"waited_for_core\": %.9g, \"steal\": %.9g, \"workers\": %d},\n",
+            (unsigned long long)h->readings, (unsigned long long)h->exact, h->cpu, h->elapsed,
+            h->elapsed - h->cpu, h->waited, h->steal, h->workers);
+    if (h->runs > 1)
+        fprintf(f,
+                "  \"repeat\": {\"runs\": %d, \"predicted_min\": %.12g, \"predicted_median\": "
+                "%.12g, \"predicted_max\": %.12g, \"compute_spread\": %.9g, "
+                "\"compute_spread_rank\": %d},\n",
+                h->runs, h->predicted_min, h->predicted_median, h->predicted_max, h->compute_spread,
+                h->spread_rank);
+}
+
 static void print_simulation(FILE *out, const struct sim *s, const struct run_info *in) {
     double w = in->wall_seconds > 0 ? in->wall_seconds : 1e-9;
     char mem[32];
@@ -254,6 +321,7 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
     print_network(out, s);
     print_faults(out, s);
     if (in->analysis) analysis_print(in->analysis, out);
+    print_host(out, in->host);
     print_simulation(out, s, in);
 }
 
@@ -360,6 +428,7 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
     json_collectives(f, s);
     json_network(f, s);
     json_faults(f, s);
+    json_host(f, in->host);
     if (in->analysis) analysis_json(in->analysis, f);
     fprintf(
         f,

@@ -10,6 +10,26 @@
 
 #include "mpi/sim.h"
 
+/* What the host did to an on-line run's measurements (docs/online.md,
+ * "Computation time"), and with --repeat the spread over the runs. */
+struct host_figures {
+    const char *clock;      /* the clock bursts were read with (NULL: --cpu=ignore) */
+    const char *clock_note; /* why the fast clock is not used (NULL: it is, or not asked) */
+    uint64_t readings;      /* readings of that clock */
+    uint64_t exact;         /* of which needed the thread CPU clock (a system call) */
+    double cpu;             /* CPU seconds the ranks computed (before the platform's speed) */
+    double elapsed;         /* monotonic seconds meanwhile: cpu plus other programs' time */
+    double waited;          /* seconds simpi waited for a core during the run (<0: unknown) */
+    double steal;           /* seconds the hypervisor took from the host's CPUs (<0: unknown) */
+    double wall;            /* the run's wall seconds (each worker's, summed) */
+    int workers;            /* processes that ran ranks */
+    /* --repeat N: the runs' predicted times and each rank's compute spread */
+    int runs;
+    double predicted_min, predicted_median, predicted_max;
+    double compute_spread; /* the largest (max - min) / median of a rank's compute */
+    int32_t spread_rank;   /* whose */
+};
+
 struct run_info {
     const char *what;     /* e.g. the trace path */
     const char *platform; /* platform source */
@@ -21,6 +41,7 @@ struct run_info {
     int exit_status;                 /* the exit status simpi returns for this run */
     uint64_t context_switches;       /* on-line: switches to a rank (0 for replay) */
     const struct analysis *analysis; /* intervals (NULL: none) */
+    const struct host_figures *host; /* on-line runs (NULL: replay) */
 };
 
 /* The predicted execution time: the latest rank finish. */
