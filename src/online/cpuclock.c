@@ -18,6 +18,7 @@
 #include "online/cpuclock.h"
 
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -32,6 +33,7 @@ static struct {
     uint32_t lock;                                    /* the page's lock at the reference */
     bool have_ref;
     double ref_elapsed, ref_cpu; /* one instant on both clocks */
+    pthread_t owner;             /* the thread the page measures */
     struct cpuclock_stats st;
 } clk;
 
@@ -86,6 +88,7 @@ void cpuclock_init(bool force_thread) {
     memset(&clk, 0, sizeof clk);
     const char *why = NULL;
     if (!force_thread && !getenv("SIMPI_CPU_CLOCK_THREAD")) clk.page = open_page(&why);
+    clk.owner = pthread_self();
     clk.st.kind = clk.page ? CPUCLOCK_TASK_PAGE : CPUCLOCK_THREAD;
     clk.st.reason = why;
 }
@@ -113,9 +116,10 @@ static double exact_reading(double *elapsed) {
 }
 
 double cpuclock_now(double *elapsed) {
-    clk.st.readings++;
-    if (!clk.page) {
-        clk.st.exact++;
+    bool mine = pthread_equal(pthread_self(), clk.owner); /* else another thread: its own clock */
+    if (mine) clk.st.readings++;
+    if (!clk.page || !mine) {
+        if (mine) clk.st.exact++;
         double cpu = seconds_of(CLOCK_THREAD_CPUTIME_ID);
         if (elapsed) *elapsed = seconds_of(CLOCK_MONOTONIC);
         return cpu;
