@@ -1,9 +1,10 @@
 /* The compute-bound ring of bench/busy-host (issue 43): each of the ranks
  * does ITERS iterations of WORK dependent multiply-adds, then a sendrecv
  * with its neighbours and an allreduce of one double. Built with
- * -DREFERENCE it is an ordinary program that does one rank's computation
- * and prints the CPU seconds it took (the figure a prediction should
- * charge each rank). */
+ * -DREFERENCE it is an ordinary program that does the computation of the
+ * ranks given as its argument (default 1) one after another, as simpi runs
+ * them, and prints the CPU seconds per rank it took (the figure a
+ * prediction should charge each rank). */
 #include <stdio.h>
 #include <time.h>
 #ifndef REFERENCE
@@ -21,14 +22,18 @@ __attribute__((noinline)) static double work(double x) {
 }
 
 #ifdef REFERENCE
-int main(void) {
+#include <stdlib.h>
+int main(int argc, char **argv) {
     struct timespec a, b;
+    int ranks = argc > 1 ? atoi(argv[1]) : 1;
     double x = 1;
+    if (ranks < 1) ranks = 1;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
-    for (int it = 0; it < ITERS; it++)
+    for (int it = 0; it < ITERS * ranks; it++)
         x = work(x);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-    printf("%.9f %g\n", (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9, x);
+    printf("%.9f %g\n",
+           ((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9) / ranks, x);
     return 0;
 }
 #else
