@@ -27,7 +27,7 @@ static void usage(FILE *out) {
             "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
             "                 [--cpu=measure|ignore] [--cpu-clock=auto|thread] [--repeat N]\n"
             "                 [--thread-cores=one|all] [--host-speed RATE]\n"
-            "                 [--stack-size SIZE] [--privatize|--no-privatize]\n"
+            "                 [--stack-size SIZE] [--privatize[=MODE]|--no-privatize]\n"
             "                 [--check off|default|full]\n"
             "                 [--report FILE.html] [--procs K|auto]\n"
             "                 [--paraver PREFIX] [--chrome FILE.json] [--trace-out DIR|FILE.sbt]\n"
@@ -405,6 +405,13 @@ int cmd_run(int argc, char **argv) {
             set_env("SIMPI_PROGRESS", v);
         } else if (!strcmp(a, "--privatize")) {
             set_env("SIMPI_PRIVATIZE", "1");
+        } else if (!strncmp(a, "--privatize=", 12)) {
+            const char *m = a + 12;
+            if (strcmp(m, "images") && strcmp(m, "copy") && strcmp(m, "remap")) {
+                fprintf(stderr, "simpi run: --privatize=%s: expected images, copy or remap\n", m);
+                return EXIT_USAGE;
+            }
+            set_env("SIMPI_PRIVATIZE", m);
         } else if (!strcmp(a, "--no-privatize")) {
             set_env("SIMPI_PRIVATIZE", "0");
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {

@@ -10,13 +10,16 @@
 
 #include "core/pool.h"
 #include "online/api/api.h"
+#include "online/images.h"
 
 /* A Fortran status is INTEGER(MPI_STATUS_SIZE) (8 in mpif.h): the same
  * bytes as a C MPI_Status, its first three the source, tag and error. */
 _Static_assert(sizeof(MPI_Status) == 8 * sizeof(MPI_Fint), "MPI_STATUS_SIZE is 8 in mpif.h");
 
 /* The addresses of mpif.h's sentinel COMMON blocks, given by the boot
- * object linked into every program (boot.c), where they are defined. */
+ * object linked into every program (boot.c), where they are defined. A
+ * rank running in an image of the program (images.c) passes its image's:
+ * compared by their address in the program (is). */
 static const void *bottom, *in_place, *status_ignore, *statuses_ignore, *errcodes_ignore,
     *unweighted, *weights_empty;
 
@@ -30,29 +33,31 @@ void simpi_fortran_sentinels(const void *const s[7]) {
     weights_empty = s[6];
 }
 
+static bool is(const void *p, const void *sentinel) {
+    return p && images_home(p) == sentinel;
+}
+
 void *f_buf(const void *buf) {
-    if (buf && buf == bottom) return MPI_BOTTOM;
-    if (buf && buf == in_place) return MPI_IN_PLACE;
+    if (is(buf, bottom)) return MPI_BOTTOM;
+    if (is(buf, in_place)) return MPI_IN_PLACE;
     return (void *)buf;
 }
 
 MPI_Status *f_status(MPI_Fint *status) {
-    return status && (const void *)status == status_ignore ? MPI_STATUS_IGNORE
-                                                           : (MPI_Status *)status;
+    return is(status, status_ignore) ? MPI_STATUS_IGNORE : (MPI_Status *)status;
 }
 
 MPI_Status *f_statuses(MPI_Fint *statuses) {
-    return statuses && (const void *)statuses == statuses_ignore ? MPI_STATUSES_IGNORE
-                                                                 : (MPI_Status *)statuses;
+    return is(statuses, statuses_ignore) ? MPI_STATUSES_IGNORE : (MPI_Status *)statuses;
 }
 
 int *f_errcodes(MPI_Fint *codes) {
-    return codes && (const void *)codes == errcodes_ignore ? MPI_ERRCODES_IGNORE : codes;
+    return is(codes, errcodes_ignore) ? MPI_ERRCODES_IGNORE : codes;
 }
 
 int *f_weights(MPI_Fint *weights) {
-    if (weights && (const void *)weights == unweighted) return MPI_UNWEIGHTED;
-    if (weights && (const void *)weights == weights_empty) return MPI_WEIGHTS_EMPTY;
+    if (is(weights, unweighted)) return MPI_UNWEIGHTED;
+    if (is(weights, weights_empty)) return MPI_WEIGHTS_EMPTY;
     return weights;
 }
 

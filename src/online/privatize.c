@@ -18,6 +18,13 @@
  *    view of every copy), so it works at any rank count; memory is the
  *    pages each rank's copy really holds (zero pages are never written).
  *
+ *  - images (more than PRIVATIZE_IMAGES_FROM bytes, when the program is
+ *    position-independent and the images fit in vm.max_map_count): every
+ *    rank but one runs in its own image of the program, mapped at its own
+ *    address (images.c), so its globals stay mapped; only the pages of the
+ *    library variables the program copies (stdout, optind) are shared and
+ *    swapped, as in copy mode. Falls back to remap (saying why) otherwise.
+ *
  * Thread-local variables of the program are copied around each switch (cost
  * proportional to their size, usually a few bytes); errno is saved and
  * restored per rank by the runtime.
@@ -35,17 +42,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "core/pool.h"
 #include "mpi/sim.h"
 #include "online/globals.h"
+#include "online/images.h"
 
 static struct {
     enum privatize_mode mode;
     int32_t nranks, loaded, mapped;
-    /* copy mode */
+    int32_t home_rank;     /* images: the rank run by the program itself */
+    char *data, *data_end; /* the program's writable segment */
+    /* remap mode: faults and kernel time while ranks ran */
+    int64_t faults;
+    double kernel;
+    struct rusage at_load;
+    /* copy mode (and the shared pages of images) */
     struct global_range *ranges;
     int nranges;
     size_t total;
@@ -59,7 +74,7 @@ static struct {
     char *tls;
     size_t tls_size;
     char *tls_copies;
-} pv = {.loaded = -1, .mapped = -1, .fd = -1};
+} pv = {.loaded = -1, .mapped = -1, .fd = -1, .home_rank = -1};
 
 static size_t page_size(void) {
     long p = sysconf(_SC_PAGESIZE);
@@ -171,7 +186,98 @@ static void tls_init(const struct exe_layout *l) {
         memcpy(pv.tls_copies + (size_t)r * pv.tls_size, pv.tls, pv.tls_size);
 }
 
-bool privatize_init(int32_t n, bool force, struct privatize_info *info, struct sim_error *err) {
+const char *privatize_mode_name(enum privatize_mode mode) {
+    static const char *const names[] = {"none", "copy", "remap", "images"};
+    return names[mode];
+}
+
+bool privatize_parse_mode(const char *name, enum privatize_mode *mode) {
+    for (int m = PRIVATIZE_COPY; m <= PRIVATIZE_IMAGES; m++)
+        if (!strcmp(name, privatize_mode_name((enum privatize_mode)m))) {
+            *mode = (enum privatize_mode)m;
+            return true;
+        }
+    return false;
+}
+
+/* Every rank this process runs but the first gets an image; the first runs
+ * in the program itself. */
+static bool images_init(const struct privatize_request *rq, struct privatize_info *info,
+                        struct sim_error *err) {
+    struct images_shared sh;
+    images_shared_range(&sh);
+    bool *wanted = xcalloc((size_t)rq->n, sizeof *wanted);
+    for (int32_t r = 0; r < rq->n; r++) {
+        if (rq->owned && !rq->owned[r]) continue;
+        if (pv.home_rank < 0)
+            pv.home_rank = r;
+        else
+            wanted[r] = true;
+    }
+    pv.total = sh.len;
+    pv.copies = xmalloc(sh.len * (size_t)rq->n + 1);
+    char why[200];
+    bool ok = images_load(rq->n, wanted, pv.copies, rq->argc, rq->argv, why, sizeof why) &&
+              images_share(why, sizeof why);
+    for (int32_t r = 0; r < rq->n; r++)
+        info->images += wanted[r];
+    free(wanted);
+    if (!ok) return err_set(err, "privatization: %s", why);
+    if (sh.len) {
+        pv.ranges = xmalloc(sizeof *pv.ranges);
+        pv.ranges[0] = (struct global_range){sh.addr, sh.len};
+        pv.nranges = 1;
+    }
+    pv.mode = PRIVATIZE_IMAGES;
+    info->shared_bytes = (int64_t)sh.len;
+    return true;
+}
+
+/* The mode for the program's globals: the one asked for, else by size. */
+static enum privatize_mode choose(const struct privatize_request *rq, struct globals_info g,
+                                  int nranges, struct privatize_info *info) {
+    char why[200];
+    bool small = !g.stripped && nranges > 0 && (size_t)g.bytes <= PRIVATIZE_COPY_LIMIT;
+    if (rq->mode != PRIVATIZE_NONE) return rq->mode;
+    if (small && (size_t)g.bytes <= PRIVATIZE_IMAGES_FROM) return PRIVATIZE_COPY;
+    if (images_possible(rq->n, why, sizeof why)) return PRIVATIZE_IMAGES;
+    if (small) return PRIVATIZE_COPY;
+    snprintf(info->note, sizeof info->note, "no per-rank images of the program: %s", why);
+    return PRIVATIZE_REMAP;
+}
+
+static bool data_init(const struct privatize_request *rq, const struct exe_layout *l,
+                      struct global_range *ranges, int nranges, struct privatize_info *info,
+                      struct sim_error *err) {
+    enum privatize_mode m = choose(rq, info->globals, nranges, info);
+    char why[200];
+    if (m == PRIVATIZE_IMAGES) {
+        free(ranges);
+        if (!images_possible(rq->n, why, sizeof why))
+            return err_set(err, "--privatize=images: %s", why);
+        info->data_bytes = (int64_t)(l->seg_end - l->seg);
+        return images_init(rq, info, err);
+    }
+    if (m == PRIVATIZE_COPY && (info->globals.stripped || nranges == 0)) {
+        free(ranges);
+        return err_set(err, "--privatize=copy: the program is stripped (no symbol table): its "
+                            "globals cannot be listed; use remap or images");
+    }
+    if (m == PRIVATIZE_COPY) {
+        copy_init(ranges, nranges);
+        pv.mode = PRIVATIZE_COPY;
+        info->data_bytes = (int64_t)pv.total;
+        return true;
+    }
+    free(ranges);
+    if (l->seg_end > l->seg && !remap_init(l, err)) return false;
+    pv.mode = l->seg_end > l->seg ? PRIVATIZE_REMAP : PRIVATIZE_NONE;
+    info->data_bytes = (int64_t)pv.size;
+    return true;
+}
+
+bool privatize_init(const struct privatize_request *rq, struct privatize_info *info,
+                    struct sim_error *err) {
     memset(info, 0, sizeof *info);
     struct exe_layout l = {0};
     dl_iterate_phdr(read_layout, &l);
@@ -180,28 +286,21 @@ bool privatize_init(int32_t n, bool force, struct privatize_info *info, struct s
     struct globals_info g = globals_scan(&ranges, &nranges);
     info->globals = g;
     info->tls_bytes = l.tls ? (int64_t)l.tls_size : 0;
-    pv.nranks = n;
-    bool data = force || g.count > 0 || g.stripped;
-    if (!data && info->tls_bytes == 0) {
-        free(ranges);
-        return true;
-    }
-    if (data && (g.stripped || (size_t)g.bytes > PRIVATIZE_COPY_LIMIT || nranges == 0)) {
-        free(ranges);
-        if (l.seg_end > l.seg && !remap_init(&l, err)) return false;
-        pv.mode = l.seg_end > l.seg ? PRIVATIZE_REMAP : PRIVATIZE_NONE;
-        info->data_bytes = (int64_t)pv.size;
-    } else if (data) {
-        copy_init(ranges, nranges);
-        pv.mode = PRIVATIZE_COPY;
-        info->data_bytes = (int64_t)pv.total;
-    } else {
-        free(ranges);
-    }
+    pv.nranks = rq->n;
+    pv.data = l.seg;
+    pv.data_end = l.seg_end;
+    bool data = rq->force || rq->mode != PRIVATIZE_NONE || g.count > 0 || g.stripped;
+    if (data && !data_init(rq, &l, ranges, nranges, info, err)) return false;
+    if (!data) free(ranges);
     info->mode = pv.mode;
+    if (!data && info->tls_bytes == 0) return true;
     tls_init(&l);
     sim_address_hook = translate;
     return true;
+}
+
+void *privatize_in_rank(int32_t rank, const void *fn) {
+    return pv.mode == PRIVATIZE_IMAGES ? images_in_rank(rank, fn) : (void *)fn;
 }
 
 static void *translate(int32_t owner, void *addr) {
@@ -214,11 +313,13 @@ static void *translate(int32_t owner, void *addr) {
     if (pv.mode == PRIVATIZE_REMAP && a >= pv.seg && a < pv.seg + pv.size)
         return owner == pv.mapped ? addr
                                   : pv.window + (size_t)owner * pv.size + (size_t)(a - pv.seg);
-    if (pv.mode != PRIVATIZE_COPY || owner == pv.loaded) return addr;
+    if (pv.mode != PRIVATIZE_COPY && pv.mode != PRIVATIZE_IMAGES) return addr;
+    if (owner == pv.loaded) return addr;
+    const char *h = pv.mode == PRIVATIZE_IMAGES ? images_home(a) : a; /* shared pages */
     size_t off = 0;
     for (int i = 0; i < pv.nranges; i++) {
-        if (a >= pv.ranges[i].addr && a < pv.ranges[i].addr + pv.ranges[i].len)
-            return pv.copies + (size_t)owner * pv.total + off + (size_t)(a - pv.ranges[i].addr);
+        if (h >= pv.ranges[i].addr && h < pv.ranges[i].addr + pv.ranges[i].len)
+            return pv.copies + (size_t)owner * pv.total + off + (size_t)(h - pv.ranges[i].addr);
         off += pv.ranges[i].len;
     }
     return addr;
@@ -238,14 +339,22 @@ static void swap_copies(int32_t rank, bool in) {
 
 bool privatize_covers(const void *addr) {
     const char *a = addr;
+    if (pv.mode == PRIVATIZE_IMAGES) { /* the shared pages are swapped; the rest per image */
+        const char *h = images_home(a);
+        return h >= pv.data && h < pv.data_end;
+    }
     if (pv.mode == PRIVATIZE_REMAP) return a >= pv.seg && a < pv.seg + pv.size;
     for (int i = 0; pv.mode == PRIVATIZE_COPY && i < pv.nranges; i++)
         if (a >= pv.ranges[i].addr && a < pv.ranges[i].addr + pv.ranges[i].len) return true;
     return false;
 }
 
+static double seconds(struct timeval t) {
+    return (double)t.tv_sec + (double)t.tv_usec * 1e-6;
+}
+
 void privatize_load(int32_t rank) {
-    if (pv.mode == PRIVATIZE_COPY) swap_copies(rank, true);
+    if (pv.mode == PRIVATIZE_COPY || pv.mode == PRIVATIZE_IMAGES) swap_copies(rank, true);
     if (pv.mode == PRIVATIZE_REMAP && pv.mapped != rank) {
         void *m = mmap(pv.seg, pv.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, pv.fd,
                        (off_t)((size_t)rank * pv.size));
@@ -256,24 +365,48 @@ void privatize_load(int32_t rank) {
         }
         pv.mapped = rank;
     }
+    if (pv.mode == PRIVATIZE_REMAP) getrusage(RUSAGE_THREAD, &pv.at_load);
     if (pv.tls) memcpy(pv.tls, pv.tls_copies + (size_t)rank * pv.tls_size, pv.tls_size);
     pv.loaded = rank;
 }
 
 void privatize_save(int32_t rank) {
-    if (pv.mode == PRIVATIZE_COPY) swap_copies(rank, false);
+    struct rusage now;
+    if (pv.mode == PRIVATIZE_REMAP && getrusage(RUSAGE_THREAD, &now) == 0) {
+        pv.faults += now.ru_minflt - pv.at_load.ru_minflt;
+        pv.kernel += seconds(now.ru_stime) - seconds(pv.at_load.ru_stime);
+    }
+    if (pv.mode == PRIVATIZE_COPY || pv.mode == PRIVATIZE_IMAGES) swap_copies(rank, false);
     if (pv.tls) memcpy(pv.tls_copies + (size_t)rank * pv.tls_size, pv.tls, pv.tls_size);
     pv.loaded = -1;
 }
 
+void privatize_faults(int64_t *faults, double *kernel_seconds) {
+    *faults = pv.faults;
+    *kernel_seconds = pv.kernel;
+}
+
+void privatize_unshare(void) {
+    if (pv.mode != PRIVATIZE_IMAGES) return;
+    if (pv.loaded >= 0) privatize_save(pv.loaded); /* a run that ended inside a rank */
+    images_unshare(pv.copies);
+    if (pv.nranges && pv.home_rank >= 0) /* the program itself: its rank's values */
+        memcpy(pv.ranges[0].addr, pv.copies + (size_t)pv.home_rank * pv.total, pv.total);
+    free(pv.copies);
+    pv.copies = NULL;
+    pv.nranges = 0;
+    pv.mode = PRIVATIZE_NONE; /* the images stay mapped: their destructors run at exit */
+}
+
 void privatize_end(void) {
+    privatize_unshare();
     if (pv.window) munmap(pv.window, pv.size * (size_t)pv.nranks);
     if (pv.fd >= 0) close(pv.fd);
     free(pv.copies);
     free(pv.ranges);
     free(pv.tls_copies);
     memset(&pv, 0, sizeof pv);
-    pv.loaded = pv.mapped = -1;
+    pv.loaded = pv.mapped = pv.home_rank = -1;
     pv.fd = -1;
     sim_address_hook = NULL;
 }

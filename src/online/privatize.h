@@ -22,17 +22,47 @@
  * real processes. At 1 MiB a copy takes about 200 us per switch. */
 #define PRIVATIZE_COPY_LIMIT ((size_t)1024 * 1024)
 
-enum privatize_mode { PRIVATIZE_NONE, PRIVATIZE_COPY, PRIVATIZE_REMAP };
+/* Globals above this size get per-rank images of the program when it
+ * allows them (images.c), the cheapest per switch: nothing is copied or
+ * remapped but the few pages of library variables (measured in
+ * bench/privatize). Below it copying costs less than an image's start-up
+ * (mapping, relocation, constructors) and memory, at large rank counts. */
+#define PRIVATIZE_IMAGES_FROM ((size_t)64 * 1024)
+
+enum privatize_mode { PRIVATIZE_NONE, PRIVATIZE_COPY, PRIVATIZE_REMAP, PRIVATIZE_IMAGES };
+
+/* What was asked: --privatize[=MODE], --no-privatize, or nothing. */
+struct privatize_request {
+    int32_t n;
+    bool force;               /* even when no globals were found */
+    enum privatize_mode mode; /* PRIVATIZE_NONE: chosen by size */
+    const bool *owned;        /* the ranks this process runs (NULL: all) */
+    int argc;                 /* for the images' constructors */
+    char **argv;
+};
 
 struct privatize_info {
     enum privatize_mode mode;
     int64_t data_bytes, tls_bytes; /* per rank */
+    int64_t shared_bytes;          /* images: pages of library variables swapped */
+    int32_t images;
+    char note[240]; /* why images were not used, when that costs the program */
     struct globals_info globals;
 };
 
-/* Prepares per-rank copies for n ranks when the program has writable
- * globals or thread-local variables (or always, with force). */
-bool privatize_init(int32_t n, bool force, struct privatize_info *info, struct sim_error *err);
+/* Prepares per-rank copies when the program has writable globals or
+ * thread-local variables (or always, with force). */
+bool privatize_init(const struct privatize_request *rq, struct privatize_info *info,
+                    struct sim_error *err);
+/* The mode's name (copy, remap, images), for the summary. */
+const char *privatize_mode_name(enum privatize_mode mode);
+/* The mode named by --privatize=MODE; false if none is. */
+bool privatize_parse_mode(const char *name, enum privatize_mode *mode);
+/* The function (main) a rank runs, in its own image if it has one. */
+void *privatize_in_rank(int32_t rank, const void *fn);
+/* The page faults and kernel time of the ranks' bursts, counted while
+ * globals are remapped (the one mode whose switches add them). */
+void privatize_faults(int64_t *faults, double *kernel_seconds);
 void privatize_load(int32_t rank); /* before switching to rank */
 /* The rank's C library state that is not in its globals (its environment):
  * made current before switching to it, put away after (libc_state.c). */
@@ -45,6 +75,9 @@ void omp_state_enter(int32_t rank);
 void omp_state_leave(int32_t rank);
 void omp_state_end(void);
 void privatize_save(int32_t rank); /* after it switched back */
+/* After the last switch: each image gets its own pages back, with its
+ * rank's values, for its destructors at exit. */
+void privatize_unshare(void);
 void privatize_end(void);
 /* Whether a variable at addr has a copy per rank. */
 bool privatize_covers(const void *addr);

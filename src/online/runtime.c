@@ -288,7 +288,8 @@ static void rank_entry(void *arg) {
     }
     if (rt->cpu == CPU_MEASURE) mark_rank(&rt->ranks[r]);
     rt->in_mpi = 0;
-    int status = rt->user_main(rt->argc, argv);
+    int (*entry)(int, char **) = (int (*)(int, char **))privatize_in_rank(r, (void *)rt->user_main);
+    int status = entry(rt->argc, argv); /* its own image's main, if it has one */
     if (forked_child) libc_exit(status);
     if (!rt->ranks[r].finalized) {
         if (rt->ranks[r].initialized)
@@ -987,25 +988,13 @@ void runtime_host_figures(struct host_figures *h) {
     h->steal = steal >= 0 && rt->steal_start >= 0 ? steal - rt->steal_start : -1;
     h->wall = memstat_wall_seconds() - rt->wall_start;
     h->workers = 1;
-}
-
-/* What the kernel did for the program: remapped globals fault in after
- * every switch, inside the ranks' computation (docs/models.md, "Measured
- * computation"). */
-static void check_kernel_time(const struct runtime *rt) {
-    if (rt->cpu != CPU_MEASURE || rt->quiet || rt->measured < 0.1) return;
-    struct rusage ru;
-    double sys = getrusage(RUSAGE_SELF, &ru) == 0
-                     ? (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6
-                     : 0;
-    if (rt->remapped && sys > 0.1 * rt->measured)
-        fprintf(stderr,
-                "simpi: warning: the kernel ran %.3f s for this process (%ld page faults), "
-                "mostly mapping in the ranks' copies of the program's globals (more than 1 MiB: "
-                "remapped at each switch), and the ranks' measured computation (%.3f s) includes "
-                "the faults: computation is overestimated; see docs/models.md, \"Measured "
-                "computation\"\n",
-                sys, ru.ru_minflt, rt->measured);
+    const struct privatize_info *pi = &rt->privatized;
+    h->privatize =
+        rt->privatize && pi->mode != PRIVATIZE_NONE ? privatize_mode_name(pi->mode) : NULL;
+    h->privatize_note = pi->note[0] ? pi->note : NULL;
+    h->images = pi->images;
+    h->privatize_bytes = pi->data_bytes;
+    privatize_faults(&h->remap_faults, &h->remap_kernel);
 }
 
 /* simpi run's exit status, as mpirun gives it: MPI_Abort's code (or the
@@ -1036,7 +1025,6 @@ static int finish(struct runtime *rt, enum sim_status st) {
                             rt->analysis,
                             &host};
     fflush(NULL); /* every rank's buffered output first */
-    check_kernel_time(rt);
     if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));
     struct sim_error aerr = {0};
     if (!analysis_finish(rt->analysis, &info, &aerr) || !sim_record_finish(rt->sim, &aerr)) {
@@ -1060,22 +1048,33 @@ static enum sim_status after_escape(struct runtime *rt) {
     return sim_status(rt->sim);
 }
 
-/* Gives each rank its own globals unless told not to (docs/online.md). */
+/* Gives each rank its own globals unless told not to (docs/online.md):
+ * setting is SIMPI_PRIVATIZE, "0" (--no-privatize), "1" (--privatize), a
+ * mode (--privatize=images...) or NULL (by size). */
 static bool start_privatization(struct runtime *rt, const char *setting, struct sim_error *err) {
     if (setting && !strcmp(setting, "0")) {
         if (rt->n > 1) warn_globals();
         return true;
     }
     if (rt->n == 1) return true;
-    struct privatize_info info;
-    if (!privatize_init(rt->n, setting && !strcmp(setting, "1"), &info, err)) return false;
-    rt->privatize = info.mode != PRIVATIZE_NONE || info.tls_bytes > 0;
-    rt->remapped = info.mode == PRIVATIZE_REMAP;
-    if (info.globals.stripped && !rt->quiet)
+    struct privatize_request rq = {
+        rt->n, setting && !strcmp(setting, "1"), PRIVATIZE_NONE, NULL, rt->argc, rt->argv};
+    if (setting && strcmp(setting, "1") && !privatize_parse_mode(setting, &rq.mode))
+        return err_set(err, "--privatize=%s: expected images, copy or remap", setting);
+    bool *owned = xcalloc((size_t)rt->n, sizeof *owned);
+    for (int32_t r = 0; r < rt->n; r++)
+        owned[r] = sim_owns(rt->sim, r);
+    rq.owned = owned;
+    struct privatize_info *info = &rt->privatized;
+    bool ok = privatize_init(&rq, info, err);
+    free(owned);
+    if (!ok) return false;
+    rt->privatize = info->mode != PRIVATIZE_NONE || info->tls_bytes > 0;
+    if (info->globals.stripped && !rt->quiet)
         fprintf(stderr,
                 "simpi: note: the program is stripped (no symbol table); its whole data segment "
                 "(%lld bytes) is private to each rank\n",
-                (long long)info.data_bytes);
+                (long long)info->data_bytes);
     return true;
 }
 
@@ -1229,6 +1228,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         return 1;
     }
     int rc = run(&rt, st.progress);
+    if (rt.privatize) privatize_unshare(); /* each image's own globals, for its destructors */
     struct sim_error werr = {0};
     if (rt.workers && !workers_end(rt.workers, 0, &werr)) { /* the first: the others ended */
         err_print(&werr);

@@ -19,6 +19,7 @@
 #include "mpi/sim.h"
 #include "net/network.h"
 #include "online/context.h"
+#include "online/privatize.h"
 #include "platform/platform.h"
 
 enum cpu_mode { CPU_MEASURE, CPU_IGNORE };
@@ -52,11 +53,11 @@ struct runtime {
     bool thread_cores_all; /* --thread-cores=all: threads may use every host core */
     const char *json, *app;
     bool quiet, privatize;
-    bool remapped;     /* privatized by remapping the data segment (privatize.c) */
-    bool launched;     /* started by `simpi run` (else: one rank, no summary) */
-    int rank_status;   /* the first non-zero exit status of a rank */
-    int forced_status; /* MPI_Abort's code, 128 + signal...; -1: none */
-    int escape_signal; /* the signal that ended the run (crash, SIGINT...) */
+    struct privatize_info privatized; /* how (privatize.c) */
+    bool launched;                    /* started by `simpi run` (else: one rank, no summary) */
+    int rank_status;                  /* the first non-zero exit status of a rank */
+    int forced_status;                /* MPI_Abort's code, 128 + signal...; -1: none */
+    int escape_signal;                /* the signal that ended the run (crash, SIGINT...) */
     char escape_msg[512];
     sigjmp_buf escape; /* back to runtime_main from a crash or an interrupt */
     volatile sig_atomic_t in_mpi, running;

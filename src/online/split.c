@@ -139,6 +139,8 @@ static void capture_output(void) {
 struct host_part { /* a worker's host figures, as they cross */
     uint64_t readings, exact;
     double cpu, elapsed, waited, wall;
+    int64_t images, remap_faults;
+    double remap_kernel;
 };
 
 static struct host_part others; /* the first worker: the others', summed */
@@ -147,7 +149,8 @@ static int others_count;
 static void post_host(void) {
     struct host_figures h;
     runtime_host_figures(&h);
-    struct host_part p = {h.readings, h.exact, h.cpu, h.elapsed, h.waited, h.wall};
+    struct host_part p = {h.readings, h.exact,  h.cpu,          h.elapsed,     h.waited,
+                          h.wall,     h.images, h.remap_faults, h.remap_kernel};
     struct sim_piece piece = {&p, sizeof p};
     runtime_post_front(FRONT_HOST, 0, &piece, 1);
 }
@@ -162,6 +165,9 @@ static void take_host(const void *msg, uint32_t len) {
     others.elapsed += p.elapsed;
     others.waited += p.waited > 0 ? p.waited : 0;
     others.wall += p.wall;
+    others.images += p.images;
+    others.remap_faults += p.remap_faults;
+    others.remap_kernel += p.remap_kernel;
     others_count++;
 }
 
@@ -172,6 +178,9 @@ void split_add_host(struct host_figures *h) {
     h->elapsed += others.elapsed;
     if (h->waited >= 0) h->waited += others.waited;
     h->wall += others.wall;
+    h->images += (int32_t)others.images;
+    h->remap_faults += others.remap_faults;
+    h->remap_kernel += others.remap_kernel;
     h->workers += others_count;
 }
 

@@ -339,10 +339,15 @@ static void json_host(FILE *f, const struct host_figures *h) {
     fprintf(f,
             ", \"cpu\": %.9g, \"lost\": %.9g, \"waited\": %.9g, \"steal\": %.9g, \"readings\": "
             "%llu, \"exact\": %llu, \"runs\": %d, \"min\": %.12g, \"median\": %.12g, \"max\": "
-            "%.12g, \"spread\": %.9g, \"spread_rank\": %d}, ",
+            "%.12g, \"spread\": %.9g, \"spread_rank\": %d, \"privatize\": ",
             h->cpu, h->elapsed - h->cpu, h->waited, h->steal, (unsigned long long)h->readings,
             (unsigned long long)h->exact, h->runs, h->predicted_min, h->predicted_median,
             h->predicted_max, h->compute_spread, h->spread_rank);
+    escape_json(f, h->privatize ? h->privatize : "");
+    fputs(", \"no_images\": ", f);
+    escape_json(f, h->privatize_note ? h->privatize_note : "");
+    fprintf(f, ", \"remap_faults\": %lld, \"remap_kernel\": %.9g}, ", (long long)h->remap_faults,
+            h->remap_kernel);
 }
 
 static void json_header(FILE *f, const struct sim *s, const struct run_info *in,

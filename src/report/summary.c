@@ -184,6 +184,33 @@ static void print_network(FILE *out, const struct sim *s) {
     }
 }
 
+/* How each rank has its own globals, and what remapping them cost the
+ * bursts (docs/online.md, "Global variables"). */
+static void print_privatization(FILE *out, const struct host_figures *h) {
+    if (!h->privatize) return;
+    char size[32];
+    units_format_size(h->privatize_bytes, size, sizeof size);
+    if (!strcmp(h->privatize, "images"))
+        fprintf(out, "  globals: %s per rank, in %d images of the program (nothing remapped)\n",
+                size, h->images);
+    else if (!strcmp(h->privatize, "copy"))
+        fprintf(out, "  globals: %s per rank, copied at each switch\n", size);
+    else
+        fprintf(out,
+                "  globals: %s per rank, remapped at each switch: %lld page faults, %.6f s of "
+                "kernel time inside the ranks' computation\n",
+                size, (long long)h->remap_faults, h->remap_kernel);
+    if (h->privatize_note && (h->remap_kernel > 0.05 * h->cpu || h->remap_faults > 10000))
+        fprintf(out,
+                "warning: the remapped globals added %.3f s of kernel time (%lld page faults) to "
+                "the ranks' measured computation (%.1f%% of it), which a real process does not "
+                "spend; simpi could not give each rank an image of the program (%s); rebuild it "
+                "position-independent (the compilers' default, -fPIE -pie) or model computation "
+                "(--cpu=ignore with a platform's speeds); docs/online.md, \"Global variables\"\n",
+                h->remap_kernel, (long long)h->remap_faults,
+                h->cpu > 0 ? 100 * h->remap_kernel / h->cpu : 0, h->privatize_note);
+}
+
 /* How computation was measured and what the host did meanwhile. */
 static void print_host(FILE *out, const struct host_figures *h) {
     if (!h || !h->clock) return;
@@ -201,6 +228,7 @@ static void print_host(FILE *out, const struct host_figures *h) {
     fprintf(out, "\n");
     if (h->clock_note)
         fprintf(out, "  (the thread CPU clock at every reading: %s)\n", h->clock_note);
+    print_privatization(out, h);
     if (h->steal > 0.05 * h->wall && h->steal > 0.01)
         fprintf(out,
                 "warning: the hypervisor took %.3f s of this machine's CPUs during the run "
@@ -239,9 +267,22 @@ static void json_host(FILE *f, const struct host_figures *h) {
     fprintf(f,
             ", \"clock_readings\": %llu, \"exact_readings\": %llu, \"computation_cpu\": %.9g, "
             "\"computation_elapsed\": %.9g, \"lost_to_other_programs\": %.9g, "
-            "\"waited_for_core\": %.9g, \"steal\": %.9g, \"workers\": %d},\n",
+            "\"waited_for_core\": %.9g, \"steal\": %.9g, \"workers\": %d, \"privatize\": ",
             (unsigned long long)h->readings, (unsigned long long)h->exact, h->cpu, h->elapsed,
             h->elapsed - h->cpu, h->waited, h->steal, h->workers);
+    if (h->privatize)
+        escape_json(f, h->privatize);
+    else
+        fputs("null", f);
+    fputs(", \"privatize_note\": ", f);
+    if (h->privatize_note)
+        escape_json(f, h->privatize_note);
+    else
+        fputs("null", f);
+    fprintf(f,
+            ", \"images\": %d, \"private_bytes\": %lld, \"remap_faults\": %lld, "
+            "\"remap_kernel\": %.9g},\n",
+            h->images, (long long)h->privatize_bytes, (long long)h->remap_faults, h->remap_kernel);
     if (h->runs > 1)
         fprintf(f,
                 "  \"repeat\": {\"runs\": %d, \"predicted_min\": %.12g, \"predicted_median\": "

@@ -28,6 +28,13 @@ struct host_figures {
     double predicted_min, predicted_median, predicted_max;
     double compute_spread; /* the largest (max - min) / median of a rank's compute */
     int32_t spread_rank;   /* whose */
+    /* each rank's globals (online/privatize.c) */
+    const char *privatize;      /* "copy", "remap", "images"; NULL: not privatized */
+    const char *privatize_note; /* why the program has no per-rank images, when remapped */
+    int32_t images;             /* per-rank images of the program (all workers) */
+    int64_t privatize_bytes;    /* the globals each rank has its own copy of */
+    int64_t remap_faults;       /* remap: page faults while ranks ran */
+    double remap_kernel;        /* remap: kernel seconds meanwhile (inside their bursts) */
 };
 
 struct run_info {

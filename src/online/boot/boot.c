@@ -8,9 +8,14 @@
  * own, so its constructor runs last, when the program's own constructors
  * (C++ static initialisers) have run. The simulation then runs one copy of
  * main per rank and the process exits with the simulation's status without
- * entering main itself. */
+ * entering main itself.
+ *
+ * The same constructor runs again in each rank's image of the program
+ * (images.c), where it only returns: the images' own constructors run,
+ * not a second simulation. */
 int main(int argc, char **argv);
 int runtime_main(int argc, char **argv, int (*user_main)(int, char **));
+int simpi_image_loading(void);
 void exit(int status) __attribute__((noreturn));
 
 /* `simpi run` looks for this text to tell programs built with simpicc. */
@@ -25,6 +30,7 @@ void simpi_fortran_sentinels(const void *const s[7]);
 
 __attribute__((constructor)) static void simpi_boot(int argc, char **argv, char **envp) {
     (void)envp;
+    if (simpi_image_loading()) return;
     const void *const sentinels[7] = {
         simpi_bottom_,          simpi_in_place_,   simpi_status_ignore_, simpi_statuses_ignore_,
         simpi_errcodes_ignore_, simpi_unweighted_, simpi_weights_empty_};
