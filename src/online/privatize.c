@@ -242,7 +242,7 @@ static enum privatize_mode choose(const struct privatize_request *rq, struct glo
     if (small && (size_t)g.bytes <= PRIVATIZE_IMAGES_FROM) return PRIVATIZE_COPY;
     if (images_possible(rq->n, why, sizeof why)) return PRIVATIZE_IMAGES;
     if (small) return PRIVATIZE_COPY;
-    snprintf(info->note, sizeof info->note, "no per-rank images of the program: %s", why);
+    snprintf(info->note, sizeof info->note, "%s", why);
     return PRIVATIZE_REMAP;
 }
 

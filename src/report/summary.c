@@ -200,15 +200,23 @@ static void print_privatization(FILE *out, const struct host_figures *h) {
                 "  globals: %s per rank, remapped at each switch: %lld page faults, %.6f s of "
                 "kernel time inside the ranks' computation\n",
                 size, (long long)h->remap_faults, h->remap_kernel);
-    if (h->privatize_note && (h->remap_kernel > 0.05 * h->cpu || h->remap_faults > 10000))
+    bool inflated = h->remap_kernel > 0.05 * h->cpu || h->remap_faults > 10000;
+    if (strcmp(h->privatize, "remap") || !inflated) return;
+    fprintf(out,
+            "warning: remapping the globals added %lld page faults and %.3f s of kernel time "
+            "(%.1f%% of the ranks' measured computation, and more in TLB misses) that a real "
+            "process does not spend: computation is overestimated",
+            (long long)h->remap_faults, h->remap_kernel,
+            h->cpu > 0 ? 100 * h->remap_kernel / h->cpu : 0);
+    if (h->privatize_note)
         fprintf(out,
-                "warning: the remapped globals added %.3f s of kernel time (%lld page faults) to "
-                "the ranks' measured computation (%.1f%% of it), which a real process does not "
-                "spend; simpi could not give each rank an image of the program (%s); rebuild it "
-                "position-independent (the compilers' default, -fPIE -pie) or model computation "
-                "(--cpu=ignore with a platform's speeds); docs/online.md, \"Global variables\"\n",
-                h->remap_kernel, (long long)h->remap_faults,
-                h->cpu > 0 ? 100 * h->remap_kernel / h->cpu : 0, h->privatize_note);
+                "; simpi could not give each rank an image of the program (%s): rebuild it "
+                "position-independent (the compilers' default, -fPIE -pie)",
+                h->privatize_note);
+    else
+        fprintf(out, "; --privatize=remap was asked: leave the choice to simpi");
+    fprintf(out, ", or model computation (--cpu=ignore with a platform's speeds); "
+                 "docs/online.md, \"Global variables\"\n");
 }
 
 /* How computation was measured and what the host did meanwhile. */
