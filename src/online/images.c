@@ -548,6 +548,22 @@ static void run_constructors(uintptr_t bias, int argc, char **argv) {
     loading = 0;
 }
 
+/* Copies whole pages of the program's data as they are, redzones of
+ * AddressSanitizer included (its memcpy would refuse to). */
+#if defined(__SANITIZE_ADDRESS__)
+__attribute__((no_sanitize("address"))) void images_copy_pages(void *dst, const void *src,
+                                                               size_t n) {
+    volatile uint64_t *d = dst;
+    const volatile uint64_t *s = src;
+    for (size_t i = 0; i < n / 8; i++)
+        d[i] = s[i];
+}
+#else
+void images_copy_pages(void *dst, const void *src, size_t n) {
+    memcpy(dst, src, n);
+}
+#endif
+
 static int by_bias(const void *a, const void *b) {
     uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
     return x < y ? -1 : x > y;
@@ -560,7 +576,8 @@ bool images_load(int32_t n, const bool *wanted, char *copies, int argc, char **a
     im.bias = xcalloc((size_t)n, sizeof *im.bias);
     im.sorted = xcalloc((size_t)n, sizeof *im.sorted);
     for (int32_t r = 0; r < n; r++) {
-        if (shlen) memcpy(copies + (size_t)r * shlen, (void *)(im.home + im.sh_lo), shlen);
+        if (shlen)
+            images_copy_pages(copies + (size_t)r * shlen, (void *)(im.home + im.sh_lo), shlen);
         if (!wanted[r]) continue;
         uintptr_t bias;
         if (!map_image(&bias))
@@ -569,7 +586,7 @@ bool images_load(int32_t n, const bool *wanted, char *copies, int argc, char **a
         if (!relocate(bias, why, len)) return false;
         register_frames(bias);
         run_constructors(bias, argc, argv);
-        if (shlen) memcpy(copies + (size_t)r * shlen, (void *)(bias + im.sh_lo), shlen);
+        if (shlen) images_copy_pages(copies + (size_t)r * shlen, (void *)(bias + im.sh_lo), shlen);
         im.bias[r] = bias;
         im.sorted[im.nimages++] = bias;
     }
@@ -610,7 +627,7 @@ void images_unshare(const char *copies) {
         void *p = (void *)(im.bias[r] + im.sh_lo);
         if (mmap(p, shlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1,
                  0) != MAP_FAILED)
-            memcpy(p, copies + (size_t)r * shlen, shlen);
+            images_copy_pages(p, copies + (size_t)r * shlen, shlen);
     }
     close(im.shfd);
     im.shfd = -1;

@@ -46,6 +46,8 @@ const void *images_home(const void *addr);
 bool images_active(void);
 /* Memory mappings each image uses (for the summary). */
 int images_maps_each(void);
+/* Copies whole pages of the program's data (its sanitizer's redzones too). */
+void images_copy_pages(void *dst, const void *src, size_t n);
 /* Nonzero while an image's constructors run (boot.c's returns then). */
 int simpi_image_loading(void);
 

@@ -329,7 +329,10 @@ static void *translate(int32_t owner, void *addr) {
 static void swap_copies(int32_t rank, bool in) {
     char *c = pv.copies + (size_t)rank * pv.total;
     for (int i = 0; i < pv.nranges; i++) {
-        if (in)
+        if (pv.mode == PRIVATIZE_IMAGES) /* whole pages */
+            in ? images_copy_pages(pv.ranges[i].addr, c, pv.ranges[i].len)
+               : images_copy_pages(c, pv.ranges[i].addr, pv.ranges[i].len);
+        else if (in)
             memcpy(pv.ranges[i].addr, c, pv.ranges[i].len);
         else
             memcpy(c, pv.ranges[i].addr, pv.ranges[i].len);
@@ -391,7 +394,7 @@ void privatize_unshare(void) {
     if (pv.loaded >= 0) privatize_save(pv.loaded); /* a run that ended inside a rank */
     images_unshare(pv.copies);
     if (pv.nranges && pv.home_rank >= 0) /* the program itself: its rank's values */
-        memcpy(pv.ranges[0].addr, pv.copies + (size_t)pv.home_rank * pv.total, pv.total);
+        images_copy_pages(pv.ranges[0].addr, pv.copies + (size_t)pv.home_rank * pv.total, pv.total);
     free(pv.copies);
     pv.copies = NULL;
     pv.nranges = 0;
