@@ -19,13 +19,15 @@
  * sees an image is loading and returns), and its exception frames are
  * registered with the unwinder.
  *
- * One part cannot be private: variables the program reaches at fixed
- * offsets but libraries reach through the program's copy (copy
- * relocations: stdout, optind, environ, std::cout). Their pages are shared
- * by the program and every image during the run, and privatize.c swaps one
- * copy per rank of those few pages around each switch. After the run
- * images_unshare gives every image its own pages back, holding its rank's
- * values, for its destructors (which run at exit, as a process's do).
+ * One part of the program itself stays in use: the variables the program
+ * reaches at fixed offsets but libraries reach through the program's copy
+ * (copy relocations: stdout, optind, environ, std::cout). Every rank runs
+ * in an image (the program's own main is never run), and each image's pages
+ * holding those copies are its own region of one memory file; switching to
+ * a rank maps its region over the program's same pages (images_enter: one
+ * mmap of a page or two, populated at once, outside the rank's
+ * computation), so the C library and the rank see the same variables. At
+ * the end the program gets its own pages back, for its destructors.
  *
  * Limits: the program must be position-independent (ET_DYN) with only the
  * relocation types listed below; each image adds a few memory mappings,
@@ -108,7 +110,8 @@ static struct {
     const Elf64_Verneed *verneed;
     uintptr_t init, init_array, preinit_array, eh_frame_hdr;
     size_t init_n, preinit_n;
-    uintptr_t sh_lo, sh_hi; /* shared pages (virtual addresses) */
+    uintptr_t sh_lo, sh_hi; /* pages of the copy relocations (virtual addresses) */
+    int32_t entered;        /* whose region the program's such pages show */
     uintptr_t *ext;         /* resolved external symbols, by symbol index */
     bool *ext_done;
     size_t nsyms;
@@ -338,12 +341,29 @@ static bool scan_relocations(char *why, size_t len) {
     return true;
 }
 
+static bool resolve_external(size_t sym, const Elf64_Rela *r, char *why, size_t len);
+
+/* Every library symbol the program uses, resolved before any image is made:
+ * an image either is made whole or not at all. */
+static bool resolve_all(char *why, size_t len) {
+    for (int t = 0; t < 2; t++)
+        for (size_t i = 0; i < im.rela[t].n; i++) {
+            const Elf64_Rela *r = &im.rela[t].r[i];
+            uint32_t type = (uint32_t)ELF64_R_TYPE(r->r_info);
+            size_t sym = ELF64_R_SYM(r->r_info);
+            if (sym && im.dynsym[sym].st_shndx == SHN_UNDEF && type != R_COPY && !R_IS_TLS(type) &&
+                !resolve_external(sym, r, why, len))
+                return false;
+        }
+    return true;
+}
+
 static bool parse(char *why, size_t len) {
     if (im.parsed) return true;
     if (IMG_MACHINE == EM_NONE) return fail(why, len, "not supported on this processor");
     dl_iterate_phdr(program_bias, &im.home);
     if (!map_file(why, len) || !read_segments(why, len) || !read_dynamic(why, len) ||
-        !scan_relocations(why, len))
+        !scan_relocations(why, len) || !resolve_all(why, len))
         return false;
     /* mappings per image: its segments, the gaps between them, bss, and
      * the shared pages splitting the writable one */
@@ -378,12 +398,6 @@ bool images_possible(int32_t n, char *why, size_t len) {
                     "%d images of %d memory mappings each would exceed vm.max_map_count (%ld)",
                     n - 1, im.maps_each, max_maps());
     return true;
-}
-
-bool images_shared_range(struct images_shared *shared) {
-    shared->addr = im.sh_hi > im.sh_lo ? (char *)(im.home + im.sh_lo) : NULL;
-    shared->len = im.sh_hi - im.sh_lo;
-    return im.parsed;
 }
 
 /* --- one image --- */
@@ -548,46 +562,74 @@ static void run_constructors(uintptr_t bias, int argc, char **argv) {
     loading = 0;
 }
 
-/* Copies whole pages of the program's data as they are, redzones of
- * AddressSanitizer included (its memcpy would refuse to). */
-#if defined(__SANITIZE_ADDRESS__)
-__attribute__((no_sanitize("address"))) void images_copy_pages(void *dst, const void *src,
-                                                               size_t n) {
-    volatile uint64_t *d = dst;
-    const volatile uint64_t *s = src;
-    for (size_t i = 0; i < n / 8; i++)
-        d[i] = s[i];
-}
-#else
-void images_copy_pages(void *dst, const void *src, size_t n) {
-    memcpy(dst, src, n);
-}
-#endif
-
 static int by_bias(const void *a, const void *b) {
     uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
     return x < y ? -1 : x > y;
 }
 
-bool images_load(int32_t n, const bool *wanted, char *copies, int argc, char **argv, char *why,
-                 size_t len) {
+/* Maps every image first: if one cannot be mapped (memory), none is kept
+ * and no constructor has run. */
+static bool map_all(const bool *wanted, char *why, size_t len) {
+    for (int32_t r = 0; r < im.n; r++) {
+        if (!wanted[r]) continue;
+        if (map_image(&im.bias[r])) continue;
+        int e = errno;
+        for (int32_t k = 0; k < r; k++)
+            if (im.bias[k]) munmap((void *)(im.bias[k] + im.lo), im.hi - im.lo);
+        memset(im.bias, 0, sizeof *im.bias * (size_t)im.n);
+        return fail(why, len, "cannot map an image of the program for rank %d: %s", r, strerror(e));
+    }
+    return true;
+}
+
+/* Writes without the C library's (sanitizer-intercepted) wrappers: the
+ * pages hold AddressSanitizer's redzones as they are. */
+static bool raw_pwrite(int fd, const void *buf, size_t n, off_t at) {
+    return syscall(SYS_pwrite64, fd, buf, n, at) == (long)n;
+}
+
+/* The pages at p become region k of the memory file, holding what they
+ * hold now. */
+static bool share_region(uintptr_t p, int32_t k) {
     size_t shlen = im.sh_hi - im.sh_lo;
+    off_t at = (off_t)((size_t)k * shlen);
+    return raw_pwrite(im.shfd, (const void *)p, shlen, at) &&
+           mmap((void *)p, shlen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, im.shfd, at) !=
+               MAP_FAILED;
+}
+
+static bool make_regions(char *why, size_t len) {
+    size_t shlen = im.sh_hi - im.sh_lo;
+    if (!shlen) return true;
+    im.shfd = memfd_create("simpi-shared", MFD_CLOEXEC);
+    if (im.shfd < 0 || ftruncate(im.shfd, (off_t)(shlen * ((size_t)im.n + 1))) != 0 ||
+        !share_region(im.home + im.sh_lo, im.n)) /* the program's own: region n */
+        return fail(why, len, "cannot share the program's library variables: %s", strerror(errno));
+    im.entered = im.n;
+    return true;
+}
+
+bool images_load(int32_t n, const bool *wanted, int argc, char **argv, char *why, size_t len) {
     im.n = n;
     im.bias = xcalloc((size_t)n, sizeof *im.bias);
     im.sorted = xcalloc((size_t)n, sizeof *im.sorted);
+    if (!map_all(wanted, why, len)) return false;
+    if (!make_regions(why, len)) {
+        fprintf(stderr, "simpi: error: privatization: %s\n", why);
+        _exit(1); /* the images are mapped over nothing the program uses; stop all the same */
+    }
     for (int32_t r = 0; r < n; r++) {
-        if (shlen)
-            images_copy_pages(copies + (size_t)r * shlen, (void *)(im.home + im.sh_lo), shlen);
-        if (!wanted[r]) continue;
-        uintptr_t bias;
-        if (!map_image(&bias))
-            return fail(why, len, "cannot map an image of the program for rank %d: %s", r,
-                        strerror(errno));
-        if (!relocate(bias, why, len)) return false;
+        uintptr_t bias = im.bias[r];
+        if (!bias) continue;
+        if (!relocate(bias, why, len) || /* resolved in parse(): cannot fail */
+            (im.sh_hi > im.sh_lo && !share_region(bias + im.sh_lo, r))) {
+            fprintf(stderr, "simpi: error: privatization: rank %d's image: %s\n", r,
+                    why[0] ? why : strerror(errno));
+            _exit(1);
+        }
         register_frames(bias);
+        images_enter(r); /* its constructors see the C library's variables as its own */
         run_constructors(bias, argc, argv);
-        if (shlen) images_copy_pages(copies + (size_t)r * shlen, (void *)(bias + im.sh_lo), shlen);
-        im.bias[r] = bias;
         im.sorted[im.nimages++] = bias;
     }
     qsort(im.sorted, (size_t)im.nimages, sizeof *im.sorted, by_bias);
@@ -595,42 +637,21 @@ bool images_load(int32_t n, const bool *wanted, char *copies, int argc, char **a
     return true;
 }
 
-/* Writes without the C library's (sanitizer-intercepted) wrappers. */
-static bool raw_pwrite(int fd, const void *buf, size_t n, off_t at) {
-    return syscall(SYS_pwrite64, fd, buf, n, at) == (long)n;
-}
-
-bool images_share(char *why, size_t len) {
+void images_enter(int32_t rank) {
     size_t shlen = im.sh_hi - im.sh_lo;
-    if (!shlen || !im.active) return true;
-    char *home = (char *)(im.home + im.sh_lo);
-    im.shfd = memfd_create("simpi-shared", MFD_CLOEXEC);
-    if (im.shfd < 0 || ftruncate(im.shfd, (off_t)shlen) != 0 ||
-        !raw_pwrite(im.shfd, home, shlen, 0) ||
-        mmap(home, shlen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, im.shfd, 0) == MAP_FAILED)
-        return fail(why, len, "cannot share the program's library variables: %s", strerror(errno));
-    for (int32_t r = 0; r < im.n; r++)
-        if (im.bias[r] && mmap((void *)(im.bias[r] + im.sh_lo), shlen, PROT_READ | PROT_WRITE,
-                               MAP_SHARED | MAP_FIXED, im.shfd, 0) == MAP_FAILED) {
-            fprintf(stderr, "simpi: error: privatization: cannot share a page of rank %d: %s\n", r,
-                    strerror(errno));
-            _exit(1); /* the program's pages are half shared: never go on */
-        }
-    return true;
-}
-
-void images_unshare(const char *copies) {
-    size_t shlen = im.sh_hi - im.sh_lo;
-    if (!shlen || im.shfd < 0) return;
-    for (int32_t r = 0; r < im.n; r++) {
-        if (!im.bias[r]) continue;
-        void *p = (void *)(im.bias[r] + im.sh_lo);
-        if (mmap(p, shlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1,
-                 0) != MAP_FAILED)
-            images_copy_pages(p, copies + (size_t)r * shlen, shlen);
+    if (im.shfd < 0 || im.entered == rank || (rank < im.n && !im.bias[rank])) return;
+    if (mmap((void *)(im.home + im.sh_lo), shlen, PROT_READ | PROT_WRITE,
+             MAP_SHARED | MAP_FIXED | MAP_POPULATE, im.shfd, (off_t)((size_t)rank * shlen)) ==
+        MAP_FAILED) { /* the C library would use another rank's variables: never go on */
+        fprintf(stderr, "simpi: error: privatization: cannot map rank %d's library variables: %s\n",
+                rank, strerror(errno));
+        _exit(1);
     }
-    close(im.shfd);
-    im.shfd = -1;
+    im.entered = rank;
+}
+
+void images_end(void) {
+    images_enter(im.n); /* the program's own, for its destructors */
 }
 
 void *images_in_rank(int32_t rank, const void *addr) {

@@ -20,10 +20,10 @@
  *
  *  - images (more than PRIVATIZE_IMAGES_FROM bytes, when the program is
  *    position-independent and the images fit in vm.max_map_count): every
- *    rank but one runs in its own image of the program, mapped at its own
- *    address (images.c), so its globals stay mapped; only the pages of the
- *    library variables the program copies (stdout, optind) are shared and
- *    swapped, as in copy mode. Falls back to remap (saying why) otherwise.
+ *    rank runs in its own image of the program, mapped at its own address
+ *    (images.c), so its globals stay mapped; a switch maps only the page or
+ *    two of the library variables the program copies (stdout, optind).
+ *    Falls back to remap (saying why) otherwise.
  *
  * Thread-local variables of the program are copied around each switch (cost
  * proportional to their size, usually a few bytes); errno is saved and
@@ -54,13 +54,12 @@
 static struct {
     enum privatize_mode mode;
     int32_t nranks, loaded, mapped;
-    int32_t home_rank;     /* images: the rank run by the program itself */
     char *data, *data_end; /* the program's writable segment */
     /* remap mode: faults and kernel time while ranks ran */
     int64_t faults;
     double kernel;
     struct rusage at_load;
-    /* copy mode (and the shared pages of images) */
+    /* copy mode */
     struct global_range *ranges;
     int nranges;
     size_t total;
@@ -74,7 +73,7 @@ static struct {
     char *tls;
     size_t tls_size;
     char *tls_copies;
-} pv = {.loaded = -1, .mapped = -1, .fd = -1, .home_rank = -1};
+} pv = {.loaded = -1, .mapped = -1, .fd = -1};
 
 static size_t page_size(void) {
     long p = sysconf(_SC_PAGESIZE);
@@ -202,34 +201,19 @@ bool privatize_parse_mode(const char *name, enum privatize_mode *mode) {
 
 /* Every rank this process runs but the first gets an image; the first runs
  * in the program itself. */
-static bool images_init(const struct privatize_request *rq, struct privatize_info *info,
-                        struct sim_error *err) {
-    struct images_shared sh;
-    images_shared_range(&sh);
+/* Every rank this process runs gets an image (images.c). */
+static bool images_init(const struct privatize_request *rq, struct privatize_info *info, char *why,
+                        size_t len) {
     bool *wanted = xcalloc((size_t)rq->n, sizeof *wanted);
-    for (int32_t r = 0; r < rq->n; r++) {
-        if (rq->owned && !rq->owned[r]) continue;
-        if (pv.home_rank < 0)
-            pv.home_rank = r;
-        else
-            wanted[r] = true;
-    }
-    pv.total = sh.len;
-    pv.copies = xmalloc(sh.len * (size_t)rq->n + 1);
-    char why[200];
-    bool ok = images_load(rq->n, wanted, pv.copies, rq->argc, rq->argv, why, sizeof why) &&
-              images_share(why, sizeof why);
     for (int32_t r = 0; r < rq->n; r++)
-        info->images += wanted[r];
+        info->images += wanted[r] = !rq->owned || rq->owned[r];
+    bool ok = images_load(rq->n, wanted, rq->argc, rq->argv, why, len);
     free(wanted);
-    if (!ok) return err_set(err, "privatization: %s", why);
-    if (sh.len) {
-        pv.ranges = xmalloc(sizeof *pv.ranges);
-        pv.ranges[0] = (struct global_range){sh.addr, sh.len};
-        pv.nranges = 1;
+    if (!ok) { /* nothing was made: the caller falls back */
+        info->images = 0;
+        return false;
     }
     pv.mode = PRIVATIZE_IMAGES;
-    info->shared_bytes = (int64_t)sh.len;
     return true;
 }
 
@@ -252,11 +236,18 @@ static bool data_init(const struct privatize_request *rq, const struct exe_layou
     enum privatize_mode m = choose(rq, info->globals, nranges, info);
     char why[200];
     if (m == PRIVATIZE_IMAGES) {
-        free(ranges);
-        if (!images_possible(rq->n, why, sizeof why))
-            return err_set(err, "--privatize=images: %s", why);
-        info->data_bytes = (int64_t)(l->seg_end - l->seg);
-        return images_init(rq, info, err);
+        if (!images_possible(rq->n, why, sizeof why) || !images_init(rq, info, why, sizeof why)) {
+            if (rq->mode == PRIVATIZE_IMAGES) {
+                free(ranges);
+                return err_set(err, "--privatize=images: %s", why);
+            }
+            snprintf(info->note, sizeof info->note, "%s", why); /* remapped instead */
+            m = PRIVATIZE_REMAP;
+        } else {
+            free(ranges);
+            info->data_bytes = (int64_t)(l->seg_end - l->seg);
+            return true;
+        }
     }
     if (m == PRIVATIZE_COPY && (info->globals.stripped || nranges == 0)) {
         free(ranges);
@@ -313,13 +304,11 @@ static void *translate(int32_t owner, void *addr) {
     if (pv.mode == PRIVATIZE_REMAP && a >= pv.seg && a < pv.seg + pv.size)
         return owner == pv.mapped ? addr
                                   : pv.window + (size_t)owner * pv.size + (size_t)(a - pv.seg);
-    if (pv.mode != PRIVATIZE_COPY && pv.mode != PRIVATIZE_IMAGES) return addr;
-    if (owner == pv.loaded) return addr;
-    const char *h = pv.mode == PRIVATIZE_IMAGES ? images_home(a) : a; /* shared pages */
+    if (pv.mode != PRIVATIZE_COPY || owner == pv.loaded) return addr; /* images: their own */
     size_t off = 0;
     for (int i = 0; i < pv.nranges; i++) {
-        if (h >= pv.ranges[i].addr && h < pv.ranges[i].addr + pv.ranges[i].len)
-            return pv.copies + (size_t)owner * pv.total + off + (size_t)(h - pv.ranges[i].addr);
+        if (a >= pv.ranges[i].addr && a < pv.ranges[i].addr + pv.ranges[i].len)
+            return pv.copies + (size_t)owner * pv.total + off + (size_t)(a - pv.ranges[i].addr);
         off += pv.ranges[i].len;
     }
     return addr;
@@ -329,10 +318,7 @@ static void *translate(int32_t owner, void *addr) {
 static void swap_copies(int32_t rank, bool in) {
     char *c = pv.copies + (size_t)rank * pv.total;
     for (int i = 0; i < pv.nranges; i++) {
-        if (pv.mode == PRIVATIZE_IMAGES) /* whole pages */
-            in ? images_copy_pages(pv.ranges[i].addr, c, pv.ranges[i].len)
-               : images_copy_pages(c, pv.ranges[i].addr, pv.ranges[i].len);
-        else if (in)
+        if (in)
             memcpy(pv.ranges[i].addr, c, pv.ranges[i].len);
         else
             memcpy(c, pv.ranges[i].addr, pv.ranges[i].len);
@@ -342,7 +328,7 @@ static void swap_copies(int32_t rank, bool in) {
 
 bool privatize_covers(const void *addr) {
     const char *a = addr;
-    if (pv.mode == PRIVATIZE_IMAGES) { /* the shared pages are swapped; the rest per image */
+    if (pv.mode == PRIVATIZE_IMAGES) { /* the library variables are mapped per rank */
         const char *h = images_home(a);
         return h >= pv.data && h < pv.data_end;
     }
@@ -357,7 +343,8 @@ static double seconds(struct timeval t) {
 }
 
 void privatize_load(int32_t rank) {
-    if (pv.mode == PRIVATIZE_COPY || pv.mode == PRIVATIZE_IMAGES) swap_copies(rank, true);
+    if (pv.mode == PRIVATIZE_COPY) swap_copies(rank, true);
+    if (pv.mode == PRIVATIZE_IMAGES) images_enter(rank);
     if (pv.mode == PRIVATIZE_REMAP && pv.mapped != rank) {
         void *m = mmap(pv.seg, pv.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, pv.fd,
                        (off_t)((size_t)rank * pv.size));
@@ -379,7 +366,7 @@ void privatize_save(int32_t rank) {
         pv.faults += now.ru_minflt - pv.at_load.ru_minflt;
         pv.kernel += seconds(now.ru_stime) - seconds(pv.at_load.ru_stime);
     }
-    if (pv.mode == PRIVATIZE_COPY || pv.mode == PRIVATIZE_IMAGES) swap_copies(rank, false);
+    if (pv.mode == PRIVATIZE_COPY) swap_copies(rank, false);
     if (pv.tls) memcpy(pv.tls_copies + (size_t)rank * pv.tls_size, pv.tls, pv.tls_size);
     pv.loaded = -1;
 }
@@ -391,13 +378,7 @@ void privatize_faults(int64_t *faults, double *kernel_seconds) {
 
 void privatize_unshare(void) {
     if (pv.mode != PRIVATIZE_IMAGES) return;
-    if (pv.loaded >= 0) privatize_save(pv.loaded); /* a run that ended inside a rank */
-    images_unshare(pv.copies);
-    if (pv.nranges && pv.home_rank >= 0) /* the program itself: its rank's values */
-        images_copy_pages(pv.ranges[0].addr, pv.copies + (size_t)pv.home_rank * pv.total, pv.total);
-    free(pv.copies);
-    pv.copies = NULL;
-    pv.nranges = 0;
+    images_end();
     pv.mode = PRIVATIZE_NONE; /* the images stay mapped: their destructors run at exit */
 }
 
@@ -409,7 +390,7 @@ void privatize_end(void) {
     free(pv.ranges);
     free(pv.tls_copies);
     memset(&pv, 0, sizeof pv);
-    pv.loaded = pv.mapped = pv.home_rank = -1;
+    pv.loaded = pv.mapped = -1;
     pv.fd = -1;
     sim_address_hook = NULL;
 }

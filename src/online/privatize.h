@@ -44,7 +44,6 @@ struct privatize_request {
 struct privatize_info {
     enum privatize_mode mode;
     int64_t data_bytes, tls_bytes; /* per rank */
-    int64_t shared_bytes;          /* images: pages of library variables swapped */
     int32_t images;
     char note[240]; /* why images were not used, when that costs the program */
     struct globals_info globals;
