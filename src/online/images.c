@@ -366,7 +366,7 @@ static bool parse(char *why, size_t len) {
         !scan_relocations(why, len) || !resolve_all(why, len))
         return false;
     /* mappings per image: its segments, the gaps between them, bss, and
-     * the shared pages splitting the writable one */
+     * the pages of the C library's variables splitting the writable one */
     im.maps_each = 2 * im.loads + 3;
     im.parsed = true;
     return true;
@@ -484,7 +484,7 @@ static bool symbol_value(uintptr_t bias, const Elf64_Rela *r, uintptr_t *value, 
 static bool apply_rela(uintptr_t bias, const Elf64_Rela *r, char *why, size_t len) {
     uint32_t type = (uint32_t)ELF64_R_TYPE(r->r_info);
     uintptr_t *where = (uintptr_t *)(bias + r->r_offset), s;
-    if (type == R_NONE || type == R_COPY) return true; /* copies: the shared pages */
+    if (type == R_NONE || type == R_COPY) return true; /* copies: made below */
     if (type == R_RELATIVE) {
         *where = bias + (uintptr_t)r->r_addend;
     } else if (type == R_IRELATIVE) {
