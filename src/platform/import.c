@@ -424,6 +424,11 @@ static bool cfg_fs(struct scanner *s, int line, char **f, int n, struct cfg_plat
                      "field 'hit ratio': %s, but simpi's storage has no cache (every request "
                      "costs latency + size / bandwidth); give 1.0",
                      f[4]);
+    if (!(conc >= 0 && conc <= 1 << 20) || conc != floor(conc)) /* the storage's own range */
+        return xfail(s, line,
+                     "field 'concurrent requests': found '%s', expected a whole number from 0 "
+                     "to 1048576",
+                     f[3]);
     c->fs_concurrency = (long)conc;
     c->fs_seen = c->fs_latency > 0 || c->fs_bw > 0;
     return true;
