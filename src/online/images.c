@@ -674,11 +674,3 @@ const void *images_home(const void *addr) {
     if (lo == 0 || a >= im.sorted[lo - 1] + im.hi) return addr;
     return (const void *)(a - im.sorted[lo - 1] + im.home);
 }
-
-bool images_active(void) {
-    return im.active;
-}
-
-int images_maps_each(void) {
-    return im.maps_each;
-}

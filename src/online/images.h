@@ -27,10 +27,6 @@ void *images_in_rank(int32_t rank, const void *addr);
 /* The program's address for an address inside any image (the identity
  * elsewhere): tells the Fortran sentinels of every image apart. */
 const void *images_home(const void *addr);
-/* Whether a rank runs in an image of its own. */
-bool images_active(void);
-/* Memory mappings each image uses (for the summary). */
-int images_maps_each(void);
 /* Nonzero while an image's constructors run (boot.c's returns then). */
 int simpi_image_loading(void);
 

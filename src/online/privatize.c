@@ -199,8 +199,6 @@ bool privatize_parse_mode(const char *name, enum privatize_mode *mode) {
     return false;
 }
 
-/* Every rank this process runs but the first gets an image; the first runs
- * in the program itself. */
 /* Every rank this process runs gets an image (images.c). */
 static bool images_init(const struct privatize_request *rq, struct privatize_info *info, char *why,
                         size_t len) {
@@ -235,8 +233,9 @@ static bool data_init(const struct privatize_request *rq, const struct exe_layou
                       struct sim_error *err) {
     enum privatize_mode m = choose(rq, info->globals, nranges, info);
     char why[200];
-    if (m == PRIVATIZE_IMAGES) {
-        if (!images_possible(rq->n, why, sizeof why) || !images_init(rq, info, why, sizeof why)) {
+    if (m == PRIVATIZE_IMAGES) { /* chosen by size: choose() found images possible */
+        bool possible = rq->mode != PRIVATIZE_IMAGES || images_possible(rq->n, why, sizeof why);
+        if (!possible || !images_init(rq, info, why, sizeof why)) {
             if (rq->mode == PRIVATIZE_IMAGES) {
                 free(ranges);
                 return err_set(err, "--privatize=images: %s", why);

@@ -261,6 +261,14 @@ static void print_host(FILE *out, const struct host_figures *h) {
                 100 * h->compute_spread, h->spread_rank);
 }
 
+/* s as a JSON string, or null. */
+static void json_string_or_null(FILE *f, const char *s) {
+    if (s)
+        escape_json(f, s);
+    else
+        fputs("null", f);
+}
+
 /* Only when computation was measured: under --cpu=ignore nothing of the
  * host enters the figures, and the report stays bit-identical. */
 static void json_host(FILE *f, const struct host_figures *h) {
@@ -268,25 +276,16 @@ static void json_host(FILE *f, const struct host_figures *h) {
     fprintf(f, "  \"host\": {\"cpu_clock\": ");
     escape_json(f, h->clock);
     fprintf(f, ", \"cpu_clock_note\": ");
-    if (h->clock_note)
-        escape_json(f, h->clock_note);
-    else
-        fputs("null", f);
+    json_string_or_null(f, h->clock_note);
     fprintf(f,
             ", \"clock_readings\": %llu, \"exact_readings\": %llu, \"computation_cpu\": %.9g, "
             "\"computation_elapsed\": %.9g, \"lost_to_other_programs\": %.9g, "
             "\"waited_for_core\": %.9g, \"steal\": %.9g, \"workers\": %d, \"privatize\": ",
             (unsigned long long)h->readings, (unsigned long long)h->exact, h->cpu, h->elapsed,
             h->elapsed - h->cpu, h->waited, h->steal, h->workers);
-    if (h->privatize)
-        escape_json(f, h->privatize);
-    else
-        fputs("null", f);
+    json_string_or_null(f, h->privatize);
     fputs(", \"privatize_note\": ", f);
-    if (h->privatize_note)
-        escape_json(f, h->privatize_note);
-    else
-        fputs("null", f);
+    json_string_or_null(f, h->privatize_note);
     fprintf(f,
             ", \"images\": %d, \"private_bytes\": %lld, \"remap_faults\": %lld, "
             "\"remap_kernel\": %.9g},\n",
