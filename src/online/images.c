@@ -392,11 +392,11 @@ static long max_maps(void) {
 
 bool images_possible(int32_t n, char *why, size_t len) {
     if (!parse(why, len)) return false;
-    long need = (long)(n - 1) * im.maps_each, have = max_maps() - count_maps() - 1000;
+    long need = (long)n * im.maps_each, have = max_maps() - count_maps() - 1000; /* one a rank */
     if (need > have)
         return fail(why, len,
-                    "%d images of %d memory mappings each would exceed vm.max_map_count (%ld)",
-                    n - 1, im.maps_each, max_maps());
+                    "%d images of %d memory mappings each would exceed vm.max_map_count (%ld)", n,
+                    im.maps_each, max_maps());
     return true;
 }
 
