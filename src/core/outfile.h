@@ -1,7 +1,11 @@
 /* Output files that are never half-written or stale: the content goes to a
  * temporary file beside the destination, every write is checked, and the
  * temporary replaces the destination atomically (rename) only when all of
- * it was written. "-" means standard output. */
+ * it was written. "-" means standard output. A link is followed (as
+ * open() would, with the kernel's rule for links in shared sticky folders)
+ * and kept: the file it names is replaced. A device, a FIFO, or a name of
+ * a descriptor (/dev/stdout, /proc/self/fd/N, /dev/fd/N, or a link to one)
+ * is written in place, a descriptor at its own offset. */
 #ifndef SIMPI_OUTFILE_H
 #define SIMPI_OUTFILE_H
 
@@ -13,8 +17,8 @@
 struct outfile {
     FILE *f;
     char *path;    /* destination */
-    char *tmp;     /* temporary beside it; NULL for standard output */
-    bool in_place; /* a device or pipe, written directly */
+    char *tmp;     /* temporary beside it (beside a link's target); NULL when written in place */
+    bool in_place; /* a device, a pipe or a descriptor (/dev/stdout), written directly */
 };
 
 /* Opens path for writing (through a temporary). On failure, err names the
