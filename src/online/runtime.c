@@ -31,6 +31,7 @@
 #include "core/workers.h"
 #include "online/globals.h"
 #include "online/privatize.h"
+#include "online/rank_atexit.h"
 #include "online/repeat.h"
 #include "online/split.h"
 #include "online/thread_calls.h"
@@ -291,6 +292,7 @@ static void rank_entry(void *arg) {
     int (*entry)(int, char **) = (int (*)(int, char **))privatize_in_rank(r, (void *)rt->user_main);
     int status = entry(rt->argc, argv); /* its own image's main, if it has one */
     if (forked_child) libc_exit(status);
+    rank_atexit_run(r); /* its exit handlers (which may still finalize) */
     if (!rt->ranks[r].finalized) {
         if (rt->ranks[r].initialized)
             runtime_abort("returned from main without calling MPI_Finalize");
@@ -538,6 +540,7 @@ void runtime_charge(simtime_t t) {
 
 void exit(int status) {
     if (!in_rank()) libc_exit(status);
+    if (!simpi_rt->in_mpi) rank_atexit_run(simpi_rt->current);
     rank_exit("exit", status);
 }
 

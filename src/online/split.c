@@ -80,7 +80,9 @@ static void write_pending(simtime_t end) {
 
 bool split_output(int fd, const void *buf, size_t len) {
     struct runtime *rt = simpi_rt;
-    if (!rt || !rt->workers || !runtime_in_rank() || rt->in_mpi || len == 0) return false;
+    if (!rt || !rt->workers || !runtime_in_rank() || !runtime_on_main_thread() || rt->in_mpi ||
+        len == 0) /* (a thread of a rank's writes directly) */
+        return false;
     if (!out_count) out_count = xcalloc((size_t)rt->n, sizeof *out_count);
     struct out_head h = {sim_now(rt->sim), rt->current, out_count[rt->current]++, len, fd, 0};
     if (sim_reports(rt->sim)) {

@@ -378,6 +378,7 @@ struct rank_gate {
     int running;  /* threads of the rank running the program's code */
     int starting; /* the program's threads started but not running yet */
     bool open;    /* the rank is current: its threads may run */
+    bool stuck;   /* a wait for them ran out, and none has paused since */
 };
 static struct rank_gate *gates;
 #define GATE_PATIENCE_S 2.0 /* how long the main thread waits for a rank's threads */
@@ -440,10 +441,20 @@ bool threads_thread_gated(void) {
 static void thread_pause(void) {
     if (!running) return;
     pthread_mutex_lock(&gate_lock);
-    gates[thread_rank].running--;
+    if (--gates[thread_rank].running == 0) gates[thread_rank].stuck = false;
     running = false;
     pthread_cond_broadcast(&gate_cond);
     pthread_mutex_unlock(&gate_lock);
+}
+
+bool threads_pause_calling(void) {
+    if (!running) return false;
+    thread_pause();
+    return true;
+}
+
+void threads_resume_calling(void) {
+    thread_run();
 }
 
 static void gate_open(int32_t rank) {
@@ -455,17 +466,18 @@ static void gate_open(int32_t rank) {
 }
 
 /* Closes the rank's gate and waits for its running threads to pause; one
- * that never does (blocked where simpi does not see it) is left running
- * after GATE_PATIENCE_S, with a warning. */
+ * that never does (blocked where simpi does not see it, or computing
+ * forever) is left running after GATE_PATIENCE_S, with a warning, and not
+ * waited for again until the rank's threads have all paused once. */
 static void gate_close(int32_t rank) {
     if (!gates) return;
     struct rank_gate *g = &gates[rank];
     pthread_mutex_lock(&gate_lock);
     g->open = false;
-    struct timespec until = vtime_host_deadline(GATE_PATIENCE_S);
+    struct timespec until = vtime_host_deadline(g->stuck ? 0 : GATE_PATIENCE_S);
     while (g->running > 0)
         if (pthread_cond_timedwait(&gate_cond, &gate_lock, &until) != 0) break;
-    bool stuck = g->running > 0;
+    bool stuck = g->stuck = g->running > 0;
     pthread_mutex_unlock(&gate_lock);
     if (stuck && !warned_gate) {
         warned_gate = true;

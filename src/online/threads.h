@@ -21,6 +21,11 @@ int32_t threads_thread_rank(void);
  * meanwhile, and resumes only while its rank is current. */
 void threads_call_pause(void);
 void threads_call_resume(void);
+/* Around a blocking wait of a thread of a rank's (a sleep): it runs no
+ * program code meanwhile (false: it was not running any), and resumes
+ * only while its rank is current. */
+bool threads_pause_calling(void);
+void threads_resume_calling(void);
 /* The order of the calling thread's MPI calls among those taken together
  * (its number in its team; pthreads after, in creation order). */
 int threads_thread_key(void);

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "online/runtime.h"
+#include "online/threads.h"
 #include "platform/platform.h"
 
 typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
@@ -103,12 +104,23 @@ static void rank_sleep(simtime_t t) {
 
 typedef int (*nanosleep_fn)(const struct timespec *, struct timespec *);
 
+/* A sleep in a thread the program started: the thread sleeps on the host
+ * (it uses no CPU, so nothing is charged) and counts as paused, so that
+ * its rank's switches need not wait for it; it resumes only while its rank
+ * runs, and never once its rank has ended (as a process's end ends it). */
+static int host_sleep(const struct timespec *req, struct timespec *rem) {
+    static nanosleep_fn real;
+    if (!real) real = (nanosleep_fn)dlsym(RTLD_NEXT, "nanosleep");
+    bool paused = !runtime_on_main_thread() && threads_pause_calling();
+    int rc = real(req, rem);
+    int saved = errno;
+    if (paused) threads_resume_calling();
+    errno = saved;
+    return rc;
+}
+
 int nanosleep(const struct timespec *req, struct timespec *rem) {
-    if (!runtime_in_rank()) {
-        static nanosleep_fn real;
-        if (!real) real = (nanosleep_fn)dlsym(RTLD_NEXT, "nanosleep");
-        return real(req, rem);
-    }
+    if (!runtime_in_rank() || !runtime_on_main_thread()) return host_sleep(req, rem);
     if (!req || req->tv_nsec < 0 || req->tv_nsec >= 1000000000 || req->tv_sec < 0) {
         errno = EINVAL;
         return -1;
