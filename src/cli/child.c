@@ -6,7 +6,9 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -44,4 +46,9 @@ void cli_pass_pending_signal(pid_t child) {
     pending_signal = 0;
     nanosleep(&(struct timespec){0, 50000000}, NULL); /* 50 ms */
     kill(child, sig);
+}
+
+void cli_child_dies_with_parent(pid_t parent) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(128 + SIGTERM); /* already gone before the line above */
 }

@@ -21,6 +21,10 @@ void cli_catch_signals(void (*handler)(int));
  * passes the signal on 50 ms later. */
 void cli_pass_signals(bool on);
 void cli_pass_pending_signal(pid_t child);
+/* In a child just forked by parent: SIGTERM when the parent ends, however
+ * (a SIGKILL of simpi too), so that no program or launcher is left behind
+ * running; simpi's runtime answers it with its report. */
+void cli_child_dies_with_parent(pid_t parent);
 
 /* help.c: whether argv (a subcommand's) asks for help, and that help. */
 bool cli_asks_help(int argc, char **argv);

@@ -102,8 +102,9 @@ static bool run_pingpong(char **cmd, struct pingpong *pp) {
     argv[argc] = exe;
     int fds[2];
     if (pipe(fds) != 0) return false;
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
+        cli_child_dies_with_parent(parent);
         dup2(fds[1], 1);
         close(fds[0]);
         close(fds[1]);

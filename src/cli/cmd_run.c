@@ -115,8 +115,9 @@ static int run_sweep(char **prog, const struct sweep *sw) {
         }
         snprintf(path, sizeof path, "%s/point%d.json", dir, p);
         fflush(NULL);
-        pid_t pid = fork();
+        pid_t parent = getpid(), pid = fork();
         if (pid == 0) {
+            cli_child_dies_with_parent(parent);
             setenv("SIMPI_SET", joined, 1);
             setenv("SIMPI_JSON", path, 1);
             setenv("SIMPI_QUIET", "1", 1);
@@ -158,6 +159,15 @@ static int fail_before_run(const char *app, const char *why, int rc) {
     return rc;
 }
 
+/* A split run lost a worker: it printed why; --json says it too. */
+static int write_lost_json(const char *app, const char *why, int rc) {
+    const char *json = getenv("SIMPI_JSON");
+    struct sim_error err = {0};
+    if (json && !summary_write_failure_json(json, app, rc, why, &err))
+        fprintf(stderr, "simpi run: %s\n", err.msg);
+    return rc;
+}
+
 /* The reason a process ended without its report. */
 static void describe_abrupt_end(int status, char *why, size_t n) {
     int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -186,8 +196,9 @@ static int supervise(char **prog, bool hide_stdout) {
     setenv("SIMPI_DONE_FD", fd, 1);
     cli_pass_signals(true);
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
+        cli_child_dies_with_parent(parent);
         cli_pass_signals(false);
         int null = hide_stdout ? open("/dev/null", O_WRONLY) : -1;
         if (null >= 0) dup2(null, STDOUT_FILENO);
@@ -198,7 +209,7 @@ static int supervise(char **prog, bool hide_stdout) {
     }
     close(done[1]);
     if (pid < 0) return fail_before_run(prog[0], strerror(errno), EXIT_INPUT_ERROR);
-    char got[8] = "";
+    char got[PIPE_BUF + 1] = "";
     ssize_t n;
     while ((n = read(done[0], got, sizeof got - 1)) < 0 && errno == EINTR)
         cli_pass_pending_signal(pid);
@@ -208,6 +219,10 @@ static int supervise(char **prog, bool hide_stdout) {
         cli_pass_pending_signal(pid);
     int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     if (n > 0 && !strncmp(got, "done", 4)) return rc;
+    if (n > 5 && !strncmp(got, "lost ", 5)) { /* a worker died: the run said why */
+        got[n] = '\0';
+        return write_lost_json(prog[0], got + 5, rc ? rc : 1);
+    }
     if (WIFEXITED(status) && (rc == 126 || rc == 127)) return rc; /* exec failed: said so */
     char why[512];
     describe_abrupt_end(status, why, sizeof why);

@@ -73,8 +73,9 @@ static int run_traced(char **cmd, const char *lib, const char *folder) {
     free(preload);
     cli_pass_signals(true); /* so that mpirun stops its ranks (child.c) */
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
+        cli_child_dies_with_parent(parent);
         cli_pass_signals(false);
         execvp(cmd[0], cmd);
         fprintf(stderr, "simpi trace: cannot run '%s': %s\n", cmd[0], strerror(errno));

@@ -194,7 +194,7 @@ static void hang_up(struct workers *w) {
 /* --- the watch (workers_watch) --- */
 
 static struct workers *watched;
-static void (*watch_lost)(void);
+static void (*watch_lost)(const char *why);
 
 /* Appends text, or a number, to a message being built in a signal handler. */
 static size_t put_text(char *buf, size_t at, size_t cap, const char *s) {
@@ -220,33 +220,40 @@ static void on_child(int sig) {
     struct workers *w = watched;
     for (int j = 1; w && j < w->k; j++) {
         int st;
-        if (w->pid[j] <= 0 || waitpid(w->pid[j], &st, WNOHANG) != w->pid[j]) continue;
+        pid_t dead = w->pid[j];
+        if (dead <= 0 || waitpid(dead, &st, WNOHANG) != dead) continue;
         w->pid[j] = 0;
         if (!WIFSIGNALED(st) && !(WIFEXITED(st) && WEXITSTATUS(st) != 0)) continue;
-        char msg[160];
-        size_t n = put_text(msg, 0, sizeof msg, "simpi: error: worker ");
+        char msg[200];
+        size_t n = put_text(msg, 0, sizeof msg, "simpi: error: "), why = n;
+        n = put_text(msg, n, sizeof msg, "worker ");
         n = put_number(msg, n, sizeof msg, j);
         if (WIFSIGNALED(st)) {
-            n = put_text(msg, n, sizeof msg, " was killed by signal ");
-            n = put_number(msg, n, sizeof msg, WTERMSIG(st));
+            const char *name = sigabbrev_np(WTERMSIG(st)); /* (a table: safe here) */
+            n = put_text(msg, n, sizeof msg, " was killed by SIG");
+            n = put_text(msg, n, sizeof msg, name ? name : "?");
+            if (WTERMSIG(st) == SIGKILL)
+                n = put_text(msg, n, sizeof msg, " (another process, or the out-of-memory killer)");
         } else {
             n = put_text(msg, n, sizeof msg, " ended with status ");
             n = put_number(msg, n, sizeof msg, WEXITSTATUS(st));
         }
-        n = put_text(msg, n, sizeof msg, ": the run is lost\n");
+        n = put_text(msg, n, sizeof msg, ": the run is lost");
+        msg[n] = '\n';
         /* the kernel's write: an on-line program's runtime holds the C
          * library's back to order its ranks' output, and this is no rank's */
-        if (syscall(SYS_write, 2, msg, n) < 0) { /* nothing more to say */
+        if (syscall(SYS_write, 2, msg, n + 1) < 0) { /* nothing more to say */
         }
+        msg[n] = '\0';
         for (int i = 1; i < w->k; i++)
             if (w->pid[i] > 0) kill(w->pid[i], SIGKILL);
-        if (watch_lost) watch_lost();
+        if (watch_lost) watch_lost(msg + why);
         _exit(1);
     }
     errno = saved;
 }
 
-void workers_watch(struct workers *w, void (*lost)(void)) {
+void workers_watch(struct workers *w, void (*lost)(const char *why)) {
     if (w->helper >= 0 || w->me != 0) return; /* a launcher watches its own processes */
     watched = w;
     watch_lost = lost;
@@ -274,8 +281,9 @@ static bool reap(struct workers *w, struct sim_error *err) {
         }
     }
     if (killed)
-        return err_set(err, "worker %d was killed by signal %d (%s): the run is lost", killed, ksig,
-                       strsignal(ksig));
+        return err_set(err, "worker %d was killed by SIG%s%s: the run is lost", killed,
+                       sigabbrev_np(ksig) ? sigabbrev_np(ksig) : "?",
+                       ksig == SIGKILL ? " (another process, or the out-of-memory killer)" : "");
     if (failed)
         return err_set(err, "worker %d ended with status %d: the run is lost", failed, fstatus);
     return true;

@@ -48,9 +48,10 @@ bool workers_exchange(struct workers *w, simtime_t next, simtime_t *least,
  * that dies (a signal, a failure) ends the run at once, even while this
  * process computes and would learn it only at its window's end: the
  * message names it, the other workers are killed, and `lost` (if any; it
- * must be safe in a signal handler) is called, which should end the
- * process with status 1 (else _exit(1) does). */
-void workers_watch(struct workers *w, void (*lost)(void));
+ * must be safe in a signal handler) is called with that message (no
+ * prefix, no newline), which should end the process with status 1 (else
+ * _exit(1) does). */
+void workers_watch(struct workers *w, void (*lost)(const char *why));
 /* Ends this worker's part: the first waits for the others and returns
  * false (err set) if one failed; the others exit with `status`. */
 bool workers_end(struct workers *w, int status, struct sim_error *err);

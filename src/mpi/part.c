@@ -374,11 +374,15 @@ static void take_eject(struct sim *s, const struct pm_eject *m) {
     nics_toward_ejection(s, m->xfer);
 }
 
+/* The ends that stop every worker's engine at once. */
+static bool stops_everyone(int status) {
+    return status == SIM_INTERRUPTED || status == SIM_APP_ERROR || status == SIM_INPUT_ERROR;
+}
+
 static void take_stop(struct sim *s, const struct pm_stop *m) {
     s->part->stopped = true;
     if (m->limited) s->eng.limited = m->limited;
-    if (m->status == SIM_INTERRUPTED || m->status == SIM_APP_ERROR || m->status == SIM_INPUT_ERROR)
-        engine_stop(&s->eng);
+    if (stops_everyone(m->status)) engine_stop(&s->eng);
 }
 
 static void take_rank(struct sim *s, const struct pm_rank *m) {
@@ -500,6 +504,7 @@ static simtime_t exchange(struct sim *s, simtime_t next) {
     s->part->stats.windows++;
     if (!ok) {
         if (s->part->me != 0) _exit(1); /* the first worker says why */
+        if (s->drv.lost) s->drv.lost(s->drv.ctx, err.msg);
         err_fatal(err.msg);
     }
     sched_drain(s);
@@ -601,7 +606,9 @@ void part_run(struct sim *s) {
         simtime_t end = start + p->window;
         p->window_end = end;
         bool ran = engine_run_until(&s->eng, end);
-        if (!ran) post_stop(s);
+        /* (or failed between windows: an interruption that reached this
+         * worker while none of its ranks ran, window_done) */
+        if (!ran || stops_everyone(s->status)) post_stop(s);
         simtime_t next = engine_next_time(&s->eng);
         if (p->posted && next > end) next = end;
         simtime_t least = exchange(s, next);

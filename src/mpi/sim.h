@@ -59,6 +59,10 @@ struct sim_driver {
     /* A message the front end sent with sim_land takes effect at rank
      * target now (in the engine, not in the rank), or NULL */
     void (*land)(void *ctx, int32_t target, int32_t origin, const void *msg, uint32_t len);
+    /* A split run's first worker lost another (killed, failed): the run
+     * ends with this message right after (the on-line runtime has simpi
+     * run write it in the --json), or NULL */
+    void (*lost)(void *ctx, const char *why);
 };
 
 /* SIM_INPUT_ERROR: the inputs make no sense (e.g. simulated time would

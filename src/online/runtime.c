@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 
 #include <signal.h>
@@ -241,6 +242,11 @@ static enum sim_status escape_status(struct runtime *rt) {
     return SIM_APP_ERROR;
 }
 
+void runtime_stop_if_escaped(struct runtime *rt) {
+    if (rt->escape_signal && sim_status(rt->sim) == SIM_OK)
+        sim_fail_status(rt->sim, escape_status(rt), "%s", rt->escape_msg);
+}
+
 /* The --wall-limit timer (a signal handler): the run stops as at SIGINT,
  * with its own message. */
 static void on_wall_limit(void) {
@@ -456,7 +462,12 @@ static void on_interrupt(int sig, siginfo_t *info, void *uctx) {
     }
     char tb[48];
     const char *when = units_format_time(sim_now(rt->sim), tb, sizeof tb);
-    if (is_interruption(sig))
+    if (sig == SIGTERM && rt->done_fd >= 0 && getppid() != rt->launcher)
+        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+                 "stopped at virtual time %s: simpi run, which started this process, ended "
+                 "(killed?); the figures below are partial",
+                 when);
+    else if (is_interruption(sig))
         snprintf(rt->escape_msg, sizeof rt->escape_msg,
                  "interrupted by %s at virtual time %s; the figures below are partial",
                  signal_name(sig), when);
@@ -1127,6 +1138,18 @@ void runtime_tell_done(struct runtime *rt) {
     rt->done_fd = -1;
 }
 
+void runtime_tell_lost(struct runtime *rt, const char *why) {
+    if (rt->done_fd < 0) return;
+    char msg[PIPE_BUF];
+    size_t n = strlen(why), head = sizeof "lost " - 1;
+    if (n > sizeof msg - head) n = sizeof msg - head;
+    memcpy(msg, "lost ", head);
+    memcpy(msg + head, why, n);
+    if (write(rt->done_fd, msg, head + n) < 0) { /* simpi run then says the process ended */
+    }
+    rt->done_fd = -1;
+}
+
 bool runtime_on_main_thread(void) {
     struct runtime *rt = simpi_rt;
     return !rt || !rt->running || pthread_equal(pthread_self(), rt->main_thread);
@@ -1201,13 +1224,15 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     rt.thread_asked = -1;
     rt.thread_provided = MPI_THREAD_SINGLE;
     rt.done_fd = st.done_fd;
+    rt.launcher = getppid();
     rt.argc = argc;
     rt.argv = argv;
     rt.user_main = user_main;
     rt.app = argv[0];
     rt.wall_start = memstat_wall_seconds();
-    struct sim_driver drv = {resume,  &rt, NULL, split_front, split_ending, split_window_done,
-                             api_land};
+    struct sim_driver drv = {
+        resume,           &rt, NULL, split_front, split_ending, split_window_done, api_land,
+        split_lost_worker};
     struct split_opts so = {st.procs, st.transport, st.trace_out, st.cyclic};
     if (!configure(&rt, &st, &err) || !split_fork(&rt, &so, &err) ||
         !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) || !split_join(&rt, &so, &err) ||

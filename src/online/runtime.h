@@ -70,6 +70,7 @@ struct runtime {
     int thread_asked;                 /* MPI_Init_thread's required level; -1: MPI_Init */
     int thread_provided;              /* the level given (MPI_Query_thread): at most FUNNELED */
     int done_fd;                      /* told when the report is out (simpi run); -1: none */
+    pid_t launcher;                   /* the parent at the start (simpi run's process) */
     int check;                        /* --check: 0 off, 1 default, 2 full (docs/checking.md) */
     struct workers *workers;          /* a split run's (--procs: docs/parallel.md), else NULL */
     struct rankdir trace_stage;       /* a split run's --trace-out, staged before the fork */
@@ -100,6 +101,10 @@ void runtime_call_resumes(int32_t rank);
  * passes, other ranks run. */
 void runtime_poll_wait(void);
 bool runtime_on_main_thread(void);
+/* An ending signal (SIGTERM...) that arrived inside simpi stops the run at
+ * the next resume of a rank; a split run's worker whose ranks all wait for
+ * other workers' resumes none: it stops at the end of the window. */
+void runtime_stop_if_escaped(struct runtime *rt);
 
 /* The running rank is starting its first thread: its computation is read
  * from the main thread's CPU clock from now on (threads.c). */
@@ -155,6 +160,9 @@ void runtime_fail_rank(int32_t rank, const char *fmt, ...) __attribute__((format
 /* Tells simpi run that this process's report is out (or that it need not
  * say the process ended before it). Safe in a signal handler. */
 void runtime_tell_done(struct runtime *rt);
+/* Tells simpi run instead that the run is lost, and why (safe in a signal
+ * handler): it writes the --json saying so. */
+void runtime_tell_lost(struct runtime *rt, const char *why);
 /* Ends the process at once, whatever a rank is doing (not the program's
  * _exit, which ends a rank). */
 _Noreturn void runtime_exit_now(int status);

@@ -105,6 +105,7 @@ static void take_output(const void *msg, uint32_t len) {
 void split_window_done(void *ctx, simtime_t end) {
     struct runtime *rt = ctx;
     if (rt->workers && sim_reports(rt->sim)) write_pending(end);
+    runtime_stop_if_escaped(rt);
 }
 
 /* stdout and stderr as the ranks see them in a split run: streams whose
@@ -264,10 +265,15 @@ bool split_fork(struct runtime *rt, const struct split_opts *o, struct sim_error
     return rt->workers != NULL;
 }
 
-/* Another worker died (a signal handler: workers_watch): simpi run need not
- * add that the process ended before its report, the message said why. */
-static void split_lost(void) {
-    runtime_tell_done(simpi_rt);
+/* Another worker died (a signal handler: workers_watch): the message said
+ * why; simpi run writes the --json with it (this process cannot, safely,
+ * in a signal handler). */
+void split_lost_worker(void *ctx, const char *why) {
+    runtime_tell_lost(ctx, why);
+}
+
+static void split_lost(const char *why) {
+    runtime_tell_lost(simpi_rt, why);
     runtime_exit_now(1); /* not the program's _exit, which ends a rank */
 }
 

@@ -38,6 +38,8 @@ void split_end(struct runtime *rt);
 void split_front(void *ctx, const void *msg, uint32_t len);
 void split_ending(void *ctx);
 void split_window_done(void *ctx, simtime_t end);
+/* sim_driver.lost: a worker died; simpi run writes the --json with why. */
+void split_lost_worker(void *ctx, const char *why);
 /* The first worker: the other workers' host figures added to its own. */
 void split_add_host(struct host_figures *h);
 /* A split run's ranks' standard output and error: what a rank writes

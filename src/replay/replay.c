@@ -382,7 +382,7 @@ bool replay_run(struct trace_reader *trace, struct platform *plat, const struct 
                 struct replay_result *res, struct sim_error *err) {
     memset(res, 0, sizeof *res);
     struct replay rp = {NULL, trace, plat, err, NULL};
-    struct sim_driver drv = {resume, &rp, records_read, NULL, NULL, NULL, NULL};
+    struct sim_driver drv = {resume, &rp, records_read, NULL, NULL, NULL, NULL, NULL};
     double t0 = memstat_wall_seconds();
     rp.sim = sim_create(plat, net, trace_ranks(trace), &drv, err);
     if (!rp.sim) return false;

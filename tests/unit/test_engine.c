@@ -175,7 +175,7 @@ static void test_workers_killed(void) {
     if (workers_me(w) != 0) workers_end(w, ok ? 0 : 3, &err); /* exits */
     CHECK(!ok);
     CHECK_EQ_INT(window, 6); /* the exchange of window 5 failed */
-    CHECK_CONTAINS(err.msg, "worker 2 was killed by signal 9");
+    CHECK_CONTAINS(err.msg, "worker 2 was killed by SIGKILL");
     struct sim_error end_err = {0};
     CHECK(workers_end(w, 0, &end_err)); /* reaped already */
 }
