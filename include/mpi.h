@@ -538,6 +538,8 @@ int MPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *true_lb, MPI_Aint *tru
 int MPI_Type_extent(MPI_Datatype type, MPI_Aint *extent);
 int MPI_Type_lb(MPI_Datatype type, MPI_Aint *lb);
 int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 int MPI_Type_ub(MPI_Datatype type, MPI_Aint *ub);
 int MPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf, int outsize,
              int *position, MPI_Comm comm);
@@ -815,6 +817,8 @@ int PMPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *true_lb, MPI_Aint *tr
 int PMPI_Type_extent(MPI_Datatype type, MPI_Aint *extent);
 int PMPI_Type_lb(MPI_Datatype type, MPI_Aint *lb);
 int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 int PMPI_Type_ub(MPI_Datatype type, MPI_Aint *ub);
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf, int outsize,
               int *position, MPI_Comm comm);

@@ -1538,22 +1538,6 @@ void pmpi_type_get_true_extent_(MPI_Fint *type, MPI_Aint *true_lb, MPI_Aint *tru
     *ierr = PMPI_Type_get_true_extent(*type, (MPI_Aint *)true_lb, (MPI_Aint *)true_extent);
 }
 
-void mpi_type_extent_(MPI_Fint *type, MPI_Aint *extent, MPI_Fint *ierr) {
-    *ierr = MPI_Type_extent(*type, (MPI_Aint *)extent);
-}
-
-void pmpi_type_extent_(MPI_Fint *type, MPI_Aint *extent, MPI_Fint *ierr) {
-    *ierr = PMPI_Type_extent(*type, (MPI_Aint *)extent);
-}
-
-void mpi_type_lb_(MPI_Fint *type, MPI_Aint *lb, MPI_Fint *ierr) {
-    *ierr = MPI_Type_lb(*type, (MPI_Aint *)lb);
-}
-
-void pmpi_type_lb_(MPI_Fint *type, MPI_Aint *lb, MPI_Fint *ierr) {
-    *ierr = PMPI_Type_lb(*type, (MPI_Aint *)lb);
-}
-
 void mpi_errhandler_create_(MPI_Handler_function *function, MPI_Fint *errhandler, MPI_Fint *ierr) {
     *ierr = MPI_Errhandler_create(function, (MPI_Errhandler *)errhandler);
 }
@@ -1562,12 +1546,20 @@ void pmpi_errhandler_create_(MPI_Handler_function *function, MPI_Fint *errhandle
     *ierr = PMPI_Errhandler_create(function, (MPI_Errhandler *)errhandler);
 }
 
-void mpi_type_ub_(MPI_Fint *type, MPI_Aint *ub, MPI_Fint *ierr) {
-    *ierr = MPI_Type_ub(*type, (MPI_Aint *)ub);
+void mpi_errhandler_set_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierr) {
+    *ierr = MPI_Errhandler_set(*comm, *errhandler);
 }
 
-void pmpi_type_ub_(MPI_Fint *type, MPI_Aint *ub, MPI_Fint *ierr) {
-    *ierr = PMPI_Type_ub(*type, (MPI_Aint *)ub);
+void pmpi_errhandler_set_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierr) {
+    *ierr = PMPI_Errhandler_set(*comm, *errhandler);
+}
+
+void mpi_errhandler_get_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierr) {
+    *ierr = MPI_Errhandler_get(*comm, (MPI_Errhandler *)errhandler);
+}
+
+void pmpi_errhandler_get_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierr) {
+    *ierr = PMPI_Errhandler_get(*comm, (MPI_Errhandler *)errhandler);
 }
 
 void mpi_pack_(const void *inbuf, MPI_Fint *incount, MPI_Fint *type, void *outbuf, MPI_Fint *outsize, MPI_Fint *position, MPI_Fint *comm, MPI_Fint *ierr) {

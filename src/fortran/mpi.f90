@@ -929,18 +929,18 @@ module mpi
             integer(kind=MPI_ADDRESS_KIND) :: true_extent
             integer :: ierror
         end subroutine MPI_Type_get_true_extent
-        subroutine MPI_Type_extent(type, extent, ierror)
+        subroutine MPI_Type_extent(datatype, extent, ierror)
             import
             implicit none
-            integer :: type
-            integer(kind=MPI_ADDRESS_KIND) :: extent
+            integer :: datatype
+            integer :: extent
             integer :: ierror
         end subroutine MPI_Type_extent
-        subroutine MPI_Type_lb(type, lb, ierror)
+        subroutine MPI_Type_lb(datatype, displacement, ierror)
             import
             implicit none
-            integer :: type
-            integer(kind=MPI_ADDRESS_KIND) :: lb
+            integer :: datatype
+            integer :: displacement
             integer :: ierror
         end subroutine MPI_Type_lb
         subroutine MPI_Errhandler_create(function, errhandler, ierror)
@@ -950,11 +950,25 @@ module mpi
             integer :: errhandler
             integer :: ierror
         end subroutine MPI_Errhandler_create
-        subroutine MPI_Type_ub(type, ub, ierror)
+        subroutine MPI_Errhandler_set(comm, errhandler, ierror)
             import
             implicit none
-            integer :: type
-            integer(kind=MPI_ADDRESS_KIND) :: ub
+            integer :: comm
+            integer :: errhandler
+            integer :: ierror
+        end subroutine MPI_Errhandler_set
+        subroutine MPI_Errhandler_get(comm, errhandler, ierror)
+            import
+            implicit none
+            integer :: comm
+            integer :: errhandler
+            integer :: ierror
+        end subroutine MPI_Errhandler_get
+        subroutine MPI_Type_ub(datatype, displacement, ierror)
+            import
+            implicit none
+            integer :: datatype
+            integer :: displacement
             integer :: ierror
         end subroutine MPI_Type_ub
         subroutine MPI_Pack_size(incount, type, comm, size, ierror)
@@ -1854,4 +1868,116 @@ module mpi
             integer :: ierror
         end subroutine MPI_Unpublish_name
     end interface
+    interface MPI_Sizeof
+        module procedure simpi_sizeof_i1
+        module procedure simpi_sizeof_i2
+        module procedure simpi_sizeof_i4
+        module procedure simpi_sizeof_i8
+        module procedure simpi_sizeof_r4
+        module procedure simpi_sizeof_r8
+        module procedure simpi_sizeof_r16
+        module procedure simpi_sizeof_c4
+        module procedure simpi_sizeof_c8
+        module procedure simpi_sizeof_c16
+        module procedure simpi_sizeof_l1
+        module procedure simpi_sizeof_l2
+        module procedure simpi_sizeof_l4
+        module procedure simpi_sizeof_l8
+        module procedure simpi_sizeof_ch
+    end interface MPI_Sizeof
+    private :: simpi_sizeof_i1, simpi_sizeof_i2, simpi_sizeof_i4, simpi_sizeof_i8
+    private :: simpi_sizeof_r4, simpi_sizeof_r8, simpi_sizeof_r16, simpi_sizeof_c4
+    private :: simpi_sizeof_c8, simpi_sizeof_c16, simpi_sizeof_l1, simpi_sizeof_l2
+    private :: simpi_sizeof_l4, simpi_sizeof_l8, simpi_sizeof_ch
+contains
+    subroutine simpi_sizeof_i1(x, size, ierror)
+        integer(1), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_i1
+    subroutine simpi_sizeof_i2(x, size, ierror)
+        integer(2), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_i2
+    subroutine simpi_sizeof_i4(x, size, ierror)
+        integer(4), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_i4
+    subroutine simpi_sizeof_i8(x, size, ierror)
+        integer(8), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_i8
+    subroutine simpi_sizeof_r4(x, size, ierror)
+        real(4), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_r4
+    subroutine simpi_sizeof_r8(x, size, ierror)
+        real(8), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_r8
+    subroutine simpi_sizeof_r16(x, size, ierror)
+        real(16), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_r16
+    subroutine simpi_sizeof_c4(x, size, ierror)
+        complex(4), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_c4
+    subroutine simpi_sizeof_c8(x, size, ierror)
+        complex(8), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_c8
+    subroutine simpi_sizeof_c16(x, size, ierror)
+        complex(16), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_c16
+    subroutine simpi_sizeof_l1(x, size, ierror)
+        logical(1), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_l1
+    subroutine simpi_sizeof_l2(x, size, ierror)
+        logical(2), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_l2
+    subroutine simpi_sizeof_l4(x, size, ierror)
+        logical(4), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_l4
+    subroutine simpi_sizeof_l8(x, size, ierror)
+        logical(8), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = storage_size(x) / 8
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_l8
+    subroutine simpi_sizeof_ch(x, size, ierror)
+        character(len=*), dimension(..), intent(in) :: x
+        integer, intent(out) :: size, ierror
+        size = 1
+        ierror = MPI_SUCCESS
+    end subroutine simpi_sizeof_ch
 end module mpi

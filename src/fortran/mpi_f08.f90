@@ -850,15 +850,12 @@ module mpi_f08
     interface MPI_Type_get_true_extent
         module procedure MPI_Type_get_true_extent_f08
     end interface MPI_Type_get_true_extent
-    interface MPI_Type_extent
-        module procedure MPI_Type_extent_f08
-    end interface MPI_Type_extent
-    interface MPI_Type_lb
-        module procedure MPI_Type_lb_f08
-    end interface MPI_Type_lb
-    interface MPI_Type_ub
-        module procedure MPI_Type_ub_f08
-    end interface MPI_Type_ub
+    interface MPI_Errhandler_set
+        module procedure MPI_Errhandler_set_f08
+    end interface MPI_Errhandler_set
+    interface MPI_Errhandler_get
+        module procedure MPI_Errhandler_get_f08
+    end interface MPI_Errhandler_get
     interface MPI_Pack
         module procedure MPI_Pack_f08
     end interface MPI_Pack
@@ -3195,30 +3192,22 @@ module mpi_f08
             integer(kind=MPI_ADDRESS_KIND) :: true_extent
             integer :: ierr
         end subroutine simpi_c_type_get_true_extent
-        subroutine simpi_c_type_extent(type, extent, ierr) &
-            bind(C, name="mpi_type_extent_")
+        subroutine simpi_c_errhandler_set(comm, errhandler, ierr) &
+            bind(C, name="mpi_errhandler_set_")
             import
             implicit none
-            type(MPI_Datatype) :: type
-            integer(kind=MPI_ADDRESS_KIND) :: extent
+            type(MPI_Comm) :: comm
+            type(MPI_Errhandler) :: errhandler
             integer :: ierr
-        end subroutine simpi_c_type_extent
-        subroutine simpi_c_type_lb(type, lb, ierr) &
-            bind(C, name="mpi_type_lb_")
+        end subroutine simpi_c_errhandler_set
+        subroutine simpi_c_errhandler_get(comm, errhandler, ierr) &
+            bind(C, name="mpi_errhandler_get_")
             import
             implicit none
-            type(MPI_Datatype) :: type
-            integer(kind=MPI_ADDRESS_KIND) :: lb
+            type(MPI_Comm) :: comm
+            type(MPI_Errhandler) :: errhandler
             integer :: ierr
-        end subroutine simpi_c_type_lb
-        subroutine simpi_c_type_ub(type, ub, ierr) &
-            bind(C, name="mpi_type_ub_")
-            import
-            implicit none
-            type(MPI_Datatype) :: type
-            integer(kind=MPI_ADDRESS_KIND) :: ub
-            integer :: ierr
-        end subroutine simpi_c_type_ub
+        end subroutine simpi_c_errhandler_get
         subroutine simpi_c_pack(inbuf, incount, type, outbuf, outsize, position, comm, &
             ierr) &
             bind(C, name="mpi_pack_")
@@ -6974,30 +6963,22 @@ contains
         call simpi_c_type_get_true_extent(type, true_lb, true_extent, ierr)
         if (present(ierror)) ierror = ierr
     end subroutine MPI_Type_get_true_extent_f08
-    subroutine MPI_Type_extent_f08(type, extent, ierror)
-        type(MPI_Datatype), intent(in) :: type
-        integer(kind=MPI_ADDRESS_KIND) :: extent
+    subroutine MPI_Errhandler_set_f08(comm, errhandler, ierror)
+        type(MPI_Comm), intent(in) :: comm
+        type(MPI_Errhandler), intent(in) :: errhandler
         integer, optional, intent(out) :: ierror
         integer :: ierr
-        call simpi_c_type_extent(type, extent, ierr)
+        call simpi_c_errhandler_set(comm, errhandler, ierr)
         if (present(ierror)) ierror = ierr
-    end subroutine MPI_Type_extent_f08
-    subroutine MPI_Type_lb_f08(type, lb, ierror)
-        type(MPI_Datatype), intent(in) :: type
-        integer(kind=MPI_ADDRESS_KIND) :: lb
+    end subroutine MPI_Errhandler_set_f08
+    subroutine MPI_Errhandler_get_f08(comm, errhandler, ierror)
+        type(MPI_Comm), intent(in) :: comm
+        type(MPI_Errhandler) :: errhandler
         integer, optional, intent(out) :: ierror
         integer :: ierr
-        call simpi_c_type_lb(type, lb, ierr)
+        call simpi_c_errhandler_get(comm, errhandler, ierr)
         if (present(ierror)) ierror = ierr
-    end subroutine MPI_Type_lb_f08
-    subroutine MPI_Type_ub_f08(type, ub, ierror)
-        type(MPI_Datatype), intent(in) :: type
-        integer(kind=MPI_ADDRESS_KIND) :: ub
-        integer, optional, intent(out) :: ierror
-        integer :: ierr
-        call simpi_c_type_ub(type, ub, ierr)
-        if (present(ierror)) ierror = ierr
-    end subroutine MPI_Type_ub_f08
+    end subroutine MPI_Errhandler_get_f08
     subroutine MPI_Pack_f08(inbuf, incount, type, outbuf, outsize, position, comm, ierror)
         type(*), dimension(..), intent(in) :: inbuf
         integer, intent(in) :: incount

@@ -339,6 +339,16 @@ BOTH(void, address, (void *location, MPI_Fint *address, MPI_Fint *ierr), MPI_Ain
      *ierr = MPI_Address(location, &a); *address = (MPI_Fint)a;, MPI_Aint a = 0;
      *ierr = PMPI_Address(location, &a); *address = (MPI_Fint)a;)
 
+/* An MPI-1 extent or bound, as the INTEGER it is in Fortran (not the
+ * MPI_Aint that C writes: 8 bytes into a 4-byte variable). */
+#define INT_EXTENT(NAME, CNAME)                                                                    \
+    BOTH(void, NAME, (MPI_Fint * type, MPI_Fint * v, MPI_Fint * ierr), MPI_Aint a = 0;             \
+         *ierr = MPI_##CNAME(*type, &a); *v = (MPI_Fint)a;, MPI_Aint a = 0;                        \
+         *ierr = PMPI_##CNAME(*type, &a); *v = (MPI_Fint)a;)
+INT_EXTENT(type_extent, Type_extent)
+INT_EXTENT(type_lb, Type_lb)
+INT_EXTENT(type_ub, Type_ub)
+
 /* --- handle conversion of requests and statuses (MPI-3.1 17.2.4) --- */
 
 MPI_Fint PMPI_Request_c2f(MPI_Request request) {
