@@ -158,6 +158,32 @@ static void segment_values(const struct fit_segment *g, double *lat, double *bw)
     *bw = g->per_byte > 1e-15 ? 1 / g->per_byte : 1e15;
 }
 
+/* Says on stderr where the fit cannot be trusted: a segment whose times
+ * fall as sizes grow (its bandwidth would be infinite: 1 PB/s written),
+ * one whose points hardly lie on a line, or a large log error overall. */
+static void warn_poor_fit(const struct fit_segment *seg, int nseg, const struct pingpong *pp) {
+    for (int i = 0; i < nseg; i++) {
+        if (seg[i].per_byte <= 1e-15)
+            fprintf(stderr,
+                    "simpi calibrate: warning: segment %d: the times fall (or stay flat) as the "
+                    "sizes grow (r = %.2f): its bandwidth is written as 1 PB/s; check the "
+                    "measurements (units, a noisy run)\n",
+                    i + 1, seg[i].r);
+        else if (seg[i].r < 0.5)
+            fprintf(stderr,
+                    "simpi calibrate: warning: segment %d: its points hardly lie on a line "
+                    "(r = %.2f); check the measurements\n",
+                    i + 1, seg[i].r);
+    }
+    double mean, max;
+    fit_log_error(seg, nseg, pp->size, pp->time, pp->n, &mean, &max);
+    if (exp(mean) - 1 > 0.5)
+        fprintf(stderr,
+                "simpi calibrate: warning: the model is %.0f%% off the measurements on average: "
+                "a poor fit\n",
+                100 * (exp(mean) - 1));
+}
+
 static void write_yaml(FILE *f, const struct pp_opts *o, const struct fit_segment *seg, int nseg,
                        int npoints) {
     fprintf(f, "# simpi calibrate pingpong: %d sizes, %d segments (docs/interop.md)\n", npoints,
@@ -326,6 +352,7 @@ int cmd_pingpong(int argc, char **argv) {
     print_error("built-in affine model", &def, 1, &pp);
     print_error("best-fit affine model", &aff, 1, &pp);
     print_error("piecewise model", seg, nseg, &pp);
+    warn_poor_fit(seg, nseg, &pp);
     if (!write_outputs(&o, &pp, &def, &aff, seg, nseg)) return EXIT_INPUT_ERROR;
     printf("wrote %s%s%s (use it with --platform)\n", o.out, o.svg ? " and " : "",
            o.svg ? o.svg : "");

@@ -132,7 +132,9 @@ static int report(const struct replay_opts *o, struct replay_result *res, const 
 /* A run that could not start still replaces the JSON report. */
 static void report_failure(const struct replay_opts *o, const struct sim_error *why) {
     struct sim_error err = {0};
-    if (o->json && !summary_write_failure_json(o->json, o->trace, EXIT_INPUT_ERROR, why->msg, &err))
+    if (o->json &&
+        !summary_write_failure_json(o->json, o->trace, EXIT_INPUT_ERROR, why->msg, &err) &&
+        strcmp(err.msg, why->msg) != 0) /* (the --json itself: said once) */
         err_print(&err);
 }
 
@@ -163,6 +165,11 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     struct platform *p = platform_load(o->plat.path, sets, nsets, &err);
     struct network net = {0};
     bool net_ok = p && network_init(&net, p, &err);
+    /* outputs found unwritable now, not after the run (a sweep writes only
+     * its table's JSON, at its end) */
+    if (net_ok && !res_out &&
+        (!outfile_writable(o->json, &err) || !analysis_outputs_writable(&o->analysis, &err)))
+        net_ok = false;
     struct workers *w = NULL;
     struct stat st;
     if (net_ok && (o->launched || o->procs > 1) && stat(o->trace, &st) == 0 &&

@@ -92,9 +92,14 @@ static double json_number(const char *path, const char *key) {
     return t;
 }
 
+/* Whether the program was started (or a sweep or repeat of it): its
+ * runtime, or supervise, writes the --json from then on. */
+static bool program_started;
+
 /* One run of the program per sweep point (each its own process, as the
  * program's globals start afresh), then one table and the JSON array. */
 static int run_sweep(char **prog, const struct sweep *sw) {
+    program_started = true;
     const char *json = getenv("SIMPI_JSON"), *tmpdir = getenv("TMPDIR");
     char *json_copy = json ? xstrdup(json) : NULL;
     char dir[512];
@@ -171,11 +176,17 @@ static int write_lost_json(const char *app, const char *why, int rc) {
 /* The reason a process ended without its report. */
 static void describe_abrupt_end(int status, char *why, size_t n) {
     int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    if (WIFSIGNALED(status))
+    int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    const char *abbrev = sig ? sigabbrev_np(sig) : NULL;
+    if (sig == SIGKILL)
         snprintf(why, n,
-                 "the program's process was killed by %s before the simulation could report "
-                 "(SIGKILL: another process, or the out-of-memory killer)",
-                 strsignal(WTERMSIG(status)));
+                 "the program's process was killed by SIGKILL before the simulation could report "
+                 "(another process, or the out-of-memory killer)");
+    else if (sig) /* before its runtime took the signal (at its very start) */
+        snprintf(why, n,
+                 "the program's process was killed by SIG%s (%s) before the simulation could "
+                 "report",
+                 abbrev ? abbrev : "?", strsignal(sig));
     else
         snprintf(why, n,
                  "the program's process ended (exit status %d) before the simulation could "
@@ -188,6 +199,7 @@ static void describe_abrupt_end(int status, char *why, size_t n) {
  * ends without it (SIGKILL, the out-of-memory killer, a system call made
  * without the C library) is reported here, with a --json saying so. */
 static int supervise(char **prog, bool hide_stdout) {
+    program_started = true;
     int done[2];
     if (pipe(done) != 0) return fail_before_run(prog[0], strerror(errno), EXIT_INPUT_ERROR);
     fcntl(done[0], F_SETFD, FD_CLOEXEC);
@@ -326,7 +338,38 @@ static int run_repeated(char **prog, int runs, bool under_launcher) {
     return rc;
 }
 
+static int parse_and_run(int argc, char **argv);
+
+/* The --json named among simpi run's options (before the program), or
+ * NULL: an option's value follows it; the first other word is the
+ * program. */
+static const char *json_option(int argc, char **argv) {
+    const char *json = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' && (i == 1 || argv[i - 1][0] != '-')) break; /* the program */
+        if (!strcmp(a, "--")) break;
+        if (!strcmp(a, "--json") && i + 1 < argc) json = argv[i + 1];
+        if (!strncmp(a, "--json=", 7)) json = a + 7;
+    }
+    return json;
+}
+
 int cmd_run(int argc, char **argv) {
+    int rc = parse_and_run(argc, argv);
+    const char *json = json_option(argc, argv);
+    if (rc == EXIT_USAGE && !program_started && json && strcmp(json, "-") != 0) {
+        /* a --json from an earlier run never stays in place */
+        struct sim_error err = {0};
+        const char *why = "a usage error in simpi run's command line (see standard error): "
+                          "nothing was run";
+        if (!summary_write_failure_json(json, argc > 0 ? argv[argc - 1] : "", rc, why, &err))
+            fprintf(stderr, "simpi run: %s\n", err.msg);
+    }
+    return rc;
+}
+
+static int parse_and_run(int argc, char **argv) {
     static char *sets; /* lives as long as the command */
     static const char **set_list;
     int nsets = 0;

@@ -2,6 +2,7 @@
  * getters and YAML dump. */
 #include "core/conf.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,8 +396,9 @@ bool conf_get_int(const struct conf_node *map, const char *path, const char *key
     const char *s = conf_get_scalar(map, path, key, err);
     if (!s) return false;
     char *end = NULL;
+    errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (end == s || *end || v < min || v > max) {
+    if (end == s || *end || errno == ERANGE || v < min || v > max) { /* (2^64: not INT64_MAX) */
         char why[96];
         snprintf(why, sizeof why, "an integer from %lld to %lld", (long long)min, (long long)max);
         return bad_value(map, path, key, why, err);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "core/pool.h"
@@ -227,6 +228,20 @@ bool outfile_commit(struct outfile *o, struct sim_error *err) {
     }
     release(o);
     return ok;
+}
+
+bool outfile_writable(const char *path, struct sim_error *err) {
+    struct outfile o;
+    struct stat st;
+    if (!path || !strcmp(path, "-") ||
+        (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+        return true;
+    if (!outfile_open(&o, path, err)) return false;
+    struct statvfs fs; /* a full file system: said now, not after the run */
+    bool full = o.tmp && fstatvfs(fileno(o.f), &fs) == 0 && fs.f_bavail == 0;
+    outfile_discard(&o);
+    if (full) return err_set(err, "cannot write %s: its file system is full", path);
+    return true;
 }
 
 void outfile_discard(struct outfile *o) {

@@ -28,6 +28,10 @@ bool outfile_open(struct outfile *o, const char *path, struct sim_error *err);
  * destination. On failure (a full disk...), the destination is untouched
  * and err says why. Frees o either way. */
 bool outfile_commit(struct outfile *o, struct sim_error *err);
+/* Whether path can be written, found before a run rather than after it:
+ * opened as outfile_open would, then dropped. A pipe or device is not
+ * opened (that would wait for a reader) and counts as writable; NULL too. */
+bool outfile_writable(const char *path, struct sim_error *err);
 /* Drops what was written; the destination is untouched. */
 void outfile_discard(struct outfile *o);
 /* Removes every temporary still being written (async-signal-safe): for a

@@ -75,11 +75,28 @@ void sim_land(struct sim *s, int32_t origin, int32_t target, simtime_t at,
     land_post(s, origin, target, at, LAND_FRONT, pieces, n);
 }
 
+/* The origin's count of landings, and when one sent now lands. */
+static uint32_t next_seq(struct sim *s, int32_t origin, simtime_t *at) {
+    if (!s->land_seq) s->land_seq = xcalloc((size_t)s->nranks, sizeof *s->land_seq);
+    if (*at < s->eng.now) *at = s->eng.now;
+    return s->land_seq[origin]++;
+}
+
+void sim_land_owned(struct sim *s, int32_t origin, int32_t target, simtime_t at, void *msg,
+                    uint32_t len) {
+    uint32_t seq = next_seq(s, origin, &at);
+    if (!sim_local(s, target)) {
+        struct sim_piece one = {msg, len};
+        s->cross->land(s, origin, target, at, seq, LAND_FRONT, &one, 1);
+        free(msg);
+        return;
+    }
+    enqueue(s, (struct land){at, target, origin, seq, len, LAND_FRONT, msg});
+}
+
 void land_post(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint8_t kind,
                const struct sim_piece *pieces, int n) {
-    if (!s->land_seq) s->land_seq = xcalloc((size_t)s->nranks, sizeof *s->land_seq);
-    uint32_t seq = s->land_seq[origin]++;
-    if (at < s->eng.now) at = s->eng.now;
+    uint32_t seq = next_seq(s, origin, &at);
     if (!sim_local(s, target)) {
         s->cross->land(s, origin, target, at, seq, kind, pieces, n);
         return;

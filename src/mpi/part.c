@@ -546,6 +546,7 @@ static void post_observed(struct sim *s) {
 /* The first worker learns every rank's figures and how the run ended. */
 static void gather(struct sim *s) {
     struct part *p = s->part;
+    pt2pt_count_unmatched_sent(s); /* before the counts of other workers' senders go */
     if (s->drv.ending) s->drv.ending(s->drv.ctx);
     if (p->me != 0) {
         for (int32_t i = 0; i < s->nranks; i++)

@@ -824,6 +824,18 @@ struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uin
     return r;
 }
 
+void pt2pt_count_unmatched_sent(struct sim *s) {
+    for (int32_t i = 0; i < s->nranks; i++)
+        for (struct request *q = s->ranks[i].unexp_head; q; q = q->qnext) {
+            if (q->remote) { /* the sender's figures are another worker's */
+                s->cross->count_sent(s, q->owner, q->size);
+                continue;
+            }
+            s->ranks[q->owner].st.msgs_sent++;
+            s->ranks[q->owner].st.bytes_sent += q->size;
+        }
+}
+
 int64_t pt2pt_unmatched(const struct sim *s) {
     int64_t n = 0;
     for (int32_t i = 0; i < s->nranks; i++)

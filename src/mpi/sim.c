@@ -185,6 +185,7 @@ enum sim_status sim_run(struct sim *s) {
             engine_run(&s->eng);
             sched_drain(s);
         } while (fault_quiesce(s));
+        pt2pt_count_unmatched_sent(s);
     }
     if (s->status == SIM_OK && s->eng.limited) {
         char tb[48], lb[48];

@@ -349,6 +349,10 @@ bool sim_request_cancelled(const struct request *req);
  * worker each runs in (land.c). One-sided communication is built on it. */
 void sim_land(struct sim *s, int32_t origin, int32_t target, simtime_t at,
               const struct sim_piece *pieces, int n);
+/* The same with the message in one malloc'd block, which it takes (no
+ * copy of a large operation's data when the target runs here). */
+void sim_land_owned(struct sim *s, int32_t origin, int32_t target, simtime_t at, void *msg,
+                    uint32_t len);
 /* One-sided communication (rma.c, docs/models.md): the transfers of an
  * operation between origin and target, ranks of communicator comm_id as
  * each names it. At the origin, now: the data's synchronous send to the

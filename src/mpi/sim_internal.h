@@ -505,6 +505,9 @@ void nics_toward_ejection(struct sim *s, uint32_t id);
 /* A clear-to-send reaching the sender (here) at `cleared`. */
 void nics_expect_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
 int64_t pt2pt_unmatched(const struct sim *s);
+/* At the run's end: the messages sent but never received count as their
+ * senders' (sent, unlike received, they were). */
+void pt2pt_count_unmatched_sent(struct sim *s);
 
 /* observe.c: what the observer is told */
 /* A wait completes now (before its requests are released); chosen: the

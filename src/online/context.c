@@ -211,6 +211,11 @@ bool stacks_sp_within(const struct stacks *st, int64_t i, const struct ctx *c) {
     return st->guards || !c->sp || (const char *)c->sp >= (const char *)stacks_at(st, i) + 64;
 }
 
+bool stacks_sp_at_bottom(const struct stacks *st, int64_t i, uintptr_t sp) {
+    uintptr_t guard_top = (uintptr_t)(st->base + (size_t)i * st->stride + st->guard);
+    return sp < guard_top + 64 * 1024;
+}
+
 int64_t stacks_guard_owner(const struct stacks *st, const void *addr) {
     const char *a = addr;
     if (!st->base || a < st->base || a >= st->base + st->total) return -1;

@@ -62,7 +62,11 @@ bool stacks_canary_intact(const struct stacks *st, int64_t i);
 /* Without guards, whether the stack pointer saved in c (hand-written switch)
  * lies inside stack i: checked at every switch, it touches no stack page. */
 bool stacks_sp_within(const struct stacks *st, int64_t i, const struct ctx *c);
-/* If addr lies in a guard page, the rank whose stack overflowed; else -1. */
+/* If addr lies in a guard page, the rank whose stack it guards; else -1. */
 int64_t stacks_guard_owner(const struct stacks *st, const void *addr);
+/* Whether a stack pointer sp of stack i's rank is at its bottom (within
+ * 64 KiB of its guard, or below): a fault in the guard is then an
+ * overflow, not an access past a buffer from higher up. */
+bool stacks_sp_at_bottom(const struct stacks *st, int64_t i, uintptr_t sp);
 
 #endif

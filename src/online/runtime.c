@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "core/engine.h"
@@ -359,7 +360,20 @@ static const char *signal_meaning(int sig) {
  * rt->escape_msg. A fault in the guard region below the running rank's own
  * stack is a stack overflow; in another rank's guard region it is a wild
  * access by the running rank. Uses no allocation (signal context). */
-static void describe_crash(struct runtime *rt, int sig, const siginfo_t *info) {
+/* The stack pointer of the interrupted code (0: unknown on this machine). */
+static uintptr_t fault_sp(const void *uctx) {
+    const ucontext_t *uc = uctx;
+#if defined(__x86_64__)
+    return uc ? (uintptr_t)uc->uc_mcontext.gregs[REG_RSP] : 0;
+#elif defined(__aarch64__)
+    return uc ? (uintptr_t)uc->uc_mcontext.sp : 0;
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+static void describe_crash(struct runtime *rt, int sig, const siginfo_t *info, const void *uctx) {
     char tb[48];
     const char *when = units_format_time(sim_now(rt->sim), tb, sizeof tb);
     int64_t owner = stacks_guard_owner(&rt->stacks, info->si_addr);
@@ -368,11 +382,18 @@ static void describe_crash(struct runtime *rt, int sig, const siginfo_t *info) {
         snprintf(rt->escape_msg, sizeof rt->escape_msg,
                  "the simulator crashed (%s) at virtual time %s; please report this",
                  strsignal(sig), when);
-    else if (faulted && owner == rt->current)
+    else if (faulted && owner == rt->current &&
+             (!fault_sp(uctx) || stacks_sp_at_bottom(&rt->stacks, owner, fault_sp(uctx))))
         snprintf(rt->escape_msg, sizeof rt->escape_msg,
                  "rank %d overflowed its %zu KiB stack at virtual time %s; rerun with --stack-size "
                  "(e.g. --stack-size %zuMiB)",
                  rt->current, rt->stacks.size / 1024, when, 2 * rt->stacks.size / 1048576 + 1);
+    else if (faulted && owner >= 0 && rt->in_mpi) /* not a deep stack: a short buffer */
+        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+                 "rank %d crashed inside an MPI call (%s at address %p, past the end of a stack "
+                 "array): a buffer given to MPI is shorter than its count and datatype say (the "
+                 "sender's, if a message was being delivered to rank %d) at virtual time %s",
+                 rt->current, strsignal(sig), info->si_addr, rt->current, when);
     else if (faulted && owner >= 0)
         snprintf(rt->escape_msg, sizeof rt->escape_msg,
                  "rank %d crashed (%s at address %p, beyond the top of its stack: reading or "
@@ -398,7 +419,6 @@ static void describe_crash(struct runtime *rt, int sig, const siginfo_t *info) {
  * signal on the way (a corrupted heap) ends the process at once. Runs on its
  * own signal stack. */
 static void on_crash(int sig, siginfo_t *info, void *uctx) {
-    (void)uctx;
     struct runtime *rt = simpi_rt;
     if (forked_child || !rt || !rt->running || rt->escape_signal) {
         signal(sig, SIG_DFL);
@@ -410,7 +430,7 @@ static void on_crash(int sig, siginfo_t *info, void *uctx) {
         }
         runtime_exit_now(128 + sig);
     }
-    describe_crash(rt, sig, info);
+    describe_crash(rt, sig, info, uctx);
     rt->escape_signal = sig;
     siglongjmp(rt->escape, 1);
 }
@@ -1200,15 +1220,12 @@ void runtime_check_thread(const char *func) {
     thread_call_begin(func, rank); /* returns on the main thread */
 }
 
-/* An unwritable --json is found before the run, not after it. */
-static bool json_writable(const char *path, struct sim_error *err) {
-    struct outfile o;
-    struct stat st;
-    if (!path || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
-        return true; /* standard output, a pipe (opening it would wait for a reader) */
-    if (!outfile_open(&o, path, err)) return false;
-    outfile_discard(&o);
-    return true;
+/* Every output of the run is found writable (or not) before the run, by
+ * the first worker, which writes them. */
+static bool outputs_writable(const struct runtime *rt, const struct settings *st,
+                             struct sim_error *err) {
+    if (rt->workers && workers_me(rt->workers) != 0) return true;
+    return outfile_writable(rt->json, err) && analysis_outputs_writable(&st->analysis, err);
 }
 
 int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
@@ -1237,12 +1254,13 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     if (!configure(&rt, &st, &err) || !split_fork(&rt, &so, &err) ||
         !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) || !split_join(&rt, &so, &err) ||
         !start_measuring(&rt, &st) || !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
-        !split_start_recording(&rt, st.trace_out, &err) || !json_writable(rt.json, &err) ||
+        !split_start_recording(&rt, st.trace_out, &err) || !outputs_writable(&rt, &st, &err) ||
         !start_ranks(&rt, st.stack_size, &err) || !start_privatization(&rt, st.privatize, &err)) {
         if (rt.workers && workers_me(rt.workers) != 0) runtime_exit_now(1); /* the first says why */
         err_print(&err);
         struct sim_error werr = {0};
-        if (st.json && !summary_write_failure_json(st.json, rt.app, 1, err.msg, &werr))
+        if (st.json && !summary_write_failure_json(st.json, rt.app, 1, err.msg, &werr) &&
+            strcmp(werr.msg, err.msg) != 0) /* (the --json itself: said once) */
             err_print(&werr);
         runtime_tell_done(&rt);
         return 1;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/escape.h"
+#include "core/outfile.h"
 #include "core/pool.h"
 #include "core/units.h"
 #include "report/analysis_internal.h"
@@ -153,6 +154,17 @@ bool analysis_check_ranks(const char *list, struct sim_error *err) {
 
 int analysis_rank_list(const char *list, int32_t n, int32_t *out, int max, struct sim_error *err) {
     return parse_ranks(list, n, out, max, err);
+}
+
+bool analysis_outputs_writable(const struct analysis_opts *o, struct sim_error *err) {
+    if (!outfile_writable(o->report, err)) return false;
+    static const char *const ends[] = {".prv", ".pcf", ".row"};
+    for (int i = 0; o->paraver && i < 3; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s%s", o->paraver, ends[i]);
+        if (!outfile_writable(path, err)) return false;
+    }
+    return true;
 }
 
 struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,

@@ -28,6 +28,9 @@ struct analysis;
  * cannot be created. */
 struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,
                                 struct sim_error *err);
+/* Whether --report and --paraver's three files can be written (before a
+ * run; --chrome's is opened by analysis_start). */
+bool analysis_outputs_writable(const struct analysis_opts *o, struct sim_error *err);
 /* After the run: closes what ranks left open and writes the outputs. */
 bool analysis_finish(struct analysis *a, const struct run_info *info, struct sim_error *err);
 /* The terminal summary: the intervals with the most lost time. */

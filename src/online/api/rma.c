@@ -150,18 +150,16 @@ struct land_head {
 };
 
 /* Sends a landing from member `from` of w to member `to`, arriving one
- * control latency from now. */
-static void land_send(struct window *w, struct land_head *h, const struct sim_piece *extra,
-                      int nextra) {
+ * control latency from now: its head and body in one malloc'd block msg
+ * (the head's place left for it), which it takes. */
+static void land_send_owned(struct window *w, struct land_head *h, char *msg, size_t len) {
     struct sim *s = simpi_rt->sim;
     int32_t origin = w->m[h->from].world, target = w->m[h->to].world;
     h->key_ctx = w->key_ctx;
     h->key_seq = w->key_seq;
-    struct sim_piece pieces[8] = {{h, sizeof *h}};
-    for (int i = 0; i < nextra && i < 7; i++)
-        pieces[i + 1] = extra[i];
+    memcpy(msg, h, sizeof *h);
     simtime_t at = simtime_add(sim_now(s), sim_control_latency(s, origin, target));
-    sim_land(s, origin, target, at, pieces, (nextra < 7 ? nextra : 7) + 1);
+    sim_land_owned(s, origin, target, at, msg, (uint32_t)len);
 }
 
 /* --- outstanding operations --- */
@@ -687,15 +685,6 @@ static char *target_address(int flavor, const struct win_member *t, int64_t disp
                                             : t->base + disp * t->disp_unit;
 }
 
-/* Copies count elements of type at src into the packed buffer it returns
- * (to free). */
-static char *packed_copy(const void *src, int count, MPI_Datatype type) {
-    int64_t bytes = dt_size(type) * count;
-    char *p = xmalloc(bytes > 0 ? (size_t)bytes : 1);
-    dt_pack(type, src, count, p);
-    return p;
-}
-
 static bool in_access_epoch(const struct win_member *me, int target) {
     if (me->fence_epoch || (me->held && me->held[target])) return true;
     for (int i = 0; i < me->nstart; i++)
@@ -789,15 +778,17 @@ static void send_operation(struct window *w, struct win_member *me, const struct
     struct dt_block one;
     const struct dt_block *b = dt_blocks(c->ttype, &h.nblocks, &one);
     bool origin_data = c->kind != RMA_GET && !(c->kind == RMA_GET_ACC && c->op == MPI_NO_OP);
-    char *data = origin_data ? packed_copy(c->obuf, c->ocount, c->otype) : NULL;
-    char *cmp = c->kind == RMA_CAS ? packed_copy(c->cbuf, 1, c->ttype) : NULL;
-    h.cbytes = cmp ? h.tbytes : 0;
-    struct sim_piece extra[3] = {{b, sizeof *b * (size_t)h.nblocks},
-                                 {data, data ? (size_t)h.tbytes : 0},
-                                 {cmp, (size_t)h.cbytes}};
-    land_send(w, &h, extra, 3);
-    free(data);
-    free(cmp);
+    h.cbytes = c->kind == RMA_CAS ? h.tbytes : 0;
+    /* one block, the origin's data packed straight into it: a single copy
+     * on the way (a second, allocated beside it, made the C library give
+     * the memory back and fault it in again at every 4 MiB put) */
+    size_t blocks = sizeof *b * (size_t)h.nblocks, data = origin_data ? (size_t)h.tbytes : 0;
+    size_t len = sizeof h + blocks + data + (size_t)h.cbytes;
+    char *msg = xmalloc(len);
+    memcpy(msg + sizeof h, b, blocks);
+    if (origin_data) dt_pack(c->otype, c->obuf, c->ocount, msg + sizeof h + blocks);
+    if (h.cbytes) dt_pack(c->ttype, c->cbuf, 1, msg + sizeof h + blocks + data);
+    land_send_owned(w, &h, msg, len);
 }
 
 /* The fields of struct rma_call, by buffer */

@@ -262,8 +262,19 @@ void dt_release(int t) {
     if (d && --d->refs == 0 && d->user_freed) destroy(d);
 }
 
+/* Whether count elements of these blocks are one run of bytes (one block
+ * filling the extent: MPI_CHAR's, a contiguous type's): one copy of them
+ * all, not one per element. */
+static bool one_run(const struct dt_block *b, int nb, int64_t ext) {
+    return nb == 1 && b[0].len == ext && ext > 0;
+}
+
 void dt_pack_blocks(const struct dt_block *b, int nb, int64_t ext, const void *buf, int64_t count,
                     void *packed) {
+    if (one_run(b, nb, ext)) {
+        if (count > 0) memmove(packed, (const char *)buf + b[0].off, (size_t)(count * ext));
+        return;
+    }
     char *o = packed;
     for (int64_t e = 0; e < count; e++)
         for (int i = 0; i < nb; i++) {
@@ -274,6 +285,10 @@ void dt_pack_blocks(const struct dt_block *b, int nb, int64_t ext, const void *b
 
 void dt_unpack_blocks(const struct dt_block *b, int nb, int64_t ext, const void *packed,
                       int64_t count, void *buf) {
+    if (one_run(b, nb, ext)) {
+        if (count > 0) memmove((char *)buf + b[0].off, packed, (size_t)(count * ext));
+        return;
+    }
     const char *in = packed;
     for (int64_t e = 0; e < count; e++)
         for (int i = 0; i < nb; i++) {

@@ -1,7 +1,9 @@
 /* Interrupt test (run-mpi-tests): rank 0 prints a line (kept in stdio's
  * buffer, as output to a file is) and then computes forever; rank 1 waits
  * for it in MPI_Recv. SIGINT or SIGTERM must stop the run, flush the line,
- * print the partial summary and write the JSON marked partial. */
+ * print the partial summary and write the JSON marked partial. Rank 0
+ * creates the file argv[1] (if given) once it computes: the tests wait for
+ * that state, not for a time. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -11,6 +13,7 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     if (me == 0) {
         printf("rank 0 started\n");
+        if (argc > 1) fclose(fopen(argv[1], "w"));
         volatile unsigned long spin = 0;
         for (;;)
             spin++;
