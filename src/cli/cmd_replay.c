@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/digest.h"
 #include "core/engine.h"
 #include "core/outfile.h"
 #include "core/pool.h"
@@ -156,6 +157,21 @@ static void on_interrupt(int sig) {
     alarm(3);
 }
 
+/* At the start of a split replay, every worker: all replay the same trace
+ * on the same platform with the same options, or the run is refused
+ * naming what differs (workers_agree). */
+static bool replay_agree(struct workers *w, const struct replay_opts *o, const struct platform *p,
+                         struct sim_error *err) {
+    uint64_t options = digest_bytes(DIGEST_START, &o->placement, sizeof o->placement);
+    struct workers_fact facts[WORKERS_FACTS] = {
+        {"command", "(simpi run, simpi replay)", digest_string(DIGEST_START, "simpi replay")},
+        {"rank count", "", DIGEST_START},
+        {"program or trace", "(a different trace?)", digest_path(DIGEST_START, o->trace)},
+        {"platform, as resolved", "(a different --platform or --set?)", platform_digest(p)},
+        {"options", "(--placement)", options}};
+    return workers_agree(w, facts, err);
+}
+
 /* One replay with the given --set list; with o->json / summary unless
  * sweeping (res_out then gets the prediction). */
 static int replay_once(const struct replay_opts *o, const char *const *sets, int nsets,
@@ -192,6 +208,10 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
             net_ok = false;
         }
     } else if (net_ok && o->procs > 1 && !(w = workers_fork(o->procs, &err))) {
+        net_ok = false;
+    }
+    if (w && !replay_agree(w, o, p, &err)) {
+        if (workers_me(w) != 0) workers_end(w, 1, &err); /* the first says why */
         net_ok = false;
     }
     replay_set_workers(w, (enum sim_placement)o->placement);

@@ -294,13 +294,37 @@ static void drop_other_model_keys(struct conf_node *map, const char *model) {
 }
 
 bool conf_set_path(struct conf_node *root, const char *assignment, struct sim_error *err) {
+    return conf_set_path_node(root, assignment, NULL, err);
+}
+
+/* Whether a key path has an empty part ("inter..latency", ".x", "x."), not
+ * counting those a bracket makes ("faults[0].seed"). */
+static bool empty_part(const char *path, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        bool dot = path[i] == '.';
+        if (dot && (i == 0 || i + 1 == len || path[i + 1] == '.' || path[i + 1] == '['))
+            return true;
+        if (dot && path[i - 1] == '.') return true;
+    }
+    return false;
+}
+
+bool conf_set_path_node(struct conf_node *root, const char *assignment, struct conf_node *value,
+                        struct sim_error *err) {
     const char *eq = strchr(assignment, '=');
-    if (!eq || eq == assignment || !eq[1])
+    if (!eq || eq == assignment || !eq[1]) {
+        conf_free(value);
         return err_set(err, "--set '%s': expected KEY.PATH=VALUE (e.g. inter.latency=2us)",
                        assignment);
+    }
     char path[256];
     size_t plen = (size_t)(eq - assignment);
-    if (plen >= sizeof path) return err_set(err, "--set: key path too long");
+    if (plen >= sizeof path || empty_part(assignment, plen)) {
+        conf_free(value);
+        return err_set(err, "--set '%s': %s", assignment,
+                       plen >= sizeof path ? "key path too long"
+                                           : "an empty part in the key path (two dots?)");
+    }
     memcpy(path, assignment, plen);
     path[plen] = '\0';
     for (char *c = path; *c; c++) /* faults[0].seed is faults.0.seed (empty parts are skipped) */
@@ -311,13 +335,22 @@ bool conf_set_path(struct conf_node *root, const char *assignment, struct sim_er
         if (last) {
             parent = n;
             n = step(n, last, assignment, err);
-            if (!n) return false;
+            if (!n) {
+                conf_free(value);
+                return false;
+            }
         }
         last = c;
     }
-    if (!last) return err_set(err, "--set '%s': empty key", assignment);
-    struct conf_node *v = set_node(CONF_SCALAR, assignment);
-    v->value = strdup(eq + 1);
+    if (!last) {
+        conf_free(value);
+        return err_set(err, "--set '%s': empty key", assignment);
+    }
+    struct conf_node *v = value;
+    if (!v) {
+        v = set_node(CONF_SCALAR, assignment);
+        v->value = strdup(eq + 1);
+    }
     (void)parent;
     if (n->kind == CONF_SEQ) {
         if (!is_index(last) || strtol(last, NULL, 10) >= n->count) {

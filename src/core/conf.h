@@ -43,6 +43,10 @@ bool conf_check_keys(const struct conf_node *map, const char *path, const char *
 /* Applies one "a.b.c=value" override: creates missing map keys, indexes
  * sequences by number. */
 bool conf_set_path(struct conf_node *root, const char *assignment, struct sim_error *err);
+/* The same with the value given as a node (taken, freed on failure): a
+ * flow list or map written after '=' ("placement=[0,1]"), parsed. */
+bool conf_set_path_node(struct conf_node *root, const char *assignment, struct conf_node *value,
+                        struct sim_error *err);
 
 /* Typed getters on map[key]; each error names file, line, path and expectation.
  * When the key is absent: returns false with *present = false if present != NULL,

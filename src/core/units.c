@@ -26,6 +26,8 @@ static bool split_number(const char *s, double *value, const char **suffix) {
     }
     if (*s == '-' || *s == '+' || *s == ' ') return false;
     if ((*s < '0' || *s > '9') && *s != '.') return false;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        return false; /* strtod's hex: 0x10us = 16 us */
     double v = strtod(s, &end);
     if (end == s || !isfinite(v) || v < 0) return false;
     *value = v;

@@ -414,6 +414,26 @@ static bool helper_get(struct workers *w, void *p, size_t n) {
     return true;
 }
 
+/* Seconds to wait for the MPI helper's first word: SIMPI_TRANSPORT_TIMEOUT,
+ * else 60 (an MPI job starting on many hosts takes a while). */
+static int transport_patience(void) {
+    const char *v = getenv("SIMPI_TRANSPORT_TIMEOUT");
+    char *end;
+    long s = v ? strtol(v, &end, 10) : 0;
+    return v && *v && !*end && s > 0 && s < 86400 ? (int)s : 60;
+}
+
+/* Whether the helper's socket has something to read (or was closed)
+ * within wait_s seconds. */
+static bool helper_ready(int fd, int wait_s) {
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    for (;;) {
+        int n = poll(&p, 1, wait_s * 1000);
+        if (n < 0 && errno == EINTR) continue;
+        return n > 0;
+    }
+}
+
 struct workers *workers_join(const char *helper, struct sim_error *err) {
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
@@ -438,6 +458,18 @@ struct workers *workers_join(const char *helper, struct sim_error *err) {
     }
     int32_t who[2];
     struct workers probe = {.helper = sv[0]};
+    int wait_s = transport_patience();
+    if (!helper_ready(sv[0], wait_s)) { /* a helper that never connects must not hang the run */
+        kill(pid, SIGKILL);
+        close(sv[0]);
+        waitpid(pid, NULL, 0);
+        err_set(err,
+                "the MPI transport (%s) did not answer within %d s: another process of the job "
+                "never started, or cannot reach this one (SIMPI_TRANSPORT_TIMEOUT sets the "
+                "wait, docs/parallel.md)",
+                helper, wait_s);
+        return NULL;
+    }
     if (!helper_get(&probe, who, sizeof who) || who[1] < 1 || who[0] < 0 || who[0] >= who[1]) {
         close(sv[0]);
         waitpid(pid, NULL, 0);
@@ -525,6 +557,40 @@ static bool end_helper(struct workers *w) {
     int st;
     ok = waitpid(w->helper_pid, &st, 0) == w->helper_pid && ok && WIFEXITED(st) &&
          WEXITSTATUS(st) == 0;
+    return ok;
+}
+
+struct agreement {
+    int k;
+    uint64_t (*theirs)[WORKERS_FACTS]; /* each worker's digests */
+};
+
+static void take_facts(void *ctx, int from, const void *msg, uint32_t len) {
+    struct agreement *a = ctx;
+    if (from >= 0 && from < a->k && len >= sizeof a->theirs[from])
+        memcpy(a->theirs[from], msg, sizeof a->theirs[from]);
+}
+
+bool workers_agree(struct workers *w, const struct workers_fact facts[WORKERS_FACTS],
+                   struct sim_error *err) {
+    uint64_t mine[WORKERS_FACTS];
+    for (int i = 0; i < WORKERS_FACTS; i++)
+        mine[i] = facts[i].digest;
+    for (int j = 0; j < w->k; j++)
+        if (j != w->me) workers_post(w, j, mine, sizeof mine);
+    struct agreement a = {w->k, xcalloc((size_t)w->k, sizeof *a.theirs)};
+    memcpy(a.theirs[w->me], mine, sizeof mine);
+    simtime_t least;
+    bool ok = workers_exchange(w, 0, &least, take_facts, &a, err);
+    for (int j = 0; ok && j < w->k; j++)
+        for (int i = 0; ok && i < WORKERS_FACTS; i++)
+            if (a.theirs[j][i] != mine[i])
+                ok = err_set(err,
+                             "the processes of this split run do not run the same simulation: "
+                             "process %d's %s differs from process %d's%s%s; every process "
+                             "must be started with the same command",
+                             j, facts[i].name, w->me, *facts[i].hint ? " " : "", facts[i].hint);
+    free(a.theirs);
     return ok;
 }
 

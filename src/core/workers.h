@@ -52,6 +52,19 @@ bool workers_exchange(struct workers *w, simtime_t next, simtime_t *least,
  * prefix, no newline), which should end the process with status 1 (else
  * _exit(1) does). */
 void workers_watch(struct workers *w, void (*lost)(const char *why));
+/* What the processes of a split run must share to run the same
+ * simulation (workers_agree): a name ("the platform") and its digest. */
+#define WORKERS_FACTS 5
+struct workers_fact {
+    const char *name;
+    const char *hint; /* what makes it differ ("a different --set?"), or "" */
+    uint64_t digest;
+};
+/* At the start, in every worker (one exchange): each worker's
+ * WORKERS_FACTS facts against the others'. False, err naming the first
+ * that differs and between which processes, if they do not all agree. */
+bool workers_agree(struct workers *w, const struct workers_fact facts[WORKERS_FACTS],
+                   struct sim_error *err);
 /* Ends this worker's part: the first waits for the others and returns
  * false (err set) if one failed; the others exit with `status`. */
 bool workers_end(struct workers *w, int status, struct sim_error *err);

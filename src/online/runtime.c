@@ -24,6 +24,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "core/digest.h"
 #include "core/engine.h"
 #include "core/hostload.h"
 #include "core/memstat.h"
@@ -812,6 +813,18 @@ static void scrub_environment(void) {
     }
 }
 
+/* A digest of the settings that change a prediction (what the workers of
+ * a split run compare: split_agree). */
+static uint64_t settings_digest(const struct settings *st) {
+    const char *const affecting[] = {st->cpu,        st->cpu_clock,   st->host_speed,
+                                     st->check,      st->time_limit,  st->privatize,
+                                     st->stack_size, st->thread_cores};
+    uint64_t h = digest_bytes(DIGEST_START, &st->cyclic, sizeof st->cyclic);
+    for (size_t i = 0; i < sizeof affecting / sizeof *affecting; i++)
+        h = digest_string(h, affecting[i]);
+    return h;
+}
+
 static void read_settings(struct settings *st) {
     st->np = env_copy("SIMPI_NP");
     st->launched = st->np != NULL;
@@ -1252,6 +1265,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
         split_lost_worker};
     struct split_opts so = {st.procs, st.transport, st.trace_out, st.cyclic};
     if (!configure(&rt, &st, &err) || !split_fork(&rt, &so, &err) ||
+        !split_agree(&rt, settings_digest(&st), &err) ||
         !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) || !split_join(&rt, &so, &err) ||
         !start_measuring(&rt, &st) || !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
         !split_start_recording(&rt, st.trace_out, &err) || !outputs_writable(&rt, &st, &err) ||

@@ -28,7 +28,15 @@ static void charge(double target_seconds) {
     if (!sim_compute(rt->sim, rt->current, simtime_from_seconds(target_seconds))) runtime_block();
 }
 
+/* A negative, infinite or NaN amount is the program's error, never a
+ * silent no-op (a computed duration gone wrong). */
+static void check_amount(const char *func, double v) {
+    if (!simpi_rt || simpi_rt->current < 0 || (v >= 0 && v < 1e300)) return;
+    runtime_abort("%s(%g): expected a finite amount, zero or more", func, v);
+}
+
 void simpi_compute_seconds(double seconds) {
+    check_amount("simpi_compute_seconds", seconds);
     if (seconds > 0 && threads_absorb_charge(seconds)) return; /* a thread's, or a region's */
     runtime_enter();
     charge(seconds);
@@ -36,6 +44,7 @@ void simpi_compute_seconds(double seconds) {
 }
 
 void simpi_compute_flops(double flops) {
+    check_amount("simpi_compute_flops", flops);
     if (simpi_rt && flops > 0 &&
         threads_absorb_charge(platform_flops_seconds(simpi_rt->plat, flops)))
         return;

@@ -10,10 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/digest.h"
 #include "core/pool.h"
 #include "core/rankdir.h"
 #include "core/workers.h"
 #include "online/coll_data.h"
+#include "report/summary.h"
 
 /* --- the ranks' standard output, in one process's order --- */
 
@@ -265,11 +267,32 @@ bool split_fork(struct runtime *rt, const struct split_opts *o, struct sim_error
     return rt->workers != NULL;
 }
 
+bool split_agree(struct runtime *rt, uint64_t options, struct sim_error *err) {
+    if (!rt->workers) return true;
+    uint64_t command = digest_string(DIGEST_START, "simpi run");
+    uint64_t program = digest_path(DIGEST_START, "/proc/self/exe");
+    for (int i = 1; i < rt->argc; i++)
+        program = digest_string(program, rt->argv[i]);
+    struct workers_fact facts[WORKERS_FACTS] = {
+        {"command", "(simpi run, simpi replay)", command},
+        {"rank count", "(-n)", digest_bytes(DIGEST_START, &rt->n, sizeof rt->n)},
+        {"program or trace", "(a different build, arguments or trace?)", program},
+        {"platform, as resolved", "(a different --platform or --set?)", platform_digest(rt->plat)},
+        {"options", "(--cpu, --host-speed, --check, --time-limit, --placement...)", options}};
+    return workers_agree(rt->workers, facts, err);
+}
+
 /* Another worker died (a signal handler: workers_watch): the message said
  * why; simpi run writes the --json with it (this process cannot, safely,
  * in a signal handler). */
 void split_lost_worker(void *ctx, const char *why) {
-    runtime_tell_lost(ctx, why);
+    struct runtime *rt = ctx;
+    if (rt->done_fd >= 0) { /* simpi run writes the --json */
+        runtime_tell_lost(rt, why);
+        return;
+    }
+    struct sim_error err = {0}; /* under a launcher: here (not in a signal handler) */
+    if (rt->json && !summary_write_failure_json(rt->json, rt->app, 1, why, &err)) err_print(&err);
 }
 
 static void split_lost(const char *why) {

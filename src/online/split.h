@@ -38,6 +38,11 @@ void split_end(struct runtime *rt);
 void split_front(void *ctx, const void *msg, uint32_t len);
 void split_ending(void *ctx);
 void split_window_done(void *ctx, simtime_t end);
+/* At the start of a split run, every worker: all run the same simulation
+ * (the command, the rank count, the program and its arguments, the
+ * platform as resolved, and `options`: a digest of the options that change
+ * the prediction), or the run is refused naming what differs. */
+bool split_agree(struct runtime *rt, uint64_t options, struct sim_error *err);
 /* sim_driver.lost: a worker died; simpi run writes the --json with why. */
 void split_lost_worker(void *ctx, const char *why);
 /* The first worker: the other workers' host figures added to its own. */

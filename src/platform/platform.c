@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/digest.h"
 #include "core/pool.h"
 #include "core/readfile.h"
 #include "core/units.h"
@@ -279,12 +280,42 @@ static bool append_fault(struct conf_node *root, const char *spec, struct sim_er
     return true;
 }
 
+/* A --set whose value is a YAML flow list or map ("placement=[0, 1]",
+ * "x={random: 3}"): the value parsed, then set at the path. */
+static bool set_flow(struct conf_node *root, const char *assignment, struct sim_error *err) {
+    const char *eq = strchr(assignment, '=');
+    size_t n = strlen(eq + 1) + 8;
+    char *text = xmalloc(n);
+    snprintf(text, n, "v: %s\n", eq + 1);
+    char name[160];
+    snprintf(name, sizeof name, "--set %.120s", assignment);
+    struct conf_node *doc = yaml_load_buffer(text, strlen(text), name, err);
+    free(text);
+    if (!doc) return false;
+    struct conf_node *v = NULL;
+    for (int i = 0; i < doc->count; i++)
+        if (!strcmp(doc->keys[i], "v")) {
+            v = doc->items[i];
+            doc->items[i] = NULL; /* taken */
+        }
+    conf_free(doc);
+    if (!v) return false;
+    size_t len = strlen(assignment) + 7; /* doc's file name went with doc: errors name the --set */
+    v->owned_file = xmalloc(len);
+    snprintf(v->owned_file, len, "--set %s", assignment);
+    name_origin(v, v->owned_file);
+    return conf_set_path_node(root, assignment, v, err);
+}
+
 /* Applies the overrides to a loaded tree (taking ownership) and validates. */
 static struct platform *platform_from_tree(struct conf_node *root, const char *const *sets,
                                            int nsets, struct sim_error *err) {
     if (!root) return NULL;
     for (int i = 0; i < nsets; i++) {
+        const char *eq = strchr(sets[i], '=');
+        bool flow = eq && (eq[1] == '[' || eq[1] == '{');
         if (!strncmp(sets[i], "faults+=", 8) ? !append_fault(root, sets[i] + 8, err)
+            : flow                           ? !set_flow(root, sets[i], err)
                                              : !conf_set_path(root, sets[i], err)) {
             conf_free(root);
             return NULL;
@@ -471,4 +502,16 @@ void platform_show(const struct platform *p, FILE *out) {
     fprintf(out, "# platform: %s (layered over the built-in platform); each value's origin\n",
             p->source);
     conf_dump_origins(p->conf, 0, out);
+}
+
+uint64_t platform_digest(const struct platform *p) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return 0;
+    platform_show(p, f);
+    fclose(f);
+    uint64_t h = digest_bytes(DIGEST_START, text, len);
+    free(text);
+    return h;
 }

@@ -81,6 +81,8 @@ double platform_flops_seconds(const struct platform *p, double flops);
 
 /* Prints the resolved platform as YAML. */
 void platform_show(const struct platform *p, FILE *out);
+/* A digest of the resolved platform (of what platform_show prints). */
+uint64_t platform_digest(const struct platform *p);
 
 /* The embedded default platform (YAML text). */
 extern const char platform_default_yaml[];

@@ -17,6 +17,8 @@ static void test_times(void) {
     CHECK(units_parse_time("1h", &t, NULL) && t == 3600 * PS_PER_S);
     CHECK(units_parse_time("1d", &t, NULL) && t == 86400 * PS_PER_S);
     CHECK(!units_parse_time("1mn", &t, NULL));
+    CHECK(!units_parse_time("0x10us", &t, NULL)); /* hex refused (strtod read it as 16 us) */
+    CHECK(!units_parse_time("0X10ms", &t, NULL));
     CHECK(!units_parse_time("", &t, NULL));
     CHECK(!units_parse_time("nanus", &t, NULL));
 }
