@@ -77,6 +77,9 @@ int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i);
  * is not a count). */
 char *cli_fault_set(const char *spec);
 char *cli_seeds_set(const char *count);
+/* --with-ft MODE as the override "fault_tolerance=ulfm" (or abort for
+ * none); NULL, having said why, for another mode. */
+char *cli_with_ft_set(const char *mode);
 /* Loads the platform of o and builds its network; on bad input prints the
  * error and returns NULL (the command exits with EXIT_INPUT_ERROR). */
 struct platform;

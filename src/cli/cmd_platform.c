@@ -31,6 +31,16 @@ char *cli_fault_set(const char *spec) {
     return set;
 }
 
+char *cli_with_ft_set(const char *mode) {
+    if (!strcmp(mode, "ulfm")) return xstrdup("fault_tolerance=ulfm");
+    if (!strcmp(mode, "none") || !strcmp(mode, "abort")) return xstrdup("fault_tolerance=abort");
+    fprintf(stderr,
+            "simpi: --with-ft: found '%s', expected ulfm (the job goes on after a process "
+            "fails, as mpiexec --with-ft ulfm) or none\n",
+            mode);
+    return NULL;
+}
+
 char *cli_seeds_set(const char *count) {
     char *end;
     long n = strtol(count, &end, 10);
@@ -48,8 +58,11 @@ char *cli_seeds_set(const char *count) {
 
 int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i) {
     const char *a = argv[*i];
-    if ((!strcmp(a, "--fault") || !strcmp(a, "--seeds")) && *i + 1 < argc) {
-        char *set = a[2] == 'f' ? cli_fault_set(argv[++*i]) : cli_seeds_set(argv[++*i]);
+    if ((!strcmp(a, "--fault") || !strcmp(a, "--seeds") || !strcmp(a, "--with-ft")) &&
+        *i + 1 < argc) {
+        char *set = a[2] == 'f'   ? cli_fault_set(argv[++*i])
+                    : a[2] == 'w' ? cli_with_ft_set(argv[++*i])
+                                  : cli_seeds_set(argv[++*i]);
         if (!set) return -1;
         add_set(o, set);
         return 1;

@@ -180,6 +180,13 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     int rc;
     struct platform *p = platform_load(o->plat.path, sets, nsets, &err);
     struct network net = {0};
+    if (p && p->ulfm) { /* not a silent prediction from operations that should have failed */
+        err_set(&err, "fault_tolerance: ulfm (--with-ft ulfm) is for simpi run: a trace has no "
+                      "error handlers (every communicator's is MPI_ERRORS_ARE_FATAL), so a crash "
+                      "ends its replay as it would end the traced job");
+        platform_free(p);
+        p = NULL;
+    }
     bool net_ok = p && network_init(&net, p, &err);
     /* outputs found unwritable now, not after the run (a sweep writes only
      * its table's JSON, at its end) */

@@ -29,6 +29,9 @@ static const struct {
      "                         at=1.5ms,node=12,kind=crash or {at: 2ms, link: [3, 4],\n"
      "                         kind: down, until: 2.5ms} or kind=random,target=nodes,\n"
      "                         mtbf=10h,seed=42 (any number)\n"
+     "  --with-ft ulfm         a failed process does not end the job (mpiexec's option,\n"
+     "                         User-Level Failure Mitigation): operations that involve\n"
+     "                         it fail on their own communicator (docs/faults.md)\n"
      "  --seeds N              sweep fault_seed over 1..N: one run per draw, and the\n"
      "                         distribution of the times the job ended (mean, quantiles)\n"
 

@@ -1,8 +1,11 @@
 /* Faults in the MPI layer (docs/faults.md): the platform's faults taken in
  * time order from the network layer (net/faults.h, where their state is);
- * a crashed node's ranks stop. Unless every surviving rank has asked for
- * errors to be returned (ULFM: MPI_ERRORS_RETURN or a handler of its own),
- * the job ends then, as mpirun ends it, with a report. Otherwise the run
+ * a crashed node's ranks stop. Under fault_tolerance: ulfm (mpiexec
+ * --with-ft ulfm) the job goes on, and an operation that involves a failed
+ * rank raises its error on its own communicator (fatal there only if that
+ * communicator's handler is). Otherwise, unless every surviving rank has
+ * asked for errors to be returned on MPI_COMM_WORLD, the job ends then, as
+ * mpirun ends it, with a report. Otherwise the run
  * goes on: operations that involve a failed rank fail (sim_rank_failed,
  * sim_comm_failed), and when nothing else can move, the waits that can no
  * longer complete end with MPIX_ERR_PROC_FAILED (fault_quiesce). */
@@ -82,7 +85,7 @@ static void crash(struct sim *s, const struct fault_event *e) {
     if (!victims) return;
     for (int32_t i = 0; i < s->nranks; i++) /* first, so that the test below leaves them out */
         if (s->ranks[i].node == e->a && s->ranks[i].state != RS_FINISHED) s->ranks[i].dead = 2;
-    if (!survivors_tolerate(s)) {
+    if (!s->plat->ulfm && !survivors_tolerate(s)) {
         sim_fail_status(s, SIM_FAULT,
                         "node %lld crashed at virtual time %s (faults[%d]) and the job was "
                         "aborted, as mpirun aborts it when a process dies (MPI_ERRORS_ARE_FATAL); "

@@ -11,11 +11,23 @@
 #include "platform/import.h"
 #include "platform/yaml_load.h"
 
-static const char *const top_keys[] = {
-    "name",           "nodes",  "cores_per_node",   "ranks_per_node",
-    "cores_per_rank", "speed",  "instruction_rate", "intra",
-    "inter",          "mpi",    "placement",        "network",
-    "storage",        "faults", "fault_seed",       NULL};
+static const char *const top_keys[] = {"name",
+                                       "nodes",
+                                       "cores_per_node",
+                                       "ranks_per_node",
+                                       "cores_per_rank",
+                                       "speed",
+                                       "instruction_rate",
+                                       "intra",
+                                       "inter",
+                                       "mpi",
+                                       "placement",
+                                       "network",
+                                       "storage",
+                                       "faults",
+                                       "fault_seed",
+                                       "fault_tolerance",
+                                       NULL};
 static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
                                            "concurrency", "root",    NULL};
 static const char *const mpi_keys[] = {
@@ -202,8 +214,23 @@ static bool read_rank_cores(struct platform *p, struct sim_error *err) {
                   (long long)p->cores_per_node);
 }
 
+/* fault_tolerance: abort (default) or ulfm. */
+static bool read_fault_tolerance(struct platform *p, struct sim_error *err) {
+    const struct conf_node *n = conf_map_get(p->conf, "fault_tolerance");
+    if (!n) return true;
+    const char *v = n->kind == CONF_SCALAR ? n->value : "";
+    if (strcmp(v, "ulfm") != 0 && strcmp(v, "abort") != 0)
+        return err_at(err, n->file, n->line,
+                      "'fault_tolerance': found '%s', expected abort (mpirun's default: a "
+                      "failed process ends the job) or ulfm (the job goes on, as mpiexec "
+                      "--with-ft ulfm)",
+                      v);
+    p->ulfm = !strcmp(v, "ulfm");
+    return true;
+}
+
 static bool validate(struct platform *p, struct sim_error *err) {
-    if (!conf_check_keys(p->conf, "", top_keys, err)) return false;
+    if (!conf_check_keys(p->conf, "", top_keys, err) || !read_fault_tolerance(p, err)) return false;
     if (!read_nodes(p, err)) return false;
     if (!conf_get_int(p->conf, "", "cores_per_node", 1, 1 << 20, &p->cores_per_node, err) ||
         !read_rank_cores(p, err))

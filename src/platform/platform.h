@@ -54,6 +54,11 @@ struct platform {
     uint64_t seed;      /* PLACE_RANDOM */
     int64_t node_list_len;
     struct storage_model storage;
+    /* fault_tolerance: ulfm (--with-ft ulfm): the job goes on after a
+     * process fails, errors raised on each operation's communicator; else
+     * (abort, the default, as mpirun) it ends unless every survivor
+     * returns errors on MPI_COMM_WORLD */
+    bool ulfm;
 };
 
 /* The flop rate assumed for a relative speed of 1.0 (documented in models.md). */
