@@ -33,6 +33,13 @@ struct replay_opts {
     enum progress_mode progress; /* PROGRESS_AUTO (0) unless --progress */
 };
 
+/* Whether two paths name one existing file. */
+static bool same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
+}
+
 static int parse_args(struct replay_opts *o, int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         int r = cli_platform_option(&o->plat, argc, argv, &i);
@@ -96,6 +103,14 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
                         "[--report FILE.html] [--paraver PREFIX] [--chrome FILE.json] TRACE\n");
         return EXIT_USAGE;
     }
+    const char *outputs[][2] = {
+        {"--json", o->json}, {"--report", o->analysis.report}, {"--chrome", o->analysis.chrome}};
+    for (size_t k = 0; k < sizeof outputs / sizeof *outputs; k++)
+        if (same_file(outputs[k][1], o->trace)) {
+            fprintf(stderr, "simpi replay: %s %s is the trace itself, which it would overwrite\n",
+                    outputs[k][0], outputs[k][1]);
+            return EXIT_USAGE;
+        }
     return 0;
 }
 

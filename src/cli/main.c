@@ -1,4 +1,5 @@
 /* simpi: the command-line entry point; dispatches to subcommands. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,8 +63,23 @@ static void on_signal(int sig) {
     raise(sig);
 }
 
+static int dispatch(int argc, char **argv);
+
+/* Runs the command; output that could not be written (a full disk, a
+ * closed descriptor: > /dev/full) is an error, never an exit status 0. */
 int main(int argc, char **argv) {
     cli_catch_signals(on_signal);
+    int rc = dispatch(argc, argv);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "simpi: cannot write to standard output: %s\n",
+                strerror(errno ? errno : EIO));
+        if (rc == 0) rc = EXIT_INPUT_ERROR;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -117,6 +117,21 @@ static int flow_too_deep(const char *text, size_t len) {
     return 0;
 }
 
+/* Whether another document follows the first ("---" then keys): a
+ * platform is one document, and a second one was silently ignored. */
+static bool second_document(yaml_parser_t *parser, const char *name, struct sim_error *err) {
+    yaml_document_t next;
+    if (!yaml_parser_load(parser, &next)) return false; /* (a syntax error there: not ours) */
+    yaml_node_t *top = yaml_document_get_root_node(&next);
+    int line = top ? (int)top->start_mark.line + 1 : 0;
+    yaml_document_delete(&next);
+    if (!top) return false;
+    err_at(err, name, line,
+           "a second YAML document (after '---'), which would be ignored: a platform is "
+           "one document; merge the two");
+    return true;
+}
+
 struct conf_node *yaml_load_buffer(const char *text, size_t len, const char *name,
                                    struct sim_error *err) {
     int deep = flow_too_deep(text, len);
@@ -158,6 +173,10 @@ struct conf_node *yaml_load_buffer(const char *text, size_t len, const char *nam
         root = convert(&l, top, 0);
     }
     yaml_document_delete(&doc);
+    if (root && second_document(&parser, name, err)) {
+        conf_free(root);
+        root = NULL;
+    }
     yaml_parser_delete(&parser);
     if (root)
         root->owned_file = file;

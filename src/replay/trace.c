@@ -399,8 +399,15 @@ static bool open_directory(struct trace_reader *t, const char *dir, struct sim_e
         size_t len = strlen(dir) + 32;
         paths[i] = xmalloc(len);
         struct stat st;
+        snprintf(paths[i], len, "%s/rank%d.trace.gz", dir, i);
+        bool gz = stat(paths[i], &st) == 0;
         snprintf(paths[i], len, "%s/rank%d.trace", dir, i);
-        if (stat(paths[i], &st) == 0) continue;
+        if (stat(paths[i], &st) == 0 && gz) /* which one is the trace? */
+            ok = err_set(err,
+                         "%s: both rank%d.trace and rank%d.trace.gz are there; remove the one "
+                         "that is not this trace's",
+                         dir, i, i);
+        if (!ok || stat(paths[i], &st) == 0) continue;
         snprintf(paths[i], len, "%s/rank%d.trace.gz", dir, i);
         if (stat(paths[i], &st) != 0)
             ok =
