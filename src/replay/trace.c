@@ -274,6 +274,17 @@ static bool check_rank_count(int64_t n, const char *path, int line, struct sim_e
                   (long long)n, (long long)max_ranks());
 }
 
+/* What makes a header line unreadable that the eye does not see: a UTF-8
+ * byte-order mark, Windows line endings; "" if neither. */
+static const char *invisible_cause(const char *l) {
+    if (!strncmp(l, "\xef\xbb\xbf", 3))
+        return " (the file starts with a UTF-8 byte-order mark: save it without one)";
+    size_t n = strlen(l);
+    if (n && l[n - 1] == '\r')
+        return " (its lines end in CR LF, Windows line endings: convert them, e.g. dos2unix)";
+    return "";
+}
+
 static bool blank_or_comment(const char *l) {
     while (*l == ' ' || *l == '\t' || *l == '\r')
         l++;
@@ -302,8 +313,9 @@ static bool read_header(struct trace_reader *t, struct source *s, int32_t *nrank
                     "not a simpi trace: expected the header 'simpi-trace 1', found '%.40s'", l);
             if (strcmp(l, "simpi-trace 1") != 0)
                 return err_at(err, s->path, s->line,
-                              "unsupported trace version '%.40s'; this simpi reads 'simpi-trace 1'",
-                              l);
+                              "unsupported trace version '%.40s'; this simpi reads "
+                              "'simpi-trace 1'%s",
+                              l, invisible_cause(l));
             stage = 1;
             continue;
         }
@@ -315,8 +327,9 @@ static bool read_header(struct trace_reader *t, struct source *s, int32_t *nrank
             return check_rank_count(v, s->path, s->line, err);
         }
         if (strncmp(l, "ranks", 5) == 0)
-            return err_at(err, s->path, s->line,
-                          "field 'ranks': found '%.40s', expected 'ranks N' with N >= 1", l);
+            return err_at(
+                err, s->path, s->line,
+                "field 'ranks': found '%.40s', expected 'ranks N' with N from 1 to 2147483646", l);
         if (need_ranks)
             return err_at(err, s->path, s->line,
                           "expected 'ranks N' after the header, found '%.40s'", l);
@@ -769,8 +782,8 @@ static bool open_file(struct trace_reader *t, const char *path, struct sim_error
     if (looks_like_action(head) && strstr(head, " init")) return open_simgrid_single(t, path, err);
     return err_at(err, path, 1,
                   "not a trace: expected the header 'simpi-trace 1', an index, a Dimemas trace "
-                  "('#DIMEMAS:...') or a SimGrid time-independent trace; found '%.40s'",
-                  head);
+                  "('#DIMEMAS:...') or a SimGrid time-independent trace; found '%.40s'%s",
+                  head, invisible_cause(head));
 }
 
 struct trace_reader *trace_open(const char *path, struct sim_error *err) {
