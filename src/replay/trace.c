@@ -537,15 +537,35 @@ static bool open_simgrid_single(struct trace_reader *t, const char *path, struct
     gzFile f = gzopen(path, "rb");
     char line[4096];
     long top = -1;
+    uint8_t *seen = NULL; /* the ranks that have actions */
+    size_t seen_cap = 0;
     while (f && gzgets(f, line, sizeof line)) {
         char *end;
         long r = strtol(line, &end, 10);
-        if (end != line && r > top && r < INT32_MAX) top = r;
+        if (end == line || r < 0 || r >= INT32_MAX) continue;
+        if (r > top) top = r;
+        if ((size_t)r >= seen_cap && r <= max_ranks()) {
+            size_t cap = seen_cap ? seen_cap : 64;
+            while (cap <= (size_t)r)
+                cap *= 2;
+            seen = xrealloc_or_die(seen, cap);
+            memset(seen + seen_cap, 0, cap - seen_cap);
+            seen_cap = cap;
+        }
+        if ((size_t)r < seen_cap) seen[r] = 1;
     }
     if (f) gzclose(f);
     t->format = FMT_SIMGRID;
     t->shared.path = xstrdup(path);
-    if (!check_rank_count(top + 1, path, 0, err)) return false;
+    bool ok = check_rank_count(top + 1, path, 0, err);
+    for (long r = 0; ok && r < top; r++)
+        if (!seen[r]) /* not a rank count: ranks 0 and 5 are not 6 ranks */
+            ok = err_at(err, path, 0,
+                        "rank %ld has no actions, though rank %ld has: a SimGrid trace holds "
+                        "every rank's actions, from rank 0 up",
+                        r, top);
+    free(seen);
+    if (!ok) return false;
     t->nranks = (int32_t)(top + 1);
     return t->nranks > 0 || err_at(err, path, 0, "no actions found");
 }
