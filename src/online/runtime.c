@@ -1225,8 +1225,24 @@ _Noreturn void runtime_refuse_from_thread(const char *msg) {
     runtime_exit_now(rc);
 }
 
+/* An MPI call in a child a rank forked: that child is an ordinary process,
+ * not a rank, and holds only a copy of the simulation (its calls crashed
+ * or looked like another rank's). It ends with a clear message. */
+static void refuse_forked_child(const char *func) {
+    char msg[300];
+    int n = snprintf(msg, sizeof msg,
+                     "simpi: error: %s called in a child process that a rank forked (pid %ld): "
+                     "only the rank itself is an MPI process; the child ends with status 4\n",
+                     func, (long)getpid());
+    if (n > 0 &&
+        runtime_libc_write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1) < 0)
+        runtime_exit_now(4);
+    runtime_exit_now(4);
+}
+
 void runtime_check_thread(const char *func) {
     struct runtime *rt = simpi_rt;
+    if (forked_child) refuse_forked_child(func);
     if (!rt || !rt->running || pthread_equal(pthread_self(), rt->main_thread)) return;
     int32_t rank = threads_thread_rank();
     if (rt->thread_provided < MPI_THREAD_SERIALIZED || rank < 0) refuse_thread(rt, func);
