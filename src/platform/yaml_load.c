@@ -30,6 +30,10 @@ static bool convert_map(struct loader *l, yaml_node_t *yn, struct conf_node *n, 
             return err_at(l->err, l->file, (int)k->start_mark.line + 1,
                           "map keys must be plain words");
         const char *key = (const char *)k->data.scalar.value;
+        if (!strcmp(key, "<<") && k->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+            return err_at(l->err, l->file, (int)k->start_mark.line + 1,
+                          "a YAML merge key ('<<'), which this reader does not apply: write the "
+                          "merged keys out");
         if (conf_map_get(n, key))
             return err_at(l->err, l->file, (int)k->start_mark.line + 1, "duplicate key '%s'", key);
         struct conf_node *c = convert(l, v, depth + 1);
@@ -132,6 +136,14 @@ static bool second_document(yaml_parser_t *parser, const char *name, struct sim_
     return true;
 }
 
+/* The line of byte offset `at` in text. */
+static int line_of(const char *text, size_t len, size_t at) {
+    int line = 1;
+    for (size_t i = 0; i < at && i < len; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
 struct conf_node *yaml_load_buffer(const char *text, size_t len, const char *name,
                                    struct sim_error *err) {
     int deep = flow_too_deep(text, len);
@@ -150,7 +162,13 @@ struct conf_node *yaml_load_buffer(const char *text, size_t len, const char *nam
     }
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     if (!yaml_parser_load(&parser, &doc)) {
-        if (parser.context)
+        if (parser.error == YAML_READER_ERROR) /* its mark is not set: the offset is */
+            err_at(err, name, line_of(text, len, parser.problem_offset),
+                   "%s (byte 0x%02x, at offset %zu): the file must be UTF-8 text",
+                   parser.problem ? parser.problem : "unreadable text",
+                   parser.problem_offset < len ? (unsigned char)text[parser.problem_offset] : 0,
+                   parser.problem_offset);
+        else if (parser.context)
             err_at(err, name, (int)parser.problem_mark.line + 1,
                    "YAML syntax error: %s (%s started at line %d)",
                    parser.problem ? parser.problem : "unknown", parser.context,
