@@ -152,25 +152,20 @@ static int run_sweep(char **prog, const struct sweep *sw) {
     return rc;
 }
 
-/* A run that ends before the program's runtime could write its report: the
- * message, and a --json that says so (never a stale one from an earlier
- * run). */
-static int fail_before_run(const char *app, const char *why, int rc) {
-    fprintf(stderr, "simpi run: %s\n", why);
-    const char *json = getenv("SIMPI_JSON");
+/* A --json (if any) that says the run failed and why (never a stale one
+ * from an earlier run); returns rc. */
+static int failure_json(const char *json, const char *app, const char *why, int rc) {
     struct sim_error err = {0};
     if (json && !summary_write_failure_json(json, app, rc, why, &err))
         fprintf(stderr, "simpi run: %s\n", err.msg);
     return rc;
 }
 
-/* A split run lost a worker: it printed why; --json says it too. */
-static int write_lost_json(const char *app, const char *why, int rc) {
-    const char *json = getenv("SIMPI_JSON");
-    struct sim_error err = {0};
-    if (json && !summary_write_failure_json(json, app, rc, why, &err))
-        fprintf(stderr, "simpi run: %s\n", err.msg);
-    return rc;
+/* A run that ends before the program's runtime could write its report: the
+ * message, and the --json. */
+static int fail_before_run(const char *app, const char *why, int rc) {
+    fprintf(stderr, "simpi run: %s\n", why);
+    return failure_json(getenv("SIMPI_JSON"), app, why, rc);
 }
 
 /* The reason a process ended without its report. */
@@ -233,7 +228,7 @@ static int supervise(char **prog, bool hide_stdout) {
     if (n > 0 && !strncmp(got, "done", 4)) return rc;
     if (n > 5 && !strncmp(got, "lost ", 5)) { /* a worker died: the run said why */
         got[n] = '\0';
-        return write_lost_json(prog[0], got + 5, rc ? rc : 1);
+        return failure_json(getenv("SIMPI_JSON"), prog[0], got + 5, rc ? rc : 1); /* (said) */
     }
     if (WIFEXITED(status) && (rc == 126 || rc == 127)) return rc; /* exec failed: said so */
     char why[512];
@@ -358,14 +353,11 @@ static const char *json_option(int argc, char **argv) {
 int cmd_run(int argc, char **argv) {
     int rc = parse_and_run(argc, argv);
     const char *json = json_option(argc, argv);
-    if (rc == EXIT_USAGE && !program_started && json && strcmp(json, "-") != 0) {
-        /* a --json from an earlier run never stays in place */
-        struct sim_error err = {0};
-        const char *why = "a usage error in simpi run's command line (see standard error): "
-                          "nothing was run";
-        if (!summary_write_failure_json(json, argc > 0 ? argv[argc - 1] : "", rc, why, &err))
-            fprintf(stderr, "simpi run: %s\n", err.msg);
-    }
+    if (rc == EXIT_USAGE && !program_started && json && strcmp(json, "-") != 0)
+        failure_json(json, argc > 0 ? argv[argc - 1] : "", /* never an earlier run's left */
+                     "a usage error in simpi run's command line (see standard error): nothing "
+                     "was run",
+                     rc);
     return rc;
 }
 

@@ -300,12 +300,9 @@ bool conf_set_path(struct conf_node *root, const char *assignment, struct sim_er
 /* Whether a key path has an empty part ("inter..latency", ".x", "x."), not
  * counting those a bracket makes ("faults[0].seed"). */
 static bool empty_part(const char *path, size_t len) {
-    for (size_t i = 0; i < len; i++) {
-        bool dot = path[i] == '.';
-        if (dot && (i == 0 || i + 1 == len || path[i + 1] == '.' || path[i + 1] == '['))
+    for (size_t i = 0; i < len; i++)
+        if (path[i] == '.' && (i == 0 || i + 1 == len || path[i + 1] == '.' || path[i + 1] == '['))
             return true;
-        if (dot && path[i - 1] == '.') return true;
-    }
     return false;
 }
 

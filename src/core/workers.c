@@ -191,6 +191,9 @@ static void hang_up(struct workers *w) {
         }
 }
 
+/* What kills a worker with SIGKILL, said after its name. */
+static const char sigkill_cause[] = " (another process, or the out-of-memory killer)";
+
 /* --- the watch (workers_watch) --- */
 
 static struct workers *watched;
@@ -232,8 +235,7 @@ static void on_child(int sig) {
             const char *name = sigabbrev_np(WTERMSIG(st)); /* (a table: safe here) */
             n = put_text(msg, n, sizeof msg, " was killed by SIG");
             n = put_text(msg, n, sizeof msg, name ? name : "?");
-            if (WTERMSIG(st) == SIGKILL)
-                n = put_text(msg, n, sizeof msg, " (another process, or the out-of-memory killer)");
+            if (WTERMSIG(st) == SIGKILL) n = put_text(msg, n, sizeof msg, sigkill_cause);
         } else {
             n = put_text(msg, n, sizeof msg, " ended with status ");
             n = put_number(msg, n, sizeof msg, WEXITSTATUS(st));
@@ -283,7 +285,7 @@ static bool reap(struct workers *w, struct sim_error *err) {
     if (killed)
         return err_set(err, "worker %d was killed by SIG%s%s: the run is lost", killed,
                        sigabbrev_np(ksig) ? sigabbrev_np(ksig) : "?",
-                       ksig == SIGKILL ? " (another process, or the out-of-memory killer)" : "");
+                       ksig == SIGKILL ? sigkill_cause : "");
     if (failed)
         return err_set(err, "worker %d ended with status %d: the run is lost", failed, fstatus);
     return true;

@@ -378,13 +378,14 @@ static void describe_crash(struct runtime *rt, int sig, const siginfo_t *info, c
     char tb[48];
     const char *when = units_format_time(sim_now(rt->sim), tb, sizeof tb);
     int64_t owner = stacks_guard_owner(&rt->stacks, info->si_addr);
+    uintptr_t sp = fault_sp(uctx);
     bool faulted = sig == SIGSEGV || sig == SIGBUS;
     if (rt->current < 0)
         snprintf(rt->escape_msg, sizeof rt->escape_msg,
                  "the simulator crashed (%s) at virtual time %s; please report this",
                  strsignal(sig), when);
     else if (faulted && owner == rt->current &&
-             (!fault_sp(uctx) || stacks_sp_at_bottom(&rt->stacks, owner, fault_sp(uctx))))
+             (!sp || stacks_sp_at_bottom(&rt->stacks, owner, sp)))
         snprintf(rt->escape_msg, sizeof rt->escape_msg,
                  "rank %d overflowed its %zu KiB stack at virtual time %s; rerun with --stack-size "
                  "(e.g. --stack-size %zuMiB)",
@@ -1234,9 +1235,9 @@ static void refuse_forked_child(const char *func) {
                      "simpi: error: %s called in a child process that a rank forked (pid %ld): "
                      "only the rank itself is an MPI process; the child ends with status 4\n",
                      func, (long)getpid());
-    if (n > 0 &&
-        runtime_libc_write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1) < 0)
-        runtime_exit_now(4);
+    if (n > 0 && runtime_libc_write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1) <
+                     0) { /* nothing more to say */
+    }
     runtime_exit_now(4);
 }
 

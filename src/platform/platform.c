@@ -257,6 +257,13 @@ static void name_origin(struct conf_node *n, const char *file) {
         name_origin(n->items[i], file);
 }
 
+/* A subtree taken from a parsed snippet owns its own copy of the origin
+ * its errors name (the snippet's, freed with it). */
+static void take_origin(struct conf_node *n, const char *origin) {
+    n->owned_file = xstrdup(origin);
+    name_origin(n, n->owned_file);
+}
+
 /* --fault SPEC (given as the override "faults+=SPEC"): one more entry of
  * the faults: list, written as YAML ({at: 1ms, node: 3, kind: crash}) or
  * as KEY=VALUE pairs (at=1ms,node=3,kind=crash). */
@@ -297,8 +304,7 @@ static bool append_fault(struct conf_node *root, const char *spec, struct sim_er
     }
     for (int i = 0; i < mine->count; i++) {
         struct conf_node *entry = mine->items[i];
-        entry->owned_file = xstrdup(name); /* t's file name goes with t */
-        name_origin(entry, entry->owned_file);
+        take_origin(entry, name); /* t's file name goes with t */
         conf_seq_push(list, entry);
         mine->items[i] = NULL;
     }
@@ -314,11 +320,15 @@ static bool set_flow(struct conf_node *root, const char *assignment, struct sim_
     size_t n = strlen(eq + 1) + 8;
     char *text = xmalloc(n);
     snprintf(text, n, "v: %s\n", eq + 1);
-    char name[160];
-    snprintf(name, sizeof name, "--set %.120s", assignment);
+    size_t nlen = strlen(assignment) + 7;
+    char *name = xmalloc(nlen);
+    snprintf(name, nlen, "--set %s", assignment);
     struct conf_node *doc = yaml_load_buffer(text, strlen(text), name, err);
     free(text);
-    if (!doc) return false;
+    if (!doc) {
+        free(name);
+        return false;
+    }
     struct conf_node *v = NULL;
     for (int i = 0; i < doc->count; i++)
         if (!strcmp(doc->keys[i], "v")) {
@@ -326,12 +336,9 @@ static bool set_flow(struct conf_node *root, const char *assignment, struct sim_
             doc->items[i] = NULL; /* taken */
         }
     conf_free(doc);
-    if (!v) return false;
-    size_t len = strlen(assignment) + 7; /* doc's file name went with doc: errors name the --set */
-    v->owned_file = xmalloc(len);
-    snprintf(v->owned_file, len, "--set %s", assignment);
-    name_origin(v, v->owned_file);
-    return conf_set_path_node(root, assignment, v, err);
+    if (v) take_origin(v, name); /* doc's file name went with doc: errors name the --set */
+    free(name);
+    return v && conf_set_path_node(root, assignment, v, err);
 }
 
 /* Applies the overrides to a loaded tree (taking ownership) and validates. */

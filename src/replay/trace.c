@@ -415,14 +415,15 @@ static bool open_directory(struct trace_reader *t, const char *dir, struct sim_e
         snprintf(paths[i], len, "%s/rank%d.trace.gz", dir, i);
         bool gz = stat(paths[i], &st) == 0;
         snprintf(paths[i], len, "%s/rank%d.trace", dir, i);
-        if (stat(paths[i], &st) == 0 && gz) /* which one is the trace? */
+        bool plain = stat(paths[i], &st) == 0;
+        if (plain && gz) /* which one is the trace? */
             ok = err_set(err,
                          "%s: both rank%d.trace and rank%d.trace.gz are there; remove the one "
                          "that is not this trace's",
                          dir, i, i);
-        if (!ok || stat(paths[i], &st) == 0) continue;
-        snprintf(paths[i], len, "%s/rank%d.trace.gz", dir, i);
-        if (stat(paths[i], &st) != 0)
+        else if (gz)
+            snprintf(paths[i], len, "%s/rank%d.trace.gz", dir, i);
+        else if (!plain)
             ok =
                 err_set(err, "%s: per-rank trace for rank %d is missing (rank%d.trace)", dir, i, i);
     }
