@@ -53,6 +53,22 @@ const char **sweep_point(const struct sweep *sw, int p);
  * exit status of a point, or 0. */
 int sweep_report(const struct sweep *sw, const struct sweep_result *res, const char *json);
 void sweep_free(struct sweep *sw);
+/* Whether every swept key is a seed (--seeds N): the points then share
+ * every input but the draw, and a bad input fails them all alike. */
+bool sweep_only_seeds(const struct sweep *sw);
+/* Whether a point's exit status is bad input or usage: under --seeds the
+ * first such draw ends the sweep (SWEEP_INPUT_FAILED), as every other would
+ * fail alike. */
+static inline bool sweep_bad_input(int status) {
+    return status == EXIT_INPUT_ERROR || status == EXIT_USAGE;
+}
+#define SWEEP_INPUT_FAILED                                                                         \
+    "the first draw of the sweep failed on its input (above); every other draw shares that "       \
+    "input, so none was run"
+/* Whether every point's platform (the file at path, NULL for the built-in
+ * one, with the point's --set) loads and builds; the first that does not is
+ * described in why, with its point, before anything runs. */
+bool sweep_check_platforms(const struct sweep *sw, const char *path, char *why, size_t n);
 
 int cmd_replay(int argc, char **argv);
 int cmd_run(int argc, char **argv);

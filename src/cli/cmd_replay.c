@@ -308,9 +308,26 @@ int cmd_replay(int argc, char **argv) {
         sweep_free(&sw);
         return EXIT_USAGE;
     }
+    char why[1200];
+    if (!sweep_check_platforms(&sw, o.plat.path, why, sizeof why)) {
+        fprintf(stderr, "simpi replay: %s\n", why);
+        sweep_free(&sw);
+        return EXIT_INPUT_ERROR;
+    }
     struct sweep_result *res = xcalloc((size_t)sw.npoints, sizeof *res);
-    for (int i = 0; i < sw.npoints && !replay_interrupt_signal; i++)
+    for (int i = 0; i < sw.npoints && !replay_interrupt_signal; i++) {
         replay_once(&o, sweep_point(&sw, i), sw.nsets, &res[i]);
+        if (i == 0 && sweep_only_seeds(&sw) && sweep_bad_input(res[0].exit_status)) {
+            struct sim_error why = {0};
+            err_set(&why, SWEEP_INPUT_FAILED);
+            fprintf(stderr, "simpi replay: %s\n", why.msg);
+            report_failure(&o, &why);
+            rc = res[0].exit_status;
+            free(res);
+            sweep_free(&sw);
+            return rc;
+        }
+    }
     rc = replay_interrupt_signal ? 128 + replay_interrupt_signal : sweep_report(&sw, res, o.json);
     free(res);
     sweep_free(&sw);

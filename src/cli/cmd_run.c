@@ -96,6 +96,8 @@ static double json_number(const char *path, const char *key) {
  * runtime, or supervise, writes the --json from then on. */
 static bool program_started;
 
+static int failure_json(const char *json, const char *app, const char *why, int rc);
+
 /* One run of the program per sweep point (each its own process, as the
  * program's globals start afresh), then one table and the JSON array. */
 static int run_sweep(char **prog, const struct sweep *sw) {
@@ -144,6 +146,14 @@ static int run_sweep(char **prog, const struct sweep *sw) {
         res[p].steal = json_number(path, "steal");
         unlink(path);
         free(joined);
+        if (p == 0 && sweep_only_seeds(sw) && sweep_bad_input(res[0].exit_status)) {
+            rmdir(dir);
+            int rc = failure_json(json_copy, prog[0], SWEEP_INPUT_FAILED, res[0].exit_status);
+            free(res);
+            fprintf(stderr, "simpi run: %s\n", SWEEP_INPUT_FAILED);
+            free(json_copy);
+            return rc;
+        }
     }
     rmdir(dir);
     int rc = sweep_report(sw, res, json_copy);
@@ -515,6 +525,7 @@ static int parse_and_run(int argc, char **argv) {
     }
     set_env("SIMPI_SET", sets);
     set_env("SIMPI_COMMAND", cli_command_line(argc, argv));
+    set_env("SIMPI_RUN", "1"); /* the program was started by simpi run (not by hand) */
     /* OpenMP threads that wait do so without spinning, unless the user says
      * otherwise: a spinning thread's CPU time would count as its work
      * (docs/hybrid.md) */
@@ -545,6 +556,11 @@ static int parse_and_run(int argc, char **argv) {
                 sw.npoints, repeats);
         sweep_free(&sw);
         return EXIT_USAGE;
+    }
+    char why[1200];
+    if (sw.npoints > 1 && !sweep_check_platforms(&sw, getenv("SIMPI_PLATFORM"), why, sizeof why)) {
+        sweep_free(&sw);
+        return fail_before_run(argv[i], why, EXIT_INPUT_ERROR);
     }
     if (sw.npoints > 1) {
         int rc = run_sweep(argv + i, &sw);

@@ -11,6 +11,8 @@
 #include "cli/cli.h"
 #include "core/outfile.h"
 #include "core/pool.h"
+#include "net/network.h"
+#include "platform/platform.h"
 
 /* The values of one --set: 1 unless it is KEY=V1,V2,... */
 static int split_values(const char *set, char ***out) {
@@ -88,6 +90,34 @@ static void point_label(const struct sweep *sw, int p, char *buf, size_t len) {
 
 static const char *status_name(int st) {
     return st == 0 ? "ok" : st == 3 ? "deadlock" : st == 6 ? "node failure" : "error";
+}
+
+bool sweep_only_seeds(const struct sweep *sw) {
+    for (int i = 0; i < sw->nsets; i++)
+        if (sw->counts[i] > 1 && !strstr(sw->points[i], "seed")) return false;
+    return true;
+}
+
+bool sweep_check_platforms(const struct sweep *sw, const char *path, char *why, size_t n) {
+    int check = sweep_only_seeds(sw) ? 1 : sw->npoints;
+    for (int p = 0; p < check; p++) {
+        struct sim_error err = {0};
+        struct network net;
+        struct platform *plat = platform_load(path, sweep_point(sw, p), sw->nsets, &err);
+        bool ok = plat && network_init(&net, plat, &err);
+        if (ok) network_destroy(&net);
+        platform_free(plat);
+        if (ok) continue;
+        char label[512];
+        point_label(sw, p, label, sizeof label);
+        const char *msg = err.set ? err.msg : "the platform could not be built";
+        if (check == 1)
+            snprintf(why, n, "%s (no point of the sweep was run)", msg);
+        else
+            snprintf(why, n, "at sweep point %s: %s (no point of the sweep was run)", label, msg);
+        return false;
+    }
+    return true;
 }
 
 /* Whether the sweep varies a seed (fault_seed, --seeds, faults[i].seed):

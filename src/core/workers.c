@@ -417,12 +417,19 @@ static bool helper_get(struct workers *w, void *p, size_t n) {
 }
 
 /* Seconds to wait for the MPI helper's first word: SIMPI_TRANSPORT_TIMEOUT,
- * else 60 (an MPI job starting on many hosts takes a while). */
-static int transport_patience(void) {
+ * else 60 (an MPI job starting on many hosts takes a while); 0 until read. */
+static int patience_s;
+
+void workers_read_patience(void) {
     const char *v = getenv("SIMPI_TRANSPORT_TIMEOUT");
     char *end;
     long s = v ? strtol(v, &end, 10) : 0;
-    return v && *v && !*end && s > 0 && s < 86400 ? (int)s : 60;
+    patience_s = v && *v && !*end && s > 0 && s < 86400 ? (int)s : 60;
+}
+
+static int transport_patience(void) {
+    if (!patience_s) workers_read_patience();
+    return patience_s;
 }
 
 /* Whether the helper's socket has something to read (or was closed)

@@ -26,6 +26,9 @@ struct workers *workers_fork(int k, struct sim_error *err);
  * process's MPI rank; this worker is that rank of that many. NULL with err
  * set if the helper cannot start. */
 struct workers *workers_join(const char *helper, struct sim_error *err);
+/* Reads SIMPI_TRANSPORT_TIMEOUT now (workers_join reads it otherwise), for
+ * a process that clears its environment before it joins. */
+void workers_read_patience(void);
 int workers_me(const struct workers *w);
 int workers_count(const struct workers *w);
 /* Queues a message of len bytes for worker `to` (another one). */

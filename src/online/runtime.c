@@ -826,9 +826,37 @@ static uint64_t settings_digest(const struct settings *st) {
     return h;
 }
 
+/* A program started directly, not by simpi run, with SIMPI_* variables in
+ * its environment (set by hand, or left over): they are how simpi run hands
+ * its options to the program, not settings of their own, so they are
+ * ignored, and said so once: the program runs as one rank, quietly, as
+ * started directly. */
+static void ignore_hand_set_variables(void) {
+    extern char **environ;
+    int others = 0;
+    const char *first = NULL;
+    for (char **e = environ; *e; e++) {
+        if (strncmp(*e, "SIMPI_", 6)) continue;
+        if (first)
+            others++;
+        else
+            first = *e;
+    }
+    if (!first) return;
+    fprintf(stderr,
+            "simpi: %s was started directly, not by simpi run: %.*s%s in its environment %s "
+            "ignored (simpi run's way to pass its options); it runs as one rank. To simulate N "
+            "ranks: simpi run -n N %s\n",
+            program_invocation_name, (int)strcspn(first, "="), first,
+            others ? " and the other SIMPI_* variables" : "", others ? "are" : "is",
+            program_invocation_name);
+    scrub_environment();
+}
+
 static void read_settings(struct settings *st) {
+    st->launched = getenv("SIMPI_RUN") != NULL;
+    if (!st->launched) ignore_hand_set_variables();
     st->np = env_copy("SIMPI_NP");
-    st->launched = st->np != NULL;
     st->sets = env_copy("SIMPI_SET");
     st->platform = env_copy("SIMPI_PLATFORM");
     st->cpu = env_copy("SIMPI_CPU");
@@ -866,6 +894,7 @@ static void read_settings(struct settings *st) {
     if (st->done_fd >= 0 &&
         fcntl(st->done_fd, F_SETFD, FD_CLOEXEC) != 0) /* not the ranks' children */
         st->done_fd = -1;
+    workers_read_patience();
     scrub_environment();
 }
 

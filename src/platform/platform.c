@@ -269,6 +269,12 @@ static void take_origin(struct conf_node *n, const char *origin) {
  * as KEY=VALUE pairs (at=1ms,node=3,kind=crash). */
 static bool append_fault(struct conf_node *root, const char *spec, struct sim_error *err) {
     size_t len = strlen(spec);
+    if (spec[0] != '{' && spec[strcspn(spec, " \t[{")] &&
+        strchr(" \t", spec[strcspn(spec, " \t[{")]))
+        return err_set(err,
+                       "--fault %.120s: KEY=VALUE pairs are separated by commas, not spaces "
+                       "(e.g. --fault at=1ms,node=3,kind=crash)",
+                       spec);
     char *text = xmalloc(2 * len + 32), *o = text;
     o += sprintf(o, "faults:\n  - ");
     bool yaml = spec[0] == '{';

@@ -285,6 +285,12 @@ static const char *invisible_cause(const char *l) {
     return "";
 }
 
+/* "simpi-trace 1", trailing spaces or tabs allowed (as on every line). */
+static bool is_version_line(const char *l) {
+    if (strncmp(l, "simpi-trace 1", 13) != 0) return false;
+    return l[13 + strspn(l + 13, " \t")] == '\0';
+}
+
 static bool blank_or_comment(const char *l) {
     while (*l == ' ' || *l == '\t' || *l == '\r')
         l++;
@@ -311,7 +317,7 @@ static bool read_header(struct trace_reader *t, struct source *s, int32_t *nrank
                 return err_at(
                     err, s->path, s->line,
                     "not a simpi trace: expected the header 'simpi-trace 1', found '%.40s'", l);
-            if (strcmp(l, "simpi-trace 1") != 0)
+            if (!is_version_line(l))
                 return err_at(err, s->path, s->line,
                               "unsupported trace version '%.40s'; this simpi reads "
                               "'simpi-trace 1'%s",

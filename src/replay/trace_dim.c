@@ -453,15 +453,29 @@ static bool dim_header(struct dim_reader *d, const char *l) {
  * million tasks several MiB. */
 #define DIM_MAX_LINE (64 << 20)
 
+/* Drops the spaces and tabs that end a line (before its newline, if any):
+ * an editor's leftovers, invisible and meaningless. */
+static void trim_trailing_blanks(char *line, size_t len) {
+    bool newline = len > 0 && line[len - 1] == '\n';
+    size_t end = len - newline;
+    while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\t'))
+        end--;
+    if (newline) line[end++] = '\n';
+    line[end] = '\0';
+}
+
 /* Reads one whole line into *line, growing it (up to DIM_MAX_LINE: then
- * *too_long). False at the end of the file. */
+ * *too_long), without its trailing blanks. False at the end of the file. */
 static bool read_line(gzFile f, char **line, size_t *cap, bool *too_long) {
     size_t len = 0;
     (*line)[0] = 0;
     while (gzgets(f, *line + len, (int)(*cap - len))) {
         len += strlen(*line + len);
-        if (len > 0 && (*line)[len - 1] == '\n') return true;
-        if (len + 1 < *cap) return true; /* the last line, without a newline */
+        bool whole = (len > 0 && (*line)[len - 1] == '\n') || len + 1 < *cap;
+        if (whole) { /* (or the last line, without a newline) */
+            trim_trailing_blanks(*line, len);
+            return true;
+        }
         if (*cap >= DIM_MAX_LINE) {
             *too_long = true;
             return true;
