@@ -167,6 +167,48 @@ static bool contends(const struct sim *s, int32_t from, int32_t to) {
     return s->cont && (s->ranks[from].node != s->ranks[to].node || s->net->intra_contention);
 }
 
+/* --- copies inside a node (network.intra_copies: serial, docs/network.md):
+ * one core copies one message at a time. An eager message is copied by its
+ * sender's core when it is sent (into the shared buffer); a rendezvous
+ * message by its receiver's once cleared (one copy straight from the
+ * sender's buffer, as MPICH and Open MPI do with CMA or XPMEM). A copy of S
+ * bytes holds the core for W(S) = T(S) - T(0) and its data arrive T(S)
+ * after it starts. A node's ranks are all on one worker (a split run), so a
+ * rank's copies are that worker's to order. --- */
+
+static bool copies_serial(const struct sim *s, int32_t from, int32_t to) {
+    return s->net->serial_copies && s->ranks[from].node == s->ranks[to].node &&
+           !contends(s, from, to);
+}
+
+/* When the copy of `size` bytes by `copier`'s core, ready at `ready`,
+ * starts: at the earliest gap between the copies it took on already. */
+static simtime_t copy_start(struct sim *s, int32_t copier, int64_t size, simtime_t ready) {
+    int32_t node = s->ranks[copier].node;
+    simtime_t cost = network_cost(s->net, node, node, size);
+    if (cost == SIMTIME_NEVER || ready == SIMTIME_NEVER || cost <= s->net->intra_zero) return ready;
+    struct srank *r = &s->ranks[copier];
+    if (!r->copies) r->copies = xcalloc(1, sizeof *r->copies);
+    return nic_side_reserve(r->copies, s->eng.now, ready, cost - s->net->intra_zero);
+}
+
+/* An eager message inside a node, sent at its post: its sender's core
+ * copies it after the copies before it; if that delays it, its data travel
+ * as a transfer whose arrival is known now (matched: pair_transfer). */
+static void send_eager_copy(struct sim *s, struct request *send) {
+    int32_t node = s->ranks[send->owner].node;
+    simtime_t cost = network_cost(s->net, node, node, send->size);
+    simtime_t start = copy_start(s, send->owner, send->size, send->post_time);
+    if (start == send->post_time) return; /* not delayed: match() times it */
+    uint32_t id = transfer_new(s);
+    struct xfer *x = &s->xfers[id];
+    x->eager = 1;
+    x->from = send->owner;
+    x->to = send->peer;
+    x->arrival = simtime_add(start, cost);
+    send->xfer = id;
+}
+
 /* Counts a message between nodes for the run's network statistics. */
 static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
                          simtime_t recv_done) {
@@ -357,11 +399,13 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     /* the data's arrival may come later: a contention model's, or the
      * interfaces' (an eager message's if they took it at its send) */
     bool at_match = s->plat->transfer_at_match; /* mpi.transfer_start: match */
+    bool copies = copies_serial(s, send->owner, recv->owner);
     bool deferred =
-        contends(s, send->owner, recv->owner) ||
+        contends(s, send->owner, recv->owner) || (copies && send->xfer) ||
         (through_interfaces(s, send->owner, recv->owner) && (!eager || send->xfer || at_match));
     if (eager) {
         simtime_t leaves = at_match ? sim_max(ts, tr) : ts;
+        if (copies && at_match) leaves = copy_start(s, send->owner, send->size, leaves);
         recv_done =
             sim_max(tr, simtime_add(leaves, network_cost(s->net, sr->node, rr->node, send->size)));
         if (!deferred && !s->recv_free) recv_done = loggp_recv_done(s, recv->owner, recv_done);
@@ -369,6 +413,7 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     } else {
         simtime_t matched = sim_max(tr, simtime_add(ts, ctrl));
         simtime_t cleared = simtime_add(matched, ctrl);
+        if (copies) cleared = copy_start(s, recv->owner, send->size, cleared);
         recv_done = simtime_add(cleared, network_cost(s->net, sr->node, rr->node, send->size));
         if (recv_done == SIMTIME_NEVER && !s->cont) deferred = false; /* said below */
         if (!deferred && !s->recv_free) recv_done = loggp_recv_done(s, recv->owner, recv_done);
@@ -469,6 +514,8 @@ static simtime_t arrival(const struct sim *s, const struct request *send) {
     const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[send->peer];
     if (s->cont && send->xfer && s->xfers[send->xfer].arrival != SIMTIME_NEVER)
         return s->xfers[send->xfer].arrival;
+    if (send->xfer && copies_serial(s, send->owner, send->peer))
+        return s->xfers[send->xfer].arrival; /* eager, after its sender's earlier copies */
     if (s->nics && send->xfer) return s->xfers[send->xfer].head; /* eager: the head */
     if (send->size <= s->plat->eager_limit && !s->plat->transfer_at_match)
         return simtime_add(send->post_time, network_cost(s->net, sr->node, rr->node, send->size));
@@ -749,6 +796,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     bool leaves = eager && !s->plat->transfer_at_match; /* else its data wait for the match */
     if (leaves && contends(s, rank, wdest)) start_eager_transfer(s, r);
     if (leaves && through_interfaces(s, rank, wdest)) nics_send_eager(s, r);
+    if (leaves && copies_serial(s, rank, wdest)) send_eager_copy(s, r);
     if (!sim_local(s, wdest)) { /* its receiver's worker matches it */
         s->cross->envelope(s, r);
         if (!(r->flags & RF_SUB)) r->data = NULL;

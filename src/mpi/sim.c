@@ -112,11 +112,13 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
 
 void sim_destroy(struct sim *s) {
     if (!s) return;
-    for (int32_t i = 0; i < s->nranks; i++)
+    for (int32_t i = 0; i < s->nranks; i++) {
         if (s->ranks[i].bsend) {
             free(s->ranks[i].bsend->held);
             free(s->ranks[i].bsend);
         }
+        free(s->ranks[i].copies);
+    }
     pt2pt_free_payloads(s);
     comm_free_all(s);
     analytic_free_all(s);

@@ -34,6 +34,19 @@ static bool read_interfaces(struct network *n, const struct conf_node *net, stru
     return true;
 }
 
+/* network.intra_copies: serial (the default) or unlimited. A flow model
+ * sharing the node's memory (intra_contention) times those copies itself. */
+static bool read_intra_copies(struct network *n, const struct conf_node *net,
+                              struct sim_error *err) {
+    static const char *const kinds[] = {"serial", "unlimited", NULL};
+    int unlimited = 0;
+    if (net && conf_map_get(net, "intra_copies") &&
+        !conf_get_enum(net, "network", "intra_copies", kinds, &unlimited, err))
+        return false;
+    n->serial_copies = !unlimited && !n->intra_contention;
+    return true;
+}
+
 static bool read_contention(struct network *n, const struct conf_node *net, struct sim_error *err) {
     const struct conf_node *cn = net ? conf_map_get(net, "contention") : NULL;
     static const char *const models[] = {"none", "buses", "flow", NULL};
@@ -66,7 +79,7 @@ static bool read_contention(struct network *n, const struct conf_node *net, stru
                           "'network.intra_contention' needs an intra model with a bandwidth "
                           "(affine, piecewise or loggp), not a table");
     }
-    if (!read_interfaces(n, net, err)) return false;
+    if (!read_interfaces(n, net, err) || !read_intra_copies(n, net, err)) return false;
     static const char *const counts[] = {"buses", "links_per_node"};
     int64_t *dst[] = {&n->buses, &n->links_per_node};
     for (int i = 0; i < 2; i++) {

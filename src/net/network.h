@@ -38,6 +38,8 @@ struct network {
     enum contention_kind contention;
     int64_t buses, links_per_node; /* buses model: 0 = unlimited */
     bool intra_contention;         /* flow: messages inside a node share its memory */
+    bool serial_copies;            /* a rank's core copies its messages inside a node one
+                                      after another (network.intra_copies: serial) */
     bool serial_interfaces;        /* contention none: each node's interface carries its messages
                                       one after another (network.interfaces: serial, the default) */
     struct path_cost *paths;       /* cache of route costs by node pair (topologies) */

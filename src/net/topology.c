@@ -17,8 +17,8 @@ static const struct topo_ops *const all_topologies[] = {
 /* Keys of `network:` every topology accepts; a topology adds its shape
  * keys and its link classes. */
 static const char *const common_keys[] = {
-    "topology", "link_latency",   "link_bandwidth",   "overhead",   "contention",
-    "buses",    "links_per_node", "intra_contention", "interfaces", NULL};
+    "topology",       "link_latency",     "link_bandwidth", "overhead",     "contention", "buses",
+    "links_per_node", "intra_contention", "interfaces",     "intra_copies", NULL};
 
 int topo_get_list(const struct conf_node *map, const char *key, int64_t min, int64_t max,
                   int64_t *out, int maxn, struct sim_error *err) {

@@ -315,7 +315,8 @@ struct cfg_platform {
     long nodes, cores, buses;
     double net_bw, speed, intra_bw, inter_startup, intra_startup;
     long in_links;
-    char *mapping; /* "0,0,1,1..." */
+    long intra_buses; /* 0: no limit on a node's simultaneous copies */
+    char *mapping;    /* "0,0,1,1..." */
     bool node_seen;
     long tasks_per_node; /* predefined mapping: N TASKS_PER_NODE (0: none) */
     bool interleaved;    /* predefined mapping: INTERLEAVED */
@@ -348,7 +349,7 @@ static bool cfg_count(struct scanner *s, int line, const char *v, const char *wh
 static bool cfg_node(struct scanner *s, int line, char **f, int n, bool multi,
                      struct cfg_platform *c) {
     double speed, intra_lat = 0, intra_bw = 0, inter_lat = 0;
-    long procs, in_links;
+    long procs, in_links, intra_buses = 0;
     int o = n == 13 ? -1 : 0; /* the 13-field form has no node id */
     bool ok;
     if (n == 14 || n == 13)
@@ -356,6 +357,7 @@ static bool cfg_node(struct scanner *s, int line, char **f, int n, bool multi,
              cfg_number(s, line, f[4 + o], "speed_ratio_instrumented_vs_simulated", &speed) &&
              cfg_number(s, line, f[5 + o], "intra_node_startup", &intra_lat) &&
              cfg_number(s, line, f[6 + o], "intra_node_bandwidth", &intra_bw) &&
+             cfg_count(s, line, f[7 + o], "intra_node_buses", &intra_buses) &&
              cfg_number(s, line, f[10 + o], "inter_node_startup", &inter_lat) &&
              cfg_count(s, line, f[11 + o], "inter_node_input_links", &in_links);
     else if (n == 11 && !multi)
@@ -382,6 +384,7 @@ static bool cfg_node(struct scanner *s, int line, char **f, int n, bool multi,
     c->intra_bw = intra_bw;
     c->inter_startup = inter_lat;
     c->in_links = in_links;
+    c->intra_buses = intra_buses;
     return true;
 }
 
@@ -507,10 +510,14 @@ static bool cfg_record(struct scanner *s, int line, char *name, char *body,
     return cfg_neutral(s, line, name, f, n);
 }
 
-/* Dimemas' bandwidths are MB/s; 0 is no limit. */
+/* Dimemas' bandwidths are MB/s of 2^20 bytes (its simulator divides
+ * 10^9 ns by 2^20 and by the value: 953.674316 is 10^9 B/s); 0 is no limit. */
 static void cfg_bandwidth(FILE *y, const char *key, double mbs) {
+    char v[40];
+    snprintf(v, sizeof v, "%.15g", mbs); /* as written, unless that loses a bit */
+    if (strtod(v, NULL) != mbs) snprintf(v, sizeof v, "%.17g", mbs);
     if (mbs > 0)
-        fprintf(y, "  %s: %.17gMB/s\n", key, mbs);
+        fprintf(y, "  %s: %sMiB/s\n", key, v);
     else
         fprintf(y, "  %s: 1000000GB/s # Dimemas' 0: no limit\n", key);
 }
@@ -532,6 +539,8 @@ static bool cfg_yaml(struct scanner *s, const struct cfg_platform *c, FILE *y) {
                 c->in_links);
     else
         fprintf(y, "network:\n  interfaces: unlimited # Dimemas' 0 buses and links: no limit\n");
+    if (c->intra_buses == 0) /* else one copy at a time per core: the closest simpi has */
+        fprintf(y, "  intra_copies: unlimited # Dimemas' 0 intra-node buses: no limit\n");
     if (c->fs_seen) {
         fprintf(y, "storage:\n  latency: %.9gs\n", c->fs_latency);
         cfg_bandwidth(y, "bandwidth", c->fs_bw);

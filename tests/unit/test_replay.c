@@ -585,6 +585,52 @@ static void test_flow_two_share_a_link(void) {
     CHECK_EQ_INT(o.finish[2], 1000 * US);
 }
 
+/* Copies inside a node (network.intra_copies: serial): plat8's node 0
+ * holds ranks 0 and 1; T(S) = 1 us + S / 1 GB/s, so a copy holds a core
+ * for W(S) = S / 1 GB/s. */
+/* Rank 0 sends 4 messages of `size` bytes to rank 1 at once (isends,
+ * irecvs, waitall). */
+static void four_messages(char *trace, size_t n, int size) {
+    snprintf(trace, n, "simpi-trace 1\nranks 2\n");
+    for (int i = 0; i < 4; i++)
+        snprintf(trace + strlen(trace), n - strlen(trace),
+                 "0 isend 1 %d req=%d\n1 irecv 0 %d req=%d\n", size, i, size, i);
+    snprintf(trace + strlen(trace), n - strlen(trace), "0 waitall\n1 waitall\n");
+}
+
+static void test_intra_copies_serial(void) {
+    /* 4 eager messages of 10 kB from rank 0 to rank 1 at 0: rank 0's core
+     * copies them one after another, each W = 10 us; the k-th (from 1)
+     * starts at 10 (k - 1) us and arrives 1 + 10 k us: the last at 41 us
+     * (unlimited: all at 11 us) */
+    char trace[1024];
+    four_messages(trace, sizeof trace, 10000);
+    struct outcome o = run_with(plat8, NULL, 0, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[1], 41 * US);
+    const char *unlimited[] = {"network.intra_copies=unlimited"};
+    o = run_with(plat8, unlimited, 1, trace);
+    CHECK_EQ_INT(o.finish[1], 11 * US);
+    /* the same 4 messages of 100 kB (rendezvous past 64 KiB): each cleared
+     * at 2 us (request-to-send, clear-to-send: 1 us each), then rank 1's
+     * core copies them one after another, W = 100 us: the last starts at
+     * 2 + 300 us and arrives 1 + 100 us later, 403 us (unlimited: 103) */
+    four_messages(trace, sizeof trace, 100000);
+    o = run_with(plat8, NULL, 0, trace);
+    CHECK_EQ_INT(o.finish[1], 403 * US);
+    CHECK_EQ_INT(o.finish[0], 403 * US);
+    o = run_with(plat8, unlimited, 1, trace);
+    CHECK_EQ_INT(o.finish[1], 103 * US);
+    /* a copy waits only for its own core: rank 0 sends 100 kB to rank 1
+     * while rank 1 sends 100 kB to rank 0; each receiver copies its own,
+     * both end at 2 + 100 + 1 = 103 us */
+    o = run_with(plat8, NULL, 0,
+                 "simpi-trace 1\nranks 2\n0 isend 1 100000 req=0\n0 irecv 1 100000 req=1\n"
+                 "1 isend 0 100000 req=0\n1 irecv 0 100000 req=1\n0 waitall\n1 waitall\n");
+    CHECK_EQ_INT(o.finish[0], 103 * US);
+    CHECK_EQ_INT(o.finish[1], 103 * US);
+}
+
 static void test_flow_third_arrives(void) {
     /* A = 0 -> 1 starts at 0 alone (1 GB/s): by 0.5 ms it has sent 0.5e6 B.
      * B = 0 -> 2 starts at 0.5 ms: both at 0.5 GB/s; A's last 0.5e6 B take
@@ -746,7 +792,9 @@ static void test_recv_overhead_order(void) {
 
 /* network.intra_contention: two ranks on one node (intra: 1 GB/s, no
  * latency); rank 0's two 1e6 B messages to rank 1 share the node's memory:
- * 0.5 GB/s each, both received at 2 ms (1 ms each without). */
+ * 0.5 GB/s each, both received at 2 ms. Without it, rank 1's core copies
+ * them one after another (network.intra_copies: serial): at 1 and 2 ms;
+ * with unlimited copies as well, both at 1 ms. */
 static void test_flow_intra_node(void) {
     const char *plat = "nodes: 2\ncores_per_node: 2\n"
                        "intra: {model: affine, latency: 0us, bandwidth: 1GB/s}\n"
@@ -757,8 +805,10 @@ static void test_flow_intra_node(void) {
     struct outcome o = run_with(plat, NULL, 0, trace);
     CHECK_EQ_INT(o.status, SIM_OK);
     CHECK_EQ_INT(o.finish[1], 2000 * US);
-    const char *off[] = {"network.intra_contention=false"};
+    const char *off[] = {"network.intra_contention=false", "network.intra_copies=unlimited"};
     o = run_with(plat, off, 1, trace);
+    CHECK_EQ_INT(o.finish[1], 2000 * US);
+    o = run_with(plat, off, 2, trace);
     CHECK_EQ_INT(o.finish[1], 1000 * US);
 }
 
@@ -1218,6 +1268,7 @@ TEST_LIST(replay_tests) = {
     {"replay.flow_scatter_backbone", test_flow_scatter_backbone},
     {"replay.flow_two_share", test_flow_two_share_a_link},
     {"replay.flow_third_arrives", test_flow_third_arrives},
+    {"replay.intra_copies_serial", test_intra_copies_serial},
     {"replay.flow_slowest_link", test_flow_slowest_link},
     {"replay.buses_one_bus", test_buses_one_bus},
     {"replay.buses_links_per_node", test_buses_links_per_node},
