@@ -245,10 +245,10 @@ void nics_send_eager(struct sim *s, struct request *send) {
     reserve_injection(s, x, ready); /* the envelope takes the times to the receiver's worker */
 }
 
-void nics_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
+void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, simtime_t cleared) {
     struct xfer *x = &s->xfers[id];
     x->to = x->recv->owner;
-    nics_set_costs(s, x, x->send->size, x->send->seq);
+    nics_set_costs(s, x, size, seq);
     if (!sim_local(s, x->from)) { /* the sender's worker reserves its side */
         s->cross->clear_to_send(s, id, cleared);
         return;

@@ -357,21 +357,25 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
     struct xfer *x = &s->xfers[id];
     x->eager = eager; /* a synchronous send's acknowledgement follows */
     x->recv = recv;
-    x->send = send; /* waits for the data, or (buffered) holds its buffer until then */
     x->from = send->owner;
     x->order = send->seq;
     if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
-    if (!s->cont)
-        nics_clear_to_send(s, id, simtime_add(matched, ctrl));
-    else
-        contention_start(s->cont, s->ranks[send->owner].node, s->ranks[recv->owner].node,
-                         send->size, simtime_add(matched, ctrl), (void *)(uintptr_t)id);
-    if (!eager || !pt2pt_done_at_post(s, send) || s->xfers[id].send != send) return;
-    s->xfers[id].send = NULL; /* done at its post: nothing waits for the data */
-    if (send->remote)
+    /* a send done at its post lets go before the transfer starts, which
+     * may end it at once (and free the send with it) */
+    bool let_go = eager && pt2pt_done_at_post(s, send);
+    x->send = let_go ? NULL : send; /* else waits for the data, or holds its buffer */
+    int32_t from_node = s->ranks[send->owner].node;
+    int64_t size = send->size;
+    uint32_t seq = send->seq;
+    if (let_go && send->remote)
         s->cross->settle(s, send);
-    else
+    else if (let_go)
         request_maybe_free(s, send);
+    if (!s->cont)
+        nics_clear_to_send(s, id, size, seq, simtime_add(matched, ctrl));
+    else
+        contention_start(s->cont, from_node, s->ranks[recv->owner].node, size,
+                         simtime_add(matched, ctrl), (void *)(uintptr_t)id);
 }
 
 /* A matched pair whose data are there at `ready`, with a receive overhead:
@@ -396,6 +400,8 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     simtime_t ctrl = network_control_cost(s->net, sr->node, rr->node);
     simtime_t recv_done, send_done;
     bool eager = send->size <= s->plat->eager_limit;
+    /* mpi.rendezvous: direct, SMPI's: the data leave once both are posted */
+    simtime_t handshake = !eager && s->plat->rendezvous_direct ? 0 : ctrl;
     /* the data's arrival may come later: a contention model's, or the
      * interfaces' (an eager message's if they took it at its send) */
     bool at_match = s->plat->transfer_at_match; /* mpi.transfer_start: match */
@@ -411,8 +417,8 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
         if (!deferred && !s->recv_free) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
     } else {
-        simtime_t matched = sim_max(tr, simtime_add(ts, ctrl));
-        simtime_t cleared = simtime_add(matched, ctrl);
+        simtime_t matched = sim_max(tr, simtime_add(ts, handshake));
+        simtime_t cleared = simtime_add(matched, handshake);
         if (copies) cleared = copy_start(s, recv->owner, send->size, cleared);
         recv_done = simtime_add(cleared, network_cost(s->net, sr->node, rr->node, send->size));
         if (recv_done == SIMTIME_NEVER && !s->cont) deferred = false; /* said below */
@@ -447,7 +453,7 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     send->flags |= RF_MATCHED;
     account_transfer(s, send, recv);
     if (deferred) {
-        match_deferred(s, send, recv, ctrl);
+        match_deferred(s, send, recv, handshake);
         return;
     }
     if (s->recv_free) { /* the data are there at recv_done: then the receiver's CPU */

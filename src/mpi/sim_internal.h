@@ -495,9 +495,10 @@ void nics_destroy(struct sim *s);
 uint32_t nics_eager_xfer(struct sim *s, int32_t from, int32_t to, int64_t size, uint32_t seq);
 /* An eager send through the interfaces, when posted. */
 void nics_send_eager(struct sim *s, struct request *send);
-/* A matched rendezvous transfer (send, recv and from set) whose
- * clear-to-send reaches its sender at `cleared`. */
-void nics_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
+/* A matched rendezvous transfer (recv and from set) of `size` bytes, the
+ * sender's message number seq, whose clear-to-send reaches its sender at
+ * `cleared`. */
+void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, simtime_t cleared);
 /* The costs of a transfer of `size` bytes from x->from to x->to, and its
  * place (seq) among the sender's messages. */
 void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq);

@@ -31,8 +31,8 @@ static const char *const top_keys[] = {"name",
 static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
                                            "concurrency", "root",    NULL};
 static const char *const mpi_keys[] = {
-    "eager_limit",  "send_overhead", "recv_overhead", "wait_overhead",  "gap",
-    "gap_per_byte", "poll_cost",     "coll",          "transfer_start", NULL};
+    "eager_limit", "send_overhead", "recv_overhead",  "wait_overhead", "gap", "gap_per_byte",
+    "poll_cost",   "coll",          "transfer_start", "rendezvous",    NULL};
 
 static bool read_nodes(struct platform *p, struct sim_error *err) {
     const char *s = conf_get_scalar(p->conf, "", "nodes", err);
@@ -159,6 +159,10 @@ static bool read_mpi(struct platform *p, struct sim_error *err) {
     int start = 0;
     if (!conf_get_enum(m, "mpi", "transfer_start", starts, &start, err)) return false;
     p->transfer_at_match = start == 1;
+    static const char *const rendezvous[] = {"handshake", "direct", NULL};
+    int direct = 0;
+    if (!conf_get_enum(m, "mpi", "rendezvous", rendezvous, &direct, err)) return false;
+    p->rendezvous_direct = direct == 1;
     return true;
 }
 

@@ -44,6 +44,7 @@ struct platform {
      * the default, as MPI libraries do) or once a receive matches it (true,
      * SMPI's default: smpi/async-small-thresh 0) */
     bool transfer_at_match;
+    bool rendezvous_direct; /* mpi.rendezvous: direct (SMPI's: no request-to-send, clear-to-send) */
     /* LogGP / Dimemas CPU and injection costs (docs/network.md), 0 = none:
      * CPU time per send call, per received message, per wait call; the
      * gap between a rank's injections and its per-byte part */

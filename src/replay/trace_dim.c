@@ -158,6 +158,7 @@ static bool int_field(struct dim_reader *d, const char *s, const char *what, lon
                       long *out) {
     char *end;
     errno = 0;
+    *out = 0; /* set either way: compilers that inline the callers see it */
     long v = strtol(s, &end, 10);
     if (end == s || *end || errno || v < lo || v > hi)
         return dfail(d, "field '%s': found '%s', expected an integer from %ld to %ld", what, s, lo,
@@ -167,7 +168,7 @@ static bool int_field(struct dim_reader *d, const char *s, const char *what, lon
 }
 
 static bool comm_field(struct dim_reader *d, const char *s) {
-    long c;
+    long c = 0;
     if (!int_field(d, s, "communicator", 0, INT32_MAX, &c)) return false;
     for (int i = 0; i < d->nworld; i++)
         if (d->world_ids[i] == c) return true;
@@ -196,7 +197,7 @@ static bool p2p_fields(struct dim_reader *d, char **f, int n, long *peer, long *
 }
 
 static bool dim_send(struct dim_reader *d, int32_t r, char **f, int n) {
-    long peer, size, tag, sync;
+    long peer = 0, size = 0, tag = 0, sync = 0;
     if (!p2p_fields(d, f, n, &peer, &size, &tag, &sync)) return false;
     if (peer < 0) return dfail(d, "a send to task %ld", peer);
     const char *op = sync & 2 ? (sync & 1 ? "issend" : "isend") : (sync & 1 ? "ssend" : "send");
@@ -209,7 +210,7 @@ static bool dim_send(struct dim_reader *d, int32_t r, char **f, int n) {
 }
 
 static bool dim_recv(struct dim_reader *d, int32_t r, char **f, int n) {
-    long peer, size, tag, type;
+    long peer = 0, size = 0, tag = 0, type = 0;
     if (!p2p_fields(d, f, n, &peer, &size, &tag, &type)) return false;
     char src[16], tg[24];
     peer_text(peer, src, sizeof src);
@@ -302,7 +303,7 @@ static bool glop_wait(struct dim_reader *d, int32_t r, long op) {
 
 static bool glop_fields(struct dim_reader *d, char **f, int n, long *id, long *root, long *sent,
                         long *recvd, long *sync) {
-    long root_th;
+    long root_th = 0;
     if (n != 9 && n != 10)
         return dfail(d, "a global operation has %d fields, expected 9 or 10 (with SYNC)", n);
     *sync = DIM_GLOP_SYNC;
@@ -316,7 +317,7 @@ static bool glop_fields(struct dim_reader *d, char **f, int n, long *id, long *r
 }
 
 static bool dim_glop(struct dim_reader *d, int32_t r, char **f, int n) {
-    long id, root, sent, recvd, sync;
+    long id = 0, root = 0, sent = 0, recvd = 0, sync = 0;
     if (!glop_fields(d, f, n, &id, &root, &sent, &recvd, &sync)) return false;
     long op = id % DIM_GLOPS; /* the immediate forms share their blocking form's model */
     int kind = glops[op].kind;
@@ -339,7 +340,7 @@ static bool dim_glop(struct dim_reader *d, int32_t r, char **f, int n) {
 }
 
 static bool dim_event(struct dim_reader *d, int32_t r, char **f, int n) {
-    long type, value;
+    long type = 0, value = 0;
     if (n != 5) return dfail(d, "an event has %d fields, expected 5", n);
     if (!int_field(d, f[3], "event type", 0, INT64_MAX / 2, &type) ||
         !int_field(d, f[4], "event value", 0, INT64_MAX / 2, &value))
@@ -365,7 +366,7 @@ static bool dim_burst(struct dim_reader *d, int32_t r, char **f, int n) {
 static bool dim_record(struct dim_reader *d, char *l) {
     char *f[DIM_MAX_FIELDS];
     int n = split_colons(l, f, DIM_MAX_FIELDS);
-    long op, task, thread;
+    long op = 0, task = 0, thread = 0;
     if (n < 3 || !int_field(d, f[0], "operation", 0, 20, &op) ||
         !int_field(d, f[1], "task", 0, d->ntasks - 1, &task) ||
         !int_field(d, f[2], "thread", 0, 0, &thread))
@@ -394,7 +395,7 @@ static bool dim_record(struct dim_reader *d, char *l) {
 static bool dim_definition(struct dim_reader *d, char *l) {
     char *f[4];
     int n = split_colons(l, f, 4);
-    long type, id, size;
+    long type = 0, id = 0, size = 0;
     if (n < 4 || !int_field(d, f[1], "definition type", 1, 3, &type)) return false;
     if (type != 1) return true; /* files and windows: no simulated effect */
     char *rest = f[3];

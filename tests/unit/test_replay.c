@@ -631,6 +631,35 @@ static void test_intra_copies_serial(void) {
     CHECK_EQ_INT(o.finish[1], 103 * US);
 }
 
+/* mpi.transfer_start: match through the serial interfaces: a message of 0
+ * bytes that is matched leaves and arrives at once (nothing to take in),
+ * which ended its transfer inside the match and freed its send twice, so
+ * a 4-rank barrier stopped as a deadlock. plat4: L = 10 us between nodes;
+ * the dissemination barrier's 2 rounds of one message: 20 us. */
+static void test_match_start_barrier(void) {
+    const char *match[] = {"mpi.transfer_start=match"};
+    struct outcome o = run_with(plat4, match, 1,
+                                "simpi-trace 1\nranks 4\n0 barrier\n1 barrier\n2 barrier\n"
+                                "3 barrier\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.predicted, 20 * US);
+}
+
+/* mpi.rendezvous: direct (SMPI's large messages): the data leave once both
+ * sides are posted, without request-to-send and clear-to-send. plat4: a
+ * ping-pong of 10^6 B (past the eager limit) at L = 10 us, 100 MB/s takes
+ * 2 (L + S/B) = 20,020 us; with the handshake 2 (3L + S/B) = 20,060 us. */
+static void test_rendezvous_direct(void) {
+    const char *trace = "simpi-trace 1\nranks 2\n0 send 1 1000000\n0 recv 1 1000000\n"
+                        "1 recv 0 1000000\n1 send 0 1000000\n";
+    const char *direct[] = {"mpi.rendezvous=direct"};
+    struct outcome o = run_with(plat4, direct, 1, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.predicted, 20020 * US);
+    o = run_with(plat4, NULL, 0, trace);
+    CHECK_EQ_INT(o.predicted, 20060 * US);
+}
+
 static void test_flow_third_arrives(void) {
     /* A = 0 -> 1 starts at 0 alone (1 GB/s): by 0.5 ms it has sent 0.5e6 B.
      * B = 0 -> 2 starts at 0.5 ms: both at 0.5 GB/s; A's last 0.5e6 B take
@@ -1269,6 +1298,8 @@ TEST_LIST(replay_tests) = {
     {"replay.flow_two_share", test_flow_two_share_a_link},
     {"replay.flow_third_arrives", test_flow_third_arrives},
     {"replay.intra_copies_serial", test_intra_copies_serial},
+    {"replay.match_start_barrier", test_match_start_barrier},
+    {"replay.rendezvous_direct", test_rendezvous_direct},
     {"replay.flow_slowest_link", test_flow_slowest_link},
     {"replay.buses_one_bus", test_buses_one_bus},
     {"replay.buses_links_per_node", test_buses_links_per_node},
