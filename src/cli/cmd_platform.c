@@ -13,6 +13,8 @@
 #include "core/hostload.h"
 #include "core/outfile.h"
 #include "core/pool.h"
+#include "core/units.h"
+#include "mpi/coll/coll.h"
 #include "net/network.h"
 #include "platform/import.h"
 #include "platform/platform.h"
@@ -131,11 +133,90 @@ static int platform_convert(int argc, char **argv) {
     return 0;
 }
 
+/* The operation named on the command line, or COLL_KINDS. */
+static int collective_kind(const char *name) {
+    for (int k = 0; k < COLL_KINDS; k++)
+        if (!strcmp(sim_coll_name((enum coll_kind)k), name)) return k;
+    return COLL_KINDS;
+}
+
+/* Prints how the platform's collective settings choose the algorithm of
+ * one call: a forced algorithm, the path through MPICH's selection file,
+ * or the selector's built-in rule. */
+static void explain_selection(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
+                              int64_t size, bool nonblocking) {
+    unsigned how = nonblocking ? COLL_CALL_NONBLOCKING : 0;
+    const struct coll_algo *a = coll_select_call(cfg, kind, n, size, how);
+    printf("%s%s of %lld B on %d ranks: ", nonblocking ? "i" : "", sim_coll_name(kind),
+           (long long)size, n);
+    if (cfg->forced[kind]) {
+        printf("%s (forced by mpi.coll.%s)\n", a->name, sim_coll_name(kind));
+        return;
+    }
+    char path[2048] = "";
+    if (cfg->selection &&
+        coll_selection_pick(cfg->selection, kind, n, size, nonblocking, path, sizeof path)) {
+        printf("%s\n  MPICH selection file: %s\n", a->name, path);
+        return;
+    }
+    printf("%s (the %s selector's built-in rule%s)\n", a->name, coll_selector_names[cfg->selector],
+           cfg->selection ? ": the selection file has none for it" : "");
+    if (path[0]) printf("  MPICH selection file: %s\n", path);
+}
+
+/* `simpi platform collective OP SIZE RANKS [FILE] [--nonblocking] [--set ...]` */
+static int platform_collective(int argc, char **argv) {
+    struct platform_opts o = {0};
+    const char *pos[3] = {NULL, NULL, NULL};
+    int npos = 0;
+    bool nonblocking = false;
+    for (int i = 2; i < argc; i++) {
+        int r = cli_platform_option(&o, argc, argv, &i);
+        if (r < 0) return EXIT_USAGE;
+        if (r > 0) continue;
+        if (!strcmp(argv[i], "--nonblocking")) {
+            nonblocking = true;
+        } else if (argv[i][0] != '-' && npos < 3) {
+            pos[npos++] = argv[i];
+        } else if (argv[i][0] != '-' && !o.path) {
+            o.path = argv[i];
+        } else {
+            fprintf(stderr, "simpi platform collective: unexpected argument '%s'\n", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    int kind = npos == 3 ? collective_kind(pos[0]) : COLL_KINDS;
+    int64_t size = 0;
+    char *end = NULL;
+    long n = npos == 3 ? strtol(pos[2], &end, 10) : 0;
+    if (kind == COLL_KINDS || !units_parse_size(pos[1], true, false, &size, NULL) || !end || *end ||
+        n < 1 || n > INT32_MAX) {
+        fprintf(stderr, "usage: simpi platform collective OP SIZE RANKS [FILE] [--nonblocking] "
+                        "[--set KEY=VALUE]...\n  OP: barrier, bcast, reduce, allreduce, gather, "
+                        "scatter, allgather, alltoall, reduce_scatter, scan, exscan; SIZE as in "
+                        "a trace (8, 1KiB)\n");
+        return EXIT_USAGE;
+    }
+    struct sim_error err = {0};
+    struct platform *p = platform_load(o.path, o.sets, o.nsets, &err);
+    struct coll_config cfg = {0};
+    bool ok = p && coll_config_read(p->conf, &cfg, &err);
+    if (ok)
+        explain_selection(&cfg, (enum coll_kind)kind, (int32_t)n, size, nonblocking);
+    else
+        err_print(&err);
+    conf_free(cfg.selection);
+    platform_free(p);
+    return ok ? 0 : EXIT_INPUT_ERROR;
+}
+
 int cmd_platform(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "convert")) return platform_convert(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "collective")) return platform_collective(argc, argv);
     if (argc < 2 || strcmp(argv[1], "show") != 0) {
         fprintf(stderr, "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n"
-                        "       simpi platform convert FILE.xml|FILE.cfg [-o FILE.yaml]\n");
+                        "       simpi platform convert FILE.xml|FILE.cfg [-o FILE.yaml]\n"
+                        "       simpi platform collective OP SIZE RANKS [FILE] [--set ...]\n");
         return EXIT_USAGE;
     }
     struct platform_opts o = {0};

@@ -160,6 +160,8 @@ static const struct {
     {"platform",
      "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n"
      "       simpi platform convert FILE.xml|FILE.cfg [-o FILE.yaml]\n"
+     "       simpi platform collective OP SIZE RANKS [FILE] [--nonblocking] [--set ...]\n"
+     "         the algorithm chosen for one call, and the path through mpi.coll.selection\n"
      "show: prints the resolved platform: the built-in platform, FILE layered over it,\n"
      "then the --set overrides, each value followed by where it came from.\n"
      "convert: the simpi YAML of a SimGrid platform XML <cluster> or a Dimemas .cfg\n"

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mpi/coll/coll.h"
 #include "mpi/sim_internal.h"
@@ -280,14 +281,14 @@ static int kind_by_name(const char *op) {
 }
 
 /* mpi.coll.<op>: NAME forces an algorithm for the operation. */
-static bool read_forced(struct sim *s, const char *op, const struct conf_node *v,
+static bool read_forced(struct coll_config *cfg, const char *op, const struct conf_node *v,
                         struct sim_error *err) {
     int kind = kind_by_name(op);
     if (kind == COLL_KINDS)
         return err_at(err, v->file, v->line,
                       "'mpi.coll.%s': not a collective operation or setting (barrier, bcast, "
                       "reduce, allreduce, gather, scatter, allgather, alltoall, reduce_scatter, "
-                      "scan, exscan; selector, segment_size, window, model, analytic, "
+                      "scan, exscan; selector, selection, segment_size, window, model, analytic, "
                       "analytic_latency)",
                       op);
     const struct coll_algo *a =
@@ -300,7 +301,7 @@ static bool read_forced(struct sim *s, const char *op, const struct conf_node *v
                            sizeof why);
         return err_at(err, v->file, v->line, "'mpi.coll.%s': %s", op, why);
     }
-    s->coll.forced[kind] = a;
+    cfg->forced[kind] = a;
     return true;
 }
 
@@ -319,7 +320,8 @@ static bool read_phase(const struct conf_node *m, const char *op, const char *fk
 }
 
 /* mpi.coll.analytic: {OP: {fan_in, fan_out, size_in, size_out}} */
-static bool read_analytic(struct sim *s, const struct conf_node *an, struct sim_error *err) {
+static bool read_analytic(struct coll_config *cfg, const struct conf_node *an,
+                          struct sim_error *err) {
     if (an->kind != CONF_MAP)
         return err_at(err, an->file, an->line,
                       "'mpi.coll.analytic': expected a map of operation: {fan_in: LOG, fan_out: "
@@ -339,7 +341,7 @@ static bool read_analytic(struct sim *s, const struct conf_node *an, struct sim_
                               "'mpi.coll.analytic.%s.%s': unknown key (fan_in, fan_out, size_in, "
                               "size_out)",
                               an->keys[i], m->keys[j]);
-        struct coll_an_rule *r = &s->coll.an[kind];
+        struct coll_an_rule *r = &cfg->an[kind];
         if (!read_phase(m, an->keys[i], "fan_in", "size_in", &r->in, err) ||
             !read_phase(m, an->keys[i], "fan_out", "size_out", &r->out, err))
             return false;
@@ -347,14 +349,25 @@ static bool read_analytic(struct sim *s, const struct conf_node *an, struct sim_
     return true;
 }
 
-bool sched_read_forced(struct sim *s, struct sim_error *err) {
-    const struct conf_node *mpi = conf_map_get(s->plat->conf, "mpi");
+/* A relative path named in a platform file is beside that file (one given
+ * with --set: from the current folder). */
+static const char *beside_file(const char *origin, const char *path, char *buf, size_t n) {
+    struct stat st;
+    const char *slash = origin ? strrchr(origin, '/') : NULL;
+    if (path[0] == '/' || !slash || stat(origin, &st) != 0 || !S_ISREG(st.st_mode)) return path;
+    snprintf(buf, n, "%.*s/%s", (int)(slash - origin), origin, path);
+    return buf;
+}
+
+bool coll_config_read(const struct conf_node *platform, struct coll_config *cfg,
+                      struct sim_error *err) {
+    const struct conf_node *mpi = conf_map_get(platform, "mpi");
     const struct conf_node *coll = mpi ? conf_map_get(mpi, "coll") : NULL;
-    s->coll.selector = COLL_SEL_MPICH;
-    s->coll.segment = 64 * 1024;
-    s->coll.window = 32;
+    cfg->selector = COLL_SEL_MPICH;
+    cfg->segment = 64 * 1024;
+    cfg->window = 32;
     for (int k = 0; k < COLL_KINDS; k++)
-        s->coll.an[k] = coll_an_default((enum coll_kind)k);
+        cfg->an[k] = coll_an_default((enum coll_kind)k);
     if (!coll) return true;
     if (coll->kind != CONF_MAP)
         return err_at(err, coll->file, coll->line,
@@ -366,32 +379,46 @@ bool sched_read_forced(struct sim *s, struct sim_error *err) {
         if (!strcmp(key, "selector")) {
             int sel = 0;
             if (!conf_get_enum(coll, "mpi.coll", key, coll_selector_names, &sel, err)) return false;
-            s->coll.selector = (enum coll_selector)sel;
+            cfg->selector = (enum coll_selector)sel;
         } else if (!strcmp(key, "segment_size")) {
             if (!conf_get_size(coll, "mpi.coll", key, false, &num, err)) return false;
             if (num < 1)
                 return err_at(err, v->file, v->line,
                               "'mpi.coll.segment_size': must be at least 1 byte");
-            s->coll.segment = num;
+            cfg->segment = num;
         } else if (!strcmp(key, "window")) {
             if (!conf_get_int(coll, "mpi.coll", key, 1, 1 << 20, &num, err)) return false;
-            s->coll.window = (int32_t)num;
+            cfg->window = (int32_t)num;
         } else if (!strcmp(key, "model")) {
             static const char *const models[] = {"schedules", "analytic", NULL};
             int an = 0;
             if (!conf_get_enum(coll, "mpi.coll", key, models, &an, err)) return false;
-            s->coll.analytic = an == 1;
+            cfg->analytic = an == 1;
         } else if (!strcmp(key, "analytic")) {
-            if (!read_analytic(s, v, err)) return false;
+            if (!read_analytic(cfg, v, err)) return false;
+        } else if (!strcmp(key, "selection")) {
+            const char *path = conf_get_scalar(coll, "mpi.coll", key, err);
+            char beside[4096];
+            if (path) path = beside_file(v->file, path, beside, sizeof beside);
+            if (!path || !(cfg->selection = coll_selection_load(path, err))) return false;
         } else if (!strcmp(key, "analytic_latency")) {
             double secs;
             if (!conf_get_time(coll, "mpi.coll", key, &secs, err)) return false;
-            s->coll.an_latency = simtime_from_seconds(secs);
-        } else if (!read_forced(s, key, v, err)) {
+            cfg->an_latency = simtime_from_seconds(secs);
+        } else if (!read_forced(cfg, key, v, err)) {
             return false;
         }
     }
+    if (cfg->selection && cfg->selector != COLL_SEL_MPICH)
+        return err_at(err, conf_map_get(coll, "selection")->file,
+                      conf_map_get(coll, "selection")->line,
+                      "'mpi.coll.selection': MPICH's selection file gives the mpich selector's "
+                      "rules; it needs selector: mpich (the default)");
     return true;
+}
+
+bool sched_read_forced(struct sim *s, struct sim_error *err) {
+    return coll_config_read(s->plat->conf, &s->coll, err);
 }
 
 _Static_assert(sizeof((struct sim *)0)->coll_calls / sizeof(int64_t) == COLL_ALGOS,

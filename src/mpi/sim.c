@@ -119,6 +119,7 @@ void sim_destroy(struct sim *s) {
         }
         free(s->ranks[i].copies);
     }
+    conf_free(s->coll.selection);
     pt2pt_free_payloads(s);
     comm_free_all(s);
     analytic_free_all(s);

@@ -69,8 +69,23 @@ struct coll_config {
     int32_t window;                             /* mpi.coll.window */
     bool analytic;                              /* mpi.coll.model: analytic */
     struct coll_an_rule an[COLL_KINDS];         /* mpi.coll.analytic.<op> */
-    simtime_t an_latency; /* mpi.coll.analytic_latency: added to each phase's T(SIZE) */
+    simtime_t an_latency;        /* mpi.coll.analytic_latency: added to each phase's T(SIZE) */
+    struct conf_node *selection; /* mpi.coll.selection: MPICH's selection file, or NULL */
 };
+
+/* select_file.c: MPICH's collective selection file (coll_selection.json).
+ * Loads and checks it (NULL with err set, naming file, line and key). */
+struct conf_node *coll_selection_load(const char *path, struct sim_error *err);
+/* The algorithm the file selects for a call (its top "collective=i..."
+ * for a non-blocking call, else the blocking one's), writing the keys
+ * taken into path if not NULL; NULL if the file has no rule for it. */
+const struct coll_algo *coll_selection_pick(const struct conf_node *tree, enum coll_kind kind,
+                                            int32_t n, int64_t size, bool nonblocking, char *path,
+                                            size_t pathlen);
+/* Reads mpi.coll (selector, forced algorithms, segment, window, analytic
+ * model, selection file) from a platform's tree into cfg. */
+bool coll_config_read(const struct conf_node *platform, struct coll_config *cfg,
+                      struct sim_error *err);
 
 /* The default analytic rule of each operation (docs/collectives.md). */
 struct coll_an_rule coll_an_default(enum coll_kind kind);

@@ -450,6 +450,11 @@ const struct coll_algo *coll_select(const struct coll_config *cfg, enum coll_kin
 const struct coll_algo *coll_select_call(const struct coll_config *cfg, enum coll_kind kind,
                                          int32_t n, int64_t size, unsigned how) {
     if (cfg && cfg->forced[kind]) return cfg->forced[kind];
+    if (cfg && cfg->selection) { /* a user's MPICH file: its rule, else MPICH's own */
+        const struct coll_algo *a = coll_selection_pick(cfg->selection, kind, n, size,
+                                                        how & COLL_CALL_NONBLOCKING, NULL, 0);
+        if (a) return a;
+    }
     const char *name = NULL;
     if (cfg && cfg->selector == COLL_SEL_MPICH && (how & COLL_CALL_NONBLOCKING))
         name = mpich_nonblocking_rule(kind, n, size);
