@@ -2,7 +2,9 @@
  * the largest power of two <= n and rem = n - p2, the first 2*rem ranks pair
  * up: even ranks hand their vector to the odd neighbour (round 0) and get the
  * result back at the end (round L+1). The p2 remaining ranks exchange the
- * whole vector with partner newrank ^ 2^(k-1) in rounds k = 1..L = log2 p2. */
+ * whole vector with partner newrank ^ 2^(k-1) in rounds k = 1..L = log2 p2.
+ * Cost: L T(S) for n = p2; 2 T(S) more for the pairing when n is not a
+ * power of two. */
 #include "mpi/coll/coll.h"
 
 int32_t coll_log2_floor(int32_t n) {

@@ -1,6 +1,6 @@
 /* Barrier: dissemination (Hensgen, Finkel, Manber). In round k each rank
  * signals rank (me + 2^k) mod n and waits for rank (me - 2^k) mod n;
- * ceil(log2 n) rounds. */
+ * ceil(log2 n) rounds. Cost: ceil(log2 n) T(0). */
 #include "mpi/coll/coll.h"
 
 int coll_barrier_dissemination(const struct coll_args *a, int round, struct coll_op *ops) {
