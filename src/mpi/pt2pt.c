@@ -181,11 +181,10 @@ static bool copies_serial(const struct sim *s, int32_t from, int32_t to) {
            !contends(s, from, to);
 }
 
-/* When the copy of `size` bytes by `copier`'s core, ready at `ready`,
- * starts: at the earliest gap between the copies it took on already. */
-static simtime_t copy_start(struct sim *s, int32_t copier, int64_t size, simtime_t ready) {
-    int32_t node = s->ranks[copier].node;
-    simtime_t cost = network_cost(s->net, node, node, size);
+/* When the copy of a message costing T(S) = cost by `copier`'s core,
+ * ready at `ready`, starts: at the earliest gap between the copies it took
+ * on already. */
+static simtime_t copy_start(struct sim *s, int32_t copier, simtime_t cost, simtime_t ready) {
     if (cost == SIMTIME_NEVER || ready == SIMTIME_NEVER || cost <= s->net->intra_zero) return ready;
     struct srank *r = &s->ranks[copier];
     if (!r->copies) r->copies = xcalloc(1, sizeof *r->copies);
@@ -198,7 +197,7 @@ static simtime_t copy_start(struct sim *s, int32_t copier, int64_t size, simtime
 static void send_eager_copy(struct sim *s, struct request *send) {
     int32_t node = s->ranks[send->owner].node;
     simtime_t cost = network_cost(s->net, node, node, send->size);
-    simtime_t start = copy_start(s, send->owner, send->size, send->post_time);
+    simtime_t start = copy_start(s, send->owner, cost, send->post_time);
     if (start == send->post_time) return; /* not delayed: match() times it */
     uint32_t id = transfer_new(s);
     struct xfer *x = &s->xfers[id];
@@ -409,18 +408,18 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     bool deferred =
         contends(s, send->owner, recv->owner) || (copies && send->xfer) ||
         (through_interfaces(s, send->owner, recv->owner) && (!eager || send->xfer || at_match));
+    simtime_t cost = network_cost(s->net, sr->node, rr->node, send->size);
     if (eager) {
         simtime_t leaves = at_match ? sim_max(ts, tr) : ts;
-        if (copies && at_match) leaves = copy_start(s, send->owner, send->size, leaves);
-        recv_done =
-            sim_max(tr, simtime_add(leaves, network_cost(s->net, sr->node, rr->node, send->size)));
+        if (copies && at_match) leaves = copy_start(s, send->owner, cost, leaves);
+        recv_done = sim_max(tr, simtime_add(leaves, cost));
         if (!deferred && !s->recv_free) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
     } else {
         simtime_t matched = sim_max(tr, simtime_add(ts, handshake));
         simtime_t cleared = simtime_add(matched, handshake);
-        if (copies) cleared = copy_start(s, recv->owner, send->size, cleared);
-        recv_done = simtime_add(cleared, network_cost(s->net, sr->node, rr->node, send->size));
+        if (copies) cleared = copy_start(s, recv->owner, cost, cleared);
+        recv_done = simtime_add(cleared, cost);
         if (recv_done == SIMTIME_NEVER && !s->cont) deferred = false; /* said below */
         if (!deferred && !s->recv_free) recv_done = loggp_recv_done(s, recv->owner, recv_done);
         send_done = send->mode == SEND_BUFFERED ? ts : recv_done;

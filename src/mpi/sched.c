@@ -409,9 +409,9 @@ bool coll_config_read(const struct conf_node *platform, struct coll_config *cfg,
             return false;
         }
     }
+    const struct conf_node *sel = conf_map_get(coll, "selection");
     if (cfg->selection && cfg->selector != COLL_SEL_MPICH)
-        return err_at(err, conf_map_get(coll, "selection")->file,
-                      conf_map_get(coll, "selection")->line,
+        return err_at(err, sel->file, sel->line,
                       "'mpi.coll.selection': MPICH's selection file gives the mpich selector's "
                       "rules; it needs selector: mpich (the default)");
     return true;

@@ -176,6 +176,9 @@ static inline int32_t coll_pair_rank(int32_t index, int32_t rem) {
 }
 /* floor(log2 n) for n >= 1. */
 int32_t coll_log2_floor(int32_t n);
+/* Whether n is a power of two; the largest power of two <= n (n >= 1). */
+bool coll_pow2(int32_t n);
+int32_t coll_pof2_floor(int32_t n);
 /* Block i of size bytes cut into n blocks, the first size % n one byte
  * larger (as MPICH cuts counts). */
 static inline int64_t coll_block(int64_t size, int32_t n, int32_t i) {

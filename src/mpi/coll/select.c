@@ -80,17 +80,17 @@ const struct coll_algo *coll_find(enum coll_kind kind, const char *name) {
     return NULL;
 }
 
-static bool pow2(int32_t n) {
+bool coll_pow2(int32_t n) {
     return n > 0 && !(n & (n - 1));
 }
 
-static int32_t pof2_floor(int32_t n) {
+int32_t coll_pof2_floor(int32_t n) {
     return (int32_t)1 << coll_log2_floor(n);
 }
 
 /* MPICH 4.x's allgather and allgatherv: by the total of the blocks. */
 static const char *mpich_allgather_rule(int32_t n, int64_t total) {
-    if (pow2(n) && total < 524288) return "recursive_doubling";
+    if (coll_pow2(n) && total < 524288) return "recursive_doubling";
     return total < 81920 ? "bruck" : "ring";
 }
 
@@ -104,9 +104,10 @@ static const char *mpich_nonblocking_rule(enum coll_kind kind, int32_t n, int64_
         return "recursive_doubling";
     case COLL_BCAST: /* avg_msg_size < 12288, < 524288 (2^k ranks) */
         if (n < 8 || size < 12288) return "binomial";
-        return size < 524288 && pow2(n) ? "scatter_rd_allgather" : "scatter_ring_allgather";
+        return size < 524288 && coll_pow2(n) ? "scatter_rd_allgather" : "scatter_ring_allgather";
     case COLL_ALLREDUCE: /* avg_msg_size <= 2048, then count < pof2 */
-        return size > 2048 && size / 8 >= pof2_floor(n) ? "rabenseifner" : "recursive_doubling";
+        return size > 2048 && size / 8 >= coll_pof2_floor(n) ? "rabenseifner"
+                                                             : "recursive_doubling";
     case COLL_ALLTOALL: /* brucks (8 ranks or more) <= 2048, permuted_sendrecv <= 32768 */
         if (size <= 2048 && n >= 8) return "bruck";
         return size <= 32768 ? "linear" : "pairwise";
@@ -126,11 +127,11 @@ static const char *mpich_rule(enum coll_kind kind, int32_t n, int64_t size) {
         return "dissemination";
     case COLL_BCAST: /* avg_msg_size <= 12288, <= 524288 (2^k ranks) */
         if (n < 8 || size <= 12288) return "binomial";
-        return size <= 524288 && pow2(n) ? "scatter_rd_allgather" : "scatter_ring_allgather";
+        return size <= 524288 && coll_pow2(n) ? "scatter_rd_allgather" : "scatter_ring_allgather";
     case COLL_REDUCE: /* avg_msg_size <= 2048, then count < pof2 */
-        return size > 2048 && count >= pof2_floor(n) ? "rabenseifner" : "binomial";
+        return size > 2048 && count >= coll_pof2_floor(n) ? "rabenseifner" : "binomial";
     case COLL_ALLREDUCE: /* avg_msg_size <= 8, then count < pof2 */
-        return size > 8 && count >= pof2_floor(n) ? "rabenseifner" : "recursive_doubling";
+        return size > 8 && count >= coll_pof2_floor(n) ? "rabenseifner" : "recursive_doubling";
     case COLL_GATHER:
     case COLL_SCATTER:
         return "binomial";
@@ -398,9 +399,9 @@ static const char *ompi_nonblocking_rule(enum coll_kind kind, int32_t n, int64_t
         return size < 65536 ? "binomial" : "pipeline";
     case COLL_ALLREDUCE:
         if (n < 4 || size < 65536) return "reduce_bcast";
-        return count >= pof2_floor(n) ? "rabenseifner" : "ring";
+        return count >= coll_pof2_floor(n) ? "rabenseifner" : "ring";
     case COLL_REDUCE:
-        if (n > 2 && count >= pof2_floor(n)) return "rabenseifner";
+        if (n > 2 && count >= coll_pof2_floor(n)) return "rabenseifner";
         return n > 4 || size < 65536 ? "binomial" : "pipeline";
     case COLL_REDUCE_SCATTER:
         return "nonoverlapping";
@@ -428,7 +429,7 @@ static const char *ompi_rule(enum coll_kind kind, int32_t n, int64_t size, unsig
     case COLL_ALLGATHER:
         a = MATCH(ompi_allgather, n, size);
         /* Open MPI's recursive doubling needs a power of two, else Bruck */
-        return !strcmp(a, "recursive_doubling") && !pow2(n) ? "bruck" : a;
+        return !strcmp(a, "recursive_doubling") && !coll_pow2(n) ? "bruck" : a;
     case COLL_ALLTOALL:
         return MATCH(ompi_alltoall, n, size);
     case COLL_REDUCE_SCATTER: /* the block form has its own table */

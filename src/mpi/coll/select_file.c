@@ -24,17 +24,6 @@ struct call_facts {
     int64_t avg, total, count;
 };
 
-static bool pow2(int32_t n) {
-    return n > 0 && (n & (n - 1)) == 0;
-}
-
-static int64_t pof2_floor(int32_t n) {
-    int64_t p = 1;
-    while (p * 2 <= n)
-        p *= 2;
-    return p;
-}
-
 /* MPICH's name of an operation in the file (a reduce-scatter of blocks is
  * its reduce_scatter_block). */
 static const char *mpich_collective(enum coll_kind kind) {
@@ -108,13 +97,13 @@ static int holds(const char *key, const struct call_facts *f) {
         return !strcmp(value, "intra") ? 1 : !strcmp(value, "inter") ? 0 : -1;
     if (!strcmp(name, "comm_hierarchy") && eq) /* a flat communicator: no node levels */
         return !strcmp(value, "any");
-    if (!strcmp(name, "comm_size") && eq && !strcmp(value, "pow2")) return pow2(f->n);
+    if (!strcmp(name, "comm_size") && eq && !strcmp(value, "pow2")) return coll_pow2(f->n);
     if (!strcmp(name, "comm_size") && eq && !strcmp(value, "node_comm_size")) return 0;
     if (!strcmp(name, "comm_size")) return compare(f->n, op, value);
     if (!strcmp(name, "avg_msg_size")) return compare(f->avg, op, value);
     if (!strcmp(name, "total_msg_size")) return compare(f->total, op, value);
     if (!strcmp(name, "count") && !strcmp(op, "<") && !strcmp(value, "pow2"))
-        return f->count < pof2_floor(f->n);
+        return f->count < coll_pof2_floor(f->n);
     if (!strcmp(name, "count")) return compare(f->count, op, value);
     static const char *const yes[] = {"is_op_built_in", "is_commutative", "is_block_regular",
                                       "is_node_consecutive"};
