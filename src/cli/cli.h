@@ -73,6 +73,7 @@ bool sweep_check_platforms(const struct sweep *sw, const char *path, char *why, 
 int cmd_replay(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_calibrate_node(int argc, char **argv);
 int cmd_platform(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_topo(int argc, char **argv);

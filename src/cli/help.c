@@ -130,11 +130,15 @@ static const struct {
      "                                [--segments K] -- mpirun -np 2\n"
      "       simpi calibrate pingpong --data MEASUREMENTS [-o FILE.yaml] ...\n"
      "       simpi calibrate host\n"
+     "       simpi calibrate node [-k K] [-o FILE.yaml] [-- -n N ./program [args]]\n"
      "pingpong: runs simpi's ping-pong (1 B to 16 MiB) on a real MPI, or reads SIZE SECONDS\n"
      "lines, fits a piecewise-linear model (docs/interop.md), prints its segments and the\n"
      "log errors of the built-in, best affine and piecewise models, writes the platform\n"
      "fragment (default pingpong.yaml, as `inter:` unless --as intra) and an SVG plot.\n"
-     "host: this machine's flop rate (as simpi calibrate-host).\n"},
+     "host: this machine's flop rate (as simpi calibrate-host).\n"
+     "node: this machine's memory bandwidth (a triad on one core, then on K at once) and,\n"
+     "given a simpi run command line, the program's memory demand (its simulation run\n"
+     "alone, then K copies at once): the platform key memory: (docs/models.md).\n"},
     {"convert",
      "usage: simpi convert IN OUT [--to native|binary|dim|simgrid] [--compress zstd|gzip|none]\n"
      "Writes trace IN (native text or binary, a folder of rank files, an index, SimGrid\n"

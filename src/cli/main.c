@@ -20,6 +20,8 @@ static void usage(FILE *out) {
             "        run an MPI program built with simpicc as N simulated ranks\n"
             "  simpi calibrate-host [-o FILE.yaml] (or simpi calibrate host)\n"
             "        measure this machine's flop rate (for --host-speed)\n"
+            "  simpi calibrate node [-o FILE.yaml] [-- -n N ./program]\n"
+            "        measure a node's memory bandwidth and a program's demand on it\n"
             "  simpi calibrate pingpong -o FILE.yaml [--svg FILE.svg] -- mpirun -np 2\n"
             "        fit a piecewise network model to a real MPI's ping-pong\n"
             "  simpi replay [--platform FILE] [--set KEY=VALUE]... [--json FILE] TRACE\n"
@@ -106,6 +108,8 @@ static int dispatch(int argc, char **argv) {
         return cmd_pingpong(argc - 2, argv + 2);
     if (!strcmp(cmd, "calibrate") && argc > 2 && !strcmp(argv[2], "host"))
         return cmd_calibrate(argc - 2, argv + 2);
+    if (!strcmp(cmd, "calibrate") && argc > 2 && !strcmp(argv[2], "node"))
+        return cmd_calibrate_node(argc - 2, argv + 2);
     if (!strcmp(cmd, "platform")) return cmd_platform(argc - 1, argv + 1);
     if (!strcmp(cmd, "gen")) return cmd_gen(argc - 1, argv + 1);
     if (!strcmp(cmd, "topo")) return cmd_topo(argc - 1, argv + 1);

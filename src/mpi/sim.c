@@ -9,11 +9,23 @@
 #include "mpi/sim_internal.h"
 #include "net/contention.h"
 
+/* A burst under the shared-memory model ends: its time as it ran. */
+static void compute_done(struct sim *s, int32_t rank, simtime_t begin) {
+    s->ranks[rank].st.compute += s->eng.now - begin;
+    if (s->obs) {
+        struct sim_period p = {
+            .begin = begin, .end = s->eng.now, .rank = rank, .state = SIM_ST_RUNNING, .coll = -1};
+        s->obs->period(s->obs->ctx, &p);
+    }
+}
+
 static void wake_event(void *ctx, const struct event *ev) {
     struct sim *s = ctx;
     int32_t rank = event_rank(ev, s->nranks);
     struct srank *r = &s->ranks[rank];
     if (ev->gen != r->wake_gen) return; /* superseded */
+    simtime_t begin;
+    if (r->state == RS_COMPUTING && membw_end(s, rank, &begin)) compute_done(s, rank, begin);
     if (r->state == RS_WAITING) {
         wait_complete(s, rank);
     } else if (r->state != RS_COMPUTING && r->state != RS_READY) {
@@ -103,6 +115,7 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
         engine_register(&s->eng, EV_NET, net_event, s);
     }
     s->cont = contention_create(net, plat->nodes, &s->eng, EV_NET, transfer_done, s, err);
+    membw_init(s);
     if (err->set || !fault_setup(s, err)) {
         sim_destroy(s);
         return NULL;
@@ -120,6 +133,7 @@ void sim_destroy(struct sim *s) {
         free(s->ranks[i].copies);
     }
     conf_free(s->coll.selection);
+    membw_free(s);
     pt2pt_free_payloads(s);
     comm_free_all(s);
     analytic_free_all(s);
@@ -252,7 +266,12 @@ bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
         r->state = RS_COMPUTING; /* the run stops; the rank never resumes */
         return false;
     }
-    if (s->rec) record_compute(s, rank, duration);
+    if (s->rec) record_compute(s, rank, duration); /* as computed alone */
+    r->state = RS_COMPUTING;
+    if (s->mem) {
+        membw_start(s, rank, duration);
+        return false;
+    }
     if (s->obs) {
         struct sim_period p = {.begin = s->eng.now,
                                .end = s->eng.now + duration,

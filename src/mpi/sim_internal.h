@@ -181,9 +181,12 @@ struct contention;
 struct part;
 struct coll_algo;
 
+struct membw;
+
 struct sim {
     struct engine eng;
     struct platform *plat;
+    struct membw *mem; /* a node's memory shared by its ranks' bursts (membw.c); NULL: off */
     const struct network *net;
     struct sim_driver drv;
     int32_t nranks;
@@ -330,6 +333,14 @@ void request_maybe_free(struct sim *s, struct request *r);
  * many others the rank has left outstanding. */
 struct request *wait_next(const struct srank *me, const struct request *q, uint32_t *seen);
 void sim_wake_at(struct sim *s, int32_t rank, simtime_t t);
+
+/* membw.c: bursts sharing their node's memory bandwidth (platform memory:). */
+void membw_init(struct sim *s);
+void membw_free(struct sim *s);
+/* rank computes from now a burst that takes duration alone */
+void membw_start(struct sim *s, int32_t rank, simtime_t duration);
+/* At its wake: whether rank was computing a burst (then *begin: its start). */
+bool membw_end(struct sim *s, int32_t rank, simtime_t *begin);
 /* A new transfer (xfers[id]), and its end. */
 uint32_t transfer_new(struct sim *s);
 void transfer_free(struct sim *s, uint32_t id);

@@ -24,12 +24,14 @@ static const char *const top_keys[] = {"name",
                                        "placement",
                                        "network",
                                        "storage",
+                                       "memory",
                                        "faults",
                                        "fault_seed",
                                        "fault_tolerance",
                                        NULL};
 static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
                                            "concurrency", "root",    NULL};
+static const char *const memory_keys[] = {"bandwidth", "demand", NULL};
 static const char *const mpi_keys[] = {
     "eager_limit", "send_overhead", "recv_overhead",  "wait_overhead", "gap", "gap_per_byte",
     "poll_cost",   "coll",          "transfer_start", "rendezvous",    NULL};
@@ -192,6 +194,25 @@ static bool read_storage(struct platform *p, struct sim_error *err) {
            conf_get_int(m, "storage", "concurrency", 1, 1 << 20, &st->concurrency, err);
 }
 
+/* memory: a node's bandwidth and a burst's demand (both, or neither). */
+static bool read_memory(struct platform *p, struct sim_error *err) {
+    p->memory = (struct memory_model){0, 0};
+    struct conf_node *m = conf_map_get(p->conf, "memory");
+    if (!m) return true;
+    if (m->kind != CONF_MAP)
+        return err_at(err, m->file, m->line,
+                      "'memory' must be a map: {bandwidth: 20GB/s, demand: 8GB/s}");
+    if (!conf_check_keys(m, "memory", memory_keys, err)) return false;
+    if (!conf_map_get(m, "bandwidth"))
+        return err_at(err, m->file, m->line,
+                      "'memory' needs 'bandwidth': a node's memory bandwidth (e.g. 20GB/s)");
+    if (!conf_get_bandwidth(m, "memory", "bandwidth", &p->memory.bandwidth, err)) return false;
+    /* demand 0 is allowed: the model is then off (every burst alone) */
+    struct conf_node *d = conf_map_get(m, "demand");
+    if (d && d->kind == CONF_SCALAR && strcmp(d->value, "0") == 0) return true;
+    return !d || conf_get_bandwidth(m, "memory", "demand", &p->memory.demand, err);
+}
+
 /* ranks_per_node and cores_per_rank (optional, "auto" for the default):
  * neither may exceed cores_per_node, nor may their product; cores_per_rank
  * alone makes ranks_per_node the ranks that fit. */
@@ -240,7 +261,7 @@ static bool validate(struct platform *p, struct sim_error *err) {
         !read_rank_cores(p, err))
         return false;
     if (!read_speed(p, err) || !read_instruction_rate(p, err) || !read_mpi(p, err) ||
-        !read_placement(p, err) || !read_storage(p, err))
+        !read_placement(p, err) || !read_storage(p, err) || !read_memory(p, err))
         return false;
     const char *nets[] = {"intra", "inter"};
     for (int i = 0; i < 2; i++) {

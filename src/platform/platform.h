@@ -26,6 +26,15 @@ struct storage_model {
     const char *root; /* absolute paths of programs are under this host directory (NULL: /) */
 };
 
+/* memory: a node's memory bandwidth, shared by the bursts its ranks
+ * compute at the same time (docs/models.md, "A node's memory"); off while
+ * bandwidth or demand is 0. demand: the bytes a burst moves per second of
+ * its duration on the reference machine, computing alone. */
+struct memory_model {
+    double bandwidth; /* bytes per second, a node */
+    double demand;    /* bytes per reference second, a burst */
+};
+
 struct platform {
     struct conf_node *conf; /* resolved tree, overrides applied */
     const char *source;     /* file name or "<built-in>" */
@@ -55,6 +64,7 @@ struct platform {
     uint64_t seed;      /* PLACE_RANDOM */
     int64_t node_list_len;
     struct storage_model storage;
+    struct memory_model memory;
     /* fault_tolerance: ulfm (--with-ft ulfm): the job goes on after a
      * process fails, errors raised on each operation's communicator; else
      * (abort, the default, as mpirun) it ends unless every survivor

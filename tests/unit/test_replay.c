@@ -211,6 +211,66 @@ static void test_compute_scaling(void) {
     CHECK_EQ_INT(o.predicted, PS_PER_S / 2); /* 1e9 / (2 x 1 Gf reference) */
 }
 
+/* A node's memory shared by its ranks (docs/models.md, "A node's memory"):
+ * node bandwidth B = 10 GB/s; every burst asks d = 8 GB/s alone. */
+static const char *plat_mem = "nodes: 2\ncores_per_node: 4\n"
+                              "intra: {model: affine, latency: 1us, bandwidth: 1GB/s}\n"
+                              "inter: {model: affine, latency: 10us, bandwidth: 100MB/s}\n"
+                              "memory: {bandwidth: 10GB/s, demand: 8GB/s}\n";
+
+static void test_memory_shared(void) {
+    /* ranks 0 and 1 on node 0 start together: 16 GB/s asked of 10, each
+     * granted 5 (an equal share, below its 8): rate 5/8. Rank 1's 4 ms
+     * alone end at 4 / 0.625 = 6.4 ms; by then rank 0 has run 4 ms of its
+     * 10, and alone (8 <= 10) it runs the other 6 at full speed: 12.4 ms.
+     * Ranks 4 and 5 sit on node 1, rank 4 alone there: its 10 ms stay 10. */
+    struct outcome o = run_with(plat_mem, NULL, 0,
+                                "simpi-trace 1\nranks 5\n0 compute 10ms\n1 compute 4ms\n"
+                                "4 compute 10ms\n");
+    CHECK_EQ_INT(o.finish[1], 6400 * US);
+    CHECK_EQ_INT(o.finish[0], 12400 * US);
+    CHECK_EQ_INT(o.finish[4], 10000 * US);
+    CHECK_EQ_INT(o.st[0].compute, 12400 * US); /* the burst as it ran */
+    /* three at once on node 0: 24 GB/s asked, 10/3 granted each, rate
+     * 10/24; 3 ms alone each take 3 / (10/24) = 7.2 ms. */
+    o = run_with(plat_mem, NULL, 0,
+                 "simpi-trace 1\nranks 3\n0 compute 3ms\n1 compute 3ms\n2 compute 3ms\n");
+    CHECK_EQ_INT(o.predicted, 7200 * US);
+    /* speed 2: a reference second's 8 GB moved in half a second, 16 GB/s
+     * asked by each burst; two of them granted 5 each: rate 5/16. 2 ms on
+     * the reference machine are 1 ms here, 1 / (5/16) = 3.2 ms. */
+    const char *fast[] = {"speed=2"};
+    o = run_with(plat_mem, fast, 1, "simpi-trace 1\nranks 2\n0 compute 2ms\n1 compute 2ms\n");
+    CHECK_EQ_INT(o.predicted, 3200 * US);
+    /* demand 0: off, every burst as alone */
+    const char *off[] = {"memory.demand=0"};
+    o = run_with(plat_mem, off, 1, "simpi-trace 1\nranks 2\n0 compute 2ms\n1 compute 2ms\n");
+    CHECK_EQ_INT(o.predicted, 2000 * US);
+}
+
+/* Below the bandwidth nothing slows; bursts joining others mid-way. */
+static void test_memory_joining(void) {
+    /* demand 3 GB/s for all; B = 10 GB/s, 4 bursts: 12 asked, each granted
+     * 2.5: rate 2.5/3 = 5/6; 5 ms alone take 6 ms. With 3 bursts (9 <= 10)
+     * none is slowed. */
+    const char *d3[] = {"memory.demand=3GB/s"};
+    struct outcome o = run_with(plat_mem, d3, 1,
+                                "simpi-trace 1\nranks 4\n0 compute 5ms\n1 compute 5ms\n"
+                                "2 compute 5ms\n3 compute 5ms\n");
+    CHECK_EQ_INT(o.predicted, 6000 * US);
+    o = run_with(plat_mem, d3, 1,
+                 "simpi-trace 1\nranks 3\n0 compute 5ms\n1 compute 5ms\n2 compute 5ms\n");
+    CHECK_EQ_INT(o.predicted, 5000 * US);
+    /* a burst that starts while another runs: rank 0 computes 2 ms, rank
+     * 1 two bursts of 1 ms, together at rate 5/8. Rank 1's first ends at
+     * 1 / 0.625 = 1.6 ms, when rank 0 has 1 ms left; rank 1's second starts
+     * then, both still at 5/8: both end at 1.6 + 1.6 = 3.2 ms. */
+    o = run_with(plat_mem, NULL, 0,
+                 "simpi-trace 1\nranks 2\n0 compute 2ms\n1 compute 1ms\n1 compute 1ms\n");
+    CHECK_EQ_INT(o.finish[0], 3200 * US);
+    CHECK_EQ_INT(o.finish[1], 3200 * US);
+}
+
 static void test_non_overtaking(void) {
     /* The large (rendezvous) message is sent first; the small one must not
      * overtake it: the any-source receive sized for the large one gets it,
@@ -1318,6 +1378,8 @@ TEST_LIST(replay_tests) = {
     {"replay.collective_deadlock", test_collective_deadlock},
     {"replay.collective_times", test_collective_times},
     {"replay.compute_scaling", test_compute_scaling},
+    {"replay.memory_shared", test_memory_shared},
+    {"replay.memory_joining", test_memory_joining},
     {"replay.non_overtaking", test_non_overtaking},
     {"replay.comm_split", test_comm_split},
     {"replay.waitany", test_waitany},
