@@ -349,16 +349,6 @@ static bool read_analytic(struct coll_config *cfg, const struct conf_node *an,
     return true;
 }
 
-/* A relative path named in a platform file is beside that file (one given
- * with --set: from the current folder). */
-static const char *beside_file(const char *origin, const char *path, char *buf, size_t n) {
-    struct stat st;
-    const char *slash = origin ? strrchr(origin, '/') : NULL;
-    if (path[0] == '/' || !slash || stat(origin, &st) != 0 || !S_ISREG(st.st_mode)) return path;
-    snprintf(buf, n, "%.*s/%s", (int)(slash - origin), origin, path);
-    return buf;
-}
-
 bool coll_config_read(const struct conf_node *platform, struct coll_config *cfg,
                       struct sim_error *err) {
     const struct conf_node *mpi = conf_map_get(platform, "mpi");
@@ -399,7 +389,7 @@ bool coll_config_read(const struct conf_node *platform, struct coll_config *cfg,
         } else if (!strcmp(key, "selection")) {
             const char *path = conf_get_scalar(coll, "mpi.coll", key, err);
             char beside[4096];
-            if (path) path = beside_file(v->file, path, beside, sizeof beside);
+            if (path) path = platform_beside_file(v->file, path, beside, sizeof beside);
             if (!path || !(cfg->selection = coll_selection_load(path, err))) return false;
         } else if (!strcmp(key, "analytic_latency")) {
             double secs;

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/digest.h"
 #include "core/pool.h"
@@ -569,6 +570,25 @@ void platform_show(const struct platform *p, FILE *out) {
     conf_dump_origins(p->conf, 0, out);
 }
 
+const char *platform_beside_file(const char *origin, const char *path, char *buf, size_t n) {
+    struct stat st;
+    const char *slash = origin ? strrchr(origin, '/') : NULL;
+    if (path[0] == '/' || !slash || stat(origin, &st) != 0 || !S_ISREG(st.st_mode)) return path;
+    snprintf(buf, n, "%.*s/%s", (int)(slash - origin), origin, path);
+    return buf;
+}
+
+/* The files the platform names by path, by content: two processes with
+ * the same text but different selection files do not agree. */
+static uint64_t digest_named_files(const struct platform *p, uint64_t h) {
+    const struct conf_node *mpi = conf_map_get(p->conf, "mpi");
+    const struct conf_node *coll = mpi ? conf_map_get(mpi, "coll") : NULL;
+    const struct conf_node *sel = coll ? conf_map_get(coll, "selection") : NULL;
+    if (!sel || sel->kind != CONF_SCALAR) return h;
+    char beside[4096];
+    return digest_path(h, platform_beside_file(sel->file, sel->value, beside, sizeof beside));
+}
+
 uint64_t platform_digest(const struct platform *p) {
     char *text = NULL;
     size_t len = 0;
@@ -576,7 +596,7 @@ uint64_t platform_digest(const struct platform *p) {
     if (!f) return 0;
     platform_show(p, f);
     fclose(f);
-    uint64_t h = digest_bytes(DIGEST_START, text, len);
+    uint64_t h = digest_named_files(p, digest_bytes(DIGEST_START, text, len));
     free(text);
     return h;
 }

@@ -97,7 +97,12 @@ double platform_flops_seconds(const struct platform *p, double flops);
 
 /* Prints the resolved platform as YAML. */
 void platform_show(const struct platform *p, FILE *out);
-/* A digest of the resolved platform (of what platform_show prints). */
+/* A relative path named in a platform file (origin) is beside that file;
+ * one given with --set (origin not a file) is from the current folder.
+ * Returns path or buf. */
+const char *platform_beside_file(const char *origin, const char *path, char *buf, size_t n);
+/* A digest of the resolved platform (of what platform_show prints, and
+ * the content of the files it names). */
 uint64_t platform_digest(const struct platform *p);
 
 /* The embedded default platform (YAML text). */

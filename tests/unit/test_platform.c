@@ -221,7 +221,31 @@ static void test_random_placement(void) {
     }
 }
 
+/* Two processes whose platforms name a selection file of different
+ * content do not agree, though the platforms' text is the same. */
+static void test_digest_named_file(void) {
+    const char *json = test_write_temp(".json", "{\"collective=bcast\": {}}\n");
+    char set[4200];
+    snprintf(set, sizeof set, "mpi.coll.selection=%s", json);
+    const char *sets[] = {set};
+    struct sim_error err = {0};
+    struct platform *a = platform_load(NULL, sets, 1, &err);
+    CHECK(a != NULL);
+    if (!a) return;
+    uint64_t before = platform_digest(a);
+    CHECK_EQ_INT(platform_digest(a), before); /* the same file: the same digest */
+    FILE *f = fopen(json, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("{\"collective=reduce\": {}}\n", f);
+        fclose(f);
+    }
+    CHECK(platform_digest(a) != before);
+    platform_free(a);
+}
+
 TEST_LIST(platform_tests) = {
+    {"platform.digest_named_file", test_digest_named_file},
     {"platform.random_placement", test_random_placement},
     {"platform.default", test_default},
     {"platform.examples", test_examples},
