@@ -66,9 +66,10 @@ enum trace_format { FMT_NATIVE, FMT_SIMGRID };
 
 struct trace_reader {
     enum trace_format format;
-    uint8_t *tit_dt;         /* SimGrid: per-rank default datatype size */
-    struct trace_rec *extra; /* SimGrid: a second record from the last line */
-    struct source shared;    /* used when per_rank == NULL */
+    uint8_t *tit_dt;             /* SimGrid: per-rank default datatype size */
+    struct tit_pairs *tit_pairs; /* SimGrid: each pair's messages (MPI_PROC_NULL) */
+    struct trace_rec *extra;     /* SimGrid: a second record from the last line */
+    struct source shared;        /* used when per_rank == NULL */
     struct source *per_rank;
     bool (*keep)(void *ctx, int32_t rank); /* trace_keep_ranks: NULL keeps all */
     void *keep_ctx;
@@ -813,6 +814,20 @@ static bool open_file(struct trace_reader *t, const char *path, struct sim_error
                   head, invisible_cause(head));
 }
 
+/* SimGrid: the first pass that finds SMPI's dropped sendRecv lines. */
+static void scan_simgrid_pairs(struct trace_reader *t) {
+    if (!t->per_rank) {
+        t->tit_pairs = tit_pairs_scan(&t->shared.path, 1, t->nranks);
+        return;
+    }
+    char **paths = xcalloc((size_t)t->nranks, sizeof *paths);
+    int32_t n = 0;
+    for (int32_t i = 0; i < t->nranks; i++) /* a file shared by ranks is read once */
+        if (!n || t->per_rank[i].path != paths[n - 1]) paths[n++] = t->per_rank[i].path;
+    t->tit_pairs = tit_pairs_scan(paths, n, t->nranks);
+    free(paths);
+}
+
 struct trace_reader *trace_open(const char *path, struct sim_error *err) {
     struct trace_reader *t = reader_new();
     struct stat st;
@@ -829,7 +844,10 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
         t->queues = xcalloc((size_t)t->nranks, sizeof *t->queues);
     if (ok && !S_ISDIR(st.st_mode) && t->shared.path && t->shared.kind == SRC_PLAIN)
         t->bytes_total = st.st_size; /* a plain file: its share read can be told */
-    if (ok && t->format == FMT_SIMGRID) t->tit_dt = xcalloc((size_t)t->nranks, 1);
+    if (ok && t->format == FMT_SIMGRID) {
+        t->tit_dt = xcalloc((size_t)t->nranks, 1);
+        scan_simgrid_pairs(t);
+    }
     if (!ok) {
         trace_close(t);
         return NULL;
@@ -860,6 +878,7 @@ void trace_close(struct trace_reader *t) {
         free(t->lines[i].ref);
     free(t->lines);
     free(t->tit_dt);
+    tit_pairs_free(t->tit_pairs);
     if (t->extra) pool_put(&t->recs, t->extra);
     for (int32_t i = 0; i < t->nnames; i++)
         free(t->names[i]);
@@ -939,8 +958,8 @@ static int parse_simgrid(struct trace_reader *t, struct source *s, char *l, stru
         rank >= 0 ? rank : (end != l && who >= 0 && who < t->nranks ? (int32_t)who : 0);
     struct trace_rec *x = pool_get_raw(&t->recs);
     bool has_x = false;
-    int got = tit_parse_line(l, rank, t->nranks, &t->tit_dt[dt_rank], r, x, &has_x, s->path,
-                             s->line, err);
+    int got = tit_parse_line(l, rank, t->nranks, &t->tit_dt[dt_rank], t->tit_pairs, r, x, &has_x,
+                             s->path, s->line, err);
     if (got == 1 && has_x) {
         x->ids = NULL;
         x->nids = 0;

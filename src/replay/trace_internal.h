@@ -39,9 +39,17 @@ bool trace_parse_int(const char *s, int32_t min, int32_t max, int32_t *out);
  * follows a reduction), 0 for an action with no simulated effect (init,
  * finalize, location, comm_size...), -1 on error. default_dt holds the rank's
  * default datatype size, set by its init action. */
+struct tit_pairs;
 int tit_parse_line(char *line, int32_t rank, int32_t nranks, uint8_t *default_dt,
-                   struct trace_rec *rec, struct trace_rec *extra, bool *has_extra,
-                   const char *file, int lineno, struct sim_error *err);
+                   struct tit_pairs *pairs, struct trace_rec *rec, struct trace_rec *extra,
+                   bool *has_extra, const char *file, int lineno, struct sim_error *err);
+/* MPI_PROC_NULL and SMPI's dropped sendRecv lines (trace_tit_null.c): a
+ * first pass over the trace's files counts each pair's messages; then,
+ * for each sendRecv half in trace order, whether its partner traced it
+ * (false: replay it as MPI_PROC_NULL). */
+struct tit_pairs *tit_pairs_scan(char *const *paths, int32_t npaths, int32_t nranks);
+void tit_pairs_free(struct tit_pairs *p);
+bool tit_pairs_matched(struct tit_pairs *p, int32_t src, int32_t dst, bool send);
 
 /* A record a writer cannot convert: err names its file, line and rank. */
 bool trace_rec_fail(const struct trace_reader *t, const struct trace_rec *r, struct sim_error *err,

@@ -8,6 +8,7 @@
  *   R alltoall SCOUNT RCOUNT [DT DT] | R gather SCOUNT RCOUNT [ROOT [DT DT]]
  *   R allgather SCOUNT RCOUNT [DT DT] | R scatter SCOUNT RCOUNT [ROOT [DT DT]]
  *   R sendRecv SCOUNT DST RCOUNT SRC [DT DT]
+ * (PEER, SRC, DST -333: MPI_PROC_NULL, trace_tit_null.c)
  *   R gatherv / allgatherv / scatterv / alltoallv / reducescatter with per-rank counts
  *   R comm_size N | R comm_split | R comm_dup | R location FILE LINE (no effect)
  * COUNT is in elements of DT (SimGrid's datatype ids); without DT, elements of
@@ -29,7 +30,13 @@ struct tit_ctx {
     const char *file;
     int line;
     struct sim_error *err;
+    struct tit_pairs *pairs;
 };
+
+/* SMPI writes MPI_PROC_NULL as -333: such a call completes at once. */
+static bool is_proc_null(const char *tok) {
+    return !strcmp(tok, "-333");
+}
 
 /* Size in bytes of SimGrid 3.32's datatype ids (0 double, 1 int, 2 char,
  * 3 short, 4 long, 5 float, 6 byte, 7 long long, 11 unsigned, 20 int64_t). */
@@ -200,6 +207,29 @@ static bool vcoll(struct tit_ctx *c, struct trace_rec *r, const char *name) {
     return false;
 }
 
+/* sendRecv SCOUNT DST RCOUNT SRC [DT DT]: a half with MPI_PROC_NULL, or
+ * one its partner's trace lacks (trace_tit_null.c), is not simulated. */
+static int sendrecv(struct tit_ctx *c, struct trace_rec *r) {
+    if (!need(c, 6) || !count_bytes(c, 2, 6, &r->size) || !count_bytes(c, 4, 7, &r->size2))
+        return -1;
+    bool send = !is_proc_null(c->tok[3]), recv = !is_proc_null(c->tok[5]);
+    if ((send && !rank_field(c, 3, "field 'dst'", &r->peer)) ||
+        (recv && !rank_field(c, 5, "field 'src'", &r->peer2)))
+        return -1;
+    if (send) send = tit_pairs_matched(c->pairs, r->rank, r->peer, true);
+    if (recv) recv = tit_pairs_matched(c->pairs, r->peer2, r->rank, false);
+    if (send && recv) {
+        r->op = TOP_SENDRECV;
+    } else if (send) {
+        r->op = TOP_SEND;
+    } else if (recv) {
+        r->op = TOP_RECV;
+        r->peer = r->peer2;
+        r->size = r->size2;
+    }
+    return send || recv;
+}
+
 static int parse_action(struct tit_ctx *c, struct trace_rec *r, struct trace_rec *x, bool *hx,
                         uint8_t *default_dt) {
     const char *a = c->tok[1];
@@ -221,7 +251,14 @@ static int parse_action(struct tit_ctx *c, struct trace_rec *r, struct trace_rec
         return 1;
     }
     bool ok;
-    if (!strcmp(a, "send") || !strcmp(a, "isend") || !strcmp(a, "recv") || !strcmp(a, "irecv"))
+    bool p2p_op =
+             !strcmp(a, "send") || !strcmp(a, "isend") || !strcmp(a, "recv") || !strcmp(a, "irecv"),
+         waits = !strcmp(a, "wait") || !strcmp(a, "test");
+    /* with MPI_PROC_NULL: nothing to simulate (the call completes at once) */
+    if ((p2p_op && c->ntok > 2 && is_proc_null(c->tok[2])) ||
+        (waits && c->ntok > 3 && (is_proc_null(c->tok[2]) || is_proc_null(c->tok[3]))))
+        return 0;
+    if (p2p_op)
         ok = p2p(c, r, a[strlen(a) - 1] == 'd', a[0] == 'i');
     else if (!strcmp(a, "wait") || !strcmp(a, "test"))
         ok = wait_peer(c, r, a[0] == 't');
@@ -243,9 +280,7 @@ static int parse_action(struct tit_ctx *c, struct trace_rec *r, struct trace_rec
     else if (!strcmp(a, "scatter"))
         ok = gather_like(c, r, COLL_SCATTER, true);
     else if (!strcmp(a, "sendRecv") || !strcmp(a, "sendrecv"))
-        ok = need(c, 6) && count_bytes(c, 2, 6, &r->size) &&
-             rank_field(c, 3, "field 'dst'", &r->peer) && count_bytes(c, 4, 7, &r->size2) &&
-             rank_field(c, 5, "field 'src'", &r->peer2) && (r->op = TOP_SENDRECV, true);
+        return sendrecv(c, r);
     else if (!strcmp(a, "gatherv") || !strcmp(a, "allgatherv") || !strcmp(a, "scatterv") ||
              !strcmp(a, "alltoallv") || !strcmp(a, "reducescatter"))
         ok = vcoll(c, r, a);
@@ -255,8 +290,8 @@ static int parse_action(struct tit_ctx *c, struct trace_rec *r, struct trace_rec
 }
 
 int tit_parse_line(char *line, int32_t rank, int32_t nranks, uint8_t *default_dt,
-                   struct trace_rec *r, struct trace_rec *extra, bool *has_extra, const char *file,
-                   int lineno, struct sim_error *err) {
+                   struct tit_pairs *pairs, struct trace_rec *r, struct trace_rec *extra,
+                   bool *has_extra, const char *file, int lineno, struct sim_error *err) {
     /* alltoallv lines hold 2 n + 4 fields: room grows with the rank count */
     static char **tok;
     static int tok_cap;
@@ -266,7 +301,7 @@ int tit_parse_line(char *line, int32_t rank, int32_t nranks, uint8_t *default_dt
         tok = xcalloc((size_t)need_cap, sizeof *tok);
         tok_cap = need_cap;
     }
-    struct tit_ctx c = {tok, 0, nranks, *default_dt ? *default_dt : 1, file, lineno, err};
+    struct tit_ctx c = {tok, 0, nranks, *default_dt ? *default_dt : 1, file, lineno, err, pairs};
     memset(r, 0, sizeof *r);
     r->req = -1;
     r->line = lineno;

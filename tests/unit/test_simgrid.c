@@ -15,7 +15,7 @@ static int parse(const char *text, struct trace_rec *r, struct trace_rec *x, boo
                  struct sim_error *err) {
     char line[256];
     snprintf(line, sizeof line, "%s", text);
-    return tit_parse_line(line, -1, 4, dt, r, x, hx, "r.txt", 3, err);
+    return tit_parse_line(line, -1, 4, dt, NULL, r, x, hx, "r.txt", 3, err);
 }
 
 static void test_actions(void) {
@@ -45,6 +45,16 @@ static void test_actions(void) {
           r.root == 2 && r.size == 40);
     CHECK(parse("0 sendRecv 8 1 4 3 0 1", &r, &x, &hx, &dt, &err) == 1 && r.op == TOP_SENDRECV &&
           r.size == 64 && r.peer == 1 && r.size2 == 16 && r.peer2 == 3);
+    /* MPI_PROC_NULL (-333): nothing to simulate; a sendRecv with it on one
+     * side keeps the other */
+    CHECK(parse("1 isend -333 7 100", &r, &x, &hx, &dt, &err) == 0);
+    CHECK(parse("1 recv -333 7 100", &r, &x, &hx, &dt, &err) == 0);
+    CHECK(parse("2 wait -333 2 5", &r, &x, &hx, &dt, &err) == 0);
+    CHECK(parse("0 sendRecv 8 -333 4 3 0 1", &r, &x, &hx, &dt, &err) == 1 && r.op == TOP_RECV &&
+          r.peer == 3 && r.size == 16);
+    CHECK(parse("0 sendRecv 8 1 4 -333 0 1", &r, &x, &hx, &dt, &err) == 1 && r.op == TOP_SEND &&
+          r.peer == 1 && r.size == 64);
+    CHECK(parse("0 sendRecv 8 -333 4 -333 0 1", &r, &x, &hx, &dt, &err) == 0);
     CHECK(parse("0 alltoallv 100 1 7 10 12 100 1 70 10 5", &r, &x, &hx, &dt, &err) == 1 &&
           r.coll == COLL_ALLTOALL && r.size == 60); /* mean of 1,7,10,12 = 7.5 -> 8 doubles */
     /* each peer's count, in bytes: sent 1,7,10,12 doubles, received 1,70,10,5 */
@@ -152,7 +162,52 @@ static void test_description_replay(void) {
     CHECK(system(text) == 0);
 }
 
+/* The predicted time of a trace on the built-in platform, one rank a
+ * node; -1 if it does not replay. */
+static simtime_t replay_time(const char *path) {
+    struct sim_error err = {0};
+    struct trace_reader *t = trace_open(path, &err);
+    const char *sets[] = {"cores_per_node=1"};
+    struct platform *plat = platform_load(NULL, sets, 1, &err);
+    struct network net;
+    simtime_t got = -1;
+    CHECK(t && plat && network_init(&net, plat, &err));
+    struct replay_result res;
+    if (t && plat && replay_run(t, plat, &net, &res, &err) && res.sim) {
+        if (res.status == SIM_OK) got = summary_predicted(res.sim);
+        replay_result_free(&res);
+    }
+    if (err.set) fprintf(stderr, "%s\n", err.msg);
+    trace_close(t);
+    if (plat) network_destroy(&net);
+    platform_free(plat);
+    return got;
+}
+
+/* SMPI's own trace of a non-periodic halo (tests/interop/smpi-halo): its
+ * calls with MPI_PROC_NULL (-333) complete at once, and the sendRecv
+ * lines SMPI dropped on the edge ranks (every partner of ranks 2 and 3)
+ * leave their partners' halves unsimulated. It replays as the same
+ * program written without them in simpi's format: per row, the left rank
+ * receives 512 doubles from the right one (tag 4) and sends it 512 (tag
+ * 3), then an allreduce of one double; twice. */
+static void test_proc_null_halo(void) {
+    static const char *const row = "%d irecv %d 4096 tag=%d req=1\n%d isend %d 4096 tag=%d req=2\n"
+                                   "%d waitall\n%d allreduce 8\n";
+    char twin[2048] = "simpi-trace 1\nranks 6\n", line[256];
+    for (int it = 0; it < 2; it++)
+        for (int r = 0; r < 6; r++) {
+            int peer = r ^ 1, rtag = r % 2 ? 3 : 4, stag = r % 2 ? 4 : 3;
+            snprintf(line, sizeof line, row, r, peer, rtag, r, peer, stag, r, r);
+            strcat(twin, line);
+        }
+    simtime_t smpi = replay_time(SIMPI_SOURCE_DIR "/tests/interop/smpi-halo/description");
+    CHECK(smpi > 0);
+    CHECK_EQ_INT(smpi, replay_time(test_write_temp(".trace", twin)));
+}
+
 TEST_LIST(simgrid_tests) = {
+    {"simgrid.proc_null_halo", test_proc_null_halo},
     {"simgrid.actions", test_actions},
     {"simgrid.description_replay", test_description_replay},
     {"simgrid.stopped_with_queued_counts", test_stopped_with_queued_counts},
