@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
     }
     int all;
     MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0 && all == 0) printf(" No Errors\n");
+    if (rank == 0 && all == 0) printf("No Errors\n");
     MPI_Finalize();
     return 0;
 }
