@@ -9,14 +9,15 @@
 #include "mpi/sim_internal.h"
 #include "net/contention.h"
 
-/* A burst under the shared-memory model ends: its time as it ran. */
-static void compute_done(struct sim *s, int32_t rank, simtime_t begin) {
-    s->ranks[rank].st.compute += s->eng.now - begin;
+/* A burst over [begin, end) counted and observed: at its start when its
+ * end is known, else (the shared-memory model) at its end. */
+static void compute_span(struct sim *s, int32_t rank, simtime_t begin, simtime_t end) {
     if (s->obs) {
         struct sim_period p = {
-            .begin = begin, .end = s->eng.now, .rank = rank, .state = SIM_ST_RUNNING, .coll = -1};
+            .begin = begin, .end = end, .rank = rank, .state = SIM_ST_RUNNING, .coll = -1};
         s->obs->period(s->obs->ctx, &p);
     }
+    s->ranks[rank].st.compute += end - begin;
 }
 
 static void wake_event(void *ctx, const struct event *ev) {
@@ -25,7 +26,8 @@ static void wake_event(void *ctx, const struct event *ev) {
     struct srank *r = &s->ranks[rank];
     if (ev->gen != r->wake_gen) return; /* superseded */
     simtime_t begin;
-    if (r->state == RS_COMPUTING && membw_end(s, rank, &begin)) compute_done(s, rank, begin);
+    if (r->state == RS_COMPUTING && membw_end(s, rank, &begin))
+        compute_span(s, rank, begin, s->eng.now);
     if (r->state == RS_WAITING) {
         wait_complete(s, rank);
     } else if (r->state != RS_COMPUTING && r->state != RS_READY) {
@@ -272,16 +274,7 @@ bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
         membw_start(s, rank, duration);
         return false;
     }
-    if (s->obs) {
-        struct sim_period p = {.begin = s->eng.now,
-                               .end = s->eng.now + duration,
-                               .rank = rank,
-                               .state = SIM_ST_RUNNING,
-                               .coll = -1};
-        s->obs->period(s->obs->ctx, &p);
-    }
-    r->st.compute += duration;
-    r->state = RS_COMPUTING;
+    compute_span(s, rank, s->eng.now, s->eng.now + duration);
     sim_wake_at(s, rank, s->eng.now + duration);
     return false;
 }

@@ -260,7 +260,7 @@ static int parse_action(struct tit_ctx *c, struct trace_rec *r, struct trace_rec
         return 0;
     if (p2p_op)
         ok = p2p(c, r, a[strlen(a) - 1] == 'd', a[0] == 'i');
-    else if (!strcmp(a, "wait") || !strcmp(a, "test"))
+    else if (waits)
         ok = wait_peer(c, r, a[0] == 't');
     else if (!strcmp(a, "waitall"))
         ok = (r->op = TOP_WAITALL, true);
