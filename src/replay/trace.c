@@ -18,6 +18,7 @@
 #include "core/rankfile.h"
 #include "replay/trace_bin.h"
 #include "replay/trace_internal.h"
+#include "replay/trace_otf2.h"
 
 #define SHARED_BUF (1 << 18)
 #define RANK_BUF (1 << 12)
@@ -91,6 +92,7 @@ struct trace_reader {
     int64_t bytes_read, bytes_total; /* for the progress line (total 0: unknown) */
     char *temp_dir;          /* a Dimemas trace translated into native files, removed at close */
     struct tbin_reader *bin; /* a binary trace */
+    struct otf2_in *otf2;    /* an OTF2 archive */
 };
 
 static bool source_open(struct trace_reader *t, struct source *s, struct sim_error *err);
@@ -395,22 +397,31 @@ static bool adopt_paths(struct trace_reader *t, char **paths, int32_t n, bool ok
 }
 
 /* Directory: files rank<R>.trace or rank<R>.trace.gz for R = 0..N-1. */
+static bool open_otf2(struct trace_reader *t, const char *path, struct sim_error *err);
+
 static bool open_directory(struct trace_reader *t, const char *dir, struct sim_error *err) {
     DIR *d = opendir(dir);
     if (!d) return err_set(err, "%s: cannot open directory: %s", dir, strerror(errno));
     int32_t n = 0;
     struct dirent *e;
+    char anchor[4096] = "";
     while ((e = readdir(d))) {
         long r;
         char *end;
+        size_t len = strlen(e->d_name);
+        if (len > 5 && !strcmp(e->d_name + len - 5, ".otf2")) /* an OTF2 archive's folder */
+            snprintf(anchor, sizeof anchor, "%s/%s", dir, e->d_name);
         if (strncmp(e->d_name, "rank", 4) == 0 && (r = strtol(e->d_name + 4, &end, 10)) >= 0 &&
             end != e->d_name + 4 && (!strcmp(end, ".trace") || !strcmp(end, ".trace.gz")) &&
             r < INT32_MAX && r + 1 > n)
             n = (int32_t)(r + 1);
     }
     closedir(d);
+    if (n == 0 && *anchor && otf2_is_anchor(anchor)) return open_otf2(t, anchor, err);
     if (n == 0)
-        return err_set(err, "%s: directory holds no per-rank traces (rank0.trace, rank1.trace...)",
+        return err_set(err,
+                       "%s: directory holds no per-rank traces (rank0.trace, rank1.trace...) "
+                       "nor an OTF2 archive (traces.otf2)",
                        dir);
     if (!check_rank_count(n, dir, 0, err)) return false;
     char **paths = xcalloc((size_t)n, sizeof *paths);
@@ -788,11 +799,20 @@ static bool open_binary(struct trace_reader *t, const char *path, struct sim_err
     return t->bin != NULL;
 }
 
-/* Chooses the reader from the first bytes (binary) or the first line:
+static bool open_otf2(struct trace_reader *t, const char *path, struct sim_error *err) {
+    t->shared.path = xstrdup(path);
+    int32_t n = 0;
+    t->otf2 = otf2_open(path, max_ranks(), &n, err);
+    t->nranks = n;
+    return t->otf2 != NULL;
+}
+
+/* Chooses the reader from the first bytes (binary, OTF2) or the first line:
  * native header, index, Dimemas, SimGrid. */
 static bool open_file(struct trace_reader *t, const char *path, struct sim_error *err) {
     char head[4096];
     if (tbin_is_binary(path)) return open_binary(t, path, err);
+    if (otf2_is_anchor(path)) return open_otf2(t, path, err);
     if (!first_line(path, head, sizeof head))
         return err_at(err, path, 0, "empty trace: expected 'simpi-trace 1'");
     if (!strncmp(head, "simpi-trace-index", 17)) return open_index(t, path, err);
@@ -840,7 +860,7 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
     } else {
         ok = open_file(t, path, err);
     }
-    if (ok && !t->bin && !t->lines) /* the binary and mapped readers queue no records */
+    if (ok && !t->bin && !t->otf2 && !t->lines) /* these readers queue no records here */
         t->queues = xcalloc((size_t)t->nranks, sizeof *t->queues);
     if (ok && !S_ISDIR(st.st_mode) && t->shared.path && t->shared.kind == SRC_PLAIN)
         t->bytes_total = st.st_size; /* a plain file: its share read can be told */
@@ -858,6 +878,7 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
 void trace_close(struct trace_reader *t) {
     if (!t) return;
     tbin_close(t->bin);
+    otf2_close(t->otf2);
     if (t->map) munmap((void *)t->map, t->map_len);
     source_close(t, &t->shared);
     free(t->shared.path);
@@ -1089,9 +1110,11 @@ static struct trace_rec *mapped_next(struct trace_reader *t, int32_t rank, struc
     return NULL;
 }
 
-static struct trace_rec *binary_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
+/* A record from a reader that fills records itself (binary, OTF2). */
+static struct trace_rec *filled_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
     struct trace_rec *r = pool_get_raw(&t->recs);
-    if (tbin_next(t->bin, rank, r, err) == 1) {
+    int got = t->bin ? tbin_next(t->bin, rank, r, err) : otf2_next(t->otf2, rank, r, err);
+    if (got == 1) {
         t->records++;
         return r;
     }
@@ -1100,7 +1123,7 @@ static struct trace_rec *binary_next(struct trace_reader *t, int32_t rank, struc
 }
 
 struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
-    if (t->bin) return binary_next(t, rank, err);
+    if (t->bin || t->otf2) return filled_next(t, rank, err);
     if (t->lines) return mapped_next(t, rank, err);
     struct rank_queue *q = &t->queues[rank];
     if (q->head) {
@@ -1158,7 +1181,7 @@ void trace_release(struct trace_reader *t, struct trace_rec *r) {
 
 int64_t trace_buffer_peak(const struct trace_reader *t) {
     return (int64_t)(t->recs.peak * t->recs.obj_size) + t->lines_peak + (int64_t)t->map_len +
-           (t->bin ? tbin_buffer_peak(t->bin) : 0);
+           (t->bin ? tbin_buffer_peak(t->bin) : 0) + (t->otf2 ? otf2_buffer_peak(t->otf2) : 0);
 }
 
 bool trace_rec_fail(const struct trace_reader *t, const struct trace_rec *r, struct sim_error *err,
