@@ -1,4 +1,4 @@
-/* `simpi convert IN OUT [--to native|binary|dim|simgrid] [--compress C]`:
+/* `simpi convert IN OUT [--to native|binary|dim|simgrid|otf2] [--compress C]`:
  * any trace simpi reads (native text or binary, per-rank folder or index,
  * SimGrid time-independent, Dimemas .dim) written as a native text trace
  * (one file, rank after rank), a binary trace (trace_bin_write.c), a Dimemas
@@ -297,7 +297,7 @@ bool cli_convert_to_binary(const char *in, const char *out, int codec, struct si
 }
 
 static int convert_usage(void) {
-    fprintf(stderr, "usage: simpi convert IN OUT [--to native|binary|dim|simgrid] [--compress "
+    fprintf(stderr, "usage: simpi convert IN OUT [--to native|binary|dim|simgrid|otf2] [--compress "
                     "none|zstd|gzip]   (format of OUT from --to, else its extension: .dim is "
                     "Dimemas, .sbt binary)\n");
     return EXIT_USAGE;
@@ -324,7 +324,7 @@ int cmd_convert(int argc, char **argv) {
     }
     if (!in || !out ||
         (to && strcmp(to, "native") && strcmp(to, "binary") && strcmp(to, "dim") &&
-         strcmp(to, "simgrid")))
+         strcmp(to, "simgrid") && strcmp(to, "otf2")))
         return convert_usage();
     if (!to) to = ends_with(out, ".dim") ? "dim" : ends_with(out, ".sbt") ? "binary" : "native";
     int codec = compress ? tbin_codec_by_name(compress) : TBIN_ZSTD;
@@ -340,8 +340,8 @@ int cmd_convert(int argc, char **argv) {
         return EXIT_INPUT_ERROR;
     }
     struct trace_reader *t = trace_open(in, &err);
-    if (t && !strcmp(to, "simgrid")) { /* a folder of files */
-        bool done = tit_write(t, out, &err);
+    if (t && (!strcmp(to, "simgrid") || !strcmp(to, "otf2"))) { /* a folder of files */
+        bool done = !strcmp(to, "otf2") ? otf2_write(t, out, &err) : tit_write(t, out, &err);
         trace_close(t);
         if (done) return 0;
         err_print(&err);

@@ -802,7 +802,7 @@ static bool open_binary(struct trace_reader *t, const char *path, struct sim_err
 static bool open_otf2(struct trace_reader *t, const char *path, struct sim_error *err) {
     t->shared.path = xstrdup(path);
     int32_t n = 0;
-    t->otf2 = otf2_open(path, max_ranks(), &n, err);
+    t->otf2 = otf2_open(path, max_ranks(), &n, intern_name, t, err);
     t->nranks = n;
     return t->otf2 != NULL;
 }

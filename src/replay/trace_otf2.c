@@ -44,10 +44,12 @@ struct odef_comm {
 };
 
 /* What a region is to the replay. */
-enum call_kind { CALL_NONE, CALL_MPI, CALL_FREE, CALL_ATTACH, CALL_DETACH };
+/* CALL_USER: a region the user marked (paradigm USER: Score-P's user regions), an interval */
+enum call_kind { CALL_NONE, CALL_MPI, CALL_FREE, CALL_ATTACH, CALL_DETACH, CALL_USER };
 
 struct odef_region {
     uint8_t kind, send_mode;
+    int32_t interval; /* CALL_USER: the interval's name id */
 };
 
 /* A request in flight: OTF2's id, simpi's, and the sequence number of its
@@ -104,6 +106,8 @@ struct otf2_in {
     struct sim_error *err;
     bool failed;
     int64_t held, held_peak;
+    int32_t (*intern)(void *ctx, const char *name);
+    void *intern_ctx;
 };
 
 bool otf2_is_anchor(const char *path) {
@@ -222,6 +226,10 @@ static OTF2_CallbackCode def_region(void *ud, OTF2_RegionRef self, OTF2_StringRe
         if (!strcmp(s, "MPI_Request_free")) r->kind = CALL_FREE;
         if (!strcmp(s, "MPI_Buffer_attach")) r->kind = CALL_ATTACH;
         if (!strcmp(s, "MPI_Buffer_detach")) r->kind = CALL_DETACH;
+    }
+    if (r->kind == CALL_NONE && paradigm == OTF2_PARADIGM_USER) {
+        r->kind = CALL_USER;
+        r->interval = o->intern(o->intern_ctx, s);
     }
     r->send_mode = send_mode_of(s);
     return OTF2_CALLBACK_SUCCESS;
@@ -543,6 +551,11 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
     if (region >= o->nregions) return fail(o, "undefined region %u", region);
     if (o->regions[region].kind == CALL_NONE) return OTF2_CALLBACK_SUCCESS;
     computation(o, k, time);
+    if (o->regions[region].kind == CALL_USER) { /* a marked region: an interval */
+        push(o, k, TOP_INTERVAL_BEGIN)->req = o->regions[region].interval;
+        k->busy_from = time;
+        return OTF2_CALLBACK_SUCCESS;
+    }
     k->depth = 1;
     struct ocall *c = &k->call;
     c->region = region;
@@ -597,9 +610,15 @@ static void emit_call(struct otf2_in *o, struct orank *k) {
 
 static OTF2_CallbackCode ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
                                   OTF2_AttributeList *attrs, OTF2_RegionRef region) {
-    (void)loc, (void)attrs, (void)region;
+    (void)loc, (void)attrs;
     struct otf2_in *o = ud;
     struct orank *k = at_event(o, time, pos);
+    if (k->depth == 0 && region < o->nregions && o->regions[region].kind == CALL_USER) {
+        computation(o, k, time);
+        push(o, k, TOP_INTERVAL_END);
+        k->busy_from = time;
+        return OTF2_CALLBACK_SUCCESS;
+    }
     if (k->depth == 0 || --k->depth > 0) return OTF2_CALLBACK_SUCCESS;
     emit_call(o, k);
     k->busy_from = time;
@@ -1002,8 +1021,10 @@ static bool open_events(struct otf2_in *o) {
 }
 
 struct otf2_in *otf2_open(const char *path, int64_t max_ranks, int32_t *nranks,
+                          int32_t (*intern)(void *ctx, const char *name), void *intern_ctx,
                           struct sim_error *err) {
     struct otf2_in *o = xcalloc(1, sizeof *o);
+    o->intern = intern, o->intern_ctx = intern_ctx;
     o->path = xstrdup(path);
     o->err = err;
     o->cur = -1;

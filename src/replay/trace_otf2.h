@@ -16,8 +16,11 @@ struct otf2_in;
 /* Whether path is an OTF2 anchor file (its first bytes). */
 bool otf2_is_anchor(const char *path);
 /* Opens the archive of the anchor file path: reads its definitions, the
- * ranks (at most max_ranks) into *nranks. NULL with err set on failure. */
+ * ranks (at most max_ranks) into *nranks; intern(ctx, name) gives the id of
+ * an interval's name (user regions are intervals). NULL with err set on
+ * failure. */
 struct otf2_in *otf2_open(const char *path, int64_t max_ranks, int32_t *nranks,
+                          int32_t (*intern)(void *ctx, const char *name), void *intern_ctx,
                           struct sim_error *err);
 void otf2_close(struct otf2_in *o);
 /* The next record of rank into *rec: 1, 0 at the rank's end, -1 on error. */

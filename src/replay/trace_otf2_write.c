@@ -1,0 +1,489 @@
+/* Writing any trace simpi reads as an OTF2 archive (`simpi convert --to
+ * otf2`), laid out as Score-P lays out MPI traces, so that Vampir, the OTF2
+ * tools and simpi's own reader (trace_otf2.c) read it: one location group
+ * "MPI Rank R" per rank with its "Master thread", the MPI COMM_LOCATIONS
+ * group, MPI_COMM_WORLD and MPI_COMM_SELF, a region per MPI call, and the
+ * MPI records of each call. A computation advances the rank's clock by its
+ * duration (picosecond ticks); MPI calls take no time (a replay recomputes
+ * them). Intervals become user regions. What OTF2 or this writer cannot
+ * hold (communicators other than the world and self, computations given in
+ * flops, receives from any source, waitany, one-sided and file records)
+ * stops the conversion naming the record. */
+#include <errno.h>
+#include <otf2/otf2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/pool.h"
+#include "replay/trace_internal.h"
+
+#define TICKS_PER_SECOND 1000000000000ull /* picoseconds, as simpi's clock */
+#define COMM_WORLD_REF 0
+#define COMM_SELF_REF 1
+
+/* A request in flight on a rank: what its completion record needs. */
+struct wreq {
+    uint64_t otf2_id;
+    struct trace_rec rec; /* its start (ids and counts not kept) */
+    bool used, cancelled;
+};
+
+struct otf2_writer {
+    struct trace_reader *t;
+    struct sim_error *err;
+    OTF2_Archive *archive;
+    OTF2_EvtWriter *w;
+    int32_t rank, nranks, self_comm; /* self_comm: the rank's comm_self id, -1 none */
+    uint64_t now, next_req, last;
+    struct wreq *reqs;
+    int32_t nreqs;
+    char **names; /* region names; the region's ref is the index */
+    uint8_t *user;
+    int32_t nnames;
+};
+
+static OTF2_FlushType pre_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
+                                bool final) {
+    (void)ud, (void)type, (void)loc, (void)caller, (void) final;
+    return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc) {
+    (void)ud, (void)type, (void)loc;
+    return 0;
+}
+
+static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
+
+/* The region named name (user: an interval's), defined on first use. */
+static OTF2_RegionRef region(struct otf2_writer *w, const char *name, bool user) {
+    for (int32_t i = 0; i < w->nnames; i++)
+        if (w->user[i] == user && !strcmp(w->names[i], name)) return (OTF2_RegionRef)i;
+    w->names = xrealloc_or_die(w->names, sizeof *w->names * (size_t)(w->nnames + 1));
+    w->user = xrealloc_or_die(w->user, (size_t)(w->nnames + 1));
+    w->names[w->nnames] = xstrdup(name);
+    w->user[w->nnames] = user;
+    return (OTF2_RegionRef)w->nnames++;
+}
+
+static struct wreq *req_slot(struct otf2_writer *w, int32_t id) {
+    if (id >= w->nreqs) {
+        int32_t n = id + 16;
+        w->reqs = xrealloc_or_die(w->reqs, sizeof *w->reqs * (size_t)n);
+        memset(w->reqs + w->nreqs, 0, sizeof *w->reqs * (size_t)(n - w->nreqs));
+        w->nreqs = n;
+    }
+    return &w->reqs[id];
+}
+
+static uint32_t comm_ref(struct otf2_writer *w, const struct trace_rec *r, bool *ok) {
+    if (r->comm == SIM_COMM_WORLD_ID) return COMM_WORLD_REF;
+    if (r->comm == w->self_comm) return COMM_SELF_REF;
+    *ok = trace_rec_fail(w->t, r, w->err,
+                         "communicator %d: only MPI_COMM_WORLD and comm_self are written to OTF2",
+                         r->comm);
+    return COMM_WORLD_REF;
+}
+
+/* Score-P's byte counts of a collective of block b (the forms that are not
+ * in place; trace_otf2.c reads them back). */
+static void coll_bytes(const struct trace_rec *r, int64_t n, int64_t me, uint64_t *s, uint64_t *v) {
+    uint64_t b = (uint64_t)(r->size > 0 ? r->size : 0), un = (uint64_t)n;
+    bool root = me == r->root;
+    *s = *v = un * b;
+    switch ((enum coll_kind)r->coll) {
+    case COLL_BARRIER:
+        *s = *v = 0;
+        break;
+    case COLL_BCAST:
+    case COLL_SCATTER:
+        *s = root ? un * b : 0, *v = b;
+        break;
+    case COLL_REDUCE:
+    case COLL_GATHER:
+        *s = b, *v = root ? un * b : 0;
+        break;
+    case COLL_SCAN:
+        *s = (uint64_t)(n - me) * b, *v = (uint64_t)(me + 1) * b;
+        break;
+    case COLL_EXSCAN:
+        *s = (uint64_t)(n - me - 1) * b, *v = (uint64_t)me * b;
+        break;
+    default:
+        break;
+    }
+    if ((r->mode & 4) && r->counts) { /* v forms: the rank's totals */
+        uint64_t ts = 0, tv = 0;
+        for (int32_t i = 0; i < r->ncounts; i++)
+            ts += (uint64_t)r->counts[i], tv += (uint64_t)r->counts[r->ncounts + i];
+        if (r->mode & 1) *s = ts;
+        if (r->mode & 2) *v = tv;
+    }
+}
+
+static OTF2_CollectiveOp coll_op(const struct trace_rec *r) {
+    static const OTF2_CollectiveOp plain[COLL_KINDS] = {OTF2_COLLECTIVE_OP_BARRIER,
+                                                        OTF2_COLLECTIVE_OP_BCAST,
+                                                        OTF2_COLLECTIVE_OP_REDUCE,
+                                                        OTF2_COLLECTIVE_OP_ALLREDUCE,
+                                                        OTF2_COLLECTIVE_OP_GATHER,
+                                                        OTF2_COLLECTIVE_OP_SCATTER,
+                                                        OTF2_COLLECTIVE_OP_ALLGATHER,
+                                                        OTF2_COLLECTIVE_OP_ALLTOALL,
+                                                        OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK,
+                                                        OTF2_COLLECTIVE_OP_SCAN,
+                                                        OTF2_COLLECTIVE_OP_EXSCAN};
+    static const OTF2_CollectiveOp v[COLL_KINDS] = {
+        [COLL_GATHER] = OTF2_COLLECTIVE_OP_GATHERV,
+        [COLL_SCATTER] = OTF2_COLLECTIVE_OP_SCATTERV,
+        [COLL_ALLGATHER] = OTF2_COLLECTIVE_OP_ALLGATHERV,
+        [COLL_ALLTOALL] = OTF2_COLLECTIVE_OP_ALLTOALLV,
+        [COLL_REDUCE_SCATTER] = OTF2_COLLECTIVE_OP_REDUCE_SCATTER};
+    return (r->mode & 4) && v[r->coll] ? v[r->coll] : plain[r->coll];
+}
+
+/* MPI_Allreduce, MPI_Iallreduce, MPI_Gatherv, MPI_Reduce_scatter_block... */
+static void coll_region_name(const struct trace_rec *r, char *out, size_t n) {
+    const char *base = sim_coll_name((enum coll_kind)r->coll);
+    bool v = (r->mode & 4) != 0;
+    bool block = r->coll == COLL_REDUCE_SCATTER && !v;
+    snprintf(out, n, "MPI_%s%c%s%s%s", r->op == TOP_ICOLL ? "I" : "",
+             r->op == TOP_ICOLL ? base[0] : base[0] - 'a' + 'A', base + 1, v ? "v" : "",
+             block ? "_block" : "");
+}
+
+static void enter(struct otf2_writer *w, const char *name) {
+    OTF2_EvtWriter_Enter(w->w, NULL, w->now, region(w, name, false));
+}
+
+static void leave(struct otf2_writer *w, const char *name) {
+    OTF2_EvtWriter_Leave(w->w, NULL, w->now, region(w, name, false));
+}
+
+static int64_t comm_size_of(struct otf2_writer *w, uint32_t ref) {
+    return ref == COMM_SELF_REF ? 1 : w->nranks;
+}
+
+static bool write_coll(struct otf2_writer *w, const struct trace_rec *r) {
+    bool ok = true;
+    uint32_t c = comm_ref(w, r, &ok);
+    if (!ok) return false;
+    char name[64];
+    coll_region_name(r, name, sizeof name);
+    enter(w, name);
+    if (r->op == TOP_ICOLL) {
+        struct wreq *q = req_slot(w, r->req);
+        *q = (struct wreq){w->next_req++, *r, true, false};
+        q->rec.ids = NULL, q->rec.counts = NULL;
+        uint64_t s, v;
+        coll_bytes(r, comm_size_of(w, c), c == COMM_SELF_REF ? 0 : w->rank, &s, &v);
+        q->rec.size = (int64_t)s, q->rec.size2 = (int64_t)v;
+        q->rec.comm = (int32_t)c;
+        OTF2_EvtWriter_NonBlockingCollectiveRequest(w->w, NULL, w->now, q->otf2_id);
+    } else {
+        uint64_t s, v;
+        coll_bytes(r, comm_size_of(w, c), c == COMM_SELF_REF ? 0 : w->rank, &s, &v);
+        bool rooted = r->coll == COLL_BCAST || r->coll == COLL_REDUCE || r->coll == COLL_GATHER ||
+                      r->coll == COLL_SCATTER;
+        OTF2_EvtWriter_MpiCollectiveBegin(w->w, NULL, w->now);
+        OTF2_EvtWriter_MpiCollectiveEnd(w->w, NULL, w->now, coll_op(r), c,
+                                        rooted ? (uint32_t)r->root : OTF2_UNDEFINED_UINT32, s, v);
+    }
+    leave(w, name);
+    return true;
+}
+
+static const char *send_name(const struct trace_rec *r) {
+    static const char *const blocking[] = {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend"};
+    static const char *const nonblocking[] = {"MPI_Isend", "MPI_Issend", "MPI_Ibsend",
+                                              "MPI_Irsend"};
+    return (r->op == TOP_ISEND ? nonblocking : blocking)[r->mode & 3];
+}
+
+static bool write_p2p(struct otf2_writer *w, const struct trace_rec *r) {
+    bool ok = true;
+    uint32_t c = comm_ref(w, r, &ok);
+    if (!ok) return false;
+    bool recv = r->op == TOP_RECV || r->op == TOP_IRECV || r->op == TOP_SENDRECV;
+    int32_t src = r->op == TOP_SENDRECV ? r->peer2 : r->peer;
+    if (recv && (src == SIM_ANY_SOURCE || (r->op == TOP_SENDRECV ? r->tag2 : r->tag) < 0))
+        return trace_rec_fail(w->t, r, w->err,
+                              "a receive from any source or with any tag: OTF2 records the "
+                              "message that came, which the trace does not name");
+    uint64_t rsize = (uint64_t)((r->op == TOP_SENDRECV ? r->size2 : r->size) > 0
+                                    ? (r->op == TOP_SENDRECV ? r->size2 : r->size)
+                                    : 0);
+    const char *name = r->op == TOP_SENDRECV ? "MPI_Sendrecv"
+                       : r->op == TOP_RECV   ? "MPI_Recv"
+                       : r->op == TOP_IRECV  ? "MPI_Irecv"
+                                             : send_name(r);
+    enter(w, name);
+    if (r->op == TOP_SEND || r->op == TOP_SENDRECV)
+        OTF2_EvtWriter_MpiSend(w->w, NULL, w->now, (uint32_t)r->peer, c, (uint32_t)r->tag,
+                               (uint64_t)r->size);
+    if (r->op == TOP_RECV)
+        OTF2_EvtWriter_MpiRecv(w->w, NULL, w->now, (uint32_t)src, c, (uint32_t)r->tag, rsize);
+    if (r->op == TOP_SENDRECV)
+        OTF2_EvtWriter_MpiRecv(w->w, NULL, w->now, (uint32_t)src, c, (uint32_t)r->tag2, rsize);
+    if (r->op == TOP_ISEND || r->op == TOP_IRECV) {
+        struct wreq *q = req_slot(w, r->req);
+        *q = (struct wreq){w->next_req++, *r, true, false};
+        q->rec.ids = NULL, q->rec.counts = NULL;
+        q->rec.comm = (int32_t)c, q->rec.size = (int64_t)rsize;
+        if (r->op == TOP_ISEND)
+            OTF2_EvtWriter_MpiIsend(w->w, NULL, w->now, (uint32_t)r->peer, c, (uint32_t)r->tag,
+                                    (uint64_t)r->size, q->otf2_id);
+        else
+            OTF2_EvtWriter_MpiIrecvRequest(w->w, NULL, w->now, q->otf2_id);
+    }
+    leave(w, name);
+    return true;
+}
+
+/* The completion record of request q, inside the wait that completes it. */
+static void completion(struct otf2_writer *w, struct wreq *q) {
+    const struct trace_rec *s = &q->rec;
+    if (q->cancelled)
+        OTF2_EvtWriter_MpiRequestCancelled(w->w, NULL, w->now, q->otf2_id);
+    else if (s->op == TOP_ISEND)
+        OTF2_EvtWriter_MpiIsendComplete(w->w, NULL, w->now, q->otf2_id);
+    else if (s->op == TOP_IRECV)
+        OTF2_EvtWriter_MpiIrecv(w->w, NULL, w->now, (uint32_t)s->peer, (uint32_t)s->comm,
+                                (uint32_t)s->tag, (uint64_t)s->size, q->otf2_id);
+    else
+        OTF2_EvtWriter_NonBlockingCollectiveComplete(
+            w->w, NULL, w->now, coll_op(s), (uint32_t)s->comm,
+            s->coll == COLL_BCAST || s->coll == COLL_REDUCE || s->coll == COLL_GATHER ||
+                    s->coll == COLL_SCATTER
+                ? (uint32_t)s->root
+                : OTF2_UNDEFINED_UINT32,
+            (uint64_t)s->size, (uint64_t)s->size2, q->otf2_id);
+    q->used = false;
+}
+
+static bool write_wait(struct otf2_writer *w, const struct trace_rec *r) {
+    if (r->op == TOP_WAITANY)
+        return trace_rec_fail(w->t, r, w->err,
+                              "waitany: which request completes is the replay's to find, and "
+                              "OTF2 records it");
+    const char *name = r->op == TOP_WAIT      ? "MPI_Wait"
+                       : r->op == TOP_WAITALL ? "MPI_Waitall"
+                       : r->op == TOP_TEST    ? "MPI_Test"
+                       : r->op == TOP_FREE    ? "MPI_Request_free"
+                                              : "MPI_Cancel";
+    for (int32_t i = 0; i < r->nids; i++) {
+        int32_t id = r->ids[i];
+        if (id < 0 || id >= w->nreqs || !w->reqs[id].used)
+            return trace_rec_fail(w->t, r, w->err, "request %d was never started", id);
+        if (r->op == TOP_FREE && w->reqs[id].rec.op != TOP_ISEND)
+            return trace_rec_fail(w->t, r, w->err,
+                                  "MPI_Request_free of a receive or collective: OTF2 has no "
+                                  "record for it");
+    }
+    enter(w, name);
+    if (r->op == TOP_CANCEL) {
+        w->reqs[r->ids[0]].cancelled = true;
+    } else if (r->op == TOP_TEST) {
+        OTF2_EvtWriter_MpiRequestTest(w->w, NULL, w->now, w->reqs[r->ids[0]].otf2_id);
+    } else if (r->op == TOP_WAITALL && r->nids == 0) { /* every outstanding request */
+        for (int32_t id = 0; id < w->nreqs; id++)
+            if (w->reqs[id].used) completion(w, &w->reqs[id]);
+    } else {
+        for (int32_t i = 0; i < r->nids; i++)
+            completion(w, &w->reqs[r->ids[i]]);
+    }
+    leave(w, name);
+    return true;
+}
+
+static bool write_record(struct otf2_writer *w, const struct trace_rec *r) {
+    switch (r->op) {
+    case TOP_COMPUTE:
+        w->now += (uint64_t)r->size;
+        return true;
+    case TOP_SEND:
+    case TOP_ISEND:
+    case TOP_RECV:
+    case TOP_IRECV:
+    case TOP_SENDRECV:
+        return write_p2p(w, r);
+    case TOP_WAIT:
+    case TOP_WAITALL:
+    case TOP_WAITANY:
+    case TOP_TEST:
+    case TOP_CANCEL:
+    case TOP_FREE:
+        return write_wait(w, r);
+    case TOP_COLL:
+    case TOP_ICOLL:
+        return write_coll(w, r);
+    case TOP_COMM_SELF:
+        w->self_comm = r->newcomm;
+        return true;
+    case TOP_BUFFER_ATTACH:
+    case TOP_BUFFER_DETACH:
+        enter(w, r->op == TOP_BUFFER_ATTACH ? "MPI_Buffer_attach" : "MPI_Buffer_detach");
+        leave(w, r->op == TOP_BUFFER_ATTACH ? "MPI_Buffer_attach" : "MPI_Buffer_detach");
+        return true;
+    case TOP_INTERVAL_BEGIN:
+        OTF2_EvtWriter_Enter(w->w, NULL, w->now,
+                             region(w, trace_interval_name(w->t, r->req), true));
+        return true;
+    case TOP_INTERVAL_END: /* the region the rank is in: OTF2 checks the pairing */
+        OTF2_EvtWriter_Leave(w->w, NULL, w->now, w->last);
+        return true;
+    case TOP_COMPUTE_FLOPS:
+        return trace_rec_fail(w->t, r, w->err,
+                              "a computation in flops has no duration for OTF2's clock");
+    default:
+        return trace_rec_fail(w->t, r, w->err,
+                              "this record (communicators other than the world, one-sided, "
+                              "file access) is not written to OTF2 yet");
+    }
+}
+
+/* Intervals nest: the region a Leave closes is the innermost open one. */
+struct open_regions {
+    OTF2_RegionRef *stack;
+    int32_t n, cap;
+};
+
+static bool write_rank(struct otf2_writer *w) {
+    w->w = OTF2_Archive_GetEvtWriter(w->archive, (OTF2_LocationRef)w->rank);
+    if (!w->w) return err_set(w->err, "cannot write the events of rank %d", w->rank);
+    w->now = 0, w->self_comm = -1;
+    struct open_regions open = {0};
+    OTF2_RegionRef main_region = region(w, "main", false);
+    OTF2_EvtWriter_Enter(w->w, NULL, 0, main_region);
+    bool ok = true;
+    struct trace_rec *r;
+    while (ok && (r = trace_next(w->t, w->rank, w->err))) {
+        if (r->op == TOP_INTERVAL_BEGIN) {
+            if (open.n == open.cap) {
+                open.cap = open.cap ? 2 * open.cap : 8;
+                open.stack = xrealloc_or_die(open.stack, sizeof *open.stack * (size_t)open.cap);
+            }
+            open.stack[open.n++] = region(w, trace_interval_name(w->t, r->req), true);
+        }
+        if (r->op == TOP_INTERVAL_END) w->last = open.n ? open.stack[--open.n] : main_region;
+        ok = write_record(w, r);
+        trace_release(w->t, r);
+    }
+    if (ok && w->err->set) ok = false;
+    while (ok && open.n)
+        OTF2_EvtWriter_Leave(w->w, NULL, w->now, open.stack[--open.n]);
+    if (ok) OTF2_EvtWriter_Leave(w->w, NULL, w->now, main_region);
+    free(open.stack);
+    for (int32_t i = 0; i < w->nreqs; i++)
+        w->reqs[i].used = false;
+    return ok;
+}
+
+static void write_definitions(struct otf2_writer *w, uint64_t length) {
+    OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(w->archive);
+    OTF2_GlobalDefWriter_WriteClockProperties(d, TICKS_PER_SECOND, 0, length,
+                                              OTF2_UNDEFINED_TIMESTAMP);
+    uint32_t s = 0;
+    OTF2_GlobalDefWriter_WriteString(d, s++, "");
+    OTF2_GlobalDefWriter_WriteString(d, s++, "simpi");
+    OTF2_GlobalDefWriter_WriteString(d, s++, "machine");
+    OTF2_GlobalDefWriter_WriteString(d, s++, "Master thread");
+    OTF2_GlobalDefWriter_WriteString(d, s++, "MPI_COMM_WORLD");
+    OTF2_GlobalDefWriter_WriteString(d, s++, "MPI_COMM_SELF");
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, 1, 2, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    for (int32_t r = 0; r < w->nranks; r++) {
+        char name[32];
+        snprintf(name, sizeof name, "MPI Rank %d", r);
+        OTF2_GlobalDefWriter_WriteString(d, s, name);
+        OTF2_GlobalDefWriter_WriteLocationGroup(d, (uint32_t)r, s++,
+                                                OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                OTF2_UNDEFINED_LOCATION_GROUP);
+        OTF2_GlobalDefWriter_WriteLocation(d, (uint64_t)r, 3, OTF2_LOCATION_TYPE_CPU_THREAD, 0,
+                                           (uint32_t)r);
+    }
+    for (int32_t i = 0; i < w->nnames; i++) {
+        OTF2_GlobalDefWriter_WriteString(d, s, w->names[i]);
+        OTF2_GlobalDefWriter_WriteRegion(d, (uint32_t)i, s, s, 0, OTF2_REGION_ROLE_FUNCTION,
+                                         w->user[i]                     ? OTF2_PARADIGM_USER
+                                         : !strcmp(w->names[i], "main") ? OTF2_PARADIGM_COMPILER
+                                                                        : OTF2_PARADIGM_MPI,
+                                         OTF2_REGION_FLAG_NONE, 0, 0, 0);
+        s++;
+    }
+    uint64_t *members = xmalloc(sizeof *members * (size_t)w->nranks);
+    for (int32_t r = 0; r < w->nranks; r++)
+        members[r] = (uint64_t)r;
+    OTF2_GlobalDefWriter_WriteGroup(d, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, (uint32_t)w->nranks, members);
+    OTF2_GlobalDefWriter_WriteGroup(d, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, (uint32_t)w->nranks, members);
+    OTF2_GlobalDefWriter_WriteGroup(d, 2, 0, OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, 0, members);
+    free(members);
+    OTF2_GlobalDefWriter_WriteComm(d, COMM_WORLD_REF, 4, 1, OTF2_UNDEFINED_COMM,
+                                   OTF2_COMM_FLAG_NONE);
+    OTF2_GlobalDefWriter_WriteComm(d, COMM_SELF_REF, 5, 2, OTF2_UNDEFINED_COMM,
+                                   OTF2_COMM_FLAG_NONE);
+}
+
+/* Removes what OTF2 wrote in the new folder dir after a failed conversion. */
+static void remove_archive(const char *dir, int32_t nranks) {
+    static const char *const top[] = {"traces.otf2", "traces.def", "traces.thumb.0"};
+    char path[4200];
+    for (int32_t r = 0; r < nranks; r++) {
+        snprintf(path, sizeof path, "%s/traces/%d.evt", dir, r);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/traces/%d.def", dir, r);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/traces", dir);
+    rmdir(path);
+    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, top[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+bool otf2_write(struct trace_reader *t, const char *dir, struct sim_error *err) {
+    struct stat st;
+    if (stat(dir, &st) == 0)
+        return err_set(err, "%s: already exists; OTF2 archives are written to a new folder", dir);
+    struct otf2_writer w = {.t = t, .err = err, .nranks = trace_ranks(t)};
+    w.archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+                                  OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (!w.archive) return err_set(err, "%s: cannot create the OTF2 archive", dir);
+    OTF2_Archive_SetFlushCallbacks(w.archive, &flush_callbacks, NULL);
+    OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
+    OTF2_Archive_SetCreator(w.archive, "simpi convert");
+    OTF2_Archive_OpenEvtFiles(w.archive);
+    bool ok = true;
+    uint64_t length = 0;
+    for (w.rank = 0; ok && w.rank < w.nranks; w.rank++) {
+        ok = write_rank(&w);
+        if (w.now > length) length = w.now;
+        OTF2_Archive_CloseEvtWriter(w.archive, w.w);
+    }
+    OTF2_Archive_CloseEvtFiles(w.archive);
+    if (ok) {
+        write_definitions(&w, length);
+        OTF2_Archive_OpenDefFiles(w.archive);
+        for (int32_t r = 0; r < w.nranks;
+             r++) /* empty local definitions, as Score-P's tools expect */
+            OTF2_Archive_CloseDefWriter(w.archive,
+                                        OTF2_Archive_GetDefWriter(w.archive, (OTF2_LocationRef)r));
+        OTF2_Archive_CloseDefFiles(w.archive);
+    }
+    if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && ok)
+        ok = err_set(err, "%s: cannot finish the OTF2 archive", dir);
+    for (int32_t i = 0; i < w.nnames; i++)
+        free(w.names[i]);
+    free(w.names);
+    free(w.user);
+    free(w.reqs);
+    if (!ok) remove_archive(dir, w.nranks); /* the folder is ours: it was new */
+    return ok;
+}
