@@ -92,7 +92,6 @@ struct trace_reader {
     int64_t bytes_read, bytes_total; /* for the progress line (total 0: unknown) */
     char *temp_dir;          /* a Dimemas trace translated into native files, removed at close */
     struct tbin_reader *bin; /* a binary trace */
-    struct otf2_in *otf2;    /* an OTF2 archive */
 };
 
 static bool source_open(struct trace_reader *t, struct source *s, struct sim_error *err);
@@ -765,17 +764,23 @@ static bool looks_like_action(const char *l) {
 
 /* A Dimemas trace: translated into native per-rank files in a temporary
  * folder (trace_dim.c), read as a directory. */
-static bool open_dimemas(struct trace_reader *t, const char *path, struct sim_error *err) {
+static bool make_temp_dir(struct trace_reader *t, const char *path, const char *kind,
+                          struct sim_error *err) {
     const char *tmp = getenv("TMPDIR");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/simpi-dim-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    snprintf(dir, sizeof dir, "%s/simpi-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", kind);
     if (!mkdtemp(dir))
         return err_set(err, "%s: cannot create a temporary folder in %s: %s", path,
                        tmp && *tmp ? tmp : "/tmp", strerror(errno));
     t->temp_dir = xstrdup(dir);
     outfile_note_temp_dir(t->temp_dir);
+    return true;
+}
+
+static bool open_dimemas(struct trace_reader *t, const char *path, struct sim_error *err) {
     int32_t n = 0;
-    return dim_translate(path, dir, &n, err) && open_directory(t, dir, err);
+    return make_temp_dir(t, path, "dim", err) && dim_translate(path, t->temp_dir, &n, err) &&
+           open_directory(t, t->temp_dir, err);
 }
 
 static void remove_temp_dir(struct trace_reader *t) {
@@ -799,12 +804,53 @@ static bool open_binary(struct trace_reader *t, const char *path, struct sim_err
     return t->bin != NULL;
 }
 
-static bool open_otf2(struct trace_reader *t, const char *path, struct sim_error *err) {
-    t->shared.path = xstrdup(path);
+/* The ranks of an OTF2 archive, one after another (one OTF2 event reader,
+ * with its chunk buffer, open at a time), into the binary trace f. */
+static bool otf2_translate(struct trace_reader *t, const char *path, FILE *f, const char *bin,
+                           struct sim_error *err) {
     int32_t n = 0;
-    t->otf2 = otf2_open(path, max_ranks(), &n, intern_name, t, err);
-    t->nranks = n;
-    return t->otf2 != NULL;
+    struct otf2_in *o = otf2_open(path, max_ranks(), &n, intern_name, t, err);
+    if (!o) return false;
+    struct tbin_writer *w = tbin_writer_new(f, bin, n, TBIN_ZSTD);
+    struct trace_rec r;
+    int got = 0;
+    for (int32_t rank = 0; rank < n && got >= 0; rank++) {
+        while ((got = otf2_next(o, rank, &r, err)) == 1) {
+            bool put = tbin_writer_put(w, &r, err);
+            trace_rec_clear(&r);
+            if (!put) got = -1;
+        }
+        otf2_rank_done(o, rank);
+    }
+    otf2_close(o);
+    if (got < 0) {
+        tbin_writer_abort(w);
+        return false;
+    }
+    const char **names = xcalloc((size_t)t->nnames + 1, sizeof *names);
+    for (int32_t i = 0; i < t->nnames; i++)
+        names[i] = t->names[i];
+    bool ok = tbin_writer_finish(w, names, t->nnames, err);
+    free(names);
+    return ok;
+}
+
+/* An OTF2 archive: translated rank by rank into a binary trace in a
+ * temporary folder, then read as one (the replay's ranks interleave, and
+ * OTF2's reader holds a chunk, a MiB in Score-P's archives, per rank it
+ * reads). Messages name the archive. */
+static bool open_otf2(struct trace_reader *t, const char *path, struct sim_error *err) {
+    if (!make_temp_dir(t, path, "otf2", err)) return false;
+    char bin[4200];
+    snprintf(bin, sizeof bin, "%s/rank0.trace", t->temp_dir); /* removed with the folder */
+    FILE *f = fopen(bin, "wb");
+    if (!f) return err_set(err, "%s: cannot write %s: %s", path, bin, strerror(errno));
+    bool ok = otf2_translate(t, path, f, bin, err);
+    if (fclose(f) != 0 && ok) ok = err_set(err, "%s: cannot write %s", path, bin);
+    if (!ok || !open_binary(t, bin, err)) return false;
+    free(t->shared.path);
+    t->shared.path = xstrdup(path);
+    return true;
 }
 
 /* Chooses the reader from the first bytes (binary, OTF2) or the first line:
@@ -860,7 +906,7 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
     } else {
         ok = open_file(t, path, err);
     }
-    if (ok && !t->bin && !t->otf2 && !t->lines) /* these readers queue no records here */
+    if (ok && !t->bin && !t->lines) /* the binary and mapped readers queue no records */
         t->queues = xcalloc((size_t)t->nranks, sizeof *t->queues);
     if (ok && !S_ISDIR(st.st_mode) && t->shared.path && t->shared.kind == SRC_PLAIN)
         t->bytes_total = st.st_size; /* a plain file: its share read can be told */
@@ -878,7 +924,6 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
 void trace_close(struct trace_reader *t) {
     if (!t) return;
     tbin_close(t->bin);
-    otf2_close(t->otf2);
     if (t->map) munmap((void *)t->map, t->map_len);
     source_close(t, &t->shared);
     free(t->shared.path);
@@ -1110,11 +1155,9 @@ static struct trace_rec *mapped_next(struct trace_reader *t, int32_t rank, struc
     return NULL;
 }
 
-/* A record from a reader that fills records itself (binary, OTF2). */
-static struct trace_rec *filled_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
+static struct trace_rec *binary_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
     struct trace_rec *r = pool_get_raw(&t->recs);
-    int got = t->bin ? tbin_next(t->bin, rank, r, err) : otf2_next(t->otf2, rank, r, err);
-    if (got == 1) {
+    if (tbin_next(t->bin, rank, r, err) == 1) {
         t->records++;
         return r;
     }
@@ -1123,7 +1166,7 @@ static struct trace_rec *filled_next(struct trace_reader *t, int32_t rank, struc
 }
 
 struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
-    if (t->bin || t->otf2) return filled_next(t, rank, err);
+    if (t->bin) return binary_next(t, rank, err);
     if (t->lines) return mapped_next(t, rank, err);
     struct rank_queue *q = &t->queues[rank];
     if (q->head) {
@@ -1181,7 +1224,7 @@ void trace_release(struct trace_reader *t, struct trace_rec *r) {
 
 int64_t trace_buffer_peak(const struct trace_reader *t) {
     return (int64_t)(t->recs.peak * t->recs.obj_size) + t->lines_peak + (int64_t)t->map_len +
-           (t->bin ? tbin_buffer_peak(t->bin) : 0) + (t->otf2 ? otf2_buffer_peak(t->otf2) : 0);
+           (t->bin ? tbin_buffer_peak(t->bin) : 0);
 }
 
 bool trace_rec_fail(const struct trace_reader *t, const struct trace_rec *r, struct sim_error *err,

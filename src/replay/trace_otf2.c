@@ -108,6 +108,8 @@ struct otf2_in {
     int64_t held, held_peak;
     int32_t (*intern)(void *ctx, const char *name);
     void *intern_ctx;
+    OTF2_EvtReaderCallbacks *callbacks;
+    bool local_defs; /* the local definition files are open */
 };
 
 bool otf2_is_anchor(const char *path) {
@@ -995,28 +997,29 @@ static bool open_events(struct otf2_in *o) {
         if (OTF2_Reader_SelectLocation(o->reader, o->ranks[r].loc) != OTF2_SUCCESS)
             return fail(o, "location %llu of rank %d", (unsigned long long)o->ranks[r].loc, r),
                    false;
-    bool defs = OTF2_Reader_OpenDefFiles(o->reader) == OTF2_SUCCESS;
+    o->local_defs = OTF2_Reader_OpenDefFiles(o->reader) == OTF2_SUCCESS;
     OTF2_ErrorCode rc = OTF2_Reader_OpenEvtFiles(o->reader);
     if (rc != OTF2_SUCCESS) return lib_fail(o, rc, "opening the event files");
-    OTF2_EvtReaderCallbacks *cb = event_callbacks();
-    for (int32_t r = 0; r < o->nranks; r++) {
-        struct orank *k = &o->ranks[r];
-        k->evt = OTF2_Reader_GetEvtReader(o->reader, k->loc);
-        if (!k->evt) {
-            OTF2_EvtReaderCallbacks_Delete(cb);
-            return fail(o, "no events of rank %d (location %llu)", r, (unsigned long long)k->loc),
-                   false;
-        }
-        OTF2_Reader_RegisterEvtCallbacks(o->reader, k->evt, cb, o);
-        OTF2_DefReader *dr = defs ? OTF2_Reader_GetDefReader(o->reader, k->loc) : NULL;
-        if (dr) { /* the local definitions hold the mappings Score-P's events use */
-            uint64_t n = 0;
-            OTF2_Reader_ReadAllLocalDefinitions(o->reader, dr, &n);
-            OTF2_Reader_CloseDefReader(o->reader, dr);
-        }
+    o->callbacks = event_callbacks();
+    return true;
+}
+
+/* The event reader of rank k, made when it is first read (OTF2 clears a
+ * chunk buffer for each), and its local definitions: the mappings
+ * Score-P's events use. */
+static bool open_rank(struct otf2_in *o, struct orank *k) {
+    k->evt = OTF2_Reader_GetEvtReader(o->reader, k->loc);
+    if (!k->evt)
+        return fail(o, "no events of rank %d (location %llu)", (int)(k - o->ranks),
+                    (unsigned long long)k->loc),
+               false;
+    OTF2_Reader_RegisterEvtCallbacks(o->reader, k->evt, o->callbacks, o);
+    OTF2_DefReader *dr = o->local_defs ? OTF2_Reader_GetDefReader(o->reader, k->loc) : NULL;
+    if (dr) {
+        uint64_t n = 0;
+        OTF2_Reader_ReadAllLocalDefinitions(o->reader, dr, &n);
+        OTF2_Reader_CloseDefReader(o->reader, dr);
     }
-    OTF2_EvtReaderCallbacks_Delete(cb);
-    if (defs) OTF2_Reader_CloseDefFiles(o->reader);
     return true;
 }
 
@@ -1047,6 +1050,8 @@ struct otf2_in *otf2_open(const char *path, int64_t max_ranks, int32_t *nranks,
 
 void otf2_close(struct otf2_in *o) {
     if (!o) return;
+    if (o->callbacks) OTF2_EvtReaderCallbacks_Delete(o->callbacks);
+    if (o->reader && o->local_defs) OTF2_Reader_CloseDefFiles(o->reader);
     if (o->reader) OTF2_Reader_Close(o->reader);
     for (uint32_t i = 0; i < o->nstrings; i++)
         free(o->strings[i]);
@@ -1086,6 +1091,7 @@ static bool waiting(const struct orank *k) {
 /* Reads the rank's events until its queue's first record is ready. */
 static bool fill(struct otf2_in *o, struct orank *k) {
     o->cur = (int32_t)(k - o->ranks);
+    if (!k->evt && !k->ended && !open_rank(o, k)) return false;
     if (!k->started && !k->pushed) prologue(o, k);
     while (!k->ended && (k->count == 0 || waiting(k))) {
         uint64_t got = 0;
@@ -1118,6 +1124,9 @@ int otf2_next(struct otf2_in *o, int32_t rank, struct trace_rec *rec, struct sim
     }
 }
 
-int64_t otf2_buffer_peak(const struct otf2_in *o) {
-    return o->held_peak;
+void otf2_rank_done(struct otf2_in *o, int32_t rank) {
+    struct orank *k = &o->ranks[rank];
+    if (k->evt) OTF2_Reader_CloseEvtReader(o->reader, k->evt);
+    k->evt = NULL;
+    k->ended = true;
 }

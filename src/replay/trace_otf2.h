@@ -25,7 +25,8 @@ struct otf2_in *otf2_open(const char *path, int64_t max_ranks, int32_t *nranks,
 void otf2_close(struct otf2_in *o);
 /* The next record of rank into *rec: 1, 0 at the rank's end, -1 on error. */
 int otf2_next(struct otf2_in *o, int32_t rank, struct trace_rec *rec, struct sim_error *err);
-/* Peak bytes of records held back while waiting for a request's completion. */
-int64_t otf2_buffer_peak(const struct otf2_in *o);
+/* Frees what reading rank took (its OTF2 event reader and chunk buffer);
+ * the rank is read no further. */
+void otf2_rank_done(struct otf2_in *o, int32_t rank);
 
 #endif
