@@ -107,6 +107,8 @@ struct platform *cli_load_platform(const struct platform_opts *o, struct network
  */
 struct sim_error;
 bool cli_convert_to_binary(const char *in, const char *out, int codec, struct sim_error *err);
+/* Trace in (any form simpi reads) as an OTF2 archive in the new folder out. */
+bool cli_convert_to_otf2(const char *in, const char *out, struct sim_error *err);
 /* --procs K / -j K: a count of worker processes, or `auto` (the cores this
  * process may run on); prints the error and returns false on bad input. */
 bool cli_parse_procs(const char *opt, const char *value, int *out);

@@ -50,6 +50,11 @@ static void put_counts(FILE *f, const struct trace_rec *r) {
 
 /* One record in the native format (docs/trace-format.md); the SimGrid-only
  * waits by peer are mapped by the caller. */
+/* comm_split, or comm_define: the same communicator, its exchange not charged. */
+static const char *split_name(const struct trace_rec *r) {
+    return r->mode & 1 ? "comm_define" : "comm_split";
+}
+
 static void native_line(FILE *f, const struct trace_reader *t, const struct trace_rec *r) {
     static const char *const sends[2][4] = {{"send", "ssend", "bsend", "rsend"},
                                             {"isend", "issend", "ibsend", "irsend"}};
@@ -141,9 +146,10 @@ static void native_line(FILE *f, const struct trace_reader *t, const struct trac
         break;
     case TOP_COMM_SPLIT:
         if (r->color == SIM_UNDEFINED)
-            fprintf(f, "comm_split %d color=undefined key=%d new=%d", r->comm, r->key, r->newcomm);
+            fprintf(f, "%s %d color=undefined key=%d new=%d", split_name(r), r->comm, r->key,
+                    r->newcomm);
         else
-            fprintf(f, "comm_split %d color=%d key=%d new=%d", r->comm, r->color, r->key,
+            fprintf(f, "%s %d color=%d key=%d new=%d", split_name(r), r->comm, r->color, r->key,
                     r->newcomm);
         break;
     case TOP_COMM_DUP:
@@ -292,6 +298,13 @@ bool cli_convert_to_binary(const char *in, const char *out, int codec, struct si
         else
             outfile_discard(&o);
     }
+    trace_close(t);
+    return ok;
+}
+
+bool cli_convert_to_otf2(const char *in, const char *out, struct sim_error *err) {
+    struct trace_reader *t = trace_open(in, err);
+    bool ok = t && otf2_write(t, out, err);
     trace_close(t);
     return ok;
 }

@@ -31,6 +31,7 @@ static void usage(FILE *out) {
             "                 [--check off|default|full]\n"
             "                 [--report FILE.html] [--procs K|auto]\n"
             "                 [--paraver PREFIX] [--chrome FILE.json] [--trace-out DIR|FILE.sbt]\n"
+            "                 [--trace-format native|binary|otf2]\n"
             "                 ./program [args...]\n");
 }
 
@@ -246,14 +247,18 @@ static int supervise(char **prog, bool hide_stdout) {
     return fail_before_run(prog[0], why, rc ? rc : EXIT_APP_ERROR);
 }
 
-/* --trace-out FILE.sbt: the runtime records rank files into a folder beside
- * FILE.sbt, which becomes the binary trace once the run is over. */
+/* --trace-out FILE.sbt (or --trace-format binary|otf2): the runtime records
+ * rank files into a folder beside the output, which becomes the binary
+ * trace or the OTF2 archive once the run is over. */
 static const char *binary_out;
 static char binary_stage[PATH_MAX];
+static const char *trace_format; /* native, binary, otf2; NULL: by the name */
 
 static int trace_out_option(const char *v) {
     size_t n = strlen(v);
-    if (n <= 4 || strcmp(v + n - 4, ".sbt")) return set_env("SIMPI_TRACE_OUT", v);
+    bool sbt = n > 4 && !strcmp(v + n - 4, ".sbt");
+    if (!trace_format) trace_format = sbt ? "binary" : "native";
+    if (!strcmp(trace_format, "native")) return set_env("SIMPI_TRACE_OUT", v);
     if (snprintf(binary_stage, sizeof binary_stage, "%s.rankfiles-%d", v, (int)getpid()) >=
         (int)sizeof binary_stage) {
         fprintf(stderr, "simpi run: --trace-out: path too long\n");
@@ -270,7 +275,9 @@ static int finish_binary_out(int rc) {
     struct stat st;
     if (!binary_out || stat(binary_stage, &st) != 0) return rc;
     struct sim_error err = {0};
-    if (cli_convert_to_binary(binary_stage, binary_out, TBIN_ZSTD, &err)) {
+    if (!strcmp(trace_format, "otf2")
+            ? cli_convert_to_otf2(binary_stage, binary_out, &err)
+            : cli_convert_to_binary(binary_stage, binary_out, TBIN_ZSTD, &err)) {
         rankfile_remove(binary_stage, 0, -1);
         rmdir(binary_stage);
         return rc;
@@ -378,7 +385,7 @@ static int parse_and_run(int argc, char **argv) {
     bool procs_given = false;
     int repeats = 1;
     sets = xstrdup("");
-    const char *v;
+    const char *v, *trace_out = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
@@ -417,7 +424,11 @@ static int parse_and_run(int argc, char **argv) {
         } else if ((v = value_of("--chrome", argc, argv, &i))) {
             set_env("SIMPI_CHROME", v);
         } else if ((v = value_of("--trace-out", argc, argv, &i))) {
-            if (trace_out_option(v)) return EXIT_USAGE;
+            trace_out = v;
+        } else if ((v = value_of("--trace-format", argc, argv, &i))) {
+            static const char *const formats[] = {"native", "binary", "otf2", NULL};
+            if (!(trace_format = cli_enum_value("run: --trace-format", v, formats)))
+                return EXIT_USAGE;
         } else if ((v = value_of("--timeline-ranks", argc, argv, &i))) {
             struct sim_error err = {0};
             if (!analysis_check_ranks(v, &err)) {
@@ -523,6 +534,12 @@ static int parse_and_run(int argc, char **argv) {
         set_env("SIMPI_TRANSPORT_HELPER", helper);
         setenv("GFORTRAN_UNBUFFERED_PRECONNECTED", "y", 0);
     }
+    if (trace_format && !trace_out) {
+        fprintf(stderr, "simpi run: --trace-format says the form of --trace-out, which is not "
+                        "given\n");
+        return EXIT_USAGE;
+    }
+    if (trace_out && trace_out_option(trace_out)) return EXIT_USAGE;
     set_env("SIMPI_SET", sets);
     set_env("SIMPI_COMMAND", cli_command_line(argc, argv));
     set_env("SIMPI_RUN", "1"); /* the program was started by simpi run (not by hand) */

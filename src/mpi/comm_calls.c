@@ -18,6 +18,15 @@ struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int
     return r;
 }
 
+void sim_comm_split_defined(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
+                            int32_t key, int32_t new_id) {
+    if (s->rec) record_comm(s, rank, comm_id, color, key, new_id, false);
+    int32_t me;
+    uint32_t seq;
+    struct comm *c = comm_split_join(s, rank, comm_id, color, key, new_id, &me, &seq);
+    if (c && s->part) part_post_split(s, c, me, color, key, new_id, seq);
+}
+
 struct request *sim_comm_dup(struct sim *s, int32_t rank, int32_t comm_id, int32_t new_id) {
     return sim_comm_split(s, rank, comm_id, 0, 0, new_id);
 }

@@ -262,6 +262,12 @@ void sim_intercomm_create(struct sim *s, int32_t rank, const int32_t *local, int
 struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
                                int32_t key, int32_t new_id);
 struct request *sim_comm_dup(struct sim *s, int32_t rank, int32_t comm_id, int32_t new_id);
+/* A split whose exchange is not charged and not waited for (a trace that
+ * defines its communicators up front, charging their creation where the
+ * program called it): the new communicator exists once every member of
+ * comm_id has called, which the first operation on it must follow. */
+void sim_comm_split_defined(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,
+                            int32_t key, int32_t new_id);
 /* After a point-to-point send call: true if the rank may go on now; false
  * if it is busy (the platform's mpi.send_overhead, or waiting for its NIC:
  * mpi.gap) and resume() will be called when it is done. */

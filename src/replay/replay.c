@@ -198,6 +198,10 @@ static bool do_comm(struct replay *rp, const struct trace_rec *r) {
     if (!check_comm(rp, r)) return false;
     if (sim_comm_valid(rp->sim, r->rank, r->newcomm))
         return rec_fail(rp, r, "communicator id %d is already in use on this rank", r->newcomm);
+    if (r->op == TOP_COMM_SPLIT && (r->mode & 1)) { /* comm_define: nothing charged */
+        sim_comm_split_defined(rp->sim, r->rank, r->comm, r->color, r->key, r->newcomm);
+        return true;
+    }
     struct request *q = r->op == TOP_COMM_DUP ? sim_comm_dup(rp->sim, r->rank, r->comm, r->newcomm)
                                               : sim_comm_split(rp->sim, r->rank, r->comm, r->color,
                                                                r->key, r->newcomm);

@@ -438,6 +438,7 @@ static void prologue(struct otf2_in *o, struct orank *k) {
     for (int32_t b = 0; b < o->nbatches; b++) {
         struct trace_rec *r = push(o, k, TOP_COMM_SPLIT);
         r->comm = SIM_COMM_WORLD_ID;
+        r->mode = 1; /* comm_define: its exchange is charged where the program made it */
         if (at < end && o->comms[o->rank_comms[at]].batch == b) {
             const struct odef_comm *c = &o->comms[o->rank_comms[at]];
             r->color = c->color, r->key = o->keys[at], r->newcomm = c->id;
@@ -832,16 +833,27 @@ static int64_t block_of(OTF2_CollectiveOp op, uint64_t s, uint64_t r, uint32_t n
 #undef PER
 }
 
+/* A communicator's or window's creation: the communicators are defined at
+ * the start (prologue), the exchange is charged here. */
+static bool is_creation(OTF2_CollectiveOp op) {
+    return op == OTF2_COLLECTIVE_OP_CREATE_HANDLE || op == OTF2_COLLECTIVE_OP_ALLOCATE ||
+           op == OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE;
+}
+
+/* Freeing a communicator or a window: nothing charged, nothing recorded. */
+static bool is_release(OTF2_CollectiveOp op) {
+    return op == OTF2_COLLECTIVE_OP_DESTROY_HANDLE || op == OTF2_COLLECTIVE_OP_DEALLOCATE ||
+           op == OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE;
+}
+
 static int coll_kind_of(OTF2_CollectiveOp op) {
     switch (op) {
     case OTF2_COLLECTIVE_OP_BARRIER:
-    case OTF2_COLLECTIVE_OP_CREATE_HANDLE:
-    case OTF2_COLLECTIVE_OP_DESTROY_HANDLE:
-    case OTF2_COLLECTIVE_OP_ALLOCATE:
-    case OTF2_COLLECTIVE_OP_DEALLOCATE:
-    case OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE:
-    case OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE:
         return COLL_BARRIER;
+    case OTF2_COLLECTIVE_OP_CREATE_HANDLE: /* what simpi charges a split: see coll_rec */
+    case OTF2_COLLECTIVE_OP_ALLOCATE:
+    case OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE:
+        return COLL_ALLGATHER;
     case OTF2_COLLECTIVE_OP_BCAST:
         return COLL_BCAST;
     case OTF2_COLLECTIVE_OP_GATHER:
@@ -898,6 +910,7 @@ static bool coll_rec(struct otf2_in *o, struct trace_rec *r, uint8_t op, OTF2_Co
                             .color = INT32_MIN,
                             .line = rank_of(o)->events};
     r->size = c == COLL_BARRIER ? 0 : block_of(kind, sent, received, n, me, (int32_t)root);
+    if (is_creation(kind)) r->size = 8; /* each member's color and key, as simpi charges a split */
     return true;
 }
 
@@ -909,6 +922,7 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, 
     struct otf2_in *o = ud;
     struct orank *k = at_event(o, time, pos);
     if (!k->depth) return outside_call(o, "MpiCollectiveEnd");
+    if (is_release(kind)) return OTF2_CALLBACK_SUCCESS;
     if (k->call.has_coll) return fail(o, "a second collective in one MPI call");
     if (!coll_rec(o, &k->call.coll, TOP_COLL, kind, comm, root, sent, received))
         return OTF2_CALLBACK_INTERRUPT;

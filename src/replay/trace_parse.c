@@ -402,6 +402,7 @@ static const struct op_name ops[] = {
     {"rma_wait", TOP_RMA_SYNC, 6, 0, 0, FORM_TABLE},
     {"buffer_detach", TOP_BUFFER_DETACH, 0, 0, 0, FORM_TABLE},
     {"comm_split", TOP_COMM_SPLIT, 0, 0, 1, FORM_TABLE},
+    {"comm_define", TOP_COMM_SPLIT, 1, 0, 1, FORM_TABLE},
     {"comm_dup", TOP_COMM_DUP, 0, 0, 1, FORM_TABLE},
     {"comm_self", TOP_COMM_SELF, 0, 0, 0, FORM_TABLE},
     {"interval_end", TOP_INTERVAL_END, 0, 0, 0, FORM_TABLE},

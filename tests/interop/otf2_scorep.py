@@ -66,12 +66,13 @@ class Program:
         self.twin = ["simpi-trace 1", "ranks %d" % N]
         for r in range(N):
             self.w[r].enter(self.now[r], self.main)
-        # simpi makes the derived communicators at the start, from the
-        # definitions: one split of the world for each set of disjoint ones
+        # simpi defines the derived communicators at the start, from the
+        # definitions: one split of the world for each set of disjoint ones,
+        # not charged (the program's MPI_Comm_split is, where it is called)
         for r in range(N):
             color = 0 if r in (0, 2) else 1
             key = [0, 2].index(r) if r in (0, 2) else [3, 1].index(r)
-            self.twin.append("%d comm_split 0 color=%d key=%d new=1" % (r, color, key))
+            self.twin.append("%d comm_define 0 color=%d key=%d new=1" % (r, color, key))
             self.twin.append("%d comm_self new=2" % r)
 
     def region(self, name):
@@ -111,6 +112,8 @@ class Program:
             CollectiveOp.REDUCE_SCATTER_BLOCK: (n * block, n * block),
             CollectiveOp.SCAN: ((n - me) * block, (me + 1) * block),
             CollectiveOp.EXSCAN: ((n - me - 1) * block, me * block),
+            CollectiveOp.CREATE_HANDLE: (0, 0),
+            CollectiveOp.DESTROY_HANDLE: (0, 0),
         }[op]
         root_ref = root if root is not None else _otf2.UNDEFINED_UINT32
         self.call(r, name, [lambda w, t: w.mpi_collective_begin(t),
@@ -194,10 +197,15 @@ def write(out):
             for r in range(N):
                 p.compute(r, 2000 + 500 * r)
                 p.coll(r, name, op, world, N, r, block, root, twin)
-        # 6. a derived communicator (its ranks in another order) and MPI_COMM_SELF
+        # 6. a derived communicator (its ranks in another order), made by
+        #    MPI_Comm_split (charged as simpi charges a split: an allgather
+        #    of 8 bytes over the parent), and MPI_COMM_SELF
         for r in range(N):
             sub = p.even if r in (0, 2) else p.odd
             me = [0, 2].index(r) if r in (0, 2) else [3, 1].index(r)
+            p.compute(r, 2500)
+            p.coll(r, "MPI_Comm_split", CollectiveOp.CREATE_HANDLE, world, N, r, 0, None,
+                   "allgather 8")
             p.compute(r, 4000)
             p.coll(r, "MPI_Allreduce", CollectiveOp.ALLREDUCE, sub, 2, me, 4096, None,
                    "allreduce 4KiB comm=1")
@@ -208,6 +216,10 @@ def write(out):
                    ["send 1 300 tag=5 comm=1" if me == 0 else "recv 0 300 tag=5 comm=1"])
             p.coll(r, "MPI_Allreduce", CollectiveOp.ALLREDUCE, p.selfc, 1, 0, 8, None,
                    "allreduce 8 comm=2")
+            p.call(r, "MPI_Comm_free",
+                   [lambda w, t, c=sub: w.mpi_collective_begin(t),
+                    lambda w, t, c=sub: w.mpi_collective_end(t, CollectiveOp.DESTROY_HANDLE, c,
+                                                             _otf2.UNDEFINED_UINT32, 0, 0)], [])
         # 7. a non-blocking collective, completed by a wait; the trace
         #    buffer flushed once (its time is not the program's)
         for r in range(N):
