@@ -303,10 +303,7 @@ bool cli_convert_to_binary(const char *in, const char *out, int codec, struct si
 }
 
 bool cli_convert_to_otf2(const char *in, const char *out, struct sim_error *err) {
-    struct trace_reader *t = trace_open(in, err);
-    bool ok = t && otf2_write(t, out, err);
-    trace_close(t);
-    return ok;
+    return otf2_write(in, out, err);
 }
 
 static int convert_usage(void) {
@@ -352,9 +349,14 @@ int cmd_convert(int argc, char **argv) {
         err_print(&err);
         return EXIT_INPUT_ERROR;
     }
+    if (!strcmp(to, "otf2")) {
+        if (otf2_write(in, out, &err)) return 0;
+        err_print(&err);
+        return EXIT_INPUT_ERROR;
+    }
     struct trace_reader *t = trace_open(in, &err);
-    if (t && (!strcmp(to, "simgrid") || !strcmp(to, "otf2"))) { /* a folder of files */
-        bool done = !strcmp(to, "otf2") ? otf2_write(t, out, &err) : tit_write(t, out, &err);
+    if (t && !strcmp(to, "simgrid")) { /* a folder of files */
+        bool done = tit_write(t, out, &err);
         trace_close(t);
         if (done) return 0;
         err_print(&err);

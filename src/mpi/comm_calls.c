@@ -24,7 +24,9 @@ void sim_comm_split_defined(struct sim *s, int32_t rank, int32_t comm_id, int32_
     int32_t me;
     uint32_t seq;
     struct comm *c = comm_split_join(s, rank, comm_id, color, key, new_id, &me, &seq);
-    if (c && s->part) part_post_split(s, c, me, color, key, new_id, seq);
+    if (!c) return;
+    if (s->part) part_post_split(s, c, me, color, key, new_id, seq);
+    (*comm_coll_seq(s, c, rank, me))++; /* the next call on c is another one */
 }
 
 struct request *sim_comm_dup(struct sim *s, int32_t rank, int32_t comm_id, int32_t new_id) {

@@ -61,9 +61,9 @@ bool dim_translate(const char *path, const char *dir, int32_t *nranks, struct si
 /* Writes trace t as a SimGrid time-independent trace in folder dir
  * (trace_tit_write.c): dir/rank<R>.txt and dir/description. */
 bool tit_write(struct trace_reader *t, const char *dir, struct sim_error *err);
-/* Writes trace t as an OTF2 archive in the new folder dir (dir/traces.otf2;
- * trace_otf2_write.c). */
-bool otf2_write(struct trace_reader *t, const char *dir, struct sim_error *err);
+/* Writes trace in as an OTF2 archive in the new folder dir (dir/traces.otf2;
+ * trace_otf2_write.c); the trace is read twice (its communicators first). */
+bool otf2_write(const char *in, const char *dir, struct sim_error *err);
 /* Writes trace t (every rank, in order) as a Dimemas trace named name. */
 bool dim_write(struct trace_reader *t, FILE *out, const char *name, struct sim_error *err);
 

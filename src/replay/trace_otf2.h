@@ -29,4 +29,19 @@ int otf2_next(struct otf2_in *o, int32_t rank, struct trace_rec *rec, struct sim
  * the rank is read no further. */
 void otf2_rank_done(struct otf2_in *o, int32_t rank);
 
+/* The communicators of trace in, resolved across its ranks
+ * (trace_otf2_comms.c): numbered from 0, the world; NULL with err set when
+ * the ranks' creations do not match. */
+struct otf2_comms;
+#define OTF2_COMM_SELF_GLOBAL (-2)
+struct otf2_comms *otf2_comms_scan(const char *in, struct sim_error *err);
+void otf2_comms_free(struct otf2_comms *c);
+int32_t otf2_comms_count(const struct otf2_comms *c);
+/* Communicator g's members (world ranks, in order) and its parent (-1: none). */
+const int32_t *otf2_comms_members(const struct otf2_comms *c, int32_t g, int32_t *n,
+                                  int32_t *parent);
+/* What the rank's communicator id local is: its number, OTF2_COMM_SELF_GLOBAL,
+ * or -1 (none). */
+int32_t otf2_comms_lookup(const struct otf2_comms *c, int32_t rank, int32_t local);
+
 #endif

@@ -19,6 +19,7 @@
 
 #include "core/pool.h"
 #include "replay/trace_internal.h"
+#include "replay/trace_otf2.h"
 
 #define TICKS_PER_SECOND 1000000000000ull /* picoseconds, as simpi's clock */
 #define COMM_WORLD_REF 0
@@ -33,10 +34,11 @@ struct wreq {
 
 struct otf2_writer {
     struct trace_reader *t;
+    struct otf2_comms *comms;
     struct sim_error *err;
     OTF2_Archive *archive;
     OTF2_EvtWriter *w;
-    int32_t rank, nranks, self_comm; /* self_comm: the rank's comm_self id, -1 none */
+    int32_t rank, nranks;
     uint64_t now, next_req, last;
     struct wreq *reqs;
     int32_t nreqs;
@@ -79,13 +81,21 @@ static struct wreq *req_slot(struct otf2_writer *w, int32_t id) {
     return &w->reqs[id];
 }
 
+/* OTF2's reference of resolved communicator g: the world 0, self 1, the
+ * others after them. */
+static uint32_t ref_of(int32_t g) {
+    return g == OTF2_COMM_SELF_GLOBAL ? COMM_SELF_REF : g == 0 ? COMM_WORLD_REF : (uint32_t)g + 1;
+}
+
+static uint32_t comm_ref_of(struct otf2_writer *w, const struct trace_rec *r, int32_t local,
+                            bool *ok) {
+    int32_t g = otf2_comms_lookup(w->comms, w->rank, local);
+    if (g == -1) *ok = trace_rec_fail(w->t, r, w->err, "communicator %d was never made", local);
+    return ref_of(g);
+}
+
 static uint32_t comm_ref(struct otf2_writer *w, const struct trace_rec *r, bool *ok) {
-    if (r->comm == SIM_COMM_WORLD_ID) return COMM_WORLD_REF;
-    if (r->comm == w->self_comm) return COMM_SELF_REF;
-    *ok = trace_rec_fail(w->t, r, w->err,
-                         "communicator %d: only MPI_COMM_WORLD and comm_self are written to OTF2",
-                         r->comm);
-    return COMM_WORLD_REF;
+    return comm_ref_of(w, r, r->comm, ok);
 }
 
 /* Score-P's byte counts of a collective of block b (the forms that are not
@@ -164,7 +174,38 @@ static void leave(struct otf2_writer *w, const char *name) {
 }
 
 static int64_t comm_size_of(struct otf2_writer *w, uint32_t ref) {
-    return ref == COMM_SELF_REF ? 1 : w->nranks;
+    if (ref == COMM_SELF_REF) return 1;
+    if (ref == COMM_WORLD_REF) return w->nranks;
+    int32_t n, parent;
+    otf2_comms_members(w->comms, (int32_t)ref - 1, &n, &parent);
+    return n;
+}
+
+/* The rank's place in communicator ref. */
+static int64_t comm_place(struct otf2_writer *w, uint32_t ref) {
+    if (ref == COMM_SELF_REF) return 0;
+    if (ref == COMM_WORLD_REF) return w->rank;
+    int32_t n, parent;
+    const int32_t *m = otf2_comms_members(w->comms, (int32_t)ref - 1, &n, &parent);
+    for (int32_t i = 0; i < n; i++)
+        if (m[i] == w->rank) return i;
+    return 0;
+}
+
+/* MPI_Comm_split, MPI_Comm_dup: the exchange over the parent, as Score-P
+ * records it (a comm_define is not charged: no call). */
+static bool write_creation(struct otf2_writer *w, const struct trace_rec *r) {
+    if (r->op == TOP_COMM_SPLIT && (r->mode & 1)) return true;
+    bool ok = true;
+    uint32_t parent = comm_ref(w, r, &ok);
+    if (!ok) return false;
+    const char *name = r->op == TOP_COMM_DUP ? "MPI_Comm_dup" : "MPI_Comm_split";
+    enter(w, name);
+    OTF2_EvtWriter_MpiCollectiveBegin(w->w, NULL, w->now);
+    OTF2_EvtWriter_MpiCollectiveEnd(w->w, NULL, w->now, OTF2_COLLECTIVE_OP_CREATE_HANDLE, parent,
+                                    OTF2_UNDEFINED_UINT32, 0, 0);
+    leave(w, name);
+    return true;
 }
 
 static bool write_coll(struct otf2_writer *w, const struct trace_rec *r) {
@@ -179,13 +220,13 @@ static bool write_coll(struct otf2_writer *w, const struct trace_rec *r) {
         *q = (struct wreq){w->next_req++, *r, true, false};
         q->rec.ids = NULL, q->rec.counts = NULL;
         uint64_t s, v;
-        coll_bytes(r, comm_size_of(w, c), c == COMM_SELF_REF ? 0 : w->rank, &s, &v);
+        coll_bytes(r, comm_size_of(w, c), comm_place(w, c), &s, &v);
         q->rec.size = (int64_t)s, q->rec.size2 = (int64_t)v;
         q->rec.comm = (int32_t)c;
         OTF2_EvtWriter_NonBlockingCollectiveRequest(w->w, NULL, w->now, q->otf2_id);
     } else {
         uint64_t s, v;
-        coll_bytes(r, comm_size_of(w, c), c == COMM_SELF_REF ? 0 : w->rank, &s, &v);
+        coll_bytes(r, comm_size_of(w, c), comm_place(w, c), &s, &v);
         bool rooted = r->coll == COLL_BCAST || r->coll == COLL_REDUCE || r->coll == COLL_GATHER ||
                       r->coll == COLL_SCATTER;
         OTF2_EvtWriter_MpiCollectiveBegin(w->w, NULL, w->now);
@@ -321,8 +362,10 @@ static bool write_record(struct otf2_writer *w, const struct trace_rec *r) {
     case TOP_ICOLL:
         return write_coll(w, r);
     case TOP_COMM_SELF:
-        w->self_comm = r->newcomm;
         return true;
+    case TOP_COMM_SPLIT:
+    case TOP_COMM_DUP:
+        return write_creation(w, r);
     case TOP_BUFFER_ATTACH:
     case TOP_BUFFER_DETACH:
         enter(w, r->op == TOP_BUFFER_ATTACH ? "MPI_Buffer_attach" : "MPI_Buffer_detach");
@@ -340,8 +383,7 @@ static bool write_record(struct otf2_writer *w, const struct trace_rec *r) {
                               "a computation in flops has no duration for OTF2's clock");
     default:
         return trace_rec_fail(w->t, r, w->err,
-                              "this record (communicators other than the world, one-sided, "
-                              "file access) is not written to OTF2 yet");
+                              "this record (one-sided, file access) is not written to OTF2 yet");
     }
 }
 
@@ -354,7 +396,7 @@ struct open_regions {
 static bool write_rank(struct otf2_writer *w) {
     w->w = OTF2_Archive_GetEvtWriter(w->archive, (OTF2_LocationRef)w->rank);
     if (!w->w) return err_set(w->err, "cannot write the events of rank %d", w->rank);
-    w->now = 0, w->self_comm = -1;
+    w->now = 0;
     struct open_regions open = {0};
     OTF2_RegionRef main_region = region(w, "main", false);
     OTF2_EvtWriter_Enter(w->w, NULL, 0, main_region);
@@ -422,11 +464,23 @@ static void write_definitions(struct otf2_writer *w, uint64_t length) {
                                     OTF2_GROUP_FLAG_NONE, (uint32_t)w->nranks, members);
     OTF2_GlobalDefWriter_WriteGroup(d, 2, 0, OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI,
                                     OTF2_GROUP_FLAG_NONE, 0, members);
-    free(members);
     OTF2_GlobalDefWriter_WriteComm(d, COMM_WORLD_REF, 4, 1, OTF2_UNDEFINED_COMM,
                                    OTF2_COMM_FLAG_NONE);
     OTF2_GlobalDefWriter_WriteComm(d, COMM_SELF_REF, 5, 2, OTF2_UNDEFINED_COMM,
                                    OTF2_COMM_FLAG_NONE);
+    OTF2_GlobalDefWriter_WriteString(d, s, "MPI communicator");
+    for (int32_t g = 1; g < otf2_comms_count(w->comms); g++) { /* group g + 2, comm g + 1 */
+        int32_t n, parent;
+        const int32_t *m = otf2_comms_members(w->comms, g, &n, &parent);
+        for (int32_t i = 0; i < n; i++)
+            members[i] = (uint64_t)m[i];
+        OTF2_GlobalDefWriter_WriteGroup(d, (uint32_t)g + 2, 0, OTF2_GROUP_TYPE_COMM_GROUP,
+                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)n,
+                                        members);
+        OTF2_GlobalDefWriter_WriteComm(d, (uint32_t)g + 1, s, (uint32_t)g + 2, ref_of(parent),
+                                       OTF2_COMM_FLAG_NONE);
+    }
+    free(members);
 }
 
 /* Removes what OTF2 wrote in the new folder dir after a failed conversion. */
@@ -448,11 +502,17 @@ static void remove_archive(const char *dir, int32_t nranks) {
     rmdir(dir);
 }
 
-bool otf2_write(struct trace_reader *t, const char *dir, struct sim_error *err) {
+bool otf2_write(const char *in, const char *dir, struct sim_error *err) {
     struct stat st;
     if (stat(dir, &st) == 0)
         return err_set(err, "%s: already exists; OTF2 archives are written to a new folder", dir);
-    struct otf2_writer w = {.t = t, .err = err, .nranks = trace_ranks(t)};
+    struct otf2_comms *comms = otf2_comms_scan(in, err);
+    struct trace_reader *t = comms ? trace_open(in, err) : NULL;
+    if (!t) {
+        otf2_comms_free(comms);
+        return false;
+    }
+    struct otf2_writer w = {.t = t, .comms = comms, .err = err, .nranks = trace_ranks(t)};
     w.archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                                   OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!w.archive) return err_set(err, "%s: cannot create the OTF2 archive", dir);
@@ -484,6 +544,8 @@ bool otf2_write(struct trace_reader *t, const char *dir, struct sim_error *err) 
     free(w.names);
     free(w.user);
     free(w.reqs);
+    trace_close(t);
+    otf2_comms_free(comms);
     if (!ok) remove_archive(dir, w.nranks); /* the folder is ours: it was new */
     return ok;
 }
