@@ -68,6 +68,8 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
             o->analysis.paraver = argv[++i];
         } else if (!strcmp(argv[i], "--chrome") && i + 1 < argc) {
             o->analysis.chrome = argv[++i];
+        } else if (!strcmp(argv[i], "--otf2") && i + 1 < argc) {
+            o->analysis.otf2 = argv[++i];
         } else if (!strcmp(argv[i], "--timeline-ranks") && i + 1 < argc) {
             struct sim_error err = {0};
             o->analysis.timeline_ranks = argv[++i];
@@ -300,9 +302,9 @@ int cmd_replay(int argc, char **argv) {
         sweep_free(&sw);
         return replay_once(&o, o.plat.sets, o.plat.nsets, NULL);
     }
-    if (o.analysis.report || o.analysis.paraver || o.analysis.chrome) {
+    if (o.analysis.report || o.analysis.paraver || o.analysis.chrome || o.analysis.otf2) {
         fprintf(stderr,
-                "simpi replay: --report, --paraver and --chrome describe one run, not a "
+                "simpi replay: --report, --paraver, --chrome and --otf2 describe one run, not a "
                 "sweep of %d; give one value per --set\n",
                 sw.npoints);
         sweep_free(&sw);

@@ -31,7 +31,7 @@ static void usage(FILE *out) {
             "                 [--check off|default|full]\n"
             "                 [--report FILE.html] [--procs K|auto]\n"
             "                 [--paraver PREFIX] [--chrome FILE.json] [--trace-out DIR|FILE.sbt]\n"
-            "                 [--trace-format native|binary|otf2]\n"
+            "                 [--trace-format native|binary|otf2] [--otf2 DIR]\n"
             "                 ./program [args...]\n");
 }
 
@@ -305,10 +305,11 @@ static int run_repeated(char **prog, int runs, bool under_launcher) {
         fprintf(stderr, "simpi run: cannot create a folder in %s: %s\n", dir, strerror(errno));
         return EXIT_INPUT_ERROR;
     }
-    static const char *const outputs[] = {"SIMPI_JSON", "SIMPI_REPORT", "SIMPI_PARAVER",
-                                          "SIMPI_CHROME", "SIMPI_TRACE_OUT"};
-    char *saved[5];
-    for (int k = 0; k < 5; k++) {
+    static const char *const outputs[] = {"SIMPI_JSON",   "SIMPI_REPORT",    "SIMPI_PARAVER",
+                                          "SIMPI_CHROME", "SIMPI_TRACE_OUT", "SIMPI_OTF2"};
+    enum { NOUT = sizeof outputs / sizeof outputs[0] };
+    char *saved[NOUT];
+    for (int k = 0; k < NOUT; k++) {
         const char *v = getenv(outputs[k]);
         saved[k] = v ? xstrdup(v) : NULL;
         unsetenv(outputs[k]);
@@ -327,7 +328,7 @@ static int run_repeated(char **prog, int runs, bool under_launcher) {
             fprintf(stderr, "simpi run: --repeat: run %d of %d ended with status %d\n", k + 1, runs,
                     rc);
     }
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < NOUT; k++) {
         if (saved[k]) setenv(outputs[k], saved[k], 1);
         free(saved[k]);
     }
@@ -423,6 +424,8 @@ static int parse_and_run(int argc, char **argv) {
             set_env("SIMPI_PARAVER", v);
         } else if ((v = value_of("--chrome", argc, argv, &i))) {
             set_env("SIMPI_CHROME", v);
+        } else if ((v = value_of("--otf2", argc, argv, &i))) {
+            set_env("SIMPI_OTF2", v);
         } else if ((v = value_of("--trace-out", argc, argv, &i))) {
             trace_out = v;
         } else if ((v = value_of("--trace-format", argc, argv, &i))) {
@@ -558,7 +561,7 @@ static int parse_and_run(int argc, char **argv) {
     struct sweep sw;
     if (sweep_points(set_list, nsets, &sw) > 1 &&
         (getenv("SIMPI_REPORT") || getenv("SIMPI_PARAVER") || getenv("SIMPI_CHROME") ||
-         getenv("SIMPI_TRACE_OUT"))) {
+         getenv("SIMPI_OTF2") || getenv("SIMPI_TRACE_OUT"))) {
         fprintf(stderr,
                 "simpi run: --report, --paraver, --chrome and --trace-out describe one run, not a "
                 "sweep of %d; give one value per --set\n",

@@ -875,6 +875,7 @@ static void read_settings(struct settings *st) {
     st->analysis.report = env_copy("SIMPI_REPORT");
     st->analysis.paraver = env_copy("SIMPI_PARAVER");
     st->analysis.chrome = env_copy("SIMPI_CHROME");
+    st->analysis.otf2 = env_copy("SIMPI_OTF2");
     st->analysis.timeline_ranks = env_copy("SIMPI_TIMELINE_RANKS");
     st->analysis.command = env_copy("SIMPI_COMMAND");
     st->trace_out = env_copy("SIMPI_TRACE_OUT");
@@ -889,6 +890,7 @@ static void read_settings(struct settings *st) {
     absolutize((char **)&st->analysis.report);
     absolutize((char **)&st->analysis.paraver);
     absolutize((char **)&st->analysis.chrome);
+    absolutize((char **)&st->analysis.otf2);
     const char *fd = getenv("SIMPI_DONE_FD");
     st->done_fd = fd ? atoi(fd) : -1;
     if (st->done_fd >= 0 &&
@@ -916,6 +918,7 @@ static void free_settings(struct settings *st) {
     free((char *)st->analysis.report);
     free((char *)st->analysis.paraver);
     free((char *)st->analysis.chrome);
+    free((char *)st->analysis.otf2);
     free((char *)st->analysis.timeline_ranks);
     free((char *)st->analysis.command);
     free(st->trace_out);

@@ -571,7 +571,7 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
 static void push_ids(struct otf2_in *o, struct orank *k, uint8_t op, const int32_t *ids,
                      int32_t n) {
     struct trace_rec *r = push(o, k, op);
-    r->ids = xmalloc(sizeof *r->ids * (size_t)n);
+    r->ids = xmalloc(sizeof *r->ids * (size_t)(n > 0 ? n : 1));
     memcpy(r->ids, ids, sizeof *r->ids * (size_t)n);
     r->nids = n;
 }

@@ -80,7 +80,8 @@ static int32_t add_comm(struct otf2_comms *c, int32_t parent, int32_t n) {
         c->cap = c->cap ? 2 * c->cap : 8;
         c->comms = xrealloc_or_die(c->comms, sizeof *c->comms * (size_t)c->cap);
     }
-    c->comms[c->ncomms] = (struct gcomm){xmalloc(sizeof(int32_t) * (size_t)(n ? n : 1)), n, parent};
+    c->comms[c->ncomms] =
+        (struct gcomm){xmalloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1)), n, parent};
     return c->ncomms++;
 }
 
@@ -109,7 +110,7 @@ static bool call_ready(const struct otf2_comms *c, int32_t g) {
 /* The call on g every member has reached: its new communicators. */
 static void resolve(struct otf2_comms *c, int32_t g) {
     int32_t n = c->comms[g].n;
-    struct split_member *m = xmalloc(sizeof *m * (size_t)n);
+    struct split_member *m = xmalloc(sizeof *m * (size_t)(n > 0 ? n : 1));
     for (int32_t i = 0; i < n; i++) {
         int32_t rank = c->comms[g].members[i];
         struct creation *k = &c->ranks[rank].c[c->ranks[rank].next];

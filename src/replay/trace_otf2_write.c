@@ -17,11 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/otf2out.h"
 #include "core/pool.h"
 #include "replay/trace_internal.h"
 #include "replay/trace_otf2.h"
 
-#define TICKS_PER_SECOND 1000000000000ull /* picoseconds, as simpi's clock */
 #define COMM_WORLD_REF 0
 #define COMM_SELF_REF 1
 
@@ -46,19 +46,6 @@ struct otf2_writer {
     uint8_t *user;
     int32_t nnames;
 };
-
-static OTF2_FlushType pre_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
-                                bool final) {
-    (void)ud, (void)type, (void)loc, (void)caller, (void) final;
-    return OTF2_FLUSH;
-}
-
-static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc) {
-    (void)ud, (void)type, (void)loc;
-    return 0;
-}
-
-static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
 /* The region named name (user: an interval's), defined on first use. */
 static OTF2_RegionRef region(struct otf2_writer *w, const char *name, bool user) {
@@ -425,27 +412,8 @@ static bool write_rank(struct otf2_writer *w) {
 }
 
 static void write_definitions(struct otf2_writer *w, uint64_t length) {
-    OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(w->archive);
-    OTF2_GlobalDefWriter_WriteClockProperties(d, TICKS_PER_SECOND, 0, length,
-                                              OTF2_UNDEFINED_TIMESTAMP);
-    uint32_t s = 0;
-    OTF2_GlobalDefWriter_WriteString(d, s++, "");
-    OTF2_GlobalDefWriter_WriteString(d, s++, "simpi");
-    OTF2_GlobalDefWriter_WriteString(d, s++, "machine");
-    OTF2_GlobalDefWriter_WriteString(d, s++, "Master thread");
-    OTF2_GlobalDefWriter_WriteString(d, s++, "MPI_COMM_WORLD");
-    OTF2_GlobalDefWriter_WriteString(d, s++, "MPI_COMM_SELF");
-    OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, 1, 2, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-    for (int32_t r = 0; r < w->nranks; r++) {
-        char name[32];
-        snprintf(name, sizeof name, "MPI Rank %d", r);
-        OTF2_GlobalDefWriter_WriteString(d, s, name);
-        OTF2_GlobalDefWriter_WriteLocationGroup(d, (uint32_t)r, s++,
-                                                OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-                                                OTF2_UNDEFINED_LOCATION_GROUP);
-        OTF2_GlobalDefWriter_WriteLocation(d, (uint64_t)r, 3, OTF2_LOCATION_TYPE_CPU_THREAD, 0,
-                                           (uint32_t)r);
-    }
+    uint32_t s;
+    OTF2_GlobalDefWriter *d = otf2out_defs(w->archive, w->nranks, length, &s);
     for (int32_t i = 0; i < w->nnames; i++) {
         OTF2_GlobalDefWriter_WriteString(d, s, w->names[i]);
         OTF2_GlobalDefWriter_WriteRegion(d, (uint32_t)i, s, s, 0, OTF2_REGION_ROLE_FUNCTION,
@@ -455,19 +423,7 @@ static void write_definitions(struct otf2_writer *w, uint64_t length) {
                                          OTF2_REGION_FLAG_NONE, 0, 0, 0);
         s++;
     }
-    uint64_t *members = xmalloc(sizeof *members * (size_t)w->nranks);
-    for (int32_t r = 0; r < w->nranks; r++)
-        members[r] = (uint64_t)r;
-    OTF2_GlobalDefWriter_WriteGroup(d, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                    OTF2_GROUP_FLAG_NONE, (uint32_t)w->nranks, members);
-    OTF2_GlobalDefWriter_WriteGroup(d, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                    OTF2_GROUP_FLAG_NONE, (uint32_t)w->nranks, members);
-    OTF2_GlobalDefWriter_WriteGroup(d, 2, 0, OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI,
-                                    OTF2_GROUP_FLAG_NONE, 0, members);
-    OTF2_GlobalDefWriter_WriteComm(d, COMM_WORLD_REF, 4, 1, OTF2_UNDEFINED_COMM,
-                                   OTF2_COMM_FLAG_NONE);
-    OTF2_GlobalDefWriter_WriteComm(d, COMM_SELF_REF, 5, 2, OTF2_UNDEFINED_COMM,
-                                   OTF2_COMM_FLAG_NONE);
+    uint64_t *members = xmalloc(sizeof *members * (size_t)(w->nranks > 0 ? w->nranks : 1));
     OTF2_GlobalDefWriter_WriteString(d, s, "MPI communicator");
     for (int32_t g = 1; g < otf2_comms_count(w->comms); g++) { /* group g + 2, comm g + 1 */
         int32_t n, parent;
@@ -483,62 +439,24 @@ static void write_definitions(struct otf2_writer *w, uint64_t length) {
     free(members);
 }
 
-/* Removes what OTF2 wrote in the new folder dir after a failed conversion. */
-static void remove_archive(const char *dir, int32_t nranks) {
-    static const char *const top[] = {"traces.otf2", "traces.def", "traces.thumb.0"};
-    char path[4200];
-    for (int32_t r = 0; r < nranks; r++) {
-        snprintf(path, sizeof path, "%s/traces/%d.evt", dir, r);
-        unlink(path);
-        snprintf(path, sizeof path, "%s/traces/%d.def", dir, r);
-        unlink(path);
-    }
-    snprintf(path, sizeof path, "%s/traces", dir);
-    rmdir(path);
-    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, top[i]);
-        unlink(path);
-    }
-    rmdir(dir);
-}
-
 bool otf2_write(const char *in, const char *dir, struct sim_error *err) {
     struct stat st;
     if (stat(dir, &st) == 0)
         return err_set(err, "%s: already exists; OTF2 archives are written to a new folder", dir);
     struct otf2_comms *comms = otf2_comms_scan(in, err);
     struct trace_reader *t = comms ? trace_open(in, err) : NULL;
-    if (!t) {
-        otf2_comms_free(comms);
-        return false;
-    }
-    struct otf2_writer w = {.t = t, .comms = comms, .err = err, .nranks = trace_ranks(t)};
-    w.archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
-                                  OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-    if (!w.archive) return err_set(err, "%s: cannot create the OTF2 archive", dir);
-    OTF2_Archive_SetFlushCallbacks(w.archive, &flush_callbacks, NULL);
-    OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
-    OTF2_Archive_SetCreator(w.archive, "simpi convert");
-    OTF2_Archive_OpenEvtFiles(w.archive);
-    bool ok = true;
+    struct otf2_writer w = {.t = t, .comms = comms, .err = err};
+    w.archive = t ? otf2out_open(dir, "simpi convert", err) : NULL;
+    bool ok = w.archive != NULL;
+    w.nranks = t ? trace_ranks(t) : 0;
     uint64_t length = 0;
     for (w.rank = 0; ok && w.rank < w.nranks; w.rank++) {
         ok = write_rank(&w);
         if (w.now > length) length = w.now;
         OTF2_Archive_CloseEvtWriter(w.archive, w.w);
     }
-    OTF2_Archive_CloseEvtFiles(w.archive);
-    if (ok) {
-        write_definitions(&w, length);
-        OTF2_Archive_OpenDefFiles(w.archive);
-        for (int32_t r = 0; r < w.nranks;
-             r++) /* empty local definitions, as Score-P's tools expect */
-            OTF2_Archive_CloseDefWriter(w.archive,
-                                        OTF2_Archive_GetDefWriter(w.archive, (OTF2_LocationRef)r));
-        OTF2_Archive_CloseDefFiles(w.archive);
-    }
-    if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && ok)
-        ok = err_set(err, "%s: cannot finish the OTF2 archive", dir);
+    if (ok) write_definitions(&w, length);
+    if (w.archive) ok = otf2out_finish(w.archive, dir, w.nranks, ok, err);
     for (int32_t i = 0; i < w.nnames; i++)
         free(w.names[i]);
     free(w.names);
@@ -546,6 +464,5 @@ bool otf2_write(const char *in, const char *dir, struct sim_error *err) {
     free(w.reqs);
     trace_close(t);
     otf2_comms_free(comms);
-    if (!ok) remove_archive(dir, w.nranks); /* the folder is ours: it was new */
     return ok;
 }

@@ -17,6 +17,7 @@ struct analysis {
     struct comm_matrix matrix;
     struct paraver *pv;
     struct chrome *chrome;
+    struct chrome *otf2; /* --otf2 DIR: the same events, written as OTF2 */
     struct timeline *tl;
     const char *report, *command;
 };
@@ -26,6 +27,7 @@ static void on_period(void *ctx, const struct sim_period *p) {
     intervals_period(&a->iv, p);
     if (a->pv) paraver_period(a->pv, p);
     if (a->chrome) chrome_period(a->chrome, p);
+    if (a->otf2) chrome_period(a->otf2, p);
     if (a->tl) timeline_period(a->tl, p);
 }
 
@@ -33,6 +35,7 @@ static void on_instant(void *ctx, int32_t rank, simtime_t t, enum sim_call call)
     struct analysis *a = ctx;
     if (a->pv) paraver_instant(a->pv, rank, t, call);
     if (a->chrome) chrome_instant(a->chrome, rank, t, call);
+    if (a->otf2) chrome_instant(a->otf2, rank, t, call);
 }
 
 static void matrix_add(struct comm_matrix *mx, const struct sim_message *m) {
@@ -59,6 +62,7 @@ static void on_message(void *ctx, const struct sim_message *m) {
     matrix_add(&a->matrix, m);
     if (a->pv) paraver_message(a->pv, m);
     if (a->chrome) chrome_message(a->chrome, m);
+    if (a->otf2) chrome_message(a->otf2, m);
     if (a->tl) timeline_message(a->tl, m);
 }
 
@@ -67,6 +71,7 @@ static void on_interval(void *ctx, int32_t rank, simtime_t t, const char *name) 
     int32_t node = name ? intervals_enter(&a->iv, rank, t, name) : intervals_leave(&a->iv, rank, t);
     if (a->pv) paraver_interval(a->pv, rank, t, node);
     if (a->chrome) chrome_interval(a->chrome, rank, t, name);
+    if (a->otf2) chrome_interval(a->otf2, rank, t, name);
 }
 
 static void on_finish(void *ctx, int32_t rank, simtime_t t) {
@@ -74,6 +79,8 @@ static void on_finish(void *ctx, int32_t rank, simtime_t t) {
     int32_t open = a->iv.track[rank].depth; /* closed at the rank's end */
     for (int32_t d = 0; d < open && a->chrome; d++)
         chrome_interval(a->chrome, rank, t, NULL);
+    for (int32_t d = 0; d < open && a->otf2; d++)
+        chrome_interval(a->otf2, rank, t, NULL);
     if (open && a->pv) paraver_interval(a->pv, rank, t, 0);
     intervals_finish(&a->iv, rank, t);
 }
@@ -94,6 +101,7 @@ static size_t on_pack(void *ctx, char **out) {
     if (a->tl) timeline_pack(a->tl, a->sim, owns, a->sim, &b);
     if (a->pv) paraver_pack(a->pv, &b);
     if (a->chrome) chrome_pack(a->chrome, &b);
+    if (a->otf2) chrome_pack(a->otf2, &b);
     *out = b.data;
     return b.len;
 }
@@ -115,7 +123,8 @@ static void on_unpack(void *ctx, const char *blob, size_t len) {
     if (got && a->tl) at += got = timeline_unpack(a->tl, blob + at, len - at);
     if (got && a->pv)
         at += got = paraver_unpack(a->pv, blob + at, len - at, a->iv.unpack_map, a->iv.unpack_n);
-    if (got && a->chrome) chrome_unpack(a->chrome, blob + at, len - at);
+    if (got && a->chrome) at += got = chrome_unpack(a->chrome, blob + at, len - at);
+    if (got && a->otf2) chrome_unpack(a->otf2, blob + at, len - at);
 }
 
 /* Parses "0,4,8-11" into ranks below n (out may be NULL: only checks). */
@@ -182,6 +191,7 @@ struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,
     bool ok = true;
     if (o->paraver) ok = (a->pv = paraver_open(s, o->paraver, err)) != NULL;
     if (ok && o->chrome) ok = (a->chrome = chrome_open(s, o->chrome, o->command, err)) != NULL;
+    if (ok && o->otf2) ok = (a->otf2 = chrome_open_otf2(s, o->otf2, o->command, err)) != NULL;
     if (ok && o->report) ok = (a->tl = timeline_open(s, o->timeline_ranks, err)) != NULL;
     if (!ok) {
         analysis_free(a);
@@ -201,6 +211,11 @@ bool analysis_finish(struct analysis *a, const struct run_info *info, struct sim
     const struct sim_fault_note *faults = sim_fault_log(a->sim, &nfaults);
     if (a->pv) paraver_faults(a->pv, faults, nfaults);
     if (a->chrome) chrome_faults(a->chrome, faults, nfaults);
+    if (a->otf2) {
+        struct sim_error e2 = {0};
+        if (!chrome_close(a->otf2, ok ? err : &e2)) ok = false;
+        a->otf2 = NULL;
+    }
     if (a->pv) {
         simtime_t end = sim_now(a->sim); /* a fault's abort: the computations under way end later */
         for (int32_t r = 0; a->iv.nodes[0].rank && r < a->iv.nranks; r++)
@@ -223,6 +238,7 @@ void analysis_free(struct analysis *a) {
     if (a->sim) sim_set_observer(a->sim, NULL);
     if (a->pv) paraver_close(a->pv, NULL, 0, NULL);
     if (a->chrome) chrome_close(a->chrome, NULL);
+    if (a->otf2) chrome_close(a->otf2, NULL);
     timeline_free(a->tl);
     intervals_free(&a->iv);
     free(a->matrix.msgs);

@@ -19,6 +19,7 @@ struct analysis_opts {
     const char *report;         /* --report FILE.html */
     const char *paraver;        /* --paraver PREFIX (PREFIX.prv, .pcf, .row) */
     const char *chrome;         /* --chrome FILE.json */
+    const char *otf2;           /* --otf2 DIR (DIR/traces.otf2) */
     const char *timeline_ranks; /* --timeline-ranks LIST ("0,4,8-11"); NULL: default */
     const char *command;        /* the command line, shown in the report */
 };

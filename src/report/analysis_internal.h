@@ -111,6 +111,10 @@ void paraver_faults(struct paraver *pv, const struct sim_fault_note *log, size_t
 struct chrome;
 struct chrome *chrome_open(const struct sim *s, const char *path, const char *what,
                            struct sim_error *err);
+/* The same events, written as an OTF2 timeline in the new folder dir
+ * (--otf2 DIR, otf2_timeline.c) when closed. */
+struct chrome *chrome_open_otf2(const struct sim *s, const char *dir, const char *what,
+                                struct sim_error *err);
 void chrome_period(struct chrome *c, const struct sim_period *p);
 void chrome_instant(struct chrome *c, int32_t rank, simtime_t t, enum sim_call call);
 void chrome_message(struct chrome *c, const struct sim_message *m);

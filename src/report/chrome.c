@@ -12,39 +12,13 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/escape.h"
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "report/analysis_internal.h"
-
-enum { CH_PERIOD, CH_INSTANT, CH_BEGIN, CH_END, CH_MESSAGE };
-
-/* One event: a rank's (period, instant, interval) or a message. */
-struct ch_ev {
-    simtime_t t, t2; /* begin; period: end; message: lsend, precv */
-    int64_t size;    /* message */
-    int32_t rank;    /* the track; message: the sender */
-    int32_t peer;    /* message: the receiver; interval begin: its name's number */
-    uint32_t seq;    /* the rank's count of its events */
-    int32_t tag;     /* message */
-    uint16_t a, b;   /* period: state, call; instant: call; message: collective */
-    uint8_t kind, pad;
-};
-
-struct chrome {
-    struct outfile out;
-    bool writing; /* the first worker (or the only one) writes the file */
-    int32_t nranks;
-    uint32_t *seq; /* per rank */
-    struct ch_ev *ev;
-    size_t n, cap;
-    char **names; /* interval names, numbered by first use here */
-    int32_t nnames, names_cap;
-    char *what;
-    const struct sim_fault_note *faults; /* global instants */
-    size_t nfaults;
-};
+#include "report/chrome_internal.h"
 
 static void put_us(FILE *f, simtime_t t) {
     fprintf(f, "%" PRId64 ".%06" PRId64, (int64_t)(t / 1000000), (int64_t)(t % 1000000));
@@ -260,14 +234,33 @@ void chrome_faults(struct chrome *c, const struct sim_fault_note *log, size_t n)
     c->nfaults = n;
 }
 
+struct chrome *chrome_open_otf2(const struct sim *s, const char *dir, const char *what,
+                                struct sim_error *err) {
+    struct stat st;
+    if (sim_reports(s) && stat(dir, &st) == 0) {
+        err_set(err, "%s: already exists; the OTF2 timeline is written to a new folder", dir);
+        return NULL;
+    }
+    struct chrome *c = xcalloc(1, sizeof *c);
+    c->writing = sim_reports(s);
+    c->otf2_dir = xstrdup(dir);
+    c->nranks = sim_size(s);
+    c->seq = xcalloc((size_t)c->nranks, sizeof *c->seq);
+    c->what = xstrdup(what ? what : "simpi");
+    return c;
+}
+
 bool chrome_close(struct chrome *c, struct sim_error *err) {
     bool ok = false;
-    if (c->writing && err) {
+    if (c->writing && err && c->otf2_dir) {
+        ok = chrome_write_otf2(c, err);
+    } else if (c->writing && err) {
         write_all(c);
         ok = outfile_commit(&c->out, err);
-    } else if (c->writing) {
+    } else if (c->writing && !c->otf2_dir) {
         outfile_discard(&c->out);
     }
+    free(c->otf2_dir);
     for (int32_t i = 0; i < c->nnames; i++)
         free(c->names[i]);
     free(c->names);
