@@ -129,12 +129,14 @@ static simtime_t loggp_post_time(struct sim *s, int32_t rank, simtime_t now, int
     const struct platform *p = s->plat;
     simtime_t start = now;
     if (collective && s->coll_cpu_free) start = sim_max(start, s->coll_cpu_free[rank]);
+    if (s->recv_free) start = sim_max(start, s->recv_free[rank]); /* one CPU: o at both ends */
     if (s->nic_free) {
         start = sim_max(start, s->nic_free[rank]);
         simtime_t per_byte = size > 1 ? (simtime_t)(size - 1) * p->gap_per_byte : 0;
         s->nic_free[rank] = simtime_add(simtime_add(start, p->gap), per_byte);
     }
     simtime_t post = simtime_add(start, p->send_overhead);
+    if (s->recv_free) s->recv_free[rank] = sim_max(s->recv_free[rank], post);
     if (collective) {
         if (s->coll_cpu_free) s->coll_cpu_free[rank] = post;
     } else if (post > now) {
@@ -144,11 +146,19 @@ static simtime_t loggp_post_time(struct sim *s, int32_t rank, simtime_t now, int
     return post;
 }
 
-/* When a receive whose data are there at `ready` completes: after the
- * receive overhead, one message at a time per rank (in match order). */
-static simtime_t loggp_recv_done(struct sim *s, int32_t rank, simtime_t ready) {
+/* When a receive of size bytes whose data are there at `ready` completes:
+ * after the receive overhead, one message at a time per rank (in match
+ * order). The per-byte part is taken while the data arrive: the CPU starts
+ * as (size - 1) bytes' worth of it remain, or once it is free. */
+static simtime_t loggp_recv_done(struct sim *s, int32_t rank, simtime_t ready, int64_t size) {
     if (!s->recv_free) return ready;
-    simtime_t done = simtime_add(sim_max(ready, s->recv_free[rank]), s->plat->recv_overhead);
+    simtime_t per = s->plat->recv_overhead_per_byte, bytes = 0;
+    if (per > 0 && size > 1)
+        bytes = (uint64_t)(size - 1) > (uint64_t)(SIMTIME_NEVER / per) ? SIMTIME_NEVER
+                                                                       : per * (size - 1);
+    simtime_t start = ready > bytes ? ready - bytes : 0;
+    simtime_t done =
+        simtime_add(simtime_add(sim_max(start, s->recv_free[rank]), bytes), s->plat->recv_overhead);
     s->recv_free[rank] = done;
     return done;
 }
@@ -277,7 +287,8 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
         return;
     }
     simtime_t ts = recv->partner_time; /* set at match: the send's post time */
-    simtime_t recv_done = loggp_recv_done(s, recv->owner, sim_max(recv->post_time, x->arrival));
+    simtime_t recv_done =
+        loggp_recv_done(s, recv->owner, sim_max(recv->post_time, x->arrival), recv->size);
     note_message(s, x->from, recv->owner, ts, recv_done);
     if (s->obs) observe_message(s, recv, ts, recv_done);
     bool eager = x->eager;
@@ -413,7 +424,8 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
         simtime_t leaves = at_match ? sim_max(ts, tr) : ts;
         if (copies && at_match) leaves = copy_start(s, send->owner, cost, leaves);
         recv_done = sim_max(tr, simtime_add(leaves, cost));
-        if (!deferred && !s->recv_free) recv_done = loggp_recv_done(s, recv->owner, recv_done);
+        if (!deferred && !s->recv_free)
+            recv_done = loggp_recv_done(s, recv->owner, recv_done, send->size);
         send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
     } else {
         simtime_t matched = sim_max(tr, simtime_add(ts, handshake));
@@ -421,7 +433,8 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
         if (copies) cleared = copy_start(s, recv->owner, cost, cleared);
         recv_done = simtime_add(cleared, cost);
         if (recv_done == SIMTIME_NEVER && !s->cont) deferred = false; /* said below */
-        if (!deferred && !s->recv_free) recv_done = loggp_recv_done(s, recv->owner, recv_done);
+        if (!deferred && !s->recv_free)
+            recv_done = loggp_recv_done(s, recv->owner, recv_done, send->size);
         send_done = send->mode == SEND_BUFFERED ? ts : recv_done;
     }
     if (!deferred && (recv_done == SIMTIME_NEVER || send_done == SIMTIME_NEVER)) {

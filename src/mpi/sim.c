@@ -109,7 +109,8 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     }
     if (plat->gap > 0 || plat->gap_per_byte > 0)
         s->nic_free = xcalloc((size_t)nranks, sizeof *s->nic_free);
-    if (plat->recv_overhead > 0) s->recv_free = xcalloc((size_t)nranks, sizeof *s->recv_free);
+    if (plat->recv_overhead > 0 || plat->recv_overhead_per_byte > 0)
+        s->recv_free = xcalloc((size_t)nranks, sizeof *s->recv_free);
     if (plat->send_overhead > 0)
         s->coll_cpu_free = xcalloc((size_t)nranks, sizeof *s->coll_cpu_free);
     if (net->serial_interfaces && plat->nodes > 1) {
@@ -274,8 +275,15 @@ bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
         membw_start(s, rank, duration);
         return false;
     }
-    compute_span(s, rank, s->eng.now, s->eng.now + duration);
-    sim_wake_at(s, rank, s->eng.now + duration);
+    simtime_t begin = s->eng.now;
+    if (s->recv_free) { /* LogGP: one CPU takes in messages and computes, in turn */
+        begin = sim_max(begin, s->recv_free[rank]);
+        if (!sim_compute_fits(s, begin - s->eng.now + duration))
+            return sim_compute(s, rank, SIMTIME_NEVER);
+        s->recv_free[rank] = begin + duration;
+    }
+    compute_span(s, rank, begin, begin + duration);
+    sim_wake_at(s, rank, begin + duration);
     return false;
 }
 

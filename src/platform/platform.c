@@ -33,9 +33,18 @@ static const char *const top_keys[] = {"name",
 static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
                                            "concurrency", "root",    NULL};
 static const char *const memory_keys[] = {"bandwidth", "demand", NULL};
-static const char *const mpi_keys[] = {
-    "eager_limit", "send_overhead", "recv_overhead",  "wait_overhead", "gap", "gap_per_byte",
-    "poll_cost",   "coll",          "transfer_start", "rendezvous",    NULL};
+static const char *const mpi_keys[] = {"eager_limit",
+                                       "send_overhead",
+                                       "recv_overhead",
+                                       "wait_overhead",
+                                       "gap",
+                                       "gap_per_byte",
+                                       "poll_cost",
+                                       "coll",
+                                       "transfer_start",
+                                       "rendezvous",
+                                       "recv_overhead_per_byte",
+                                       NULL};
 
 static bool read_nodes(struct platform *p, struct sim_error *err) {
     const char *s = conf_get_scalar(p->conf, "", "nodes", err);
@@ -157,6 +166,11 @@ static bool read_mpi(struct platform *p, struct sim_error *err) {
         if (!conf_map_get(m, mpi_keys[i + 1])) continue;
         if (!conf_get_time(m, "mpi", mpi_keys[i + 1], &secs, err)) return false;
         *dst[i] = simtime_from_seconds(secs);
+    }
+    if (conf_map_get(m, "recv_overhead_per_byte")) {
+        double secs;
+        if (!conf_get_time(m, "mpi", "recv_overhead_per_byte", &secs, err)) return false;
+        p->recv_overhead_per_byte = simtime_from_seconds(secs);
     }
     static const char *const starts[] = {"send", "match", NULL};
     int start = 0;

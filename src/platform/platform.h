@@ -58,6 +58,9 @@ struct platform {
      * CPU time per send call, per received message, per wait call; the
      * gap between a rank's injections and its per-byte part */
     simtime_t send_overhead, recv_overhead, wait_overhead, gap, gap_per_byte;
+    /* the receiving CPU's time per byte past the first, taken while the
+     * message arrives (LogGOPSim charges its receiver max(O, G) a byte) */
+    simtime_t recv_overhead_per_byte;
     simtime_t poll_cost; /* mpi.poll_cost: an MPI_Test / MPI_Iprobe that finds nothing */
     enum placement_kind placement;
     int32_t *node_list; /* PLACE_LIST: node of each rank */

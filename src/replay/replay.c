@@ -382,6 +382,15 @@ static bool keep_rank(void *ctx, int32_t rank) {
     return sim_owns(ctx, rank);
 }
 
+/* Whether rank's request id has completed (a GOAL schedule asks): gone, or
+ * done and then released here (nobody else waits for it). */
+static bool request_finished(void *ctx, int32_t rank, int32_t id) {
+    struct sim *s = ctx;
+    struct request *q = sim_find_request(s, rank, id);
+    if (!q) return true;
+    return sim_request_done(s, q) && sim_test(s, rank, q);
+}
+
 bool replay_run(struct trace_reader *trace, struct platform *plat, const struct network *net,
                 struct replay_result *res, struct sim_error *err) {
     memset(res, 0, sizeof *res);
@@ -395,6 +404,7 @@ bool replay_run(struct trace_reader *trace, struct platform *plat, const struct 
         return false;
     }
     if (split_workers) trace_keep_ranks(trace, keep_rank, rp.sim);
+    trace_set_request_probe(trace, request_finished, rp.sim);
     static const struct analysis_opts intervals_only;
     res->analysis = analysis_start(rp.sim, analysis_opts ? analysis_opts : &intervals_only, err);
     if (!res->analysis) {

@@ -17,6 +17,7 @@
 #include "core/pool.h"
 #include "core/rankfile.h"
 #include "replay/trace_bin.h"
+#include "replay/trace_goal.h"
 #include "replay/trace_internal.h"
 #include "replay/trace_otf2.h"
 
@@ -92,6 +93,9 @@ struct trace_reader {
     int64_t bytes_read, bytes_total; /* for the progress line (total 0: unknown) */
     char *temp_dir;          /* a Dimemas trace translated into native files, removed at close */
     struct tbin_reader *bin; /* a binary trace */
+    struct goal *goal;       /* a GOAL schedule */
+    bool (*finished)(void *ctx, int32_t rank, int32_t id); /* trace_set_request_probe */
+    void *finished_ctx;
 };
 
 static bool source_open(struct trace_reader *t, struct source *s, struct sim_error *err);
@@ -853,12 +857,21 @@ static bool open_otf2(struct trace_reader *t, const char *path, struct sim_error
     return true;
 }
 
+static bool open_goal(struct trace_reader *t, const char *path, struct sim_error *err) {
+    t->shared.path = xstrdup(path);
+    int32_t n = 0;
+    t->goal = goal_open(path, max_ranks(), &n, err);
+    t->nranks = n;
+    return t->goal != NULL;
+}
+
 /* Chooses the reader from the first bytes (binary, OTF2) or the first line:
  * native header, index, Dimemas, SimGrid. */
 static bool open_file(struct trace_reader *t, const char *path, struct sim_error *err) {
     char head[4096];
     if (tbin_is_binary(path)) return open_binary(t, path, err);
     if (otf2_is_anchor(path)) return open_otf2(t, path, err);
+    if (goal_is_goal(path)) return open_goal(t, path, err);
     if (!first_line(path, head, sizeof head))
         return err_at(err, path, 0, "empty trace: expected 'simpi-trace 1'");
     if (!strncmp(head, "simpi-trace-index", 17)) return open_index(t, path, err);
@@ -906,7 +919,7 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
     } else {
         ok = open_file(t, path, err);
     }
-    if (ok && !t->bin && !t->lines) /* the binary and mapped readers queue no records */
+    if (ok && !t->bin && !t->goal && !t->lines) /* these readers queue no records */
         t->queues = xcalloc((size_t)t->nranks, sizeof *t->queues);
     if (ok && !S_ISDIR(st.st_mode) && t->shared.path && t->shared.kind == SRC_PLAIN)
         t->bytes_total = st.st_size; /* a plain file: its share read can be told */
@@ -924,6 +937,7 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
 void trace_close(struct trace_reader *t) {
     if (!t) return;
     tbin_close(t->bin);
+    goal_close(t->goal);
     if (t->map) munmap((void *)t->map, t->map_len);
     source_close(t, &t->shared);
     free(t->shared.path);
@@ -1165,8 +1179,36 @@ static struct trace_rec *binary_next(struct trace_reader *t, int32_t rank, struc
     return NULL;
 }
 
+static bool no_probe(void *ctx, int32_t rank, int32_t id) {
+    (void)ctx, (void)rank, (void)id;
+    return true; /* without a replay, every request has completed */
+}
+
+bool trace_follows_replay(const struct trace_reader *t) {
+    return t->goal != NULL;
+}
+
+void trace_set_request_probe(struct trace_reader *t, bool (*finished)(void *, int32_t, int32_t),
+                             void *ctx) {
+    t->finished = finished;
+    t->finished_ctx = ctx;
+}
+
+static struct trace_rec *goal_rec_next(struct trace_reader *t, int32_t rank,
+                                       struct sim_error *err) {
+    struct trace_rec *r = pool_get_raw(&t->recs);
+    if (goal_next(t->goal, rank, r, t->finished ? t->finished : no_probe, t->finished_ctx, err) ==
+        1) {
+        t->records++;
+        return r;
+    }
+    pool_put(&t->recs, r);
+    return NULL;
+}
+
 struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
     if (t->bin) return binary_next(t, rank, err);
+    if (t->goal) return goal_rec_next(t, rank, err);
     if (t->lines) return mapped_next(t, rank, err);
     struct rank_queue *q = &t->queues[rank];
     if (q->head) {

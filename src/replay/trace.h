@@ -77,6 +77,14 @@ void trace_release(struct trace_reader *t, struct trace_rec *r);
  * (a worker of a split run replays its ranks only); they do not count in
  * trace_records. */
 void trace_keep_ranks(struct trace_reader *t, bool (*keep)(void *ctx, int32_t rank), void *ctx);
+/* A trace whose next records depend on what completed (a GOAL schedule's
+ * operations run as their dependencies allow) asks finished(ctx, rank, id)
+ * whether the request id of rank has completed; the replay sets it. */
+void trace_set_request_probe(struct trace_reader *t, bool (*finished)(void *, int32_t, int32_t),
+                             void *ctx);
+/* Whether the trace's records depend on the replay (a GOAL schedule): it
+ * cannot be converted to another form. */
+bool trace_follows_replay(const struct trace_reader *t);
 /* Frees what a parsed record owns (for records not obtained from trace_next). */
 void trace_rec_clear(struct trace_rec *r);
 /* Peak bytes of the trace held for reading: queued records and lines (the
