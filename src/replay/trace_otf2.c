@@ -966,6 +966,43 @@ static OTF2_CallbackCode ev_flush(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* MPI-IO (an I/O operation inside an MPI call): a file access of the bytes
+ * asked for through the platform's storage, completed where OTF2 says
+ * (the same call for a blocking one, a wait for a non-blocking one). I/O
+ * outside MPI calls (POSIX, ISO C) is the program's own time. */
+#define IO_KEY(id) ((id) | (UINT64_C(1) << 63)) /* apart from MPI's request ids */
+
+static OTF2_CallbackCode ev_io_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                     void *ud, OTF2_AttributeList *attrs, OTF2_IoHandleRef handle,
+                                     OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
+                                     uint64_t bytes, uint64_t matching) {
+    (void)loc, (void)attrs, (void)handle, (void)mode, (void)flags;
+    struct otf2_in *o = ud;
+    struct orank *k = at_event(o, time, pos);
+    if (!k->depth) return OTF2_CALLBACK_SUCCESS;
+    struct oreq *q = req_new(o, k, IO_KEY(matching), true);
+    if (!q) return OTF2_CALLBACK_INTERRUPT;
+    struct trace_rec *r = push(o, k, TOP_FILE_IO);
+    r->size = bytes > INT64_MAX / 2 ? INT64_MAX / 2 : (int64_t)bytes;
+    r->req = q->id;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_io_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                        void *ud, OTF2_AttributeList *attrs,
+                                        OTF2_IoHandleRef handle, uint64_t bytes,
+                                        uint64_t matching) {
+    (void)loc, (void)attrs, (void)handle, (void)bytes;
+    struct otf2_in *o = ud;
+    struct orank *k = at_event(o, time, pos);
+    if (!k->depth || !req_find(k, IO_KEY(matching))) return OTF2_CALLBACK_SUCCESS;
+    struct oreq *q;
+    if (complete(o, IO_KEY(matching), false, &q) != OTF2_CALLBACK_SUCCESS)
+        return OTF2_CALLBACK_INTERRUPT;
+    req_drop(k, q);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode refuse_rma(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
                                     void *ud, OTF2_AttributeList *attrs, OTF2_RmaWinRef win,
                                     uint32_t remote, uint64_t bytes, uint64_t matching) {
@@ -998,6 +1035,8 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void) {
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, ev_icoll_request);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, ev_icoll_complete);
     OTF2_EvtReaderCallbacks_SetBufferFlushCallback(cb, ev_flush);
+    OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(cb, ev_io_begin);
+    OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(cb, ev_io_complete);
     OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, refuse_rma);
     OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, refuse_rma);
     OTF2_EvtReaderCallbacks_SetCommCreateCallback(cb, refuse_comm_create);

@@ -35,6 +35,7 @@ struct wreq {
 struct otf2_writer {
     struct trace_reader *t;
     struct otf2_comms *comms;
+    bool io; /* a file access was written: its handle is defined */
     struct sim_error *err;
     OTF2_Archive *archive;
     OTF2_EvtWriter *w;
@@ -278,6 +279,8 @@ static void completion(struct otf2_writer *w, struct wreq *q) {
         OTF2_EvtWriter_MpiRequestCancelled(w->w, NULL, w->now, q->otf2_id);
     else if (s->op == TOP_ISEND)
         OTF2_EvtWriter_MpiIsendComplete(w->w, NULL, w->now, q->otf2_id);
+    else if (s->op == TOP_FILE_IO)
+        OTF2_EvtWriter_IoOperationComplete(w->w, NULL, w->now, 0, (uint64_t)s->size, q->otf2_id);
     else if (s->op == TOP_IRECV)
         OTF2_EvtWriter_MpiIrecv(w->w, NULL, w->now, (uint32_t)s->peer, (uint32_t)s->comm,
                                 (uint32_t)s->tag, (uint64_t)s->size, q->otf2_id);
@@ -365,12 +368,24 @@ static bool write_record(struct otf2_writer *w, const struct trace_rec *r) {
     case TOP_INTERVAL_END: /* the region the rank is in: OTF2 checks the pairing */
         OTF2_EvtWriter_Leave(w->w, NULL, w->now, w->last);
         return true;
+    case TOP_FILE_IO: { /* MPI-IO: an operation on the one file handle, completed by a wait */
+        struct wreq *q = req_slot(w, r->req);
+        *q = (struct wreq){w->next_req++, *r, true, false};
+        q->rec.ids = NULL, q->rec.counts = NULL;
+        w->io = true;
+        enter(w, "MPI_File_iwrite_at");
+        OTF2_EvtWriter_IoOperationBegin(w->w, NULL, w->now, 0, OTF2_IO_OPERATION_MODE_WRITE,
+                                        OTF2_IO_OPERATION_FLAG_NON_BLOCKING, (uint64_t)r->size,
+                                        q->otf2_id);
+        leave(w, "MPI_File_iwrite_at");
+        return true;
+    }
     case TOP_COMPUTE_FLOPS:
         return trace_rec_fail(w->t, r, w->err,
                               "a computation in flops has no duration for OTF2's clock");
     default:
         return trace_rec_fail(w->t, r, w->err,
-                              "this record (one-sided, file access) is not written to OTF2 yet");
+                              "this record (one-sided communication) is not written to OTF2 yet");
     }
 }
 
@@ -424,6 +439,15 @@ static void write_definitions(struct otf2_writer *w, uint64_t length) {
         s++;
     }
     uint64_t *members = xmalloc(sizeof *members * (size_t)(w->nranks > 0 ? w->nranks : 1));
+    if (w->io) { /* MPI-IO's file accesses: one handle on one file */
+        OTF2_GlobalDefWriter_WriteString(d, s + 1, "MPI-IO");
+        OTF2_GlobalDefWriter_WriteString(d, s + 2, "simpi.io");
+        OTF2_GlobalDefWriter_WriteIoParadigm(d, 0, s + 1, s + 1, OTF2_IO_PARADIGM_CLASS_PARALLEL,
+                                             OTF2_IO_PARADIGM_FLAG_NONE, 0, NULL, NULL, NULL);
+        OTF2_GlobalDefWriter_WriteIoRegularFile(d, 0, s + 2, 0);
+        OTF2_GlobalDefWriter_WriteIoHandle(d, 0, s + 2, 0, 0, OTF2_IO_HANDLE_FLAG_NONE,
+                                           COMM_WORLD_REF, OTF2_UNDEFINED_IO_HANDLE);
+    }
     OTF2_GlobalDefWriter_WriteString(d, s, "MPI communicator");
     for (int32_t g = 1; g < otf2_comms_count(w->comms); g++) { /* group g + 2, comm g + 1 */
         int32_t n, parent;

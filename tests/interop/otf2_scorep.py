@@ -26,7 +26,8 @@ import sys
 
 import _otf2
 import otf2
-from otf2.enums import (CollectiveOp, GroupType, LocationType, Paradigm, RegionRole)
+from otf2.enums import (CollectiveOp, GroupType, IoOperationFlag, IoOperationMode,
+                        IoParadigmClass, IoParadigmFlag, LocationType, Paradigm, RegionRole)
 
 N = 4
 MPI_TIME = 700  # ns inside each MPI call: recomputed by simpi, never read
@@ -236,7 +237,36 @@ def write(out):
                        t, CollectiveOp.ALLREDUCE, world, _otf2.UNDEFINED_UINT32, 4 * 1024,
                        4 * 1024, 300)],
                    ["wait 5"])
-        # 8. the OpenMP thread of rank 0 (its work is inside the master's time)
+        # 8. MPI-IO: a blocking write (its operation begins and completes in
+        #    the call) and a non-blocking read completed by a wait; POSIX I/O
+        #    outside MPI calls is the program's own time
+        d = trace.definitions
+        mpiio = d.io_paradigm("MPI-IO", "MPI I/O", IoParadigmClass.PARALLEL, IoParadigmFlag.NONE)
+        posix = d.io_paradigm("POSIX", "POSIX I/O", IoParadigmClass.SERIAL, IoParadigmFlag.NONE)
+        node = p.groups[0].system_tree_parent
+        fh = d.io_handle("out.dat", file=d.io_regular_file("out.dat", scope=node),
+                         io_paradigm=mpiio, comm=world)
+        ph = d.io_handle("log.txt", file=d.io_regular_file("log.txt", scope=node),
+                         io_paradigm=posix)
+        for r in range(N):
+            p.compute(r, 1200)
+            p.call(r, "MPI_File_write_at",
+                   [lambda w, t: w.io_operation_begin(t, fh, IoOperationMode.WRITE,
+                                                      IoOperationFlag.NONE, 65536, 11),
+                    lambda w, t: w.io_operation_complete(t, fh, 65536, 11)],
+                   ["file_io 64KiB req=6", "wait 6"])
+            p.call(r, "MPI_File_iread_at",
+                   [lambda w, t: w.io_operation_begin(t, fh, IoOperationMode.READ,
+                                                      IoOperationFlag.NON_BLOCKING, 4096, 12)],
+                   ["file_io 4KiB req=7"])
+            t0 = p.now[r]
+            p.w[r].io_operation_begin(t0 + 100, ph, IoOperationMode.WRITE, IoOperationFlag.NONE,
+                                      80, 13)
+            p.w[r].io_operation_complete(t0 + 400, ph, 80, 13)
+            p.compute(r, 2500)
+            p.call(r, "MPI_Wait", [lambda w, t: w.io_operation_complete(t, fh, 4096, 12)],
+                   ["wait 7"])
+        # 9. the OpenMP thread of rank 0 (its work is inside the master's time)
         omp = trace.event_writer_from_location(p.locs[N])
         omp.enter(p.now[0] - 5000, p.omp)
         omp.leave(p.now[0] - 1000, p.omp)
