@@ -66,6 +66,8 @@ struct ocall {
     OTF2_RegionRef region;
     struct trace_rec send, recv, coll;
     bool has_send, has_recv, has_coll;
+    bool sync_after;   /* a one-sided synchronisation (fence): the operations completed first */
+    int32_t lock_comm; /* a lock asked for in this call: its grants waited for (-1: none) */
     int32_t *done, *cancelled;
     int32_t ndone, ncancelled, cap_done, cap_cancelled;
 };
@@ -109,7 +111,9 @@ struct otf2_in {
     int32_t (*intern)(void *ctx, const char *name);
     void *intern_ctx;
     OTF2_EvtReaderCallbacks *callbacks;
-    bool local_defs; /* the local definition files are open */
+    bool local_defs;    /* the local definition files are open */
+    uint32_t *win_comm; /* each RMA window's communicator */
+    uint32_t nwins;
 };
 
 bool otf2_is_anchor(const char *path) {
@@ -277,6 +281,19 @@ static OTF2_CallbackCode def_inter_comm(void *ud, OTF2_CommRef self, OTF2_String
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode def_rma_win(void *ud, OTF2_RmaWinRef self, OTF2_StringRef name,
+                                     OTF2_CommRef comm, OTF2_RmaWinFlag flags) {
+    (void)name, (void)flags;
+    struct otf2_in *o = ud;
+    uint32_t n = o->nwins;
+    if (!table_room(o, (void **)&o->win_comm, &o->nwins, sizeof *o->win_comm, self))
+        return OTF2_CALLBACK_INTERRUPT;
+    for (uint32_t i = n; i < o->nwins; i++)
+        o->win_comm[i] = NO_REF;
+    o->win_comm[self] = comm;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static bool read_global_defs(struct otf2_in *o) {
     OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(o->reader);
     if (!gdr) return fail(o, "no global definitions (not a complete OTF2 archive)"), false;
@@ -287,6 +304,7 @@ static bool read_global_defs(struct otf2_in *o) {
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, def_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
     OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, def_inter_comm);
+    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, def_rma_win);
     OTF2_Reader_RegisterGlobalDefCallbacks(o->reader, gdr, cb, o);
     OTF2_GlobalDefReaderCallbacks_Delete(cb);
     uint64_t n = 0;
@@ -562,7 +580,8 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
     k->depth = 1;
     struct ocall *c = &k->call;
     c->region = region;
-    c->has_send = c->has_recv = c->has_coll = false;
+    c->has_send = c->has_recv = c->has_coll = c->sync_after = false;
+    c->lock_comm = -1;
     c->ndone = c->ncancelled = 0;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -594,6 +613,7 @@ static void emit_waits(struct otf2_in *o, struct orank *k) {
 /* At the end of an MPI call: its records. */
 static void emit_call(struct otf2_in *o, struct orank *k) {
     struct ocall *c = &k->call;
+    if (c->sync_after) emit_waits(o, k), c->ndone = c->ncancelled = 0;
     if (c->has_coll) *push(o, k, c->coll.op) = c->coll;
     if (c->has_send && c->has_recv) {
         struct trace_rec *r = push(o, k, TOP_SENDRECV);
@@ -609,6 +629,10 @@ static void emit_call(struct otf2_in *o, struct orank *k) {
     if (o->regions[c->region].kind == CALL_ATTACH)
         push(o, k, TOP_BUFFER_ATTACH)->size = OTF2_ATTACH_SIZE;
     if (o->regions[c->region].kind == CALL_DETACH) push(o, k, TOP_BUFFER_DETACH);
+    if (c->lock_comm >= 0) { /* MPI_Win_lock: its grant */
+        struct trace_rec *r = push(o, k, TOP_RMA_SYNC);
+        r->mode = 2, r->comm = c->lock_comm;
+    }
 }
 
 static OTF2_CallbackCode ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
@@ -1003,13 +1027,168 @@ static OTF2_CallbackCode ev_io_complete(OTF2_LocationRef loc, OTF2_TimeStamp tim
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode refuse_rma(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+/* ---- one-sided communication: on the window's communicator ---- */
+
+#define RMA_KEY(id) ((id) | (UINT64_C(3) << 62)) /* apart from MPI's and I/O's ids */
+#define LOCK_KEY(id) ((id) | (UINT64_C(1) << 62))
+
+/* The communicator of window win as simpi names it, or -1 (failed). */
+static int32_t win_comm_id(struct otf2_in *o, OTF2_RmaWinRef win, OTF2_CommRef *ref) {
+    if (win >= o->nwins || o->win_comm[win] == NO_REF)
+        return fail(o, "undefined RMA window %u", win), -1;
+    *ref = o->win_comm[win];
+    return comm_id(o, *ref);
+}
+
+/* A put (or accumulate) or get of bytes with member remote of window win. */
+static OTF2_CallbackCode rma_op(struct otf2_in *o, OTF2_TimeStamp time, uint64_t pos,
+                                OTF2_RmaWinRef win, uint32_t remote, uint64_t bytes,
+                                uint64_t matching, bool put) {
+    struct orank *k = at_event(o, time, pos);
+    OTF2_CommRef ref;
+    int32_t comm = win_comm_id(o, win, &ref);
+    if (comm < 0) return OTF2_CALLBACK_INTERRUPT;
+    if (remote >= comm_size(o, ref))
+        return fail(o, "RMA target %u is outside window %u's communicator", remote, win);
+    struct oreq *q = req_new(o, k, RMA_KEY(matching), true);
+    if (!q) return OTF2_CALLBACK_INTERRUPT;
+    struct trace_rec *r = push(o, k, TOP_RMA);
+    r->mode = put, r->peer = (int32_t)remote, r->comm = comm, r->req = q->id;
+    r->size = bytes > INT64_MAX / 2 ? INT64_MAX / 2 : (int64_t)bytes;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_rma_put(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
                                     void *ud, OTF2_AttributeList *attrs, OTF2_RmaWinRef win,
                                     uint32_t remote, uint64_t bytes, uint64_t matching) {
-    (void)loc, (void)time, (void)pos, (void)attrs, (void)win, (void)remote, (void)bytes,
-        (void)matching;
-    return fail(ud, "one-sided communication (RmaPut/RmaGet records) is not replayed from OTF2 "
-                    "yet; trace the program with simpi's tracer (simpi trace) instead");
+    (void)loc, (void)attrs;
+    return rma_op(ud, time, pos, win, remote, bytes, matching, true);
+}
+
+static OTF2_CallbackCode ev_rma_get(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                    void *ud, OTF2_AttributeList *attrs, OTF2_RmaWinRef win,
+                                    uint32_t remote, uint64_t bytes, uint64_t matching) {
+    (void)loc, (void)attrs;
+    return rma_op(ud, time, pos, win, remote, bytes, matching, false);
+}
+
+/* An atomic (accumulate, fetch, compare and swap): a put of the larger side. */
+static OTF2_CallbackCode ev_rma_atomic(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                       void *ud, OTF2_AttributeList *attrs, OTF2_RmaWinRef win,
+                                       uint32_t remote, OTF2_RmaAtomicType type, uint64_t sent,
+                                       uint64_t received, uint64_t matching) {
+    (void)loc, (void)attrs, (void)type;
+    return rma_op(ud, time, pos, win, remote, sent > received ? sent : received, matching, true);
+}
+
+/* An operation completed (at a fence, an unlock, a flush, a wait). */
+static OTF2_CallbackCode rma_done(struct otf2_in *o, OTF2_TimeStamp time, uint64_t pos,
+                                  uint64_t matching) {
+    struct orank *k = at_event(o, time, pos);
+    struct oreq *q;
+    if (complete(o, RMA_KEY(matching), false, &q) != OTF2_CALLBACK_SUCCESS)
+        return OTF2_CALLBACK_INTERRUPT;
+    req_drop(k, q);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_rma_blocking(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                         void *ud, OTF2_AttributeList *attrs, OTF2_RmaWinRef win,
+                                         uint64_t matching) {
+    (void)loc, (void)attrs, (void)win;
+    return rma_done(ud, time, pos, matching);
+}
+
+static OTF2_CallbackCode ev_rma_nonblocking(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                            void *ud, OTF2_AttributeList *attrs, OTF2_RmaWinRef win,
+                                            uint64_t matching) {
+    (void)loc, (void)attrs, (void)win;
+    return rma_done(ud, time, pos, matching);
+}
+
+/* MPI_Win_fence (and the window's creation, its release): a collective of
+ * the window's communicator, after the operations it completes. */
+static OTF2_CallbackCode ev_rma_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                         void *ud, OTF2_AttributeList *attrs,
+                                         OTF2_CollectiveOp kind, OTF2_RmaSyncLevel level,
+                                         OTF2_RmaWinRef win, uint32_t root, uint64_t sent,
+                                         uint64_t received) {
+    (void)loc, (void)attrs, (void)level;
+    struct otf2_in *o = ud;
+    struct orank *k = at_event(o, time, pos);
+    if (!k->depth) return outside_call(o, "RmaCollectiveEnd");
+    if (is_release(kind)) return OTF2_CALLBACK_SUCCESS;
+    OTF2_CommRef ref;
+    if (win_comm_id(o, win, &ref) < 0) return OTF2_CALLBACK_INTERRUPT;
+    if (k->call.has_coll) return fail(o, "a second collective in one MPI call");
+    if (!coll_rec(o, &k->call.coll, TOP_COLL, kind, ref, root, sent, received))
+        return OTF2_CALLBACK_INTERRUPT;
+    k->call.has_coll = k->call.sync_after = true;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* MPI_Win_lock: a lock asked of member remote (its grant waited for where
+ * RmaAcquireLock says). */
+static OTF2_CallbackCode ev_rma_lock(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                     void *ud, OTF2_AttributeList *attrs, OTF2_RmaWinRef win,
+                                     uint32_t remote, uint64_t lock, OTF2_LockType type) {
+    (void)loc, (void)attrs;
+    struct otf2_in *o = ud;
+    struct orank *k = at_event(o, time, pos);
+    OTF2_CommRef ref;
+    int32_t comm = win_comm_id(o, win, &ref);
+    if (comm < 0) return OTF2_CALLBACK_INTERRUPT;
+    if (!k->depth) return outside_call(o, "RmaRequestLock");
+    struct oreq *q = req_new(o, k, LOCK_KEY(lock), type == OTF2_LOCK_EXCLUSIVE);
+    if (!q) return OTF2_CALLBACK_INTERRUPT;
+    struct trace_rec *r = push(o, k, TOP_RMA_SYNC);
+    r->mode = 0, r->peer = (int32_t)remote, r->comm = comm, r->tag = q->send;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* A lock granted: the call that got it waits for its grants. */
+static OTF2_CallbackCode ev_rma_acquire(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                        void *ud, OTF2_AttributeList *attrs, OTF2_RmaWinRef win,
+                                        uint32_t remote, uint64_t lock, OTF2_LockType type) {
+    (void)loc, (void)attrs, (void)remote, (void)lock, (void)type;
+    struct otf2_in *o = ud;
+    struct orank *k = at_event(o, time, pos);
+    OTF2_CommRef ref;
+    int32_t comm = win_comm_id(o, win, &ref);
+    if (comm < 0) return OTF2_CALLBACK_INTERRUPT;
+    if (k->depth) k->call.lock_comm = comm;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_rma_unlock(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                       void *ud, OTF2_AttributeList *attrs, OTF2_RmaWinRef win,
+                                       uint32_t remote, uint64_t lock) {
+    (void)loc, (void)attrs;
+    struct otf2_in *o = ud;
+    struct orank *k = at_event(o, time, pos);
+    OTF2_CommRef ref;
+    int32_t comm = win_comm_id(o, win, &ref);
+    if (comm < 0) return OTF2_CALLBACK_INTERRUPT;
+    struct oreq *q = req_find(k, LOCK_KEY(lock));
+    if (!q) return fail(o, "lock %llu released but never asked for", (unsigned long long)lock);
+    if (k->depth) { /* the operations the unlock completes, before it */
+        emit_waits(o, k);
+        k->call.ndone = k->call.ncancelled = 0;
+    }
+    struct trace_rec *r = push(o, k, TOP_RMA_SYNC);
+    r->mode = 1, r->peer = (int32_t)remote, r->comm = comm, r->tag = q->send;
+    req_drop(k, q);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode refuse_group_sync(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                           void *ud, OTF2_AttributeList *attrs,
+                                           OTF2_RmaSyncLevel level, OTF2_RmaWinRef win,
+                                           OTF2_GroupRef group) {
+    (void)loc, (void)attrs, (void)level, (void)win, (void)group;
+    at_event(ud, time, pos);
+    return fail(ud, "general active target synchronisation (MPI_Win_post, start, complete, "
+                    "wait: RmaGroupSync) is not replayed from OTF2 yet");
 }
 
 static OTF2_CallbackCode refuse_comm_create(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
@@ -1037,8 +1216,16 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void) {
     OTF2_EvtReaderCallbacks_SetBufferFlushCallback(cb, ev_flush);
     OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(cb, ev_io_begin);
     OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(cb, ev_io_complete);
-    OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, refuse_rma);
-    OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, refuse_rma);
+    OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, ev_rma_put);
+    OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, ev_rma_get);
+    OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(cb, ev_rma_atomic);
+    OTF2_EvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(cb, ev_rma_blocking);
+    OTF2_EvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(cb, ev_rma_nonblocking);
+    OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, ev_rma_coll_end);
+    OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(cb, ev_rma_lock);
+    OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(cb, ev_rma_acquire);
+    OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(cb, ev_rma_unlock);
+    OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(cb, refuse_group_sync);
     OTF2_EvtReaderCallbacks_SetCommCreateCallback(cb, refuse_comm_create);
     return cb;
 }
@@ -1123,6 +1310,7 @@ void otf2_close(struct otf2_in *o) {
     free(o->groups);
     free(o->comms);
     free(o->regions);
+    free(o->win_comm);
     free(o->ranks);
     free(o->rank_comms);
     free(o->rank_comms_at);

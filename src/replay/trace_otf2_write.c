@@ -32,10 +32,22 @@ struct wreq {
     bool used, cancelled;
 };
 
+#define WINDOW_WORDS 1024 /* communicators that may hold a window: 64 a word */
+
+struct wlock {
+    uint64_t id;
+    uint32_t comm;
+    int32_t peer;
+    bool asked, granted, exclusive;
+};
+
 struct otf2_writer {
     struct trace_reader *t;
     struct otf2_comms *comms;
-    bool io; /* a file access was written: its handle is defined */
+    bool io;                        /* a file access was written: its handle is defined */
+    uint64_t windows[WINDOW_WORDS]; /* the communicators with a window (one-sided records) */
+    struct wlock *locks;            /* the rank's */
+    int32_t nlocks;
     struct sim_error *err;
     OTF2_Archive *archive;
     OTF2_EvtWriter *w;
@@ -83,7 +95,19 @@ static uint32_t comm_ref_of(struct otf2_writer *w, const struct trace_rec *r, in
 }
 
 static uint32_t comm_ref(struct otf2_writer *w, const struct trace_rec *r, bool *ok) {
-    return comm_ref_of(w, r, r->comm, ok);
+    uint32_t c = comm_ref_of(w, r, r->comm, ok);
+    if (*ok && c >= 64 * WINDOW_WORDS)
+        *ok = trace_rec_fail(w->t, r, w->err, "more communicators than the OTF2 writer holds");
+    return c;
+}
+
+/* The rank's lock of member peer of the window of communicator comm. */
+static struct wlock *lock_slot(struct otf2_writer *w, uint32_t comm, int32_t peer) {
+    for (int32_t i = 0; i < w->nlocks; i++)
+        if (w->locks[i].comm == comm && w->locks[i].peer == peer) return &w->locks[i];
+    w->locks = xrealloc_or_die(w->locks, sizeof *w->locks * (size_t)(w->nlocks + 1));
+    w->locks[w->nlocks] = (struct wlock){0, comm, peer, false, false, false};
+    return &w->locks[w->nlocks++];
 }
 
 /* Score-P's byte counts of a collective of block b (the forms that are not
@@ -279,6 +303,8 @@ static void completion(struct otf2_writer *w, struct wreq *q) {
         OTF2_EvtWriter_MpiRequestCancelled(w->w, NULL, w->now, q->otf2_id);
     else if (s->op == TOP_ISEND)
         OTF2_EvtWriter_MpiIsendComplete(w->w, NULL, w->now, q->otf2_id);
+    else if (s->op == TOP_RMA)
+        OTF2_EvtWriter_RmaOpCompleteNonBlocking(w->w, NULL, w->now, (uint32_t)s->comm, q->otf2_id);
     else if (s->op == TOP_FILE_IO)
         OTF2_EvtWriter_IoOperationComplete(w->w, NULL, w->now, 0, (uint64_t)s->size, q->otf2_id);
     else if (s->op == TOP_IRECV)
@@ -325,6 +351,67 @@ static bool write_wait(struct otf2_writer *w, const struct trace_rec *r) {
     } else {
         for (int32_t i = 0; i < r->nids; i++)
             completion(w, &w->reqs[r->ids[i]]);
+    }
+    leave(w, name);
+    return true;
+}
+
+/* One-sided: a window per communicator used (its reference the
+ * communicator's), a put or get completed by the wait that waits for it. */
+static bool write_rma(struct otf2_writer *w, const struct trace_rec *r) {
+    bool ok = true;
+    uint32_t c = comm_ref(w, r, &ok);
+    if (!ok) return false;
+    w->windows[c / 64] |= UINT64_C(1) << (c % 64);
+    struct wreq *q = req_slot(w, r->req);
+    *q = (struct wreq){w->next_req++, *r, true, false};
+    q->rec.ids = NULL, q->rec.counts = NULL, q->rec.comm = (int32_t)c;
+    const char *name = r->mode & 1 ? "MPI_Put" : "MPI_Get";
+    enter(w, name);
+    if (r->mode & 1)
+        OTF2_EvtWriter_RmaPut(w->w, NULL, w->now, c, (uint32_t)r->peer, (uint64_t)r->size,
+                              q->otf2_id);
+    else
+        OTF2_EvtWriter_RmaGet(w->w, NULL, w->now, c, (uint32_t)r->peer, (uint64_t)r->size,
+                              q->otf2_id);
+    leave(w, name);
+    return true;
+}
+
+/* Locks: asked (RmaRequestLock), granted where the trace waits for its
+ * grants (RmaAcquireLock of each lock asked), released. */
+static bool write_rma_sync(struct otf2_writer *w, const struct trace_rec *r) {
+    if (r->mode > 2)
+        return trace_rec_fail(w->t, r, w->err,
+                              "general active target synchronisation (post, start, complete, "
+                              "wait) is not written to OTF2 yet");
+    bool ok = true;
+    uint32_t c = comm_ref(w, r, &ok);
+    if (!ok) return false;
+    w->windows[c / 64] |= UINT64_C(1) << (c % 64);
+    const char *name = r->mode == 1 ? "MPI_Win_unlock" : "MPI_Win_lock";
+    enter(w, name);
+    if (r->mode == 0) {
+        struct wlock *l = lock_slot(w, c, r->peer);
+        l->id = w->next_req++, l->asked = true, l->granted = false, l->exclusive = r->tag != 0;
+        OTF2_EvtWriter_RmaRequestLock(w->w, NULL, w->now, c, (uint32_t)r->peer, l->id,
+                                      l->exclusive ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED);
+    } else if (r->mode == 2) {
+        for (int32_t i = 0; i < w->nlocks; i++)
+            if (w->locks[i].comm == c && w->locks[i].asked && !w->locks[i].granted) {
+                w->locks[i].granted = true;
+                OTF2_EvtWriter_RmaAcquireLock(
+                    w->w, NULL, w->now, c, (uint32_t)w->locks[i].peer, w->locks[i].id,
+                    w->locks[i].exclusive ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED);
+            }
+    } else {
+        struct wlock *l = lock_slot(w, c, r->peer);
+        if (!l->asked) {
+            leave(w, name);
+            return trace_rec_fail(w->t, r, w->err, "a lock released but never asked for");
+        }
+        OTF2_EvtWriter_RmaReleaseLock(w->w, NULL, w->now, c, (uint32_t)r->peer, l->id);
+        l->asked = false;
     }
     leave(w, name);
     return true;
@@ -380,6 +467,10 @@ static bool write_record(struct otf2_writer *w, const struct trace_rec *r) {
         leave(w, "MPI_File_iwrite_at");
         return true;
     }
+    case TOP_RMA:
+        return write_rma(w, r);
+    case TOP_RMA_SYNC:
+        return write_rma_sync(w, r);
     case TOP_COMPUTE_FLOPS:
         return trace_rec_fail(w->t, r, w->err,
                               "a computation in flops has no duration for OTF2's clock");
@@ -423,7 +514,47 @@ static bool write_rank(struct otf2_writer *w) {
     free(open.stack);
     for (int32_t i = 0; i < w->nreqs; i++)
         w->reqs[i].used = false;
+    w->nlocks = 0;
     return ok;
+}
+
+/* MPI-IO's file accesses: one handle on one file (strings s, s + 1). */
+static void write_io_defs(const struct otf2_writer *w, OTF2_GlobalDefWriter *d, uint32_t s) {
+    if (!w->io) return;
+    OTF2_GlobalDefWriter_WriteString(d, s, "MPI-IO");
+    OTF2_GlobalDefWriter_WriteString(d, s + 1, "simpi.io");
+    OTF2_GlobalDefWriter_WriteIoParadigm(d, 0, s, s, OTF2_IO_PARADIGM_CLASS_PARALLEL,
+                                         OTF2_IO_PARADIGM_FLAG_NONE, 0, NULL, NULL, NULL);
+    OTF2_GlobalDefWriter_WriteIoRegularFile(d, 0, s + 1, 0);
+    OTF2_GlobalDefWriter_WriteIoHandle(d, 0, s + 1, 0, 0, OTF2_IO_HANDLE_FLAG_NONE, COMM_WORLD_REF,
+                                       OTF2_UNDEFINED_IO_HANDLE);
+}
+
+/* The communicators beyond the world and self: group g + 2, comm g + 1
+ * (their name string s). */
+static void write_comm_defs(const struct otf2_writer *w, OTF2_GlobalDefWriter *d, uint32_t s) {
+    OTF2_GlobalDefWriter_WriteString(d, s, "MPI communicator");
+    uint64_t *members = xmalloc(sizeof *members * (size_t)(w->nranks > 0 ? w->nranks : 1));
+    for (int32_t g = 1; g < otf2_comms_count(w->comms); g++) {
+        int32_t n, parent;
+        const int32_t *m = otf2_comms_members(w->comms, g, &n, &parent);
+        for (int32_t i = 0; i < n; i++)
+            members[i] = (uint64_t)m[i];
+        OTF2_GlobalDefWriter_WriteGroup(d, (uint32_t)g + 2, 0, OTF2_GROUP_TYPE_COMM_GROUP,
+                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)n,
+                                        members);
+        OTF2_GlobalDefWriter_WriteComm(d, (uint32_t)g + 1, s, (uint32_t)g + 2, ref_of(parent),
+                                       OTF2_COMM_FLAG_NONE);
+    }
+    free(members);
+}
+
+/* A window over each communicator one-sided records used, numbered as it. */
+static void write_window_defs(const struct otf2_writer *w, OTF2_GlobalDefWriter *d, uint32_t s) {
+    OTF2_GlobalDefWriter_WriteString(d, s, "MPI window");
+    for (uint32_t c = 0; c < 64 * WINDOW_WORDS; c++)
+        if (w->windows[c / 64] >> (c % 64) & 1)
+            OTF2_GlobalDefWriter_WriteRmaWin(d, c, s, c, OTF2_RMA_WIN_FLAG_NONE);
 }
 
 static void write_definitions(struct otf2_writer *w, uint64_t length) {
@@ -438,29 +569,9 @@ static void write_definitions(struct otf2_writer *w, uint64_t length) {
                                          OTF2_REGION_FLAG_NONE, 0, 0, 0);
         s++;
     }
-    uint64_t *members = xmalloc(sizeof *members * (size_t)(w->nranks > 0 ? w->nranks : 1));
-    if (w->io) { /* MPI-IO's file accesses: one handle on one file */
-        OTF2_GlobalDefWriter_WriteString(d, s + 1, "MPI-IO");
-        OTF2_GlobalDefWriter_WriteString(d, s + 2, "simpi.io");
-        OTF2_GlobalDefWriter_WriteIoParadigm(d, 0, s + 1, s + 1, OTF2_IO_PARADIGM_CLASS_PARALLEL,
-                                             OTF2_IO_PARADIGM_FLAG_NONE, 0, NULL, NULL, NULL);
-        OTF2_GlobalDefWriter_WriteIoRegularFile(d, 0, s + 2, 0);
-        OTF2_GlobalDefWriter_WriteIoHandle(d, 0, s + 2, 0, 0, OTF2_IO_HANDLE_FLAG_NONE,
-                                           COMM_WORLD_REF, OTF2_UNDEFINED_IO_HANDLE);
-    }
-    OTF2_GlobalDefWriter_WriteString(d, s, "MPI communicator");
-    for (int32_t g = 1; g < otf2_comms_count(w->comms); g++) { /* group g + 2, comm g + 1 */
-        int32_t n, parent;
-        const int32_t *m = otf2_comms_members(w->comms, g, &n, &parent);
-        for (int32_t i = 0; i < n; i++)
-            members[i] = (uint64_t)m[i];
-        OTF2_GlobalDefWriter_WriteGroup(d, (uint32_t)g + 2, 0, OTF2_GROUP_TYPE_COMM_GROUP,
-                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)n,
-                                        members);
-        OTF2_GlobalDefWriter_WriteComm(d, (uint32_t)g + 1, s, (uint32_t)g + 2, ref_of(parent),
-                                       OTF2_COMM_FLAG_NONE);
-    }
-    free(members);
+    write_io_defs(w, d, s + 1);
+    write_comm_defs(w, d, s + 3);
+    write_window_defs(w, d, s + 4);
 }
 
 bool otf2_write(const char *in, const char *dir, struct sim_error *err) {
@@ -486,6 +597,7 @@ bool otf2_write(const char *in, const char *dir, struct sim_error *err) {
     free(w.names);
     free(w.user);
     free(w.reqs);
+    free(w.locks);
     trace_close(t);
     otf2_comms_free(comms);
     return ok;

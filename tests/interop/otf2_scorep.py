@@ -27,7 +27,8 @@ import sys
 import _otf2
 import otf2
 from otf2.enums import (CollectiveOp, GroupType, IoOperationFlag, IoOperationMode,
-                        IoParadigmClass, IoParadigmFlag, LocationType, Paradigm, RegionRole)
+                        IoParadigmClass, IoParadigmFlag, LocationType, LockType, Paradigm,
+                        RegionRole, RmaAtomicType, RmaSyncLevel)
 
 N = 4
 MPI_TIME = 700  # ns inside each MPI call: recomputed by simpi, never read
@@ -266,7 +267,54 @@ def write(out):
             p.compute(r, 2500)
             p.call(r, "MPI_Wait", [lambda w, t: w.io_operation_complete(t, fh, 4096, 12)],
                    ["wait 7"])
-        # 9. the OpenMP thread of rank 0 (its work is inside the master's time)
+        # 9. one-sided: a window over the world (its creation charged as a
+        #    split), a fence epoch with puts and gets completed by the next
+        #    fence, a passive-target epoch (an exclusive lock, a put, the
+        #    unlock that completes it)
+        win = d.rma_win("window", comm=world)
+        undef = _otf2.UNDEFINED_UINT32
+        both = RmaSyncLevel.PROCESS | RmaSyncLevel.MEMORY
+        for r in range(N):
+            p.compute(r, 800)
+            p.call(r, "MPI_Win_create",
+                   [lambda w, t: w.rma_win_create(t, win),
+                    lambda w, t: w.rma_collective_begin(t),
+                    lambda w, t: w.rma_collective_end(t, CollectiveOp.CREATE_HANDLE,
+                                                      RmaSyncLevel.NONE, win, undef, 0, 0)],
+                   ["allgather 8"])
+            p.call(r, "MPI_Win_fence",
+                   [lambda w, t: w.rma_collective_begin(t),
+                    lambda w, t: w.rma_collective_end(t, CollectiveOp.BARRIER, both, win, undef,
+                                                      0, 0)], ["barrier"])
+            p.compute(r, 3000 + 100 * r)
+            p.call(r, "MPI_Put", [lambda w, t, d_=(r + 1) % N: w.rma_put(t, win, d_, 8192, 21)],
+                   ["rma_put %d 8KiB req=8" % ((r + 1) % N)])
+            p.call(r, "MPI_Get", [lambda w, t, d_=(r + 3) % N: w.rma_get(t, win, d_, 512, 22)],
+                   ["rma_get %d 512 req=9" % ((r + 3) % N)])
+            p.call(r, "MPI_Win_fence",
+                   [lambda w, t: w.rma_collective_begin(t),
+                    lambda w, t: w.rma_op_complete_blocking(t, win, 21),
+                    lambda w, t: w.rma_op_complete_blocking(t, win, 22),
+                    lambda w, t: w.rma_collective_end(t, CollectiveOp.BARRIER, both, win, undef,
+                                                      0, 0)], ["waitall 8 9", "barrier"])
+            p.compute(r, 1000)
+            if r != 2:
+                p.call(r, "MPI_Win_lock",
+                       [lambda w, t: w.rma_request_lock(t, win, 2, 31, LockType.EXCLUSIVE),
+                        lambda w, t: w.rma_acquire_lock(t, win, 2, 31, LockType.EXCLUSIVE)],
+                       ["rma_lock 2 exclusive", "rma_grants"])
+                p.call(r, "MPI_Accumulate",
+                       [lambda w, t: w.rma_atomic(t, win, 2, RmaAtomicType.ACCUMULATE,
+                                                  256, 0, 23)], ["rma_put 2 256 req=10"])
+                p.call(r, "MPI_Win_unlock",
+                       [lambda w, t: w.rma_op_complete_blocking(t, win, 23),
+                        lambda w, t: w.rma_release_lock(t, win, 2, 31)],
+                       ["wait 10", "rma_unlock 2 exclusive"])
+            p.call(r, "MPI_Win_free",
+                   [lambda w, t: w.rma_collective_begin(t),
+                    lambda w, t: w.rma_collective_end(t, CollectiveOp.DESTROY_HANDLE,
+                                                      RmaSyncLevel.NONE, win, undef, 0, 0)], [])
+        # 10. the OpenMP thread of rank 0 (its work is inside the master's time)
         omp = trace.event_writer_from_location(p.locs[N])
         omp.enter(p.now[0] - 5000, p.omp)
         omp.leave(p.now[0] - 1000, p.omp)
