@@ -227,7 +227,7 @@ static void labels_clear(struct labels *t) {
 
 static int32_t add_op(struct grank *k, uint8_t kind, int line) {
     if (k->nops == k->cap) {
-        k->cap = k->cap ? 2 * k->cap : 16;
+        k->cap = k->cap ? 2 * k->cap : 4;
         k->ops = xrealloc_or_die(k->ops, sizeof *k->ops * (size_t)k->cap);
     }
     k->ops[k->nops] = (struct gop){.kind = kind, .first_dep = -1, .id = -1, .line = line};
@@ -278,7 +278,7 @@ static bool parse_op(struct scan *s, struct grank *k, int32_t nranks, uint8_t ki
 
 static void add_dep(struct grank *k, int32_t before_op, int32_t after_op, bool on_start) {
     if (k->ndeps == k->capdeps) {
-        k->capdeps = k->capdeps ? 2 * k->capdeps : 16;
+        k->capdeps = k->capdeps ? 2 * k->capdeps : 4;
         k->deps = xrealloc_or_die(k->deps, sizeof *k->deps * (size_t)k->capdeps);
     }
     k->deps[k->ndeps] = (struct gdep){after_op, k->ops[before_op].first_dep, on_start};
@@ -366,6 +366,10 @@ static bool parse(struct scan *s, struct goal *g, int64_t max_ranks) {
     for (int32_t r = 0; ok && r < g->nranks; r++) {
         struct grank *k = &g->ranks[r];
         k->calc = -1;
+        if (k->nops < k->cap) /* no room to spare: a large schedule's ranks are many */
+            k->ops = xrealloc_or_die(k->ops, sizeof *k->ops * (size_t)(k->cap = k->nops));
+        if (k->ndeps < k->capdeps)
+            k->deps = xrealloc_or_die(k->deps, sizeof *k->deps * (size_t)(k->capdeps = k->ndeps));
         for (int32_t i = 0; i < k->nops; i++)
             if (!k->ops[i].nreq && !k->ops[i].nireq) ready_push(k, i);
     }
