@@ -283,22 +283,8 @@ static bool write_binary(struct trace_reader *t, FILE *f, const char *name, enum
     return ok;
 }
 
-/* Trace in, opened for converting: a GOAL schedule cannot be. */
-static struct trace_reader *open_convertible(const char *in, struct sim_error *err) {
-    struct trace_reader *t = trace_open(in, err);
-    if (t && trace_follows_replay(t)) {
-        err_set(err,
-                "%s: a GOAL schedule's operations run as their dependencies allow, in an order "
-                "the replay finds: it is replayed (simpi replay), not converted",
-                in);
-        trace_close(t);
-        t = NULL;
-    }
-    return t;
-}
-
 bool cli_convert_to_binary(const char *in, const char *out, int codec, struct sim_error *err) {
-    struct trace_reader *t = open_convertible(in, err);
+    struct trace_reader *t = trace_open_convertible(in, err);
     struct outfile o;
     bool ok = t && outfile_open(&o, out, err);
     if (ok && o.in_place) {
@@ -317,9 +303,6 @@ bool cli_convert_to_binary(const char *in, const char *out, int codec, struct si
 }
 
 bool cli_convert_to_otf2(const char *in, const char *out, struct sim_error *err) {
-    struct trace_reader *t = open_convertible(in, err);
-    if (!t) return false;
-    trace_close(t);
     return otf2_write(in, out, err);
 }
 
@@ -371,7 +354,7 @@ int cmd_convert(int argc, char **argv) {
         err_print(&err);
         return EXIT_INPUT_ERROR;
     }
-    struct trace_reader *t = open_convertible(in, &err);
+    struct trace_reader *t = trace_open_convertible(in, &err);
     if (t && !strcmp(to, "simgrid")) { /* a folder of files */
         bool done = tit_write(t, out, &err);
         trace_close(t);

@@ -1184,8 +1184,21 @@ static bool no_probe(void *ctx, int32_t rank, int32_t id) {
     return true; /* without a replay, every request has completed */
 }
 
-bool trace_follows_replay(const struct trace_reader *t) {
+static bool trace_follows_replay(const struct trace_reader *t) {
     return t->goal != NULL;
+}
+
+struct trace_reader *trace_open_convertible(const char *path, struct sim_error *err) {
+    struct trace_reader *t = trace_open(path, err);
+    if (t && trace_follows_replay(t)) {
+        err_set(err,
+                "%s: a GOAL schedule's operations run as their dependencies allow, in an order "
+                "the replay finds: it is replayed (simpi replay), not converted",
+                path);
+        trace_close(t);
+        t = NULL;
+    }
+    return t;
 }
 
 void trace_set_request_probe(struct trace_reader *t, bool (*finished)(void *, int32_t, int32_t),

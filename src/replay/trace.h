@@ -82,9 +82,9 @@ void trace_keep_ranks(struct trace_reader *t, bool (*keep)(void *ctx, int32_t ra
  * whether the request id of rank has completed; the replay sets it. */
 void trace_set_request_probe(struct trace_reader *t, bool (*finished)(void *, int32_t, int32_t),
                              void *ctx);
-/* Whether the trace's records depend on the replay (a GOAL schedule): it
- * cannot be converted to another form. */
-bool trace_follows_replay(const struct trace_reader *t);
+/* trace_open for converting the trace: one whose records depend on the
+ * replay (a GOAL schedule) cannot be, and is an error saying so. */
+struct trace_reader *trace_open_convertible(const char *path, struct sim_error *err);
 /* Frees what a parsed record owns (for records not obtained from trace_next). */
 void trace_rec_clear(struct trace_rec *r);
 /* Peak bytes of the trace held for reading: queued records and lines (the

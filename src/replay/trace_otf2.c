@@ -107,7 +107,6 @@ struct otf2_in {
     int32_t cur;   /* the rank whose events are being read */
     struct sim_error *err;
     bool failed;
-    int64_t held, held_peak;
     int32_t (*intern)(void *ctx, const char *name);
     void *intern_ctx;
     OTF2_EvtReaderCallbacks *callbacks;
@@ -260,25 +259,26 @@ static OTF2_CallbackCode def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef 
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* Communicator self's definition: over group (an inter-communicator: none). */
+static OTF2_CallbackCode put_comm(struct otf2_in *o, OTF2_CommRef self, uint32_t group,
+                                  uint32_t parent, bool inter) {
+    if (!table_room(o, (void **)&o->comms, &o->ncomms, sizeof *o->comms, self))
+        return OTF2_CALLBACK_INTERRUPT;
+    o->comms[self] = (struct odef_comm){group, parent, true, inter, -1, -1, 0};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
                                   OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags) {
     (void)name, (void)flags;
-    struct otf2_in *o = ud;
-    if (!table_room(o, (void **)&o->comms, &o->ncomms, sizeof *o->comms, self))
-        return OTF2_CALLBACK_INTERRUPT;
-    o->comms[self] = (struct odef_comm){group, parent, true, false, -1, -1, 0};
-    return OTF2_CALLBACK_SUCCESS;
+    return put_comm(ud, self, group, parent, false);
 }
 
 static OTF2_CallbackCode def_inter_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
                                         OTF2_GroupRef a, OTF2_GroupRef b, OTF2_CommRef common,
                                         OTF2_CommFlag flags) {
     (void)name, (void)a, (void)b, (void)common, (void)flags;
-    struct otf2_in *o = ud;
-    if (!table_room(o, (void **)&o->comms, &o->ncomms, sizeof *o->comms, self))
-        return OTF2_CALLBACK_INTERRUPT;
-    o->comms[self] = (struct odef_comm){NO_REF, NO_REF, true, true, -1, -1, 0};
-    return OTF2_CALLBACK_SUCCESS;
+    return put_comm(ud, self, NO_REF, NO_REF, true);
 }
 
 static OTF2_CallbackCode def_rma_win(void *ud, OTF2_RmaWinRef self, OTF2_StringRef name,
@@ -438,8 +438,6 @@ static struct trace_rec *push(struct otf2_in *o, struct orank *k, uint8_t op) {
                             .color = INT32_MIN,
                             .line = k->events};
     k->pushed++;
-    o->held += (int64_t)sizeof *r;
-    if (o->held > o->held_peak) o->held_peak = o->held;
     return r;
 }
 
@@ -1360,7 +1358,6 @@ int otf2_next(struct otf2_in *o, int32_t rank, struct trace_rec *rec, struct sim
         *rec = k->q[k->head];
         k->head = (k->head + 1) % k->cap;
         k->count--;
-        o->held -= (int64_t)sizeof *rec;
         if (rec->op != OP_DROPPED) return 1;
     }
 }

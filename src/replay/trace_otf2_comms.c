@@ -134,7 +134,7 @@ static void resolve(struct otf2_comms *c, int32_t g) {
 }
 
 struct otf2_comms *otf2_comms_scan(const char *in, struct sim_error *err) {
-    struct trace_reader *t = trace_open(in, err);
+    struct trace_reader *t = trace_open_convertible(in, err);
     if (!t) return NULL;
     struct otf2_comms *c = xcalloc(1, sizeof *c);
     c->nranks = trace_ranks(t);
