@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # simpi: the two commands of README.md.
 #   make demo   install missing Debian packages, build, run the flagship example
 #   make check  build and run every test, then again under ASan+UBSan, the
@@ -5,14 +6,22 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: all demo check deps build build-asan test test-asan fuzz bench conformance format clean install
+.PHONY: all demo check deps deps-test deps-bench build build-asan test test-asan fuzz bench conformance format clean install
 
 PREFIX ?= /usr/local
 
 all: build
 
+# scripts/install-deps in layers: what building and the demo need, what the
+# tests need, what the benchmarks need (each command installs its own)
 deps:
-	./scripts/install-deps
+	./scripts/install-deps build
+
+deps-test:
+	./scripts/install-deps test
+
+deps-bench:
+	./scripts/install-deps bench
 
 build:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON >/dev/null
@@ -38,7 +47,7 @@ fuzz:
 	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_platform fuzz_trace
 	./tests/fuzz/run-fuzzers $(BUILD)-fuzz
 
-check: deps test test-asan fuzz conformance
+check: deps-test test test-asan fuzz conformance
 
 # The MPICH test suite (SimGrid's teshsuite/smpi/mpich3-test, not part of
 # simpi) against simpi: make conformance MPICH_TESTS=DIR [CONFORMANCE_DIRS="pt2pt coll"]
@@ -46,7 +55,7 @@ conformance: build
 	@if [ -n "$(MPICH_TESTS)" ] && [ -d "$(MPICH_TESTS)" ]; then ./tests/conformance/run-mpich $(BUILD) $(MPICH_TESTS) $(CONFORMANCE_DIRS); \
 	else echo "conformance: no MPICH test suite at '$(MPICH_TESTS)' (set MPICH_TESTS=DIR); skipped"; fi
 
-bench: build
+bench: deps-bench build
 	./bench/replay-stencil
 	./bench/online-allreduce
 	./bench/privatize

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The program of bench/online-allreduce: 100 iterations of MPI_Allreduce of
  * 8 doubles over MPI_COMM_WORLD, checked once at the end. */
 #include <mpi.h>

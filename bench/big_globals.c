@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The program of bench/privatize: 64 MiB of static arrays per rank (as
  * mini-apps keep their grids), 100 allreduces; every iteration each rank
  * writes one element in each of 8 pages of its grid. */

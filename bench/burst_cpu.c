@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A preloaded interposer for real Fortran MPI runs (bench/cpu-bursts): sums
  * each rank's computation between MPI calls by the thread's CPU clock
  * (CLOCK_THREAD_CPUTIME_ID), which a rank descheduled by an oversubscribed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The compute-bound ring of bench/busy-host (issue 43): each of the ranks
  * does ITERS iterations of WORK dependent multiply-adds, then a sendrecv
  * with its neighbours and an allreduce of one double. Built with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Benchmark: cost of one context switch (rank <-> scheduler), measured over
  * ten million round trips between two contexts. Prints nanoseconds per
  * switch and the implementation in use. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rank 0 starts 64 (argv[1]) non-blocking sends of one 4 MiB buffer before
  * rank 1 posts any receive: rendezvous sends in flight, whose memory is
  * what the simulator keeps for them (bench/host-copies). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Bandwidth of pairs of ranks of one node copying messages, K pairs at
  * once (bench/intra-copies): whether simultaneous copies inside a node
  * share one memory bandwidth, and what a window of messages between two

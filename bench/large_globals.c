@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A rank that sweeps its own 32 MiB global array (as NAS FT and MG, and
  * Fortran codes with COMMON blocks, keep their grids in static storage) ten
  * times, with an allreduce after each sweep (bench/privatize,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Two "hosts" on this machine for the benchmarks (sourced, not run): network
 # namespaces $ns1 and $ns2 joined by a veth pair (10.199.0.1 and .2), and
 # $net, an Open MPI mpirun that starts its ranks in them and talks TCP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NPB-like kernels for bench/parallel-online (split on-line runs): each is
  * an ordinary MPI program whose ranks really compute between their
  * messages, so that a run's wall time is mostly the ranks' computation.

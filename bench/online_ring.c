@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Issue 25's on-line memory workload: 10 steps of a ring (each rank sends
  * a double to the next with MPI_Sendrecv and receives the previous one's),
  * then an allreduce of the values; rank 0 prints the sum, which is

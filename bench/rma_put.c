@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* 64 (argv[1]) MPI_Puts of 4 MiB of MPI_CHAR from rank 0 into rank 1's window,
  * each closed by a fence: the host time of one-sided transfers (bench/host-copies). */
 #include <mpi.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The program of the --privatize measurement in bench/online-allreduce: a
  * rank number and a 4 KiB work array kept in globals, 100 allreduces. */
 #include <mpi.h>

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The Fortran half of bench/fortran-stencil: a 5-point Jacobi sweep on a
 ! 64 MiB grid per rank (and its 64 MiB successor) kept in a COMMON block (as
 ! NAS kernels keep theirs),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C half of bench/fortran-stencil: the same Jacobi sweep on a 64 MiB
  * grid per rank held in global arrays, laid out as the Fortran COMMON block
  * (column-major: u[j][i] is Fortran's u(i, j)). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A 4x4 wavefront of 8-byte blocking sends (bench/compare-smpi-transfer-start):
  * rank (i,j) receives from (i-1,j) and (i,j-1), then sends down and right;
  * argv[1] sweeps; rank 0 prints the slowest rank's time. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi-ext.h: where Open MPI's users include its extensions. simpi's one
  * extension is ULFM, the fault-tolerance interface (MPIX_Comm_revoke,
  * MPIX_Comm_shrink, MPIX_Comm_agree, MPIX_Comm_failure_ack,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi.h for programs simulated by simpi (compile with simpicc / simpicxx).
  * Linking with libsimpi makes the program's main() the entry point of every
  * simulated rank, each on its own stack; see docs/online.md. */

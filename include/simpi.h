@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* simpi.h: simulator extensions for programs built with simpicc.
  *
  *   simpi_compute_seconds(s)   charge s seconds of computation (target time)

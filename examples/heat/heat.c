@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* 2-D heat equation (Laplace) solved with Jacobi iterations on an N x N grid,
  * rows distributed over the ranks, halo rows exchanged with MPI_Sendrecv and
  * the global residual computed with MPI_Allreduce. The top edge is held at

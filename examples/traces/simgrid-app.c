@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The MPI program whose SimGrid time-independent trace is simgrid-app.txt:
  * recorded with SimGrid SMPI 3.32 on 4 ranks by
  *   smpicc -o app simgrid-app.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A child process that simpi waits for (the program under `simpi run`, the
  * launcher under `simpi trace`): a signal sent to simpi by another process
  * (kill, timeout) is passed on to it, a moment later, so that a signal sent

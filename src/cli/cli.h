@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Subcommands of the simpi command, and shared option helpers. */
 #ifndef SIMPI_CLI_H
 #define SIMPI_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `simpi calibrate-host`: measures this machine's floating-point rate with a
  * short multiply-add loop over a cache-resident vector and, where the CPU's
  * instruction counter is readable (perf_event_open), the instructions it

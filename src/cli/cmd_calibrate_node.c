@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `simpi calibrate node`: the two figures of the shared-memory model
  * (platform memory:, docs/models.md "A node's memory"). The node's memory
  * bandwidth: a triad (a = b + s c over arrays far larger than the caches,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `simpi convert IN OUT [--to native|binary|dim|simgrid|otf2] [--compress C]`:
  * any trace simpi reads (native text or binary, per-rank folder or index,
  * SimGrid time-independent, Dimemas .dim) written as a native text trace

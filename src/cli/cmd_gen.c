@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `simpi gen stencil`: writes a synthetic trace of a 2-D five-point stencil:
  * per iteration, a compute burst, halo exchange with the up to four grid
  * neighbours (irecv, isend, waitall) and an allreduce of one double.

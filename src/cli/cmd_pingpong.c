@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `simpi calibrate pingpong [-o FILE.yaml] [--svg FILE.svg] [--data FILE]
  * [--as intra|inter] [--segments K] -- mpirun -np 2`: runs the bundled
  * ping-pong (simpi-pingpong, beside simpi) on a real MPI, or reads earlier

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `simpi platform show`: prints the resolved platform, and the shared
  * --platform / --set option parsing. */
 #define _GNU_SOURCE /* sched_getaffinity */
@@ -235,6 +236,7 @@ int cmd_platform(int argc, char **argv) {
     struct platform *p = cli_load_platform(&o, &net);
     if (!p) return EXIT_INPUT_ERROR;
     platform_show(p, stdout);
+    platform_show_notes(p, stdout);
     network_destroy(&net);
     platform_free(p);
     return 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `simpi replay`: loads the platform and the trace, replays, prints the
  * summary and writes the JSON report. */
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `simpi run -n N [options] ./app args...`: runs a program built with
  * simpicc as N simulated ranks. The settings travel to the program's runtime
  * in SIMPI_* environment variables; the program's own output is untouched and
@@ -383,7 +384,7 @@ static int parse_and_run(int argc, char **argv) {
     static char *sets; /* lives as long as the command */
     static const char **set_list;
     int nsets = 0;
-    bool procs_given = false;
+    bool procs_given = false, np_given = false;
     int repeats = 1;
     sets = xstrdup("");
     const char *v, *trace_out = NULL;
@@ -402,6 +403,7 @@ static int parse_and_run(int argc, char **argv) {
                 return EXIT_USAGE;
             }
             set_env("SIMPI_NP", v);
+            np_given = true;
         } else if ((v = value_of("--platform", argc, argv, &i))) {
             set_env("SIMPI_PLATFORM", v);
         } else if (!strcmp(a, "--seeds") && i + 1 < argc && !seeds_valid(argv[i + 1])) {
@@ -514,6 +516,12 @@ static int parse_and_run(int argc, char **argv) {
     }
     if (i >= argc) {
         usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!np_given) { /* as mpirun's -np: how many ranks is never guessed */
+        fprintf(stderr, "simpi run: -n N (the number of ranks) is required, as mpirun's -np: "
+                        "simpi run -n 4 %s\n",
+                argv[i]);
         return EXIT_USAGE;
     }
     int launched = cli_launcher_size();

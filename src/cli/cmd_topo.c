@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `simpi topo`: the statistics of the platform's topology that xSim's
  * study reports: nodes, switches, links, diameter, average hop distance
  * between uniformly random pairs and between neighbours (node i to i+1),

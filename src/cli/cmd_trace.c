@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `simpi trace -o DIR -- COMMAND...`: runs a real MPI program (usually
  * through mpirun) with the PMPI tracer preloaded (libsimpi-trace.so, found
  * beside simpi: ./lib or ../lib), so that each rank writes DIR/rank<R>.trace;

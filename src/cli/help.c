@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The help of every subcommand (`simpi CMD --help`, `simpi help CMD`): each
  * option with what it does, its default, and where it is documented. */
 #include <stdio.h>
@@ -147,7 +148,18 @@ static const struct {
      "host: this machine's flop rate (as simpi calibrate-host).\n"
      "node: this machine's memory bandwidth (a triad on one core, then on K at once) and,\n"
      "given a simpi run command line, the program's memory demand (its simulation run\n"
-     "alone, then K copies at once): the platform key memory: (docs/models.md).\n"},
+     "alone, then K copies at once): the platform key memory: (docs/models.md).\n"
+     "\n"
+     "  -o FILE.yaml           the platform fragment written (pingpong: default\n"
+     "                         pingpong.yaml; host and node: printed without -o)\n"
+     "  --svg FILE.svg         (pingpong) the measurements and the three models, plotted\n"
+     "  --as intra|inter       (pingpong) the fragment's class: inter (default) or intra\n"
+     "  --segments K           (pingpong) the model's linear segments (default 3)\n"
+     "  --data FILE            (pingpong) fit SIZE SECONDS lines from FILE instead of\n"
+     "                         running a ping-pong\n"
+     "  -k K                   (node) how many cores run the triad at once (default: all)\n"
+     "  -- COMMAND             (pingpong) the real MPI launch of two ranks; (node) the\n"
+     "                         simpi run options and program whose demand is measured\n"},
     {"convert",
      "usage: simpi convert IN OUT [--to native|binary|dim|simgrid|otf2] [--compress C]\n"
      "Writes trace IN (native text or binary, a folder of rank files, an index, SimGrid\n"
@@ -157,7 +169,10 @@ static const struct {
      "folder: rank<R>.txt and description) or an OTF2 archive (OUT a new folder): --to,\n"
      "else OUT's extension (.dim: Dimemas, .sbt: binary, otherwise text). A record the\n"
      "output cannot hold stops the conversion with its file and line; OUT is written\n"
-     "atomically (docs/interop.md).\n"},
+     "atomically (docs/interop.md).\n"
+     "\n"
+     "  --to FORMAT            native, binary, dim, simgrid or otf2 (default: by OUT's name)\n"
+     "  --compress C           (binary) zstd (default), gzip or none\n"},
     {"trace",
      "usage: simpi trace -o DIR [--clock wall|cpu] -- COMMAND [args...]\n"
      "Runs COMMAND (a real MPI launch, e.g. mpirun -np 16 ./app) with simpi's PMPI tracer\n"
@@ -184,6 +199,8 @@ static const struct {
      "  FILE                   platform description (YAML, SimGrid XML, Dimemas .cfg);\n"
      "                         also --platform FILE\n"
      "  --set KEY=VALUE        change one key, e.g. inter.latency=2us (any number)\n"
+     "  -o FILE.yaml           (convert) write the YAML to FILE (default: stdout)\n"
+     "  --nonblocking          (collective) the non-blocking call's choice (MPI_Iallreduce...)\n"
      "\n"
      "See docs/platform-format.md.\n"},
     {"topo", "usage: simpi topo [--platform FILE] [--set KEY=VALUE]... [--json FILE]\n"
@@ -212,6 +229,7 @@ static const struct {
             "  --iters K              number of iterations (required)\n"
             "  --size SIZE            halo message size (default 8KiB)\n"
             "  --compute TIME         compute burst per iteration (default 1ms)\n"
+            "  --allreduce SIZE       the allreduce's size (default 8B; 0: none)\n"
             "  -o FILE                output (default: stdout; FILE.gz compresses)\n"
             "  --format native|simgrid  simpi's format (default) or SimGrid's time-independent\n"
             "                         traces (-o DIR: DIR/description and DIR/rankN.txt)\n"},

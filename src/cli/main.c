@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* simpi: the command-line entry point; dispatches to subcommands. */
 #include <errno.h>
 #include <signal.h>
@@ -25,23 +26,29 @@ static void usage(FILE *out) {
             "  simpi calibrate pingpong -o FILE.yaml [--svg FILE.svg] -- mpirun -np 2\n"
             "        fit a piecewise network model to a real MPI's ping-pong\n"
             "  simpi replay [--platform FILE] [--set KEY=VALUE]... [--json FILE] TRACE\n"
-            "        replay a trace (file, .gz, directory of rankN.trace, or index file)\n"
-            "  simpi platform show [FILE] [--set KEY=VALUE]...\n"
-            "        print the resolved platform (built-in default without FILE)\n"
-            "  simpi topo [--platform FILE] [--set KEY=VALUE]... [--json FILE]\n"
-            "        statistics of the platform's network topology\n"
+            "        replay a trace (simpi's, a folder of rankN.trace, SimGrid, Dimemas,\n"
+            "        OTF2, LogGOPSim GOAL)\n"
+            "  simpi platform show|convert|collective ...\n"
+            "        print the resolved platform (built-in default without FILE), convert a\n"
+            "        SimGrid or Dimemas platform, show the collective algorithm chosen\n"
+            "  simpi topo [--platform FILE] [--set KEY=VALUE]... [--json FILE] [--route A B]\n"
+            "        statistics of the platform's network topology, or one route\n"
             "  simpi trace -o DIR -- mpirun -np N ./program [args]\n"
             "        trace a real MPI run (Open MPI) into DIR, for simpi replay DIR\n"
-            "  simpi convert IN OUT [--to native|dim|simgrid]\n"
-            "        convert a trace between native, Dimemas (.dim) and SimGrid formats\n"
+            "  simpi convert IN OUT [--to native|binary|dim|simgrid|otf2]\n"
+            "        convert a trace between simpi's text and binary, Dimemas, SimGrid, OTF2\n"
             "  simpi gen stencil --ranks N --iters K [--size BYTES] [--compute TIME] [-o FILE]\n"
             "        write a synthetic 2-D halo exchange + allreduce trace\n"
+            "\n"
+            "sweeps (run and replay): --set KEY=V1,V2,... runs once per value (several keys:\n"
+            "  every combination), prints one table, --json FILE an array, --report FILE.html\n"
+            "  a page of charts; --seeds N sweeps random faults\n"
             "\n"
             "  simpi help COMMAND, simpi COMMAND --help\n"
             "        every option of a command\n"
             "\n"
             "exit status: 0 ok, 1 bad input, 2 bad usage, 3 deadlock, 4 application error\n"
-            "documentation: README.md, docs/\n",
+            "documentation: README.md, docs/, man simpi\n",
             SIMPI_VERSION);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parameter sweeps: a --set whose value is a comma-separated list
  * (inter.latency=1us,2us,4us) makes one simulation per value; several such
  * --set give the cross product. sweep_points expands the --set options

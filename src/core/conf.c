@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Configuration tree: construction, lookup, key checking, overrides, typed
  * getters and YAML dump. */
 #include "core/conf.h"

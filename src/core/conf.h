@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A configuration tree (maps, sequences, scalars) that remembers where each
  * node came from, so that every later check can name file, line and key.
  * Filled by the platform's YAML loader and by --set overrides; read by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* 64-bit FNV-1a digests; see digest.h. */
 #include "core/digest.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* 64-bit digests (FNV-1a) of bytes, strings and files: what the processes
  * of a split run compare at its start to know they run the same
  * simulation (workers_agree). Not cryptographic. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Engine: a 4-ary min-heap of events keyed by (time, rank, kind, seq). */
 #include "core/engine.h"
 

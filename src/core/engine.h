@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The discrete-event engine: a virtual clock and an event queue ordered by
  * (time, target rank, kind, that rank's sequence number), so that equal-time
  * events run in an order that does not depend on insertion order across

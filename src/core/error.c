@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Error recording and printing. */
 #include "core/error.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Error values passed up from parsers and models: one message naming the file,
  * line, field, what was found and what was expected (DESIGN 4.7). */
 #ifndef SIMPI_ERROR_H

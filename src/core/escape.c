@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Escaping of untrusted names for JSON (HTML-safe) and one-line text. */
 #include "core/escape.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing names that come from traces and programs (interval names, paths,
  * arguments) into structured files without letting them break out: JSON
  * strings safe to embed in HTML, and single-line plain text. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A binary min-heap of fixed-size elements (heap.h). */
 #include "core/heap.h"
 

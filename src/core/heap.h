@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A binary min-heap of fixed-size elements ordered by a caller's `before`
  * (landings, receives waiting for a rank's CPU): elements are copied in
  * and out, so a heap owns no pointers of its own but its array. */

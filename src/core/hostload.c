@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Readings of the host's load from /proc (see hostload.h). */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_ISSET */
 #include "core/hostload.h"

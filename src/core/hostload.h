@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the host does besides simpi: other programs' use of its cores (the
  * time a thread waited for a core, the cores free now) and the time a
  * hypervisor took from this virtual machine (steal). Read from Linux's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* User-mode instruction counts of the calling thread through
  * perf_event_open's hardware instruction counter (core/instructions.h). */
 #define _GNU_SOURCE

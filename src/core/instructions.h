@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The CPU's count of user-mode instructions retired by the calling thread
  * (perf_event_open), for the tracer's bursts and `simpi calibrate-host`. */
 #ifndef SIMPI_INSTRUCTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reads peak RSS from getrusage and wall time from CLOCK_MONOTONIC. */
 #include "core/memstat.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Process memory figures (peak resident set size) for reports and benchmarks. */
 #ifndef SIMPI_MEMSTAT_H
 #define SIMPI_MEMSTAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing OTF2 archives as Score-P lays out MPI traces: the archive, the
  * definitions every one has, its end (otf2out.h). */
 #include "core/otf2out.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing OTF2 archives as Score-P lays out MPI traces (shared by `simpi
  * convert --to otf2` and the --otf2 timeline): one location group "MPI
  * Rank R" per rank with its "Master thread" location R, the MPI

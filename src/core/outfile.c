@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Atomic, checked output files; see outfile.h. */
 #include "core/outfile.h"
 

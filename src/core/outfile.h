@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Output files that are never half-written or stale: the content goes to a
  * temporary file beside the destination, every write is checked, and the
  * temporary replaces the destination atomically (rename) only when all of

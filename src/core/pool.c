@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Pool allocator implementation. */
 #include "core/pool.h"
 

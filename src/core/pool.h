@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fixed-size object pools: objects come from large chunks and return to a
  * free list, so that messages, requests and records cost no malloc each
  * (DESIGN 4.4). */

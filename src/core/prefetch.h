@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Asking for memory ahead of its use: the simulator's large runs are bound
  * by cache misses on per-rank state last touched long before, and where the
  * next items are known (a list of ready schedules, the next event's rank)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-rank trace folders written through a private staging folder; see
  * rankdir.h. */
 #include "core/rankdir.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A folder of per-rank trace files (DIR/rank<R>.trace) written safely, for
  * `simpi run --trace-out DIR` and the translation of Dimemas traces. The
  * files are written into a private staging folder inside DIR (mkdtemp: mode

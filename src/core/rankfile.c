@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-rank native trace files, appended to piecewise (see rankfile.h). */
 #include "core/rankfile.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Native per-rank trace files written piecewise (docs/trace-format.md):
  * DIR/rank<R>.trace, created with its header on the first append, then
  * appended to; no descriptor stays open between appends, so any number of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Bounded whole-file reads; see readfile.h. */
 #include "core/readfile.h"
 

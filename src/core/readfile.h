@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Whole input files read into memory (platform files), bounded: a file
  * larger than the limit (or an endless one, /dev/zero) is an error naming
  * it, never a machine out of memory; a folder or an unreadable file says

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Conversions between seconds (double) and picosecond virtual time. */
 #include "core/simtime.h"
 

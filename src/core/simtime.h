@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Virtual time: an integer count of picoseconds (DESIGN 4.1). */
 #ifndef SIMPI_SIMTIME_H
 #define SIMPI_SIMTIME_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit parsing: decimal prefixes k, M, G, T (10^3n), binary Ki, Mi, Gi, Ti
  * (2^10n); B = bytes, b = bits; f = flops. */
 #include "core/units.h"

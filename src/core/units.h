@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parsing of physical quantities with explicit units (DESIGN 4.8):
  * times (s, ms, us, ns, ps), sizes (B, KiB, MB...), bandwidths (GB/s, Gb/s),
  * flop counts and rates (Gf). */

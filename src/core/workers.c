@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The worker processes of a split run on one machine: forking, the socket
  * pairs between them, and the exchange at each window's end (workers.h).
  * A window's message to a peer is a header (payload length, next event

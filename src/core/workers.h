@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The worker processes of one split run on this machine (docs/architecture.md,
  * "Split runs"): K processes forked from the first, every pair joined by a
  * socket pair. At each window's end every worker sends every other the

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The mpi_f08 module (MPI-3.1 section 17.2): handles as derived types,
 ! MPI_Status with public MPI_SOURCE, MPI_TAG and MPI_ERROR, optional
 ! ierror, TYPE(*), DIMENSION(..) choice buffers (contiguous:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The hand-written part of the Fortran bindings (see support.h): sentinels,
  * request handles as integers, CHARACTER arguments, and the calls whose
  * Fortran form differs from C's beyond passing by reference (MPI_Init,

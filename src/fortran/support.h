@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the generated Fortran bindings (bindings.c, from scripts/gen-fortran)
  * share: the sentinels Fortran programs pass (MPI_BOTTOM, MPI_IN_PLACE,
  * MPI_STATUS_IGNORE... are COMMON blocks of mpif.h, told apart by their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Dimemas' analytic collective model on the simulator (mpi.coll.model:
  * analytic): no messages; the participants of a collective synchronise (the
  * operation starts when the last one arrives) and all complete

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Communicators: the world, per-rank handle tables (rank, id) -> comm,
  * collective sequence numbers, the joining of communicators being made
  * (split, dup, from groups, intercommunicators) and a split run's contexts.

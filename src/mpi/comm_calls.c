@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The creation of communicators as the front ends call it (sim.h): each
  * is recorded for --trace-out, joins the communicator being made
  * (comm.c), tells the other workers of a split run, and costs its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Deadlock analysis: when no event is left and ranks are still blocked, the
  * wait-for graph (a blocked rank -> the ranks it waits for) is printed, with
  * a cycle in it if there is one, or the finished ranks that are waited for. */

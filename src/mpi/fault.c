@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Faults in the MPI layer (docs/faults.md): the platform's faults taken in
  * time order from the network layer (net/faults.h, where their state is);
  * a crashed node's ranks stop. Under fault_tolerance: ulfm (mpiexec

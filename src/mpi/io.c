@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The storage model of MPI-IO (docs/models.md, "File I/O"): the platform's
  * `storage` is one server for all nodes (shared) or one per node (local);
  * a server serves `concurrency` requests at once, first come first served,

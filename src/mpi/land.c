@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Landings: a front end's message that takes effect at a rank at a later
  * virtual time (sim_land). One-sided communication is built on them: an
  * operation, a lock request or a post reaches its target one control

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A node's memory shared by its ranks (platform key memory:, docs/models.md,
  * "A node's memory"). Each burst a rank computes moves `demand` bytes per
  * second of its duration alone; the bursts of one node that run at the

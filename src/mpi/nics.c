@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The nodes' serial interfaces in the protocols (network.interfaces: serial,
  * docs/network.md): what a message between nodes does to the injection side
  * of its source node and the ejection side of its destination node, in an

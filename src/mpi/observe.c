@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the run's observer (src/analysis) is told: each period of a rank's
  * time classified as a Paraver state and an MPI call, the non-blocking
  * calls it posted, the messages delivered with their logical and physical

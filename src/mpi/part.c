@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A split run (simpi replay --procs K, docs/parallel.md): the ranks are
  * spread over K worker processes by simulated node, and this file is all
  * that crosses between them. Every worker runs windows of half the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Point-to-point: matching on (context, source, tag) with MPI's
  * non-overtaking order, posted and unexpected queues, and the timing of the
  * send protocols (docs/models.md). A message is matched when it is sent,

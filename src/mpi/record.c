@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Recording a run as a native trace (`simpi run --trace-out DIR`, as SMPI's
  * -trace-ti): every action a rank gives the MPI layer becomes a record of
  * DIR/rank<R>.trace, so that the run replays on any platform without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Requests: their life (made, tracked by their owner, resolved with their
  * completion time, released and freed), the index of a rank's outstanding
  * requests by the id given at creation, and ranks' wake-ups. The bottom of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One-sided communication and synchronisation signals in the MPI semantics
  * layer (docs/models.md, "One-sided communication").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The schedule executor: runs a collective algorithm's rounds for one rank,
  * posting each round's sends and receives through the same point-to-point
  * layer as user messages (collective context, tag = collective sequence

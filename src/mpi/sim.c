@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The simulation: ranks, their wake-ups and compute bursts, the run loop,
  * finish, and the failure report (deadlock wait-for graph). */
 #include <stdarg.h>

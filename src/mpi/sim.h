@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The MPI semantics layer shared by both front ends (DESIGN 2): ranks issue
  * actions (compute, send, receive, wait, collectives, communicator creation)
  * and the layer matches messages, applies the send protocols, runs collective

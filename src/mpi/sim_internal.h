@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal structures of the MPI semantics layer, shared by its files only
  * (sim.c, comm.c, pt2pt.c, wait.c, sched.c, rma.c, io.c, coll/). */
 #ifndef SIMPI_SIM_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The run's status and its failure report: the lowest layer of the MPI
  * layer (docs/architecture.md, "The MPI layer's layers"). Any part may
  * fail the run (sim_fail: the first failure wins, the engine stops) or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Requests seen by their owner: the outstanding list, resolution of
  * completion times, wait / waitall / waitany / test, and the description of
  * what a blocked rank waits for (deadlock reports). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Contention models: registry and the entry points the MPI layer calls. */
 #include "net/contention_internal.h"
 

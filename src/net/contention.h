@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Contention between simultaneous transfers (network.contention,
  * docs/network.md), pluggable by name:
  *   none   every transfer sees the network alone (the default)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Dimemas' buses: at most B transfers in the network at once
  * (network.buses, 0 = unlimited) and at most L leaving and L entering each
  * node (network.links_per_node, 0 = unlimited). A transfer that cannot

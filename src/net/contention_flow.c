@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Flow-level contention: every transfer is a flow along its route (the
  * topology's links, plus the injection and ejection links of a direct
  * network). A flow first waits the route's latency (overhead + link

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared by the contention models (contention_*.c). */
 #ifndef SIMPI_CONTENTION_INTERNAL_H
 #define SIMPI_CONTENTION_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Faults of the platform: the `faults:` list read and checked against the
  * topology, the pending faults in time order (given ones, repairs, and the
  * next draw of each random entry), what is down now, and the shortest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Faults of the platform (docs/faults.md): nodes that crash, links and
  * switches that go down and come back, at given times or drawn at random
  * from a seeded exponential law. The state lives here, in the network

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Piecewise-linear fitting of ping-pong measurements (see fit.h). Among all
  * boundaries between measurements and 1 to 4 segments, the fit kept is the
  * one with the lowest mean log error against the measurements; fits within

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fitting point-to-point cost models to measurements (the SMPI paper's
  * method for `simpi calibrate pingpong`, docs/interop.md): a piecewise-linear
  * model T(S) = latency_i + S / bandwidth_i whose boundaries maximise the

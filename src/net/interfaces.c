@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Serial network interfaces: per node, the busy intervals of its injection
  * and ejection sides, and the earliest-gap reservation of a message's wire
  * time on each (interfaces.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Serial network interfaces (network.interfaces: serial, the default when
  * no contention model is chosen; docs/network.md): every node has an
  * injection side and an ejection side, each carrying the bytes of one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Network construction from the platform tree, and route costs over a
  * topology (cached by node pair: the cost of a pair never changes). */
 #include "net/network.h"

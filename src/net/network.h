@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The network: what a message between two nodes costs. Inside a node the
  * platform's `intra` model applies; between nodes either the `inter` model
  * (topology flat, the default) or the route the topology gives (network:

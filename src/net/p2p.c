@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The affine, piecewise-linear and table point-to-point models and their
  * registry. */
 #include "net/p2p.h"

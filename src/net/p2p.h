@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Point-to-point cost models, pluggable by name (DESIGN 4.6): the time to
  * move a message of S bytes between two ranks.
  *   affine:    T(S) = L + S / B

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dragonfly (Kim et al.): g groups of a routers, p nodes per router
  * (`groups`, `routers`, `nodes_per_router`); the routers of a group are
  * all linked to each other (local links) and each router has h global

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* flat: no topology. Every pair of nodes is one hop apart and a message
  * costs what the platform's `inter` model says (simpi's behaviour before
  * topologies, and the default). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* full: a crossbar, one direct link from every node to every other node
  * (one hop).   link a*N + b: node a -> node b (a != b) */
 #include "net/topology.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* graph: a network given link by link (docs/network.md), as SimGrid's
  * <host>/<link>/<route> zones describe one. Vertices are the named hosts
  * (the nodes, in order) then the named routers (switches); every named

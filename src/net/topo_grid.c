@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mesh, torus and twisted torus of any number of dimensions (`dims:
  * [8, 8, 4]`). Node coordinates: node = x0 + d0 * (x1 + d1 * (x2 + ...)),
  * dimension 0 varying fastest. Each node links to its neighbours at +-1 in

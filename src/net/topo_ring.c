@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ring: node i is linked to node i+1 (mod N); bidirectional rings (the
  * default, `direction: bi`) also link i to i-1. A bidirectional ring goes
  * the shorter way, forward when both ways are as long; a unidirectional one

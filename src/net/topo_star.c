@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* star: every node has a link to and from one central switch (vertex
  * `nodes`); two hops between any two nodes. With `backbone: {latency,
  * bandwidth}` every message between nodes also crosses the switch's shared

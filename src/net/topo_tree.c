@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tree and fat_tree, both as extended generalized fat trees (XGFT, Ohring
  * et al.): XGFT(h; m1..mh; w1..wh) has the nodes at level 0; each vertex of
  * level l >= 1 has m_l children and each vertex of level l-1 has w_l

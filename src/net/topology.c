@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The topology registry and what all topologies share: the `network:` map's
  * common keys, link classes and their parameters. */
 #include "net/topology.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Network topologies, pluggable by name (docs/network.md): each gives the
  * number of nodes, the exact hop distance between two nodes and the route
  * between them as a list of directed links, computed from the shape's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rendezvous slots for collective data (see coll_data.h). */
 #include "online/coll_data.h"
 

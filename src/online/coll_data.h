@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The data of on-line collectives. Their timing comes from the MPI layer's
  * schedules; their data is moved directly, in the one address space, through
  * a rendezvous slot per collective call: every member deposits a copy of its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Context creation and switching, stack allocation with guard pages or
  * canaries. See context.h. */
 #include "online/context.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Execution contexts for on-line simulation: every simulated rank runs on its
  * own stack in the one OS thread, and control passes between the scheduler
  * and ranks with a hand-written context switch (x86-64, aarch64; ucontext

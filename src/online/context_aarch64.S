@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Context switch for aarch64 (AAPCS64): saves x19-x30 and d8-d15 below the
  * current stack pointer, stores sp, and restores the other context.
  *   void simpi_ctx_swap(void **save_sp, void *load_sp)

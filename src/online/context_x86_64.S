@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Context switch for x86-64 (System V ABI): saves the callee-saved registers
  * and the x87/SSE control words on the current stack, stores the stack
  * pointer, and restores the other context the same way.

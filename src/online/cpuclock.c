@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The CPU time of the thread that runs the ranks (see cpuclock.h).
  *
  * The thread CPU clock is exact but a system call (1.3 us on an idle

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The CPU time of the thread that runs the ranks, as cheaply as the
  * monotonic clock: what a rank's computation between two MPI calls is
  * charged (docs/online.md, "Computation time"). */

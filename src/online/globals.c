@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Detection of the program's writable global variables. All ranks share one
  * address space; each rank needs its own copy of the globals that hold
  * per-rank state (privatize.c). The runtime is the shared libsimpi.so, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Detection of the program's writable global variables (see globals.c). */
 #ifndef SIMPI_GLOBALS_H
 #define SIMPI_GLOBALS_H

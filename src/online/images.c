@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-rank images of the program. The executable (a position-independent
  * one, as compilers build by default) is mapped again for every rank but
  * one, each time at an address of its own, the way the dynamic loader maps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-rank images of the program: the executable mapped again, once per
  * rank, at an address of its own (see images.c). */
 #ifndef SIMPI_IMAGES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C library state a process owns, kept per rank as separate processes
  * would have it: the rand()/random() generator, the drand48() family's
  * generator, strtok()'s position, and getopt()'s optind/optarg/opterr/optopt

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The OpenMP and threaded BLAS settings of each rank, kept per rank as
  * separate processes would have them. All ranks run on the process's main thread, so the one
  * OpenMP runtime (libgomp, when the program uses OpenMP) holds one set of

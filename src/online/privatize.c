@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Privatization: every rank has its own copy of the program's writable
  * globals and of its thread-local (__thread) variables, as separate
  * processes would. The runtime is the shared libsimpi.so, so the

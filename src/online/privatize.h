@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-rank copies of the program's writable globals and thread-local
  * variables (see privatize.c for the two ways and their costs). */
 #ifndef SIMPI_PRIVATIZE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Each rank's exit handlers, run when the rank ends, as a process runs its
  * own at exit. A C++ function-local static object (`static std::map m;`
  * in a function, or a static in main) is constructed the first time a

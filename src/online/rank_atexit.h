@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Each rank's exit handlers (C++ function-local statics' destructors,
  * atexit), run when the rank ends (rank_atexit.c). */
 #ifndef SIMPI_RANK_ATEXIT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The runs of simpi run --repeat N (see repeat.h). Each run but the last
  * writes run<K>.bin into the folder simpi run made: a header (predicted
  * time, rank count) and each rank's computation in seconds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* simpi run --repeat N: the program runs N times (each its own process,
  * started by simpi run), and the last run reports the spread of the
  * predicted time and of each rank's measured computation over all N. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The on-line runtime: settings, contexts, the scheduler loop, CPU-burst
  * measurement, rank start and end, and the final summary. */
 #define _GNU_SOURCE /* RTLD_NEXT */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The on-line runtime: runs one copy of the user's main per simulated rank,
  * each in its own execution context, on top of the MPI semantics layer.
  * Computation between MPI calls is measured as the CPU time of the thread

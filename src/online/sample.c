@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* simpi.h extensions: explicit computation, sampled blocks (the SMPI
  * approach: run a block a few times, then charge its mean) and shared
  * allocations. State is kept per call site (file, line) and, for local

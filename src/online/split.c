@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The on-line runtime's side of a split run (see split.h): the workers
  * forked before any rank starts, the simulation made one of them, the
  * front end's messages between them, and each worker's end. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The on-line runtime's side of a split run (simpi run --procs K, or under
  * mpirun; docs/parallel.md): forking the workers before any rank starts,
  * making the simulation one of them, what the program's runtime tells the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI calls from the threads of a rank (MPI_THREAD_SERIALIZED and
  * MULTIPLE, docs/hybrid.md). simpi's engine and every rank run on the process's main
  * thread, so a call made by another thread of rank r is carried out there:

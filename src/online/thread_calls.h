@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI calls from the threads of a rank, carried out on the main thread
  * (thread_calls.c, docs/hybrid.md). */
 #ifndef SIMPI_THREAD_CALLS_H

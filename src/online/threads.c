@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The threads of ranks (docs/hybrid.md). Every rank runs on the process's
  * main thread, but its OpenMP teams, its threaded BLAS and its own pthreads
  * run on threads of their own. Their computation is measured with each

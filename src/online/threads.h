@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The threads of ranks: their work measured with their own CPU clocks and
  * charged as the rank's cores would run it (threads.c, docs/hybrid.md). */
 #ifndef SIMPI_THREADS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Time as simulated programs see it. In a rank, the sleep functions advance
  * the rank's virtual time instead of sleeping, and the clocks
  * (gettimeofday, time, clock_gettime on the realtime and monotonic clocks)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The built-in default platform, used when no --platform is given: a generic
  * cluster with a 100 Gb/s-class network, sized automatically to the run. */
 #include "platform/platform.h"

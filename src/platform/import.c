@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Platforms of other tools (docs/interop.md): a SimGrid platform XML file or
  * a Dimemas configuration (.cfg) is turned into the equivalent simpi YAML
  * text, which the platform loader then reads as if the user had written it
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/conf.h"
 #include "core/pool.h"
 #include "core/readfile.h"
 #include "core/units.h"
@@ -102,6 +104,67 @@ const char *attr(const struct tag *t, const char *key) {
     for (int i = 0; i < t->n; i++)
         if (!strcmp(t->key[i], key)) return t->val[i];
     return NULL;
+}
+
+/* The attributes of SimGrid's elements (simgrid.dtd, platform version 4.1)
+ * that simpi imports: those it reads or that only name things, then those
+ * SimGrid models and simpi does not (a warning says each is ignored). */
+static const char *const cluster_attrs[] = {
+    "id", "prefix", "suffix", "radical", "speed", "core", "bw", "lat", "topology",
+    "topo_parameters", "router_id", "loopback_bw", "loopback_lat", "bb_bw", "bb_lat",
+    "sharing_policy", "bb_sharing_policy", "limiter_link", "availability_file", "state_file",
+    NULL};
+static const char *const host_attrs[] = {"id",         "speed",      "core",     "pstate",
+                                         "coordinates", "availability_file", "state_file", NULL};
+static const char *const link_attrs[] = {"id",           "bandwidth",    "latency",
+                                         "sharing_policy", "bandwidth_file", "latency_file",
+                                         "state_file",   NULL};
+static const char *const route_attrs[] = {"src", "dst", "gw_src", "gw_dst", "symmetrical", NULL};
+static const char *const router_attrs[] = {"id", "coordinates", NULL};
+static const char *const zone_attrs[] = {"id", "routing", NULL};
+static const char *const ctn_attrs[] = {"id", "direction", NULL};
+static const char *const platform_attrs[] = {"version", NULL};
+static const char *const ignored_attrs[] = {"pstate",       "coordinates",  "limiter_link",
+                                            "availability_file", "state_file", "bandwidth_file",
+                                            "latency_file", NULL};
+static const struct {
+    const char *tag;
+    const char *const *known;
+} element_attrs[] = {{"cluster", cluster_attrs}, {"host", host_attrs},     {"link", link_attrs},
+                     {"route", route_attrs},     {"router", router_attrs}, {"zone", zone_attrs},
+                     {"AS", zone_attrs},         {"link_ctn", ctn_attrs},  {"platform", platform_attrs}};
+
+static bool listed(const char *name, const char *const *names) {
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(names[i], name)) return true;
+    return false;
+}
+
+bool simgrid_check_attrs(struct scanner *s, const struct tag *t) {
+    const char *const *known = NULL;
+    for (size_t i = 0; i < sizeof element_attrs / sizeof element_attrs[0]; i++)
+        if (!strcmp(element_attrs[i].tag, t->name)) known = element_attrs[i].known;
+    if (!known) return true;
+    for (int i = 0; i < t->n; i++) {
+        const char *key = t->key[i];
+        if (!listed(key, known)) {
+            const char *near = conf_name_closest(key, known);
+            char list[512] = "";
+            for (int k = 0; known[k]; k++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "",
+                         known[k]);
+            return xfail(s, t->line, "<%s>: unknown attribute '%s'%s%s%s; SimGrid's <%s> has: %s",
+                         t->name, key, near ? " (did you mean '" : "", near ? near : "",
+                         near ? "'?)" : "", t->name, list);
+        }
+        if (listed(key, ignored_attrs) ||
+            (!strcmp(key, "sharing_policy") && strcmp(t->val[i], "SPLITDUPLEX") &&
+             strcmp(t->name, "link")) ||
+            (!strcmp(key, "bb_sharing_policy") && strcmp(t->val[i], "SHARED")))
+            fprintf(stderr, "simpi: %s:%d: <%s %s=\"%s\">: not modelled by simpi, ignored\n",
+                    s->path, t->line, t->name, key, t->val[i]);
+    }
+    return true;
 }
 
 void simgrid_value(const char *v, char *out, size_t n, bool bandwidth) {
@@ -217,13 +280,16 @@ static bool cluster_topology(struct scanner *s, const struct tag *t, FILE *y, lo
 static bool import_cluster(struct scanner *s, const struct tag *t, FILE *y) {
     const char *radical = attr(t, "radical"), *speed = attr(t, "speed"), *bw = attr(t, "bw"),
                *lat = attr(t, "lat"), *core = attr(t, "core"), *bb_bw = attr(t, "bb_bw"),
-               *bb_lat = attr(t, "bb_lat");
+               *bb_lat = attr(t, "bb_lat"), *lo_bw = attr(t, "loopback_bw"),
+               *lo_lat = attr(t, "loopback_lat");
     long hosts = radical ? radical_count(radical) : -1;
     if (hosts < 1)
         return xfail(s, t->line,
                      "<cluster>: radical \"0-15\" (the hosts: ranges of numbers up to 2^31 - 1) is "
                      "required");
     if (!bw || !lat) return xfail(s, t->line, "<cluster>: bw and lat are required");
+    if (!lo_bw != !lo_lat)
+        return xfail(s, t->line, "<cluster>: loopback_bw and loopback_lat go together");
     char bws[64], lats[64], sp[64], bbb[64], bbl[64];
     simgrid_value(bw, bws, sizeof bws, true);
     simgrid_value(lat, lats, sizeof lats, false);
@@ -233,6 +299,12 @@ static bool import_cluster(struct scanner *s, const struct tag *t, FILE *y) {
     if (speed) {
         snprintf(sp, sizeof sp, "%.*s", (int)strcspn(speed, ","), speed); /* first pstate */
         fprintf(y, "speed: %s%s\n", sp, strspn(sp, "0123456789.eE+-") == strlen(sp) ? "f" : "");
+    }
+    if (lo_bw) { /* a host's loopback link: messages between its own ranks */
+        char lb[64], ll[64];
+        simgrid_value(lo_bw, lb, sizeof lb, true);
+        simgrid_value(lo_lat, ll, sizeof ll, false);
+        fprintf(y, "intra:\n  model: affine\n  latency: %s\n  bandwidth: %s\n", ll, lb);
     }
     if (bb_bw) { /* the backbone caps every transfer */
         simgrid_value(bb_bw, bbb, sizeof bbb, true);
@@ -256,6 +328,7 @@ static bool import_simgrid(struct scanner *s, FILE *y, const char *orig, size_t 
     struct tag t;
     int got, clusters = 0;
     while ((got = next_tag(s, &t)) > 0) {
+        if (!simgrid_check_attrs(s, &t)) return false;
         if (!strcmp(t.name, "cluster")) {
             if (clusters++) return xfail(s, t.line, "a second <cluster>: simpi imports one");
             if (!import_cluster(s, &t, y)) return false;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Platforms of other tools turned into simpi's YAML (import.c). */
 #ifndef SIMPI_IMPORT_H
 #define SIMPI_IMPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the importers of other tools' platforms share (src/platform/
  * import*.c): the XML scanner of tags and attributes, its file:line
  * errors, and SimGrid's units. */
@@ -33,6 +34,9 @@ __attribute__((format(printf, 3, 4))) bool xfail(struct scanner *s, int line, co
 int next_tag(struct scanner *s, struct tag *t);
 /* The attribute's value, or NULL. */
 const char *attr(const struct tag *t, const char *key);
+/* Refuses an attribute SimGrid's element does not have (file, line, the
+ * nearest name and the list), and warns of one simpi does not model. */
+bool simgrid_check_attrs(struct scanner *s, const struct tag *t);
 /* SimGrid units as simpi's: bandwidths "125MBps" (bytes) or "1Gbps" (bits)
  * become "125MB/s" / "1Gb/s", bare numbers bytes/s or seconds; times and
  * flop rates are alike. */

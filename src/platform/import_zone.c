@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A SimGrid zone of <host>, <router>, <link> and <route> elements as a
  * simpi graph topology (docs/interop.md, docs/network.md). Full routing
  * stays full; Floyd, Dijkstra and DijkstraCache, whose routes are edges
@@ -88,6 +89,7 @@ static bool zone_route(struct scanner *s, const struct tag *t, struct zone *z) {
  * <link_ctn> come, or -1. */
 static bool zone_tag(struct scanner *s, const struct tag *t, struct zone *z, int *in_route) {
     const char *n = t->name;
+    if (!simgrid_check_attrs(s, t)) return false;
     if (!strcmp(n, "zone") || !strcmp(n, "AS")) {
         if (z->routing)
             return xfail(s, t->line,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Platform loading, validation, placement and display. */
 #include "platform/platform.h"
 
@@ -582,6 +583,19 @@ void platform_show(const struct platform *p, FILE *out) {
     fprintf(out, "# platform: %s (layered over the built-in platform); each value's origin\n",
             p->source);
     conf_dump_origins(p->conf, 0, out);
+}
+
+void platform_show_notes(const struct platform *p, FILE *out) {
+    const struct conf_node *net = conf_map_get(p->conf, "network");
+    const struct conf_node *topo = net ? conf_map_get(net, "topology") : NULL;
+    if (topo && topo->kind == CONF_SCALAR && strcmp(topo->value, "flat"))
+        fprintf(out,
+                "# which applies: between nodes, messages follow the routes of network.topology "
+                "(%s): its link latencies and bandwidths%s; inter: is not used (docs/network.md)\n",
+                topo->value, conf_map_get(net, "overhead") ? " and network.overhead" : "");
+    else if (net && (conf_map_get(net, "link_latency") || conf_map_get(net, "link_bandwidth")))
+        fprintf(out, "# which applies: between nodes, inter:; network.link_latency and "
+                     "link_bandwidth are not used (topology flat, docs/network.md)\n");
 }
 
 const char *platform_beside_file(const char *origin, const char *path, char *buf, size_t n) {

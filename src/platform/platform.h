@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The platform description: nodes, cores, speed, MPI protocol parameters and
  * rank placement. Network model parameters (intra:, inter:) stay in the tree
  * and are read by the network models (src/net), which pick them by name. */
@@ -100,6 +101,9 @@ double platform_flops_seconds(const struct platform *p, double flops);
 
 /* Prints the resolved platform as YAML. */
 void platform_show(const struct platform *p, FILE *out);
+/* Comment lines after platform_show where two values could apply (inter:
+ * and a topology's links): which one does. */
+void platform_show_notes(const struct platform *p, FILE *out);
 /* A relative path named in a platform file (origin) is beside that file;
  * one given with --set (origin not a file) is from the current folder.
  * Returns path or buf. */

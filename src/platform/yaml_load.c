@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libyaml document -> conf tree. Limits depth and node count so that alias
  * bombs and deep nesting in hostile files fail cleanly. */
 #include "platform/yaml_load.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Loads a YAML document into a configuration tree (libyaml), keeping line
  * numbers for error messages. */
 #ifndef SIMPI_YAML_LOAD_H

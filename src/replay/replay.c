@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Replay driver: turns trace records into MPI-layer actions, rank by rank,
  * whenever the MPI layer says a rank may continue. */
 #include "replay/replay.h"

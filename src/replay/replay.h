@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The replay front end: each simulated rank is a cursor in the trace whose
  * records become actions of the MPI semantics layer. */
 #ifndef SIMPI_REPLAY_H

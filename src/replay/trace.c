@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Trace reader: header, sources (one shared file or one file per rank),
  * per-rank record queues, streaming through zlib with bounded buffers. */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The native trace format reader (docs/trace-format.md). Streams records:
  * from one file holding all ranks (interleaved; records of ranks not yet
  * needed are queued) or from one file per rank (a directory or an index

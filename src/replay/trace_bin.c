@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The binary trace form: record coding and the reader. A binary trace is
  * mapped; each rank has a cursor over its own chunks (found through the
  * index at the end of the file) and decodes its records where they lie, or

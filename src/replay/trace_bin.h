@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The binary trace form (docs/trace-format.md, "Binary traces"): a header,
  * chunks of one rank's records each (varint-coded, optionally compressed
  * with zstd or gzip's deflate, one frame per chunk), and an index at the end

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing the binary trace form: each rank's records gather in a buffer of
  * its own (grown as needed up to a chunk's size), which becomes a chunk of
  * the file, compressed when asked, when full, when all the buffers together

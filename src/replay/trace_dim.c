@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Dimemas traces (.dim, docs/interop.md): reading, by translating them into
  * simpi's native per-rank files in a temporary folder (one streaming pass,
  * a bounded buffer per rank), and writing. The format, as Dimemas reads it:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* LogGOPSim's GOAL schedules read as simpi trace records (trace_goal.h).
  *
  * The text form: `num_ranks N`, then `rank R { ... }` blocks of

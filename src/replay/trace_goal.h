@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* LogGOPSim's GOAL schedules (text form) read as simpi trace records: each
  * rank's operations (send, recv, calc) run as their dependencies allow
  * (requires: after the other's end; irequires: after its start), not in

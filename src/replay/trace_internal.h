@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared between the trace reader files. */
 #ifndef SIMPI_TRACE_INTERNAL_H
 #define SIMPI_TRACE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* OTF2 archives read as simpi trace records, through OTF2's reader
  * library (docs/interop.md, "OTF2").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* OTF2 archives (Score-P, Scalasca, Vampir, TAU) read as simpi trace
  * records through OTF2's own reader library: each MPI rank's location is
  * read as a stream of its own, its calls become records (docs/interop.md,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The communicators of a trace, resolved across its ranks for OTF2's
  * definitions (trace_otf2_write.c): a first pass collects each rank's
  * comm_split, comm_define and comm_dup records in order; then a creation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing any trace simpi reads as an OTF2 archive (`simpi convert --to
  * otf2`), laid out as Score-P lays out MPI traces, so that Vampir, the OTF2
  * tools and simpi's own reader (trace_otf2.c) read it: one location group

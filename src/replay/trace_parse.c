@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parsing of one native trace record line into a struct trace_rec, in one
  * pass over the line where it lies (the reader's mapping or buffer): the
  * line is split into fields (first byte, length) without being written,

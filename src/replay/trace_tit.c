@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SimGrid time-independent trace actions (as written by `smpirun -trace-ti`
  * and read by `smpirun -replay`) turned into simpi trace records:
  *   R init [x] | R finalize | R compute FLOPS | R sleep SECONDS

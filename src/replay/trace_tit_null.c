@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI_PROC_NULL in SimGrid time-independent traces. SMPI 3.32's tracer
  * writes a point-to-point call with MPI_PROC_NULL with the partner -333
  * (read as an operation that completes at once), but drops an MPI_Sendrecv

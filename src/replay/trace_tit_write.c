@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing SimGrid time-independent traces (the format `smpirun -replay`
  * reads and trace_tit.c reads back): DIR/rank<R>.txt per rank, between its
  * `init` and `finalize`, and DIR/description listing them. Sizes are given

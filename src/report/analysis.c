@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The run's observer: hands what the MPI layer reports to the interval tree
  * and to each output asked for, then writes the terminal summary of the
  * intervals and their JSON. */

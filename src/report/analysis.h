@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Performance analysis of a run (docs/analysis.md), the same for replay and
  * on-line: the interval tree with each interval's characteristics per rank
  * (the DVM Predictor's), and the outputs built from what the MPI layer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Structures shared by the analysis files: the interval tree (intervals.c)
  * and the writers fed by the observer (paraver.c, chrome.c, html.c). */
 #ifndef SIMPI_ANALYSIS_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Chrome trace / Perfetto JSON (the Trace Event Format): one process,
  * one track (thread) per rank; each period a complete event ("X") named by
  * its MPI call, non-blocking calls instant events ("i"), intervals as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The events chrome.c gathers from a run (its Chrome/Perfetto trace), shared
  * with the OTF2 timeline written from them (otf2_timeline.c). */
 #ifndef SIMPI_CHROME_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The self-contained HTML report (--report FILE.html): the page template
  * (report_template.html, embedded at build time) with the run's data as one
  * JSON object inside it. What the page draws:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The interval tree and the DVM Predictor's characteristics: node 0 is the
  * whole program; an interval is a child of the interval it was entered in,
  * found again by name when re-entered (a loop body accumulates, with its

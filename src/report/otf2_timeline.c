@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The simulated run's timeline as an OTF2 archive (--otf2 DIR), for Vampir
  * and the OTF2 tools: the events chrome.c gathers (chrome_internal.h),
  * written per rank in virtual time (picosecond ticks). Each MPI period is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Paraver trace (PREFIX.prv, .pcf, .row), as the Paraver viewer reads
  * it: a header, then state (1), event (2) and communication (3) records
  * sorted by time, in nanoseconds. Records arrive out of order (a message is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The progress line; see progress.h. Costs one clock read (vDSO, no system
  * call) every 65,536 events, and a write to stderr at most every 250 ms. */
 #include "report/progress.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The progress line: on a terminal, a run longer than about a second shows
  * one self-erasing status line on stderr (virtual time reached, ranks
  * finished, events per second; for replay the share of the trace read and

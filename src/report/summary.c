@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Text and JSON summaries of a finished (or failed) simulation. */
 #include "report/summary.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The run summary: predicted time, per-rank breakdown (a table for few ranks;
  * min/mean/max and the slowest ranks for many), simulation speed and memory;
  * as text and as JSON. Reads the statistics the MPI layer keeps per rank. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* simpi-pingpong: the ping-pong `simpi calibrate pingpong` runs on a real
  * MPI (2 ranks): for sizes from 1 B to 16 MiB (powers of 2 and 1.5 times
  * them), rank 0 sends to rank 1, which sends back; the one-way time is half

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libsimpi-trace.so: a PMPI interposition library for a real MPI (built
  * against the system's, e.g. Open MPI) that writes each rank's activity as
  * a simpi native trace (docs/interop.md): `simpi trace -o DIR -- mpirun

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* simpi-transport: the MPI side of a split run over several machines
  * (docs/parallel.md, docs/architecture.md "Split runs"). A worker started
  * by mpirun (or srun) forks this helper, which inherits the launcher's

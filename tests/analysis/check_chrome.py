@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks a Chrome trace (Trace Event Format) as Perfetto and chrome://tracing
 read it: one JSON object with traceEvents; each event with ph, pid and tid
 and a numeric ts; complete events with a duration; every flow start ("s")

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Reads back the Paraver trace of phases.trace (PREFIX.prv, .pcf, .row) as
 the Paraver viewer would and checks it: the header, records sorted by time,
 every message of the run as one communication record with the times of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks the interval characteristics of phases.trace (replayed with
 T(S) = 10 us + S x 10 ns between four nodes, a dissemination barrier)
 against values worked out by hand. Usage: check_phases.py REPORT.json

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Intervals marked in a program: each rank enters "iter" three times
  * (computing 10 us x (rank + 1) and a barrier each time), then an interval
  * by MPI_Pcontrol(1) ... MPI_Pcontrol(0); rank 1 ends one interval too many.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A loop of computation and allreduces, for the fault tests: each of 100
  * iterations computes 100 us (simpi_compute_seconds, exact) and then
  * allreduces one double. A node crash stops it; a ULFM run shrinks. */

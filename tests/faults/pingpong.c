@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rank 0 and rank 1 exchange a message of SIZE bytes (argv[1], default 8)
  * then ROUNDS - 1 messages of 8 bytes back and forth (argv[2], default 10
  * round trips in all); rank 0 prints when the last reply arrived

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPIX_Comm_revoke: rank 0 revokes a duplicate of MPI_COMM_WORLD; after a
  * barrier on MPI_COMM_WORLD every rank's allreduce and send on the
  * duplicate return MPIX_ERR_REVOKED, MPIX_Comm_is_revoked says so, and

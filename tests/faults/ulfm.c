@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A fault-tolerant loop (ULFM): MPI_ERRORS_RETURN on MPI_COMM_WORLD, 100
  * iterations of 100 us of computation and an allreduce of one double; when
  * the allreduce fails (MPIX_ERR_PROC_FAILED, a node crashed), the survivors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ULFM as Open MPI 5 spells it (mpi-ext.h): node 3 crashes at 1 ns, in the
  * first barrier; the allreduce after it fails with MPIX_ERR_PROC_FAILED;
  * MPIX_Comm_get_failed gives 1 failed member, MPIX_Comm_ack_failed

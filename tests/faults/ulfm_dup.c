@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ULFM's common pattern (issue 45): MPI_ERRORS_RETURN is set only on a
  * duplicate of MPI_COMM_WORLD, which the program computes on; MPI_COMM_WORLD
  * keeps MPI_ERRORS_ARE_FATAL. With 4 ranks, one per node, node 2 crashes

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ULFM from Fortran (use mpi): MPI_ERRORS_RETURN, an allreduce that fails
 ! once a node crashed (MPIX_ERR_PROC_FAILED), then MPIX_Comm_failure_ack,
 ! MPIX_Comm_shrink and MPIX_Comm_agree; rank 0 of the survivors prints

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Every MPI-1 function removed in MPI-3 (and MPI_SIZEOF, MPI_INFO_GET,
 ! deprecated in MPI-4) that real Fortran codes still call, each checked:
 ! through the mpi module (-DUSE_MODULE) or mpif.h. 2 ranks. Prints

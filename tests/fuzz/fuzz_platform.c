@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer target: the platform reader (YAML -> tree -> platform ->
  * network models) must reject or accept any input without crashing. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer target: the trace reader and the replay of what it accepts. The
  * input is written to a temporary file, opened as a trace, and, when it has
  * few ranks, replayed on the built-in platform; a deadlock or application

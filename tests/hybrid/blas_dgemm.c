@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A threaded dgemm (OpenBLAS) per rank: rank 0 prints the call's virtual
  * time, the BLAS thread count and a checksum of the product. */
 #include <cblas.h>

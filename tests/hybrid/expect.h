@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The hybrid tests' check: counts a failed condition in `errors` (atomic:
  * threads check at once) and names it with the rank `me`. */
 #ifndef HYBRID_EXPECT_H

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! A Fortran hybrid program (simpif90 -fopenmp): a parallel do whose time
 ! run-hybrid compares at 1 and 4 threads, and an allreduce inside an
 ! omp single (any thread: MPI_THREAD_SERIALIZED, which it is given).

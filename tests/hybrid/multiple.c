@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI_THREAD_MULTIPLE: every thread of every rank, the main thread
  * included, calls MPI at once. Each exchange's data are checked; rank 0
  * prints "No Errors" when all are right. Run with 2 to 4 ranks and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fixed work in threads, charged with simpi_compute_seconds (run with
  * --cpu=ignore, so that nothing measured is added): rank 0 prints how long
  * the work took in virtual time, the team size and omp_get_num_procs, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Real computation in a parallel loop (a fixed number of iterations split
  * among the team): rank 0 prints the region's virtual time, which
  * run-hybrid compares across team sizes, cores and host cores, and the host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI_THREAD_SERIALIZED: threads of a rank other than its main thread call
  * MPI, one at a time, in the usual patterns of hybrid programs; every
  * exchange's data are checked, and rank 0 prints "No Errors" when all are

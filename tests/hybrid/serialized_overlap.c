@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Two threads of rank 0 in MPI at once, which MPI_THREAD_SERIALIZED
  * forbids: threads 1 and 2 each post a blocking receive that rank 1 answers
  * only after rank 0's region, so whichever comes second finds the first

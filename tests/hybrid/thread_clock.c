@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A thread's MPI call happens at that thread's own virtual time (run with
  * --cpu=ignore, 2 ranks; MPI_THREAD_MULTIPLE: the two sends may overlap): in a region of 2 threads
  * of rank 0, thread 1 works 1 ms then sends to rank 1 (tag 5), while thread 0, the master, works 2

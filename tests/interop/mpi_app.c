@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A real MPI program for the tracer test (tests/interop/run-tracer), built
  * with the system's mpicc: non-blocking exchanges on a ring, a receive from
  * any source, sendrecv, collectives (also with variable counts), a split

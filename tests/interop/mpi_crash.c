@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A real MPI program (for `simpi trace`) whose rank 1 crashes after a few
  * traced calls: its trace must be marked incomplete, and simpi trace must
  * say so and fail, rather than offer it for replay. */

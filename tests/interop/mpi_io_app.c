@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* An MPI-IO program for the tracer (tests/interop/run-tracer), valid under
  * any MPI: 4 ranks write 1000 bytes each collectively at their offsets,
  * then read their neighbour's block at its offset independently; checks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3 options: --cpu=ignore --set cores_per_node=1 --set inter.bandwidth=100MB/s --set inter.latency=1us --set network.interfaces=unlimited
  * A receive or a probe from MPI_ANY_SOURCE takes the message that reached
  * the rank first, as MPI libraries match envelopes in their order of

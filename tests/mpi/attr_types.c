@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2
  * Datatype attributes and keyval lifetimes: MPI_Type_dup copies through the
  * copy callback, MPI_Type_free runs the delete callback; a keyval freed

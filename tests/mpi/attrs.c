@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3
  * User attributes on communicators (create/set/get/delete keyval, copied on
  * MPI_Comm_dup by MPI_COMM_DUP_FN, deleted on free), a user error handler,

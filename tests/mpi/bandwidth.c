@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --cpu=ignore --set cores_per_node=1
  * A bandwidth benchmark as OSU's osu_bw and osu_bibw measure: 64 messages
  * in flight per window, a 4-byte acknowledgement after each window, on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * Ordinary programs keep arrays of a few hundred KiB on the stack (the
  * MPICH test bsendfrag needs 272 KB): they run with the default stack size,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 6
  * Cartesian topologies, the way stencil codes use them: Dims_create, a 2-D
  * grid periodic in its first dimension, coordinates, shifts (MPI_PROC_NULL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The check macro of the MPI test programs: EXPECT(cond) counts a failure in
  * *errs and prints the rank (variable check_rank) and line. Both variables
  * are locals of the program: globals would be shared by all simulated ranks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 5
  * Collectives with real data on MPI_COMM_WORLD and on split communicators:
  * bcast from every root, reduce/allreduce with several ops and types

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 5
  * Every collective with every root, MPI_IN_PLACE, a sub-communicator and the
  * non-blocking forms, checked against values computed here. run-mpi-tests

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4 options: --cpu=ignore --set nodes=4 --set cores_per_node=1 --set inter.model=affine --set inter.latency=100us --set inter.bandwidth=1GB/s --set mpi.coll.allreduce=recursive_doubling
  * A non-blocking allreduce progresses while its rank computes. T(8 B) =
  * 100 us + 8 B / 1 GB/s = 100.008 us; recursive doubling on 4 ranks takes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3 options: --cpu=ignore --set nodes=3 --set cores_per_node=1 --set inter.model=affine --set inter.latency=10us --set inter.bandwidth=100MB/s --set mpi.coll.alltoall=pairwise
  * Variable-count collectives are timed with each peer's own count.
  * T(S) = 10 us + S / 100 MB/s (1000 B: 20 us), all messages eager; each

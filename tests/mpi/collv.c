@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * Variable-count and prefix collectives, and non-blocking collectives:
  * gatherv, scatterv, allgatherv, alltoallv (with displacements and

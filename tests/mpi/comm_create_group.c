@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 5
  * MPI_Comm_create_group is collective over the group only: the even ranks
  * build a communicator twice in a row (same group and tag) while the odd

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3
  * C++ through simpicxx: a main without parameters and without return. */
 #include <mpi.h>

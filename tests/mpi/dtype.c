@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3
  * Derived datatypes: a matrix column as a vector, an array of C structs as a
  * struct type (with the alignment padding of its extent), indexed and

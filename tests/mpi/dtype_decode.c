@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 1
  * Subarrays and distributed arrays select the elements MPI-3.1 4.1.3-4.1.4
  * says, and MPI_Type_get_envelope / MPI_Type_get_contents return how a

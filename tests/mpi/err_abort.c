@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3 exit: 7 expect: MPI_Abort(comm 0, error code 7)
  * A rank that calls MPI_Abort stops the simulation with its error code. */
 #include <mpi.h>

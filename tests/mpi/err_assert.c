@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3 exit: 134 expect: rank 1 aborted (SIGABRT: abort(), a failed assert() or an uncaught C++ exception) stdout: rank 2 printed this before rank 1 failed json: error
  * A failed assert() on one rank (SIGABRT) ends the run like any error: the
  * exit status is 128 + SIGABRT as under mpirun, every rank's buffered

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 exit: 4 expect: simpi_compute_seconds(-1): expected a finite amount, zero or more
  * A negative explicit computation (a computed duration gone wrong) is the
  * program's error, named, never silently ignored (issue 45). */

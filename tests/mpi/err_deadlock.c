@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 exit: 3 expect: cycle: 0 -> 1 -> 0
  * Both ranks receive first: a deadlock, reported with its wait-for cycle. */
 #include <mpi.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 exit: 134 expect: rank 0 aborted (SIGABRT: abort(), a failed assert() or an uncaught C++ exception) stdout: rank 1 is here json: error
  * An uncaught C++ exception on a rank (std::terminate, then SIGABRT). */
 #include <mpi.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3 exit: 5 expect: called exit(5) before MPI_Finalize
  * A rank calling exit() before MPI_Finalize stops the run, as mpirun would;
  * the report names the rank and "called exit(5) before MPI_Finalize". */

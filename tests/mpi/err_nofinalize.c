@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 exit: 4 expect: returned from main without calling MPI_Finalize
  * Rank 1 leaves main without MPI_Finalize. */
 #include <mpi.h>

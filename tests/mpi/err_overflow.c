@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --cpu=ignore exit: 1 expect: virtual time overflow on rank 1 json: error
  * Simulated time that cannot be represented stops the run (exit 1): rank 1
  * charges 5,000,000 s three times; the third would end at 15,000,000 s,

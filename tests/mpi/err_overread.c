@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sanitizers: skip ranks: 2 exit: 139 expect: a buffer given to MPI is shorter than its count and datatype say
  * A sender whose count reaches 4 MiB past a 64-byte array of its stack
  * (issue 45): the copy faults in the guard region beyond that stack, while

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 exit: 3 expect: called _Exit(3) before MPI_Finalize json: error
  * _Exit before MPI_Finalize is an error like exit(): the run stops with the
  * rank's status, and the summary and the JSON are still written. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3 exit: 139 expect: rank 2 crashed (Segmentation fault
  * A rank that writes to read-only memory is reported with its rank. */
 #include <mpi.h>

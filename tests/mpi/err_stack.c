@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --stack-size 64KiB exit: 139 expect: rank 1 overflowed its 64 KiB stack
  * Unbounded recursion on a rank hits the guard page below its stack. */
 #include <mpi.h>

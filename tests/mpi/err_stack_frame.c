@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --stack-size 64KiB exit: 139 expect: rank 1 overflowed its 64 KiB stack
  * A single frame larger than the stack (a 200 KiB local array with a 64 KiB
  * stack) is caught as an overflow of the rank that made it, not as damage

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sanitizers: skip ranks: 33000 options: --stack-size 16KiB --cpu=ignore exit: 139 expect: rank 1 overflowed its 16 KiB stack
  * At 33,000 ranks the stacks have no guard regions (two map entries per
  * rank would pass vm.max_map_count): rank 1 recurses about 3 KiB past the

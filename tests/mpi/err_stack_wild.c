@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sanitizers: skip ranks: 2 options: --stack-size 64KiB exit: 139 expect: rank 0 crashed (Segmentation fault at address
  * Rank 0 reads past the top of its own stack into the guard region of the
  * next rank's stack: the report blames rank 0 (the reader), not rank 1. */

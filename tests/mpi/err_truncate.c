@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 exit: 4 expect: MPI_Recv: a message of 8 bytes from rank 0 (tag 3) arrived in a receive
  * of 4 bytes A truncated message under the default MPI_ERRORS_ARE_FATAL. */
 #include <mpi.h>

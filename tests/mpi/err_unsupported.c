@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 exit: 5 expect: MPI_Comm_spawn is not supported by simpi yet
  * A program that uses a function simpi lacks compiles and links, and the run
  * stops with the function's name when it is called. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * The common ending "MPI_Finalize(); exit(0);": each rank's exit ends only
  * that rank, so every rank still finishes and rank 3, the last to run,

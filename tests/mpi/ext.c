@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2
  * External interfaces and empty statuses: a generalized request completes
  * only when MPI_Grequest_complete is called, its query callback fills the

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ranks: 64
 ! Fortran's per-rank state: a COMMON block, a SAVEd variable and a module
 ! variable are each rank's own (privatized like C globals), so that a ring

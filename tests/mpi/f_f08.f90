@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ranks: 4 options: --cpu=ignore --set nodes=4 --set cores_per_node=1 --set inter.model=affine --set inter.latency=10us --set inter.bandwidth=100MB/s
 ! The mpi_f08 module: handles as derived types (compared with ==, .ne.
 ! through MPI_VAL), MPI_Status's public components, optional ierror,

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ranks: 2 exit: 4 expect: mpi_f08: a non-contiguous array section as a buffer
 ! mpi_f08 with MPI_SUBARRAYS_SUPPORTED = .false.: a strided section given
 ! as a buffer is refused with a message, not sent from its first element on.

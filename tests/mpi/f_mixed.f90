@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ranks: 4 with: extra/f_mixed_c.c
 ! A program of Fortran and C files: Fortran passes its handles to C, which
 ! converts them with MPI_Comm_f2c, MPI_Request_f2c and MPI_Type_f2c; a

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ranks: 2 options: --cpu=ignore cflags: -fopenmp
 ! Fortran's omp_lib clock (omp_get_wtime_) reads the rank's virtual time as
 ! MPI_Wtime does, and MPI_Init_thread gives MPI_THREAD_FUNNELED to a program

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ranks: 2 options: --cpu=ignore --set nodes=2 --set cores_per_node=1 --set inter.model=affine --set inter.latency=10us --set inter.bandwidth=100MB/s
 ! A Fortran ping-pong through mpif.h's bindings, timed by the model:
 ! T(S) = 10 us + S x 10 ns between the two nodes. 10 round trips of

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ranks: 4
 ! One-sided communication from Fortran: each rank puts its row into its
 ! right neighbour's window (a COMMON block, every rank's own) under

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! sanitizers: skip ranks: 2 options: --stack-size 256KiB exit: 139 expect: overflowed its 256 KiB stack
 ! A Fortran rank whose local array does not fit its stack gets simpi's
 ! message naming the stack and --stack-size (simpif90 compiles with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2
  * A rank may fork() and run commands like a process: a forked child ends
  * quietly with its own status (no simulation summary, no effect on the

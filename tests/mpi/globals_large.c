@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * Large static arrays (8 MiB here) are private to each rank, without a copy
  * of them at every switch: each rank fills its own array, receives a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * By default every rank has its own copy of the program's globals (as
  * separate processes would): a global rank number, a global counter, a static array that receives a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --no-privatize expect: simpi: warning: --no-privatize: the program's 2 writable
  * global variables (12 bytes: With --no-privatize, a program with writable globals gets one warning
  * naming them: they are shared by all ranks. Its results do not depend on them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 6
  * Graph and distributed graph topologies and the neighborhood collectives
  * (MPI-3.1 7.5-7.6): on a 2 x 3 grid periodic in its second dimension, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * Smallest check of the on-line front end: every rank learns its rank and
  * the size, rank 0 sums the ranks with MPI_Reduce and checks the result. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 6
  * Intercommunicators: the even and the odd world ranks form two groups
  * joined by MPI_Intercomm_create (leaders: world ranks 0 and 1). Sends

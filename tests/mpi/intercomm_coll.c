@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 7
  * Every collective on an intercommunicator, with data checks. Group A is
  * world ranks 0..2 (local ranks 0..2), group B world ranks 3..6 (local

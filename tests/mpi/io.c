@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * MPI-IO moves the right bytes: explicit offsets, an interleaved view with
  * individual pointers, the shared pointer in rank order, non-blocking

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --cpu=ignore --set nodes=2 --set cores_per_node=1 --set inter.model=affine --set inter.latency=10us --set inter.bandwidth=1GB/s --set mpi.coll.barrier=dissemination --set storage.latency=100us --set storage.bandwidth=100MB/s --set storage.concurrency=2
  * The time of MPI-IO (docs/models.md, "File I/O"): one shared server with
  * 2 slots, a request of S bytes holding a slot for 100 us + S x 10 ns, the

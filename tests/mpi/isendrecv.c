@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * MPI-4.0's MPI_Isendrecv and MPI_Isendrecv_replace around a ring (one
  * request completing with both halves, tested then waited), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3 args: -n 5 -v extra
  * The C library state a process owns is per rank: every rank parses its
  * options with getopt (a mini-app that does so aborted when ranks shared

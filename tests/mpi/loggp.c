@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4 options: --cpu=ignore --set nodes=4 --set cores_per_node=1 --set inter.model=loggp --set inter.latency=3us --set inter.gap_per_byte=1ns --set mpi.send_overhead=1us --set mpi.recv_overhead=1us --set mpi.gap=2us --set mpi.gap_per_byte=1ns
  * LogGOPSim's timing on-line (docs/network.md; the same case as
  * tests/unit/test_replay.c): rank 0 sends 1001 B to ranks 1, 2, 3 with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3 options: --cpu=ignore --set cores_per_node=2 --set memory.bandwidth=10GB/s --set memory.demand=8GB/s
  * A node's memory shared by its ranks, on-line (docs/models.md, "A node's
  * memory"): ranks 0 and 1 share node 0, rank 2 is alone on node 1. Each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * Persistent requests (Send_init/Recv_init/Startall, reused over several
  * rounds), Waitsome/Testany, a user-defined non-commutative operation,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3
  * MPI-3.1 names simpi added for the MPICH suite: the Fortran and complex
  * datatypes (sizes, names, reductions), MPI_Group_range_excl, the

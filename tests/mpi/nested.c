@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3 json: ok
  * A simpicc-built program started by a rank (as configure scripts and
  * drivers do) is an ordinary one-rank run: it does not inherit this run's

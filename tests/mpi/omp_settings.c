@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --cpu=ignore cflags: -fopenmp
  * Each rank's OpenMP settings are its own, as in separate processes,
  * although all ranks share the process's one OpenMP runtime: rank 0 sets

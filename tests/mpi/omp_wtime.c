@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --cpu=ignore cflags: -fopenmp
  * OpenMP's clock in a hybrid program reads the rank's virtual time, as
  * MPI_Wtime does: equal to it at the start and after a barrier, advanced by

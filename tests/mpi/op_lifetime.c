@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * A user operation lives until the requests using it complete: freed right
  * after MPI_Ireduce (before the wait), and freed by rank 0 once its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * Point-to-point semantics with real data: ping-pong contents, wildcards and
  * the status they fill, MPI's non-overtaking order, a non-blocking ring,

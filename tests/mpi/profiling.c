@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2
  * The profiling interface: the program defines MPI_Send itself and calls
  * PMPI_Send, as tools do; the interception is counted. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --cpu=ignore
  * MPI_Request_free on active sends returns at once and the sends go on:
  * both ranks free their 1 MiB (rendezvous) sends and then receive each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4 exit: 3 expect: rank 2 exited with status 3 stdout: rank 0 done
  * `return N` from main after MPI_Finalize is the rank's exit status, as
  * exit(N) is: simpi run exits with the first non-zero status of a rank

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * One-sided communication moves the right data: fence epochs with derived
  * target types, accumulates under shared locks, an atomic counter under

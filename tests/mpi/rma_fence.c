@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4 options: --cpu=ignore
  * One-sided communication in fence epochs only (the form a trace records:
  * tests/interop/run-trace-out replays it to its on-line time): each rank

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --cpu=ignore --set nodes=2 --set cores_per_node=1 --set inter.model=affine --set inter.latency=10us --set inter.bandwidth=100MB/s --set mpi.coll.barrier=dissemination
  * The time of one-sided communication (docs/models.md): T(S) = 10 us +
  * S x 10 ns between the two nodes, control messages T(0) = 10 us; inside a

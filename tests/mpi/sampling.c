@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3 options: --cpu=ignore
  * simpi.h extensions, worked by hand with computation not measured:
  *   simpi_compute_seconds(1e-3)                 1 ms

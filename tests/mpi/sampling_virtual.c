@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 3 options: --cpu=ignore
  * A sampled block charges the mean of the virtual time its measured runs
  * took, including simpi_compute_* charges inside it (computation itself is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --cpu=ignore
  * A hybrid program's start: it asks for MPI_THREAD_MULTIPLE and is given
  * it (docs/hybrid.md), which MPI_Query_thread repeats. A thread of each rank

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --cpu=ignore --set cores_per_node=1
  * Timing worked by hand on the built-in platform with one rank per node:
  * inter-node L = 1.5 us, B = 12.5 GB/s, eager limit 64 KiB, computation

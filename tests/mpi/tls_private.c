@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * Thread-local (__thread) variables are private to each rank too, like
  * globals; a message received into one while its rank is not running

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4 options: --cpu=ignore --set nodes=4 --set cores_per_node=1 --set network.topology=star --set network.contention=flow --set network.link_latency=0us --set network.link_bandwidth=1GB/s
  * Flow contention on-line (docs/network.md), as tests/unit/test_replay.c
  * does in replay: on a star of 1 GB/s links without latency, rank 0 sends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 16 options: --cpu=ignore --set nodes=16 --set cores_per_node=1 --set network.topology=ring --set network.link_latency=1us --set network.link_bandwidth=1GB/s --set network.overhead=2us --set network.nic.bandwidth=500MB/s
  * A topology on-line (docs/network.md): a bidirectional ring of 16 nodes,
  * one rank each. Rank 0 sends 64000 B (eager) to rank 15, then to rank 8,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2
  * Utilities benchmarks and libraries call: MPI_Alloc_mem/Free_mem,
  * MPI_Pcontrol, info objects, Fortran handle conversion, the _x queries and

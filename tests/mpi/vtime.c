@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 2 options: --cpu=ignore --set mpi.poll_cost=2us
  * Time in a simulated program is virtual: sleep, usleep and nanosleep
  * advance the rank's virtual time (exactly, and without sleeping), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* K alltoalls of 16 MiB per rank (K from argv[1]): simpi's copies of the
  * ranks' inputs reuse their memory from one call to the next, so the run's
  * page faults do not grow with K (tests/privatize). */

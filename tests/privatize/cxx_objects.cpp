@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // C++ in per-rank images of the program (tests/privatize): each rank throws
 // and catches its own exception, has its own function-local static std::map
 // and static std::vector in main, and its own global std::vector (whose heap

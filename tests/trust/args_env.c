@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Each rank edits its argument and environment strings in place (strtok
  * writes NULs into them), as a process may: the other ranks must still see
  * the original strings (Open MPI and SMPI give each rank its own copy). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // C++ function-local statics and atexit handlers in every rank (issue
 // 45): each rank constructs its own, and each is destroyed once, with the
 // rank's own contents, when the rank ends (main returns, or exit()).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Ways a rank can end the whole process abruptly; argv[1] picks one, done
  * by rank 1 after it has printed a line (buffered: a pipe) and while rank 0
  * waits for it. Whatever the end, simpi must flush every rank's output,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Erroneous programs: each case (argv[1]) makes one error that MPI
  * implementations may not catch; simpi sees every rank in one process and
  * must report it as an MPI error naming the call and argument, never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Ranks that compute and exchange until stopped (issue 45): each round
  * of work ends with an allreduce; rank 0 creates the file named by its
  * argument once the loop has started, for tests that wait for that state. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A child that rank 0 forks calls MPI (issue 45): the child is an ordinary
  * process, not a rank, and must end with a clear message and status 4
  * (it crashed silently, or was reported as a collective mismatch). The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The host cost of one-sided copies against plain copies (issue 45): rank 0
  * puts 4 MiB of MPI_CHAR into rank 1's window 16 times, each closed by a
  * fence, and the process's CPU time for that is compared with 16 memcpys of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """A random exchange between 2 to 5 ranks that is free of deadlock under
 MPI's rules, as a simpi trace on stdout: each rank computes a little, posts
 one receive per message it will get (all sizes fitting), sends its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every MPI-1 function removed in MPI-3 (and MPI_Info_get, deprecated in
  * MPI-4), called from C and checked (issue 45): real codes still call
  * them, and MPICH still provides them. 2 ranks; rank 0 prints

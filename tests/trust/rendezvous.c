@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rendezvous sends read their data from the sender's buffer when the
  * receive comes (no copy while in flight): from a global array, which is
  * each rank's own (privatized), and from a non-contiguous datatype (packed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Arguments that MPI says are significant only at the root are NULL (or
  * MPI_DATATYPE_NULL) everywhere else, as many programs pass them: gatherv's
  * recvbuf, recvcounts, displs and recvtype, scatterv's sendbuf, sendcounts,

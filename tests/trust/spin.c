@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Runs until stopped: every rank computes and meets the others in a
  * barrier, forever (for the tests of signals and of --trace-out's partial
  * traces). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A rank starts a thread that calls MPI. The program asked for
  * MPI_THREAD_SINGLE, or with -DASK_LEVEL=L for level L: below
  * MPI_THREAD_SERIALIZED simpi must stop with a message naming the call, the

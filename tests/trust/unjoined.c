@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A thread that rank 1 starts and never joins (issue 45): it sleeps in a
  * loop ("sleep") or computes forever ("spin"), while the ranks compute
  * and meet at barriers. Under mpirun the process's end ends the thread;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* An eager send that nobody receives (issue 45): it was sent, and counts
  * so in the summary and the JSON (msgs_sent 1, bytes_sent 4). */
 #include <mpi.h>

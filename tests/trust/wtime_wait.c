@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Waits for MPI_Wtime to advance by 1 ms while doing nothing else: under
  * --cpu=ignore virtual time never moves there, so simpi must stop the run
  * with a message saying why instead of spinning forever. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit test runner: runs every registered test group, or those named on the
  * command line, and exits non-zero if any check failed. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Runner for the context tests alone (built a second time on the ucontext
  * fallback, SIMPI_FORCE_UCONTEXT). */
 #include <stdbool.h>

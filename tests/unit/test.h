@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A minimal test harness for the unit tests: CHECK macros that record
  * failures with file and line, and a registry of test functions. */
 #ifndef SIMPI_TEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for the collective schedules: an independent data-flow
  * execution of each algorithm's rounds (FIFO channels between rank pairs, a
  * round ends when all its receives found their message) checks, for many

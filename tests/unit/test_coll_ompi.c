@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The `ompi` selector against Open MPI 4.1's decision functions, written
  * out here separately from src/mpi/coll/select.c's tables: each function
  * below follows the if/else chain of ompi/mca/coll/tuned/

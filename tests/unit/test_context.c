@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for execution contexts: switching back and forth, callee-saved
  * state and floating point across switches, stack alignment, many contexts
  * from one mapping, guard-page arithmetic and canaries. */

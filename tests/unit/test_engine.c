@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for the engine: time order, deterministic tie-breaking by
  * (rank, kind, per-rank sequence), pools. */
 #include "core/engine.h"

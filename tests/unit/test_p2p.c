@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for the point-to-point models, against formulas worked by hand. */
 #include "net/network.h"
 #include "platform/yaml_load.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for platform loading, overrides, placement and error messages. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Golden replay tests: expected times are worked by hand from the model
  * (docs/models.md) for a platform of one rank per node with
  *   inter: L = 10us, B = 100 MB/s, so T(S) = 10us + S / 1e8 s,

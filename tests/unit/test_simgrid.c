@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for the SimGrid time-independent trace reader: action syntax,
  * datatype sizes, description files, and replay times worked by hand. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Topologies: hop distances and routes checked against breadth-first
  * search on the explicit link graph (built from topology_link_ends) for
  * every pair of nodes of several small shapes of each topology, and a few

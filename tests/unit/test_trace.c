@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for the trace reader: record syntax, sources (single file, .gz,
  * directory, index), streaming queues and error messages. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for src/core/units.c: every unit and prefix, and refusals. */
 #include "core/simtime.h"
 #include "core/units.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Allgather (and allgatherv: with variable counts every block has its own
  * size, coll_vrange). Bruck's algorithm: in round k a rank sends the
  * c = min(2^k, n - 2^k) blocks it holds (its own and the next c - 1 ranks')

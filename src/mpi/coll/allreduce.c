@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Allreduce: recursive doubling (Thakur, Rabenseifner, Gropp 2005). With p2
  * the largest power of two <= n and rem = n - p2, the first 2*rem ranks pair
  * up: even ranks hand their vector to the odd neighbour (round 0) and get the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* All-to-all algorithms; S is the block for each destination,
  * T(S) = L + S / B. */
 #include "mpi/coll/coll.h"

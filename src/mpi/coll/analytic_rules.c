@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Dimemas' analytic collective model: its factors, size rules and default
  * rule per operation (the sim side lives in src/mpi/analytic.c). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Barrier: dissemination (Hensgen, Finkel, Manber). In round k each rank
  * signals rank (me + 2^k) mod n and waits for rank (me - 2^k) mod n;
  * ceil(log2 n) rounds. Cost: ceil(log2 n) T(0). */

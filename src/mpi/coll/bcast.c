@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Broadcast algorithms. v = (me - root) mod n is a rank's distance from the
  * root; T(S) = L + S / B is one message of S bytes without contention. */
 #include "mpi/coll/coll.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Collective algorithms as schedules (DESIGN 4.5): an algorithm tells, for
  * one rank, the sends and receives of each round; a round starts when the
  * previous one has completed. Rounds are generated one at a time, so a rank's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Gather and scatter: linear algorithms, and binomial trees that carry growing (gather) or
  * shrinking (scatter) bundles of blocks. With v = (me - root) mod n, the subtree of v for mask m
  * holds blocks v .. min(v + m, n) - 1. */

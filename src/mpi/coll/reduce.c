@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reduce algorithms. v = (me - root) mod n is a rank's distance from the
  * root; T(S) = L + S / B. */
 #include "mpi/coll/coll.h"

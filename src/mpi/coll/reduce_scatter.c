@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reduce-scatter (and its block form): S is each rank's block of the
  * result, so the vector reduced is n S bytes; T(S) = L + S / B. */
 #include "mpi/coll/coll.h"

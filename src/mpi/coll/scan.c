@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scan and exscan: S is the vector; T(S) = L + S / B. Exscan runs the same
  * schedules (MPICH and Open MPI do). */
 #include "mpi/coll/coll.h"

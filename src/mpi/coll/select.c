@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Registry of collective algorithms, and the selectors that choose one per
  * call from the operation, the communicator size n and the message size:
  * `fixed` (one algorithm per operation, the first registered), `mpich`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPICH's collective selection file (coll_selection.json, the tree MPICH 4
  * reads from MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE), as the `mpich`
  * selector's rules: mpi.coll.selection: FILE. The tree is checked whole

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers shared by the entry points: argument checks, statuses, the stop
  * for functions simpi lacks. */
 #include <stdarg.h>

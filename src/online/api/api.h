@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared declarations of the MPI C API entry points (src/online/api/, one
  * file per chapter of MPI-3.1): request wrappers, argument checks, error
  * reporting through the handlers of errhan.c, and the helpers the chapters

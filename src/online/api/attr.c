@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Caching (MPI-3.1 section 6.7): keyvals and attributes on communicators,
  * datatypes and windows, the predefined attributes of MPI_COMM_WORLD, and
  * the MPI-1 names (Keyval_create, Attr_put...). */

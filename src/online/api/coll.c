@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Collective communication (MPI-3.1 chapter 5) for on-line programs,
  * blocking and non-blocking: timing through the MPI layer's schedules,
  * data through coll_data (see coll_data.h). The variable-count collectives

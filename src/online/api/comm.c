@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Communicators (MPI-3.1 section 6.4): size and rank, duplication, split,
  * creation from groups, comparison, names and info. */
 #include <stdarg.h>

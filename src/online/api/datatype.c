@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Datatypes (MPI-3.1 chapter 4): the entry points over the datatype engine
  * (src/online/datatype/): constructors (with subarrays and distributed
  * arrays), queries, names, commit and free, pack and unpack, envelopes and

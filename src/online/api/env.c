@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The MPI environment (MPI-3.1 chapter 8 and section 12.4): init and
  * finalize, abort, timers, processor name and versions, memory allocation,
  * the thread level, and MPI_Pcontrol (chapter 14). */

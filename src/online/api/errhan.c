@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Error handling (MPI-3.1 sections 8.3 to 8.5): error handlers per
  * communicator (windows and files keep their own), the error classes and
  * their strings, and the classes, codes and strings a program adds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* External interfaces (MPI-3.1 chapter 12): generalized requests and the
  * setting of status fields. */
 #include <stdarg.h>

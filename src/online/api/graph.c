@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Graph and distributed graph topologies and the neighborhood collectives
  * (MPI-3.1 sections 7.5.3 to 7.5.5 and 7.6) for on-line programs. A graph
  * topology is recorded once per communicator (keyed by its context, as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Groups (MPI-3.1 section 6.3): tables of world ranks, their queries and
  * the set operations. */
 #include <stdarg.h>

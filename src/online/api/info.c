@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Info objects (MPI-3.1 chapter 9): keys and values kept per object;
  * simpi acts on no hint. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Intercommunicators (MPI-3.1 section 6.6) for on-line programs: creation
  * from two groups' leaders, merging into an intracommunicator, the remote
  * group's queries, point-to-point between the groups (a send to rank r

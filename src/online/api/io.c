@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI-IO (MPI-3.1 chapter 13) for on-line programs: files on the host file
  * system, opened collectively; views (displacement, etype, filetype, the
  * native or external32 representation); explicit offsets, individual and

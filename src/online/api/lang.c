@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Language interoperability (MPI-3.1 section 17.2.4): handle conversion
  * between C and Fortran (simpi's handles are already integers). */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Point-to-point communication (MPI-3.1 chapter 3) for on-line programs:
  * sends in every mode, receives, probes, persistent requests, waits and
  * tests, cancellation, over the MPI layer's requests with real data. */

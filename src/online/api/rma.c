@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One-sided communication (MPI-3.1 chapter 11) for on-line programs:
  * windows (create, allocate, allocate_shared, dynamic), put, get, the
  * accumulate family, request-based operations, and the three kinds of

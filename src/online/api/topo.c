@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Process topologies (MPI-3.1 chapter 7): Dims_create, Cart_create,
  * coordinates and ranks, shifts, Cart_sub (graphs and neighborhood
  * collectives: graph.c). A topology belongs to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ULFM, the fault-tolerance extension of MPI as MPICH and Open MPI ship it
  * (docs/faults.md): the error classes MPIX_ERR_PROC_FAILED and
  * MPIX_ERR_REVOKED, and MPIX_Comm_revoke, _is_revoked, _shrink, _agree,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The part of simpi linked into every program built with simpicc (from
  * libsimpi_boot.a; the rest of the runtime is the shared libsimpi.so, so
  * that the program's own data segment holds only the program's globals,

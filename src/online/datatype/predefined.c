@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The predefined datatypes of the datatype engine: their sizes, and the
  * reduction operations on them. Each arithmetic type gets the arithmetic,
  * logical and (integers) bitwise operations; pair types get MAXLOC/MINLOC

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Predefined MPI datatypes (sizes) and the reduction operations applied to
  * them (predefined.c), for the datatype engine and the API. */
 #ifndef SIMPI_PREDEFINED_H

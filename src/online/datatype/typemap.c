@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The datatype engine: derived datatypes built by flattening their typemap
  * into byte blocks, their bounds (with MPI-1's sticky markers), packing and
  * unpacking, reference counts, and how each was made (envelopes). The MPI

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The datatype engine's derived types (typemap.c): a derived type is kept
  * flattened as the list of byte blocks of one element, so that packing and
  * unpacking are block copies. Handles are shared by all ranks: a rank's new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A non-periodic 2-D Cartesian halo (the SimGrid trace beside it was
  * written by SMPI 3.32: smpirun -np 6 -trace-ti ./halo 2): each rank exchanges a row with its
  * neighbours above and below by MPI_Sendrecv (MPI_PROC_NULL at the edges)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C half of tests/mpi/f_mixed.f90: functions a Fortran program calls,
  * receiving Fortran handles and converting them (MPI_Comm_f2c,
  * MPI_Request_f2c, MPI_Type_f2c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Run by run-mpi-tests with "-n 5 -v" on 3 ranks: getopt without any
  * reference to optind in the program (then optind is the C library's own,
  * and simpi keeps it per rank around each call). */

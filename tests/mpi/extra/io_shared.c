@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI-IO through the shared file pointer from every rank at once: writes
  * of each rank's mark through MPI_File_write_shared (the order they reach
  * the pointer's keeper decides where each lands), ordered writes, a shared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Run by run-mpi-tests as "bcast.c": a program file named like one of
  * simpi's own sources keeps private per-rank statics all the same. */
 #include <mpi.h>

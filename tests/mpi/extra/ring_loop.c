@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Split-run test (run-parallel-online): the ranks pass a token around a
  * ring for as many rounds as argv[1] says (default 1,000,000), so that a
  * run over several workers exchanges at every window for a long time; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One-sided operations from every rank to the same places, whose result
  * depends on the order they take effect in: sums of doubles of very
  * different sizes (floating-point addition is not associative), MPI_REPLACE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A shared-memory window over MPI_COMM_WORLD: one process gives every rank
  * the others' memory, whatever node they are on; a split run refuses it
  * when the ranks run in different workers (tests/parallel/run-parallel-online). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Interrupt test (run-mpi-tests): rank 0 prints a line (kept in stdio's
  * buffer, as output to a file is) and then computes forever; rank 1 waits
  * for it in MPI_Recv. SIGINT or SIGTERM must stop the run, flush the line,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Interrupt test (run-mpi-tests): both ranks poll with MPI_Iprobe for a
  * message nobody sends, never blocking: SIGTERM must still stop the run.
  * The file argv[1] (if given) exists once they poll. */

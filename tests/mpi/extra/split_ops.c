@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Split-run test (run-parallel-online): user operations whose handles
  * differ between ranks (each rank makes rank % 3 operations it never uses
  * first), used by scan, reduce and allreduce; an all-to-all(w) where some

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Lines on standard error and standard output from every rank at its own
  * virtual times (fprintf, and write() on the descriptors), which a split
  * run (tests/parallel/run-parallel-online) must write in the order one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A token passed around a ring, built separately compiled and linked. */
 #include <mpi.h>
 #include <stdio.h>
