@@ -519,8 +519,9 @@ static int parse_and_run(int argc, char **argv) {
         return EXIT_USAGE;
     }
     if (!np_given) { /* as mpirun's -np: how many ranks is never guessed */
-        fprintf(stderr, "simpi run: -n N (the number of ranks) is required, as mpirun's -np: "
-                        "simpi run -n 4 %s\n",
+        fprintf(stderr,
+                "simpi run: -n N (the number of ranks) is required, as mpirun's -np: "
+                "simpi run -n 4 %s\n",
                 argv[i]);
         return EXIT_USAGE;
     }

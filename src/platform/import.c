@@ -109,30 +109,47 @@ const char *attr(const struct tag *t, const char *key) {
 /* The attributes of SimGrid's elements (simgrid.dtd, platform version 4.1)
  * that simpi imports: those it reads or that only name things, then those
  * SimGrid models and simpi does not (a warning says each is ignored). */
-static const char *const cluster_attrs[] = {
-    "id", "prefix", "suffix", "radical", "speed", "core", "bw", "lat", "topology",
-    "topo_parameters", "router_id", "loopback_bw", "loopback_lat", "bb_bw", "bb_lat",
-    "sharing_policy", "bb_sharing_policy", "limiter_link", "availability_file", "state_file",
-    NULL};
-static const char *const host_attrs[] = {"id",         "speed",      "core",     "pstate",
-                                         "coordinates", "availability_file", "state_file", NULL};
-static const char *const link_attrs[] = {"id",           "bandwidth",    "latency",
-                                         "sharing_policy", "bandwidth_file", "latency_file",
-                                         "state_file",   NULL};
+static const char *const cluster_attrs[] = {"id",
+                                            "prefix",
+                                            "suffix",
+                                            "radical",
+                                            "speed",
+                                            "core",
+                                            "bw",
+                                            "lat",
+                                            "topology",
+                                            "topo_parameters",
+                                            "router_id",
+                                            "loopback_bw",
+                                            "loopback_lat",
+                                            "bb_bw",
+                                            "bb_lat",
+                                            "sharing_policy",
+                                            "bb_sharing_policy",
+                                            "limiter_link",
+                                            "availability_file",
+                                            "state_file",
+                                            NULL};
+static const char *const host_attrs[] = {
+    "id", "speed", "core", "pstate", "coordinates", "availability_file", "state_file", NULL};
+static const char *const link_attrs[] = {
+    "id",           "bandwidth",  "latency", "sharing_policy", "bandwidth_file",
+    "latency_file", "state_file", NULL};
 static const char *const route_attrs[] = {"src", "dst", "gw_src", "gw_dst", "symmetrical", NULL};
 static const char *const router_attrs[] = {"id", "coordinates", NULL};
 static const char *const zone_attrs[] = {"id", "routing", NULL};
 static const char *const ctn_attrs[] = {"id", "direction", NULL};
 static const char *const platform_attrs[] = {"version", NULL};
-static const char *const ignored_attrs[] = {"pstate",       "coordinates",  "limiter_link",
-                                            "availability_file", "state_file", "bandwidth_file",
-                                            "latency_file", NULL};
+static const char *const ignored_attrs[] = {
+    "pstate",     "coordinates",    "limiter_link", "availability_file",
+    "state_file", "bandwidth_file", "latency_file", NULL};
 static const struct {
     const char *tag;
     const char *const *known;
-} element_attrs[] = {{"cluster", cluster_attrs}, {"host", host_attrs},     {"link", link_attrs},
-                     {"route", route_attrs},     {"router", router_attrs}, {"zone", zone_attrs},
-                     {"AS", zone_attrs},         {"link_ctn", ctn_attrs},  {"platform", platform_attrs}};
+} element_attrs[] = {
+    {"cluster", cluster_attrs}, {"host", host_attrs},     {"link", link_attrs},
+    {"route", route_attrs},     {"router", router_attrs}, {"zone", zone_attrs},
+    {"AS", zone_attrs},         {"link_ctn", ctn_attrs},  {"platform", platform_attrs}};
 
 static bool listed(const char *name, const char *const *names) {
     for (int i = 0; names[i]; i++)
