@@ -4,7 +4,10 @@
 #define SIMPI_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
+
+struct sim_error;
 
 #define EXIT_INPUT_ERROR 1
 #define EXIT_USAGE 2
@@ -47,12 +50,31 @@ struct sweep_result {
     int exit_status;
     bool host;                       /* an on-line point: what the host did (docs/online.md) */
     double cpu, lost, waited, steal; /* seconds: computation, others' time, waits, steal */
+    /* seconds, the mean over ranks of compute, p2p, collective and blocked
+     * (from the point's JSON report); has_breakdown when read */
+    double breakdown[4];
+    bool has_breakdown;
 };
+/* Fills r's times, host figures and breakdown from a point's JSON report
+ * (what simpi wrote: one rank per line); what it lacks stays -1 / false. */
+void sweep_read_point(const char *json, struct sweep_result *r);
+/* Copies the file at path (if any) to `to`. */
+void cli_copy_file(const char *path, FILE *to);
+/* The folder of a sweep's per-point reports beside its page: FILE.html ->
+ * FILE-points (created); false, with why, when it cannot be. */
+bool sweep_make_points_dir(const char *html, char *dir, size_t n, struct sim_error *err);
+/* sweep_html.c: the sweep's page: predicted time against each swept value,
+ * each point's breakdown, the table, each point's report linked (points_dir
+ * NULL: none). */
+bool sweep_write_html(const struct sweep *sw, const struct sweep_result *res, const char *html,
+                      const char *points_dir, const char *command, struct sim_error *err);
 int sweep_points(const char *const *sets, int nsets, struct sweep *sw);
 const char **sweep_point(const struct sweep *sw, int p);
 /* Prints the table (and writes the JSON array); returns the first non-zero
  * exit status of a point, or 0. */
 int sweep_report(const struct sweep *sw, const struct sweep_result *res, const char *json);
+/* The label of point p: its swept assignments joined ("inter.latency=2us nodes=4"). */
+void sweep_point_label(const struct sweep *sw, int p, char *buf, size_t len);
 void sweep_free(struct sweep *sw);
 /* Whether every swept key is a seed (--seeds N): the points then share
  * every input but the draw, and a bad input fails them all alike. */
@@ -106,7 +128,6 @@ struct platform *cli_load_platform(const struct platform_opts *o, struct network
 /* Writes trace in (any form simpi reads) as a binary trace out compressed
  * with codec (enum tbin_codec), atomically (`simpi convert`, and `simpi run --trace-out FILE.sbt`).
  */
-struct sim_error;
 bool cli_convert_to_binary(const char *in, const char *out, int codec, struct sim_error *err);
 /* Trace in (any form simpi reads) as an OTF2 archive in the new folder out. */
 bool cli_convert_to_otf2(const char *in, const char *out, struct sim_error *err);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* `simpi replay`: loads the platform and the trace, replays, prints the
  * summary and writes the JSON report. */
+#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -247,7 +248,11 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     if (w && workers_me(w) != 0) /* the first worker reports the run */
         workers_end(w, 0, &err); /* a failure reached the first worker already */
     if (ran) {
-        if (res_out) {
+        if (res_out && o->json) { /* a sweep's point: its own JSON (and report) */
+            rc = report(o, &res, p, t);
+            res_out->predicted = simtime_to_seconds(summary_predicted(res.sim));
+            res_out->end = simtime_to_seconds(summary_end(res.sim, res.status));
+        } else if (res_out) {
             rc = res.status == SIM_INTERRUPTED ? 128 + replay_interrupt_signal
                                                : sim_exit_code(res.status);
             if (res.status != SIM_OK)
@@ -273,6 +278,61 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     trace_close(t);
     if (net_ok) network_destroy(&net);
     platform_free(p);
+    return rc;
+}
+
+/* One replay per sweep point, each writing its JSON (into the folder of
+ * --report's points, or a temporary one) from which its breakdown is read;
+ * then the table, the JSON array and the page. */
+static int replay_sweep(struct replay_opts *o, const struct sweep *sw) {
+    const char *json = o->json, *html = o->analysis.report, *tmpdir = getenv("TMPDIR");
+    char dir[512], points[PATH_MAX], path[PATH_MAX + 32], page[PATH_MAX + 32];
+    struct sim_error err = {0};
+    snprintf(dir, sizeof dir, "%s/simpi-sweep-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (html && !sweep_make_points_dir(html, points, sizeof points, &err)) {
+        fprintf(stderr, "simpi replay: %s\n", err.msg);
+        return EXIT_INPUT_ERROR;
+    }
+    if (!html && !mkdtemp(dir)) {
+        fprintf(stderr, "simpi replay: cannot create a folder in %s: %s\n", dir, strerror(errno));
+        return EXIT_INPUT_ERROR;
+    }
+    bool quiet = o->quiet;
+    o->quiet = true;
+    struct sweep_result *res = xcalloc((size_t)sw->npoints, sizeof *res);
+    int rc = 0;
+    for (int i = 0; i < sw->npoints && !replay_interrupt_signal; i++) {
+        snprintf(path, sizeof path, "%s/point%d.json", html ? points : dir, i);
+        snprintf(page, sizeof page, "%s/point%d.html", points, i);
+        o->json = path;
+        o->analysis.report = html ? page : NULL;
+        replay_once(o, sweep_point(sw, i), sw->nsets, &res[i]);
+        int st = res[i].exit_status;
+        sweep_read_point(path, &res[i]);
+        res[i].exit_status = st;
+        if (!html) unlink(path);
+        if (i == 0 && sweep_only_seeds(sw) && sweep_bad_input(res[0].exit_status)) {
+            struct sim_error why = {0};
+            err_set(&why, SWEEP_INPUT_FAILED);
+            fprintf(stderr, "simpi replay: %s\n", why.msg);
+            o->json = json;
+            report_failure(o, &why);
+            rc = res[0].exit_status;
+            break;
+        }
+    }
+    o->json = json;
+    o->analysis.report = html;
+    o->quiet = quiet;
+    if (!html) rmdir(dir);
+    if (!rc) {
+        rc = replay_interrupt_signal ? 128 + replay_interrupt_signal : sweep_report(sw, res, json);
+        if (html && !sweep_write_html(sw, res, html, points, o->analysis.command, &err)) {
+            fprintf(stderr, "simpi replay: %s\n", err.msg);
+            if (!rc) rc = EXIT_INPUT_ERROR;
+        }
+    }
+    free(res);
     return rc;
 }
 
@@ -303,10 +363,10 @@ int cmd_replay(int argc, char **argv) {
         sweep_free(&sw);
         return replay_once(&o, o.plat.sets, o.plat.nsets, NULL);
     }
-    if (o.analysis.report || o.analysis.paraver || o.analysis.chrome || o.analysis.otf2) {
+    if (o.analysis.paraver || o.analysis.chrome || o.analysis.otf2) {
         fprintf(stderr,
-                "simpi replay: --report, --paraver, --chrome and --otf2 describe one run, not a "
-                "sweep of %d; give one value per --set\n",
+                "simpi replay: --paraver, --chrome and --otf2 describe one run, not a sweep of %d; "
+                "give one value per --set (--report draws a sweep)\n",
                 sw.npoints);
         sweep_free(&sw);
         return EXIT_USAGE;
@@ -317,22 +377,7 @@ int cmd_replay(int argc, char **argv) {
         sweep_free(&sw);
         return EXIT_INPUT_ERROR;
     }
-    struct sweep_result *res = xcalloc((size_t)sw.npoints, sizeof *res);
-    for (int i = 0; i < sw.npoints && !replay_interrupt_signal; i++) {
-        replay_once(&o, sweep_point(&sw, i), sw.nsets, &res[i]);
-        if (i == 0 && sweep_only_seeds(&sw) && sweep_bad_input(res[0].exit_status)) {
-            struct sim_error why = {0};
-            err_set(&why, SWEEP_INPUT_FAILED);
-            fprintf(stderr, "simpi replay: %s\n", why.msg);
-            report_failure(&o, &why);
-            rc = res[0].exit_status;
-            free(res);
-            sweep_free(&sw);
-            return rc;
-        }
-    }
-    rc = replay_interrupt_signal ? 128 + replay_interrupt_signal : sweep_report(&sw, res, o.json);
-    free(res);
+    rc = replay_sweep(&o, &sw);
     sweep_free(&sw);
     return rc;
 }

@@ -77,23 +77,6 @@ static bool built_with_simpicc(const char *path) {
     return found;
 }
 
-/* The first number of a JSON report named `key` ("predicted_time",
- * "end_time", the host's "lost_to_other_programs"...), or -1. */
-static double json_number(const char *path, const char *key) {
-    FILE *f = fopen(path, "r");
-    char line[4096], want[64];
-    snprintf(want, sizeof want, "\"%s\": ", key);
-    double t = -1;
-    while (f && fgets(line, sizeof line, f)) {
-        const char *k = strstr(line, want);
-        if (!k) continue;
-        t = strtod(k + strlen(want), NULL);
-        break;
-    }
-    if (f) fclose(f);
-    return t;
-}
-
 /* Whether the program was started (or a sweep or repeat of it): its
  * runtime, or supervise, writes the --json from then on. */
 static bool program_started;
@@ -104,49 +87,63 @@ static int failure_json(const char *json, const char *app, const char *why, int 
  * program's globals start afresh), then one table and the JSON array. */
 static int run_sweep(char **prog, const struct sweep *sw) {
     program_started = true;
-    const char *json = getenv("SIMPI_JSON"), *tmpdir = getenv("TMPDIR");
-    char *json_copy = json ? xstrdup(json) : NULL;
-    char dir[512];
+    const char *json = getenv("SIMPI_JSON"), *tmpdir = getenv("TMPDIR"),
+               *html = getenv("SIMPI_REPORT");
+    char *json_copy = json ? xstrdup(json) : NULL, *html_copy = html ? xstrdup(html) : NULL;
+    unsetenv("SIMPI_REPORT");
+    char dir[512], points[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/simpi-sweep-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    struct sim_error err = {0};
+    if (html_copy && !sweep_make_points_dir(html_copy, points, sizeof points, &err)) {
+        fprintf(stderr, "simpi run: %s\n", err.msg);
+        free(json_copy);
+        free(html_copy);
+        return EXIT_INPUT_ERROR;
+    }
     if (!mkdtemp(dir)) {
         fprintf(stderr, "simpi run: cannot create a folder in %s: %s\n", dir, strerror(errno));
         free(json_copy);
+        free(html_copy);
         return EXIT_INPUT_ERROR;
     }
     struct sweep_result *res = xcalloc((size_t)sw->npoints, sizeof *res);
     for (int p = 0; p < sw->npoints; p++) {
-        char path[600], *joined = xstrdup("");
+        char path[PATH_MAX + 32], out[PATH_MAX + 32], report[PATH_MAX + 32], *joined = xstrdup("");
         const char **pt = sweep_point(sw, p);
         for (int k = 0; k < sw->nsets; k++) {
             size_t n = strlen(joined);
             joined = xrealloc_or_die(joined, n + strlen(pt[k]) + 2);
             snprintf(joined + n, strlen(pt[k]) + 2, "%s\n", pt[k]);
         }
-        snprintf(path, sizeof path, "%s/point%d.json", dir, p);
+        snprintf(path, sizeof path, "%s/point%d.json", html_copy ? points : dir, p);
+        snprintf(report, sizeof report, "%s/point%d.html", points, p);
+        /* the program's output once (the first point's); the others' kept
+         * beside their reports, or shown only when the point fails */
+        snprintf(out, sizeof out, "%s/point%d.out", html_copy ? points : dir, p);
         fflush(NULL);
         pid_t parent = getpid(), pid = fork();
         if (pid == 0) {
             cli_child_dies_with_parent(parent);
             setenv("SIMPI_SET", joined, 1);
             setenv("SIMPI_JSON", path, 1);
+            if (html_copy) setenv("SIMPI_REPORT", report, 1);
             setenv("SIMPI_QUIET", "1", 1);
             setenv("SIMPI_PROGRESS", "never", 1);
+            if (p > 0 && !freopen(out, "w", stdout)) _exit(127);
             execv(prog[0], prog);
             _exit(127);
         }
         int st = 0;
         if (pid < 0 || waitpid(pid, &st, 0) != pid) st = -1;
+        sweep_read_point(path, &res[p]);
         res[p].exit_status = st == -1        ? EXIT_INPUT_ERROR
                              : WIFEXITED(st) ? WEXITSTATUS(st)
                                              : 128 + WTERMSIG(st);
-        res[p].predicted = json_number(path, "predicted_time");
-        res[p].end = json_number(path, "end_time");
-        res[p].cpu = json_number(path, "computation_cpu");
-        res[p].host = res[p].cpu >= 0;
-        res[p].lost = json_number(path, "lost_to_other_programs");
-        res[p].waited = json_number(path, "waited_for_core");
-        res[p].steal = json_number(path, "steal");
-        unlink(path);
+        if (p > 0 && res[p].exit_status) cli_copy_file(out, stdout);
+        if (!html_copy) {
+            unlink(path);
+            unlink(out);
+        }
         free(joined);
         if (p == 0 && sweep_only_seeds(sw) && sweep_bad_input(res[0].exit_status)) {
             rmdir(dir);
@@ -154,13 +151,22 @@ static int run_sweep(char **prog, const struct sweep *sw) {
             free(res);
             fprintf(stderr, "simpi run: %s\n", SWEEP_INPUT_FAILED);
             free(json_copy);
+            free(html_copy);
             return rc;
         }
     }
     rmdir(dir);
+    if (sw->npoints > 1)
+        fprintf(stderr, "simpi run: the program's output is shown for the first point only%s\n",
+                html_copy ? " (each point's is in its report's folder)" : "");
     int rc = sweep_report(sw, res, json_copy);
+    if (html_copy && !sweep_write_html(sw, res, html_copy, points, getenv("SIMPI_COMMAND"), &err)) {
+        fprintf(stderr, "simpi run: %s\n", err.msg);
+        if (!rc) rc = EXIT_INPUT_ERROR;
+    }
     free(res);
     free(json_copy);
+    free(html_copy);
     return rc;
 }
 
@@ -569,11 +575,11 @@ static int parse_and_run(int argc, char **argv) {
     }
     struct sweep sw;
     if (sweep_points(set_list, nsets, &sw) > 1 &&
-        (getenv("SIMPI_REPORT") || getenv("SIMPI_PARAVER") || getenv("SIMPI_CHROME") ||
-         getenv("SIMPI_OTF2") || getenv("SIMPI_TRACE_OUT"))) {
+        (getenv("SIMPI_PARAVER") || getenv("SIMPI_CHROME") || getenv("SIMPI_OTF2") ||
+         getenv("SIMPI_TRACE_OUT"))) {
         fprintf(stderr,
-                "simpi run: --report, --paraver, --chrome and --trace-out describe one run, not a "
-                "sweep of %d; give one value per --set\n",
+                "simpi run: --paraver, --chrome, --otf2 and --trace-out describe one run, not a "
+                "sweep of %d; give one value per --set (--report draws a sweep)\n",
                 sw.npoints);
         sweep_free(&sw);
         return EXIT_USAGE;

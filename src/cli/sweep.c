@@ -5,9 +5,11 @@
  * into the list of points (each a full list of single-valued --set), and
  * sweep_report prints one table of predicted times and writes the JSON
  * array. Values with brackets (a placement list) are never split. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "core/outfile.h"
@@ -78,8 +80,7 @@ void sweep_free(struct sweep *sw) {
     memset(sw, 0, sizeof *sw);
 }
 
-/* The swept assignments of point p, joined ("inter.latency=2us nodes=4"). */
-static void point_label(const struct sweep *sw, int p, char *buf, size_t len) {
+void sweep_point_label(const struct sweep *sw, int p, char *buf, size_t len) {
     buf[0] = '\0';
     const char **pt = sweep_point(sw, p);
     for (int i = 0; i < sw->nsets; i++) {
@@ -87,6 +88,68 @@ static void point_label(const struct sweep *sw, int p, char *buf, size_t len) {
         size_t used = strlen(buf);
         snprintf(buf + used, len - used, "%s%s", used ? " " : "", pt[i]);
     }
+}
+
+/* The number after "KEY": in line, or -1. */
+static double number_after(const char *line, const char *key) {
+    char want[64];
+    snprintf(want, sizeof want, "\"%s\": ", key);
+    const char *k = strstr(line, want);
+    return k ? strtod(k + strlen(want), NULL) : -1;
+}
+
+void sweep_read_point(const char *json, struct sweep_result *r) {
+    static const char *const parts[4] = {"compute", "p2p", "collective", "blocked"};
+    static const char *const top[] = {"predicted_time",  "end_time",
+                                      "computation_cpu", "lost_to_other_programs",
+                                      "waited_for_core", "steal"};
+    double *into[] = {&r->predicted, &r->end, &r->cpu, &r->lost, &r->waited, &r->steal};
+    for (int k = 0; k < 6; k++)
+        *into[k] = -1;
+    double sum[4] = {0};
+    long ranks = 0;
+    FILE *f = fopen(json, "r");
+    char line[8192];
+    bool in_ranks = false;
+    while (f && fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "  \"ranks\": [", 12))
+            in_ranks = true;
+        else if (in_ranks && !strncmp(line, "  ]", 3))
+            in_ranks = false;
+        else if (in_ranks && strstr(line, "{\"rank\": ")) {
+            for (int k = 0; k < 4; k++)
+                sum[k] += number_after(line, parts[k]);
+            ranks++;
+        }
+        for (int k = 0; k < 6; k++)
+            if (*into[k] < 0) *into[k] = number_after(line, top[k]);
+    }
+    if (f) fclose(f);
+    r->host = r->cpu >= 0;
+    r->has_breakdown = ranks > 0;
+    for (int k = 0; k < 4; k++)
+        r->breakdown[k] = ranks ? sum[k] / (double)ranks : 0;
+}
+
+bool sweep_make_points_dir(const char *html, char *dir, size_t n, struct sim_error *err) {
+    size_t len = strlen(html);
+    if (len > 5 && !strcmp(html + len - 5, ".html")) len -= 5;
+    if ((size_t)snprintf(dir, n, "%.*s-points", (int)len, html) >= n)
+        return err_set(err, "%s: too long a name", html);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return err_set(err, "%s: cannot create the folder of each point's report: %s", dir,
+                       strerror(errno));
+    return true;
+}
+
+void cli_copy_file(const char *path, FILE *to) {
+    FILE *f = fopen(path, "r");
+    char buf[8192];
+    size_t n;
+    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, n, to);
+    if (f) fclose(f);
+    fflush(to);
 }
 
 static const char *status_name(int st) {
@@ -110,7 +173,7 @@ bool sweep_check_platforms(const struct sweep *sw, const char *path, char *why, 
         platform_free(plat);
         if (ok) continue;
         char label[512];
-        point_label(sw, p, label, sizeof label);
+        sweep_point_label(sw, p, label, sizeof label);
         const char *msg = err.set ? err.msg : "the platform could not be built";
         if (check == 1)
             snprintf(why, n, "%s (no point of the sweep was run)", msg);
@@ -207,7 +270,7 @@ int sweep_report(const struct sweep *sw, const struct sweep_result *res, const c
     int rc = 0;
     for (int p = 0; p < sw->npoints; p++) {
         char label[512];
-        point_label(sw, p, label, sizeof label);
+        sweep_point_label(sw, p, label, sizeof label);
         if (res[p].exit_status == 0 && res[p].host)
             printf("%-48s %20.9f  ok       %15.6f  %15.6f\n", label, res[p].predicted, res[p].cpu,
                    res[p].lost);
@@ -248,6 +311,12 @@ int sweep_report(const struct sweep *sw, const struct sweep_result *res, const c
                 res[p].exit_status == 0 ? res[p].predicted : -1.0, res[p].end,
                 status_name(res[p].exit_status), res[p].exit_status);
         json_point_host(out.f, &res[p]);
+        if (res[p].has_breakdown)
+            fprintf(out.f,
+                    ", \"compute\": %.12g, \"p2p\": %.12g, \"collective\": %.12g, "
+                    "\"blocked\": %.12g",
+                    res[p].breakdown[0], res[p].breakdown[1], res[p].breakdown[2],
+                    res[p].breakdown[3]);
         fprintf(out.f, "}%s\n", p + 1 < sw->npoints ? "," : "");
     }
     if (seeds)

@@ -1,0 +1,319 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""simpi's results in Python.
+
+    import simpi
+    r = simpi.load("run.json")          # what `simpi replay/run --json run.json` wrote
+    r.predicted_time                     # seconds
+    r.ranks                              # one row per rank: compute, p2p, collective, ...
+    s = simpi.load_sweep("sweep.json")   # a row per point, a column per swept key
+    r = simpi.replay("app.trace", platform="cluster.yaml", set={"inter.latency": "2us"})
+    r = simpi.run("./heat", n=16, cpu="ignore")
+    s = simpi.sweep("app.trace", {"inter.latency": ["1us", "2us", "4us"]})
+    simpi.plot_ranks(r); simpi.plot_sweep(s, "inter.latency")
+
+Tables are pandas DataFrames when pandas is installed (Debian's
+python3-pandas), lists of dicts otherwise. The plots need matplotlib
+(python3-matplotlib). The simpi command is found in $SIMPI, beside this
+package in an installed tree (PREFIX/bin/simpi), or on PATH.
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+__all__ = ["Result", "SimpiError", "load", "load_sweep", "run", "replay", "sweep",
+           "plot_ranks", "plot_sweep", "plot_breakdown", "executable"]
+
+try:
+    import pandas as _pd
+except ImportError:  # plain lists of dicts without pandas
+    _pd = None
+
+_BREAKDOWN = ["compute", "p2p", "collective", "blocked"]
+
+
+class SimpiError(RuntimeError):
+    """simpi could not run, or the simulation did not complete.
+
+    status is simpi's exit status, stderr what it said, result the Result of
+    a run that ended early (a deadlock, a fault), when simpi wrote one."""
+
+    def __init__(self, message, status=None, stderr="", result=None):
+        super().__init__(message)
+        self.status, self.stderr, self.result = status, stderr, result
+
+
+def _table(rows, columns=None):
+    if _pd is None:
+        return list(rows)
+    return _pd.DataFrame(list(rows), columns=columns)
+
+
+class Matrix:
+    """The communication matrix: messages[i][j] and bytes[i][j] sent from
+    group i to group j (a group is group_size consecutive ranks)."""
+
+    def __init__(self, m):
+        self.groups = m.get("groups", 0)
+        self.group_size = m.get("group_size", 1)
+        n = self.groups
+        msgs, byts = m.get("messages", []), m.get("bytes", [])
+        rows_m = [msgs[i * n:(i + 1) * n] for i in range(n)]
+        rows_b = [byts[i * n:(i + 1) * n] for i in range(n)]
+        if _pd is not None:
+            self.messages, self.bytes = _pd.DataFrame(rows_m), _pd.DataFrame(rows_b)
+        else:
+            self.messages, self.bytes = rows_m, rows_b
+
+    def __repr__(self):
+        return "<simpi.Matrix %d x %d groups of %d ranks>" % (self.groups, self.groups,
+                                                              self.group_size)
+
+
+class Result:
+    """One simulation's results, as `--json` writes them.
+
+    predicted_time   seconds (None when the run did not complete)
+    status           "ok", "deadlock", "error", ...; exit_status simpi's code
+    ranks            one row per rank: rank, compute, p2p, collective, blocked,
+                     finish, messages_sent, bytes_sent, ...
+    collectives      one row per collective operation and algorithm
+    intervals        one row per interval of the interval tree
+    matrix           a Matrix (messages and bytes between groups of ranks)
+    network, simulation, host   dicts as in the JSON
+    raw              the whole JSON object
+    """
+
+    def __init__(self, data, path=None):
+        self.raw, self.path = data, path
+        self.predicted_time = data.get("predicted_time")
+        self.end_time = data.get("end_time")
+        self.status = data.get("status")
+        self.exit_status = data.get("exit_status")
+        self.error = data.get("error", "")
+        self.input = data.get("input")
+        self.platform = data.get("platform")
+        self.ranks = _table(data.get("ranks", []))
+        self.collectives = _table(data.get("collectives", []))
+        self.intervals = _table([{k: v for k, v in i.items() if k != "per_rank"}
+                                 for i in data.get("intervals", [])])
+        self.matrix = Matrix(data.get("matrix", {}))
+        self.network = data.get("network", {})
+        self.simulation = data.get("simulation", {})
+        self.host = data.get("host")
+
+    def breakdown(self):
+        """The mean rank's seconds in compute, p2p, collective and blocked."""
+        ranks = self.raw.get("ranks", [])
+        n = max(len(ranks), 1)
+        return {k: sum(r.get(k, 0) for r in ranks) / n for k in _BREAKDOWN}
+
+    def __repr__(self):
+        t = self.predicted_time
+        return "<simpi.Result %s: %s, %d ranks>" % (
+            self.input, ("%.9g s" % t) if self.status == "ok" else self.status,
+            len(self.raw.get("ranks", [])))
+
+
+def _sweep_rows(points):
+    rows = []
+    for p in points:
+        row = dict(p.get("set", {}))
+        for k, v in p.items():
+            if k == "set":
+                continue
+            if k == "host" and isinstance(v, dict):
+                row.update({"host_" + hk: hv for hk, hv in v.items()})
+            else:
+                row[k] = v
+        if row.get("status") != "ok":
+            row["predicted_time"] = None
+        rows.append(row)
+    return rows
+
+
+def load(path):
+    """A run's JSON report (`--json FILE`) as a Result."""
+    with open(path) as f:
+        data = json.load(f)
+    if isinstance(data, list) or "points" in data:
+        raise ValueError("%s is a sweep's JSON (one entry per point): use simpi.load_sweep"
+                         % path)
+    return Result(data, path)
+
+
+def load_sweep(path):
+    """A sweep's JSON (`--set K=V1,V2,... --json FILE`, or `--seeds N`): one
+    row per point, a column per swept key (its value as given, e.g. "2us"),
+    then predicted_time, end_time, status, exit_status and the mean rank's
+    compute, p2p, collective and blocked seconds."""
+    with open(path) as f:
+        data = json.load(f)
+    if isinstance(data, dict) and "points" in data:
+        data = data["points"]
+    if not isinstance(data, list):
+        raise ValueError("%s is one run's JSON, not a sweep's: use simpi.load" % path)
+    return _table(_sweep_rows(data))
+
+
+def executable():
+    """The simpi command: $SIMPI, the one of this installed tree, or PATH's."""
+    env = os.environ.get("SIMPI")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    # PREFIX/lib/python3*/dist-packages/simpi -> PREFIX/bin/simpi
+    prefix = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(here))))
+    beside = os.path.join(prefix, "bin", "simpi")
+    if os.access(beside, os.X_OK):
+        return beside
+    found = shutil.which("simpi")
+    if found:
+        return found
+    raise SimpiError("simpi not found: set SIMPI=/path/to/simpi or put it on PATH")
+
+
+def _options(platform=None, set=None, options=None, **kw):
+    args = []
+    if platform:
+        args += ["--platform", str(platform)]
+    for k, v in (set or {}).items():
+        if isinstance(v, (list, tuple)):
+            v = ",".join(str(x) for x in v)
+        args += ["--set", "%s=%s" % (k, v)]
+    for k, v in kw.items():
+        if v is None or v is False:
+            continue
+        flag = "--" + k.replace("_", "-")
+        args += [flag] if v is True else [flag, str(v)]
+    return args + list(options or [])
+
+
+def _simulate(command, loader, check):
+    with tempfile.TemporaryDirectory(prefix="simpi-py-") as tmp:
+        out = os.path.join(tmp, "result.json")
+        proc = subprocess.run(command[:2] + ["--json", out] + command[2:],
+                              capture_output=True, text=True)
+        result = loader(out) if os.path.exists(out) and os.path.getsize(out) else None
+    if result is None or (check and proc.returncode != 0):
+        raise SimpiError("%s exited with status %d: %s" % (" ".join(command), proc.returncode,
+                                                           proc.stderr.strip()[-2000:]),
+                         proc.returncode, proc.stderr, result)
+    if not isinstance(result, Result):
+        return result
+    result.stdout, result.stderr = proc.stdout, proc.stderr
+    return result
+
+
+def replay(trace, platform=None, set=None, options=None, check=True, **kw):
+    """Replays a trace (`simpi replay`); returns its Result. set: {key:
+    value} platform overrides; other keywords become options (procs=2 is
+    --procs 2, quiet=True is --quiet); options: more arguments. check: a
+    run that does not complete raises SimpiError (its Result in .result)."""
+    cmd = [executable(), "replay"] + _options(platform, set, options, **kw) + [str(trace)]
+    return _simulate(cmd, load, check)
+
+
+def run(program, n, args=(), platform=None, set=None, options=None, check=True, **kw):
+    """Runs a program built with simpicc on n simulated ranks (`simpi run
+    -n N`); returns its Result; the program's output is in .stdout."""
+    cmd = ([executable(), "run", "-n", str(n)] + _options(platform, set, options, **kw) +
+           [str(program)] + [str(a) for a in args])
+    return _simulate(cmd, load, check)
+
+
+def sweep(target, set, n=None, args=(), platform=None, options=None, **kw):
+    """A sweep: one simulation per combination of set's value lists
+    ({"inter.latency": ["1us", "2us"]}); target a trace, or a program when n
+    is given. Returns load_sweep's table."""
+    verb = ["run", "-n", str(n)] if n is not None else ["replay"]
+    cmd = ([executable()] + verb[:1] + verb[1:] + _options(platform, set, options, **kw) +
+           [str(target)] + [str(a) for a in args])
+    return _simulate(cmd, load_sweep, check=False)
+
+
+def _pyplot():
+    try:
+        import matplotlib
+        if not os.environ.get("DISPLAY") and matplotlib.get_backend().lower() != "agg":
+            matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError as e:
+        raise ImportError("simpi's plots need matplotlib (apt-get install python3-matplotlib)") from e
+
+
+def _rows(table):
+    return table.to_dict("records") if _pd is not None and isinstance(table, _pd.DataFrame) \
+        else list(table)
+
+
+def plot_ranks(result, ax=None):
+    """Each rank's compute, p2p, collective and blocked time as stacked bars."""
+    plt = _pyplot()
+    if ax is None:
+        ax = plt.subplots(figsize=(8, 4))[1]
+    rows = _rows(result.ranks)
+    x = [r["rank"] for r in rows]
+    bottom = [0.0] * len(rows)
+    for part in _BREAKDOWN:
+        h = [r.get(part, 0) for r in rows]
+        ax.bar(x, h, bottom=bottom, label=part, width=0.9)
+        bottom = [b + v for b, v in zip(bottom, h)]
+    ax.set_xlabel("rank")
+    ax.set_ylabel("seconds")
+    ax.set_title("predicted %.6g s" % (result.predicted_time or 0))
+    ax.legend()
+    return ax
+
+
+def plot_sweep(table, key, ax=None, y="predicted_time"):
+    """y (default the predicted time) against swept key, one line per value
+    of the other swept keys."""
+    plt = _pyplot()
+    if ax is None:
+        ax = plt.subplots(figsize=(7, 4))[1]
+    rows = _rows(table)
+    known = {"predicted_time", "end_time", "status", "exit_status"} | set(_BREAKDOWN)
+    others = [k for k in (rows[0] if rows else {}) if k not in known and k != key
+              and not k.startswith("host_")]
+    xs = []
+    for r in rows:
+        if r[key] not in xs:
+            xs.append(r[key])
+    lines = {}
+    for r in rows:
+        label = " ".join("%s=%s" % (k, r[k]) for k in others) or y
+        lines.setdefault(label, []).append((xs.index(r[key]), r.get(y)))
+    for label, pts in lines.items():
+        pts = [(i, v) for i, v in pts if v is not None]
+        ax.plot([i for i, _ in pts], [v for _, v in pts], marker="o", label=label)
+    ax.set_xticks(range(len(xs)))
+    ax.set_xticklabels([str(x) for x in xs])
+    ax.set_xlabel(key)
+    ax.set_ylabel(y + (" (s)" if y in known - {"status", "exit_status"} else ""))
+    if len(lines) > 1:
+        ax.legend()
+    return ax
+
+
+def plot_breakdown(table, ax=None):
+    """Each sweep point's mean rank in compute, p2p, collective, blocked."""
+    plt = _pyplot()
+    if ax is None:
+        ax = plt.subplots(figsize=(8, 4))[1]
+    rows = _rows(table)
+    known = {"predicted_time", "end_time", "status", "exit_status"} | set(_BREAKDOWN)
+    labels = [" ".join("%s=%s" % (k, v) for k, v in r.items()
+                       if k not in known and not k.startswith("host_")) for r in rows]
+    left = [0.0] * len(rows)
+    for part in _BREAKDOWN:
+        w = [r.get(part) or 0 for r in rows]
+        ax.barh(range(len(rows)), w, left=left, label=part)
+        left = [a + b for a, b in zip(left, w)]
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(labels)
+    ax.set_xlabel("seconds (mean rank)")
+    ax.legend()
+    return ax
