@@ -152,6 +152,8 @@ struct pm_totals {
     int64_t rec_skipped;                   /* operations --trace-out could not record */
     uint8_t failed_reading;                /* sim_fail_reading */
     char report[512];
+    struct nic_load nic_top[SIM_NIC_TOP]; /* the worker's busiest interface sides */
+    int32_t nic_top_n;
 };
 
 int32_t (*sim_send_signature_hook)(const struct request *send);
@@ -397,6 +399,8 @@ static void take_totals(struct sim *s, const struct pm_totals *m) {
     s->net_stats.messages += m->net.messages;
     s->net_stats.hops += m->net.hops;
     s->net_transfer += m->net_transfer;
+    interfaces_top_merge(s->nic_top_elsewhere, &s->nic_top_elsewhere_n, SIM_NIC_TOP, m->nic_top,
+                         m->nic_top_n);
     s->unmatched_elsewhere += m->unmatched;
     s->abandoned_requests += m->abandoned;
     for (int i = 0; i < 48; i++)
@@ -573,6 +577,7 @@ static void gather(struct sim *s) {
         memcpy(t.coll_calls, s->coll_calls, sizeof t.coll_calls);
         memcpy(t.analytic_calls, s->coll_analytic_calls, sizeof t.analytic_calls);
         snprintf(t.report, sizeof t.report, "%s", s->report ? s->report : "");
+        t.nic_top_n = sim_busiest_interfaces(s, t.nic_top, SIM_NIC_TOP);
         post(s, 0, &t, sizeof t);
         for (int32_t i = 0; p->sent && i < s->nranks; i++)
             if (p->sent[i].msgs) {

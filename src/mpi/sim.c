@@ -360,6 +360,19 @@ int sim_busiest_links(const struct sim *s, struct link_load *out, int n) {
     return contention_top_links(s->cont, out, n);
 }
 
+static bool node_here(void *ctx, int32_t node) {
+    const struct sim *s = ctx;
+    return !s->worker_of_node || s->worker_of_node[node] == s->worker_me;
+}
+
+int sim_busiest_interfaces(const struct sim *s, struct nic_load *out, int n) {
+    if (!s->nics) return 0;
+    if (n > SIM_NIC_TOP) n = SIM_NIC_TOP;
+    int got = interfaces_top(s->nics, node_here, (void *)s, out, n);
+    interfaces_top_merge(out, &got, n, s->nic_top_elsewhere, s->nic_top_elsewhere_n);
+    return got;
+}
+
 const struct network *sim_network(const struct sim *s) {
     return s->net;
 }

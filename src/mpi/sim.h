@@ -468,6 +468,11 @@ void sim_network_stats(const struct sim *s, struct sim_net_stats *out);
 /* The most loaded links under flow contention (see net/contention.h). */
 struct link_load;
 int sim_busiest_links(const struct sim *s, struct link_load *out, int n);
+/* The busiest sides of the nodes' network interfaces (network.interfaces:
+ * serial), at most SIM_NIC_TOP; 0 when the model has none. */
+#define SIM_NIC_TOP 8
+struct nic_load;
+int sim_busiest_interfaces(const struct sim *s, struct nic_load *out, int n);
 const struct network *sim_network(const struct sim *s);
 
 /* The collectives run, per operation and algorithm (each call counted

@@ -224,9 +224,12 @@ struct sim {
     struct sim_net_stats net_stats;          /* but transfer_seconds: */
     simtime_t net_transfer;      /* summed send-to-receipt times of messages between nodes */
     int64_t unmatched_elsewhere; /* a split run's first worker: the others' unmatched sends */
-    uint64_t records_elsewhere;  /* and the trace records they replayed */
-    bool failed_reading;         /* sim_fail_reading, here or in another worker */
-    int32_t exit_forced;         /* the front end's exit statuses (sim_set_exit_codes) */
+    /* a split run's first worker: the other workers' busiest interface sides */
+    struct nic_load nic_top_elsewhere[SIM_NIC_TOP];
+    int nic_top_elsewhere_n;
+    uint64_t records_elsewhere; /* and the trace records they replayed */
+    bool failed_reading;        /* sim_fail_reading, here or in another worker */
+    int32_t exit_forced;        /* the front end's exit statuses (sim_set_exit_codes) */
     int32_t exit_rank_status;
     /* LogGP costs (platform mpi.send_overhead...): the CPU time the rank
      * that just posted a send still owes (sim_cpu_overhead), and per rank

@@ -13,6 +13,46 @@
 void interfaces_init(struct interfaces *f, int64_t nodes) {
     f->out = xcalloc((size_t)nodes, sizeof *f->out);
     f->in = xcalloc((size_t)nodes, sizeof *f->in);
+    f->nodes = nodes;
+}
+
+/* Whether a is the more loaded (busier, then the lower node, injection first). */
+static bool heavier(const struct nic_load *a, const struct nic_load *b) {
+    if (a->busy != b->busy) return a->busy > b->busy;
+    if (a->node != b->node) return a->node < b->node;
+    return a->ejection < b->ejection;
+}
+
+/* Puts l among the top (*n of at most cap), in order. */
+static void top_insert(struct nic_load *top, int *n, int cap, const struct nic_load *l) {
+    if (l->busy <= 0 || (*n == cap && !heavier(l, &top[cap - 1]))) return;
+    int i = *n < cap ? (*n)++ : cap - 1;
+    while (i > 0 && heavier(l, &top[i - 1])) {
+        top[i] = top[i - 1];
+        i--;
+    }
+    top[i] = *l;
+}
+
+int interfaces_top(const struct interfaces *f, bool (*keep)(void *ctx, int32_t node), void *ctx,
+                   struct nic_load *out, int n) {
+    int got = 0;
+    for (int64_t node = 0; node < f->nodes; node++) {
+        if (keep && !keep(ctx, (int32_t)node)) continue;
+        for (int side = 0; side < 2; side++) {
+            const struct nic_side *sd = side ? &f->in[node] : &f->out[node];
+            struct nic_load l = {(int32_t)node, (uint8_t)side, sd->messages,
+                                 simtime_to_seconds(sd->busy_total)};
+            top_insert(out, &got, n, &l);
+        }
+    }
+    return got;
+}
+
+void interfaces_top_merge(struct nic_load *top, int *n, int cap, const struct nic_load *more,
+                          int m) {
+    for (int i = 0; i < m; i++)
+        top_insert(top, n, cap, &more[i]);
 }
 
 void interfaces_destroy(struct interfaces *f) {
@@ -82,6 +122,8 @@ simtime_t nic_side_reserve(struct nic_side *side, simtime_t now, simtime_t ready
         t = b->to;                                 /* overlaps: try after it */
     }
     insert_busy(side, i, t, len);
+    side->messages++;
+    side->busy_total += len;
     return t;
 }
 

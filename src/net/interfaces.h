@@ -11,6 +11,7 @@
 #ifndef SIMPI_INTERFACES_H
 #define SIMPI_INTERFACES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/simtime.h"
@@ -26,11 +27,30 @@ struct nic_busy {
 struct nic_side {
     struct nic_busy busy[NIC_INTERVALS + 1]; /* disjoint, in time order, none touching */
     uint32_t n;
+    uint32_t messages;    /* reservations made (a report's load; wraps past 2^32) */
+    simtime_t busy_total; /* the lengths reserved */
 };
 
 struct interfaces {
     struct nic_side *out, *in; /* per node: injection, ejection */
+    int64_t nodes;
 };
+
+/* One side's load over the run, for reports. */
+struct nic_load {
+    int32_t node;
+    uint8_t ejection; /* 0: injection side, 1: ejection side */
+    uint32_t messages;
+    double busy; /* seconds reserved */
+};
+/* The n most loaded sides (by busy time, then node and side), of the nodes
+ * for which keep(ctx, node) holds (NULL: all); returns how many. */
+int interfaces_top(const struct interfaces *f, bool (*keep)(void *ctx, int32_t node), void *ctx,
+                   struct nic_load *out, int n);
+/* Merges the loads `more` (m of them) into top (*n of at most cap), by the
+ * same order. */
+void interfaces_top_merge(struct nic_load *top, int *n, int cap, const struct nic_load *more,
+                          int m);
 
 void interfaces_init(struct interfaces *f, int64_t nodes);
 void interfaces_destroy(struct interfaces *f);

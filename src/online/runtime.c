@@ -879,6 +879,8 @@ static void read_settings(struct settings *st) {
     st->analysis.otf2 = env_copy("SIMPI_OTF2");
     st->analysis.timeline_ranks = env_copy("SIMPI_TIMELINE_RANKS");
     st->analysis.command = env_copy("SIMPI_COMMAND");
+    /* --cpu=ignore: no computation is charged, so efficiency is not measured */
+    st->analysis.cpu_not_measured = st->cpu && !strcmp(st->cpu, "ignore");
     st->trace_out = env_copy("SIMPI_TRACE_OUT");
     st->transport = env_copy("SIMPI_TRANSPORT_HELPER");
     const char *placement = getenv("SIMPI_PLACEMENT");

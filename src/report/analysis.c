@@ -10,11 +10,13 @@
 #include "core/pool.h"
 #include "core/units.h"
 #include "report/analysis_internal.h"
+#include "report/phases.h"
 
 struct analysis {
     struct sim *sim;
     struct sim_observer obs;
     struct intervals iv;
+    struct phases phases; /* the calls' phases, when the program marks none */
     struct comm_matrix matrix;
     struct paraver *pv;
     struct chrome *chrome;
@@ -26,6 +28,7 @@ struct analysis {
 static void on_period(void *ctx, const struct sim_period *p) {
     struct analysis *a = ctx;
     intervals_period(&a->iv, p);
+    phases_period(&a->phases, p);
     if (a->pv) paraver_period(a->pv, p);
     if (a->chrome) chrome_period(a->chrome, p);
     if (a->otf2) chrome_period(a->otf2, p);
@@ -69,6 +72,7 @@ static void on_message(void *ctx, const struct sim_message *m) {
 
 static void on_interval(void *ctx, int32_t rank, simtime_t t, const char *name) {
     struct analysis *a = ctx;
+    phases_marked(&a->phases);
     int32_t node = name ? intervals_enter(&a->iv, rank, t, name) : intervals_leave(&a->iv, rank, t);
     if (a->pv) paraver_interval(a->pv, rank, t, node);
     if (a->chrome) chrome_interval(a->chrome, rank, t, name);
@@ -84,6 +88,7 @@ static void on_finish(void *ctx, int32_t rank, simtime_t t) {
         chrome_interval(a->otf2, rank, t, NULL);
     if (open && a->pv) paraver_interval(a->pv, rank, t, 0);
     intervals_finish(&a->iv, rank, t);
+    if (phases_finished(&a->phases, rank, t)) phases_rebuild(&a->phases, &a->iv);
 }
 
 /* --- a split run: each worker's observations, merged in the first --- */
@@ -184,6 +189,8 @@ struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,
     a->report = o->report;
     a->command = o->command;
     intervals_init(&a->iv, sim_size(s));
+    a->iv.cpu_not_measured = o->cpu_not_measured;
+    phases_init(&a->phases, s);
     int32_t n = sim_size(s);
     a->matrix.groups = n < MATRIX_GROUPS ? n : MATRIX_GROUPS;
     a->matrix.group_size = (n + a->matrix.groups - 1) / a->matrix.groups;
@@ -206,6 +213,7 @@ struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,
 
 bool analysis_finish(struct analysis *a, const struct run_info *info, struct sim_error *err) {
     sim_set_observer(a->sim, NULL);
+    phases_free(&a->phases); /* kept no longer (a run that did not end) */
     intervals_integrate(&a->iv, a->sim);
     bool ok = true;
     size_t nfaults;
@@ -242,6 +250,7 @@ void analysis_free(struct analysis *a) {
     if (a->otf2) chrome_close(a->otf2, NULL);
     timeline_free(a->tl);
     intervals_free(&a->iv);
+    phases_free(&a->phases);
     free(a->matrix.msgs);
     free(a->matrix.bytes);
     free(a);
@@ -263,8 +272,13 @@ static void print_interval(FILE *out, const struct analysis *a, int32_t i) {
     int64_t entries = 0;
     for (int32_t r = 0; r < a->iv.nranks; r++)
         entries += a->iv.nodes[i].rank[r].entries;
-    fprintf(out, "  %4d %-26s %9lld %14s %9.1f%% %14s %14s %14s %14s\n", i, name,
-            (long long)entries, units_format_time(t.time, time, sizeof time), 100.0 * t.efficiency,
+    char eff[16];
+    if (a->iv.cpu_not_measured)
+        snprintf(eff, sizeof eff, "not measured");
+    else
+        snprintf(eff, sizeof eff, "%.1f%%", 100.0 * t.efficiency);
+    fprintf(out, "  %4d %-26s %9lld %14s %*s %14s %14s %14s %14s\n", i, name, (long long)entries,
+            units_format_time(t.time, time, sizeof time), a->iv.cpu_not_measured ? 12 : 10, eff,
             secs(t.lost, lost, sizeof lost), secs(t.idle, idle, sizeof idle),
             secs(t.imbalance, imb, sizeof imb), secs(t.sync_loss, sync, sizeof sync));
 }
@@ -300,8 +314,9 @@ void analysis_print(const struct analysis *a, FILE *out) {
     qsort(order, (size_t)iv->nnodes - 1, sizeof *order, by_lost);
     fprintf(out, "\nintervals by lost time (lost = time x ranks - computation; summed over "
                  "ranks):\n");
-    fprintf(out, "  %4s %-26s %9s %14s %10s %14s %14s %14s %14s\n", "id", "interval", "entries",
-            "time", "efficiency", "lost", "idle", "imbalance", "sync loss");
+    fprintf(out, "  %4s %-26s %9s %14s %*s %14s %14s %14s %14s\n", "id", "interval", "entries",
+            "time", iv->cpu_not_measured ? 12 : 10, "efficiency", "lost", "idle", "imbalance",
+            "sync loss");
     print_interval(out, a, 0);
     for (int32_t k = 0; k < iv->nnodes - 1 && k < TOP_INTERVALS; k++)
         print_interval(out, a, order[k].node);
@@ -370,11 +385,16 @@ void analysis_interval_json(const struct intervals *iv, int32_t i, FILE *f, bool
     fprintf(f,
             ", \"entries\": %lld, \"ranks\": %d, \"time\": %.12g, \"cpu\": %.12g, \"comm\": "
             "%.12g, \"p2p\": %.12g, \"other\": %.12g, \"idle\": %.12g, \"imbalance\": %.12g, "
-            "\"sync_loss\": %.12g, \"overlap\": %.12g, \"lost\": %.12g, \"efficiency\": %.12g, "
-            "\"collective_calls\": %lld, \"collective_spread\": {\"total\": %.12g, \"max\": "
-            "%.12g}, \"collectives\": {",
+            "\"sync_loss\": %.12g, \"overlap\": %.12g, \"lost\": %.12g, \"efficiency\": ",
             (long long)entries, t.ranks, analysis_seconds(t.time), t.cpu, t.comm, t.p2p, t.other,
-            t.idle, t.imbalance, t.sync_loss, t.overlap, t.lost, t.efficiency,
+            t.idle, t.imbalance, t.sync_loss, t.overlap, t.lost);
+    if (iv->cpu_not_measured)
+        fputs("null", f); /* --cpu=ignore: not measured */
+    else
+        fprintf(f, "%.12g", t.efficiency);
+    fprintf(f,
+            ", \"collective_calls\": %lld, \"collective_spread\": {\"total\": %.12g, \"max\": "
+            "%.12g}, \"collectives\": {",
             (long long)n->coll_calls, analysis_seconds(n->spread_sum),
             analysis_seconds(n->spread_max));
     for (int k = 0; k < COLL_KINDS; k++)

@@ -23,6 +23,7 @@ struct analysis_opts {
     const char *otf2;           /* --otf2 DIR (DIR/traces.otf2) */
     const char *timeline_ranks; /* --timeline-ranks LIST ("0,4,8-11"); NULL: default */
     const char *command;        /* the command line, shown in the report */
+    bool cpu_not_measured;      /* --cpu=ignore: no computation, so no efficiency */
 };
 
 struct analysis;

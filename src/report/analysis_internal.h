@@ -57,7 +57,8 @@ struct intervals {
     size_t colls_cap, colls_used;
     int64_t unbalanced; /* interval ends without a begin, intervals left open */
     char first_unbalanced[256];
-    bool too_many; /* MAX_INTERVALS reached */
+    bool too_many;         /* MAX_INTERVALS reached */
+    bool cpu_not_measured; /* --cpu=ignore: efficiency is not measured */
     bool integrated;
     bool merged; /* a split run's first worker took other workers' intervals in */
     /* a split run's first worker: the last blob's nodes in this tree

@@ -19,6 +19,7 @@
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "net/contention.h"
+#include "net/interfaces.h"
 #include "report/analysis_internal.h"
 
 #define BAR_GROUPS 512
@@ -307,6 +308,13 @@ static void json_links(FILE *f, const struct sim *s) {
         fprintf(f, ", \"busy\": %.9g, \"bytes\": %.9g, \"capacity\": %.9g}", top[i].busy,
                 top[i].bytes, top[i].capacity);
     }
+    fputs("], \"interfaces\": [", f);
+    struct nic_load nics[TOP_LINKS];
+    n = sim_busiest_interfaces(s, nics, TOP_LINKS);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s{\"node\": %d, \"side\": \"%s\", \"busy\": %.9g, \"messages\": %u}",
+                i ? "," : "", nics[i].node, nics[i].ejection ? "ejection" : "injection",
+                nics[i].busy, nics[i].messages);
     fputs("]", f);
 }
 

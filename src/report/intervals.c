@@ -179,8 +179,16 @@ static void colls_remove(struct intervals *iv, size_t h) {
 
 /* Every member has finished the call: its spread, and each member's wait
  * for the last to enter. */
-static void coll_complete(struct intervals *iv, struct pending_coll *pc, int32_t node) {
-    struct inode *n = &iv->nodes[node];
+/* A call all members made: counted in the interval of the member that
+ * entered it last (the latest entry, then the highest rank), whichever order
+ * the members were seen in (a split run's workers see them in another). */
+static void coll_complete(struct intervals *iv, struct pending_coll *pc) {
+    int32_t last = 0;
+    for (int32_t i = 1; i < pc->arrived; i++)
+        if (pc->entry[i] > pc->entry[last] ||
+            (pc->entry[i] == pc->entry[last] && pc->rank[i] > pc->rank[last]))
+            last = i;
+    struct inode *n = &iv->nodes[pc->node[last]];
     simtime_t spread = pc->last_exit - pc->first_exit;
     n->spread_sum += spread;
     if (spread > n->spread_max) n->spread_max = spread;
@@ -224,7 +232,7 @@ static void coll_note(struct intervals *iv, const struct sim_period *p, int32_t 
     if (p->end > pc->last_exit) pc->last_exit = p->end;
     if (p->begin > pc->last_entry) pc->last_entry = p->begin;
     if (pc->arrived < pc->members) return;
-    coll_complete(iv, pc, node);
+    coll_complete(iv, pc);
     colls_remove(iv, h);
     free_pending(pc);
 }
@@ -313,8 +321,7 @@ static void coll_merge(struct intervals *iv, const struct packed_coll *c, const 
     if (c->last_exit > pc->last_exit) pc->last_exit = c->last_exit;
     if (c->last_entry > pc->last_entry) pc->last_entry = c->last_entry;
     if (pc->arrived < pc->members) return;
-    /* counted where the last member's call ended, as coll_note does */
-    coll_complete(iv, pc, pc->node[pc->arrived - 1]);
+    coll_complete(iv, pc);
     colls_remove(iv, h);
     free_pending(pc);
 }

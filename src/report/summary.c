@@ -11,6 +11,7 @@
 #include "core/pool.h"
 #include "core/units.h"
 #include "net/contention.h"
+#include "net/interfaces.h"
 #include "report/analysis.h"
 
 #define TABLE_MAX_RANKS 16
@@ -183,6 +184,14 @@ static void print_network(FILE *out, const struct sim *s) {
                 units_format_size((int64_t)top[i].bytes, bytes, sizeof bytes),
                 run > 0 ? 100 * top[i].bytes / (top[i].capacity * run) : 0);
     }
+    if (n) return;
+    struct nic_load nics[BUSIEST_SHOWN]; /* no link model: the interfaces' busiest sides */
+    int k = sim_busiest_interfaces(s, nics, BUSIEST_SHOWN);
+    for (int i = 0; i < k; i++)
+        fprintf(out, "  %s node %d's %s: busy %.1f%% of the run, %u messages\n",
+                i ? "                   " : "busiest interfaces:", nics[i].node,
+                nics[i].ejection ? "ejection" : "injection", run > 0 ? 100 * nics[i].busy / run : 0,
+                nics[i].messages);
 }
 
 /* How each rank has its own globals, and what remapping them cost the
@@ -404,6 +413,13 @@ static void json_network(FILE *f, const struct sim *s) {
         fprintf(f, ", \"busy\": %.12g, \"bytes\": %.12g, \"utilisation\": %.6g}", top[i].busy,
                 top[i].bytes, run > 0 ? top[i].bytes / (top[i].capacity * run) : 0);
     }
+    fputs("], \"busiest_interfaces\": [", f);
+    struct nic_load nics[BUSIEST_SHOWN];
+    int k = sim_busiest_interfaces(s, nics, BUSIEST_SHOWN);
+    for (int i = 0; i < k; i++)
+        fprintf(f, "%s{\"node\": %d, \"side\": \"%s\", \"busy\": %.12g, \"messages\": %u}",
+                i ? ", " : "", nics[i].node, nics[i].ejection ? "ejection" : "injection",
+                nics[i].busy, nics[i].messages);
     fprintf(f, "]},\n");
 }
 

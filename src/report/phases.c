@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Phases found in a program that marks no intervals (docs/analysis.md,
+ * "Phases found from the calls"): each rank's periods (computation and MPI
+ * calls) are kept while the run goes; at its end, the longest stretch of
+ * each rank's sequence that repeats with a fixed period is its main loop,
+ * one repetition an iteration, and the calls before and after it are
+ * phases of their own. The interval tree is then built again from the kept
+ * periods with these intervals entered and left, as if the program had
+ * marked them: whole program > before the loop, main loop > iteration (one
+ * entry per repetition), after the loop. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pool.h"
+#include "report/analysis_internal.h"
+#include "report/phases.h"
+
+/* Periods kept at most (about 56 B each), and ranks beyond which nothing
+ * is kept: the largest runs keep their memory. */
+#define PHASES_MAX_PERIODS (1u << 20)
+#define PHASES_MAX_RANKS 65536
+/* The middle window searched for the loop's body, and the longest body;
+ * without a loop there, the start searched for short bodies */
+#define SEARCH_WINDOW 8192
+#define MAX_BODY 2048
+#define SHORT_WINDOW 2048
+#define SHORT_BODY 128
+#define MIN_REPEATS 3
+
+void phases_init(struct phases *ph, const struct sim *s) {
+    memset(ph, 0, sizeof *ph);
+    ph->nranks = sim_size(s);
+    if (ph->nranks > PHASES_MAX_RANKS) {
+        ph->off = true;
+        return;
+    }
+    ph->finish = xcalloc((size_t)ph->nranks, sizeof *ph->finish);
+    ph->done = xcalloc((size_t)ph->nranks, sizeof *ph->done);
+    for (int32_t r = 0; r < ph->nranks; r++)
+        ph->owned += sim_owns(s, r);
+}
+
+void phases_free(struct phases *ph) {
+    free(ph->log);
+    free(ph->finish);
+    free(ph->done);
+    memset(ph, 0, sizeof *ph);
+    ph->off = true;
+}
+
+static void give_up(struct phases *ph) {
+    free(ph->log);
+    ph->log = NULL;
+    ph->n = ph->cap = 0;
+    ph->off = true;
+}
+
+void phases_period(struct phases *ph, const struct sim_period *p) {
+    if (ph->off) return;
+    if (ph->n == ph->cap) {
+        if (ph->cap >= PHASES_MAX_PERIODS) {
+            give_up(ph);
+            return;
+        }
+        ph->cap = ph->cap ? 2 * ph->cap : 4096;
+        ph->log = xrealloc_or_die(ph->log, sizeof *ph->log * ph->cap);
+    }
+    ph->log[ph->n++] = *p;
+}
+
+void phases_marked(struct phases *ph) {
+    give_up(ph); /* the program's own intervals */
+}
+
+bool phases_finished(struct phases *ph, int32_t rank, simtime_t t) {
+    if (ph->off || rank < 0 || rank >= ph->nranks || ph->done[rank]) return false;
+    ph->done[rank] = true;
+    ph->finish[rank] = t;
+    return ++ph->finished == ph->owned;
+}
+
+static uint32_t token_of(const struct sim_period *p) {
+    return (uint32_t)p->state << 16 | (uint32_t)p->call << 8 | (uint32_t)(uint8_t)(p->coll + 1);
+}
+
+/* The longest stretch of tok[0..n) where tok[i] == tok[i + len]: its start
+ * and length. */
+static size_t stretch(const uint32_t *tok, size_t n, size_t len, size_t *start) {
+    size_t best = 0, run = 0;
+    *start = 0;
+    for (size_t i = 0; i + len < n; i++) {
+        run = tok[i] == tok[i + len] ? run + 1 : 0;
+        if (run > best) {
+            best = run;
+            *start = i + 1 - run;
+        }
+    }
+    return best;
+}
+
+/* The smallest period of w[0..m) (m - the longest proper border, by the
+ * prefix function). */
+static size_t smallest_period(const uint32_t *w, size_t m, size_t *border) {
+    border[0] = 0;
+    for (size_t i = 1, k = 0; i < m; i++) {
+        while (k > 0 && w[i] != w[k])
+            k = border[k - 1];
+        if (w[i] == w[k]) k++;
+        border[i] = k;
+    }
+    return m - border[m - 1];
+}
+
+/* The loop of one rank's sequence: its body's length, first period and
+ * repetitions (0 when none repeats MIN_REPEATS times). The body is the
+ * smallest period of the sequence's middle (a window of SEARCH_WINDOW),
+ * else the best of the short bodies over the sequence's start; each rank
+ * alone, so that a split run finds what one process finds. */
+static size_t find_loop(const uint32_t *tok, size_t n, size_t *border, size_t *start,
+                        size_t *repeats) {
+    size_t body = 0, covered = 0, m = n < SEARCH_WINDOW ? n : SEARCH_WINDOW;
+    *repeats = 0;
+    if (n < MIN_REPEATS) return 0;
+    size_t p = smallest_period(tok + (n - m) / 2, m, border);
+    if (p * MIN_REPEATS <= m && p <= MAX_BODY) {
+        body = p;
+    } else { /* no loop through the middle: the body covering most of the start */
+        size_t window = n < SHORT_WINDOW ? n : SHORT_WINDOW;
+        for (size_t len = 1; len <= SHORT_BODY && len * MIN_REPEATS <= window; len++) {
+            size_t s0, run = stretch(tok, window, len, &s0);
+            if (run + len > covered) body = len, covered = run + len;
+        }
+    }
+    if (!body) return 0;
+    covered = stretch(tok, n, body, start) + body; /* over the whole sequence */
+    *repeats = covered / body;
+    return *repeats >= MIN_REPEATS ? body : 0;
+}
+
+/* Where each rank's intervals begin and end, in its own periods' numbers. */
+struct rank_loop {
+    size_t first, body, repeats, count; /* count: the rank's periods */
+    size_t next;                        /* periods of the rank replayed so far */
+    simtime_t last_end;
+};
+
+/* Enters and leaves rank r's intervals due before its period number k. */
+static void boundaries(struct intervals *iv, struct rank_loop *l, int32_t r, size_t k,
+                       simtime_t t) {
+    size_t end = l->first + l->body * l->repeats;
+    if (k == 0 && l->first > 0) intervals_enter(iv, r, t, "before the loop");
+    if (k == l->first) {
+        if (l->first > 0) intervals_leave(iv, r, t);
+        intervals_enter(iv, r, t, "main loop");
+        intervals_enter(iv, r, t, "iteration");
+    } else if (k > l->first && k < end && (k - l->first) % l->body == 0) {
+        intervals_leave(iv, r, t);
+        intervals_enter(iv, r, t, "iteration");
+    } else if (k == end) {
+        intervals_leave(iv, r, t);
+        intervals_leave(iv, r, t);
+        if (k < l->count) intervals_enter(iv, r, t, "after the loop");
+    }
+}
+
+static bool find_loops(const struct phases *ph, struct rank_loop *loops) {
+    uint32_t *tok = xmalloc(sizeof *tok * (ph->n ? ph->n : 1));
+    size_t *at = xcalloc((size_t)ph->nranks + 1, sizeof *at);
+    for (size_t i = 0; i < ph->n; i++)
+        at[ph->log[i].rank + 1]++;
+    for (int32_t r = 0; r < ph->nranks; r++)
+        at[r + 1] += at[r];
+    size_t *fill = xmalloc(sizeof *fill * ((size_t)ph->nranks + 1));
+    memcpy(fill, at, sizeof *fill * ((size_t)ph->nranks + 1));
+    for (size_t i = 0; i < ph->n; i++)
+        tok[fill[ph->log[i].rank]++] = token_of(&ph->log[i]);
+    bool any = false;
+    size_t *border = xmalloc(sizeof *border * SEARCH_WINDOW);
+    for (int32_t r = 0; r < ph->nranks; r++) {
+        struct rank_loop *l = &loops[r];
+        l->count = at[r + 1] - at[r];
+        l->body = find_loop(tok + at[r], l->count, border, &l->first, &l->repeats);
+        any |= l->body > 0;
+    }
+    free(border);
+    free(fill);
+    free(at);
+    free(tok);
+    return any;
+}
+
+bool phases_rebuild(struct phases *ph, struct intervals *iv) {
+    if (ph->off || ph->finished != ph->owned || iv->nnodes != 1) return false;
+    struct rank_loop *loops = xcalloc((size_t)ph->nranks, sizeof *loops);
+    if (!find_loops(ph, loops)) {
+        free(loops);
+        return false;
+    }
+    bool unmeasured = iv->cpu_not_measured;
+    intervals_free(iv);
+    intervals_init(iv, ph->nranks);
+    iv->cpu_not_measured = unmeasured;
+    for (size_t i = 0; i < ph->n; i++) {
+        const struct sim_period *p = &ph->log[i];
+        struct rank_loop *l = &loops[p->rank];
+        if (l->body) boundaries(iv, l, p->rank, l->next, p->begin);
+        l->next++;
+        l->last_end = p->end;
+        intervals_period(iv, p);
+    }
+    for (int32_t r = 0; r < ph->nranks; r++) {
+        struct rank_loop *l = &loops[r];
+        if (!ph->done[r]) continue;
+        if (l->body && l->first + l->body * l->repeats == l->count) /* the loop ends the rank */
+            boundaries(iv, l, r, l->count, l->last_end);
+        while (iv->track[r].depth > 0) /* "after the loop" ends with the rank */
+            intervals_leave(iv, r, ph->finish[r]);
+        intervals_finish(iv, r, ph->finish[r]);
+    }
+    free(loops);
+    give_up(ph);
+    return true;
+}
