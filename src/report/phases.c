@@ -15,9 +15,9 @@
 #include "report/analysis_internal.h"
 #include "report/phases.h"
 
-/* Periods kept at most (about 56 B each), and ranks beyond which nothing
- * is kept: the largest runs keep their memory. */
-#define PHASES_MAX_PERIODS (1u << 20)
+/* Bytes of periods kept at most (about 10 a period, encoded), and ranks
+ * beyond which nothing is kept: the largest runs keep their memory. */
+#define PHASES_MAX_BYTES ((size_t)1 << 26)
 #define PHASES_MAX_RANKS 65536
 /* The middle window searched for the loop's body, and the longest body;
  * without a loop there, the start searched for short bodies */
@@ -35,6 +35,7 @@ void phases_init(struct phases *ph, const struct sim *s) {
         return;
     }
     ph->finish = xcalloc((size_t)ph->nranks, sizeof *ph->finish);
+    ph->last_end = xcalloc((size_t)ph->nranks, sizeof *ph->last_end);
     ph->done = xcalloc((size_t)ph->nranks, sizeof *ph->done);
     for (int32_t r = 0; r < ph->nranks; r++)
         ph->owned += sim_owns(s, r);
@@ -43,6 +44,7 @@ void phases_init(struct phases *ph, const struct sim *s) {
 void phases_free(struct phases *ph) {
     free(ph->log);
     free(ph->finish);
+    free(ph->last_end);
     free(ph->done);
     memset(ph, 0, sizeof *ph);
     ph->off = true;
@@ -51,21 +53,94 @@ void phases_free(struct phases *ph) {
 static void give_up(struct phases *ph) {
     free(ph->log);
     ph->log = NULL;
-    ph->n = ph->cap = 0;
+    ph->len = ph->cap = 0;
     ph->off = true;
 }
 
+/* --- the periods, encoded: rank, begin after the rank's last end, length
+ * (LEB128 varints), state, call and collective, then what is not zero --- */
+
+enum { HAS_SYNC = 1, HAS_OVERLAP = 2, HAS_COLL = 4, BEFORE_LAST = 8 };
+
+static uint8_t *put_varint(uint8_t *o, uint64_t v) {
+    while (v >= 0x80) {
+        *o++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *o++ = (uint8_t)v;
+    return o;
+}
+
+static const uint8_t *get_varint(const uint8_t *i, uint64_t *v) {
+    uint64_t x = 0;
+    for (int shift = 0;; shift += 7) {
+        x |= (uint64_t)(*i & 0x7f) << shift;
+        if (!(*i++ & 0x80)) break;
+    }
+    *v = x;
+    return i;
+}
+
+/* Encodes p after the rank's last end (*last), into o (room for 64 bytes). */
+static uint8_t *encode(uint8_t *o, const struct sim_period *p, simtime_t *last) {
+    uint8_t flags = (p->sync_loss ? HAS_SYNC : 0) | (p->overlap ? HAS_OVERLAP : 0) |
+                    (p->coll_id || p->coll_members ? HAS_COLL : 0) |
+                    (p->begin < *last ? BEFORE_LAST : 0);
+    o = put_varint(o, (uint64_t)p->rank);
+    *o++ = flags;
+    *o++ = p->state;
+    *o++ = p->call;
+    *o++ = (uint8_t)p->coll;
+    o = put_varint(o, flags & BEFORE_LAST ? (uint64_t)(*last - p->begin)
+                                          : (uint64_t)(p->begin - *last));
+    o = put_varint(o, (uint64_t)(p->end - p->begin));
+    if (flags & HAS_SYNC) o = put_varint(o, (uint64_t)p->sync_loss);
+    if (flags & HAS_OVERLAP) o = put_varint(o, (uint64_t)p->overlap);
+    if (flags & HAS_COLL) {
+        o = put_varint(o, p->coll_id);
+        o = put_varint(o, (uint64_t)p->coll_members);
+    }
+    *last = p->end;
+    return o;
+}
+
+/* Decodes the period at i (last: each rank's last end so far); returns
+ * what follows. */
+static const uint8_t *decode(const uint8_t *i, struct sim_period *p, simtime_t *last) {
+    uint64_t v;
+    memset(p, 0, sizeof *p);
+    i = get_varint(i, &v);
+    p->rank = (int32_t)v;
+    uint8_t flags = *i++;
+    p->state = *i++;
+    p->call = *i++;
+    p->coll = (int8_t)*i++;
+    i = get_varint(i, &v);
+    p->begin = flags & BEFORE_LAST ? last[p->rank] - (simtime_t)v : last[p->rank] + (simtime_t)v;
+    i = get_varint(i, &v);
+    p->end = p->begin + (simtime_t)v;
+    if (flags & HAS_SYNC) i = get_varint(i, &v), p->sync_loss = (simtime_t)v;
+    if (flags & HAS_OVERLAP) i = get_varint(i, &v), p->overlap = (simtime_t)v;
+    if (flags & HAS_COLL) {
+        i = get_varint(i, &p->coll_id);
+        i = get_varint(i, &v);
+        p->coll_members = (int32_t)v;
+    }
+    last[p->rank] = p->end;
+    return i;
+}
+
 void phases_period(struct phases *ph, const struct sim_period *p) {
-    if (ph->off) return;
-    if (ph->n == ph->cap) {
-        if (ph->cap >= PHASES_MAX_PERIODS) {
+    if (ph->off || p->rank < 0 || p->rank >= ph->nranks) return;
+    if (ph->cap - ph->len < 64) {
+        if (ph->cap >= PHASES_MAX_BYTES) {
             give_up(ph);
             return;
         }
-        ph->cap = ph->cap ? 2 * ph->cap : 4096;
-        ph->log = xrealloc_or_die(ph->log, sizeof *ph->log * ph->cap);
+        ph->cap = ph->cap ? 2 * ph->cap : 65536;
+        ph->log = xrealloc_or_die(ph->log, ph->cap);
     }
-    ph->log[ph->n++] = *p;
+    ph->len = (size_t)(encode(ph->log + ph->len, p, &ph->last_end[p->rank]) - ph->log);
 }
 
 void phases_marked(struct phases *ph) {
@@ -163,17 +238,46 @@ static void boundaries(struct intervals *iv, struct rank_loop *l, int32_t r, siz
     }
 }
 
+/* Calls f(ctx, period) for each kept period, in order. */
+static void each_period(const struct phases *ph, void (*f)(void *ctx, const struct sim_period *p),
+                        void *ctx) {
+    simtime_t *last = xcalloc((size_t)ph->nranks, sizeof *last);
+    struct sim_period p;
+    for (const uint8_t *i = ph->log, *end = ph->log + ph->len; i < end;) {
+        i = decode(i, &p, last);
+        f(ctx, &p);
+    }
+    free(last);
+}
+
+struct tokens {
+    size_t *at, *fill; /* [nranks + 1]: each rank's first token; where the next goes */
+    uint32_t *tok;
+    size_t n;
+};
+
+static void count_period(void *ctx, const struct sim_period *p) {
+    struct tokens *t = ctx;
+    t->at[p->rank + 1]++;
+    t->n++;
+}
+
+static void put_token(void *ctx, const struct sim_period *p) {
+    struct tokens *t = ctx;
+    t->tok[t->fill[p->rank]++] = token_of(p);
+}
+
 static bool find_loops(const struct phases *ph, struct rank_loop *loops) {
-    uint32_t *tok = xmalloc(sizeof *tok * (ph->n ? ph->n : 1));
-    size_t *at = xcalloc((size_t)ph->nranks + 1, sizeof *at);
-    for (size_t i = 0; i < ph->n; i++)
-        at[ph->log[i].rank + 1]++;
+    struct tokens t = {xcalloc((size_t)ph->nranks + 1, sizeof *t.at), NULL, NULL, 0};
+    each_period(ph, count_period, &t);
+    size_t *at = t.at;
+    uint32_t *tok = t.tok = xmalloc(sizeof *tok * (t.n ? t.n : 1));
     for (int32_t r = 0; r < ph->nranks; r++)
         at[r + 1] += at[r];
     size_t *fill = xmalloc(sizeof *fill * ((size_t)ph->nranks + 1));
     memcpy(fill, at, sizeof *fill * ((size_t)ph->nranks + 1));
-    for (size_t i = 0; i < ph->n; i++)
-        tok[fill[ph->log[i].rank]++] = token_of(&ph->log[i]);
+    t.fill = fill;
+    each_period(ph, put_token, &t);
     bool any = false;
     size_t *border = xmalloc(sizeof *border * SEARCH_WINDOW);
     for (int32_t r = 0; r < ph->nranks; r++) {
@@ -189,6 +293,21 @@ static bool find_loops(const struct phases *ph, struct rank_loop *loops) {
     return any;
 }
 
+struct replaying {
+    struct intervals *iv;
+    struct rank_loop *loops;
+};
+
+/* A kept period into the tree, after the intervals due before it. */
+static void replay_period(void *ctx, const struct sim_period *p) {
+    struct replaying *rp = ctx;
+    struct rank_loop *l = &rp->loops[p->rank];
+    if (l->body) boundaries(rp->iv, l, p->rank, l->next, p->begin);
+    l->next++;
+    l->last_end = p->end;
+    intervals_period(rp->iv, p);
+}
+
 bool phases_rebuild(struct phases *ph, struct intervals *iv) {
     if (ph->off || ph->finished != ph->owned || iv->nnodes != 1) return false;
     struct rank_loop *loops = xcalloc((size_t)ph->nranks, sizeof *loops);
@@ -200,14 +319,8 @@ bool phases_rebuild(struct phases *ph, struct intervals *iv) {
     intervals_free(iv);
     intervals_init(iv, ph->nranks);
     iv->cpu_not_measured = unmeasured;
-    for (size_t i = 0; i < ph->n; i++) {
-        const struct sim_period *p = &ph->log[i];
-        struct rank_loop *l = &loops[p->rank];
-        if (l->body) boundaries(iv, l, p->rank, l->next, p->begin);
-        l->next++;
-        l->last_end = p->end;
-        intervals_period(iv, p);
-    }
+    struct replaying rp = {iv, loops};
+    each_period(ph, replay_period, &rp);
     for (int32_t r = 0; r < ph->nranks; r++) {
         struct rank_loop *l = &loops[r];
         if (!ph->done[r]) continue;

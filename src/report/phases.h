@@ -7,14 +7,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mpi/sim.h"
 
 struct intervals;
 
 struct phases {
-    struct sim_period *log; /* every period of this process's ranks, in order */
-    size_t n, cap;
+    uint8_t *log; /* every period of this process's ranks, in order, encoded */
+    size_t len, cap;
+    simtime_t *last_end; /* [nranks] each rank's last period's end, for the encoding */
     int32_t nranks, owned, finished;
     simtime_t *finish; /* [nranks] when each rank ended */
     bool *done;
