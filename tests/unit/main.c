@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit test runner: runs every registered test group, or those named on the
  * command line, and exits non-zero if any check failed. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -39,8 +42,16 @@ static void remove_tmp(void) {
 int main(int argc, char **argv) {
     int run = 0;
     const char *base = getenv("TMPDIR");
-    snprintf(test_tmp, sizeof test_tmp, "%s/simpi-test-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(test_tmp)) return 2;
+    if ((size_t)snprintf(test_tmp, sizeof test_tmp, "%s/simpi-test-XXXXXX",
+                         base && *base ? base : "/tmp") >= sizeof test_tmp) {
+        fprintf(stderr, "unit_tests: TMPDIR %s is too long a path (at most %zu bytes)\n", base,
+                sizeof test_tmp - 19);
+        return 2;
+    }
+    if (!mkdtemp(test_tmp)) {
+        fprintf(stderr, "unit_tests: cannot create %s: %s\n", test_tmp, strerror(errno));
+        return 2;
+    }
     atexit(remove_tmp);
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
         for (const struct test_case *t = groups[g]; t->name; t++) {
