@@ -38,7 +38,8 @@ static const struct {
 
      "  --json FILE            write the results as JSON (- for stdout), atomically\n"
      "  --report FILE.html     a self-contained HTML report: intervals, per-rank bars,\n"
-     "                         timeline, communication matrix (docs/analysis.md)\n"
+     "                         timeline, communication matrix (docs/analysis.md); of a\n"
+     "                         sweep, its charts, each point's report in FILE-points/\n"
      "  --paraver PREFIX       a Paraver trace: PREFIX.prv, PREFIX.pcf, PREFIX.row\n"
      "  --chrome FILE.json     a Chrome/Perfetto trace (Trace Event Format)\n"
      "  --otf2 DIR             the simulated timeline as an OTF2 archive (DIR/traces.otf2,\n"
@@ -113,7 +114,8 @@ static const struct {
 
      "  --json FILE            write the results as JSON (- for stdout), atomically\n"
      "  --report FILE.html     a self-contained HTML report: intervals, per-rank bars,\n"
-     "                         timeline, communication matrix (docs/analysis.md)\n"
+     "                         timeline, communication matrix (docs/analysis.md); of a\n"
+     "                         sweep, its charts, each point's report in FILE-points/\n"
      "  --paraver PREFIX       a Paraver trace: PREFIX.prv, PREFIX.pcf, PREFIX.row\n"
      "  --chrome FILE.json     a Chrome/Perfetto trace (Trace Event Format)\n"
      "  --otf2 DIR             the simulated timeline as an OTF2 archive (DIR/traces.otf2,\n"
