@@ -241,6 +241,7 @@ static void boundaries(struct intervals *iv, struct rank_loop *l, int32_t r, siz
 /* Calls f(ctx, period) for each kept period, in order. */
 static void each_period(const struct phases *ph, void (*f)(void *ctx, const struct sim_period *p),
                         void *ctx) {
+    if (!ph->log) return; /* nothing kept */
     simtime_t *last = xcalloc((size_t)ph->nranks, sizeof *last);
     struct sim_period p;
     for (const uint8_t *i = ph->log, *end = ph->log + ph->len; i < end;) {
