@@ -254,17 +254,62 @@ const struct path_cost *network_path(const struct network *n, int32_t src, int32
     return p;
 }
 
+/* The latency of the topology's own route from a to b (faults aside),
+ * with the overhead, a direct network's injection and ejection links and a
+ * star's backbone, as compute_path counts them. */
+static double route_latency(const struct network *n, int64_t a, int64_t b) {
+    struct topology *t = (struct topology *)&n->topo; /* route caches are the topology's own */
+    int k = topology_route(t, a, b, n->route);
+    double lat = n->overhead;
+    for (int i = 0; i < k; i++)
+        lat += t->cls[topology_link_class(t, n->route[i])].latency;
+    if (t->direct) lat += 2 * t->cls[t->nclasses - 1].latency;
+    if (t->backbone) lat += t->cls[1].latency;
+    return lat;
+}
+
+/* Graphs of at most this many nodes are searched pair by pair. */
+#define LOOKAHEAD_ALL_PAIRS 1024
+
+/* The least latency of a route between two distinct nodes: over the routes
+ * from node 0 to every other node, which hold one of the least on every
+ * shape but a graph (tori, rings, full, fat trees, dragonflies, stars and
+ * trees look alike from every node; a mesh's classes are each crossed by a
+ * route from its corner of one hop); a graph's every pair up to
+ * LOOKAHEAD_ALL_PAIRS nodes, beyond which its least link latency bounds it
+ * (tests/unit/test_topology.c compares with every pair on small shapes). */
+static double least_route_latency(const struct network *n) {
+    const struct topology *t = &n->topo;
+    double least = INFINITY;
+    if (t->own_params && t->nodes > LOOKAHEAD_ALL_PAIRS) { /* a large graph: a bound */
+        for (int c = 0; c < t->nclasses; c++)
+            if (t->cls[c].latency < least) least = t->cls[c].latency;
+        return n->overhead + least;
+    }
+    int64_t sources = t->own_params ? t->nodes : 1;
+    for (int64_t a = 0; a < sources; a++)
+        for (int64_t b = 0; b < t->nodes; b++) {
+            if (a == b) continue;
+            double lat = route_latency(n, a, b);
+            if (lat < least) least = lat;
+        }
+    return least;
+}
+
 simtime_t network_lookahead(const struct network *n) {
     simtime_t least;
     if (topology_is_flat(&n->topo)) {
         least = p2p_model_min_head_time(&n->inter);
         if (n->inter_zero < least) least = n->inter_zero;
-    } else { /* every route crosses a link; T(S) - W(S) >= its latency, for the
-                route's bandwidth is at most the destination link's */
-        double lat = 1e300;
-        for (int c = 0; c < n->topo.nclasses; c++)
-            if (n->topo.cls[c].latency < lat) lat = n->topo.cls[c].latency;
-        least = simtime_from_seconds(n->overhead + (n->topo.nclasses ? lat : 0));
+    } else { /* T(S) - W(S) >= the route's latency, for the route's bandwidth is
+                at most the destination link's */
+        if (!n->lookahead_known) { /* computed once, on first use */
+            struct network *m = (struct network *)n;
+            double lat = least_route_latency(n);
+            m->lookahead = isfinite(lat) ? simtime_from_seconds(lat) : SIMTIME_NEVER / 4;
+            m->lookahead_known = true;
+        }
+        least = n->lookahead;
     }
     /* T(S) and W(S) are each rounded to the picosecond */
     return least > 2 ? least - 2 : 0;

@@ -47,6 +47,8 @@ struct network {
     int64_t *route;                /* scratch: TOPO_MAX_HOPS + 3 links */
     int *classes;                  /* scratch: their classes */
     struct net_faults *faults;     /* what is down (net/faults.h); set by network_faults_init */
+    simtime_t lookahead;           /* the least route latency (network_lookahead, once known) */
+    bool lookahead_known;
 };
 
 /* Reads the `intra:`, `inter:` and `network:` maps of the platform; a

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/pool.h"
+#include "net/network.h"
 #include "net/topology.h"
 #include "platform/platform.h"
 #include "test.h"
@@ -167,6 +168,62 @@ static void test_dragonfly_exact(void) {
                 false);
 }
 
+/* A split run's lookahead (network_lookahead) is the least latency of a
+ * route between two distinct nodes, less the 2 ps of rounding: checked
+ * against every pair's path latency (network_path, its own computation),
+ * on shapes whose link classes have different latencies. */
+static void check_lookahead(const char *yaml) {
+    struct sim_error err = {0};
+    struct platform *p = platform_load(test_write_temp(".yaml", yaml), NULL, 0, &err);
+    struct network net = {0};
+    if (!p || !network_init(&net, p, &err)) {
+        fprintf(stderr, "%s\n  %s\n", yaml, err.msg);
+        test_failures++;
+        if (p) platform_free(p);
+        return;
+    }
+    simtime_t least = SIMTIME_NEVER;
+    for (int32_t a = 0; a < net.topo.nodes; a++)
+        for (int32_t b = 0; b < net.topo.nodes; b++) {
+            if (a == b) continue;
+            simtime_t lat = simtime_from_seconds(network_path(&net, a, b)->latency);
+            if (lat < least) least = lat;
+        }
+    simtime_t got = network_lookahead(&net);
+    if (got != least - 2) {
+        fprintf(stderr, "lookahead of %s: %lld ps, every pair's least %lld ps - 2\n", yaml,
+                (long long)got, (long long)least);
+        test_failures++;
+    }
+    network_destroy(&net);
+    platform_free(p);
+}
+
+static void test_lookahead(void) {
+    /* a torus's nic class has no latency: one link of 100 ns, not 0 */
+    check_lookahead("network: {topology: torus, dims: [4, 4, 2], link_latency: 100ns}\n");
+    check_lookahead("network: {topology: torus, dims: [3, 5], link_latency: 100ns, "
+                    "nic: {latency: 7ns}, overhead: 1us}\n");
+    check_lookahead("network: {topology: mesh, dims: [3, 4], link_latency: 40ns}\n");
+    check_lookahead("network: {topology: ring, link_latency: 30ns}\nnodes: 6\n");
+    check_lookahead("network: {topology: full, link_latency: 30ns}\nnodes: 5\n");
+    check_lookahead("network: {topology: star, link_latency: 250ns}\nnodes: 7\n");
+    check_lookahead("network: {topology: star, link_latency: 250ns, backbone: {latency: 2us}}\n"
+                    "nodes: 7\n");
+    /* levels of different latencies: two nodes of one leaf switch cross two level-1 links */
+    check_lookahead("network: {topology: fat-tree, levels: 2, down: [2, 3], up: [2, 2], "
+                    "level1: {latency: 500ns}, level2: {latency: 20ns}}\n");
+    check_lookahead("network: {topology: tree, arity: 3, levels: 2, level1: {latency: 300ns}, "
+                    "level2: {latency: 10ns}}\n");
+    /* one node a router: every route crosses a local or global link */
+    check_lookahead("network: {topology: dragonfly, routers: 4, nodes_per_router: 1, globals: 2, "
+                    "groups: 5, terminal: {latency: 50ns}, local: {latency: 400ns}, global: "
+                    "{latency: 90ns}}\n");
+    check_lookahead(
+        "network: {topology: dragonfly, routers: 2, nodes_per_router: 2, globals: 1, "
+        "terminal: {latency: 50ns}, local: {latency: 400ns}, global: {latency: 1us}}\n");
+}
+
 /* Distances worked by hand. */
 static void test_by_hand(void) {
     struct platform *p;
@@ -221,5 +278,6 @@ TEST_LIST(topology_tests) = {
     {"topology.trees_exact", test_trees_exact},
     {"topology.dragonfly_exact", test_dragonfly_exact},
     {"topology.by_hand", test_by_hand},
+    {"topology.lookahead", test_lookahead},
     TEST_END,
 };
