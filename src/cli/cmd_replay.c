@@ -191,8 +191,9 @@ static bool replay_agree(struct workers *w, const struct replay_opts *o, const s
     return workers_agree(w, facts, err);
 }
 
-/* One replay with the given --set list; with o->json / summary unless
- * sweeping (res_out then gets the prediction). */
+/* One replay with the given --set list, its summary (unless quiet) and
+ * o->json; res_out, a sweep's point, gets its exit status (its figures are
+ * read back from that JSON, replay_sweep). */
 static int replay_once(const struct replay_opts *o, const char *const *sets, int nsets,
                        struct sweep_result *res_out) {
     struct sim_error err = {0};
@@ -248,20 +249,7 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     if (w && workers_me(w) != 0) /* the first worker reports the run */
         workers_end(w, 0, &err); /* a failure reached the first worker already */
     if (ran) {
-        if (res_out && o->json) { /* a sweep's point: its own JSON (and report) */
-            rc = report(o, &res, p, t);
-            res_out->predicted = simtime_to_seconds(summary_predicted(res.sim));
-            res_out->end = simtime_to_seconds(summary_end(res.sim, res.status));
-        } else if (res_out) {
-            rc = res.status == SIM_INTERRUPTED ? 128 + replay_interrupt_signal
-                                               : sim_exit_code(res.status);
-            if (res.status != SIM_OK)
-                fprintf(stderr, "simpi: error: %s", sim_failure_report(res.sim));
-            res_out->predicted = simtime_to_seconds(summary_predicted(res.sim));
-            res_out->end = simtime_to_seconds(summary_end(res.sim, res.status));
-        } else {
-            rc = report(o, &res, p, t);
-        }
+        rc = report(o, &res, p, t); /* a sweep's point too: its own JSON (and report) */
     } else {
         err_print(&err);
         if (!res_out) report_failure(o, &err);

@@ -100,10 +100,9 @@ static int run_sweep(char **prog, const struct sweep *sw) {
         free(html_copy);
         return EXIT_INPUT_ERROR;
     }
-    if (!mkdtemp(dir)) {
+    if (!html_copy && !mkdtemp(dir)) {
         fprintf(stderr, "simpi run: cannot create a folder in %s: %s\n", dir, strerror(errno));
         free(json_copy);
-        free(html_copy);
         return EXIT_INPUT_ERROR;
     }
     struct sweep_result *res = xcalloc((size_t)sw->npoints, sizeof *res);
@@ -146,7 +145,7 @@ static int run_sweep(char **prog, const struct sweep *sw) {
         }
         free(joined);
         if (p == 0 && sweep_only_seeds(sw) && sweep_bad_input(res[0].exit_status)) {
-            rmdir(dir);
+            if (!html_copy) rmdir(dir);
             int rc = failure_json(json_copy, prog[0], SWEEP_INPUT_FAILED, res[0].exit_status);
             free(res);
             fprintf(stderr, "simpi run: %s\n", SWEEP_INPUT_FAILED);
@@ -155,7 +154,7 @@ static int run_sweep(char **prog, const struct sweep *sw) {
             return rc;
         }
     }
-    rmdir(dir);
+    if (!html_copy) rmdir(dir);
     if (sw->npoints > 1)
         fprintf(stderr, "simpi run: the program's output is shown for the first point only%s\n",
                 html_copy ? " (each point's is in its report's folder)" : "");

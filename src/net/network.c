@@ -257,12 +257,9 @@ const struct path_cost *network_path(const struct network *n, int32_t src, int32
 /* The latency of the topology's own route from a to b (faults aside),
  * with the overhead, a direct network's injection and ejection links and a
  * star's backbone, as compute_path counts them. */
-static double route_latency(const struct network *n, int64_t a, int64_t b) {
-    struct topology *t = (struct topology *)&n->topo; /* route caches are the topology's own */
-    int k = topology_route(t, a, b, n->route);
-    double lat = n->overhead;
-    for (int i = 0; i < k; i++)
-        lat += t->cls[topology_link_class(t, n->route[i])].latency;
+static double route_latency(const struct network *n, int32_t a, int32_t b) {
+    const struct topology *t = &n->topo;
+    double lat = n->overhead + own_route_latency(n, a, b);
     if (t->direct) lat += 2 * t->cls[t->nclasses - 1].latency;
     if (t->backbone) lat += t->cls[1].latency;
     return lat;
@@ -290,7 +287,7 @@ static double least_route_latency(const struct network *n) {
     for (int64_t a = 0; a < sources; a++)
         for (int64_t b = 0; b < t->nodes; b++) {
             if (a == b) continue;
-            double lat = route_latency(n, a, b);
+            double lat = route_latency(n, (int32_t)a, (int32_t)b);
             if (lat < least) least = lat;
         }
     return least;
