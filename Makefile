@@ -64,6 +64,7 @@ bench: deps-bench build
 	./bench/validate
 	./bench/validate-runs
 	./bench/hybrid
+	./bench/split-busy
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

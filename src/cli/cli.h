@@ -131,9 +131,17 @@ struct platform *cli_load_platform(const struct platform_opts *o, struct network
 bool cli_convert_to_binary(const char *in, const char *out, int codec, struct sim_error *err);
 /* Trace in (any form simpi reads) as an OTF2 archive in the new folder out. */
 bool cli_convert_to_otf2(const char *in, const char *out, struct sim_error *err);
-/* --procs K / -j K: a count of worker processes, or `auto` (the cores this
- * process may run on); prints the error and returns false on bad input. */
+/* --procs K / -j K: a count of worker processes, or `auto` (-1: the cores
+ * free of other programs' work, see cli_fit_procs); prints the error and
+ * returns false on bad input. */
 bool cli_parse_procs(const char *opt, const char *value, int *out);
+/* The worker processes a split run of `simpi cmd` takes for --procs asked
+ * (-1: auto): asked, or the cores this process may use that other programs
+ * leave free when they are fewer (a worker without a core of its own waits
+ * for the scheduler at every window's exchange, which costs more than the
+ * split buys), said on stderr. SIMPI_PROCS_EXACT=1 (--procs-exact) keeps
+ * asked. 0 and 1 are returned as they are, without looking at the host. */
+int cli_fit_procs(const char *cmd, int asked);
 /* --placement block|cyclic (how a split run's nodes go to its workers). */
 bool cli_parse_placement(const char *value, int *out);
 /* value as the name it matches in names (NULL-terminated; hyphens read as

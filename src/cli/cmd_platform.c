@@ -243,14 +243,8 @@ int cmd_platform(int argc, char **argv) {
 }
 
 bool cli_parse_procs(const char *opt, const char *value, int *out) {
-    if (!strcmp(value, "auto")) { /* the cores free of other programs' work now */
-        int allowed;
-        *out = hostload_free_cores(0.1, &allowed);
-        if (*out < allowed)
-            fprintf(stderr,
-                    "simpi: %s auto: %d of the %d cores this process may use are free (other "
-                    "programs keep the rest busy): %d worker%s\n",
-                    opt, *out, allowed, *out, *out == 1 ? "" : "s");
+    if (!strcmp(value, "auto")) { /* the cores free of other programs' work: cli_fit_procs */
+        *out = -1;
         return true;
     }
     char *end;
@@ -264,6 +258,39 @@ bool cli_parse_procs(const char *opt, const char *value, int *out) {
             "or auto (the cores available)\n",
             opt, value);
     return false;
+}
+
+/* Whether SIMPI_PROCS_EXACT (--procs-exact) asks for the workers as given. */
+static bool procs_exact(void) {
+    const char *e = getenv("SIMPI_PROCS_EXACT");
+    return e && *e && strcmp(e, "0");
+}
+
+int cli_fit_procs(const char *cmd, int asked) {
+    if (asked == 0 || asked == 1 || (asked > 1 && procs_exact())) return asked;
+    int allowed, free_cores = hostload_free_cores(asked < 0 ? 0.1 : 0.05, &allowed);
+    if (asked < 0) {
+        if (free_cores < allowed)
+            fprintf(stderr,
+                    "simpi %s: --procs auto: %d of the %d cores this process may use %s free "
+                    "(other programs keep the rest busy): %d worker%s\n",
+                    cmd, free_cores, allowed, free_cores == 1 ? "is" : "are", free_cores,
+                    free_cores == 1 ? "" : "s");
+        return free_cores;
+    }
+    if (free_cores >= asked) return asked;
+    char fewer[64];
+    if (free_cores == 1)
+        snprintf(fewer, sizeof fewer, "one process");
+    else
+        snprintf(fewer, sizeof fewer, "%d workers", free_cores);
+    fprintf(stderr,
+            "simpi %s: --procs %d: %d of the %d cores this process may use %s free of other "
+            "programs' work; workers without a core of their own wait for one at every "
+            "window, so the run takes %s, with the same results (--procs-exact: %d "
+            "workers anyway)\n",
+            cmd, asked, free_cores, allowed, free_cores == 1 ? "is" : "are", fewer, asked);
+    return free_cores;
 }
 
 const char *cli_enum_value(const char *what, const char *value, const char *const *names) {

@@ -60,6 +60,8 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
         } else if ((!strcmp(argv[i], "--procs") || !strcmp(argv[i], "-j")) && i + 1 < argc) {
             if (!cli_parse_procs(argv[i], argv[i + 1], &o->procs)) return EXIT_USAGE;
             i++;
+        } else if (!strcmp(argv[i], "--procs-exact")) {
+            setenv("SIMPI_PROCS_EXACT", "1", 1);
         } else if (!strcmp(argv[i], "--placement") && i + 1 < argc) {
             if (!cli_parse_placement(argv[++i], &o->placement)) return EXIT_USAGE;
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
@@ -338,7 +340,7 @@ int cmd_replay(int argc, char **argv) {
         return EXIT_INPUT_ERROR;
     }
     o.launched = cli_launcher_size();
-    if (o.launched > 1 && o.procs > 1) {
+    if (o.launched > 1 && o.procs != 0 && o.procs != 1) {
         fprintf(stderr,
                 "simpi replay: --procs and a launcher (mpirun, srun: %d processes) both "
                 "split the run; give one of them\n",
@@ -346,6 +348,7 @@ int cmd_replay(int argc, char **argv) {
         return EXIT_USAGE;
     }
     if (o.launched < 2) o.launched = 0;
+    o.procs = cli_fit_procs("replay", o.procs);
     struct sweep sw;
     if (sweep_points(o.plat.sets, o.plat.nsets, &sw) == 1) {
         sweep_free(&sw);

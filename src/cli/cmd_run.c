@@ -59,6 +59,16 @@ static int set_env(const char *name, const char *value) {
     return EXIT_USAGE;
 }
 
+/* The split run's worker count for the program's runtime (SIMPI_PROCS). */
+static int set_procs(int procs) {
+    char text[16];
+    snprintf(text, sizeof text, "%d", procs);
+    /* Fortran's standard output written as it comes, each record then
+     * ordered with the others' (docs/parallel.md) */
+    if (procs > 1) setenv("GFORTRAN_UNBUFFERED_PRECONNECTED", "y", 0);
+    return set_env("SIMPI_PROCS", text);
+}
+
 /* Whether the program contains simpi's runtime (a string only libsimpi has). */
 static bool built_with_simpicc(const char *path) {
     static const char mark[] = "simpi-runtime: built with simpicc";
@@ -389,8 +399,8 @@ static int parse_and_run(int argc, char **argv) {
     static char *sets; /* lives as long as the command */
     static const char **set_list;
     int nsets = 0;
-    bool procs_given = false, np_given = false;
-    int repeats = 1;
+    bool np_given = false;
+    int repeats = 1, procs = 0;
     sets = xstrdup("");
     const char *v, *trace_out = NULL;
     int i = 1;
@@ -504,15 +514,9 @@ static int parse_and_run(int argc, char **argv) {
             set_env("SIMPI_PLACEMENT", v);
         } else if ((v = value_of("--procs", argc, argv, &i)) ||
                    (v = value_of("-j", argc, argv, &i))) {
-            int procs;
             if (!cli_parse_procs(a, v, &procs)) return EXIT_USAGE;
-            char text[16];
-            snprintf(text, sizeof text, "%d", procs);
-            set_env("SIMPI_PROCS", text);
-            procs_given = procs > 1;
-            /* Fortran's standard output written as it comes, each record
-             * then ordered with the others' (docs/parallel.md) */
-            if (procs_given) setenv("GFORTRAN_UNBUFFERED_PRECONNECTED", "y", 0);
+        } else if (!strcmp(a, "--procs-exact")) {
+            set_env("SIMPI_PROCS_EXACT", "1");
         } else {
             fprintf(stderr, "simpi run: unknown option '%s'\n", a);
             usage(stderr);
@@ -533,7 +537,7 @@ static int parse_and_run(int argc, char **argv) {
     int launched = cli_launcher_size();
     if (launched > 1) { /* mpirun -np K simpi run: the K processes are the workers */
         char helper[PATH_MAX];
-        if (procs_given) {
+        if (procs != 0 && procs != 1) {
             fprintf(stderr,
                     "simpi run: --procs and a launcher (mpirun, srun: %d processes) both split "
                     "the run; give one of them\n",
@@ -572,6 +576,7 @@ static int parse_and_run(int argc, char **argv) {
                  argv[i]);
         return fail_before_run(argv[i], why, EXIT_INPUT_ERROR);
     }
+    if (procs && set_procs(cli_fit_procs("run", procs))) return EXIT_USAGE;
     struct sweep sw;
     if (sweep_points(set_list, nsets, &sw) > 1 &&
         (getenv("SIMPI_PARAVER") || getenv("SIMPI_CHROME") || getenv("SIMPI_OTF2") ||
