@@ -82,10 +82,25 @@ static void run_append(struct nic_run *r, struct nic_entry e) {
     r->e[r->tail++] = e;
 }
 
+/* The hint slot of time t. */
+static unsigned at_hint(simtime_t t) {
+    uint64_t h = (uint64_t)t * 0x9e3779b97f4a7c15ull;
+    return (unsigned)(h >> 58); /* NIC_AT_HINTS = 64 */
+}
+
 /* The run that e extends: one whose last entry has e's time (and comes
  * before it), else an empty one, else one whose last entry comes before e;
- * NULL if none. */
+ * NULL if none. The run an entry of e's time went to last is tried first:
+ * it is the one, if it still ends with that time. */
 static struct nic_run *run_for(struct nic_heap *h, const struct nic_entry *e) {
+    int hinted = h->run_of_at[at_hint(e->at)] - 1;
+    if (hinted >= 0) {
+        struct nic_run *r = &h->run[hinted];
+        if (r->head != r->tail) {
+            const struct nic_entry *last = &r->e[r->tail - 1];
+            if (last->at == e->at && !entry_before(e, last)) return r;
+        }
+    }
     struct nic_run *empty = NULL, *before = NULL;
     for (int i = 0; i < NIC_RUNS; i++) {
         struct nic_run *r = &h->run[i];
@@ -102,13 +117,53 @@ static struct nic_run *run_for(struct nic_heap *h, const struct nic_entry *e) {
     return empty ? empty : before;
 }
 
+/* Keeps run r's first key for the tree (an empty run's comes last). */
+static void note_first(struct nic_heap *h, int r) {
+    const struct nic_run *run = &h->run[r];
+    h->first_at[r] = run->head == run->tail ? INT64_MAX : run->e[run->head].at;
+    h->first_order[r] = run->head == run->tail ? UINT64_MAX : run->e[run->head].order;
+}
+
+/* Whether run a's first entry comes before run b's. */
+static bool run_first_before(const struct nic_heap *h, int a, int b) {
+    return h->first_at[a] != h->first_at[b] ? h->first_at[a] < h->first_at[b]
+                                            : h->first_order[a] < h->first_order[b];
+}
+
+/* The winner of tree node i (a leaf: its run). */
+static int tree_winner(const struct nic_heap *h, int i) {
+    return i >= NIC_RUNS ? i - NIC_RUNS : h->win[i];
+}
+
+/* Run r's first entry changed: its key, and the winners on its way to
+ * the root. */
+static void tree_update(struct nic_heap *h, int r) {
+    note_first(h, r);
+    for (int i = (r + NIC_RUNS) / 2; i >= 1; i /= 2) {
+        int a = tree_winner(h, 2 * i), b = tree_winner(h, 2 * i + 1);
+        h->win[i] = (uint8_t)(run_first_before(h, b, a) ? b : a);
+    }
+}
+
+static void nic_heap_init(struct nic_heap *h) {
+    for (int r = 0; r < NIC_RUNS; r++)
+        note_first(h, r);
+    for (int i = NIC_RUNS - 1; i >= 1; i--) /* every run empty: each subtree's first leaf */
+        h->win[i] = (uint8_t)tree_winner(h, 2 * i);
+}
+
 static void nic_heap_push(struct nic_heap *h, const struct xfer *x, uint32_t id) {
     struct nic_entry e = {x->at, (uint64_t)(uint32_t)x->from << 32 | x->seq, id};
     struct nic_run *r = run_for(h, &e);
-    if (r)
+    if (r) {
+        bool was_empty = r->head == r->tail;
+        int i = (int)(r - h->run);
         run_append(r, e);
-    else
+        h->run_of_at[at_hint(e.at)] = (uint8_t)(i + 1);
+        if (was_empty) tree_update(h, i);
+    } else {
         heap_insert(h, e);
+    }
     h->size++;
 }
 
@@ -120,13 +175,11 @@ static size_t nic_heap_size(const struct nic_heap *h) {
  * it, or NULL if the heap does: what nic_heap_take then takes out. */
 static const struct nic_entry *nic_heap_first(const struct nic_heap *h, struct nic_run **from) {
     const struct nic_entry *best = h->n ? &h->e[0] : NULL;
+    const struct nic_run *r = &h->run[h->win[1]];
     *from = NULL;
-    for (int i = 0; i < NIC_RUNS; i++) {
-        const struct nic_run *r = &h->run[i];
-        if (r->head != r->tail && (!best || entry_before(&r->e[r->head], best))) {
-            best = &r->e[r->head];
-            *from = (struct nic_run *)r;
-        }
+    if (r->head != r->tail && (!best || entry_before(&r->e[r->head], best))) {
+        best = &r->e[r->head];
+        *from = (struct nic_run *)r;
     }
     return best;
 }
@@ -137,6 +190,7 @@ static uint32_t nic_heap_take(struct nic_heap *h, struct nic_run *from) {
     if (!from) return heap_take(h);
     uint32_t id = from->e[from->head++].id;
     if (from->head == from->tail) from->head = from->tail = 0;
+    tree_update(h, (int)(from - h->run));
     return id;
 }
 
@@ -214,11 +268,30 @@ static void inject(struct sim *s, uint32_t id, simtime_t ready) {
     transfer_free(s, id);
 }
 
-void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq) {
-    int32_t a = s->ranks[x->from].node, b = s->ranks[x->to].node;
+/* The costs of a message of `size` between nodes a and b, on a flat
+ * network the last size's again when it is the same. */
+static void costs_between(struct sim *s, int32_t a, int32_t b, int64_t size, struct xfer *x) {
+    bool flat = a != b && topology_is_flat(&s->net->topo);
+    if (flat && s->nic_costs.known && s->nic_costs.size == size) {
+        x->cost = s->nic_costs.cost;
+        x->wire_out = s->nic_costs.wire_out;
+        x->wire_in = s->nic_costs.wire_in;
+        return;
+    }
     x->cost = network_cost(s->net, a, b, size);
     network_wire_times(s->net, a, b, size, &x->wire_out, &x->wire_in);
     if (x->wire_in > x->cost) x->wire_in = x->cost;
+    if (flat) {
+        s->nic_costs.known = true;
+        s->nic_costs.size = size;
+        s->nic_costs.cost = x->cost;
+        s->nic_costs.wire_out = x->wire_out;
+        s->nic_costs.wire_in = x->wire_in;
+    }
+}
+
+void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq) {
+    costs_between(s, s->ranks[x->from].node, s->ranks[x->to].node, size, x);
     x->seq = seq;
 }
 
@@ -308,6 +381,8 @@ void nics_init(struct sim *s) {
     interfaces_init(s->nics, s->plat->nodes);
     s->nic_window = network_lookahead(s->net) / 2;
     s->nic_batch_at = SIMTIME_NEVER;
+    nic_heap_init(&s->eject);
+    nic_heap_init(&s->cts);
 }
 
 void nics_destroy(struct sim *s) {

@@ -111,6 +111,7 @@ struct nic_entry {
     uint32_t id;
 };
 #define NIC_RUNS 16
+#define NIC_AT_HINTS 64
 struct nic_run {
     struct nic_entry *e; /* e[head..tail), sorted */
     size_t head, tail, cap;
@@ -120,6 +121,16 @@ struct nic_heap {
     size_t n, cap;
     size_t size; /* entries in all */
     struct nic_run run[NIC_RUNS];
+    /* a winner tree over the runs' first entries: win[i] (1 <= i <
+     * NIC_RUNS) is the run whose first entry comes first in node i's
+     * subtree (leaves NIC_RUNS + r), empty runs last; the first entries'
+     * keys kept here (an empty run's: the largest) */
+    uint8_t win[NIC_RUNS];
+    simtime_t first_at[NIC_RUNS];
+    uint64_t first_order[NIC_RUNS];
+    /* by the hash of a time, the run (+ 1) an entry of that time last went
+     * to: the first tried for the next (entries of one time go to one run) */
+    uint8_t run_of_at[NIC_AT_HINTS];
 };
 
 struct comm {
@@ -248,7 +259,14 @@ struct sim {
                                    waiting for their window at the ejection side (nics.c) */
     simtime_t nic_window;       /* the interfaces' lookahead (network_lookahead); 0: none */
     simtime_t nic_batch_at;     /* the next window start with data to take in */
-    uint32_t nic_batch_gen;     /* and its event's generation */
+    /* the last size's costs between two nodes of a flat network, which
+     * depend on the size alone (nics_set_costs) */
+    struct {
+        bool known;
+        int64_t size;
+        simtime_t cost, wire_out, wire_in;
+    } nic_costs;
+    uint32_t nic_batch_gen; /* and its event's generation */
     /* what the layers above request.c hear of a resolved request */
     void (*sub_resolved)(struct sim *s, struct sched *sc, simtime_t done);
     void (*waited_resolved)(struct sim *s, const struct request *r);

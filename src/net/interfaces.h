@@ -24,11 +24,11 @@ struct nic_busy {
  * between them counted busy), so a side costs constant memory and time. */
 #define NIC_INTERVALS 8
 
-struct nic_side {
-    struct nic_busy busy[NIC_INTERVALS + 1]; /* disjoint, in time order, none touching */
+struct nic_side { /* the count first: a reservation reads it and the first intervals */
     uint32_t n;
     uint32_t messages;    /* reservations made (a report's load; wraps past 2^32) */
     simtime_t busy_total; /* the lengths reserved */
+    struct nic_busy busy[NIC_INTERVALS + 1]; /* disjoint, in time order, none touching */
 };
 
 struct interfaces {
