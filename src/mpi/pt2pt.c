@@ -455,12 +455,12 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
         }
     } else if (!(recv->flags & RF_SUB) && recv->size >= 0 && send->size > recv->size &&
                s->status == SIM_OK) { /* schedules of v-collectives may differ in size */
-        char tb[48];
+        char tb[48];                  /* the instant both were posted: a split run matches later */
         sim_fail(s,
                  "message truncated (MPI_ERR_TRUNCATE) at virtual time %s: rank %d sent %lld "
                  "bytes with tag %d to rank %d, whose receive has room for %lld bytes",
-                 units_format_time(s->eng.now, tb, sizeof tb), send->owner, (long long)send->size,
-                 send->tag, recv->owner, (long long)recv->size);
+                 units_format_time(sim_max(ts, tr), tb, sizeof tb), send->owner,
+                 (long long)send->size, send->tag, recv->owner, (long long)recv->size);
     }
     recv->size = send->size;
     send->flags |= RF_MATCHED;

@@ -838,6 +838,8 @@ static void ignore_hand_set_variables(void) {
     const char *first = NULL;
     for (char **e = environ; *e; e++) {
         if (strncmp(*e, "SIMPI_", 6)) continue;
+        /* the user's own setting for simpi (not an option handed over) */
+        if (!strncmp(*e, "SIMPI_PROCS_EXACT=", 18)) continue;
         if (first)
             others++;
         else

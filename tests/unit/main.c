@@ -10,7 +10,47 @@
 #include "test.h"
 
 int test_failures;
-char test_tmp[64]; /* a private folder for the tests' files, removed at the end */
+char test_tmp[64];               /* a private folder for the tests' files, removed at the end */
+static const char *test_current; /* the running test's name */
+
+/* Copies the file at `from` to dir/name; false if it cannot. */
+static bool copy_file(const char *from, const char *dir, const char *name) {
+    char to[512];
+    snprintf(to, sizeof to, "%s/%s", dir, name);
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    char buf[8192];
+    size_t n;
+    bool ok = in && out;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        ok = fwrite(buf, 1, n, out) == n;
+    if (in) fclose(in);
+    if (out && fclose(out) != 0) ok = false;
+    return ok;
+}
+
+void test_export_replay(const char *platform, const char *const *sets, int nsets,
+                        const char *trace) {
+    static int count;
+    const char *dir = getenv("SIMPI_TEST_EXPORT");
+    if (!dir || !*dir || !trace) return;
+    char base[160], name[200];
+    snprintf(base, sizeof base, "%03d-%s", ++count, test_current ? test_current : "case");
+    snprintf(name, sizeof name, "%s.trace", base);
+    bool ok = copy_file(trace, dir, name);
+    if (platform) {
+        snprintf(name, sizeof name, "%s.yaml", base);
+        ok = ok && copy_file(platform, dir, name);
+    }
+    char args[512];
+    snprintf(args, sizeof args, "%s/%s.args", dir, base);
+    FILE *f = fopen(args, "w");
+    for (int i = 0; f && i < nsets; i++) /* one option a line */
+        fprintf(f, "--set\n%s\n", sets[i]);
+    if (!f || fclose(f) != 0 || !ok) {
+        fprintf(stderr, "unit_tests: cannot export %s into %s\n", base, dir);
+        test_failures++;
+    }
+}
 
 extern const struct test_case units_tests[], engine_tests[], platform_tests[], p2p_tests[],
     coll_tests[], coll_ompi_tests[], trace_tests[], replay_tests[], simgrid_tests[],
@@ -60,6 +100,7 @@ int main(int argc, char **argv) {
                 selected |= strstr(t->name, argv[i]) != NULL;
             if (!selected) continue;
             int before = test_failures;
+            test_current = t->name;
             t->fn();
             run++;
             printf("%s %s\n", test_failures == before ? "ok  " : "FAIL", t->name);

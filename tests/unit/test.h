@@ -53,6 +53,12 @@ struct test_case {
  * slot, 8 slots). */
 const char *test_write_temp(const char *suffix, const char *text);
 extern char test_tmp[64]; /* the tests' private folder */
+/* With SIMPI_TEST_EXPORT=DIR, a replay case (the platform file, or NULL for
+ * the built-in one, the --set values and the trace) is copied into DIR as
+ * NNN-TEST.yaml, NNN-TEST.args (one argument a line) and NNN-TEST.trace,
+ * for tests/parallel/run-golden-split to replay split and whole. */
+void test_export_replay(const char *platform, const char *const *sets, int nsets,
+                        const char *trace);
 
 /* Message sizes for a selector sweep on n ranks: 0, each power of two up to
  * 16 MiB and its neighbours, each of the nmarks thresholds and its

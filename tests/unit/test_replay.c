@@ -37,10 +37,13 @@ static struct outcome run_with(const char *plat_yaml, const char *const *sets, i
     struct outcome o;
     memset(&o, 0, sizeof o);
     struct sim_error err = {0};
-    struct platform *p = platform_load(test_write_temp(".yaml", plat_yaml), sets, nsets, &err);
+    const char *plat_path = test_write_temp(".yaml", plat_yaml);
+    struct platform *p = platform_load(plat_path, sets, nsets, &err);
     struct network net;
     CHECK(p && network_init(&net, p, &err));
-    struct trace_reader *t = trace_open(test_write_temp(".trace", trace), &err);
+    const char *trace_path = test_write_temp(".trace", trace);
+    test_export_replay(plat_path, sets, nsets, trace_path);
+    struct trace_reader *t = trace_open(trace_path, &err);
     CHECK(t != NULL);
     struct replay_result res;
     o.input_ok = t && replay_run(t, p, &net, &res, &err);
