@@ -110,18 +110,35 @@ static void insert_busy(struct nic_side *side, uint32_t i, simtime_t t, simtime_
     if (++side->n > NIC_INTERVALS) join_closest(side);
 }
 
+/* Puts [t, end) after every interval of the side (none ends after t). */
+static void append_busy(struct nic_side *side, simtime_t t, simtime_t end) {
+    uint32_t n = side->n;
+    if (n > 0 && side->busy[n - 1].to == t) { /* touches the last */
+        side->busy[n - 1].to = end;
+        return;
+    }
+    side->busy[n] = (struct nic_busy){t, end};
+    side->n = n + 1;
+    if (side->n > NIC_INTERVALS) join_closest(side);
+}
+
 simtime_t nic_side_reserve(struct nic_side *side, simtime_t now, simtime_t ready, simtime_t len) {
     if (len <= 0) return ready;
-    forget_past(side, now);
+    if (side->n > 0 && side->busy[0].to <= now) forget_past(side, now);
     simtime_t t = ready;
-    uint32_t i = 0;
-    for (; i < side->n; i++) {
-        const struct nic_busy *b = &side->busy[i];
-        if (b->to <= t) continue;                  /* ends before the candidate */
-        if (b->from >= simtime_add(t, len)) break; /* the gap before it holds the message */
-        t = b->to;                                 /* overlaps: try after it */
+    uint32_t n = side->n;
+    if (n == 0 || side->busy[n - 1].to <= t) { /* after every interval: most messages */
+        append_busy(side, t, simtime_add(t, len));
+    } else {
+        uint32_t i = 0;
+        for (; i < n; i++) {
+            const struct nic_busy *b = &side->busy[i];
+            if (b->to <= t) continue;                  /* ends before the candidate */
+            if (b->from >= simtime_add(t, len)) break; /* the gap before it holds the message */
+            t = b->to;                                 /* overlaps: try after it */
+        }
+        insert_busy(side, i, t, len);
     }
-    insert_busy(side, i, t, len);
     side->messages++;
     side->busy_total += len;
     return t;
