@@ -65,6 +65,7 @@ bench: deps-bench build
 	./bench/validate-runs
 	./bench/hybrid
 	./bench/split-busy
+	./bench/round2
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
