@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "mpi/sim_internal.h"
 
 /* MPI_Comm_create_group: only the members call. The first to arrive builds
@@ -43,8 +44,7 @@ struct split_collector {
 };
 
 static size_t handle_hash(int32_t rank, int32_t id, size_t cap) {
-    uint64_t h = ((uint64_t)(uint32_t)rank << 32 | (uint32_t)id) * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 17) & (cap - 1);
+    return (size_t)hash_mix64((uint64_t)(uint32_t)rank << 32 | (uint32_t)id) & (cap - 1);
 }
 
 static struct comm_handle *handle_slot(const struct sim *s, int32_t rank, int32_t id) {

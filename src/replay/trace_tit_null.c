@@ -18,6 +18,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "core/hash.h"
 #include "core/pool.h"
 #include "replay/trace_internal.h"
 
@@ -39,7 +40,7 @@ static uint64_t pair_key(int32_t src, int32_t dst) {
 
 /* The slot of key, or the empty one where it would go. */
 static struct pair_count *slot(const struct tit_pairs *p, uint64_t key) {
-    size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull >> 17) & (p->cap - 1);
+    size_t i = (size_t)hash_mix64(key) & (p->cap - 1);
     while (p->slots[i].key && p->slots[i].key != key)
         i = (i + 1) & (p->cap - 1);
     return &p->slots[i];

@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/hash.h"
 #include "core/instructions.h"
 
 static FILE *out;
@@ -75,7 +76,7 @@ static struct slot *find(struct table *t, uint64_t key, int insert) {
         free(old.s);
     }
     if (!t->cap) return NULL;
-    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (t->cap - 1), tomb = SIZE_MAX;
+    size_t h = (size_t)hash_mix64(key) & (t->cap - 1), tomb = SIZE_MAX; /* keys: pointers */
     for (;; h = (h + 1) & (t->cap - 1)) {
         struct slot *s = &t->s[h];
         if (s->used == 1 && s->key == key) return s;
@@ -790,7 +791,7 @@ static void file_access(MPI_File fh, int count, MPI_Datatype type, int collectiv
 #define FILE_RW(NAME, BUF, COLL, ...)                                                              \
     int NAME(MPI_File fh, __VA_ARGS__ BUF buf, int count, MPI_Datatype type, MPI_Status *st) {     \
         int t = enter();                                                                           \
-        int rc = P##NAME(fh, ARGS_##COLL buf, count, type, st);                                   \
+        int rc = P##NAME(fh, ARGS_##COLL buf, count, type, st);                                    \
         if (t) {                                                                                   \
             file_access(fh, count, type, COLL & 1);                                                \
             leave();                                                                               \
