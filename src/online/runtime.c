@@ -1179,8 +1179,10 @@ static int run(struct runtime *rt, const char *progress) {
     rt->running = 0;
     progress_end();
     if (rt->workers) split_end(rt);
+    /* the ranks that did not finish (a finished one was checked at its last
+     * switch, and nothing but its own frames writes below its stack) */
     for (int32_t r = 0; r < rt->n && st == SIM_OK && !rt->stacks.guards; r++)
-        if (sim_owns(rt->sim, r) && !stacks_canary_intact(&rt->stacks, r)) {
+        if (sim_owns(rt->sim, r) && !rt->ranks[r].done && !stacks_canary_intact(&rt->stacks, r)) {
             report_overflow(rt, r);
             st = sim_status(rt->sim);
         }
