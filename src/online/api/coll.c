@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/pool.h"
 #include "online/api/api.h"
 #include "online/coll_data.h"
@@ -21,15 +22,11 @@ struct seq_entry {
 static struct seq_entry *seqs;
 static size_t seqs_cap, seqs_used;
 
-/* A full 64-bit mix (splitmix64's finalizer): the rank is in the key's high
- * half, which a plain multiply would leave out of the low bits used here
- * (every rank of a communicator then probed one long cluster: 17% of a
- * 1,024-rank allreduce run). */
+/* The rank is in the key's high half, which a plain multiply would leave
+ * out of the low bits used here (every rank of a communicator then probed
+ * one long cluster: 17% of a 1,024-rank allreduce run): core/hash.h. */
 static size_t seq_slot(int64_t key) {
-    uint64_t x = (uint64_t)key;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return (size_t)(x ^ (x >> 31)) & (seqs_cap - 1);
+    return (size_t)hash_mix64((uint64_t)key) & (seqs_cap - 1);
 }
 
 static void seqs_grow(void) {
