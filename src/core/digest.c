@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* 64-bit FNV-1a digests; see digest.h. */
+/* 64-bit FNV-1a digests (a file's content a word at a time); see digest.h. */
 #include "core/digest.h"
 
 #include <dirent.h>
@@ -24,6 +24,21 @@ uint64_t digest_string(uint64_t h, const char *s) {
     return digest_bytes(h, s, strlen(s) + 1);
 }
 
+/* n bytes 8 at a time, each word as FNV-1a takes a byte (a file's
+ * content: eight times fewer dependent multiplications), the rest byte by
+ * byte. */
+static uint64_t digest_words(uint64_t h, const char *p, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, sizeof w);
+        h ^= w;
+        h *= 1099511628211ull;
+        h ^= h >> 29;
+    }
+    return digest_bytes(h, p + i, n - i);
+}
+
 /* Up to `limit` bytes of f from `from`. */
 static uint64_t digest_range(uint64_t h, FILE *f, long long from, long long limit) {
     static char buf[1 << 16];
@@ -31,7 +46,7 @@ static uint64_t digest_range(uint64_t h, FILE *f, long long from, long long limi
     while (limit > 0) {
         size_t n = fread(buf, 1, limit < (long long)sizeof buf ? (size_t)limit : sizeof buf, f);
         if (n == 0) break;
-        h = digest_bytes(h, buf, n);
+        h = digest_words(h, buf, n);
         limit -= (long long)n;
     }
     return h;
