@@ -8,18 +8,19 @@
 #include <time.h>
 
 #include "core/pool.h"
+#include "core/ranktable.h"
 
 void engine_init(struct engine *e, int32_t nranks) {
     memset(e, 0, sizeof *e);
     e->nranks = nranks;
-    e->rank_seq = xcalloc((size_t)nranks + 1, sizeof *e->rank_seq);
+    e->rank_seq = ranktable_alloc((size_t)nranks + 1, sizeof *e->rank_seq);
     e->cap = 1024;
     e->heap = xmalloc(sizeof *e->heap * e->cap);
 }
 
 void engine_destroy(struct engine *e) {
     free(e->heap);
-    free(e->rank_seq);
+    ranktable_free(e->rank_seq, (size_t)e->nranks + 1, sizeof *e->rank_seq);
     memset(e, 0, sizeof *e);
 }
 

@@ -192,7 +192,7 @@ static void split_build(struct sim *s, struct split_collector *sc) {
             struct comm *c = comm_new(s, j - i);
             /* a split run's workers all build it, in orders of their own:
              * its context comes from what it is, not from a count */
-            if (s->worker_of_node)
+            if (s->split_workers)
                 c->ctx = comm_drawn_context(s, p->ctx, sc->seq, sc->entries[i].color);
             c->untraced = p->untraced;
             for (int32_t k = i; k < j; k++) {
@@ -335,7 +335,7 @@ struct comm *comm_group_join(struct sim *s, int32_t rank, int32_t comm_id, const
             gc->expected += sim_local(s, world[i]);
         /* a split run: every worker that holds members makes the same
          * context, from the group and the call's place among its calls */
-        if (s->worker_of_node)
+        if (s->split_workers)
             gc->comm->ctx =
                 comm_made_context(s, parent->ctx, comm_members_hash((uint32_t)tag, world, n));
         gc->next = s->group_creates;
@@ -385,7 +385,7 @@ void comm_inter_join(struct sim *s, int32_t rank, const int32_t *local, int32_t 
         ic->tag = tag;
         ic->cl = inter_side(s, remote, nr, nl);
         ic->cr = inter_side(s, local, nl, nr);
-        if (s->worker_of_node) { /* the same in every worker, whichever side came first */
+        if (s->split_workers) { /* the same in every worker, whichever side came first */
             uint64_t a = comm_members_hash(0, local, nl), b = comm_members_hash(0, remote, nr);
             uint64_t key = (a < b ? a * 31 + b : b * 31 + a) ^ (uint32_t)tag;
             ic->cl->ctx = comm_made_context(s, UINT32_MAX, key);

@@ -80,12 +80,12 @@ static void crash(struct sim *s, const struct fault_event *e) {
     char tb[48];
     int32_t victims = 0;
     for (int32_t i = 0; i < s->nranks; i++)
-        victims += s->ranks[i].node == e->a && s->ranks[i].state != RS_FINISHED;
+        victims += sim_node(s, i) == e->a && s->ranks[i].state != RS_FINISHED;
     /* a node without ranks (its router, on a direct network, is down), or
      * whose ranks have all finished: nothing of the job stops */
     if (!victims) return;
     for (int32_t i = 0; i < s->nranks; i++) /* first, so that the test below leaves them out */
-        if (s->ranks[i].node == e->a && s->ranks[i].state != RS_FINISHED) s->ranks[i].dead = 2;
+        if (sim_node(s, i) == e->a && s->ranks[i].state != RS_FINISHED) s->ranks[i].dead = 2;
     if (!s->plat->ulfm && !survivors_tolerate(s)) {
         sim_fail_status(s, SIM_FAULT,
                         "node %lld crashed at virtual time %s (faults[%d]) and the job was "
@@ -94,7 +94,7 @@ static void crash(struct sim *s, const struct fault_event *e) {
                         (long long)e->a, units_format_time(e->at, tb, sizeof tb), e->entry,
                         (long long)e->a);
         for (int32_t i = 0; i < s->nranks; i++)
-            if (s->ranks[i].node == e->a) describe_victim(s, i);
+            if (sim_node(s, i) == e->a) describe_victim(s, i);
         return;
     }
     for (int32_t i = 0; i < s->nranks; i++) {
@@ -127,7 +127,7 @@ static void fault_event(void *ctx, const struct event *ev) {
 
 bool fault_partitioned(struct sim *s, int32_t from, int32_t to) {
     const struct network *n = s->net;
-    int32_t a = s->ranks[from].node, b = s->ranks[to].node;
+    int32_t a = sim_node(s, from), b = sim_node(s, to);
     if (a == b || topology_is_flat(&n->topo) || network_connected(n, a, b)) return false;
     int64_t *links = xmalloc(sizeof *links * (TOPO_MAX_HOPS + 3));
     faults_detour(n->faults, a, b, links); /* marks the side of rank `from` */
@@ -135,7 +135,7 @@ bool fault_partitioned(struct sim *s, int32_t from, int32_t to) {
     int32_t cut = 0, side = 0;
     for (int32_t i = 0; i < s->nranks; i++)
         if (!s->ranks[i].dead) {
-            bool here = faults_reached(n->faults, s->ranks[i].node) || s->ranks[i].node == a;
+            bool here = faults_reached(n->faults, sim_node(s, i)) || sim_node(s, i) == a;
             side += here;
             cut += !here;
         }

@@ -55,7 +55,7 @@ struct request *sim_io(struct sim *s, int32_t rank, int64_t bytes, int32_t id) {
     if (s->rec) record_io(s, r, bytes);
     r->mode = 1; /* the observer's I/O state */
     if (st->kind != STORAGE_SHARED) {
-        sim_signal_fire(s, r, serve(s, s->ranks[rank].node, bytes));
+        sim_signal_fire(s, r, serve(s, sim_node(s, rank), bytes));
         return r;
     }
     struct storage_msg m = {(uint64_t)(uintptr_t)r, bytes};

@@ -101,7 +101,7 @@ static void share(struct sim *s, struct mem_node *nd) {
 
 void membw_start(struct sim *s, int32_t rank, simtime_t duration) {
     struct membw *m = s->mem;
-    struct mem_node *nd = &m->nodes[s->ranks[rank].node];
+    struct mem_node *nd = &m->nodes[sim_node(s, rank)];
     advance(s, nd);
     if (nd->n == nd->cap) {
         nd->cap = nd->cap ? 2 * nd->cap : 8;
@@ -119,7 +119,7 @@ void membw_start(struct sim *s, int32_t rank, simtime_t duration) {
 
 bool membw_end(struct sim *s, int32_t rank, simtime_t *begin) {
     if (!s->mem || s->mem->bursts[rank].slot < 0) return false;
-    struct mem_node *nd = &s->mem->nodes[s->ranks[rank].node];
+    struct mem_node *nd = &s->mem->nodes[sim_node(s, rank)];
     struct mem_burst *b = &s->mem->bursts[rank];
     *begin = b->begin;
     advance(s, nd);

@@ -219,7 +219,7 @@ static void arrived(struct sim *s, uint32_t id, simtime_t t) {
 
 static void eject(struct sim *s, uint32_t id) {
     const struct xfer *x = &s->xfers[id];
-    int32_t node = s->ranks[x->to].node;
+    int32_t node = sim_node(s, x->to);
     arrived(s, id, interfaces_eject(s->nics, node, s->eng.now, x->at, x->wire_in));
 }
 
@@ -250,7 +250,7 @@ void nics_toward_ejection(struct sim *s, uint32_t id) {
  * first byte arrive follows. */
 static void reserve_injection(struct sim *s, struct xfer *x, simtime_t ready) {
     simtime_t injected =
-        interfaces_inject(s->nics, s->ranks[x->from].node, s->eng.now, ready, x->wire_out);
+        interfaces_inject(s->nics, sim_node(s, x->from), s->eng.now, ready, x->wire_out);
     x->head = simtime_add(injected, x->cost);
     x->at = x->head - x->wire_in;
 }
@@ -291,7 +291,7 @@ static void costs_between(struct sim *s, int32_t a, int32_t b, int64_t size, str
 }
 
 void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq) {
-    costs_between(s, s->ranks[x->from].node, s->ranks[x->to].node, size, x);
+    costs_between(s, sim_node(s, x->from), sim_node(s, x->to), size, x);
     x->seq = seq;
 }
 
@@ -306,7 +306,7 @@ uint32_t nics_eager_xfer(struct sim *s, int32_t from, int32_t to, int64_t size, 
 }
 
 void nics_send_eager(struct sim *s, struct request *send) {
-    int32_t a = s->ranks[send->owner].node, b = s->ranks[send->peer].node;
+    int32_t a = sim_node(s, send->owner), b = sim_node(s, send->peer);
     if (network_cost(s->net, a, b, send->size) == SIMTIME_NEVER) return; /* match() says so */
     uint32_t id = nics_eager_xfer(s, send->owner, send->peer, send->size, send->seq);
     struct xfer *x = &s->xfers[id];

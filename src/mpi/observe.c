@@ -164,7 +164,6 @@ void observe_test(struct sim *s, int32_t rank, const struct request *q) {
 }
 
 void observe_message(struct sim *s, const struct request *recv, simtime_t lsend, simtime_t precv) {
-    const struct srank *from = &s->ranks[recv->peer], *to = &s->ranks[recv->owner];
     struct sim_message m = {.lsend = lsend,
                             .lrecv = recv->post_time,
                             .precv = precv,
@@ -175,7 +174,8 @@ void observe_message(struct sim *s, const struct request *recv, simtime_t lsend,
                             .collective = (recv->flags & RF_SUB) != 0};
     m.psend = m.lsend;
     if (recv->size > s->plat->eager_limit) { /* rendezvous: the data leave once matched */
-        simtime_t ctrl = network_control_cost(s->net, from->node, to->node);
+        simtime_t ctrl =
+            network_control_cost(s->net, sim_node(s, recv->peer), sim_node(s, recv->owner));
         m.psend = simtime_add(sim_max(recv->post_time, simtime_add(m.lsend, ctrl)), ctrl);
         if (m.psend > precv) m.psend = precv;
     }

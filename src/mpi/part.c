@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "core/memstat.h"
+#include "core/ranktable.h"
 #include "core/units.h"
 #include "core/workers.h"
 #include "mpi/sim_internal.h"
@@ -37,13 +38,13 @@
 struct part {
     struct workers *w;
     int k, me;
-    int32_t *worker_of_node;
     simtime_t window;
-    simtime_t window_end;         /* the end of the window running */
-    bool posted;                  /* something went out in this window */
-    bool stopped;                 /* a worker stopped the run */
-    struct sim_split_stats stats; /* messages and bytes: this worker's, then all of them */
-    struct sent {                 /* messages of other workers' ranks matched here */
+    simtime_t window_end;               /* the end of the window running */
+    bool posted;                        /* something went out in this window */
+    bool stopped;                       /* a worker stopped the run */
+    struct sim_split_stats stats;       /* messages and bytes: this worker's, then all of them */
+    int64_t *peak_memory, *rank_tables; /* each worker's (sim_split_stats) */
+    struct sent {                       /* messages of other workers' ranks matched here */
         int64_t msgs, bytes;
     } * sent;
 };
@@ -151,6 +152,8 @@ struct pm_totals {
     int32_t exit_forced, exit_rank_status; /* the front end's (sim_set_exit_codes) */
     int64_t rec_skipped;                   /* operations --trace-out could not record */
     uint8_t failed_reading;                /* sim_fail_reading */
+    int32_t worker;
+    int64_t peak_memory, rank_tables; /* the worker's (sim_split_stats) */
     char report[512];
     struct nic_load nic_top[SIM_NIC_TOP]; /* the worker's busiest interface sides */
     int32_t nic_top_n;
@@ -160,7 +163,7 @@ int32_t (*sim_send_signature_hook)(const struct request *send);
 void (*sim_remote_signature_hook)(const struct request *standin, int32_t sig);
 
 static int worker_of(const struct sim *s, int32_t rank) {
-    return s->part->worker_of_node[s->ranks[rank].node];
+    return sim_worker_of_node(s, sim_node(s, rank));
 }
 
 static void post(struct sim *s, int to, const void *msg, uint32_t len) {
@@ -327,7 +330,8 @@ void part_post_split(struct sim *s, struct comm *parent, int32_t myrank, int32_t
 /* --- what arrives --- */
 
 static void take_envelope(struct sim *s, const struct pm_envelope *m, uint32_t len) {
-    struct request *r = request_new(s, m->owner, m->ctx, REQ_SEND, m->tag, m->size, m->post_time);
+    struct request *r =
+        request_new_standin(s, m->owner, m->ctx, REQ_SEND, m->tag, m->size, m->post_time);
     r->src = m->src;
     r->peer = m->peer;
     r->mode = m->mode;
@@ -411,6 +415,10 @@ static void take_totals(struct sim *s, const struct pm_totals *m) {
     if (m->last_event > s->eng.last_event) s->eng.last_event = m->last_event;
     s->part->stats.messages += m->messages;
     s->part->stats.bytes += m->bytes;
+    if (m->worker > 0 && m->worker < s->part->k) {
+        s->part->peak_memory[m->worker] = m->peak_memory;
+        s->part->rank_tables[m->worker] = m->rank_tables;
+    }
     s->records_elsewhere += m->records;
     record_skipped_elsewhere(s, m->rec_skipped);
     if (m->failed_reading && s->status == SIM_OK) s->failed_reading = true; /* its report next */
@@ -540,11 +548,9 @@ static void post_observed(struct sim *s) {
     if (!s->obs || !s->obs->pack) return;
     char *blob = NULL;
     size_t len = s->obs->pack(s->obs->ctx, &blob);
-    char *msg = xcalloc(len + 8, 1);
-    msg[0] = PM_OBSERVED;
-    memcpy(msg + 8, blob, len);
-    post(s, 0, msg, (uint32_t)(len + 8));
-    free(msg);
+    static const uint8_t head[8] = {PM_OBSERVED};
+    struct workers_piece pieces[2] = {{head, sizeof head}, {blob, len}}; /* no copy of the blob */
+    postv(s, 0, pieces, 2);
     free(blob);
 }
 
@@ -559,6 +565,7 @@ static void gather(struct sim *s) {
                 struct pm_rank m = {PM_RANK, s->ranks[i].state, i, s->ranks[i].st};
                 post(s, 0, &m, sizeof m);
             }
+        post_observed(s); /* first: its buffers count in the worker's peak memory */
         struct pm_totals t = {.type = PM_TOTALS,
                               .status = (uint8_t)s->status,
                               .events = s->eng.events_run,
@@ -573,7 +580,10 @@ static void gather(struct sim *s) {
                               .exit_forced = s->exit_forced,
                               .exit_rank_status = s->exit_rank_status,
                               .rec_skipped = record_skipped(s),
-                              .failed_reading = s->failed_reading};
+                              .failed_reading = s->failed_reading,
+                              .worker = p->me,
+                              .peak_memory = memstat_peak_rss(),
+                              .rank_tables = (int64_t)ranktable_resident_all()};
         memcpy(t.coll_calls, s->coll_calls, sizeof t.coll_calls);
         memcpy(t.analytic_calls, s->coll_analytic_calls, sizeof t.analytic_calls);
         snprintf(t.report, sizeof t.report, "%s", s->report ? s->report : "");
@@ -584,8 +594,11 @@ static void gather(struct sim *s) {
                 struct pm_sent m = {PM_SENT, i, p->sent[i].msgs, p->sent[i].bytes};
                 post(s, 0, &m, sizeof m);
             }
-        post_observed(s);
         if (s->status == SIM_OK) post_blocked(s);
+    }
+    if (p->me == 0) { /* at the same point as the others' */
+        p->peak_memory[0] = memstat_peak_rss();
+        p->rank_tables[0] = (int64_t)ranktable_resident_all();
     }
     exchange(s, SIMTIME_NEVER);
     if (p->me != 0) return;
@@ -607,7 +620,7 @@ static void post_stop(struct sim *s) {
 void part_run(struct sim *s) {
     struct part *p = s->part;
     for (int32_t i = 0; i < s->nranks; i++)
-        if (sim_local(s, i)) sim_wake_at(s, i, 0);
+        if (sim_local(s, i)) sim_rank_start(s, i);
     simtime_t start = 0;
     for (;;) {
         simtime_t end = start + p->window;
@@ -678,20 +691,21 @@ bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
     p->me = workers_me(w);
     p->window = window;
     p->stats.workers = p->k;
+    p->peak_memory = xcalloc((size_t)p->k, sizeof *p->peak_memory);
+    p->rank_tables = xcalloc((size_t)p->k, sizeof *p->rank_tables);
     /* blocks of the N nodes that hold ranks: worker j has [j N / K, (j+1) N / K);
      * cyclic: node n to worker n mod K */
     int64_t nodes = s->plat->nodes, used = 1;
     for (int32_t i = 0; i < s->nranks; i++)
-        if (s->ranks[i].node + 1 > used) used = s->ranks[i].node + 1;
-    p->worker_of_node = xmalloc(sizeof *p->worker_of_node * (size_t)nodes);
-    for (int64_t n = 0; n < nodes; n++)
-        p->worker_of_node[n] = n >= used ? p->k - 1
-                               : placement == SIM_PLACE_CYCLIC
-                                   ? (int32_t)(n % p->k)
-                                   : (int32_t)(((n + 1) * p->k - 1) / used);
+        if (sim_node(s, i) + 1 > used) used = sim_node(s, i) + 1;
     s->part = p;
-    s->worker_of_node = p->worker_of_node;
+    s->split_workers = p->k;
+    s->split_cyclic = placement == SIM_PLACE_CYCLIC;
+    s->split_used = used < nodes ? used : nodes;
     s->worker_me = p->me;
+    /* the least node n of worker j, ((n + 1) K - 1) / U = j: n = j U / K */
+    s->local_first = (int64_t)p->me * s->split_used / p->k;
+    s->local_end = p->me == p->k - 1 ? INT64_MAX : (int64_t)(p->me + 1) * s->split_used / p->k;
     static const struct cross_ops crossings = {post_envelope,      settle,     count_sent,
                                                post_clear_to_send, post_eject, post_land,
                                                post_analytic};
@@ -702,13 +716,16 @@ bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
 bool sim_split_stats(const struct sim *s, struct sim_split_stats *out) {
     if (!s->part) return false;
     *out = s->part->stats;
+    out->peak_memory = s->part->peak_memory;
+    out->rank_tables = s->part->rank_tables;
     return true;
 }
 
 void part_free(struct sim *s) {
     if (!s->part) return;
     free(s->part->sent);
-    free(s->part->worker_of_node);
+    free(s->part->peak_memory);
+    free(s->part->rank_tables);
     free(s->part);
     s->part = NULL;
 }

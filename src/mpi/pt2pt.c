@@ -109,8 +109,7 @@ static void deliver(struct request *send, struct sim_recv_target *t) {
 static void overflowing_message(struct sim *s, const struct request *send,
                                 const struct request *recv) {
     char what[256];
-    const char *model =
-        s->ranks[send->owner].node == s->ranks[recv->owner].node ? "intra" : "inter";
+    const char *model = sim_node(s, send->owner) == sim_node(s, recv->owner) ? "intra" : "inter";
     snprintf(what, sizeof what,
              "the message of %lld bytes from rank %d to rank %d (cost from the platform's '%s' "
              "latency and bandwidth)",
@@ -166,16 +165,17 @@ static simtime_t loggp_recv_done(struct sim *s, int32_t rank, simtime_t ready, i
 
 /* --- the nodes' network interfaces (network.interfaces: serial) --- */
 
-/* Whether a message between these ranks goes through serial interfaces. */
-static bool through_interfaces(const struct sim *s, int32_t from, int32_t to) {
-    return s->nics && s->ranks[from].node != s->ranks[to].node;
+/* Whether a message between ranks on these nodes goes through serial
+ * interfaces (the helpers take nodes: computed once a message). */
+static bool through_interfaces(const struct sim *s, int32_t from_node, int32_t to_node) {
+    return s->nics && from_node != to_node;
 }
 
 /* --- transfers under contention (net/contention.h) --- */
 
-/* Whether the data of a message between these ranks contends. */
-static bool contends(const struct sim *s, int32_t from, int32_t to) {
-    return s->cont && (s->ranks[from].node != s->ranks[to].node || s->net->intra_contention);
+/* Whether the data of a message between ranks on these nodes contends. */
+static bool contends(const struct sim *s, int32_t from_node, int32_t to_node) {
+    return s->cont && (from_node != to_node || s->net->intra_contention);
 }
 
 /* --- copies inside a node (network.intra_copies: serial, docs/network.md):
@@ -187,9 +187,8 @@ static bool contends(const struct sim *s, int32_t from, int32_t to) {
  * after it starts. A node's ranks are all on one worker (a split run), so a
  * rank's copies are that worker's to order. --- */
 
-static bool copies_serial(const struct sim *s, int32_t from, int32_t to) {
-    return s->net->serial_copies && s->ranks[from].node == s->ranks[to].node &&
-           !contends(s, from, to);
+static bool copies_serial(const struct sim *s, int32_t from_node, int32_t to_node) {
+    return s->net->serial_copies && from_node == to_node && !contends(s, from_node, to_node);
 }
 
 /* When the copy of a message costing T(S) = cost by `copier`'s core,
@@ -206,7 +205,7 @@ static simtime_t copy_start(struct sim *s, int32_t copier, simtime_t cost, simti
  * copies it after the copies before it; if that delays it, its data travel
  * as a transfer whose arrival is known now (matched: pair_transfer). */
 static void send_eager_copy(struct sim *s, struct request *send) {
-    int32_t node = s->ranks[send->owner].node;
+    int32_t node = sim_node(s, send->owner);
     simtime_t cost = network_cost(s->net, node, node, send->size);
     simtime_t start = copy_start(s, send->owner, cost, send->post_time);
     if (start == send->post_time) return; /* not delayed: match() times it */
@@ -222,7 +221,7 @@ static void send_eager_copy(struct sim *s, struct request *send) {
 /* Counts a message between nodes for the run's network statistics. */
 static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
                          simtime_t recv_done) {
-    int32_t a = s->ranks[from].node, b = s->ranks[to].node;
+    int32_t a = sim_node(s, from), b = sim_node(s, to);
     if (a == b) return;
     s->net_stats.messages++;
     if (topology_is_flat(&s->net->topo)) {
@@ -302,8 +301,8 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
     if (!send) return;
     simtime_t send_done = recv_done;
     if (eager) /* a synchronous send's acknowledgement */
-        send_done = simtime_add(recv_done, network_control_cost(s->net, s->ranks[send->owner].node,
-                                                                s->ranks[recv->owner].node));
+        send_done = simtime_add(recv_done, network_control_cost(s->net, sim_node(s, send->owner),
+                                                                sim_node(s, recv->owner)));
     if (!(send->flags & RF_RESOLVED))
         request_resolve(s, send, send_done, recv->post_time);
     else
@@ -325,7 +324,7 @@ static void start_eager_transfer(struct sim *s, struct request *send) {
     s->xfers[id].eager = 1;
     s->xfers[id].from = send->owner;
     send->xfer = id;
-    contention_start(s->cont, s->ranks[send->owner].node, s->ranks[send->peer].node, send->size,
+    contention_start(s->cont, sim_node(s, send->owner), sim_node(s, send->peer), send->size,
                      send->post_time, (void *)(uintptr_t)id);
 }
 
@@ -375,7 +374,7 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
      * may end it at once (and free the send with it) */
     bool let_go = eager && pt2pt_done_at_post(s, send);
     x->send = let_go ? NULL : send; /* else waits for the data, or holds its buffer */
-    int32_t from_node = s->ranks[send->owner].node;
+    int32_t from_node = sim_node(s, send->owner);
     int64_t size = send->size;
     uint32_t seq = send->seq;
     if (let_go && send->remote)
@@ -385,7 +384,7 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
     if (!s->cont)
         nics_clear_to_send(s, id, size, seq, simtime_add(matched, ctrl));
     else
-        contention_start(s->cont, from_node, s->ranks[recv->owner].node, size,
+        contention_start(s->cont, from_node, sim_node(s, recv->owner), size,
                          simtime_add(matched, ctrl), (void *)(uintptr_t)id);
 }
 
@@ -406,9 +405,9 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     if (((send->flags & RF_SUB) || send->remote_sub) && (recv->flags & RF_SUB) &&
         !s->sub_partner_ok(s, send, recv))
         return;
-    const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
+    int32_t from_node = sim_node(s, send->owner), to_node = sim_node(s, recv->owner);
     simtime_t ts = send->post_time, tr = recv->post_time;
-    simtime_t ctrl = network_control_cost(s->net, sr->node, rr->node);
+    simtime_t ctrl = network_control_cost(s->net, from_node, to_node);
     simtime_t recv_done, send_done;
     bool eager = send->size <= s->plat->eager_limit;
     /* mpi.rendezvous: direct, SMPI's: the data leave once both are posted */
@@ -416,11 +415,11 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     /* the data's arrival may come later: a contention model's, or the
      * interfaces' (an eager message's if they took it at its send) */
     bool at_match = s->plat->transfer_at_match; /* mpi.transfer_start: match */
-    bool copies = copies_serial(s, send->owner, recv->owner);
+    bool copies = copies_serial(s, from_node, to_node);
     bool deferred =
-        contends(s, send->owner, recv->owner) || (copies && send->xfer) ||
-        (through_interfaces(s, send->owner, recv->owner) && (!eager || send->xfer || at_match));
-    simtime_t cost = network_cost(s->net, sr->node, rr->node, send->size);
+        contends(s, from_node, to_node) || (copies && send->xfer) ||
+        (through_interfaces(s, from_node, to_node) && (!eager || send->xfer || at_match));
+    simtime_t cost = network_cost(s->net, from_node, to_node, send->size);
     if (eager) {
         simtime_t leaves = at_match ? sim_max(ts, tr) : ts;
         if (copies && at_match) leaves = copy_start(s, send->owner, cost, leaves);
@@ -530,15 +529,15 @@ static bool check_peer(struct sim *s, int32_t rank, struct comm *c, int32_t peer
 /* When the envelope (eager: the data; rendezvous: the request-to-send) of a
  * send reaches its receiver. */
 static simtime_t arrival(const struct sim *s, const struct request *send) {
-    const struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[send->peer];
+    int32_t from_node = sim_node(s, send->owner), to_node = sim_node(s, send->peer);
     if (s->cont && send->xfer && s->xfers[send->xfer].arrival != SIMTIME_NEVER)
         return s->xfers[send->xfer].arrival;
-    if (send->xfer && copies_serial(s, send->owner, send->peer))
+    if (send->xfer && copies_serial(s, from_node, to_node))
         return s->xfers[send->xfer].arrival; /* eager, after its sender's earlier copies */
     if (s->nics && send->xfer) return s->xfers[send->xfer].head; /* eager: the head */
     if (send->size <= s->plat->eager_limit && !s->plat->transfer_at_match)
-        return simtime_add(send->post_time, network_cost(s->net, sr->node, rr->node, send->size));
-    return simtime_add(send->post_time, network_control_cost(s->net, sr->node, rr->node));
+        return simtime_add(send->post_time, network_cost(s->net, from_node, to_node, send->size));
+    return simtime_add(send->post_time, network_control_cost(s->net, from_node, to_node));
 }
 
 /* A probe learns of a matching send: it completes when the envelope arrives. */
@@ -813,9 +812,10 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     bool eager = size <= s->plat->eager_limit;
     if (mode == SEND_BUFFERED || (eager && mode != SEND_SYNC)) request_resolve(s, r, at, at);
     bool leaves = eager && !s->plat->transfer_at_match; /* else its data wait for the match */
-    if (leaves && contends(s, rank, wdest)) start_eager_transfer(s, r);
-    if (leaves && through_interfaces(s, rank, wdest)) nics_send_eager(s, r);
-    if (leaves && copies_serial(s, rank, wdest)) send_eager_copy(s, r);
+    int32_t from_node = leaves ? sim_node(s, rank) : 0, to_node = leaves ? sim_node(s, wdest) : 0;
+    if (leaves && contends(s, from_node, to_node)) start_eager_transfer(s, r);
+    if (leaves && through_interfaces(s, from_node, to_node)) nics_send_eager(s, r);
+    if (leaves && copies_serial(s, from_node, to_node)) send_eager_copy(s, r);
     if (!sim_local(s, wdest)) { /* its receiver's worker matches it */
         s->cross->envelope(s, r);
         if (!(r->flags & RF_SUB)) r->data = NULL;
@@ -893,7 +893,7 @@ struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uin
 
 void pt2pt_count_unmatched_sent(struct sim *s) {
     for (int32_t i = 0; i < s->nranks; i++)
-        for (struct request *q = s->ranks[i].unexp_head; q; q = q->qnext) {
+        for (struct request *q = sim_local(s, i) ? s->ranks[i].unexp_head : NULL; q; q = q->qnext) {
             if (q->remote) { /* the sender's figures are another worker's */
                 s->cross->count_sent(s, q->owner, q->size);
                 continue;
@@ -906,7 +906,7 @@ void pt2pt_count_unmatched_sent(struct sim *s) {
 int64_t pt2pt_unmatched(const struct sim *s) {
     int64_t n = 0;
     for (int32_t i = 0; i < s->nranks; i++)
-        for (struct request *q = s->ranks[i].unexp_head; q; q = q->qnext)
+        for (struct request *q = sim_local(s, i) ? s->ranks[i].unexp_head : NULL; q; q = q->qnext)
             n++;
     return n;
 }
@@ -996,7 +996,7 @@ struct request *sim_irecv_buf(struct sim *s, int32_t rank, int32_t comm_id, int3
 
 void pt2pt_free_payloads(struct sim *s) {
     for (int32_t i = 0; i < s->nranks; i++)
-        for (int queue = 0; queue < 2; queue++)
+        for (int queue = 0; queue < 2 && sim_local(s, i); queue++)
             for (struct request *q = queue ? s->ranks[i].posted_head : s->ranks[i].unexp_head; q;
                  q = q->qnext)
                 if (q->flags & RF_OWNS) { /* a send's payload, a freed receive's target */

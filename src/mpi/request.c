@@ -10,8 +10,8 @@
 
 #include "mpi/sim_internal.h"
 
-struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,
-                            int64_t size, simtime_t at) {
+static struct request *request_make(struct sim *s, int32_t rank, uint32_t ctx, int kind,
+                                    int32_t tag, int64_t size, simtime_t at) {
     struct request *r = pool_get(&s->req_pool);
     r->owner = rank;
     r->ctx = ctx;
@@ -20,8 +20,21 @@ struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind,
     r->size = size;
     r->post_time = at;
     r->user_id = -1;
-    r->cpu_mark = s->ranks[rank].st.compute;
     r->rec_id = -1;
+    return r;
+}
+
+struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,
+                            int64_t size, simtime_t at) {
+    struct request *r = request_make(s, rank, ctx, kind, tag, size, at);
+    r->cpu_mark = s->ranks[rank].st.compute;
+    return r;
+}
+
+struct request *request_new_standin(struct sim *s, int32_t rank, uint32_t ctx, int kind,
+                                    int32_t tag, int64_t size, simtime_t at) {
+    struct request *r = request_make(s, rank, ctx, kind, tag, size, at);
+    r->cpu_mark = 0; /* its rank computes in its own worker (part.c then keeps a handle here) */
     return r;
 }
 

@@ -120,7 +120,7 @@ void sim_rma_target(struct sim *s, int32_t target, int32_t comm_id, int32_t orig
 }
 
 simtime_t sim_control_latency(const struct sim *s, int32_t from, int32_t to) {
-    return network_control_cost(s->net, s->ranks[from].node, s->ranks[to].node);
+    return network_control_cost(s->net, sim_node(s, from), sim_node(s, to));
 }
 
 /* --- synchronisation: locks, post-start-complete-wait --- */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ranktable.h"
 #include "core/units.h"
 #include "mpi/sim_internal.h"
 #include "net/contention.h"
@@ -67,6 +68,12 @@ static void transfer_done(void *ctx, void *arg) {
     sched_drain(ctx);
 }
 
+void sim_rank_start(struct sim *s, int32_t rank) {
+    s->ranks[rank].wake_at = SIMTIME_NEVER;
+    s->ranks[rank].deliver_at = SIMTIME_NEVER;
+    sim_wake_at(s, rank, 0);
+}
+
 struct sim *sim_create(struct platform *plat, const struct network *net, int32_t nranks,
                        const struct sim_driver *drv, struct sim_error *err) {
     if (nranks < 1) {
@@ -80,12 +87,10 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     s->drv = *drv;
     s->exit_forced = -1;
     s->nranks = nranks;
-    s->ranks = xcalloc((size_t)nranks, sizeof *s->ranks);
-    for (int32_t i = 0; i < nranks; i++) {
-        s->ranks[i].node = platform_node_of(plat, i);
-        s->ranks[i].wake_at = SIMTIME_NEVER;
-        s->ranks[i].deliver_at = SIMTIME_NEVER;
-    }
+    s->ranks = ranktable_alloc((size_t)nranks, sizeof *s->ranks);
+    s->node_blocks = plat->placement == PLACE_BLOCK && plat->ranks_per_node >= 1 &&
+                     plat->ranks_per_node <= INT32_MAX;
+    if (s->node_blocks) s->ranks_per_node = divisor_make((uint32_t)plat->ranks_per_node);
     s->world.ctx = 0;
     s->world.nworkers = -1;
     s->world.size = nranks;
@@ -130,6 +135,7 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
 void sim_destroy(struct sim *s) {
     if (!s) return;
     for (int32_t i = 0; i < s->nranks; i++) {
+        if (!sim_local(s, i)) continue; /* another worker's: never set up here */
         if (s->ranks[i].bsend) {
             free(s->ranks[i].bsend->held);
             free(s->ranks[i].bsend);
@@ -159,7 +165,7 @@ void sim_destroy(struct sim *s) {
     heap_free(&s->recv_ready);
     free(s->coll_cpu_free);
     engine_destroy(&s->eng);
-    free(s->ranks);
+    ranktable_free(s->ranks, (size_t)s->nranks, sizeof *s->ranks);
     free(s->failed_done);
     free(s->fault_log);
     free(s->report);
@@ -201,7 +207,7 @@ enum sim_status sim_run(struct sim *s) {
         part_run(s);
     } else {
         for (int32_t i = 0; i < s->nranks; i++)
-            sim_wake_at(s, i, 0);
+            sim_rank_start(s, i);
         do { /* after a crash in a ULFM run, waits that cannot end fail, and the run goes on */
             engine_run(&s->eng);
             sched_drain(s);
@@ -310,7 +316,7 @@ bool sim_cpu_overhead(struct sim *s, int32_t rank) {
 }
 
 int32_t sim_rank_node(const struct sim *s, int32_t rank) {
-    return s->ranks[rank].node;
+    return sim_node(s, rank);
 }
 
 void sim_set_tick(struct sim *s, void (*fn)(void *ctx), void *ctx) {
@@ -341,7 +347,9 @@ void sim_finish(struct sim *s, int32_t rank) {
 }
 
 void sim_memory_usage(const struct sim *s, struct sim_memory *m) {
-    m->rank_state = (int64_t)(sizeof(struct srank) + sizeof(uint32_t)) * s->nranks;
+    m->rank_state = (int64_t)(ranktable_resident(s->ranks, (size_t)s->nranks, sizeof *s->ranks) +
+                              ranktable_resident(s->eng.rank_seq, (size_t)s->nranks + 1,
+                                                 sizeof *s->eng.rank_seq));
     m->requests_peak = (int64_t)(s->req_pool.peak * s->req_pool.obj_size);
     m->schedules_peak = (int64_t)(s->sched_pool.peak * s->sched_pool.obj_size);
     m->events_peak = (int64_t)(s->eng.cap * sizeof(struct event));
@@ -362,7 +370,7 @@ int sim_busiest_links(const struct sim *s, struct link_load *out, int n) {
 
 static bool node_here(void *ctx, int32_t node) {
     const struct sim *s = ctx;
-    return !s->worker_of_node || s->worker_of_node[node] == s->worker_me;
+    return sim_node_here(s, node);
 }
 
 int sim_busiest_interfaces(const struct sim *s, struct nic_load *out, int n) {

@@ -104,11 +104,15 @@ bool sim_owns(const struct sim *s, int32_t rank);
  * the run is split: then the first worker). */
 bool sim_reports(const struct sim *s);
 /* A split run's costs: its windows (exchanges), the messages and bytes the
- * workers sent one another, the first worker's wall time in exchanges. */
+ * workers sent one another, the first worker's wall time in exchanges, and
+ * each worker's memory when its ranks ended (before the first gathers every
+ * rank's figures): its peak resident set, and the resident part of its
+ * tables indexed by rank (bytes; arrays of `workers` entries). */
 struct sim_split_stats {
     int workers;
     int64_t windows, messages, bytes;
     double exchange_seconds;
+    const int64_t *peak_memory, *rank_tables;
 };
 bool sim_split_stats(const struct sim *s, struct sim_split_stats *out);
 /* A split run's first worker: the trace records the others replayed. */

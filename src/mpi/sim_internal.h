@@ -4,6 +4,7 @@
 #ifndef SIMPI_SIM_INTERNAL_H
 #define SIMPI_SIM_INTERNAL_H
 
+#include "core/divide.h"
 #include "core/engine.h"
 #include "core/heap.h"
 #include "core/pool.h"
@@ -173,7 +174,6 @@ struct srank {
     uint32_t noutstanding; /* requests in the outstanding list */
     uint32_t sends;        /* sends posted (request.seq) */
     uint32_t world_coll_seq;
-    int32_t node;
     int32_t last_index;
     uint8_t state, wait_any, wait_p2p;
     uint8_t indexed;  /* the outstanding requests are also in sim.ids (many of them, wait.c) */
@@ -203,6 +203,8 @@ struct sim {
     struct sim_driver drv;
     int32_t nranks;
     struct srank *ranks;
+    bool node_blocks;              /* a block placement: a rank's node is rank / ranks_per_node */
+    struct divisor ranks_per_node; /* (sim_node) */
     struct comm world;
     struct pool req_pool, sched_pool;
     struct comm_handle *handles; /* open addressing hash */
@@ -284,9 +286,14 @@ struct sim {
         int32_t *targets;
         int n;
     } * blocked_elsewhere;
-    struct part *part;             /* a split run's partition (part.c); NULL: all ranks here */
-    const int32_t *worker_of_node; /* a split run: each node's worker (part.c); NULL: none */
-    struct group_made {            /* a split run: communicators made from groups, per group */
+    struct part *part; /* a split run's partition (part.c); NULL: all ranks here */
+    /* a split run (part.c): its workers (0: not split), how nodes go to
+     * them (computed, not a table of every node), and this one's nodes */
+    int32_t split_workers;
+    bool split_cyclic;              /* node n to worker n mod K; else blocks of the used nodes */
+    int64_t split_used;             /* the nodes that hold ranks (the others: the last worker's) */
+    int64_t local_first, local_end; /* blocks: this worker's nodes */
+    struct group_made {             /* a split run: communicators made from groups, per group */
         struct group_made *next;
         uint32_t parent_ctx;
         uint64_t hash;
@@ -339,6 +346,10 @@ void sim_report_append(struct sim *s, const char *fmt, ...) __attribute__((forma
  * collective schedules (see sched.c). */
 struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind, int32_t tag,
                             int64_t size, simtime_t at);
+/* The same for a request of another worker's rank (a split run's stand-in
+ * for a send, part.c): its rank's entry of the rank table is not read. */
+struct request *request_new_standin(struct sim *s, int32_t rank, uint32_t ctx, int kind,
+                                    int32_t tag, int64_t size, simtime_t at);
 /* The request's completion time is known: its schedule or its owner's
  * wait hears of it (struct sim's sub_resolved, waited_resolved). */
 void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time);
@@ -355,6 +366,9 @@ void request_maybe_free(struct sim *s, struct request *r);
  * many others the rank has left outstanding. */
 struct request *wait_next(const struct srank *me, const struct request *q, uint32_t *seen);
 void sim_wake_at(struct sim *s, int32_t rank, simtime_t t);
+/* A rank's first wake-up, at 0: its entry of the rank table is written
+ * here, in the worker that runs it only (the others' pages stay untouched). */
+void sim_rank_start(struct sim *s, int32_t rank);
 
 /* membw.c: bursts sharing their node's memory bandwidth (platform memory:). */
 void membw_init(struct sim *s);
@@ -497,10 +511,32 @@ struct cross_ops {
 /* analytic.c: another worker's member arrived (part.c). */
 void analytic_arrive(struct sim *s, struct comm *c, const struct an_arrival *a);
 
+/* The node of a rank (its placement's, computed: a table of every rank's
+ * node would be a table of the whole run in each worker of a split run). */
+static inline int32_t sim_node(const struct sim *s, int32_t rank) {
+    return s->node_blocks ? (int32_t)divisor_apply(&s->ranks_per_node, (uint32_t)rank)
+                          : platform_node_of(s->plat, rank);
+}
+
 /* part.c: a split run (docs/parallel.md) */
+/* The worker that runs a node's ranks (0 unless the run is split): blocks
+ * of the used nodes, worker j having [j U / K, (j + 1) U / K), or nodes dealt
+ * in turn; nodes past the used ones go to the last worker. */
+static inline int32_t sim_worker_of_node(const struct sim *s, int64_t node) {
+    int64_t k = s->split_workers, used = s->split_used;
+    if (k == 0) return 0;
+    if (node >= used) return (int32_t)(k - 1);
+    return (int32_t)(s->split_cyclic ? node % k : ((node + 1) * k - 1) / used);
+}
+/* Whether a node's ranks run in this worker (always, unless the run is split). */
+static inline bool sim_node_here(const struct sim *s, int64_t node) {
+    if (s->split_workers == 0) return true;
+    if (!s->split_cyclic) return node >= s->local_first && node < s->local_end;
+    return sim_worker_of_node(s, node) == s->worker_me;
+}
 /* Whether rank runs in this worker (always, unless the run is split). */
 static inline bool sim_local(const struct sim *s, int32_t rank) {
-    return !s->worker_of_node || s->worker_of_node[s->ranks[rank].node] == s->worker_me;
+    return s->split_workers == 0 || sim_node_here(s, sim_node(s, rank));
 }
 /* Whether this is the worker that reports (always, unless the run is split). */
 static inline bool part_first(const struct sim *s) {

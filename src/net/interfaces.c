@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "core/pool.h"
+#include "core/ranktable.h"
 
 void interfaces_init(struct interfaces *f, int64_t nodes) {
-    f->out = xcalloc((size_t)nodes, sizeof *f->out);
-    f->in = xcalloc((size_t)nodes, sizeof *f->in);
+    f->out = ranktable_alloc((size_t)nodes, sizeof *f->out);
+    f->in = ranktable_alloc((size_t)nodes, sizeof *f->in);
     f->nodes = nodes;
 }
 
@@ -56,8 +57,8 @@ void interfaces_top_merge(struct nic_load *top, int *n, int cap, const struct ni
 }
 
 void interfaces_destroy(struct interfaces *f) {
-    free(f->out);
-    free(f->in);
+    ranktable_free(f->out, (size_t)f->nodes, sizeof *f->out);
+    ranktable_free(f->in, (size_t)f->nodes, sizeof *f->in);
     memset(f, 0, sizeof *f);
 }
 

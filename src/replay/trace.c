@@ -17,6 +17,7 @@
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "core/rankfile.h"
+#include "core/ranktable.h"
 #include "replay/trace_bin.h"
 #include "replay/trace_goal.h"
 #include "replay/trace_internal.h"
@@ -73,7 +74,12 @@ struct trace_reader {
     struct tit_pairs *tit_pairs; /* SimGrid: each pair's messages (MPI_PROC_NULL) */
     struct trace_rec *extra;     /* SimGrid: a second record from the last line */
     struct source shared;        /* used when per_rank == NULL */
-    struct source *per_rank;
+    struct source *per_rank;     /* a rank table: ranks not kept are never written */
+    struct run *pending_runs;    /* a shared file's runs until the cursors are set up */
+    int64_t npending_runs;
+    bool per_rank_files;   /* per_rank from a folder of rank files (every rank's) */
+    int32_t *cursor_ranks; /* otherwise the ranks whose cursors are set up (kept) */
+    int32_t ncursor_ranks;
     bool (*keep)(void *ctx, int32_t rank); /* trace_keep_ranks: NULL keeps all */
     void *keep_ctx;
     int32_t nranks;
@@ -118,11 +124,18 @@ static void source_close(struct trace_reader *t, struct source *s) {
     t->open_count--;
 }
 
+/* Whether this process reads rank's records (trace_keep_ranks). */
+static bool kept(const struct trace_reader *t, int32_t rank) {
+    return !t->keep || t->keep(t->keep_ctx, rank);
+}
+
 /* Frees another per-rank buffer when too many are in use (clock order). */
 static void make_room(struct trace_reader *t, struct source *keep) {
     while (t->per_rank && t->open_count >= MAX_OPEN_RANK_FILES) {
-        struct source *v = &t->per_rank[t->clock_hand];
-        t->clock_hand = (t->clock_hand + 1) % t->nranks;
+        int32_t cursors = t->per_rank_files ? t->nranks : t->ncursor_ranks;
+        int32_t r = t->per_rank_files ? t->clock_hand : t->cursor_ranks[t->clock_hand];
+        t->clock_hand = (t->clock_hand + 1) % cursors;
+        struct source *v = &t->per_rank[r];
         if (v != keep && v->buf) source_close(t, v);
     }
 }
@@ -375,6 +388,7 @@ static bool setup_per_rank(struct trace_reader *t, char **paths, int32_t n, stru
     raise_fd_limit();
     t->nranks = n;
     t->per_rank = xcalloc((size_t)n, sizeof *t->per_rank);
+    t->per_rank_files = true;
     for (int32_t i = 0; i < n; i++)
         t->per_rank[i].path = paths[i];
     for (int32_t i = 0; i < n && t->format == FMT_NATIVE; i++) {
@@ -645,32 +659,47 @@ static int64_t scan_runs(struct trace_reader *t, struct run **out, struct sim_er
     return err->set ? -2 : n;
 }
 
-/* Gives each rank its own cursor over its runs (see scan_runs). A rank
- * with one run (the common case) keeps it in its cursor: no array, and all
- * cursors share the file's name (a few hundred bytes per rank in all). */
-static void setup_runs(struct trace_reader *t, struct run *runs, int64_t n) {
-    t->per_rank = xcalloc((size_t)t->nranks, sizeof *t->per_rank);
-    int32_t *count = xcalloc((size_t)t->nranks, sizeof *count);
-    for (int64_t i = 0; i < n; i++)
-        if (runs[i].rank >= 0 && runs[i].rank < t->nranks) count[runs[i].rank]++;
+/* Gives each rank this process reads (trace_keep_ranks) its own cursor over
+ * its runs (see scan_runs), at its first record: the cursors are a rank
+ * table, of which a worker of a split run writes only its ranks' entries.
+ * A rank with one run (the common case) keeps it in its cursor: no array,
+ * and all cursors share the file's name. */
+static void setup_runs(struct trace_reader *t) {
+    struct run *runs = t->pending_runs;
+    int64_t n = t->npending_runs;
+    t->pending_runs = NULL;
+    t->cursor_ranks = xmalloc(sizeof *t->cursor_ranks * (size_t)t->nranks);
     for (int32_t r = 0; r < t->nranks; r++) {
+        if (!kept(t, r)) continue;
+        t->cursor_ranks[t->ncursor_ranks++] = r;
         struct source *s = &t->per_rank[r];
         s->path = t->shared.path;
-        if (count[r] > 1) s->runs = xcalloc((size_t)count[r], sizeof *s->runs);
-        s->eof = count[r] == 0;
+        s->eof = true; /* until a run of its own */
+        s->mapped = t->map != NULL;
+        if (t->map) s->kind = SRC_PLAIN;
     }
+    for (int64_t i = 0; i < n; i++)
+        if (runs[i].rank >= 0 && runs[i].rank < t->nranks && kept(t, runs[i].rank))
+            t->per_rank[runs[i].rank].nruns++;
     for (int64_t i = 0; i < n; i++) {
-        if (runs[i].rank < 0 || runs[i].rank >= t->nranks) continue;
+        if (runs[i].rank < 0 || runs[i].rank >= t->nranks || !kept(t, runs[i].rank)) continue;
         struct source *s = &t->per_rank[runs[i].rank];
-        if (s->nruns == 0) { /* the first run: the cursor starts there */
+        if (s->eof) { /* the first run: the cursor starts there */
+            s->eof = false;
             s->consumed = runs[i].offset;
             s->line = runs[i].line - 1;
-            s->next_run = 1;
+            s->next_run = 0; /* counts the runs kept until the end of this loop */
+            if (s->nruns > 1) s->runs = xcalloc((size_t)s->nruns, sizeof *s->runs);
         }
-        if (s->runs) s->runs[s->nruns] = runs[i];
-        s->nruns++;
+        if (s->runs) s->runs[s->next_run] = runs[i];
+        s->next_run++;
     }
-    free(count);
+    for (int64_t i = 0; i < n; i++)
+        if (runs[i].rank >= 0 && runs[i].rank < t->nranks && kept(t, runs[i].rank))
+            t->per_rank[runs[i].rank].next_run = 1;
+    free(runs);
+    t->cursor_ranks =
+        xrealloc_or_die(t->cursor_ranks, sizeof *t->cursor_ranks * (size_t)(t->ncursor_ranks + 1));
 }
 
 /* Maps a plain shared file once, so that the rank cursors over its runs
@@ -728,14 +757,13 @@ static bool index_runs(struct trace_reader *t, struct sim_error *err) {
     int64_t n = scan_runs(t, &runs, err);
     if (n >= 0) {
         raise_fd_limit();
-        setup_runs(t, runs, n);
+        t->per_rank = ranktable_alloc((size_t)t->nranks, sizeof *t->per_rank);
+        t->pending_runs = runs; /* the cursors are set up at the first record */
+        t->npending_runs = n;
+        runs = NULL;
         source_close(t, &t->shared);
         map_shared(t);
         if (!t->map) map_gzip(t);
-        for (int32_t r = 0; t->map && r < t->nranks; r++) {
-            t->per_rank[r].mapped = true;
-            t->per_rank[r].kind = SRC_PLAIN;
-        }
     }
     if (n == -1) { /* finely interleaved: one cursor over the whole file, mapped when plain */
         source_close(t, &t->shared);
@@ -896,7 +924,7 @@ static bool open_file(struct trace_reader *t, const char *path, struct sim_error
 
 /* SimGrid: the first pass that finds SMPI's dropped sendRecv lines. */
 static void scan_simgrid_pairs(struct trace_reader *t) {
-    if (!t->per_rank) {
+    if (!t->per_rank_files) {
         t->tit_pairs = tit_pairs_scan(&t->shared.path, 1, t->nranks);
         return;
     }
@@ -921,7 +949,7 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
         ok = open_file(t, path, err);
     }
     if (ok && !t->bin && !t->goal && !t->lines) /* these readers queue no records */
-        t->queues = xcalloc((size_t)t->nranks, sizeof *t->queues);
+        t->queues = ranktable_alloc((size_t)t->nranks, sizeof *t->queues);
     if (ok && !S_ISDIR(st.st_mode) && t->shared.path && t->shared.kind == SRC_PLAIN)
         t->bytes_total = st.st_size; /* a plain file: its share read can be told */
     if (ok && t->format == FMT_SIMGRID) {
@@ -942,19 +970,28 @@ void trace_close(struct trace_reader *t) {
     if (t->map) munmap((void *)t->map, t->map_len);
     source_close(t, &t->shared);
     free(t->shared.path);
-    for (int32_t i = 0; t->per_rank && i < t->nranks; i++) {
+    free(t->pending_runs);
+    int32_t cursors = t->per_rank_files ? t->nranks : t->ncursor_ranks;
+    for (int32_t k = 0; t->per_rank && k < cursors; k++) {
+        int32_t i = t->per_rank_files ? k : t->cursor_ranks[k];
         source_close(t, &t->per_rank[i]);
         if (t->per_rank[i].path != t->shared.path) free(t->per_rank[i].path);
         free(t->per_rank[i].runs);
     }
-    free(t->per_rank);
+    if (t->per_rank_files)
+        free(t->per_rank);
+    else
+        ranktable_free(t->per_rank, (size_t)t->nranks, sizeof *t->per_rank);
     free(t->line_buf);
     /* records read ahead for ranks that never got to them (a run stopped
      * early) may own arrays */
-    for (int32_t i = 0; t->queues && i < t->nranks; i++)
-        for (struct trace_rec *r = t->queues[i].head; r; r = r->next)
+    int32_t queued = t->cursor_ranks ? t->ncursor_ranks : t->nranks; /* only kept ranks queue */
+    for (int32_t k = 0; t->queues && k < queued; k++)
+        for (struct trace_rec *r = t->queues[t->cursor_ranks ? t->cursor_ranks[k] : k].head; r;
+             r = r->next)
             trace_rec_clear(r);
-    free(t->queues);
+    free(t->cursor_ranks);
+    ranktable_free(t->queues, (size_t)t->nranks, sizeof *t->queues);
     for (int32_t i = 0; t->lines && i < t->nranks; i++)
         free(t->lines[i].ref);
     free(t->lines);
@@ -982,7 +1019,7 @@ uint64_t trace_records(const struct trace_reader *t) {
 }
 
 const char *trace_file_of(const struct trace_reader *t, int32_t rank) {
-    return t->per_rank ? t->per_rank[rank].path : t->shared.path;
+    return t->per_rank && t->per_rank_files ? t->per_rank[rank].path : t->shared.path;
 }
 
 static size_t name_hash(const char *name, size_t cap) {
@@ -1230,6 +1267,7 @@ struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_er
         if (!(q->head = r->next)) q->tail = NULL;
         return r;
     }
+    if (t->pending_runs) setup_runs(t);
     if (t->per_rank) {
         struct source *s = &t->per_rank[rank];
         struct trace_rec *r = read_record(t, s, err);

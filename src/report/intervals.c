@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/pool.h"
+#include "core/ranktable.h"
 #include "report/analysis_internal.h"
 
 struct pending_coll {
@@ -26,8 +27,8 @@ void intervals_init(struct intervals *iv, int32_t nranks) {
     iv->nnodes = 1;
     iv->nodes[0].name = xstrdup("whole program");
     iv->nodes[0].parent = -1;
-    iv->nodes[0].rank = xcalloc((size_t)nranks, sizeof(struct acc));
-    iv->track = xcalloc((size_t)nranks, sizeof *iv->track);
+    iv->nodes[0].rank = ranktable_alloc((size_t)nranks, sizeof(struct acc));
+    iv->track = ranktable_alloc((size_t)nranks, sizeof *iv->track);
 }
 
 static void free_pending(struct pending_coll *pc) {
@@ -40,13 +41,13 @@ static void free_pending(struct pending_coll *pc) {
 void intervals_free(struct intervals *iv) {
     for (int32_t i = 0; i < iv->nnodes; i++) {
         free(iv->nodes[i].name);
-        free(iv->nodes[i].rank);
+        ranktable_free(iv->nodes[i].rank, (size_t)iv->nranks, sizeof(struct acc));
     }
     for (int32_t r = 0; r < iv->nranks; r++) {
         free(iv->track[r].stack);
         free(iv->track[r].entered);
     }
-    free(iv->track);
+    ranktable_free(iv->track, (size_t)iv->nranks, sizeof *iv->track);
     free(iv->unpack_map);
     free(iv->renumbered);
     for (size_t i = 0; i < iv->colls_cap; i++)
@@ -93,7 +94,7 @@ static int32_t child_named(struct intervals *iv, int32_t parent, const char *nam
     n->name = xstrdup(name);
     n->parent = parent;
     n->depth = iv->nodes[parent].depth + 1;
-    n->rank = xcalloc((size_t)iv->nranks, sizeof(struct acc));
+    n->rank = ranktable_alloc((size_t)iv->nranks, sizeof(struct acc));
     return iv->nnodes++;
 }
 

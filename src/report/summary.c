@@ -9,6 +9,7 @@
 #include "core/memstat.h"
 #include "core/outfile.h"
 #include "core/pool.h"
+#include "core/ranktable.h"
 #include "core/units.h"
 #include "net/contention.h"
 #include "net/interfaces.h"
@@ -309,9 +310,16 @@ static void json_host(FILE *f, const struct host_figures *h) {
                 h->spread_rank);
 }
 
+static int64_t largest(const int64_t *v, int n) {
+    int64_t m = 0;
+    for (int i = 0; i < n; i++)
+        if (v[i] > m) m = v[i];
+    return m;
+}
+
 static void print_simulation(FILE *out, const struct sim *s, const struct run_info *in) {
     double w = in->wall_seconds > 0 ? in->wall_seconds : 1e-9;
-    char mem[32];
+    char mem[32], mem2[32];
     fprintf(out,
             "simulation: %.3f s wall, %llu events (%.3g events/s), %lld messages (%.3g "
             "messages/s)",
@@ -328,9 +336,10 @@ static void print_simulation(FILE *out, const struct sim *s, const struct run_in
     if (sim_split_stats(s, &sp))
         fprintf(out,
                 "; split over %d workers: %lld windows, %lld messages between workers (%s), "
-                "%.3f s in exchanges",
+                "%.3f s in exchanges, largest worker's peak memory %s",
                 sp.workers, (long long)sp.windows, (long long)sp.messages,
-                units_format_size(sp.bytes, mem, sizeof mem), sp.exchange_seconds);
+                units_format_size(sp.bytes, mem, sizeof mem), sp.exchange_seconds,
+                units_format_size(largest(sp.peak_memory, sp.workers), mem2, sizeof mem2));
     fprintf(out, "\n");
 }
 
@@ -458,6 +467,21 @@ static void json_rank(FILE *f, const struct sim *s, int32_t i) {
     fwrite(line, 1, (size_t)(p - line), f);
 }
 
+/* A split run's costs and each worker's memory (sim_split_stats). */
+static void json_split(FILE *f, const struct sim *s) {
+    struct sim_split_stats sp;
+    if (!sim_split_stats(s, &sp)) return;
+    fprintf(f,
+            ", \"split\": {\"workers\": %d, \"windows\": %lld, \"messages\": %lld, "
+            "\"bytes\": %lld, \"exchange_seconds\": %.6f, \"worker_memory\": [",
+            sp.workers, (long long)sp.windows, (long long)sp.messages, (long long)sp.bytes,
+            sp.exchange_seconds);
+    for (int i = 0; i < sp.workers; i++)
+        fprintf(f, "%s{\"peak_memory\": %lld, \"rank_tables\": %lld}", i ? ", " : "",
+                (long long)sp.peak_memory[i], (long long)sp.rank_tables[i]);
+    fprintf(f, "]}");
+}
+
 bool summary_write_json(const char *path, const struct sim *s, const struct run_info *in,
                         struct sim_error *err) {
     struct outfile out;
@@ -495,17 +519,19 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
     json_faults(f, s);
     json_host(f, in->host);
     if (in->analysis) analysis_json(in->analysis, f);
-    fprintf(
-        f,
-        "  \"simulation\": {\"wall_time\": %.6f, \"records\": %llu, \"events\": %llu, "
-        "\"messages\": %lld, \"unmatched_messages\": %lld, \"peak_memory\": %lld, "
-        "\"trace_buffer_peak\": %lld, \"rank_state\": %lld, \"requests_peak\": %lld, "
-        "\"schedules_peak\": %lld, \"event_queue_peak\": %lld, \"context_switches\": %llu}\n}\n",
-        w, (unsigned long long)in->records, (unsigned long long)sim_events(s),
-        (long long)total_messages(s), (long long)sim_unmatched_messages(s),
-        (long long)memstat_peak_rss(), (long long)in->trace_buffer, (long long)m.rank_state,
-        (long long)m.requests_peak, (long long)m.schedules_peak, (long long)m.events_peak,
-        (unsigned long long)in->context_switches);
+    fprintf(f,
+            "  \"simulation\": {\"wall_time\": %.6f, \"records\": %llu, \"events\": %llu, "
+            "\"messages\": %lld, \"unmatched_messages\": %lld, \"peak_memory\": %lld, "
+            "\"trace_buffer_peak\": %lld, \"rank_state\": %lld, \"requests_peak\": %lld, "
+            "\"schedules_peak\": %lld, \"event_queue_peak\": %lld, \"rank_tables\": %lld, "
+            "\"context_switches\": %llu",
+            w, (unsigned long long)in->records, (unsigned long long)sim_events(s),
+            (long long)total_messages(s), (long long)sim_unmatched_messages(s),
+            (long long)memstat_peak_rss(), (long long)in->trace_buffer, (long long)m.rank_state,
+            (long long)m.requests_peak, (long long)m.schedules_peak, (long long)m.events_peak,
+            (long long)ranktable_resident_all(), (unsigned long long)in->context_switches);
+    json_split(f, s);
+    fprintf(f, "}\n}\n");
     return outfile_commit(&out, err);
 }
 

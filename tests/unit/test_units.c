@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests for src/core/units.c: every unit and prefix, and refusals. */
+/* Unit tests for src/core/units.c: every unit and prefix, and refusals;
+ * and core/divide.h's division by an invariant divisor. */
+#include "core/divide.h"
 #include "core/simtime.h"
 #include "core/units.h"
 #include "test.h"
@@ -101,10 +103,38 @@ static void test_seconds_format(void) {
     CHECK(bad == 0);
 }
 
+/* divisor_apply against the hardware's division: every divisor to 4,096
+ * with the dividends around its multiples and the largest ones, and random
+ * pairs over the whole range (dividends below 2^31, divisors to 2^31). */
+static void test_divide(void) {
+    int bad = 0;
+    for (uint32_t d = 1; d <= 4096; d++) {
+        struct divisor dv = divisor_make(d);
+        for (uint32_t k = 0; k < 64; k++) {
+            uint32_t around[] = {k * d, k * d + d - 1, (uint32_t)INT32_MAX - k * d,
+                                 (uint32_t)INT32_MAX / d * d - 1 + k % 3};
+            for (int i = 0; i < 4; i++)
+                bad += around[i] <= (uint32_t)INT32_MAX &&
+                       divisor_apply(&dv, around[i]) != around[i] / d;
+        }
+    }
+    uint64_t x = 0x9E3779B97F4A7C15ull; /* xorshift64 */
+    for (int i = 0; i < 1000000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        uint32_t n = (uint32_t)(x & INT32_MAX),
+                 d = 1 + (uint32_t)((x >> 32) % ((uint64_t)1 << (1 + (x >> 59) % 31)));
+        struct divisor dv = divisor_make(d);
+        bad += divisor_apply(&dv, n) != n / d;
+    }
+    struct divisor top = divisor_make(UINT32_C(1) << 31);
+    CHECK(divisor_apply(&top, INT32_MAX) == 0);
+    CHECK(bad == 0);
+}
+
 TEST_LIST(units_tests) = {
-    {"units.seconds_format", test_seconds_format},
-    {"units.times", test_times},
-    {"units.sizes", test_sizes},
-    {"units.rates", test_rates},
-    TEST_END,
+    {"units.divide", test_divide}, {"units.seconds_format", test_seconds_format},
+    {"units.times", test_times},   {"units.sizes", test_sizes},
+    {"units.rates", test_rates},   TEST_END,
 };
