@@ -266,16 +266,23 @@ static bool procs_exact(void) {
     return e && *e && strcmp(e, "0");
 }
 
+/* "N of the M cores this process may use is/are free", for both messages. */
+static void say_free_cores(char *out, size_t n, int free_cores, int allowed) {
+    snprintf(out, n, "%d of the %d cores this process may use %s free", free_cores, allowed,
+             free_cores == 1 ? "is" : "are");
+}
+
 int cli_fit_procs(const char *cmd, int asked) {
     if (asked == 0 || asked == 1 || (asked > 1 && procs_exact())) return asked;
     int allowed, free_cores = hostload_free_cores(asked < 0 ? 0.1 : 0.05, &allowed);
+    char cores[96];
+    say_free_cores(cores, sizeof cores, free_cores, allowed);
     if (asked < 0) {
         if (free_cores < allowed)
             fprintf(stderr,
-                    "simpi %s: --procs auto: %d of the %d cores this process may use %s free "
-                    "(other programs keep the rest busy): %d worker%s\n",
-                    cmd, free_cores, allowed, free_cores == 1 ? "is" : "are", free_cores,
-                    free_cores == 1 ? "" : "s");
+                    "simpi %s: --procs auto: %s (other programs keep the rest busy): %d "
+                    "worker%s\n",
+                    cmd, cores, free_cores, free_cores == 1 ? "" : "s");
         return free_cores;
     }
     if (free_cores >= asked) return asked;
@@ -285,11 +292,10 @@ int cli_fit_procs(const char *cmd, int asked) {
     else
         snprintf(fewer, sizeof fewer, "%d workers", free_cores);
     fprintf(stderr,
-            "simpi %s: --procs %d: %d of the %d cores this process may use %s free of other "
-            "programs' work; workers without a core of their own wait for one at every "
-            "window, so the run takes %s, with the same results (--procs-exact: %d "
-            "workers anyway)\n",
-            cmd, asked, free_cores, allowed, free_cores == 1 ? "is" : "are", fewer, asked);
+            "simpi %s: --procs %d: %s of other programs' work; workers without a core of "
+            "their own wait for one at every window, so the run takes %s, with the same "
+            "results (--procs-exact: %d workers anyway)\n",
+            cmd, asked, cores, fewer, asked);
     return free_cores;
 }
 

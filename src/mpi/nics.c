@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "mpi/sim_internal.h"
 
 /* --- queues of transfers by (at, sending rank, its sequence): sorted runs
@@ -84,8 +85,7 @@ static void run_append(struct nic_run *r, struct nic_entry e) {
 
 /* The hint slot of time t. */
 static unsigned at_hint(simtime_t t) {
-    uint64_t h = (uint64_t)t * 0x9e3779b97f4a7c15ull;
-    return (unsigned)(h >> 58); /* NIC_AT_HINTS = 64 */
+    return hash_fib_top((uint64_t)t, 6); /* NIC_AT_HINTS = 64 */
 }
 
 /* The run that e extends: one whose last entry has e's time (and comes

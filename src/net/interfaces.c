@@ -63,7 +63,8 @@ void interfaces_destroy(struct interfaces *f) {
 }
 
 /* Drops the intervals that ended at or before now (they are first). */
-static void forget_past(struct nic_side *side, simtime_t now) {
+static inline void forget_past(struct nic_side *side, simtime_t now) {
+    if (side->n == 0 || side->busy[0].to > now) return; /* most calls: nothing to drop */
     uint32_t k = 0;
     while (k < side->n && side->busy[k].to <= now)
         k++;
@@ -125,7 +126,7 @@ static void append_busy(struct nic_side *side, simtime_t t, simtime_t end) {
 
 simtime_t nic_side_reserve(struct nic_side *side, simtime_t now, simtime_t ready, simtime_t len) {
     if (len <= 0) return ready;
-    if (side->n > 0 && side->busy[0].to <= now) forget_past(side, now);
+    forget_past(side, now);
     simtime_t t = ready;
     uint32_t n = side->n;
     if (n == 0 || side->busy[n - 1].to <= t) { /* after every interval: most messages */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/pool.h"
 
 static bool read_overhead(struct network *n, const struct conf_node *net, struct sim_error *err) {
@@ -243,8 +244,8 @@ bool network_connected(const struct network *n, int32_t src, int32_t dst) {
 }
 
 const struct path_cost *network_path(const struct network *n, int32_t src, int32_t dst) {
-    uint64_t h = ((uint64_t)(uint32_t)src << 32 | (uint32_t)dst) * 0x9e3779b97f4a7c15ull;
-    struct path_cost *p = &n->paths[h >> 52 & (NETWORK_PATH_CACHE - 1)];
+    uint64_t key = (uint64_t)(uint32_t)src << 32 | (uint32_t)dst;
+    struct path_cost *p = &n->paths[hash_fib_top(key, 12)]; /* NETWORK_PATH_CACHE = 2^12 */
     if (p->src != src || p->dst != dst || p->gen != n->faults->gen) {
         p->src = src;
         p->dst = dst;
