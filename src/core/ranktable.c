@@ -13,7 +13,7 @@
 #include "core/error.h"
 #include "core/pool.h"
 
-enum { MAPPED_FROM = 1 << 20 }; /* bytes: below this, calloc's own */
+enum { MAPPED_FROM = 64 << 10 }; /* bytes: below this, calloc's own */
 
 struct live {
     void *table;

@@ -54,6 +54,7 @@ struct file_member {
     struct request *waiter; /* the rank waits for the home's answer (shared pointer) */
     MPI_Offset fetched;     /* and the answer */
     int64_t split_bytes;    /* a split collective's bytes, for its _end */
+    uint64_t ordered_calls; /* its ordered accesses so far (io_ordered) */
     bool split_open;
     char hints[FILE_HINTS][64];
 };
@@ -64,9 +65,10 @@ struct mfile {
     int fd, amode, open_error;
     char *path; /* on the host */
     bool atomic;
-    MPI_Offset shared_pos; /* shared file pointer, in etypes (the home's is the one) */
-    int nlocal;            /* members run by this worker (all but in a split run) */
-    bool home;             /* this worker runs the first member */
+    MPI_Offset shared_pos;  /* shared file pointer, in etypes (the home's is the one) */
+    uint64_t ordered_moved; /* the ordered accesses whose move of it is done (io_ordered) */
+    int nlocal;             /* members run by this worker (all but in a split run) */
+    bool home;              /* this worker runs the first member */
     struct file_member *m;
 };
 
@@ -608,7 +610,13 @@ static int io_ordered(MPI_File fh, struct io_call *c, MPI_Status *status) {
         total += all[2 * i];
     }
     free(all);
-    if (mine == 0) f->shared_pos += total;
+    /* the first member back from the exchange moves the pointer, so that
+     * no member can ask the home for it before it moved (the home itself
+     * may come back later than the member that asks) */
+    if (f->ordered_moved < ++me->ordered_calls) {
+        f->shared_pos += total;
+        f->ordered_moved = me->ordered_calls;
+    }
     c->ptr = IO_EXPLICIT;
     c->offset = place;
     int64_t done = move_data(f, me, c, c->offset * dt_size(me->view.etype));
