@@ -77,6 +77,7 @@ struct trace_reader {
     struct source *per_rank;     /* a rank table: ranks not kept are never written */
     struct run *pending_runs;    /* a shared file's runs until the cursors are set up */
     int64_t npending_runs;
+    bool cursors_pending;  /* (even with no runs: a trace without records) */
     bool per_rank_files;   /* per_rank from a folder of rank files (every rank's) */
     int32_t *cursor_ranks; /* otherwise the ranks whose cursors are set up (kept) */
     int32_t ncursor_ranks;
@@ -668,6 +669,7 @@ static void setup_runs(struct trace_reader *t) {
     struct run *runs = t->pending_runs;
     int64_t n = t->npending_runs;
     t->pending_runs = NULL;
+    t->cursors_pending = false;
     t->cursor_ranks = xmalloc(sizeof *t->cursor_ranks * (size_t)t->nranks);
     for (int32_t r = 0; r < t->nranks; r++) {
         if (!kept(t, r)) continue;
@@ -760,6 +762,7 @@ static bool index_runs(struct trace_reader *t, struct sim_error *err) {
         t->per_rank = ranktable_alloc((size_t)t->nranks, sizeof *t->per_rank);
         t->pending_runs = runs; /* the cursors are set up at the first record */
         t->npending_runs = n;
+        t->cursors_pending = true;
         runs = NULL;
         source_close(t, &t->shared);
         map_shared(t);
@@ -1267,7 +1270,7 @@ struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_er
         if (!(q->head = r->next)) q->tail = NULL;
         return r;
     }
-    if (t->pending_runs) setup_runs(t);
+    if (t->cursors_pending) setup_runs(t);
     if (t->per_rank) {
         struct source *s = &t->per_rank[rank];
         struct trace_rec *r = read_record(t, s, err);

@@ -127,6 +127,39 @@ static void test_rank_ordered(void) {
     trace_close(t);
 }
 
+static bool keep_odd(void *ctx, int32_t rank) {
+    (void)ctx;
+    return rank % 2 == 1;
+}
+
+/* A rank's cursor is set up at the first record asked for, for the ranks
+ * kept only (a split run's worker): ranks without records end at once,
+ * and so does a trace without any (the fuzzer's find: its cursors were
+ * left unset). */
+static void test_ranks_without_records(void) {
+    const char *texts[] = {"simpi-trace 1\nranks 3\n# no records\n",
+                           "simpi-trace 1\nranks 3\n1 compute 5us\n1 compute 6us\n"};
+    for (int k = 0; k < 2; k++)
+        for (int keep = 0; keep < 2; keep++) {
+            struct sim_error err = {0};
+            struct trace_reader *t = trace_open(test_write_temp(".trace", texts[k]), &err);
+            CHECK(t != NULL);
+            if (!t) continue;
+            if (keep) trace_keep_ranks(t, keep_odd, NULL);
+            int n = 0;
+            for (int32_t r = keep; r < 3; r += 1 + keep) {
+                struct trace_rec *a;
+                while ((a = trace_next(t, r, &err))) {
+                    n += a->rank == r;
+                    trace_release(t, a);
+                }
+            }
+            CHECK_EQ_INT(n, k == 0 ? 0 : 2);
+            CHECK(!err.set);
+            trace_close(t);
+        }
+}
+
 static void test_gzip(void) {
     char path[256];
     snprintf(path, sizeof path, "%s/XXXXXX.trace.gz", test_tmp);
@@ -239,6 +272,7 @@ static void test_source_errors(void) {
 }
 
 TEST_LIST(trace_tests) = {
+    {"trace.ranks_without_records", test_ranks_without_records},
     {"trace.records", test_records},
     {"trace.bad_records", test_bad_records},
     {"trace.interleaved", test_interleaved},
