@@ -19,6 +19,7 @@
  * Compiled against the system's MPI, never simpi's mpi.h. */
 #include <errno.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,13 +36,19 @@ static void lost(const char *what) {
     exit(1);
 }
 
+static void lost_errno(const char *what) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s: %s", what, strerror(errno));
+    lost(msg);
+}
+
 static void get(void *p, size_t n) {
     char *c = p;
     while (n > 0) {
         ssize_t r = read(sock, c, n);
-        if (r == 0) lost("its worker has gone");
         if (r < 0 && errno == EINTR) continue;
-        if (r < 0) lost("cannot read from its worker");
+        if (r == 0 || (r < 0 && errno == ECONNRESET)) lost("its worker has gone");
+        if (r < 0) lost_errno("cannot read from its worker");
         c += r;
         n -= (size_t)r;
     }
@@ -52,7 +59,8 @@ static void put(const void *p, size_t n) {
     while (n > 0) {
         ssize_t r = write(sock, c, n);
         if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) lost("cannot write to its worker");
+        if (r < 0 && (errno == EPIPE || errno == ECONNRESET)) lost("its worker has gone");
+        if (r <= 0) lost_errno("cannot write to its worker");
         c += r;
         n -= (size_t)r;
     }
@@ -116,6 +124,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     sock = atoi(argv[1]);
+    signal(SIGPIPE, SIG_IGN); /* a worker gone is said, not a silent death */
     MPI_Init(&argc, &argv);
     int32_t who[2];
     MPI_Comm_rank(MPI_COMM_WORLD, &who[0]);
