@@ -19,6 +19,7 @@
 #include "core/workers.h"
 #include "net/network.h"
 #include "platform/platform.h"
+#include "replay/jobs.h"
 #include "replay/replay.h"
 #include "report/summary.h"
 
@@ -26,6 +27,9 @@ struct replay_opts {
     struct platform_opts plat;
     const char *json;
     const char *trace;
+    char **traces; /* every trace named: several are jobs side by side (docs/jobs.md) */
+    int ntraces;
+    const char *jobs; /* --jobs FILE */
     struct analysis_opts analysis;
     bool quiet;
     simtime_t wall_limit;        /* --wall-limit; 0: none */
@@ -66,6 +70,8 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
             if (!cli_parse_placement(argv[++i], &o->placement)) return EXIT_USAGE;
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             o->json = argv[++i];
+        } else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
+            o->jobs = argv[++i];
         } else if (!strcmp(argv[i], "--report") && i + 1 < argc) {
             o->analysis.report = argv[++i];
         } else if (!strcmp(argv[i], "--paraver") && i + 1 < argc) {
@@ -97,43 +103,58 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
             i++;
         } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
             o->quiet = true;
-        } else if (argv[i][0] == '-' || o->trace) {
+        } else if (argv[i][0] == '-') {
             fprintf(stderr, "simpi replay: unexpected argument '%s'\n", argv[i]);
             return EXIT_USAGE;
         } else {
-            o->trace = argv[i];
+            if (!o->traces) o->traces = xcalloc((size_t)argc, sizeof *o->traces);
+            o->traces[o->ntraces++] = argv[i];
+            o->trace = o->traces[0];
         }
     }
+    if (o->jobs && o->trace) {
+        fprintf(stderr, "simpi replay: --jobs %s names the traces; give no trace beside it\n",
+                o->jobs);
+        return EXIT_USAGE;
+    }
+    if (o->jobs) o->trace = o->jobs;
     if (!o->trace) {
         fprintf(stderr, "usage: simpi replay [--platform FILE] [--set KEY=VALUE]... [--json FILE] "
-                        "[--report FILE.html] [--paraver PREFIX] [--chrome FILE.json] TRACE\n");
+                        "[--report FILE.html] [--paraver PREFIX] [--chrome FILE.json] TRACE...\n"
+                        "       simpi replay [OPTIONS] --jobs JOBS.yaml\n");
         return EXIT_USAGE;
     }
     const char *outputs[][2] = {
         {"--json", o->json}, {"--report", o->analysis.report}, {"--chrome", o->analysis.chrome}};
     for (size_t k = 0; k < sizeof outputs / sizeof *outputs; k++)
-        if (same_file(outputs[k][1], o->trace)) {
-            fprintf(stderr, "simpi replay: %s %s is the trace itself, which it would overwrite\n",
-                    outputs[k][0], outputs[k][1]);
-            return EXIT_USAGE;
-        }
+        for (int t = 0; t < o->ntraces || (t == 0 && o->jobs); t++)
+            if (same_file(outputs[k][1], o->jobs ? o->jobs : o->traces[t])) {
+                fprintf(stderr, "simpi replay: %s %s is the %s itself, which it would overwrite\n",
+                        outputs[k][0], outputs[k][1], o->jobs ? "jobs file" : "trace");
+                return EXIT_USAGE;
+            }
     return 0;
 }
 
-static int report(const struct replay_opts *o, struct replay_result *res, const struct platform *p,
-                  const struct trace_reader *t) {
-    struct run_info info = {o->trace,
+/* The summary, JSON and analysis outputs of a replay (of several jobs:
+ * their figures in jobs). */
+static int report(const struct replay_opts *o, const char *what, struct replay_result *res,
+                  const struct platform *p, int64_t trace_buffer, const struct job_figures *jobs,
+                  int32_t njobs) {
+    struct run_info info = {what,
                             p->source,
                             p->nodes,
                             res->records,
-                            trace_buffer_peak(t),
+                            trace_buffer,
                             res->wall_seconds,
                             res->status,
                             res->status == SIM_INTERRUPTED ? 128 + replay_interrupt_signal
                                                            : sim_exit_code(res->status),
                             0,
                             res->analysis,
-                            NULL};
+                            NULL,
+                            jobs,
+                            njobs};
     if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
     struct sim_error aerr = {0};
     bool outputs_ok = analysis_finish(res->analysis, &info, &aerr);
@@ -196,19 +217,30 @@ static bool replay_agree(struct workers *w, const struct replay_opts *o, const s
 /* One replay with the given --set list, its summary (unless quiet) and
  * o->json; res_out, a sweep's point, gets its exit status (its figures are
  * read back from that JSON, replay_sweep). */
-static int replay_once(const struct replay_opts *o, const char *const *sets, int nsets,
-                       struct sweep_result *res_out) {
-    struct sim_error err = {0};
-    int rc;
-    struct platform *p = platform_load(o->plat.path, sets, nsets, &err);
-    struct network net = {0};
+/* The platform of a replay (NULL, err set: refused). */
+static struct platform *load_platform(const struct replay_opts *o, const char *const *sets,
+                                      int nsets, struct sim_error *err) {
+    struct platform *p = platform_load(o->plat.path, sets, nsets, err);
     if (p && p->ulfm) { /* not a silent prediction from operations that should have failed */
-        err_set(&err, "fault_tolerance: ulfm (--with-ft ulfm) is for simpi run: a trace has no "
-                      "error handlers (every communicator's is MPI_ERRORS_ARE_FATAL), so a crash "
-                      "ends its replay as it would end the traced job");
+        err_set(err, "fault_tolerance: ulfm (--with-ft ulfm) is for simpi run: a trace has no "
+                     "error handlers (every communicator's is MPI_ERRORS_ARE_FATAL), so a crash "
+                     "ends its replay as it would end the traced job");
         platform_free(p);
         p = NULL;
     }
+    return p;
+}
+
+static int replay_jobs_once(const struct replay_opts *o, const char *const *sets, int nsets,
+                            struct sweep_result *res_out);
+
+static int replay_once(const struct replay_opts *o, const char *const *sets, int nsets,
+                       struct sweep_result *res_out) {
+    if (o->jobs || o->ntraces > 1) return replay_jobs_once(o, sets, nsets, res_out);
+    struct sim_error err = {0};
+    int rc;
+    struct platform *p = load_platform(o, sets, nsets, &err);
+    struct network net = {0};
     bool net_ok = p && network_init(&net, p, &err);
     /* outputs found unwritable now, not after the run (a sweep writes only
      * its table's JSON, at its end) */
@@ -251,7 +283,8 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     if (w && workers_me(w) != 0) /* the first worker reports the run */
         workers_end(w, 0, &err); /* a failure reached the first worker already */
     if (ran) {
-        rc = report(o, &res, p, t); /* a sweep's point too: its own JSON (and report) */
+        /* a sweep's point too: its own JSON (and report) */
+        rc = report(o, o->trace, &res, p, trace_buffer_peak(t), NULL, 0);
     } else {
         err_print(&err);
         if (!res_out) report_failure(o, &err);
@@ -266,6 +299,168 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     replay_set_workers(NULL, SIM_PLACE_BLOCK);
     replay_result_free(&res);
     trace_close(t);
+    if (net_ok) network_destroy(&net);
+    platform_free(p);
+    return rc;
+}
+
+/* --- several jobs side by side (docs/jobs.md) --- */
+
+struct jobs_run {
+    struct job_set js;
+    struct trace_reader **traces;
+    int64_t *ranks;
+    simtime_t *start;
+    int32_t *list; /* every rank's node */
+    struct job_figures *fig;
+    int32_t *nodes; /* each job's nodes, one job after another */
+};
+
+static void jobs_run_free(struct jobs_run *jr) {
+    for (int32_t j = 0; jr->traces && j < jr->js.n; j++)
+        trace_close(jr->traces[j]);
+    free(jr->traces);
+    free(jr->ranks);
+    free(jr->start);
+    free(jr->fig);
+    free(jr->nodes);
+    jobs_free(&jr->js);
+}
+
+/* The jobs, their traces opened and their ranks counted. */
+static bool open_jobs(const struct replay_opts *o, struct jobs_run *jr, struct sim_error *err) {
+    if (o->jobs && !jobs_load(&jr->js, o->jobs, err)) return false;
+    if (!o->jobs) jobs_from_traces(&jr->js, o->traces, o->ntraces);
+    int32_t n = jr->js.n;
+    jr->traces = xcalloc((size_t)n, sizeof *jr->traces);
+    jr->ranks = xcalloc((size_t)n, sizeof *jr->ranks);
+    jr->start = xcalloc((size_t)n, sizeof *jr->start);
+    for (int32_t j = 0; j < n; j++) {
+        if (!(jr->traces[j] = trace_open(jr->js.job[j].trace, err))) return false;
+        jr->ranks[j] = trace_ranks(jr->traces[j]);
+        jr->start[j] = jr->js.job[j].start;
+    }
+    return true;
+}
+
+/* The jobs' placement made the platform's (a list of every rank's node);
+ * the network rebuilt when the jobs sized it (nodes: auto). */
+static bool place_jobs(struct jobs_run *jr, struct platform *p, struct network *net,
+                       struct sim_error *err) {
+    bool sized = p->nodes == 0;
+    jr->list = jobs_place(&jr->js, jr->ranks, p, topology_group_size(&net->topo), err);
+    if (!jr->list) return false;
+    int64_t total = 0;
+    for (int32_t j = 0; j < jr->js.n; j++)
+        total += jr->ranks[j];
+    free(p->node_list);
+    p->node_list = jr->list;
+    p->node_list_len = total;
+    p->placement = PLACE_LIST;
+    if (!sized) return true;
+    network_destroy(net);
+    return network_init(net, p, err);
+}
+
+/* Job j's predicted time alone on its own nodes, in seconds (-1: the run
+ * alone failed or was interrupted). */
+static double alone_time(struct jobs_run *jr, int32_t j, struct platform *p) {
+    const struct job_figures *f = &jr->fig[j];
+    struct sim_error err = {0};
+    struct trace_reader *t = trace_open(jr->js.job[j].trace, &err);
+    struct network net = {0};
+    int32_t *whole = p->node_list;
+    int64_t whole_len = p->node_list_len;
+    p->node_list = xcalloc((size_t)f->ranks + 1, sizeof *p->node_list);
+    memcpy(p->node_list, whole + f->first, sizeof *whole * (size_t)f->ranks);
+    p->node_list_len = f->ranks;
+    simtime_t zero = 0;
+    struct replay_jobs one = {1, &zero};
+    struct replay_result res = {0};
+    double alone = -1;
+    if (t && network_init(&net, p, &err)) {
+        if (replay_run_jobs(&t, &one, p, &net, &res, &err) && res.status == SIM_OK)
+            alone = simtime_to_seconds(summary_predicted(res.sim));
+        replay_result_free(&res);
+        network_destroy(&net);
+    }
+    if (err.set) fprintf(stderr, "simpi replay: job %s alone: %s\n", f->name, err.msg);
+    trace_close(t);
+    free(p->node_list);
+    p->node_list = whole;
+    p->node_list_len = whole_len;
+    return alone;
+}
+
+/* Each job's figures, with its time alone (runs of each job by itself,
+ * quietly, without the outputs). */
+static void job_figures(struct jobs_run *jr, struct platform *p, const struct replay_opts *o) {
+    jr->fig = xcalloc((size_t)jr->js.n, sizeof *jr->fig);
+    jr->nodes = xcalloc((size_t)p->node_list_len + 1, sizeof *jr->nodes);
+    for (int32_t j = 0, first = 0, at = 0; j < jr->js.n; j++) {
+        const struct job_spec *job = &jr->js.job[j];
+        struct job_figures *f = &jr->fig[j];
+        int64_t per = job->ranks_per_node ? job->ranks_per_node : p->ranks_per_node;
+        *f = (struct job_figures){job->name,      job->trace, first,      (int32_t)jr->ranks[j],
+                                  jr->nodes + at, 0,          job->start, -1};
+        for (int32_t i = 0; i < f->ranks; i += (int32_t)per) /* its ranks fill each node in turn */
+            jr->nodes[at + f->nnodes++] = p->node_list[first + i];
+        at += (int32_t)f->nnodes;
+        first += f->ranks;
+    }
+    replay_set_analysis(NULL);
+    replay_set_progress(PROGRESS_NEVER);
+    for (int32_t j = 0; j < jr->js.n && !replay_interrupt_signal; j++)
+        jr->fig[j].alone = alone_time(jr, j, p);
+    replay_set_analysis(&o->analysis);
+    replay_set_progress(o->progress);
+}
+
+static int64_t jobs_trace_buffer(const struct jobs_run *jr) {
+    int64_t b = 0;
+    for (int32_t j = 0; j < jr->js.n; j++)
+        b += trace_buffer_peak(jr->traces[j]);
+    return b;
+}
+
+/* What the summary names: the jobs file, or the traces joined by "+". */
+static void jobs_what(const struct replay_opts *o, char *buf, size_t len) {
+    size_t at = (size_t)snprintf(buf, len, "%s", o->jobs ? o->jobs : o->traces[0]);
+    for (int t = 1; !o->jobs && t < o->ntraces && at < len; t++)
+        at += (size_t)snprintf(buf + at, len - at, " + %s", o->traces[t]);
+}
+
+static int replay_jobs_once(const struct replay_opts *o, const char *const *sets, int nsets,
+                            struct sweep_result *res_out) {
+    struct sim_error err = {0};
+    struct jobs_run jr = {0};
+    struct network net = {0};
+    struct platform *p = load_platform(o, sets, nsets, &err);
+    bool net_ok = p && network_init(&net, p, &err);
+    bool ok = net_ok && (res_out || (outfile_writable(o->json, &err) &&
+                                     analysis_outputs_writable(&o->analysis, &err)));
+    if (ok && (o->launched || o->procs > 1))
+        ok = err_set(&err, "several jobs are replayed in one process for now: drop --procs "
+                           "(or the launcher), or replay one job at a time");
+    ok = ok && open_jobs(o, &jr, &err) && place_jobs(&jr, p, &net, &err);
+    struct replay_jobs spec = {jr.js.n, jr.start};
+    struct replay_result res = {0};
+    bool ran = ok && replay_run_jobs(jr.traces, &spec, p, &net, &res, &err);
+    alarm(0);
+    int rc;
+    if (ran) {
+        job_figures(&jr, p, o);
+        char what[1024];
+        jobs_what(o, what, sizeof what);
+        rc = report(o, what, &res, p, jobs_trace_buffer(&jr), jr.fig, jr.js.n);
+    } else {
+        err_print(&err);
+        if (!res_out) report_failure(o, &err);
+        rc = EXIT_INPUT_ERROR;
+    }
+    if (res_out) res_out->exit_status = rc;
+    replay_result_free(&res);
+    jobs_run_free(&jr);
     if (net_ok) network_destroy(&net);
     platform_free(p);
     return rc;

@@ -85,6 +85,11 @@ static void handle_put(struct sim *s, int32_t rank, int32_t id, struct comm *c, 
 }
 
 struct comm *sim_comm_get(const struct sim *s, int32_t rank, int32_t id, int32_t *myrank) {
+    if (id == SIM_COMM_WORLD_ID && s->njobs > 1) { /* the world of the rank's job */
+        int32_t j = sim_job_of(s, rank);
+        *myrank = rank - s->job_first[j];
+        return s->job_world[j];
+    }
     if (id == SIM_COMM_WORLD_ID) {
         *myrank = rank;
         return (struct comm *)&s->world;
@@ -147,6 +152,9 @@ void comm_free_all(struct sim *s) {
     }
     free(s->comms);
     free(s->handles);
+    free(s->job_first);
+    free(s->job_start);
+    free(s->job_world);
     while (s->splits) {
         struct split_collector *n = s->splits->next;
         free(s->splits->entries);
@@ -291,6 +299,39 @@ uint32_t sim_comm_context(const struct sim *s, int32_t rank, int32_t comm_id) {
 int32_t sim_comm_rank(const struct sim *s, int32_t rank, int32_t comm_id) {
     int32_t me = -1;
     return sim_comm_get(s, rank, comm_id, &me) ? me : -1;
+}
+
+int32_t sim_job_of(const struct sim *s, int32_t rank) {
+    int32_t lo = 0, hi = s->njobs > 1 ? s->njobs - 1 : 0; /* the last job whose first <= rank */
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo + 1) / 2;
+        if (s->job_first[mid] <= rank)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+int32_t sim_job_first(const struct sim *s, int32_t job) {
+    return s->njobs > 1 ? s->job_first[job] : 0;
+}
+
+void sim_set_jobs(struct sim *s, int32_t njobs, const int32_t *first, const simtime_t *start) {
+    if (njobs < 1) return;
+    s->njobs = njobs;
+    s->job_first = xcalloc((size_t)njobs + 1, sizeof *s->job_first);
+    memcpy(s->job_first, first, sizeof *first * ((size_t)njobs + 1));
+    s->job_start = xcalloc((size_t)njobs, sizeof *s->job_start);
+    memcpy(s->job_start, start, sizeof *start * (size_t)njobs);
+    if (njobs < 2) return;
+    s->job_world = xcalloc((size_t)njobs, sizeof *s->job_world);
+    for (int32_t j = 0; j < njobs; j++) {
+        struct comm *c = comm_new(s, first[j + 1] - first[j]);
+        for (int32_t i = 0; i < c->size; i++)
+            c->world[i] = first[j] + i;
+        s->job_world[j] = c;
+    }
 }
 
 void comm_self_make(struct sim *s, int32_t rank, int32_t id) {

@@ -71,7 +71,7 @@ static void transfer_done(void *ctx, void *arg) {
 void sim_rank_start(struct sim *s, int32_t rank) {
     s->ranks[rank].wake_at = SIMTIME_NEVER;
     s->ranks[rank].deliver_at = SIMTIME_NEVER;
-    sim_wake_at(s, rank, 0);
+    sim_wake_at(s, rank, s->njobs ? s->job_start[sim_job_of(s, rank)] : 0);
 }
 
 struct sim *sim_create(struct platform *plat, const struct network *net, int32_t nranks,

@@ -98,6 +98,15 @@ struct workers;
 enum sim_placement { SIM_PLACE_BLOCK, SIM_PLACE_CYCLIC };
 bool sim_split(struct sim *s, struct workers *w, enum sim_placement placement,
                struct sim_error *err);
+/* Several jobs on one platform (docs/jobs.md), before sim_run: job j has
+ * the ranks [first[j], first[j + 1]) (first[0] = 0, first[njobs] = every
+ * rank), its own MPI_COMM_WORLD of just them, in which rank first[j] + i is
+ * rank i, and its ranks start at start[j]. Jobs share the network and
+ * never a communicator. */
+void sim_set_jobs(struct sim *s, int32_t njobs, const int32_t *first, const simtime_t *start);
+/* The job of a rank (0 with one job), and the first rank of job j. */
+int32_t sim_job_of(const struct sim *s, int32_t rank);
+int32_t sim_job_first(const struct sim *s, int32_t job);
 /* Whether rank runs in this worker (always, unless the run is split). */
 bool sim_owns(const struct sim *s, int32_t rank);
 /* Whether this worker reports the run and writes its files (always, unless

@@ -205,6 +205,13 @@ struct sim {
     struct srank *ranks;
     bool node_blocks;              /* a block placement: a rank's node is rank / ranks_per_node */
     struct divisor ranks_per_node; /* (sim_node) */
+    /* several jobs (sim_set_jobs, docs/jobs.md): job j has the ranks
+     * [job_first[j], job_first[j + 1]), its own MPI_COMM_WORLD
+     * (job_world[j]) and starts at job_start[j]; njobs 0: one job */
+    int32_t njobs;
+    int32_t *job_first;
+    simtime_t *job_start;
+    struct comm **job_world;
     struct comm world;
     struct pool req_pool, sched_pool;
     struct comm_handle *handles; /* open addressing hash */

@@ -176,6 +176,12 @@ bool topology_is_flat(const struct topology *t) {
     return t->ops == &topo_flat;
 }
 
+int64_t topology_group_size(const struct topology *t) {
+    if (t->ops == &topo_dragonfly) return t->routers * t->per_router;
+    if (t->ops == &topo_fat_tree || t->ops == &topo_tree) return t->down[0]; /* a leaf switch */
+    return 0;
+}
+
 int32_t topology_distance(struct topology *t, int64_t a, int64_t b) {
     return a == b ? 0 : t->ops->distance(t, a, b);
 }

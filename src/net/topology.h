@@ -91,6 +91,9 @@ bool topology_init(struct topology *t, const struct conf_node *network, int64_t 
                    struct sim_error *err);
 void topology_destroy(struct topology *t);
 bool topology_is_flat(const struct topology *t);
+/* Nodes per group of consecutive nodes: a dragonfly's group, a fat tree's
+ * leaf switch; 0 for topologies without groups (docs/jobs.md). */
+int64_t topology_group_size(const struct topology *t);
 int32_t topology_distance(struct topology *t, int64_t a, int64_t b);
 int topology_route(struct topology *t, int64_t a, int64_t b, int64_t *out);
 bool topology_link_ends(const struct topology *t, int64_t link, int64_t *from, int64_t *to);

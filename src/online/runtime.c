@@ -1108,7 +1108,9 @@ static int finish(struct runtime *rt, enum sim_status st) {
                             rc,
                             rt->switches,
                             rt->analysis,
-                            &host};
+                            &host,
+                            NULL,
+                            0};
     fflush(NULL); /* every rank's buffered output first */
     if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));
     struct sim_error aerr = {0};

@@ -14,13 +14,27 @@
 #include "core/units.h"
 #include "core/workers.h"
 
+/* A job's trace and where its ranks are among the simulation's (a GOAL
+ * reader's request probe names the job's own ranks). */
+struct replay_job {
+    struct trace_reader *trace;
+    struct sim *sim;
+    int32_t first;
+};
+
 struct replay {
     struct sim *sim;
-    struct trace_reader *trace;
+    struct replay_job *jobs; /* one, or several side by side (docs/jobs.md) */
+    int32_t njobs;
     struct platform *plat;
     struct sim_error *err;
     int16_t *depth; /* open intervals per rank */
 };
+
+/* The job that simulation rank `rank` belongs to. */
+static struct replay_job *job_of(const struct replay *rp, int32_t rank) {
+    return &rp->jobs[rp->njobs > 1 ? sim_job_of(rp->sim, rank) : 0];
+}
 
 static struct workers *split_workers; /* replay_set_workers */
 static enum sim_placement split_placement;
@@ -29,8 +43,10 @@ static bool rec_fail_v(struct replay *rp, enum sim_status st, const struct trace
                        const char *fmt, va_list ap) {
     char msg[512];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    sim_fail_status(rp->sim, st, "%s:%d: rank %d: %s", trace_file_of(rp->trace, r->rank), r->line,
-                    r->rank, msg);
+    const struct replay_job *job = job_of(rp, r->rank); /* records name the job's own ranks */
+    int32_t rank = r->rank - job->first;
+    sim_fail_status(rp->sim, st, "%s:%d: rank %d: %s", trace_file_of(job->trace, rank), r->line,
+                    rank, msg);
     return false;
 }
 
@@ -220,7 +236,7 @@ static bool do_interval(struct replay *rp, const struct trace_rec *r) {
     if (r->op == TOP_INTERVAL_BEGIN) {
         if (rp->depth[r->rank] == INT16_MAX) return rec_fail(rp, r, "intervals nested too deeply");
         rp->depth[r->rank]++;
-        sim_interval(rp->sim, r->rank, trace_interval_name(rp->trace, r->req));
+        sim_interval(rp->sim, r->rank, trace_interval_name(job_of(rp, r->rank)->trace, r->req));
         return true;
     }
     if (rp->depth[r->rank] == 0)
@@ -313,7 +329,8 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
     case TOP_RMA_SYNC:
         return check_comm(rp, r) && do_rma_sync(rp, r);
     case TOP_ROUND_TRIP: {
-        struct request *q = sim_round_trip(rp->sim, r->rank, r->peer, -1);
+        struct request *q =
+            sim_round_trip(rp->sim, r->rank, job_of(rp, r->rank)->first + r->peer, -1);
         return sim_wait(rp->sim, r->rank, &q, 1, false);
     }
     default:
@@ -340,8 +357,9 @@ static void resume(void *ctx, int32_t rank) {
                         units_format_time(sim_now(rp->sim), tb, sizeof tb));
         return;
     }
+    struct replay_job *job = job_of(rp, rank);
     for (;;) {
-        struct trace_rec *r = trace_next(rp->trace, rank, rp->err);
+        struct trace_rec *r = trace_next(job->trace, rank - job->first, rp->err);
         if (!r) {
             if (rp->err->set)
                 sim_fail_reading(rp->sim, rp->err->msg);
@@ -349,8 +367,10 @@ static void resume(void *ctx, int32_t rank) {
                 sim_finish(rp->sim, rank);
             return;
         }
+        r->rank = rank; /* the simulation's rank while it runs */
         bool go_on = execute(rp, r);
-        trace_release(rp->trace, r);
+        r->rank = rank - job->first;
+        trace_release(job->trace, r);
         if (!go_on) return;
     }
 }
@@ -371,12 +391,21 @@ void replay_set_progress(enum progress_mode mode) {
     progress_mode = mode;
 }
 
-static double share_read(void *trace) {
-    return trace_share_read(trace);
+/* The share of the traces read, weighted by their ranks. */
+static double share_read(void *ctx) {
+    const struct replay *rp = ctx;
+    double read = 0;
+    for (int32_t j = 0; j < rp->njobs; j++)
+        read += trace_share_read(rp->jobs[j].trace) * trace_ranks(rp->jobs[j].trace);
+    return read / sim_size(rp->sim);
 }
 
 static uint64_t records_read(void *ctx) {
-    return trace_records(((struct replay *)ctx)->trace);
+    const struct replay *rp = ctx;
+    uint64_t n = 0;
+    for (int32_t j = 0; j < rp->njobs; j++)
+        n += trace_records(rp->jobs[j].trace);
+    return n;
 }
 
 static bool keep_rank(void *ctx, int32_t rank) {
@@ -386,55 +415,101 @@ static bool keep_rank(void *ctx, int32_t rank) {
 /* Whether rank's request id has completed (a GOAL schedule asks): gone, or
  * done and then released here (nobody else waits for it). */
 static bool request_finished(void *ctx, int32_t rank, int32_t id) {
-    struct sim *s = ctx;
+    const struct replay_job *job = ctx;
+    struct sim *s = job->sim;
+    rank += job->first;
     struct request *q = sim_find_request(s, rank, id);
     if (!q) return true;
     return sim_request_done(s, q) && sim_test(s, rank, q);
 }
 
-bool replay_run(struct trace_reader *trace, struct platform *plat, const struct network *net,
-                struct replay_result *res, struct sim_error *err) {
+/* The simulation of the jobs' ranks, one after another, each job's world
+ * apart when there are several. */
+static struct sim *create_sim(struct replay *rp, const struct network *net,
+                              const struct replay_jobs *spec, struct sim_error *err) {
+    int32_t *first = xcalloc((size_t)rp->njobs + 1, sizeof *first);
+    int64_t total = 0;
+    for (int32_t j = 0; j < rp->njobs; j++) {
+        first[j] = (int32_t)total;
+        total += trace_ranks(rp->jobs[j].trace);
+    }
+    first[rp->njobs] = (int32_t)total;
+    struct sim_driver drv = {resume, rp, records_read, NULL, NULL, NULL, NULL, NULL};
+    struct sim *s = NULL;
+    if (total > INT32_MAX)
+        err_set(err, "the jobs have %lld ranks in all; at most %d can be simulated at once",
+                (long long)total, INT32_MAX);
+    else
+        s = sim_create(rp->plat, net, (int32_t)total, &drv, err);
+    if (s && spec) sim_set_jobs(s, rp->njobs, first, spec->start);
+    for (int32_t j = 0; s && j < rp->njobs; j++) {
+        rp->jobs[j].first = first[j];
+        rp->jobs[j].sim = s;
+    }
+    free(first);
+    return s;
+}
+
+bool replay_run_jobs(struct trace_reader *const *traces, const struct replay_jobs *spec,
+                     struct platform *plat, const struct network *net, struct replay_result *res,
+                     struct sim_error *err) {
     memset(res, 0, sizeof *res);
-    struct replay rp = {NULL, trace, plat, err, NULL};
-    struct sim_driver drv = {resume, &rp, records_read, NULL, NULL, NULL, NULL, NULL};
+    int32_t njobs = spec ? spec->njobs : 1;
+    struct replay rp = {NULL, xcalloc((size_t)njobs, sizeof *rp.jobs), njobs, plat, err, NULL};
+    for (int32_t j = 0; j < njobs; j++)
+        rp.jobs[j].trace = traces[j];
     double t0 = memstat_wall_seconds();
-    rp.sim = sim_create(plat, net, trace_ranks(trace), &drv, err);
-    if (!rp.sim) return false;
-    if (split_workers && !sim_split(rp.sim, split_workers, split_placement, err)) {
+    rp.sim = create_sim(&rp, net, spec, err);
+    if (rp.sim && split_workers && njobs > 1) {
+        err_set(err, "several jobs are replayed in one process for now: drop --procs (or the "
+                     "launcher), or replay one job at a time");
         sim_destroy(rp.sim);
+        rp.sim = NULL;
+    }
+    if (rp.sim && split_workers && !sim_split(rp.sim, split_workers, split_placement, err)) {
+        sim_destroy(rp.sim);
+        rp.sim = NULL;
+    }
+    if (!rp.sim) {
+        free(rp.jobs);
         return false;
     }
-    if (split_workers) trace_keep_ranks(trace, keep_rank, rp.sim);
-    trace_set_request_probe(trace, request_finished, rp.sim);
+    if (split_workers) trace_keep_ranks(traces[0], keep_rank, rp.sim);
+    for (int32_t j = 0; j < njobs; j++)
+        trace_set_request_probe(traces[j], request_finished, &rp.jobs[j]);
     static const struct analysis_opts intervals_only;
     res->analysis = analysis_start(rp.sim, analysis_opts ? analysis_opts : &intervals_only, err);
     if (!res->analysis) {
         sim_destroy(rp.sim);
+        free(rp.jobs);
         return false;
     }
-    rp.depth = xcalloc((size_t)trace_ranks(trace), sizeof *rp.depth);
+    rp.depth = xcalloc((size_t)sim_size(rp.sim), sizeof *rp.depth);
     bool quiet_worker = split_workers && workers_me(split_workers) != 0; /* the first shows it */
-    progress_start(rp.sim, quiet_worker ? PROGRESS_NEVER : progress_mode, share_read, trace);
+    progress_start(rp.sim, quiet_worker ? PROGRESS_NEVER : progress_mode, share_read, &rp);
     sim_set_time_limit(rp.sim, time_limit);
     replay_running = 1;
     res->status = sim_run(rp.sim);
     replay_running = 0;
     progress_end();
     res->wall_seconds = memstat_wall_seconds() - t0;
-    res->records = trace_records(trace) + sim_records_elsewhere(rp.sim);
+    res->records = records_read(&rp) + sim_records_elsewhere(rp.sim);
     res->sim = rp.sim;
     free(rp.depth);
+    free(rp.jobs);
     if (!err->set && sim_failed_reading(rp.sim)) { /* in another worker of a split run */
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", sim_failure_report(rp.sim));
         msg[strcspn(msg, "\n")] = 0;
         err_set(err, "%s", msg);
     }
-    if (err->set) {
-        /* A malformed record: reported as an input error, not as an app error. */
-        return false;
-    }
-    return true;
+    /* A malformed record: reported as an input error, not as an app error. */
+    return !err->set;
+}
+
+bool replay_run(struct trace_reader *trace, struct platform *plat, const struct network *net,
+                struct replay_result *res, struct sim_error *err) {
+    return replay_run_jobs(&trace, NULL, plat, net, res, err);
 }
 
 void replay_result_free(struct replay_result *r) {

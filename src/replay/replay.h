@@ -23,6 +23,16 @@ struct replay_result {
  * err set; deadlocks and application errors are in result->status. */
 bool replay_run(struct trace_reader *trace, struct platform *plat, const struct network *net,
                 struct replay_result *result, struct sim_error *err);
+/* Several jobs replayed side by side (docs/jobs.md): each trace's ranks
+ * after the previous one's, each job with its own MPI_COMM_WORLD and
+ * starting at start[j]; the platform's placement puts them on their nodes. */
+struct replay_jobs {
+    int32_t njobs;
+    const simtime_t *start;
+};
+bool replay_run_jobs(struct trace_reader *const *traces, const struct replay_jobs *spec,
+                     struct platform *plat, const struct network *net, struct replay_result *result,
+                     struct sim_error *err);
 /* The outputs of the next replay_run's analysis (NULL: intervals only). */
 void replay_set_analysis(const struct analysis_opts *o);
 /* The progress line of the next replay_run (default: never). */

@@ -364,6 +364,7 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
                 units_format_time(sim_now(s), tb, sizeof tb));
     else
         fprintf(out, "no prediction: the run stopped with an error (times below are up to it)\n");
+    summary_jobs_print(out, s, in, unit.scale, unit.name);
     char head[24];
     snprintf(head, sizeof head, "(times in %s)", unit.name);
     fprintf(out, "  %-12s %12s %12s %12s %12s %10s %14s %12s\n", head, "compute", "p2p",
@@ -514,6 +515,7 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
     struct sim_memory m;
     sim_memory_usage(s, &m);
     fprintf(f, "  ],\n");
+    summary_jobs_json(f, s, in);
     json_collectives(f, s);
     json_network(f, s);
     json_faults(f, s);

@@ -38,6 +38,17 @@ struct host_figures {
     double remap_kernel;        /* remap: kernel seconds meanwhile (inside their bursts) */
 };
 
+/* Several jobs side by side (docs/jobs.md): what each is and its time
+ * alone (the same trace on the same nodes with no other job). */
+struct job_figures {
+    const char *name, *trace;
+    int32_t first, ranks; /* its ranks among the run's */
+    const int32_t *nodes; /* its nodes, in the order its ranks fill them */
+    int64_t nnodes;
+    simtime_t start;
+    double alone; /* seconds; < 0: not known (the run alone failed) */
+};
+
 struct run_info {
     const char *what;     /* e.g. the trace path */
     const char *platform; /* platform source */
@@ -50,6 +61,8 @@ struct run_info {
     uint64_t context_switches;       /* on-line: switches to a rank (0 for replay) */
     const struct analysis *analysis; /* intervals (NULL: none) */
     const struct host_figures *host; /* on-line runs (NULL: replay) */
+    const struct job_figures *jobs;  /* several jobs (NULL: one) */
+    int32_t njobs;
 };
 
 /* The predicted execution time: the latest rank finish. */
@@ -57,6 +70,12 @@ simtime_t summary_predicted(const struct sim *s);
 /* When the job ended: the prediction, or for a run that stopped (a node's
  * crash aborting it, an error) the virtual time it stopped at. */
 simtime_t summary_end(const struct sim *s, enum sim_status st);
+/* A job's end: its ranks' latest finish. */
+simtime_t summary_job_end(const struct sim *s, const struct job_figures *job);
+/* The jobs' table (times in unit, `scale` of them a second) and JSON array. */
+void summary_jobs_print(FILE *out, const struct sim *s, const struct run_info *in, double scale,
+                        const char *unit);
+void summary_jobs_json(FILE *f, const struct sim *s, const struct run_info *in);
 void summary_print(FILE *out, const struct sim *s, const struct run_info *info);
 /* Writes the JSON report atomically (see core/outfile.h); "-" is stdout. */
 bool summary_write_json(const char *path, const struct sim *s, const struct run_info *info,
