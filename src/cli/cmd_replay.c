@@ -343,11 +343,21 @@ static bool open_jobs(const struct replay_opts *o, struct jobs_run *jr, struct s
     return true;
 }
 
-/* The jobs' placement made the platform's (a list of every rank's node);
- * the network rebuilt when the jobs sized it (nodes: auto). */
+/* The network; one sized by the platform (star, full, ring) with nodes:
+ * auto gets the nodes the jobs need. */
+static bool jobs_network(struct jobs_run *jr, struct platform *p, struct network *net,
+                         struct sim_error *err) {
+    if (network_init(net, p, err)) return true;
+    if (p->nodes != 0) return false;
+    *err = (struct sim_error){0};
+    p->nodes = jobs_nodes_needed(&jr->js, jr->ranks, p);
+    return network_init(net, p, err);
+}
+
+/* The jobs' placement made the platform's: a list of every rank's node
+ * (a network that sized the platform, or a flat one, is built already). */
 static bool place_jobs(struct jobs_run *jr, struct platform *p, struct network *net,
                        struct sim_error *err) {
-    bool sized = p->nodes == 0;
     jr->list = jobs_place(&jr->js, jr->ranks, p, topology_group_size(&net->topo), err);
     if (!jr->list) return false;
     int64_t total = 0;
@@ -357,9 +367,7 @@ static bool place_jobs(struct jobs_run *jr, struct platform *p, struct network *
     p->node_list = jr->list;
     p->node_list_len = total;
     p->placement = PLACE_LIST;
-    if (!sized) return true;
-    network_destroy(net);
-    return network_init(net, p, err);
+    return true;
 }
 
 /* Job j's predicted time alone on its own nodes, in seconds (-1: the run
@@ -436,13 +444,14 @@ static int replay_jobs_once(const struct replay_opts *o, const char *const *sets
     struct jobs_run jr = {0};
     struct network net = {0};
     struct platform *p = load_platform(o, sets, nsets, &err);
-    bool net_ok = p && network_init(&net, p, &err);
-    bool ok = net_ok && (res_out || (outfile_writable(o->json, &err) &&
-                                     analysis_outputs_writable(&o->analysis, &err)));
+    bool ok = p && (res_out || (outfile_writable(o->json, &err) &&
+                                analysis_outputs_writable(&o->analysis, &err)));
     if (ok && (o->launched || o->procs > 1))
         ok = err_set(&err, "several jobs are replayed in one process for now: drop --procs "
                            "(or the launcher), or replay one job at a time");
-    ok = ok && open_jobs(o, &jr, &err) && place_jobs(&jr, p, &net, &err);
+    ok = ok && open_jobs(o, &jr, &err);
+    bool net_ok = ok && jobs_network(&jr, p, &net, &err);
+    ok = net_ok && place_jobs(&jr, p, &net, &err);
     struct replay_jobs spec = {jr.js.n, jr.start};
     struct replay_result res = {0};
     bool ran = ok && replay_run_jobs(jr.traces, &spec, p, &net, &res, &err);

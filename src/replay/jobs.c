@@ -310,8 +310,7 @@ static bool take_by_policy(struct node_pool *pool, const struct job_set *js, int
     return ok;
 }
 
-/* The nodes the jobs need in all, for nodes: auto. */
-static int64_t nodes_for_all(const struct job_set *js, const int64_t *ranks,
+int64_t jobs_nodes_needed(const struct job_set *js, const int64_t *ranks,
                              const struct platform *p) {
     int64_t n = 0, listed = 0;
     for (int32_t j = 0; j < js->n; j++) {
@@ -327,7 +326,7 @@ static int64_t nodes_for_all(const struct job_set *js, const int64_t *ranks,
 
 int32_t *jobs_place(const struct job_set *js, const int64_t *ranks, struct platform *p,
                     int64_t group, struct sim_error *err) {
-    if (p->nodes == 0) p->nodes = nodes_for_all(js, ranks, p);
+    if (p->nodes == 0) p->nodes = jobs_nodes_needed(js, ranks, p);
     int64_t total = 0;
     for (int32_t j = 0; j < js->n; j++)
         total += ranks[j];

@@ -42,6 +42,8 @@ void jobs_from_traces(struct job_set *js, char *const *traces, int n);
 bool jobs_load(struct job_set *js, const char *path, struct sim_error *err);
 void jobs_free(struct job_set *js);
 
+/* The nodes the jobs need in all (for nodes: auto). */
+int64_t jobs_nodes_needed(const struct job_set *js, const int64_t *ranks, const struct platform *p);
 /* The nodes of every job's ranks: ranks[j] ranks for job j, each job's
  * ranks after the previous one's, block-wise over the job's nodes
  * (ranks_per_node of them a node). group: nodes per group for round_robin
