@@ -44,6 +44,7 @@ struct sweep {
     char ***owned;
     int *counts;
 };
+#define SWEEP_MAX_JOBS 32 /* jobs whose slowdowns a sweep's table gives */
 struct sweep_result {
     double predicted; /* seconds */
     double end;       /* seconds: when the job ended (a crash's abort, or the prediction) */
@@ -54,6 +55,10 @@ struct sweep_result {
      * (from the point's JSON report); has_breakdown when read */
     double breakdown[4];
     bool has_breakdown;
+    /* several jobs (docs/jobs.md): each one's name and slowdown (<0: unknown) */
+    int njobs;
+    char job_name[SWEEP_MAX_JOBS][64];
+    double slowdown[SWEEP_MAX_JOBS];
 };
 /* Fills r's times, host figures and breakdown from a point's JSON report
  * (what simpi wrote: one rank per line); what it lacks stays -1 / false. */

@@ -343,6 +343,17 @@ static bool open_jobs(const struct replay_opts *o, struct jobs_run *jr, struct s
     return true;
 }
 
+/* The draw's number (fault_seed, which --seeds N sweeps) also draws the
+ * random placements: the jobs' seed moved by it. */
+static bool draw_seed(struct job_set *js, const struct platform *p, struct sim_error *err) {
+    int64_t draw = 0;
+    if (conf_map_get(p->conf, "fault_seed") &&
+        !conf_get_int(p->conf, "", "fault_seed", 0, INT64_MAX, &draw, err))
+        return false;
+    js->seed += (uint64_t)draw * 0x9e3779b97f4a7c15ull;
+    return true;
+}
+
 /* The network; one sized by the platform (star, full, ring) with nodes:
  * auto gets the nodes the jobs need. */
 static bool jobs_network(struct jobs_run *jr, struct platform *p, struct network *net,
@@ -449,7 +460,7 @@ static int replay_jobs_once(const struct replay_opts *o, const char *const *sets
     if (ok && (o->launched || o->procs > 1))
         ok = err_set(&err, "several jobs are replayed in one process for now: drop --procs "
                            "(or the launcher), or replay one job at a time");
-    ok = ok && open_jobs(o, &jr, &err);
+    ok = ok && open_jobs(o, &jr, &err) && draw_seed(&jr.js, p, &err);
     bool net_ok = ok && jobs_network(&jr, p, &net, &err);
     ok = net_ok && place_jobs(&jr, p, &net, &err);
     struct replay_jobs spec = {jr.js.n, jr.start};

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "core/escape.h"
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "net/network.h"
@@ -98,6 +99,18 @@ static double number_after(const char *line, const char *key) {
     return k ? strtod(k + strlen(want), NULL) : -1;
 }
 
+/* A job's line of the point's "jobs" array: its name and slowdown. */
+static void read_job_line(const char *line, struct sweep_result *r) {
+    const char *name = strstr(line, "{\"name\": \"");
+    if (!name || r->njobs >= SWEEP_MAX_JOBS) return;
+    name += 10;
+    size_t len = strcspn(name, "\"");
+    if (len >= sizeof r->job_name[0]) len = sizeof r->job_name[0] - 1;
+    memcpy(r->job_name[r->njobs], name, len);
+    r->job_name[r->njobs][len] = 0;
+    r->slowdown[r->njobs++] = number_after(line, "slowdown");
+}
+
 void sweep_read_point(const char *json, struct sweep_result *r) {
     static const char *const parts[4] = {"compute", "p2p", "collective", "blocked"};
     static const char *const top[] = {"predicted_time",  "end_time",
@@ -111,7 +124,9 @@ void sweep_read_point(const char *json, struct sweep_result *r) {
     FILE *f = fopen(json, "r");
     char line[8192];
     bool in_ranks = false;
+    r->njobs = 0;
     while (f && fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "    {\"name\": ", 13)) read_job_line(line, r);
         if (!strncmp(line, "  \"ranks\": [", 12))
             in_ranks = true;
         else if (in_ranks && !strncmp(line, "  ]", 3))
@@ -209,6 +224,8 @@ struct distribution {
     double mean, min, q10, q50, q90, max;
 };
 
+static struct distribution distribution_values(double *v, struct distribution d);
+
 /* The times the job ended at (completed or aborted by a crash), over the
  * points that gave one. */
 static struct distribution distribution_of(const struct sweep *sw, const struct sweep_result *res) {
@@ -220,6 +237,52 @@ static struct distribution distribution_of(const struct sweep *sw, const struct 
         d.completed += res[p].exit_status == 0;
         d.failed += res[p].exit_status == 6;
     }
+    d = distribution_values(v, d);
+    free(v);
+    return d;
+}
+
+/* Job j's slowdowns over the draws that completed. */
+static struct distribution slowdowns_of(const struct sweep *sw, const struct sweep_result *res,
+                                        int j) {
+    struct distribution d = {0};
+    double *v = xcalloc((size_t)sw->npoints, sizeof *v);
+    for (int p = 0; p < sw->npoints; p++)
+        if (res[p].exit_status == 0 && j < res[p].njobs && res[p].slowdown[j] > 0) {
+            v[d.n++] = res[p].slowdown[j];
+            d.completed++;
+        }
+    d = distribution_values(v, d);
+    free(v);
+    return d;
+}
+
+static void print_slowdowns(const struct sweep *sw, const struct sweep_result *res) {
+    for (int j = 0; j < res[0].njobs; j++) {
+        struct distribution d = slowdowns_of(sw, res, j);
+        if (d.n)
+            printf("job %s, slowdown over %d draws: mean %.4f, min %.4f, 10%% %.4f, median "
+                   "%.4f, 90%% %.4f, max %.4f\n",
+                   res[0].job_name[j], d.n, d.mean, d.min, d.q10, d.q50, d.q90, d.max);
+    }
+}
+
+static void json_slowdowns(FILE *f, const struct sweep *sw, const struct sweep_result *res) {
+    fprintf(f, ", \"slowdown\": {");
+    for (int j = 0; j < res[0].njobs; j++) {
+        struct distribution d = slowdowns_of(sw, res, j);
+        fprintf(f, "%s", j ? ", " : "");
+        escape_json(f, res[0].job_name[j]);
+        fprintf(f,
+                ": {\"draws\": %d, \"mean\": %.12g, \"min\": %.12g, \"q10\": %.12g, "
+                "\"median\": %.12g, \"q90\": %.12g, \"max\": %.12g}",
+                d.n, d.mean, d.min, d.q10, d.q50, d.q90, d.max);
+    }
+    fprintf(f, "}");
+}
+
+/* The mean and quantiles of the d.n values v (sorted here). */
+static struct distribution distribution_values(double *v, struct distribution d) {
     if (d.n) {
         qsort(v, (size_t)d.n, sizeof *v, by_value);
         for (int i = 0; i < d.n; i++)
@@ -234,7 +297,6 @@ static struct distribution distribution_of(const struct sweep *sw, const struct 
                                   quantile(v, d.n, 0.9),
                                   v[d.n - 1]};
     }
-    free(v);
     return d;
 }
 
@@ -287,6 +349,7 @@ int sweep_report(const struct sweep *sw, const struct sweep_result *res, const c
     bool seeds = sweeps_seeds(sw);
     struct distribution d = seeds ? distribution_of(sw, res) : (struct distribution){0};
     if (seeds) print_distribution(&d);
+    if (seeds && res[0].njobs) print_slowdowns(sw, res);
     if (!json) return rc;
     struct outfile out;
     struct sim_error err = {0};
@@ -317,14 +380,19 @@ int sweep_report(const struct sweep *sw, const struct sweep_result *res, const c
                     "\"blocked\": %.12g",
                     res[p].breakdown[0], res[p].breakdown[1], res[p].breakdown[2],
                     res[p].breakdown[3]);
-        fprintf(out.f, "}%s\n", p + 1 < sw->npoints ? "," : "");
+        for (int j = 0; j < res[p].njobs; j++)
+            fprintf(out.f, j ? ", %.12g" : ", \"slowdown\": [%.12g", res[p].slowdown[j]);
+        fprintf(out.f, "%s}%s\n", res[p].njobs ? "]" : "", p + 1 < sw->npoints ? "," : "");
     }
     if (seeds)
         fprintf(out.f,
                 "], \"draws\": %d, \"completed\": %d, \"aborted\": %d, \"end_time\": {\"mean\": "
                 "%.12g, \"min\": %.12g, \"q10\": %.12g, \"median\": %.12g, \"q90\": %.12g, "
-                "\"max\": %.12g}}\n",
+                "\"max\": %.12g}",
                 d.n, d.completed, d.failed, d.mean, d.min, d.q10, d.q50, d.q90, d.max);
+    if (seeds && res[0].njobs) json_slowdowns(out.f, sw, res);
+    if (seeds)
+        fprintf(out.f, "}\n");
     else
         fprintf(out.f, "]\n");
     if (!outfile_commit(&out, &err)) {
