@@ -311,7 +311,7 @@ static bool take_by_policy(struct node_pool *pool, const struct job_set *js, int
 }
 
 int64_t jobs_nodes_needed(const struct job_set *js, const int64_t *ranks,
-                             const struct platform *p) {
+                          const struct platform *p) {
     int64_t n = 0, listed = 0;
     for (int32_t j = 0; j < js->n; j++) {
         const struct job_spec *job = &js->job[j];
