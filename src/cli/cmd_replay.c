@@ -465,11 +465,11 @@ static int replay_jobs_once(const struct replay_opts *o, const char *const *sets
     ok = net_ok && place_jobs(&jr, p, &net, &err);
     struct replay_jobs spec = {jr.js.n, jr.start};
     struct replay_result res = {0};
+    if (ok) job_figures(&jr, p, o); /* first: their memory is given back before the run */
     bool ran = ok && replay_run_jobs(jr.traces, &spec, p, &net, &res, &err);
     alarm(0);
     int rc;
     if (ran) {
-        job_figures(&jr, p, o);
         char what[1024];
         jobs_what(o, what, sizeof what);
         rc = report(o, what, &res, p, jobs_trace_buffer(&jr), jr.fig, jr.js.n);
