@@ -9,6 +9,7 @@
 
 #include "core/hash.h"
 #include "mpi/sim_internal.h"
+#include "net/contention.h"
 
 /* MPI_Comm_create_group: only the members call. The first to arrive builds
  * the communicator (the members agree on the group), the others join it;
@@ -155,6 +156,7 @@ void comm_free_all(struct sim *s) {
     free(s->job_first);
     free(s->job_start);
     free(s->job_world);
+    free(s->node_job);
     while (s->splits) {
         struct split_collector *n = s->splits->next;
         free(s->splits->entries);
@@ -325,6 +327,12 @@ void sim_set_jobs(struct sim *s, int32_t njobs, const int32_t *first, const simt
     s->job_start = xcalloc((size_t)njobs, sizeof *s->job_start);
     memcpy(s->job_start, start, sizeof *start * (size_t)njobs);
     if (njobs < 2) return;
+    s->node_job = xmalloc(sizeof *s->node_job * (size_t)(s->plat->nodes + 1));
+    memset(s->node_job, 0xff, sizeof *s->node_job * (size_t)(s->plat->nodes + 1));
+    for (int32_t j = 0; j < njobs; j++)
+        for (int32_t r = first[j]; r < first[j + 1]; r++)
+            s->node_job[sim_node(s, r)] = j;
+    contention_set_jobs(s->cont, s->node_job, njobs);
     s->job_world = xcalloc((size_t)njobs, sizeof *s->job_world);
     for (int32_t j = 0; j < njobs; j++) {
         struct comm *c = comm_new(s, first[j + 1] - first[j]);

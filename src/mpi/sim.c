@@ -368,6 +368,10 @@ int sim_busiest_links(const struct sim *s, struct link_load *out, int n) {
     return contention_top_links(s->cont, out, n);
 }
 
+int sim_jobs_shared_links(const struct sim *s, struct link_shared *out, int n) {
+    return contention_shared_links(s->cont, out, n);
+}
+
 static bool node_here(void *ctx, int32_t node) {
     const struct sim *s = ctx;
     return sim_node_here(s, node);

@@ -481,6 +481,10 @@ void sim_network_stats(const struct sim *s, struct sim_net_stats *out);
 /* The most loaded links under flow contention (see net/contention.h). */
 struct link_load;
 int sim_busiest_links(const struct sim *s, struct link_load *out, int n);
+/* Several jobs under flow contention: the links where their traffic met
+ * most (net/contention.h, contention_shared_links). */
+struct link_shared;
+int sim_jobs_shared_links(const struct sim *s, struct link_shared *out, int n);
 /* The busiest sides of the nodes' network interfaces (network.interfaces:
  * serial), at most SIM_NIC_TOP; 0 when the model has none. */
 #define SIM_NIC_TOP 8

@@ -212,6 +212,7 @@ struct sim {
     int32_t *job_first;
     simtime_t *job_start;
     struct comm **job_world;
+    int32_t *node_job; /* the job on each node (-1: none), for the contention model */
     struct comm world;
     struct pool req_pool, sched_pool;
     struct comm_handle *handles; /* open addressing hash */

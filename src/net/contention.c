@@ -20,7 +20,7 @@ struct contention *contention_create(const struct network *net, int64_t nodes, s
                                                                             : NULL;
     if (!ops) return NULL;
     struct contention *c = xcalloc(1, sizeof *c);
-    *c = (struct contention){ops, net, eng, nodes, first_kind, done, ctx, NULL};
+    *c = (struct contention){ops, net, eng, nodes, first_kind, done, ctx, NULL, NULL, 0};
     engine_register(eng, first_kind, on_event, c);
     if (!ops->create(c, err)) {
         free(c);
@@ -42,4 +42,14 @@ void contention_start(struct contention *c, int32_t src, int32_t dst, int64_t si
 
 int contention_top_links(const struct contention *c, struct link_load *out, int n) {
     return c && c->ops->top_links ? c->ops->top_links(c, out, n) : 0;
+}
+
+void contention_set_jobs(struct contention *c, const int32_t *node_job, int32_t njobs) {
+    if (!c || njobs < 2) return;
+    c->node_job = node_job;
+    c->njobs = njobs;
+}
+
+int contention_shared_links(const struct contention *c, struct link_shared *out, int n) {
+    return c && c->node_job && c->ops->shared_links ? c->ops->shared_links(c, out, n) : 0;
 }

@@ -43,5 +43,19 @@ void contention_start(struct contention *c, int32_t src_node, int32_t dst_node, 
                       simtime_t at, void *arg);
 /* The n most loaded links (by busy time), for reports; returns how many. */
 int contention_top_links(const struct contention *c, struct link_load *out, int n);
+/* Several jobs (docs/jobs.md): node_job[node] is the job on each node (-1:
+ * none; kept by the caller), njobs of them. Before the first transfer. */
+void contention_set_jobs(struct contention *c, const int32_t *node_job, int32_t njobs);
+/* A link that the traffic of several jobs crossed: the bytes each job's
+ * transfers sent through it (njobs of them, the model's) and `met`, the
+ * bytes beyond the largest job's share. */
+struct link_shared {
+    int64_t link;
+    double met;
+    const double *job_bytes;
+};
+/* The n links where the jobs' traffic met most (by met bytes, ties by link
+ * number); returns how many (0: one job, or a model without links). */
+int contention_shared_links(const struct contention *c, struct link_shared *out, int n);
 
 #endif

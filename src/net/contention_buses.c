@@ -111,5 +111,5 @@ static void buses_event(struct contention *c, const struct event *ev) {
     start_waiting(c, b);
 }
 
-const struct contention_ops contention_buses = {"buses",     buses_create, buses_start,
-                                                buses_event, NULL,         buses_destroy};
+const struct contention_ops contention_buses = {"buses", buses_create,  buses_start, buses_event,
+                                                NULL,    buses_destroy, NULL};

@@ -38,6 +38,7 @@ struct flow {
     uint32_t gen;     /* of its latest completion event (earlier ones are stale) */
     uint32_t mark;
     int32_t events; /* scheduled and not yet delivered: freed when none is left */
+    int32_t job;    /* its source node's job (several jobs), or -1 */
     bool fixed, ended;
 };
 
@@ -55,6 +56,7 @@ struct flink {
     /* statistics */
     double bytes, busy;
     simtime_t busy_since;
+    double *job_bytes; /* several jobs: each one's bytes (made at its first) */
 };
 
 struct flows {
@@ -69,6 +71,7 @@ struct flows {
     int64_t *route;
     int *classes;
     int64_t updates; /* flows whose rate was recomputed */
+    int32_t njobs;   /* several jobs: links count each one's bytes */
     struct flow *all;
     struct share_entry *heap;
     int64_t nheap, heap_cap;
@@ -101,8 +104,10 @@ static void flow_destroy(struct contention *c) {
         free(fl->links);
         free(fl);
     }
-    for (int32_t i = 0; i < f->nlinks; i++)
+    for (int32_t i = 0; i < f->nlinks; i++) {
         free(f->links[i].flows);
+        free(f->links[i].job_bytes);
+    }
     free(f->links);
     free(f->slots);
     free(f->comp_flows);
@@ -168,6 +173,8 @@ static void flow_start(struct contention *c, int32_t src, int32_t dst, int64_t s
     if (f->all) f->all->prev = fl;
     f->all = fl;
     fl->arg = arg;
+    fl->job = c->node_job ? c->node_job[src] : -1;
+    f->njobs = c->njobs;
     fl->remaining = (double)size;
     fl->links = xmalloc(sizeof *fl->links * (size_t)(n ? 2 * n : 1));
     fl->slots = fl->links + n;
@@ -185,8 +192,13 @@ static void advance(struct flows *f, struct flow *fl, simtime_t now) {
     if (sent > fl->remaining) sent = fl->remaining;
     fl->remaining -= sent;
     fl->last = now;
-    for (int i = 0; i < fl->nlinks; i++)
-        f->links[fl->links[i]].bytes += sent;
+    for (int i = 0; i < fl->nlinks; i++) {
+        struct flink *l = &f->links[fl->links[i]];
+        l->bytes += sent;
+        if (fl->job < 0 || sent == 0) continue;
+        if (!l->job_bytes) l->job_bytes = xcalloc((size_t)f->njobs, sizeof *l->job_bytes);
+        l->job_bytes[fl->job] += sent;
+    }
 }
 
 static void push_flow(struct flows *f, struct flow *fl) {
@@ -458,5 +470,34 @@ static int flow_top_links(const struct contention *c, struct link_load *out, int
     return k;
 }
 
-const struct contention_ops contention_flow = {"flow",     flow_create,    flow_start,
-                                               flow_event, flow_top_links, flow_destroy};
+/* The bytes a link carried beyond its largest job's (0: one job's only). */
+static double met_bytes(const struct flows *f, const struct flink *l) {
+    double largest = 0;
+    for (int32_t j = 0; l->job_bytes && j < f->njobs; j++)
+        if (l->job_bytes[j] > largest) largest = l->job_bytes[j];
+    return l->job_bytes ? l->bytes - largest : 0;
+}
+
+static int by_met(const void *a, const void *b) {
+    const struct link_shared *x = a, *y = b;
+    if (x->met != y->met) return x->met < y->met ? 1 : -1;
+    return x->link < y->link ? -1 : x->link > y->link;
+}
+
+static int flow_shared_links(const struct contention *c, struct link_shared *out, int n) {
+    const struct flows *f = c->priv;
+    struct link_shared *all = xcalloc((size_t)f->nlinks + 1, sizeof *all);
+    int32_t k = 0;
+    for (int32_t i = 0; i < f->nlinks; i++) {
+        double met = met_bytes(f, &f->links[i]);
+        if (met > 0) all[k++] = (struct link_shared){f->links[i].id, met, f->links[i].job_bytes};
+    }
+    qsort(all, (size_t)k, sizeof *all, by_met);
+    if (k > n) k = n;
+    memcpy(out, all, sizeof *out * (size_t)k);
+    free(all);
+    return k;
+}
+
+const struct contention_ops contention_flow = {
+    "flow", flow_create, flow_start, flow_event, flow_top_links, flow_destroy, flow_shared_links};

@@ -13,6 +13,7 @@ struct contention_ops {
     void (*event)(struct contention *c, const struct event *ev);
     int (*top_links)(const struct contention *c, struct link_load *out, int n);
     void (*destroy)(struct contention *c);
+    int (*shared_links)(const struct contention *c, struct link_shared *out, int n); /* or NULL */
 };
 
 struct contention {
@@ -24,6 +25,8 @@ struct contention {
     transfer_done_fn done;
     void *ctx;
     void *priv;
+    const int32_t *node_job; /* several jobs (contention_set_jobs), or NULL */
+    int32_t njobs;
 };
 
 extern const struct contention_ops contention_buses, contention_flow;

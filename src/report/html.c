@@ -416,6 +416,10 @@ static void write_data(FILE *f, struct timeline *tl, const struct intervals *iv,
     matrix_json(mx, f);
     fputs(",\n", f);
     json_links(f, s);
+    fputs(",\n\"jobs\": ", f); /* several jobs (docs/jobs.md); [] for one */
+    summary_jobs_array(f, s, in, "");
+    fputs(", \"jobs_met\": ", f);
+    summary_jobs_met_json(f, s, in);
     fputs(",\n", f);
     json_names(f);
     fputs("}", f);

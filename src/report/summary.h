@@ -76,6 +76,12 @@ simtime_t summary_job_end(const struct sim *s, const struct job_figures *job);
 void summary_jobs_print(FILE *out, const struct sim *s, const struct run_info *in, double scale,
                         const char *unit);
 void summary_jobs_json(FILE *f, const struct sim *s, const struct run_info *in);
+/* The jobs as a JSON array (sep between entries: "\n" or ""). */
+void summary_jobs_array(FILE *f, const struct sim *s, const struct run_info *in, const char *sep);
+/* The links where the jobs' traffic met most, at most JOBS_MET_MAX, as a
+ * JSON array of {link, met, bytes: [each job's]} ([] with one job). */
+#define JOBS_MET_MAX 8
+void summary_jobs_met_json(FILE *f, const struct sim *s, const struct run_info *in);
 void summary_print(FILE *out, const struct sim *s, const struct run_info *info);
 /* Writes the JSON report atomically (see core/outfile.h); "-" is stdout. */
 bool summary_write_json(const char *path, const struct sim *s, const struct run_info *info,
