@@ -541,35 +541,34 @@ static int replay_sweep(struct replay_opts *o, const struct sweep *sw) {
     return rc;
 }
 
-int cmd_replay(int argc, char **argv) {
-    struct replay_opts o = {0};
-    int rc = parse_args(&o, argc, argv);
-    if (rc) return rc;
-    replay_set_progress(o.progress);
-    o.analysis.command = cli_command_line(argc, argv);
-    replay_set_analysis(&o.analysis);
+/* The replay, or the sweep, that the parsed options ask for. */
+static int replay_command(struct replay_opts *o, int argc, char **argv) {
+    int rc;
+    replay_set_progress(o->progress);
+    o->analysis.command = cli_command_line(argc, argv);
+    replay_set_analysis(&o->analysis);
     cli_catch_signals(on_interrupt);
     signal(SIGALRM, on_interrupt);
-    if (o.wall_limit && !engine_wall_limit(simtime_to_seconds(o.wall_limit), NULL)) {
+    if (o->wall_limit && !engine_wall_limit(simtime_to_seconds(o->wall_limit), NULL)) {
         fprintf(stderr, "simpi replay: --wall-limit: cannot start a timer\n");
         return EXIT_INPUT_ERROR;
     }
-    o.launched = cli_launcher_size();
-    if (o.launched > 1 && o.procs != 0 && o.procs != 1) {
+    o->launched = cli_launcher_size();
+    if (o->launched > 1 && o->procs != 0 && o->procs != 1) {
         fprintf(stderr,
                 "simpi replay: --procs and a launcher (mpirun, srun: %d processes) both "
                 "split the run; give one of them\n",
-                o.launched);
+                o->launched);
         return EXIT_USAGE;
     }
-    if (o.launched < 2) o.launched = 0;
-    o.procs = cli_fit_procs("replay", o.procs);
+    if (o->launched < 2) o->launched = 0;
+    o->procs = cli_fit_procs("replay", o->procs);
     struct sweep sw;
-    if (sweep_points(o.plat.sets, o.plat.nsets, &sw) == 1) {
+    if (sweep_points(o->plat.sets, o->plat.nsets, &sw) == 1) {
         sweep_free(&sw);
-        return replay_once(&o, o.plat.sets, o.plat.nsets, NULL);
+        return replay_once(o, o->plat.sets, o->plat.nsets, NULL);
     }
-    if (o.analysis.paraver || o.analysis.chrome || o.analysis.otf2) {
+    if (o->analysis.paraver || o->analysis.chrome || o->analysis.otf2) {
         fprintf(stderr,
                 "simpi replay: --paraver, --chrome and --otf2 describe one run, not a sweep of %d; "
                 "give one value per --set (--report draws a sweep)\n",
@@ -578,12 +577,20 @@ int cmd_replay(int argc, char **argv) {
         return EXIT_USAGE;
     }
     char why[1200];
-    if (!sweep_check_platforms(&sw, o.plat.path, why, sizeof why)) {
+    if (!sweep_check_platforms(&sw, o->plat.path, why, sizeof why)) {
         fprintf(stderr, "simpi replay: %s\n", why);
         sweep_free(&sw);
         return EXIT_INPUT_ERROR;
     }
-    rc = replay_sweep(&o, &sw);
+    rc = replay_sweep(o, &sw);
     sweep_free(&sw);
+    return rc;
+}
+
+int cmd_replay(int argc, char **argv) {
+    struct replay_opts o = {0};
+    int rc = parse_args(&o, argc, argv);
+    if (!rc) rc = replay_command(&o, argc, argv);
+    free(o.traces);
     return rc;
 }
