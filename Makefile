@@ -44,7 +44,7 @@ test-asan: build-asan
 
 fuzz:
 	CC=clang cmake -S . -B $(BUILD)-fuzz -DCMAKE_BUILD_TYPE=Debug -DSIMPI_FUZZ=ON >/dev/null
-	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_platform fuzz_trace
+	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_platform fuzz_trace fuzz_jobs
 	./tests/fuzz/run-fuzzers $(BUILD)-fuzz
 
 check: deps-test test test-asan fuzz conformance

@@ -16,6 +16,8 @@
 #include "core/units.h"
 #include "platform/yaml_load.h"
 
+#define JOBS_MAX_LISTED (1 << 24) /* nodes a job's list may name */
+
 static const char *const policy_names[] = {"contiguous", "random", "round_robin", NULL};
 
 /* A name for a job from its trace's path: the file's name, with the job's
@@ -63,9 +65,12 @@ static bool read_node_item(const struct conf_node *item, const char *path, struc
     const char *v = item->kind == CONF_SCALAR ? item->value : "";
     int got = sscanf(v, "%lld - %lld %c", &a, &b, &tail);
     if (got == 1) b = a;
-    if ((got != 1 && got != 2) || a < 0 || b < a || b >= INT32_MAX || b - a >= (1 << 24))
+    if ((got != 1 && got != 2) || a < 0 || b < a || b >= INT32_MAX)
         return err_set(err, "%s:%d: %s: found '%s', expected a node number or a range such as 4-7",
                        item->file, item->line, path, v);
+    if (job->nnodes + (b - a + 1) > JOBS_MAX_LISTED)
+        return err_set(err, "%s:%d: %s: the list names more than %d nodes", item->file, item->line,
+                       path, JOBS_MAX_LISTED);
     job->nodes =
         xrealloc_or_die(job->nodes, sizeof *job->nodes * (size_t)(job->nnodes + b - a + 1));
     for (long long k = a; k <= b; k++)
@@ -175,19 +180,26 @@ static bool read_jobs(struct job_set *js, const struct conf_node *root, const ch
     return true;
 }
 
-bool jobs_load(struct job_set *js, const char *path, struct sim_error *err) {
+bool jobs_load_buffer(struct job_set *js, const char *text, size_t len, const char *path,
+                      struct sim_error *err) {
     memset(js, 0, sizeof *js);
-    size_t len;
-    char *text = readfile(path, 64 << 20, &len, "jobs file", err);
-    if (!text) return false;
     struct conf_node *root = yaml_load_buffer(text, len, path, err);
-    free(text);
     if (!root) return false;
     char dir[4096];
     folder_of(path, dir, sizeof dir);
     bool ok = read_jobs(js, root, dir, err);
     conf_free(root);
     if (!ok) jobs_free(js);
+    return ok;
+}
+
+bool jobs_load(struct job_set *js, const char *path, struct sim_error *err) {
+    memset(js, 0, sizeof *js);
+    size_t len;
+    char *text = readfile(path, 64 << 20, &len, "jobs file", err);
+    if (!text) return false;
+    bool ok = jobs_load_buffer(js, text, len, path, err);
+    free(text);
     return ok;
 }
 

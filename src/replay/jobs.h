@@ -40,6 +40,9 @@ struct job_set {
 void jobs_from_traces(struct job_set *js, char *const *traces, int n);
 /* Jobs from a --jobs YAML file; false with err naming file, line and key. */
 bool jobs_load(struct job_set *js, const char *path, struct sim_error *err);
+/* The same from the file's text (len bytes) read already. */
+bool jobs_load_buffer(struct job_set *js, const char *text, size_t len, const char *path,
+                      struct sim_error *err);
 void jobs_free(struct job_set *js);
 
 /* The nodes the jobs need in all (for nodes: auto). */
