@@ -82,6 +82,9 @@ class Result:
     intervals        one row per interval of the interval tree
     matrix           a Matrix (messages and bytes between groups of ranks)
     network, simulation, host   dicts as in the JSON
+    jobs             several jobs side by side (docs/jobs.md): one row per
+                     job: name, ranks, start, end, predicted_time,
+                     alone_time, slowdown, ... (empty for one job)
     raw              the whole JSON object
     """
 
@@ -102,6 +105,7 @@ class Result:
         self.network = data.get("network", {})
         self.simulation = data.get("simulation", {})
         self.host = data.get("host")
+        self.jobs = _table(data.get("jobs", []))
 
     def breakdown(self):
         """The mean rank's seconds in compute, p2p, collective and blocked."""
@@ -206,12 +210,15 @@ def _simulate(command, loader, check):
     return result
 
 
-def replay(trace, platform=None, set=None, options=None, check=True, **kw):
-    """Replays a trace (`simpi replay`); returns its Result. set: {key:
-    value} platform overrides; other keywords become options (procs=2 is
-    --procs 2, quiet=True is --quiet); options: more arguments. check: a
-    run that does not complete raises SimpiError (its Result in .result)."""
-    cmd = [executable(), "replay"] + _options(platform, set, options, **kw) + [str(trace)]
+def replay(trace=None, platform=None, set=None, options=None, check=True, **kw):
+    """Replays a trace (`simpi replay`); returns its Result. trace: a path,
+    or a list of them to replay side by side as jobs (docs/jobs.md; or
+    jobs="FILE.yaml" and no trace). set: {key: value} platform overrides;
+    other keywords become options (procs=2 is --procs 2, quiet=True is
+    --quiet); options: more arguments. check: a run that does not complete
+    raises SimpiError (its Result in .result)."""
+    traces = [] if trace is None else [trace] if isinstance(trace, (str, os.PathLike)) else trace
+    cmd = [executable(), "replay"] + _options(platform, set, options, **kw) + [str(t) for t in traces]
     return _simulate(cmd, load, check)
 
 

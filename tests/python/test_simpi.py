@@ -65,6 +65,12 @@ check(near(one.breakdown()["compute"], 0), "load: no computation in the breakdow
 r3 = simpi.replay(pp, set={"cores_per_node": 1, "inter.latency": "3us"})
 check(near(r3.predicted_time, 3.08e-6), "replay(set=...): 3.08 us at 3 us latency")
 
+# two jobs side by side (docs/jobs.md): each on its own two nodes, sharing
+# no interface under the default model, so each takes its 3.08 us alone
+r4 = simpi.replay([pp, pp], set={"cores_per_node": 1, "inter.latency": "3us"})
+check(len(r4.jobs) == 2 and all(near(t, 3.08e-6) for t in column(r4.jobs, "predicted_time")) and
+      column(r4.jobs, "slowdown") == [1, 1], "replay([a, b]): a row per job, each 3.08 us, slowdown 1")
+
 # a sweep: a row per point, a column per swept key
 s = simpi.sweep(pp, {"cores_per_node": 1, "inter.latency": ["1us", "3us"],
                      "inter.bandwidth": ["12.5GB/s", "1GB/s"]})
