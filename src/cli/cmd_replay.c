@@ -32,6 +32,7 @@ struct replay_opts {
     const char *jobs; /* --jobs FILE */
     struct analysis_opts analysis;
     bool quiet;
+    bool no_alone; /* --no-alone: jobs side by side without their runs alone */
     simtime_t wall_limit;        /* --wall-limit; 0: none */
     int procs;                   /* --procs / -j: worker processes (0, 1: none) */
     int placement;               /* --placement: enum sim_placement */
@@ -101,6 +102,8 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
             else
                 replay_set_time_limit(t);
             i++;
+        } else if (!strcmp(argv[i], "--no-alone")) {
+            o->no_alone = true;
         } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
             o->quiet = true;
         } else if (argv[i][0] == '-') {
@@ -429,7 +432,7 @@ static void job_figures(struct jobs_run *jr, struct platform *p, const struct re
     }
     replay_set_analysis(NULL);
     replay_set_progress(PROGRESS_NEVER);
-    for (int32_t j = 0; j < jr->js.n && !replay_interrupt_signal; j++)
+    for (int32_t j = 0; j < jr->js.n && !replay_interrupt_signal && !o->no_alone; j++)
         jr->fig[j].alone = alone_time(jr, j, p);
     replay_set_analysis(&o->analysis);
     replay_set_progress(o->progress);

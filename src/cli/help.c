@@ -110,6 +110,7 @@ static const struct {
      "                         and nodes (a list) or placement (contiguous, random\n"
      "                         with the file's seed, round_robin over dragonfly groups\n"
      "                         or fat-tree leaves); docs/jobs.md\n"
+     "  --no-alone             jobs without their runs alone (no slowdowns: faster)\n"
      "  --platform FILE        platform description (YAML, layered over the built-in\n"
      "                         platform); default: the built-in platform\n"
      "  --set KEY=VALUE        change one platform key, e.g. inter.latency=2us (any number);\n"
