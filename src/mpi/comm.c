@@ -315,6 +315,10 @@ int32_t sim_job_of(const struct sim *s, int32_t rank) {
     return lo;
 }
 
+int32_t sim_job_count(const struct sim *s) {
+    return s->njobs > 1 ? s->njobs : 1;
+}
+
 int32_t sim_job_first(const struct sim *s, int32_t job) {
     return s->njobs > 1 ? s->job_first[job] : 0;
 }

@@ -104,7 +104,9 @@ bool sim_split(struct sim *s, struct workers *w, enum sim_placement placement,
  * rank i, and its ranks start at start[j]. Jobs share the network and
  * never a communicator. */
 void sim_set_jobs(struct sim *s, int32_t njobs, const int32_t *first, const simtime_t *start);
-/* The job of a rank (0 with one job), and the first rank of job j. */
+/* The jobs (1 unless sim_set_jobs gave several), the job of a rank (0
+ * with one job), and the first rank of job j. */
+int32_t sim_job_count(const struct sim *s);
 int32_t sim_job_of(const struct sim *s, int32_t rank);
 int32_t sim_job_first(const struct sim *s, int32_t job);
 /* Whether rank runs in this worker (always, unless the run is split). */

@@ -69,8 +69,13 @@ struct paraver {
     long file_records;
     int nruns;
     int32_t nranks;
-    int32_t *cpu;                        /* rank -> Paraver CPU (1-based, node by node) */
-    int32_t *node;                       /* rank -> node (0-based) */
+    int32_t *cpu;  /* rank -> Paraver CPU (1-based, node by node) */
+    int32_t *node; /* rank -> node (0-based) */
+    /* several jobs (docs/jobs.md): each a Paraver application, its ranks
+     * tasks 1..n; appl NULL with one job */
+    int32_t *appl;      /* rank -> its job (0-based) */
+    int32_t *job_first; /* job -> its first rank; [njobs]: every rank */
+    int32_t njobs;
     uint32_t *seq;                       /* rank -> records of states and events made so far */
     const int32_t *interval_to;          /* a split run: interval nodes renumbered (NULL: none) */
     const struct sim_fault_note *faults; /* named in the .pcf */
@@ -274,6 +279,15 @@ static void layout(struct paraver *pv, const struct sim *s) {
     for (int32_t r = 0; r < pv->nranks; r++)
         pv->cpu[r] = ++per_node[pv->node[r]];
     free(per_node);
+    pv->njobs = sim_job_count(s);
+    pv->job_first = xcalloc((size_t)pv->njobs + 1, sizeof *pv->job_first);
+    for (int32_t j = 0; j < pv->njobs; j++)
+        pv->job_first[j] = sim_job_first(s, j);
+    pv->job_first[pv->njobs] = pv->nranks;
+    if (pv->njobs < 2) return;
+    pv->appl = xcalloc((size_t)pv->nranks, sizeof *pv->appl);
+    for (int32_t r = 0; r < pv->nranks; r++)
+        pv->appl[r] = sim_job_of(s, r);
 }
 
 struct paraver *paraver_open(const struct sim *s, const char *prefix, struct sim_error *err) {
@@ -387,9 +401,10 @@ static char *put_field(char *o, uint64_t v) {
 }
 
 static char *put_object(char *o, const struct paraver *pv, int32_t rank) {
+    int32_t appl = pv->appl ? pv->appl[rank] : 0;
     o = put_field(o, (uint64_t)pv->cpu[rank]);
-    o = put_field(o, 1);
-    o = put_field(o, (uint64_t)rank + 1);
+    o = put_field(o, (uint64_t)appl + 1);
+    o = put_field(o, (uint64_t)(rank - pv->job_first[appl]) + 1);
     return put_field(o, 1);
 }
 
@@ -434,10 +449,14 @@ static void write_header(FILE *f, const struct paraver *pv, simtime_t end) {
     for (int32_t n = 0; n < pv->nnodes; n++)
         fprintf(f, "%s%d", n ? "," : "", count[n]);
     free(count);
-    fprintf(f, "):1:%d(", pv->nranks);
-    for (int32_t r = 0; r < pv->nranks; r++)
-        fprintf(f, "%s1:%d", r ? "," : "", pv->node[r] + 1);
-    fputs(")\n", f);
+    fprintf(f, "):%d", pv->njobs); /* an application per job, each "tasks(1:node,...)" */
+    for (int32_t j = 0; j < pv->njobs; j++) {
+        fprintf(f, ":%d(", pv->job_first[j + 1] - pv->job_first[j]);
+        for (int32_t r = pv->job_first[j]; r < pv->job_first[j + 1]; r++)
+            fprintf(f, "%s1:%d", r > pv->job_first[j] ? "," : "", pv->node[r] + 1);
+        fputs(")", f);
+    }
+    fputs("\n", f);
 }
 
 /* Whether run cursor a's next record goes before b's (earlier runs first
@@ -609,6 +628,11 @@ static void write_row(FILE *f, const struct paraver *pv) {
     fprintf(f, "\nLEVEL NODE SIZE %d\n", pv->nnodes);
     for (int32_t n = 0; n < pv->nnodes; n++)
         fprintf(f, "node%d\n", n);
+    if (pv->njobs > 1) { /* the jobs as applications, their ranks as tasks */
+        fprintf(f, "\nLEVEL APPL SIZE %d\n", pv->njobs);
+        for (int32_t j = 0; j < pv->njobs; j++)
+            fprintf(f, "job %d\n", j);
+    }
     fprintf(f, "\nLEVEL THREAD SIZE %d\n", pv->nranks);
     for (int32_t r = 0; r < pv->nranks; r++)
         fprintf(f, "rank %d\n", r);
@@ -686,6 +710,8 @@ bool paraver_close(struct paraver *pv, const struct intervals *iv, simtime_t end
     free(pv->runs);
     free(pv->cpu);
     free(pv->node);
+    free(pv->appl);
+    free(pv->job_first);
     free(pv->seq);
     free(pv->prefix);
     free(pv);
