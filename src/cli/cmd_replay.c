@@ -32,7 +32,7 @@ struct replay_opts {
     const char *jobs; /* --jobs FILE */
     struct analysis_opts analysis;
     bool quiet;
-    bool no_alone; /* --no-alone: jobs side by side without their runs alone */
+    bool no_alone;               /* --no-alone: jobs side by side without their runs alone */
     simtime_t wall_limit;        /* --wall-limit; 0: none */
     int procs;                   /* --procs / -j: worker processes (0, 1: none) */
     int placement;               /* --placement: enum sim_placement */
@@ -314,7 +314,8 @@ struct jobs_run {
     struct trace_reader **traces;
     int64_t *ranks;
     simtime_t *start;
-    int32_t *list; /* every rank's node */
+    const char **names; /* each job's */
+    int32_t *list;      /* every rank's node */
     struct job_figures *fig;
     int32_t *nodes; /* each job's nodes, one job after another */
 };
@@ -325,6 +326,7 @@ static void jobs_run_free(struct jobs_run *jr) {
     free(jr->traces);
     free(jr->ranks);
     free(jr->start);
+    free(jr->names);
     free(jr->fig);
     free(jr->nodes);
     jobs_free(&jr->js);
@@ -338,10 +340,12 @@ static bool open_jobs(const struct replay_opts *o, struct jobs_run *jr, struct s
     jr->traces = xcalloc((size_t)n, sizeof *jr->traces);
     jr->ranks = xcalloc((size_t)n, sizeof *jr->ranks);
     jr->start = xcalloc((size_t)n, sizeof *jr->start);
+    jr->names = xcalloc((size_t)n, sizeof *jr->names);
     for (int32_t j = 0; j < n; j++) {
         if (!(jr->traces[j] = trace_open(jr->js.job[j].trace, err))) return false;
         jr->ranks[j] = trace_ranks(jr->traces[j]);
         jr->start[j] = jr->js.job[j].start;
+        jr->names[j] = jr->js.job[j].name;
     }
     return true;
 }
@@ -397,7 +401,7 @@ static double alone_time(struct jobs_run *jr, int32_t j, struct platform *p) {
     memcpy(p->node_list, whole + f->first, sizeof *whole * (size_t)f->ranks);
     p->node_list_len = f->ranks;
     simtime_t zero = 0;
-    struct replay_jobs one = {1, &zero};
+    struct replay_jobs one = {1, &zero, NULL};
     struct replay_result res = {0};
     double alone = -1;
     if (t && network_init(&net, p, &err)) {
@@ -466,7 +470,7 @@ static int replay_jobs_once(const struct replay_opts *o, const char *const *sets
     ok = ok && open_jobs(o, &jr, &err) && draw_seed(&jr.js, p, &err);
     bool net_ok = ok && jobs_network(&jr, p, &net, &err);
     ok = net_ok && place_jobs(&jr, p, &net, &err);
-    struct replay_jobs spec = {jr.js.n, jr.start};
+    struct replay_jobs spec = {jr.js.n, jr.start, (const char *const *)jr.names};
     struct replay_result res = {0};
     if (ok) job_figures(&jr, p, o); /* first: their memory is given back before the run */
     bool ran = ok && replay_run_jobs(jr.traces, &spec, p, &net, &res, &err);

@@ -20,6 +20,9 @@ struct replay_job {
     struct trace_reader *trace;
     struct sim *sim;
     int32_t first;
+    const char *name; /* several jobs: its intervals are "name: interval" */
+    char **intervals; /* those names by the trace's interval id, made once */
+    int32_t nintervals;
 };
 
 struct replay {
@@ -232,11 +235,32 @@ static bool do_comm_self(struct replay *rp, const struct trace_rec *r) {
     return true;
 }
 
+/* An interval's name; with several jobs, after its job's name so that two
+ * jobs' intervals of one name stay apart. */
+static const char *interval_name(struct replay *rp, int32_t rank, int32_t id) {
+    struct replay_job *job = job_of(rp, rank);
+    const char *name = trace_interval_name(job->trace, id);
+    if (rp->njobs < 2 || !job->name || id < 0) return name;
+    if (id >= job->nintervals) {
+        int32_t n = id + 16;
+        job->intervals = xrealloc_or_die(job->intervals, sizeof *job->intervals * (size_t)n);
+        memset(job->intervals + job->nintervals, 0,
+               sizeof *job->intervals * (size_t)(n - job->nintervals));
+        job->nintervals = n;
+    }
+    if (!job->intervals[id]) {
+        size_t len = strlen(job->name) + strlen(name) + 3;
+        job->intervals[id] = xmalloc(len);
+        snprintf(job->intervals[id], len, "%s: %s", job->name, name);
+    }
+    return job->intervals[id];
+}
+
 static bool do_interval(struct replay *rp, const struct trace_rec *r) {
     if (r->op == TOP_INTERVAL_BEGIN) {
         if (rp->depth[r->rank] == INT16_MAX) return rec_fail(rp, r, "intervals nested too deeply");
         rp->depth[r->rank]++;
-        sim_interval(rp->sim, r->rank, trace_interval_name(job_of(rp, r->rank)->trace, r->req));
+        sim_interval(rp->sim, r->rank, interval_name(rp, r->rank, r->req));
         return true;
     }
     if (rp->depth[r->rank] == 0)
@@ -450,14 +474,33 @@ static struct sim *create_sim(struct replay *rp, const struct network *net,
     return s;
 }
 
+/* The jobs' table freed; their intervals' names kept in res for the
+ * reports. */
+static void end_jobs(struct replay *rp, struct replay_result *res) {
+    for (int32_t j = 0; j < rp->njobs; j++) {
+        struct replay_job *job = &rp->jobs[j];
+        for (int32_t i = 0; i < job->nintervals; i++) {
+            if (!job->intervals[i]) continue;
+            res->interval_names =
+                xrealloc_or_die(res->interval_names,
+                                sizeof *res->interval_names * ((size_t)res->ninterval_names + 1));
+            res->interval_names[res->ninterval_names++] = job->intervals[i];
+        }
+        free(job->intervals);
+    }
+    free(rp->jobs);
+}
+
 bool replay_run_jobs(struct trace_reader *const *traces, const struct replay_jobs *spec,
                      struct platform *plat, const struct network *net, struct replay_result *res,
                      struct sim_error *err) {
     memset(res, 0, sizeof *res);
     int32_t njobs = spec ? spec->njobs : 1;
     struct replay rp = {NULL, xcalloc((size_t)njobs, sizeof *rp.jobs), njobs, plat, err, NULL};
-    for (int32_t j = 0; j < njobs; j++)
+    for (int32_t j = 0; j < njobs; j++) {
         rp.jobs[j].trace = traces[j];
+        rp.jobs[j].name = spec && spec->names ? spec->names[j] : NULL;
+    }
     double t0 = memstat_wall_seconds();
     rp.sim = create_sim(&rp, net, spec, err);
     if (rp.sim && split_workers && njobs > 1) {
@@ -471,7 +514,7 @@ bool replay_run_jobs(struct trace_reader *const *traces, const struct replay_job
         rp.sim = NULL;
     }
     if (!rp.sim) {
-        free(rp.jobs);
+        end_jobs(&rp, res);
         return false;
     }
     if (split_workers) trace_keep_ranks(traces[0], keep_rank, rp.sim);
@@ -481,7 +524,7 @@ bool replay_run_jobs(struct trace_reader *const *traces, const struct replay_job
     res->analysis = analysis_start(rp.sim, analysis_opts ? analysis_opts : &intervals_only, err);
     if (!res->analysis) {
         sim_destroy(rp.sim);
-        free(rp.jobs);
+        end_jobs(&rp, res);
         return false;
     }
     rp.depth = xcalloc((size_t)sim_size(rp.sim), sizeof *rp.depth);
@@ -496,7 +539,7 @@ bool replay_run_jobs(struct trace_reader *const *traces, const struct replay_job
     res->records = records_read(&rp) + sim_records_elsewhere(rp.sim);
     res->sim = rp.sim;
     free(rp.depth);
-    free(rp.jobs);
+    end_jobs(&rp, res);
     if (!err->set && sim_failed_reading(rp.sim)) { /* in another worker of a split run */
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", sim_failure_report(rp.sim));
@@ -517,4 +560,9 @@ void replay_result_free(struct replay_result *r) {
     r->analysis = NULL;
     sim_destroy(r->sim);
     r->sim = NULL;
+    for (int32_t i = 0; i < r->ninterval_names; i++)
+        free(r->interval_names[i]);
+    free(r->interval_names);
+    r->interval_names = NULL;
+    r->ninterval_names = 0;
 }

@@ -17,6 +17,8 @@ struct replay_result {
     struct analysis *analysis; /* its observer (intervals and outputs) */
     uint64_t records;
     double wall_seconds;
+    char **interval_names; /* several jobs: "job: interval", kept for the reports */
+    int32_t ninterval_names;
 };
 
 /* Replays trace on plat/net. On a trace error (bad record) returns false with
@@ -29,6 +31,7 @@ bool replay_run(struct trace_reader *trace, struct platform *plat, const struct 
 struct replay_jobs {
     int32_t njobs;
     const simtime_t *start;
+    const char *const *names; /* each job's, for its intervals' names (or NULL) */
 };
 bool replay_run_jobs(struct trace_reader *const *traces, const struct replay_jobs *spec,
                      struct platform *plat, const struct network *net, struct replay_result *result,
