@@ -465,8 +465,10 @@ static int replay_jobs_once(const struct replay_opts *o, const char *const *sets
     bool ok = p && (res_out || (outfile_writable(o->json, &err) &&
                                 analysis_outputs_writable(&o->analysis, &err)));
     if (ok && (o->launched || o->procs > 1))
-        ok = err_set(&err, "several jobs are replayed in one process for now: drop --procs "
-                           "(or the launcher), or replay one job at a time");
+        ok = err_set(&err, "several jobs are replayed in one process for now: a split run's "
+                           "workers would each have to open every job's trace and agree on their "
+                           "placement, which they do not yet (docs/jobs.md); drop --procs (or the "
+                           "launcher), or replay one job at a time");
     ok = ok && open_jobs(o, &jr, &err) && draw_seed(&jr.js, p, &err);
     bool net_ok = ok && jobs_network(&jr, p, &net, &err);
     ok = net_ok && place_jobs(&jr, p, &net, &err);
