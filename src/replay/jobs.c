@@ -226,6 +226,34 @@ static int32_t *free_nodes(const struct node_pool *pool, int64_t *n) {
     return f;
 }
 
+/* A free node and its place in a round-robin deal. */
+struct dealt {
+    int64_t key; /* its rank among its group's free nodes, then its group */
+    int32_t node;
+};
+
+static int by_deal(const void *a, const void *b) {
+    const struct dealt *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The free nodes in a round-robin deal over the groups: each group's first
+ * free node in group order, then each one's second, and so on. */
+static void deal_round_robin(int32_t *f, int64_t n, int64_t group) {
+    int64_t groups = f[n - 1] / group + 1;
+    int64_t *seen = xcalloc((size_t)groups, sizeof *seen);
+    struct dealt *d = xcalloc((size_t)n, sizeof *d);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t g = f[i] / group;
+        d[i] = (struct dealt){seen[g]++ * groups + g, f[i]};
+    }
+    qsort(d, (size_t)n, sizeof *d, by_deal);
+    for (int64_t i = 0; i < n; i++)
+        f[i] = d[i].node;
+    free(seen);
+    free(d);
+}
+
 /* Orders the free nodes as policy takes them (the first `want` matter). */
 static void order_free(int32_t *f, int64_t n, int64_t want, enum job_policy policy, uint64_t seed,
                        int64_t group) {
@@ -236,27 +264,8 @@ static void order_free(int32_t *f, int64_t n, int64_t want, enum job_policy poli
             f[i] = f[k];
             f[k] = t;
         }
-    } else if (policy == JOB_ROUND_ROBIN) { /* by rank within its group, then by group */
-        int64_t *seen = xcalloc((size_t)(f[n - 1] / group + 1), sizeof *seen);
-        int64_t *key = xcalloc((size_t)n, sizeof *key);
-        int64_t groups = f[n - 1] / group + 1;
-        for (int64_t i = 0; i < n; i++) {
-            int64_t g = f[i] / group;
-            key[i] = seen[g]++ * groups + g;
-        }
-        for (int64_t i = 1; i < n; i++) { /* insertion sort on key (already nearly sorted) */
-            int32_t v = f[i];
-            int64_t kv = key[i], k = i - 1;
-            while (k >= 0 && key[k] > kv) {
-                f[k + 1] = f[k];
-                key[k + 1] = key[k];
-                k--;
-            }
-            f[k + 1] = v;
-            key[k + 1] = kv;
-        }
-        free(seen);
-        free(key);
+    } else if (policy == JOB_ROUND_ROBIN) {
+        deal_round_robin(f, n, group);
     }
 }
 
