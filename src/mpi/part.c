@@ -696,8 +696,10 @@ bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
     /* blocks of the N nodes that hold ranks: worker j has [j N / K, (j+1) N / K);
      * cyclic: node n to worker n mod K */
     int64_t nodes = s->plat->nodes, used = 1;
-    for (int32_t i = 0; i < s->nranks; i++)
-        if (sim_node(s, i) + 1 > used) used = sim_node(s, i) + 1;
+    for (int32_t i = 0; i < s->nranks; i++) {
+        int64_t node = sim_node(s, i);
+        if (node + 1 > used) used = node + 1;
+    }
     s->part = p;
     s->split_workers = p->k;
     s->split_cyclic = placement == SIM_PLACE_CYCLIC;
