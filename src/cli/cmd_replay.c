@@ -139,6 +139,15 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
     return 0;
 }
 
+/* A failure names the run's ranks: which are whose, to read it by job. */
+static void say_job_ranks(const struct job_figures *jobs, int32_t njobs) {
+    fprintf(stderr, "simpi: the run's ranks by job: ");
+    for (int32_t j = 0; j < njobs; j++)
+        fprintf(stderr, "%s%s %d-%d", j ? ", " : "", jobs[j].name, jobs[j].first,
+                jobs[j].first + jobs[j].ranks - 1);
+    fprintf(stderr, " (a job's rank i is the run's rank first + i)\n");
+}
+
 /* The summary, JSON and analysis outputs of a replay (of several jobs:
  * their figures in jobs). */
 static int report(const struct replay_opts *o, const char *what, struct replay_result *res,
@@ -159,6 +168,7 @@ static int report(const struct replay_opts *o, const char *what, struct replay_r
                             jobs,
                             njobs};
     if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
+    if (res->status != SIM_OK && jobs) say_job_ranks(jobs, njobs);
     struct sim_error aerr = {0};
     bool outputs_ok = analysis_finish(res->analysis, &info, &aerr);
     if (!o->quiet)
