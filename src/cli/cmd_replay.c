@@ -216,15 +216,44 @@ static void on_interrupt(int sig) {
  * on the same platform with the same options, or the run is refused
  * naming what differs (workers_agree). */
 static bool replay_agree(struct workers *w, const struct replay_opts *o, const struct platform *p,
-                         struct sim_error *err) {
+                         uint64_t traces, struct sim_error *err) {
     uint64_t options = digest_bytes(DIGEST_START, &o->placement, sizeof o->placement);
     struct workers_fact facts[WORKERS_FACTS] = {
         {"command", "(simpi run, simpi replay)", digest_string(DIGEST_START, "simpi replay")},
         {"rank count", "", DIGEST_START},
-        {"program or trace", "(a different trace?)", digest_path(DIGEST_START, o->trace)},
+        {"program or trace", "(a different trace?)", traces},
         {"platform, as resolved", "(a different --platform or --set?)", platform_digest(p)},
         {"options", "(--placement)", options}};
     return workers_agree(w, facts, err);
+}
+
+/* A split run's workers: joined under a launcher, or forked (--procs);
+ * NULL with err set when they cannot be, or NULL and no error when the
+ * run is not split. Each of the paths must be a file or a folder: every
+ * worker reads them. */
+static struct workers *start_workers(const struct replay_opts *o, const char *const *paths,
+                                     int npaths, struct sim_error *err) {
+    struct stat st;
+    if (!o->launched && o->procs < 2) return NULL;
+    for (int i = 0; i < npaths; i++)
+        if (stat(paths[i], &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+            err_set(err,
+                    "%s: a split run's workers each read the trace, which a pipe or device "
+                    "cannot give twice; write it to a file, or replay without --procs",
+                    paths[i]);
+            return NULL;
+        }
+    if (!o->launched) return workers_fork(o->procs, err);
+    char helper[PATH_MAX];
+    if (!cli_find_helper("simpi-transport", "SIMPI_TRANSPORT", X_OK, helper, sizeof helper)) {
+        err_set(err,
+                "this replay runs under a launcher (%d processes) but simpi-transport, "
+                "the MPI side of a split run, is not beside simpi (it is built when "
+                "an MPI is installed)",
+                o->launched);
+        return NULL;
+    }
+    return workers_join(helper, err);
 }
 
 /* One replay with the given --set list, its summary (unless quiet) and
@@ -260,31 +289,9 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     if (net_ok && !res_out &&
         (!outfile_writable(o->json, &err) || !analysis_outputs_writable(&o->analysis, &err)))
         net_ok = false;
-    struct workers *w = NULL;
-    struct stat st;
-    if (net_ok && (o->launched || o->procs > 1) && stat(o->trace, &st) == 0 &&
-        !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        err_set(&err,
-                "%s: a split run's workers each read the trace, which a pipe or device "
-                "cannot give twice; write it to a file, or replay without --procs",
-                o->trace);
-        net_ok = false;
-    } else if (net_ok && o->launched) {
-        char helper[PATH_MAX];
-        if (!cli_find_helper("simpi-transport", "SIMPI_TRANSPORT", X_OK, helper, sizeof helper)) {
-            err_set(&err,
-                    "this replay runs under a launcher (%d processes) but simpi-transport, "
-                    "the MPI side of a split run, is not beside simpi (it is built when "
-                    "an MPI is installed)",
-                    o->launched);
-            net_ok = false;
-        } else if (!(w = workers_join(helper, &err))) {
-            net_ok = false;
-        }
-    } else if (net_ok && o->procs > 1 && !(w = workers_fork(o->procs, &err))) {
-        net_ok = false;
-    }
-    if (w && !replay_agree(w, o, p, &err)) {
+    struct workers *w = net_ok ? start_workers(o, &o->trace, 1, &err) : NULL;
+    if (err.set) net_ok = false;
+    if (w && !replay_agree(w, o, p, digest_path(DIGEST_START, o->trace), &err)) {
         if (workers_me(w) != 0) workers_end(w, 1, &err); /* the first says why */
         net_ok = false;
     }
