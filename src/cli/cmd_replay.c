@@ -435,9 +435,8 @@ static double alone_time(struct jobs_run *jr, int32_t j, struct platform *p) {
     return alone;
 }
 
-/* Each job's figures, with its time alone (runs of each job by itself,
- * quietly, without the outputs). */
-static void job_figures(struct jobs_run *jr, struct platform *p, const struct replay_opts *o) {
+/* Each job's figures but its time alone. */
+static void job_figures(struct jobs_run *jr, const struct platform *p) {
     jr->fig = xcalloc((size_t)jr->js.n, sizeof *jr->fig);
     jr->nodes = xcalloc((size_t)p->node_list_len + 1, sizeof *jr->nodes);
     for (int32_t j = 0, first = 0, at = 0; j < jr->js.n; j++) {
@@ -451,6 +450,11 @@ static void job_figures(struct jobs_run *jr, struct platform *p, const struct re
         at += (int32_t)f->nnodes;
         first += f->ranks;
     }
+}
+
+/* Each job's time alone: runs of each job by itself, in one process,
+ * quietly, without the outputs (none with --no-alone). */
+static void alone_times(struct jobs_run *jr, struct platform *p, const struct replay_opts *o) {
     replay_set_analysis(NULL);
     replay_set_progress(PROGRESS_NEVER);
     for (int32_t j = 0; j < jr->js.n && !replay_interrupt_signal && !o->no_alone; j++)
@@ -473,27 +477,77 @@ static void jobs_what(const struct replay_opts *o, char *buf, size_t len) {
         at += (size_t)snprintf(buf + at, len - at, " + %s", o->traces[t]);
 }
 
+/* The jobs' traces again, in this worker of a split run (a forked worker
+ * does not share the parent's readers). */
+static bool reopen_traces(struct jobs_run *jr, struct sim_error *err) {
+    for (int32_t j = 0; j < jr->js.n; j++) {
+        trace_close(jr->traces[j]);
+        if (!(jr->traces[j] = trace_open(jr->js.job[j].trace, err))) return false;
+    }
+    return true;
+}
+
+/* What every worker of a split run must share: the jobs file, each job's
+ * trace, the jobs' nodes and start times. */
+static uint64_t jobs_digest(const struct replay_opts *o, const struct jobs_run *jr,
+                            const struct platform *p) {
+    uint64_t h = o->jobs ? digest_path(DIGEST_START, o->jobs) : DIGEST_START;
+    for (int32_t j = 0; j < jr->js.n; j++)
+        h = digest_path(h, jr->js.job[j].trace);
+    h = digest_bytes(h, p->node_list, sizeof *p->node_list * (size_t)p->node_list_len);
+    return digest_bytes(h, jr->start, sizeof *jr->start * (size_t)jr->js.n);
+}
+
+/* The workers of a split run of the jobs (NULL: not split, or err set).
+ * Under a launcher they are joined; forked ones (--procs) after the runs
+ * alone, each opening the traces anew. */
+static struct workers *jobs_workers(const struct replay_opts *o, struct jobs_run *jr,
+                                    const struct platform *p, struct sim_error *err) {
+    const char **paths = xcalloc((size_t)jr->js.n + 1, sizeof *paths);
+    for (int32_t j = 0; j < jr->js.n; j++)
+        paths[j] = jr->js.job[j].trace;
+    for (int32_t j = 0; !o->launched && j < jr->js.n; j++) /* each worker opens its own */
+        trace_close(jr->traces[j]), jr->traces[j] = NULL;
+    struct workers *w = start_workers(o, paths, jr->js.n, err);
+    free(paths);
+    if (!o->launched && !err->set) reopen_traces(jr, err);
+    if (w && !err->set && !replay_agree(w, o, p, jobs_digest(o, jr, p), err)) {
+        if (workers_me(w) != 0) workers_end(w, 1, err); /* the first says why */
+    }
+    return w;
+}
+
 static int replay_jobs_once(const struct replay_opts *o, const char *const *sets, int nsets,
                             struct sweep_result *res_out) {
     struct sim_error err = {0};
     struct jobs_run jr = {0};
     struct network net = {0};
+    struct workers *w = NULL;
     struct platform *p = load_platform(o, sets, nsets, &err);
     bool ok = p && (res_out || (outfile_writable(o->json, &err) &&
                                 analysis_outputs_writable(&o->analysis, &err)));
-    if (ok && (o->launched || o->procs > 1))
-        ok = err_set(&err, "several jobs are replayed in one process for now: a split run's "
-                           "workers would each have to open every job's trace and agree on their "
-                           "placement, which they do not yet (docs/jobs.md); drop --procs (or the "
-                           "launcher), or replay one job at a time");
     ok = ok && open_jobs(o, &jr, &err) && draw_seed(&jr.js, p, &err);
     bool net_ok = ok && jobs_network(&jr, p, &net, &err);
     ok = net_ok && place_jobs(&jr, p, &net, &err);
+    if (ok) job_figures(&jr, p);
+    if (ok && o->launched) {
+        w = jobs_workers(o, &jr, p, &err);
+        ok = !err.set;
+    }
+    /* the runs alone first (their memory is given back before the run), by
+     * the worker that reports */
+    if (ok && (!w || workers_me(w) == 0)) alone_times(&jr, p, o);
+    if (ok && !o->launched && o->procs > 1) {
+        w = jobs_workers(o, &jr, p, &err);
+        ok = !err.set;
+    }
+    replay_set_workers(w, (enum sim_placement)o->placement);
     struct replay_jobs spec = {jr.js.n, jr.start, (const char *const *)jr.names};
     struct replay_result res = {0};
-    if (ok) job_figures(&jr, p, o); /* first: their memory is given back before the run */
     bool ran = ok && replay_run_jobs(jr.traces, &spec, p, &net, &res, &err);
     alarm(0);
+    if (w && workers_me(w) != 0) /* the first worker reports the run */
+        workers_end(w, 0, &err);
     int rc;
     if (ran) {
         char what[1024];
@@ -505,6 +559,12 @@ static int replay_jobs_once(const struct replay_opts *o, const char *const *sets
         rc = EXIT_INPUT_ERROR;
     }
     if (res_out) res_out->exit_status = rc;
+    struct sim_error werr = {0};
+    if (w && !workers_end(w, 0, &werr)) {
+        err_print(&werr);
+        if (!rc) rc = EXIT_INPUT_ERROR;
+    }
+    replay_set_workers(NULL, SIM_PLACE_BLOCK);
     replay_result_free(&res);
     jobs_run_free(&jr);
     if (net_ok) network_destroy(&net);

@@ -432,8 +432,11 @@ static uint64_t records_read(void *ctx) {
     return n;
 }
 
+/* A split run: whether this worker runs the job's rank (its trace names
+ * the job's own ranks). */
 static bool keep_rank(void *ctx, int32_t rank) {
-    return sim_owns(ctx, rank);
+    const struct replay_job *job = ctx;
+    return sim_owns(job->sim, job->first + rank);
 }
 
 /* Whether rank's request id has completed (a GOAL schedule asks): gone, or
@@ -503,12 +506,6 @@ bool replay_run_jobs(struct trace_reader *const *traces, const struct replay_job
     }
     double t0 = memstat_wall_seconds();
     rp.sim = create_sim(&rp, net, spec, err);
-    if (rp.sim && split_workers && njobs > 1) {
-        err_set(err, "several jobs are replayed in one process for now: drop --procs (or the "
-                     "launcher), or replay one job at a time");
-        sim_destroy(rp.sim);
-        rp.sim = NULL;
-    }
     if (rp.sim && split_workers && !sim_split(rp.sim, split_workers, split_placement, err)) {
         sim_destroy(rp.sim);
         rp.sim = NULL;
@@ -517,7 +514,8 @@ bool replay_run_jobs(struct trace_reader *const *traces, const struct replay_job
         end_jobs(&rp, res);
         return false;
     }
-    if (split_workers) trace_keep_ranks(traces[0], keep_rank, rp.sim);
+    for (int32_t j = 0; split_workers && j < njobs; j++)
+        trace_keep_ranks(traces[j], keep_rank, &rp.jobs[j]);
     for (int32_t j = 0; j < njobs; j++)
         trace_set_request_probe(traces[j], request_finished, &rp.jobs[j]);
     static const struct analysis_opts intervals_only;

@@ -30,7 +30,9 @@
 void phases_init(struct phases *ph, const struct sim *s) {
     memset(ph, 0, sizeof *ph);
     ph->nranks = sim_size(s);
-    if (ph->nranks > PHASES_MAX_RANKS) {
+    /* several jobs (docs/jobs.md): one may mark intervals and another not,
+     * and a split run's workers could then find phases in some ranks only */
+    if (ph->nranks > PHASES_MAX_RANKS || sim_job_count(s) > 1) {
         ph->off = true;
         return;
     }
