@@ -133,9 +133,17 @@ static bool read_job(struct job_set *js, int32_t j, const struct conf_node *m, c
     if (!trace) return false;
     job->trace = xstrdup(
         trace[0] == '/' || !dir[0] ? trace : (snprintf(buf, sizeof buf, "%s/%s", dir, trace), buf));
+    const struct conf_node *n = conf_map_get(m, "n");
+    if (n)
+        return err_set(err,
+                       "%s:%d: %s.n: the rank count belongs to an on-line program:; a trace "
+                       "says its own",
+                       n->file, n->line, path);
     const struct conf_node *name = conf_map_get(m, "name");
-    job->name =
-        name && name->kind == CONF_SCALAR ? xstrdup(name->value) : name_from_path(js, trace, j);
+    if (name && (name->kind != CONF_SCALAR || !name->value[0]))
+        return err_set(err, "%s:%d: %s.name: expected a name such as halo", name->file, name->line,
+                       path);
+    job->name = name ? xstrdup(name->value) : name_from_path(js, trace, j);
     double start = 0;
     if (conf_map_get(m, "start") && !conf_get_time(m, path, "start", &start, err)) return false;
     if (start < 0 || start > 1e6)
@@ -175,8 +183,13 @@ static bool read_jobs(struct job_set *js, const struct conf_node *root, const ch
                        list ? list->line : root->line);
     js->job = xcalloc((size_t)list->count, sizeof *js->job);
     js->n = list->count;
-    for (int32_t j = 0; j < js->n; j++)
+    for (int32_t j = 0; j < js->n; j++) {
         if (!read_job(js, j, list->items[j], dir, policy, err)) return false;
+        for (int32_t k = 0; k < j; k++) /* names key the reports (a sweep's per job) */
+            if (!strcmp(js->job[k].name, js->job[j].name))
+                return err_set(err, "%s: jobs[%d]: the name '%s' is jobs[%d]'s already",
+                               js->job[j].where, j, js->job[j].name, k);
+    }
     return true;
 }
 
