@@ -299,9 +299,11 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
     struct trace_reader *t = net_ok ? trace_open(o->trace, &err) : NULL;
     struct replay_result res = {0};
     bool ran = t && replay_run(t, p, &net, &res, &err);
-    alarm(0);                    /* stopped in time: the reports are written whatever they take */
-    if (w && workers_me(w) != 0) /* the first worker reports the run */
-        workers_end(w, 0, &err); /* a failure reached the first worker already */
+    alarm(0);                      /* stopped in time: the reports are written whatever they take */
+    if (w && workers_me(w) != 0) { /* the first worker reports the run */
+        trace_close(t);            /* (a Dimemas trace's folder removed) */
+        workers_end(w, 0, &err);   /* a failure reached the first worker already */
+    }
     if (ran) {
         /* a sweep's point too: its own JSON (and report) */
         rc = report(o, o->trace, &res, p, trace_buffer_peak(t), NULL, 0);
@@ -337,9 +339,16 @@ struct jobs_run {
     int32_t *nodes; /* each job's nodes, one job after another */
 };
 
-static void jobs_run_free(struct jobs_run *jr) {
-    for (int32_t j = 0; jr->traces && j < jr->js.n; j++)
+/* The jobs' trace readers closed (a Dimemas trace's folder removed). */
+static void close_traces(struct jobs_run *jr) {
+    for (int32_t j = 0; jr->traces && j < jr->js.n; j++) {
         trace_close(jr->traces[j]);
+        jr->traces[j] = NULL;
+    }
+}
+
+static void jobs_run_free(struct jobs_run *jr) {
+    close_traces(jr);
     free(jr->traces);
     free(jr->ranks);
     free(jr->start);
@@ -506,13 +515,14 @@ static struct workers *jobs_workers(const struct replay_opts *o, struct jobs_run
     const char **paths = xcalloc((size_t)jr->js.n + 1, sizeof *paths);
     for (int32_t j = 0; j < jr->js.n; j++)
         paths[j] = jr->js.job[j].trace;
-    for (int32_t j = 0; !o->launched && j < jr->js.n; j++) /* each worker opens its own */
-        trace_close(jr->traces[j]), jr->traces[j] = NULL;
+    if (!o->launched) close_traces(jr); /* each worker opens its own */
     struct workers *w = start_workers(o, paths, jr->js.n, err);
     free(paths);
     if (!o->launched && !err->set) reopen_traces(jr, err);
-    if (w && !err->set && !replay_agree(w, o, p, jobs_digest(o, jr, p), err)) {
-        if (workers_me(w) != 0) workers_end(w, 1, err); /* the first says why */
+    if (w && !err->set && !replay_agree(w, o, p, jobs_digest(o, jr, p), err) &&
+        workers_me(w) != 0) {
+        close_traces(jr);
+        workers_end(w, 1, err); /* the first says why */
     }
     return w;
 }
@@ -546,8 +556,10 @@ static int replay_jobs_once(const struct replay_opts *o, const char *const *sets
     struct replay_result res = {0};
     bool ran = ok && replay_run_jobs(jr.traces, &spec, p, &net, &res, &err);
     alarm(0);
-    if (w && workers_me(w) != 0) /* the first worker reports the run */
+    if (w && workers_me(w) != 0) { /* the first worker reports the run */
+        close_traces(&jr);         /* (a Dimemas trace's folder removed) */
         workers_end(w, 0, &err);
+    }
     int rc;
     if (ran) {
         char what[1024];
