@@ -179,7 +179,7 @@ static bool vcoll_counts(struct tit_ctx *c, struct trace_rec *r, const char *nam
         coll(r, name[0] == 'g' ? COLL_GATHER : COLL_ALLGATHER);
         r->mode = 4 | 2;
         if (name[0] == 'g' && 3 + n < c->ntok && !root_field(c, 3 + n, r)) return false;
-        return count_bytes(c, 2, -1, &r->size) && counts_field(c, 3, n, recv, &mean);
+        return need(c, 3) && count_bytes(c, 2, -1, &r->size) && counts_field(c, 3, n, recv, &mean);
     }
     if (!strcmp(name, "scatterv")) {
         coll(r, COLL_SCATTER);
