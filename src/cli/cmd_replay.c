@@ -256,6 +256,25 @@ static struct workers *start_workers(const struct replay_opts *o, const char *co
     return workers_join(helper, err);
 }
 
+/* After a replay (of one trace or of jobs) reported, or failed to run
+ * (why, and the JSON replaced, unless a sweep's point): its exit status
+ * for the sweep, the split run's workers ended. Returns the exit status. */
+static int replay_ended(const struct replay_opts *o, bool ran, int rc, const struct sim_error *err,
+                        struct sweep_result *res_out, struct workers *w) {
+    if (!ran) {
+        err_print(err);
+        if (!res_out) report_failure(o, err);
+    }
+    if (res_out) res_out->exit_status = rc;
+    struct sim_error werr = {0};
+    if (w && !workers_end(w, 0, &werr)) {
+        err_print(&werr);
+        if (!rc) rc = EXIT_INPUT_ERROR;
+    }
+    replay_set_workers(NULL, SIM_PLACE_BLOCK);
+    return rc;
+}
+
 /* One replay with the given --set list, its summary (unless quiet) and
  * o->json; res_out, a sweep's point, gets its exit status (its figures are
  * read back from that JSON, replay_sweep). */
@@ -304,21 +323,9 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
         trace_close(t);            /* (a Dimemas trace's folder removed) */
         workers_end(w, 0, &err);   /* a failure reached the first worker already */
     }
-    if (ran) {
-        /* a sweep's point too: its own JSON (and report) */
-        rc = report(o, o->trace, &res, p, trace_buffer_peak(t), NULL, 0);
-    } else {
-        err_print(&err);
-        if (!res_out) report_failure(o, &err);
-        rc = EXIT_INPUT_ERROR;
-    }
-    if (res_out) res_out->exit_status = rc;
-    struct sim_error werr = {0};
-    if (w && !workers_end(w, 0, &werr)) {
-        err_print(&werr);
-        if (!rc) rc = EXIT_INPUT_ERROR;
-    }
-    replay_set_workers(NULL, SIM_PLACE_BLOCK);
+    /* a sweep's point too: its own JSON (and report) */
+    rc = ran ? report(o, o->trace, &res, p, trace_buffer_peak(t), NULL, 0) : EXIT_INPUT_ERROR;
+    rc = replay_ended(o, ran, rc, &err, res_out, w);
     replay_result_free(&res);
     trace_close(t);
     if (net_ok) network_destroy(&net);
@@ -334,7 +341,6 @@ struct jobs_run {
     int64_t *ranks;
     simtime_t *start;
     const char **names; /* each job's */
-    int32_t *list;      /* every rank's node */
     struct job_figures *fig;
     int32_t *nodes; /* each job's nodes, one job after another */
 };
@@ -402,13 +408,13 @@ static bool jobs_network(struct jobs_run *jr, struct platform *p, struct network
  * (a network that sized the platform, or a flat one, is built already). */
 static bool place_jobs(struct jobs_run *jr, struct platform *p, struct network *net,
                        struct sim_error *err) {
-    jr->list = jobs_place(&jr->js, jr->ranks, p, topology_group_size(&net->topo), err);
-    if (!jr->list) return false;
+    int32_t *list = jobs_place(&jr->js, jr->ranks, p, topology_group_size(&net->topo), err);
+    if (!list) return false;
     int64_t total = 0;
     for (int32_t j = 0; j < jr->js.n; j++)
         total += jr->ranks[j];
     free(p->node_list);
-    p->node_list = jr->list;
+    p->node_list = list;
     p->node_list_len = total;
     p->placement = PLACE_LIST;
     return true;
@@ -451,7 +457,7 @@ static void job_figures(struct jobs_run *jr, const struct platform *p) {
     for (int32_t j = 0, first = 0, at = 0; j < jr->js.n; j++) {
         const struct job_spec *job = &jr->js.job[j];
         struct job_figures *f = &jr->fig[j];
-        int64_t per = job->ranks_per_node ? job->ranks_per_node : p->ranks_per_node;
+        int64_t per = jobs_ranks_per_node(job, p);
         *f = (struct job_figures){job->name,      job->trace, first,      (int32_t)jr->ranks[j],
                                   jr->nodes + at, 0,          job->start, -1};
         for (int32_t i = 0; i < f->ranks; i += (int32_t)per) /* its ranks fill each node in turn */
@@ -560,23 +566,11 @@ static int replay_jobs_once(const struct replay_opts *o, const char *const *sets
         close_traces(&jr);         /* (a Dimemas trace's folder removed) */
         workers_end(w, 0, &err);
     }
-    int rc;
-    if (ran) {
-        char what[1024];
-        jobs_what(o, what, sizeof what);
-        rc = report(o, what, &res, p, jobs_trace_buffer(&jr), jr.fig, jr.js.n);
-    } else {
-        err_print(&err);
-        if (!res_out) report_failure(o, &err);
-        rc = EXIT_INPUT_ERROR;
-    }
-    if (res_out) res_out->exit_status = rc;
-    struct sim_error werr = {0};
-    if (w && !workers_end(w, 0, &werr)) {
-        err_print(&werr);
-        if (!rc) rc = EXIT_INPUT_ERROR;
-    }
-    replay_set_workers(NULL, SIM_PLACE_BLOCK);
+    char what[1024];
+    jobs_what(o, what, sizeof what);
+    int rc =
+        ran ? report(o, what, &res, p, jobs_trace_buffer(&jr), jr.fig, jr.js.n) : EXIT_INPUT_ERROR;
+    rc = replay_ended(o, ran, rc, &err, res_out, w);
     replay_result_free(&res);
     jobs_run_free(&jr);
     if (net_ok) network_destroy(&net);

@@ -287,7 +287,7 @@ static int64_t nodes_needed(int64_t ranks, int64_t per_node) {
     return (ranks + per_node - 1) / per_node;
 }
 
-static int64_t per_node_of(const struct job_spec *job, const struct platform *p) {
+int64_t jobs_ranks_per_node(const struct job_spec *job, const struct platform *p) {
     return job->ranks_per_node ? job->ranks_per_node : p->ranks_per_node;
 }
 
@@ -295,12 +295,12 @@ static int64_t per_node_of(const struct job_spec *job, const struct platform *p)
 static bool take_listed(struct node_pool *pool, const struct job_set *js, int32_t j,
                         const int64_t *ranks, const struct platform *p, struct sim_error *err) {
     const struct job_spec *job = &js->job[j];
-    int64_t need = nodes_needed(ranks[j], per_node_of(job, p));
+    int64_t need = nodes_needed(ranks[j], jobs_ranks_per_node(job, p));
     if (job->nnodes < need)
         return err_set(err,
                        "%s: job %s lists %lld nodes but its %lld ranks need %lld (%lld a node)",
                        job->where, job->name, (long long)job->nnodes, (long long)ranks[j],
-                       (long long)need, (long long)per_node_of(job, p));
+                       (long long)need, (long long)jobs_ranks_per_node(job, p));
     for (int64_t i = 0; i < job->nnodes; i++) {
         int32_t v = job->nodes[i];
         if (v >= pool->nodes)
@@ -349,7 +349,7 @@ int64_t jobs_nodes_needed(const struct job_set *js, const int64_t *ranks,
     int64_t n = 0, listed = 0;
     for (int32_t j = 0; j < js->n; j++) {
         const struct job_spec *job = &js->job[j];
-        if (job->policy != JOB_LIST) n += nodes_needed(ranks[j], per_node_of(job, p));
+        if (job->policy != JOB_LIST) n += nodes_needed(ranks[j], jobs_ranks_per_node(job, p));
         for (int64_t i = 0; job->policy == JOB_LIST && i < job->nnodes; i++) {
             n++;
             if (job->nodes[i] + 1 > listed) listed = job->nodes[i] + 1;
@@ -376,7 +376,7 @@ int32_t *jobs_place(const struct job_set *js, const int64_t *ranks, struct platf
         if (js->job[j].policy == JOB_LIST) ok = take_listed(&pool, js, j, ranks, p, err);
     for (int32_t j = 0; ok && j < js->n; j++) {
         const struct job_spec *job = &js->job[j];
-        int64_t need = nodes_needed(ranks[j], per_node_of(job, p));
+        int64_t need = nodes_needed(ranks[j], jobs_ranks_per_node(job, p));
         nodes[j] = xcalloc((size_t)need + 1, sizeof **nodes);
         if (job->policy == JOB_LIST)
             memcpy(nodes[j], job->nodes, sizeof *job->nodes * (size_t)need);
@@ -385,7 +385,7 @@ int32_t *jobs_place(const struct job_set *js, const int64_t *ranks, struct platf
     }
     int32_t *list = ok ? xcalloc((size_t)total + 1, sizeof *list) : NULL;
     for (int64_t j = 0, at = 0; ok && j < js->n; j++) {
-        int64_t per = per_node_of(&js->job[j], p);
+        int64_t per = jobs_ranks_per_node(&js->job[j], p);
         for (int64_t i = 0; i < ranks[j]; i++)
             list[at++] = nodes[j][i / per];
     }

@@ -45,6 +45,9 @@ bool jobs_load_buffer(struct job_set *js, const char *text, size_t len, const ch
                       struct sim_error *err);
 void jobs_free(struct job_set *js);
 
+/* The ranks a job puts on each of its nodes: its own ranks_per_node, else
+ * the platform's. */
+int64_t jobs_ranks_per_node(const struct job_spec *job, const struct platform *p);
 /* The nodes the jobs need in all (for nodes: auto). */
 int64_t jobs_nodes_needed(const struct job_set *js, const int64_t *ranks, const struct platform *p);
 /* The nodes of every job's ranks: ranks[j] ranks for job j, each job's

@@ -490,6 +490,7 @@ static void end_jobs(struct replay *rp, struct replay_result *res) {
             res->interval_names[res->ninterval_names++] = job->intervals[i];
         }
         free(job->intervals);
+        trace_set_request_probe(job->trace, NULL, NULL); /* its context goes now */
     }
     free(rp->jobs);
 }
