@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "core/error.h"
+#include "core/prefetch.h"
 
 /* Blocks at least this large are prefaulted in one system call. */
 #define PREFAULT_BYTES ((size_t)1 << 20)
@@ -99,10 +100,22 @@ static void add_chunk(struct pool *p) {
     if (bytes * 2 <= MAX_CHUNK_BYTES) p->per_chunk *= 2;
 }
 
+/* Asks for the lines of the next free object: freed long before (a
+ * request released at the end of its round, thousands of ranks ago), it
+ * is likely a cache miss, which by the next pool_get has been served. */
+static inline void prefetch_next_free(const struct pool *p) {
+    const char *next = p->free_list;
+    if (!next) return;
+    cache_prefetch(next);
+    if (p->obj_size > 64) cache_prefetch(next + 64);
+    cache_prefetch(next + p->obj_size - 1);
+}
+
 void *pool_get_raw(struct pool *p) {
     void *obj = p->free_list;
     if (obj) {
         p->free_list = *(void **)obj;
+        prefetch_next_free(p);
     } else {
         if (p->bump == p->bump_end) add_chunk(p);
         obj = p->bump;

@@ -196,9 +196,8 @@ static bool copies_serial(const struct sim *s, int32_t from_node, int32_t to_nod
  * on already. */
 static simtime_t copy_start(struct sim *s, int32_t copier, simtime_t cost, simtime_t ready) {
     if (cost == SIMTIME_NEVER || ready == SIMTIME_NEVER || cost <= s->net->intra_zero) return ready;
-    struct srank *r = &s->ranks[copier];
-    if (!r->copies) r->copies = xcalloc(1, sizeof *r->copies);
-    return nic_side_reserve(r->copies, s->eng.now, ready, cost - s->net->intra_zero);
+    return busy_list_reserve(&s->ranks[copier].copies, s->eng.now, ready,
+                             cost - s->net->intra_zero);
 }
 
 /* An eager message inside a node, sent at its post: its sender's core

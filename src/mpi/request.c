@@ -206,6 +206,10 @@ uint32_t transfer_new(struct sim *s) {
     uint32_t id = s->xfer_free;
     if (id) {
         s->xfer_free = s->xfers[id].next_free;
+        if (s->xfer_free) { /* the next one's lines, likely cold (as pool.c's) */
+            cache_prefetch(&s->xfers[s->xfer_free]);
+            cache_prefetch((const char *)&s->xfers[s->xfer_free] + sizeof *s->xfers - 1);
+        }
     } else {
         if (s->nxfers + 1 >= s->xfer_cap) {
             s->xfer_cap = s->xfer_cap ? 2 * s->xfer_cap : 64;

@@ -157,7 +157,7 @@ struct srank {
     struct request *posted_head, *posted_tail;
     struct request *unexp_head, *unexp_tail;
     struct bsend_state *bsend;
-    struct nic_side *copies; /* its core's copies inside its node (pt2pt.c), once it has one */
+    struct busy_list *copies; /* its core's copies inside its node (pt2pt.c), once it has one */
     simtime_t wait_start, wake_at;
     simtime_t wait_last;    /* a wait for all: the latest done time of its resolved requests */
     uint32_t wait_left;     /* and how many are not resolved (wait.c) */

@@ -62,88 +62,109 @@ void interfaces_destroy(struct interfaces *f) {
     memset(f, 0, sizeof *f);
 }
 
+/* The algorithm works on a side's intervals wherever they are kept: the
+ * array `busy` of *n intervals, with room for one more. */
+
 /* Drops the intervals that ended at or before now (they are first). */
-static inline void forget_past(struct nic_side *side, simtime_t now) {
-    if (side->n == 0 || side->busy[0].to > now) return; /* most calls: nothing to drop */
+static inline void forget_past(struct nic_busy *busy, uint32_t *n, simtime_t now) {
+    if (*n == 0 || busy[0].to > now) return; /* most calls: nothing to drop */
     uint32_t k = 0;
-    while (k < side->n && side->busy[k].to <= now)
+    while (k < *n && busy[k].to <= now)
         k++;
-    if (k == 0) return;
-    side->n -= k;
-    memmove(side->busy, side->busy + k, sizeof *side->busy * side->n);
+    *n -= k;
+    memmove(busy, busy + k, sizeof *busy * *n);
 }
 
 /* Joins the two intervals with the shortest gap between them (the first
  * such pair), counting the gap busy: the side keeps NIC_INTERVALS. */
-static void join_closest(struct nic_side *side) {
+static void join_closest(struct nic_busy *busy, uint32_t *n) {
     uint32_t best = 0;
-    for (uint32_t i = 1; i + 1 < side->n; i++)
-        if (side->busy[i + 1].from - side->busy[i].to <
-            side->busy[best + 1].from - side->busy[best].to)
-            best = i;
-    side->busy[best].to = side->busy[best + 1].to;
-    side->n--;
-    memmove(side->busy + best + 1, side->busy + best + 2,
-            sizeof *side->busy * (side->n - best - 1));
+    for (uint32_t i = 1; i + 1 < *n; i++)
+        if (busy[i + 1].from - busy[i].to < busy[best + 1].from - busy[best].to) best = i;
+    busy[best].to = busy[best + 1].to;
+    (*n)--;
+    memmove(busy + best + 1, busy + best + 2, sizeof *busy * (*n - best - 1));
 }
 
 /* Inserts [t, t + len) at position i (free there), merged with the
  * intervals it touches. */
-static void insert_busy(struct nic_side *side, uint32_t i, simtime_t t, simtime_t len) {
+static void insert_busy(struct nic_busy *busy, uint32_t *n, uint32_t i, simtime_t t,
+                        simtime_t len) {
     simtime_t end = simtime_add(t, len);
-    bool joins_prev = i > 0 && side->busy[i - 1].to == t;
-    bool joins_next = i < side->n && side->busy[i].from == end;
+    bool joins_prev = i > 0 && busy[i - 1].to == t;
+    bool joins_next = i < *n && busy[i].from == end;
     if (joins_prev && joins_next) {
-        side->busy[i - 1].to = side->busy[i].to;
-        side->n--;
-        memmove(side->busy + i, side->busy + i + 1, sizeof *side->busy * (side->n - i));
+        busy[i - 1].to = busy[i].to;
+        (*n)--;
+        memmove(busy + i, busy + i + 1, sizeof *busy * (*n - i));
         return;
     }
     if (joins_prev) {
-        side->busy[i - 1].to = end;
+        busy[i - 1].to = end;
         return;
     }
     if (joins_next) {
-        side->busy[i].from = t;
+        busy[i].from = t;
         return;
     }
-    memmove(side->busy + i + 1, side->busy + i, sizeof *side->busy * (side->n - i));
-    side->busy[i] = (struct nic_busy){t, end};
-    if (++side->n > NIC_INTERVALS) join_closest(side);
+    memmove(busy + i + 1, busy + i, sizeof *busy * (*n - i));
+    busy[i] = (struct nic_busy){t, end};
+    if (++*n > NIC_INTERVALS) join_closest(busy, n);
 }
 
-/* Puts [t, end) after every interval of the side (none ends after t). */
-static void append_busy(struct nic_side *side, simtime_t t, simtime_t end) {
-    uint32_t n = side->n;
-    if (n > 0 && side->busy[n - 1].to == t) { /* touches the last */
-        side->busy[n - 1].to = end;
+/* Puts [t, end) after every interval (none ends after t). */
+static void append_busy(struct nic_busy *busy, uint32_t *n, simtime_t t, simtime_t end) {
+    if (*n > 0 && busy[*n - 1].to == t) { /* touches the last */
+        busy[*n - 1].to = end;
         return;
     }
-    side->busy[n] = (struct nic_busy){t, end};
-    side->n = n + 1;
-    if (side->n > NIC_INTERVALS) join_closest(side);
+    busy[(*n)++] = (struct nic_busy){t, end};
+    if (*n > NIC_INTERVALS) join_closest(busy, n);
+}
+
+/* Reserves len (> 0) at the earliest t >= ready that the intervals, whose
+ * past is forgotten, leave free; returns t. */
+static inline simtime_t reserve_gap(struct nic_busy *busy, uint32_t *n, simtime_t ready,
+                                    simtime_t len) {
+    simtime_t t = ready;
+    if (*n == 0 || busy[*n - 1].to <= t) { /* after every interval: most messages */
+        append_busy(busy, n, t, simtime_add(t, len));
+        return t;
+    }
+    uint32_t i = 0;
+    for (; i < *n; i++) {
+        const struct nic_busy *b = &busy[i];
+        if (b->to <= t) continue;                  /* ends before the candidate */
+        if (b->from >= simtime_add(t, len)) break; /* the gap before it holds the message */
+        t = b->to;                                 /* overlaps: try after it */
+    }
+    insert_busy(busy, n, i, t, len);
+    return t;
 }
 
 simtime_t nic_side_reserve(struct nic_side *side, simtime_t now, simtime_t ready, simtime_t len) {
     if (len <= 0) return ready;
-    forget_past(side, now);
-    simtime_t t = ready;
-    uint32_t n = side->n;
-    if (n == 0 || side->busy[n - 1].to <= t) { /* after every interval: most messages */
-        append_busy(side, t, simtime_add(t, len));
-    } else {
-        uint32_t i = 0;
-        for (; i < n; i++) {
-            const struct nic_busy *b = &side->busy[i];
-            if (b->to <= t) continue;                  /* ends before the candidate */
-            if (b->from >= simtime_add(t, len)) break; /* the gap before it holds the message */
-            t = b->to;                                 /* overlaps: try after it */
-        }
-        insert_busy(side, i, t, len);
-    }
+    forget_past(side->busy, &side->n, now);
+    simtime_t t = reserve_gap(side->busy, &side->n, ready, len);
     side->messages++;
     side->busy_total += len;
     return t;
+}
+
+simtime_t busy_list_reserve(struct busy_list **list, simtime_t now, simtime_t ready,
+                            simtime_t len) {
+    if (len <= 0) return ready;
+    struct busy_list *l = *list;
+    if (l) forget_past(l->busy, &l->n, now);
+    if (!l || l->n == l->cap) { /* room for one more: the most a side holds is NIC_INTERVALS + 1 */
+        uint32_t cap = l ? 2 * l->cap : 1;
+        if (cap > NIC_INTERVALS + 1) cap = NIC_INTERVALS + 1;
+        l = xrealloc_or_die(l, sizeof *l + sizeof l->busy[0] * cap);
+        if (!*list) l->n = 0;
+        l->cap = cap;
+        *list = l;
+    }
+    return reserve_gap(l->busy, &l->n, ready, len);
 }
 
 simtime_t interfaces_inject(struct interfaces *f, int32_t src, simtime_t now, simtime_t ready,

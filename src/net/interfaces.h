@@ -31,6 +31,14 @@ struct nic_side { /* the count first: a reservation reads it and the first inter
     struct nic_busy busy[NIC_INTERVALS + 1]; /* disjoint, in time order, none touching */
 };
 
+/* A side's intervals alone, in as much memory as they take (a rank's
+ * copies inside its node, mpi/pt2pt.c): the same reservations as a
+ * nic_side's, without its load figures. */
+struct busy_list {
+    uint32_t n, cap;
+    struct nic_busy busy[];
+};
+
 struct interfaces {
     struct nic_side *out, *in; /* per node: injection, ejection */
     int64_t nodes;
@@ -58,6 +66,9 @@ void interfaces_destroy(struct interfaces *f);
  * len) is free, forgetting intervals that ended at or before `now`;
  * returns t. A zero length reserves nothing and returns ready. */
 simtime_t nic_side_reserve(struct nic_side *side, simtime_t now, simtime_t ready, simtime_t len);
+/* The same on a busy_list, *list NULL until its first reservation (then
+ * allocated, and grown as it needs: free() it). */
+simtime_t busy_list_reserve(struct busy_list **list, simtime_t now, simtime_t ready, simtime_t len);
 /* The data of a message ready to leave node `src` at `ready`, occupying its
  * injection side for `wire_out`: injected at the earliest gap; returns
  * when its injection starts. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/pool.h"
 #include "core/units.h"
 
@@ -179,8 +180,9 @@ static simtime_t wire_segments(const struct p2p_model *m, int64_t size) {
     return simtime_from_seconds((double)size / segment_for(m, size)->bandwidth);
 }
 
-static simtime_t wire_table(const struct p2p_model *m, int64_t size) {
-    simtime_t t = p2p_model_cost(m, size), t0 = p2p_model_cost(m, 0);
+static simtime_t wire_table(const struct p2p_model *m, int64_t size) { /* not memo'd: fills it */
+    simtime_t t = simtime_from_seconds(seconds_table(m, size));
+    simtime_t t0 = simtime_from_seconds(seconds_table(m, 0));
     return t > t0 ? t - t0 : 0;
 }
 
@@ -195,6 +197,12 @@ static const struct p2p_model_ops models[] = {
     {"loggp", parse_loggp, seconds_loggp, wire_loggp},
 };
 
+static void memo_init(struct p2p_model *m) {
+    m->memo = xmalloc(sizeof *m->memo << P2P_MEMO_BITS);
+    for (int i = 0; i < 1 << P2P_MEMO_BITS; i++)
+        m->memo[i] = (struct p2p_memo){-1, 0, 0};
+}
+
 bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char *path,
                     struct sim_error *err) {
     memset(m, 0, sizeof *m);
@@ -204,7 +212,10 @@ bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
         if (conf_name_eq(models[i].name, name)) {
             m->ops = &models[i];
-            if (m->ops->parse(m, map, path, err)) return true;
+            if (m->ops->parse(m, map, path, err)) {
+                memo_init(m);
+                return true;
+            }
             if (mn && mn->owned_file && strncmp(err->msg, mn->file, strlen(mn->file))) {
                 char msg[sizeof err->msg];
                 snprintf(msg, sizeof msg, "%.200s: %.800s", mn->file,
@@ -223,15 +234,30 @@ bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char
 
 void p2p_model_destroy(struct p2p_model *m) {
     free(m->seg);
+    free(m->memo);
     memset(m, 0, sizeof *m);
 }
 
+/* size's slot of the memo, filled with its costs if it held another size. */
+static const struct p2p_memo *memo_for(const struct p2p_model *m, int64_t size) {
+    struct p2p_memo *slot = &m->memo[hash_fib_top((uint64_t)size, P2P_MEMO_BITS)];
+    if (slot->size == size) return slot;
+    /* worked out before the slot is written: a table's wire time asks for
+     * costs, which may use this slot */
+    simtime_t cost = simtime_from_seconds(m->ops->seconds(m, size));
+    simtime_t wire = size > 0 ? m->ops->wire(m, size) : 0;
+    *slot = (struct p2p_memo){size, cost, wire};
+    return slot;
+}
+
 simtime_t p2p_model_cost(const struct p2p_model *m, int64_t size) {
-    return simtime_from_seconds(m->ops->seconds(m, size));
+    if (size < 0 || !m->memo) return simtime_from_seconds(m->ops->seconds(m, size));
+    return memo_for(m, size)->cost;
 }
 
 simtime_t p2p_model_wire_time(const struct p2p_model *m, int64_t size) {
-    return size > 0 ? m->ops->wire(m, size) : 0;
+    if (size <= 0) return 0;
+    return m->memo ? memo_for(m, size)->wire : m->ops->wire(m, size);
 }
 
 double p2p_model_bandwidth(const struct p2p_model *m) {

@@ -31,10 +31,21 @@ struct p2p_model_ops {
     simtime_t (*wire)(const struct p2p_model *m, int64_t size); /* p2p_model_wire_time */
 };
 
+/* The last sizes' costs, kept because messages come in few sizes: a
+ * slot per size's hash, holding T(S) and the wire time as first worked
+ * out (size -1: empty). The same numbers, without the segment search, the
+ * division and the rounding each time (a simulation is one thread). */
+#define P2P_MEMO_BITS 6
+struct p2p_memo {
+    int64_t size;
+    simtime_t cost, wire;
+};
+
 struct p2p_model {
     const struct p2p_model_ops *ops;
     struct p2p_segment *seg;
     int nseg;
+    struct p2p_memo *memo; /* [1 << P2P_MEMO_BITS] */
 };
 
 /* Builds the model named by map's `model:` key (default affine) from map. */
