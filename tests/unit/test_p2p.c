@@ -55,9 +55,38 @@ static void test_table(void) {
     p2p_model_destroy(&m);
 }
 
+/* Costs are kept per size (net/p2p.h's memo): a size asked for again, or
+ * after others that share its slot, still gets its own formula's value,
+ * for the cost and for the wire time, in every model. */
+static void test_memo(void) {
+    struct p2p_model m;
+    CHECK(model_from("m: {model: affine, latency: 2us, bandwidth: 1GB/s}\n", &m));
+    /* T(S) = 2us + S ns, W(S) = S ns; 200 sizes fill 64 slots, and each
+     * size is asked for three times, around the others */
+    for (int pass = 0; pass < 3; pass++)
+        for (int64_t size = 0; size < 200 * 1000; size += 1000) {
+            CHECK_EQ_INT(p2p_model_cost(&m, size), 2 * PS_PER_US + size * 1000);
+            CHECK_EQ_INT(p2p_model_wire_time(&m, size), size * 1000);
+        }
+    p2p_model_destroy(&m);
+    CHECK(model_from("m:\n  model: table\n  points:\n    - {size: 0B, time: 2us}\n"
+                     "    - {size: 1000B, time: 4us}\n    - [3000, 10us]\n",
+                     &m));
+    /* a table's wire time is T(S) - T(0): 2000 B -> 7us - 2us; asked for
+     * first (it works out costs itself), then the cost, then both again */
+    for (int pass = 0; pass < 2; pass++) {
+        CHECK_EQ_INT(p2p_model_wire_time(&m, 2000), 5 * PS_PER_US);
+        CHECK_EQ_INT(p2p_model_cost(&m, 2000), 7 * PS_PER_US);
+        CHECK_EQ_INT(p2p_model_cost(&m, 0), 2 * PS_PER_US);
+        CHECK_EQ_INT(p2p_model_wire_time(&m, 0), 0);
+    }
+    p2p_model_destroy(&m);
+}
+
 TEST_LIST(p2p_tests) = {
     {"p2p.affine", test_affine},
     {"p2p.piecewise", test_piecewise},
     {"p2p.table", test_table},
+    {"p2p.memo", test_memo},
     TEST_END,
 };

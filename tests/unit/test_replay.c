@@ -1336,6 +1336,34 @@ static void test_interfaces_gaps(void) {
     CHECK_EQ_INT(nic_side_reserve(&full, 0, 115, 10), 115); /* other gaps stay free */
 }
 
+/* A busy_list (a rank's copies) takes the same gaps as a side: the same
+ * reservations on both, from one interval to past NIC_INTERVALS (where
+ * the two closest are joined) and back, give the same times and
+ * intervals while the list grows from nothing. */
+static void test_busy_list_as_side(void) {
+    struct nic_side side = {0};
+    struct busy_list *list = NULL;
+    uint64_t x = 12345; /* a fixed sequence of ready times, lengths, clocks */
+    simtime_t now = 0;
+    for (int i = 0; i < 2000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        simtime_t ready = now + (simtime_t)(x >> 40) % 1000, len = (simtime_t)(x >> 20) % 60;
+        if (i % 50 == 49) now += 300; /* the past forgotten now and then */
+        simtime_t a = nic_side_reserve(&side, now, ready, len);
+        simtime_t b = busy_list_reserve(&list, now, ready, len);
+        CHECK_EQ_INT(b, a);
+        if (!list) continue; /* nothing reserved yet: zero lengths */
+        CHECK_EQ_INT(list->n, side.n);
+        CHECK(list->n <= list->cap && list->cap <= NIC_INTERVALS + 1);
+        for (uint32_t k = 0; k < side.n && k < list->n; k++) {
+            CHECK_EQ_INT(list->busy[k].from, side.busy[k].from);
+            CHECK_EQ_INT(list->busy[k].to, side.busy[k].to);
+        }
+    }
+    CHECK(list && list->cap == NIC_INTERVALS + 1); /* it did fill up */
+    free(list);
+}
+
 TEST_LIST(replay_tests) = {
     {"replay.nonblocking_rule", test_nonblocking_rule},
     {"replay.interfaces_k_messages", test_interfaces_k_messages},
@@ -1343,6 +1371,7 @@ TEST_LIST(replay_tests) = {
     {"replay.interfaces_shared_by_a_node", test_interfaces_shared_by_a_node},
     {"replay.interfaces_mixed_sizes", test_interfaces_mixed_sizes},
     {"replay.interfaces_gaps", test_interfaces_gaps},
+    {"replay.busy_list_as_side", test_busy_list_as_side},
     {"replay.variable_count_records", test_variable_count_records},
     {"replay.flow_wide_collectives", test_flow_wide_collectives},
     {"replay.analytic_model", test_analytic_model},
