@@ -201,14 +201,18 @@ void sim_signal_fire(struct sim *s, struct request *r, simtime_t at) {
 }
 
 /* Transfers: the data of a message in flight, under a contention model
- * or through the interfaces (struct xfer); index 0 is never used. */
+ * or through the interfaces (struct xfer); index 0 is never used. Free
+ * ids wait on a stack, the last freed taken first; a transfer freed long
+ * before is likely a cache miss, so the one four turns ahead is asked for
+ * (the stack knows it without touching the transfers). */
 uint32_t transfer_new(struct sim *s) {
-    uint32_t id = s->xfer_free;
-    if (id) {
-        s->xfer_free = s->xfers[id].next_free;
-        if (s->xfer_free) { /* the next one's lines, likely cold (as pool.c's) */
-            cache_prefetch(&s->xfers[s->xfer_free]);
-            cache_prefetch((const char *)&s->xfers[s->xfer_free] + sizeof *s->xfers - 1);
+    uint32_t id;
+    if (s->xfer_nfree) {
+        id = s->xfer_stack[--s->xfer_nfree];
+        if (s->xfer_nfree >= 4) {
+            const char *ahead = (const char *)&s->xfers[s->xfer_stack[s->xfer_nfree - 4]];
+            cache_prefetch(ahead);
+            cache_prefetch(ahead + sizeof *s->xfers - 1);
         }
     } else {
         if (s->nxfers + 1 >= s->xfer_cap) {
@@ -222,6 +226,9 @@ uint32_t transfer_new(struct sim *s) {
 }
 
 void transfer_free(struct sim *s, uint32_t id) {
-    s->xfers[id].next_free = s->xfer_free;
-    s->xfer_free = id;
+    if (s->xfer_nfree == s->xfer_stack_cap) {
+        s->xfer_stack_cap = s->xfer_stack_cap ? 2 * s->xfer_stack_cap : 64;
+        s->xfer_stack = xrealloc_or_die(s->xfer_stack, sizeof *s->xfer_stack * s->xfer_stack_cap);
+    }
+    s->xfer_stack[s->xfer_nfree++] = id;
 }

@@ -143,7 +143,12 @@ static void prefetch_ahead(const struct sim *s, size_t i) {
         cache_prefetch(p);
         cache_prefetch(p + 64);
     }
-    if (i + 4 < s->nready && s->ready[i + 4]->subs) prefetch_request(s->ready[i + 4]->subs);
+    if (i + 4 < s->nready) {
+        const struct sched *ahead = s->ready[i + 4];
+        if (ahead->subs) prefetch_request(ahead->subs);
+        /* its next round's sends take its node's injection side */
+        if (s->nics) cache_prefetch(&s->nics->out[sim_node(s, ahead->owner)]);
+    }
     if (i + 2 < s->nready) {
         const struct request *q = s->ready[i + 2]->subs;
         if (q && q->onext) prefetch_request(q->onext);

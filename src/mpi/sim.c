@@ -156,6 +156,7 @@ void sim_destroy(struct sim *s) {
     free(s->ready);
     contention_destroy(s->cont);
     free(s->xfers);
+    free(s->xfer_stack);
     free(s->ids);
     free(s->nic_free);
     nics_destroy(s);

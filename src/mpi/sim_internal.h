@@ -90,7 +90,6 @@ struct xfer {
      * message's envelope), and the time that orders the transfer while it
      * waits: its clear-to-send's arrival, then its first byte's */
     simtime_t cost, wire_out, wire_in, head, at;
-    uint32_t next_free;
     uint32_t seq;    /* the interfaces: the sender's count of messages through them */
     int32_t from;    /* the sending rank */
     int32_t to;      /* the interfaces: the receiving rank */
@@ -311,7 +310,9 @@ struct sim {
     struct id_slot *ids; /* outstanding requests by (rank, id given at creation) (wait.c) */
     size_t ids_cap, ids_used;
     struct xfer *xfers; /* [0] unused */
-    uint32_t nxfers, xfer_cap, xfer_free;
+    uint32_t nxfers, xfer_cap;
+    uint32_t *xfer_stack; /* the free transfers' ids (request.c) */
+    uint32_t xfer_nfree, xfer_stack_cap;
     simtime_t **storage; /* MPI-IO servers (io.c): when each slot is free */
     struct heap lands;   /* messages waiting to land (land.c) */
     uint32_t *land_seq;  /* per origin rank: landings sent (NULL until the first) */
