@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-typedef void (*fn12)(void *, void *, void *, void *, void *, void *, void *, void *, void *,
-                     void *, void *, void *);
+typedef void (*fn12)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *,
+                     void *, void *);
 
 static double burst_total, last_exit = -1;
 static long bursts;
@@ -38,7 +38,7 @@ static void call_leave(void) {
 }
 
 #define WRAP(name)                                                                                 \
-    void name(void *a, void *b, void *c, void *d, void *e, void *f, void *g, void *h, void *i,    \
+    void name(void *a, void *b, void *c, void *d, void *e, void *f, void *g, void *h, void *i,     \
               void *j, void *k, void *l) {                                                         \
         static fn12 real;                                                                          \
         if (!real) real = (fn12)dlsym(RTLD_NEXT, #name);                                           \

@@ -7,9 +7,12 @@
 #include <stdlib.h>
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
-    int r, n; MPI_Comm_rank(MPI_COMM_WORLD, &r); MPI_Comm_size(MPI_COMM_WORLD, &n);
+    int r, n;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
     int sweeps = argc > 1 ? atoi(argv[1]) : 1;
-    int q = 4, i = r / q, j = r % q; double v = 1, w = 0;
+    int q = 4, i = r / q, j = r % q;
+    double v = 1, w = 0;
     double t0 = MPI_Wtime();
     for (int s = 0; s < sweeps; s++) {
         if (i > 0) MPI_Recv(&w, 1, MPI_DOUBLE, r - q, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -12,11 +12,11 @@
 #define N 40 /* elements: 160 B, several segments of 64 B when forced */
 
 static int errors;
-#define EXPECT(c)                                                                   \
-    do {                                                                            \
-        if (!(c)) {                                                                 \
-            if (errors++ < 10) printf("rank %d: line %d: %s\n", me, __LINE__, #c); \
-        }                                                                           \
+#define EXPECT(c)                                                                                  \
+    do {                                                                                           \
+        if (!(c)) {                                                                                \
+            if (errors++ < 10) printf("rank %d: line %d: %s\n", me, __LINE__, #c);                 \
+        }                                                                                          \
     } while (0)
 
 static int me;

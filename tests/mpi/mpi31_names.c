@@ -9,12 +9,12 @@
 #include <string.h>
 
 static int me, errors;
-#define EXPECT(c)                                                              \
-    do {                                                                       \
-        if (!(c)) {                                                            \
-            errors++;                                                          \
-            printf("rank %d: line %d: %s\n", me, __LINE__, #c);                \
-        }                                                                      \
+#define EXPECT(c)                                                                                  \
+    do {                                                                                           \
+        if (!(c)) {                                                                                \
+            errors++;                                                                              \
+            printf("rank %d: line %d: %s\n", me, __LINE__, #c);                                    \
+        }                                                                                          \
     } while (0)
 
 static void size_and_name(MPI_Datatype t, int size, const char *name) {

@@ -15,12 +15,12 @@
 #include <unistd.h>
 
 static int me, errors;
-#define EXPECT(c)                                                              \
-    do {                                                                       \
-        if (!(c)) {                                                            \
-            errors++;                                                          \
-            printf("rank %d: line %d: %s\n", me, __LINE__, #c);                \
-        }                                                                      \
+#define EXPECT(c)                                                                                  \
+    do {                                                                                           \
+        if (!(c)) {                                                                                \
+            errors++;                                                                              \
+            printf("rank %d: line %d: %s\n", me, __LINE__, #c);                                    \
+        }                                                                                          \
     } while (0)
 
 static double mono(void) {
