@@ -146,7 +146,11 @@ static void prefetch_ahead(const struct sim *s, size_t i) {
     if (i + 4 < s->nready) {
         const struct sched *ahead = s->ready[i + 4];
         if (ahead->subs) prefetch_request(ahead->subs);
-        /* its next round's sends take its node's injection side */
+        /* its next round's sends count in its owner's state and take its
+         * node's injection side */
+        const char *owner = (const char *)&s->ranks[ahead->owner];
+        for (size_t at = 0; at < sizeof *s->ranks; at += 64)
+            cache_prefetch(owner + at);
         if (s->nics) cache_prefetch(&s->nics->out[sim_node(s, ahead->owner)]);
     }
     if (i + 2 < s->nready) {
