@@ -357,18 +357,21 @@ static void clear_to_send_arrives(struct sim *s, int32_t rank) {
  * touch: a window takes in the messages of a round of many ranks, whose
  * transfers, requests and ejection sides were last touched long before, so
  * each is a cache miss; asked for ahead, their misses overlap. The
- * transfer 8 entries ahead, then for the one 4 ahead (its transfer in the
- * cache by then) its requests and its ejection side, and for the one 2
- * ahead its receiver's state and the receive's schedule. */
+ * transfer EJECT_AHEAD entries ahead, then for the one half as far (its
+ * transfer in the cache by then) its requests and its ejection side, and
+ * for the one a quarter as far its receiver's state and the receive's
+ * schedule. Ejections are short: nearer, the loads of the next stages
+ * still waited (perf annotate, 2^18-rank allreduce). */
+#define EJECT_AHEAD 16
 static void eject_prefetch(const struct sim *s, const struct nic_run *r) {
-    if (r->head + 8 < r->tail) cache_prefetch(&s->xfers[r->e[r->head + 8].id]);
-    if (r->head + 4 >= r->tail) return;
-    const struct xfer *x = &s->xfers[r->e[r->head + 4].id];
+    if (r->head + EJECT_AHEAD < r->tail) cache_prefetch(&s->xfers[r->e[r->head + EJECT_AHEAD].id]);
+    if (r->head + EJECT_AHEAD / 2 >= r->tail) return;
+    const struct xfer *x = &s->xfers[r->e[r->head + EJECT_AHEAD / 2].id];
     if (x->recv) cache_prefetch(x->recv);
     if (x->send) cache_prefetch(x->send);
     cache_prefetch(&s->nics->in[sim_node(s, x->to)]);
-    if (r->head + 2 >= r->tail) return;
-    x = &s->xfers[r->e[r->head + 2].id];
+    if (r->head + EJECT_AHEAD / 4 >= r->tail) return;
+    x = &s->xfers[r->e[r->head + EJECT_AHEAD / 4].id];
     const struct request *q = x->recv;
     if (!q) return;
     cache_prefetch(&s->ranks[q->owner]);
