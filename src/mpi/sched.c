@@ -137,14 +137,15 @@ static void prefetch_request(const struct request *q) {
  * of every rank at once), so each is a cache miss, and the steps it
  * releases one more per step. Schedules are independent: their misses
  * overlap when asked for a few turns ahead. */
+#define DRAIN_AHEAD 16
 static void prefetch_ahead(const struct sim *s, size_t i) {
-    if (i + 8 < s->nready) {
-        const char *p = (const char *)s->ready[i + 8];
+    if (i + DRAIN_AHEAD < s->nready) {
+        const char *p = (const char *)s->ready[i + DRAIN_AHEAD];
         cache_prefetch(p);
         cache_prefetch(p + 64);
     }
-    if (i + 4 < s->nready) {
-        const struct sched *ahead = s->ready[i + 4];
+    if (i + DRAIN_AHEAD / 2 < s->nready) {
+        const struct sched *ahead = s->ready[i + DRAIN_AHEAD / 2];
         if (ahead->subs) prefetch_request(ahead->subs);
         /* its next round's sends count in its owner's state and take its
          * node's injection side */
@@ -153,8 +154,8 @@ static void prefetch_ahead(const struct sim *s, size_t i) {
             cache_prefetch(owner + at);
         if (s->nics) cache_prefetch(&s->nics->out[sim_node(s, ahead->owner)]);
     }
-    if (i + 2 < s->nready) {
-        const struct request *q = s->ready[i + 2]->subs;
+    if (i + DRAIN_AHEAD / 4 < s->nready) {
+        const struct request *q = s->ready[i + DRAIN_AHEAD / 4]->subs;
         if (q && q->onext) prefetch_request(q->onext);
     }
 }
