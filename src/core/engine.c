@@ -101,6 +101,21 @@ bool engine_wall_limit(double seconds, void (*hook)(void)) {
            timer_settime(timer, 0, &when, NULL) == 0;
 }
 
+/* The next two events, while the current one runs: a rank's state was
+ * last touched many ranks ago, so each of its loads is a cache miss unless
+ * asked for ahead. The event after next (the least of the root's
+ * children) gets the first stage (the rank's tables), the next event the
+ * second (what those tables point to, read by then). */
+static void warm_next(struct engine *e) {
+    if (!e->size) return;
+    e->warm(e->warm_ctx, &e->heap[0], 1);
+    size_t end = e->size < 5 ? e->size : 5, best = 1;
+    if (end <= 1) return;
+    for (size_t k = 2; k < end; k++)
+        if (before(&e->heap[k], &e->heap[best])) best = k;
+    e->warm(e->warm_ctx, &e->heap[best], 0);
+}
+
 /* Runs the events before `end` (all of them: SIMTIME_NEVER). */
 static void run_before(struct engine *e, simtime_t end) {
     e->stop = false;
@@ -111,6 +126,7 @@ static void run_before(struct engine *e, simtime_t end) {
         }
         struct event ev = e->heap[0];
         pop_top(e);
+        if (e->warm) warm_next(e);
         e->now = e->last_event = ev.time;
         e->events_run++;
         e->handlers[ev.kind](e->handler_ctx[ev.kind], &ev);

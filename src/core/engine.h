@@ -50,6 +50,11 @@ struct engine {
     /* called every ENGINE_TICK_EVENTS events (progress display), or NULL */
     void (*tick)(void *ctx);
     void *tick_ctx;
+    /* Before an event runs, asks for the memory the events after it will
+     * touch: warm(ctx, ev, 1) for the next event, warm(ctx, ev, 0) for the
+     * one after (engine.c's warm_next); or NULL */
+    void (*warm)(void *ctx, const struct event *ev, int stage);
+    void *warm_ctx;
 };
 
 #define ENGINE_TICK_EVENTS 65536

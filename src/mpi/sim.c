@@ -74,6 +74,23 @@ void sim_rank_start(struct sim *s, int32_t rank) {
     sim_wake_at(s, rank, s->njobs ? s->job_start[sim_job_of(s, rank)] : 0);
 }
 
+/* The engine's warm (core/engine.h), for a rank's wake-up (where it
+ * resumes; other events touch too little to pay for it): its state, then
+ * its first outstanding request, and what its driver reads. */
+static void warm_rank(void *ctx, const struct event *ev, int stage) {
+    const struct sim *s = ctx;
+    int32_t rank = event_rank(ev, s->nranks);
+    if (ev->kind != EV_WAKE || rank < 0) return;
+    const struct srank *r = &s->ranks[rank];
+    if (stage == 0) {
+        for (size_t at = 0; at < sizeof *r; at += 64)
+            cache_prefetch((const char *)r + at);
+    } else if (r->outstanding) {
+        cache_prefetch(r->outstanding);
+    }
+    if (s->drv.warm) s->drv.warm(s->drv.ctx, rank, stage);
+}
+
 struct sim *sim_create(struct platform *plat, const struct network *net, int32_t nranks,
                        const struct sim_driver *drv, struct sim_error *err) {
     if (nranks < 1) {
@@ -101,6 +118,8 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     s->sub_partner_ok = sched_check_partner;
     s->transfer_arrived = pt2pt_finish_transfer;
     engine_init(&s->eng, nranks);
+    s->eng.warm = warm_rank;
+    s->eng.warm_ctx = s;
     engine_register(&s->eng, EV_WAKE, wake_event, s);
     engine_register(&s->eng, EV_ANY, any_event, s);
     engine_register(&s->eng, EV_LAND, land_arrives, s);

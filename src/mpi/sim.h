@@ -64,6 +64,9 @@ struct sim_driver {
      * ends with this message right after (the on-line runtime has simpi
      * run write it in the --json), or NULL */
     void (*lost)(void *ctx, const char *why);
+    /* Asks for the memory rank's resume will read (core/engine.h's warm:
+     * stage 0 its tables, stage 1 what they point to), or NULL */
+    void (*warm)(void *ctx, int32_t rank, int stage);
 };
 
 /* SIM_INPUT_ERROR: the inputs make no sense (e.g. simulated time would

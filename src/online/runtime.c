@@ -1318,9 +1318,13 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     rt.user_main = user_main;
     rt.app = argv[0];
     rt.wall_start = memstat_wall_seconds();
-    struct sim_driver drv = {
-        resume,           &rt, NULL, split_front, split_ending, split_window_done, api_land,
-        split_lost_worker};
+    struct sim_driver drv = {.resume = resume,
+                             .ctx = &rt,
+                             .front = split_front,
+                             .ending = split_ending,
+                             .window_done = split_window_done,
+                             .land = api_land,
+                             .lost = split_lost_worker};
     struct split_opts so = {st.procs, st.transport, st.trace_out, st.cyclic};
     if (!configure(&rt, &st, &err) || !split_fork(&rt, &so, &err) ||
         !split_agree(&rt, settings_digest(&st), &err) ||

@@ -399,6 +399,13 @@ static void resume(void *ctx, int32_t rank) {
     }
 }
 
+/* The sim's warm: the records rank's resume will read. */
+static void warm(void *ctx, int32_t rank, int stage) {
+    struct replay *rp = ctx;
+    const struct replay_job *job = rp->njobs > 1 ? job_of(rp, rank) : &rp->jobs[0];
+    trace_warm(job->trace, rank - job->first, stage);
+}
+
 static enum progress_mode progress_mode = PROGRESS_NEVER;
 static const struct analysis_opts *analysis_opts;
 static simtime_t time_limit;
@@ -461,7 +468,7 @@ static struct sim *create_sim(struct replay *rp, const struct network *net,
         total += trace_ranks(rp->jobs[j].trace);
     }
     first[rp->njobs] = (int32_t)total;
-    struct sim_driver drv = {resume, rp, records_read, NULL, NULL, NULL, NULL, NULL};
+    struct sim_driver drv = {.resume = resume, .ctx = rp, .records = records_read, .warm = warm};
     struct sim *s = NULL;
     if (total > INT32_MAX)
         err_set(err, "the jobs have %lld ranks in all; at most %d can be simulated at once",

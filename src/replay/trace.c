@@ -16,6 +16,7 @@
 
 #include "core/outfile.h"
 #include "core/pool.h"
+#include "core/prefetch.h"
 #include "core/rankfile.h"
 #include "core/ranktable.h"
 #include "replay/trace_bin.h"
@@ -1258,6 +1259,18 @@ static struct trace_rec *goal_rec_next(struct trace_reader *t, int32_t rank,
     }
     pool_put(&t->recs, r);
     return NULL;
+}
+
+void trace_warm(const struct trace_reader *t, int32_t rank, int stage) {
+    if (t->bin) {
+        tbin_warm(t->bin, rank, stage);
+    } else if (t->lines) {
+        const struct line_queue *q = &t->lines[rank];
+        if (stage == 0)
+            cache_prefetch(q);
+        else if (q->count)
+            cache_prefetch(t->map + q->ref[q->head].offset);
+    }
 }
 
 struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {

@@ -74,6 +74,10 @@ int32_t trace_ranks(const struct trace_reader *t);
  * (then err is set). Give the record back with trace_release. */
 struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err);
 void trace_release(struct trace_reader *t, struct trace_rec *r);
+/* Asks for the memory rank's next records are read from (a replay's
+ * engine knows which rank comes next): stage 0 the rank's cursor, stage 1
+ * the bytes it points to. Binary and mapped text traces; others ignore it. */
+void trace_warm(const struct trace_reader *t, int32_t rank, int stage);
 /* Records of ranks that keep(ctx, rank) rejects are read past and dropped
  * (a worker of a split run replays its ranks only); they do not count in
  * trace_records. */

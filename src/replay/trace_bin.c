@@ -20,6 +20,7 @@
 #include <zstd.h>
 
 #include "core/pool.h"
+#include "core/prefetch.h"
 
 /* Which fields follow a record's operation byte (bit i of the mask). */
 enum tbin_field {
@@ -452,6 +453,14 @@ static const char *check(const struct tbin_reader *b, const struct trace_rec *r)
     if (r->counts && !(coll && r->mode & 4)) return "counts";
     if (r->op == TOP_INTERVAL_BEGIN && (r->req < 0 || r->req >= b->nnames)) return "interval name";
     return ids_ok(r) ? NULL : "request ids";
+}
+
+void tbin_warm(const struct tbin_reader *b, int32_t rank, int stage) {
+    const struct tbin_cursor *c = &b->cur[rank];
+    if (stage == 0)
+        cache_prefetch(c);
+    else if (c->p != c->end)
+        cache_prefetch(c->p);
 }
 
 int tbin_next(struct tbin_reader *b, int32_t rank, struct trace_rec *r, struct sim_error *err) {

@@ -46,6 +46,8 @@ struct tbin_reader *tbin_open(const char *path, int64_t max_ranks, int32_t *nran
  * the record's position in the rank's stream). 1 a record, 0 the end of
  * the rank's records, -1 an error. */
 int tbin_next(struct tbin_reader *b, int32_t rank, struct trace_rec *r, struct sim_error *err);
+/* trace_warm's for a binary trace: the rank's cursor, then its next bytes. */
+void tbin_warm(const struct tbin_reader *b, int32_t rank, int stage);
 void tbin_close(struct tbin_reader *b);
 /* Bytes of chunk buffers held at the peak (compressed traces), plus the
  * mapped file's size (its pages count in the resident set). */
