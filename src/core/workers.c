@@ -451,12 +451,14 @@ struct workers *workers_join(const char *helper, struct sim_error *err) {
         return NULL;
     }
     fflush(NULL);
+    pid_t worker = getpid();
     pid_t pid = fork();
     if (pid == 0) {
         close(sv[0]);
-        char fd[16];
+        char fd[16], parent[24];
         snprintf(fd, sizeof fd, "%d", sv[1]);
-        execl(helper, helper, fd, (char *)NULL);
+        snprintf(parent, sizeof parent, "%ld", (long)worker); /* it watches for our death */
+        execl(helper, helper, fd, parent, (char *)NULL);
         fprintf(stderr, "simpi: cannot start %s: %s\n", helper, strerror(errno));
         _exit(127);
     }

@@ -16,15 +16,25 @@
  *       finalizes MPI and exits.
  * If the worker goes away without saying so, the helper aborts the MPI job,
  * so the launcher ends every other worker: no one waits for a dead peer.
+ * The helper never outlives its worker by more than LOST_GRACE_S: the
+ * kernel tells it when the worker dies (SIGHUP), wherever it waits (in a
+ * collective whose peer has gone, or in MPI_Abort once the launcher has
+ * gone: a helper left so, its parent init, was found after a run whose
+ * worker was killed), and the alarm then set ends it.
  * Compiled against the system's MPI, never simpi's mpi.h. */
 #include <errno.h>
 #include <mpi.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
+
+/* Seconds a helper lives on once its worker has gone. */
+#define LOST_GRACE_S 10
 
 static int sock;
 
@@ -32,8 +42,27 @@ static void lost(const char *what) {
     int rank = -1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     fprintf(stderr, "simpi-transport (rank %d): %s; ending the run\n", rank, what);
+    alarm(LOST_GRACE_S); /* MPI_Abort may wait for a launcher that has gone */
     MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
+}
+
+/* SIGHUP: the worker died (PR_SET_PDEATHSIG). A read from it then ends
+ * (EINTR, then its end: lost()); an MPI call may never return, so the
+ * alarm's default action ends the helper. */
+static void worker_died(int sig) {
+    (void)sig;
+    alarm(LOST_GRACE_S);
+}
+
+/* Told of the worker's death from now on; false if it died already. */
+static bool watch_worker(const char *pid) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = worker_died; /* no SA_RESTART: a read waiting returns */
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGHUP, &sa, NULL) != 0 || prctl(PR_SET_PDEATHSIG, SIGHUP) != 0) return true;
+    return !pid || getppid() == (pid_t)atol(pid);
 }
 
 static void lost_errno(const char *what) {
@@ -119,12 +148,16 @@ static void exchange(int size, int64_t next) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: simpi-transport FD (started by simpi, not by hand)\n");
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: simpi-transport FD [WORKER_PID] (started by simpi, not by hand)\n");
         return 2;
     }
     sock = atoi(argv[1]);
     signal(SIGPIPE, SIG_IGN); /* a worker gone is said, not a silent death */
+    if (!watch_worker(argc == 3 ? argv[2] : NULL)) {
+        fprintf(stderr, "simpi-transport: its worker has gone before it started\n");
+        return 1;
+    }
     MPI_Init(&argc, &argv);
     int32_t who[2];
     MPI_Comm_rank(MPI_COMM_WORLD, &who[0]);
