@@ -104,11 +104,7 @@ static void add_chunk(struct pool *p) {
  * request released at the end of its round, thousands of ranks ago), it
  * is likely a cache miss, which by the next pool_get has been served. */
 static inline void prefetch_next_free(const struct pool *p) {
-    const char *next = p->free_list;
-    if (!next) return;
-    cache_prefetch(next);
-    if (p->obj_size > 64) cache_prefetch(next + 64);
-    cache_prefetch(next + p->obj_size - 1);
+    if (p->free_list) cache_prefetch_object(p->free_list, p->obj_size);
 }
 
 void *pool_get_raw(struct pool *p) {

@@ -7,6 +7,8 @@
 #ifndef SIMPI_PREFETCH_H
 #define SIMPI_PREFETCH_H
 
+#include <stddef.h>
+
 /* Asks for the cache line at p. GCC 12 drops __builtin_prefetch as dead
  * code where its address comes from loads, so the instruction is written
  * in asm where the architecture is known. It never faults. */
@@ -18,6 +20,16 @@ static inline void cache_prefetch(const void *p) {
 #else
     __builtin_prefetch(p);
 #endif
+}
+
+/* Asks for every cache line of the object [p, p + n), n > 0: a line
+ * each 64 bytes from p, and its last byte's (a count of steps fixed by n,
+ * so that a constant size unrolls). */
+static inline void cache_prefetch_object(const void *p, size_t n) {
+    const char *c = p;
+    for (size_t at = 0; at < n; at += 64)
+        cache_prefetch(c + at);
+    cache_prefetch(c + n - 1);
 }
 
 #endif

@@ -209,11 +209,8 @@ uint32_t transfer_new(struct sim *s) {
     uint32_t id;
     if (s->xfer_nfree) {
         id = s->xfer_stack[--s->xfer_nfree];
-        if (s->xfer_nfree >= 4) {
-            const char *ahead = (const char *)&s->xfers[s->xfer_stack[s->xfer_nfree - 4]];
-            cache_prefetch(ahead);
-            cache_prefetch(ahead + sizeof *s->xfers - 1);
-        }
+        if (s->xfer_nfree >= 4)
+            cache_prefetch_object(&s->xfers[s->xfer_stack[s->xfer_nfree - 4]], sizeof *s->xfers);
     } else {
         if (s->nxfers + 1 >= s->xfer_cap) {
             s->xfer_cap = s->xfer_cap ? 2 * s->xfer_cap : 64;

@@ -125,10 +125,7 @@ static const struct coll_algo *select_algo(struct sim *s, enum coll_kind kind, i
 /* All the lines of a request: released, it is taken again at once by the
  * next round's steps (the pool gives back the last freed first). */
 static void prefetch_request(const struct request *q) {
-    const char *p = (const char *)q;
-    cache_prefetch(p);
-    cache_prefetch(p + 64);
-    cache_prefetch(p + sizeof *q - 1);
+    cache_prefetch_object(q, sizeof *q);
 }
 
 /* Brings in, ahead of their turn, the memory the next schedules' drain
@@ -149,9 +146,7 @@ static void prefetch_ahead(const struct sim *s, size_t i) {
         if (ahead->subs) prefetch_request(ahead->subs);
         /* its next round's sends count in its owner's state and take its
          * node's injection side */
-        const char *owner = (const char *)&s->ranks[ahead->owner];
-        for (size_t at = 0; at < sizeof *s->ranks; at += 64)
-            cache_prefetch(owner + at);
+        cache_prefetch_object(&s->ranks[ahead->owner], sizeof *s->ranks);
         if (s->nics) cache_prefetch(&s->nics->out[sim_node(s, ahead->owner)]);
     }
     if (i + DRAIN_AHEAD / 4 < s->nready) {

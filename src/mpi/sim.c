@@ -82,12 +82,10 @@ static void warm_rank(void *ctx, const struct event *ev, int stage) {
     int32_t rank = event_rank(ev, s->nranks);
     if (ev->kind != EV_WAKE || rank < 0) return;
     const struct srank *r = &s->ranks[rank];
-    if (stage == 0) {
-        for (size_t at = 0; at < sizeof *r; at += 64)
-            cache_prefetch((const char *)r + at);
-    } else if (r->outstanding) {
+    if (stage == 0)
+        cache_prefetch_object(r, sizeof *r);
+    else if (r->outstanding)
         cache_prefetch(r->outstanding);
-    }
     if (s->drv.warm) s->drv.warm(s->drv.ctx, rank, stage);
 }
 

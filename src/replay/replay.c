@@ -402,7 +402,7 @@ static void resume(void *ctx, int32_t rank) {
 /* The sim's warm: the records rank's resume will read. */
 static void warm(void *ctx, int32_t rank, int stage) {
     struct replay *rp = ctx;
-    const struct replay_job *job = rp->njobs > 1 ? job_of(rp, rank) : &rp->jobs[0];
+    const struct replay_job *job = job_of(rp, rank);
     trace_warm(job->trace, rank - job->first, stage);
 }
 
