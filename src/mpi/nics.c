@@ -9,15 +9,19 @@
  *     posted (an event of a rank of that node);
  *   - a rendezvous message reserves it when its clear-to-send reaches the
  *     sender (an event of the sending rank at that time);
- *   - ejection sides are reserved in the order of the messages' first bytes
- *     (their injection start plus T(S) - W(S)), ties by sender rank and the
- *     sender's count of messages. A first byte comes at least one lookahead
- *     (network_lookahead) after the injection is reserved. Time is cut in
- *     windows of half the lookahead: the messages whose first bytes fall in
- *     one window all left before the window that precedes it, whose start
- *     one event then reserves them for, sorted, instead of one event per
- *     message; and the arrivals found there are known a window early
- *     (what a split run needs to tell a sender on another worker in time).
+ *   - a node's ejection side is reserved in the order of its messages'
+ *     first bytes (their injection start plus T(S) - W(S)), ties by sender
+ *     rank and the sender's count of messages. A first byte comes at least
+ *     one lookahead (network_lookahead) after the injection is reserved.
+ *     Time is cut in windows of half the lookahead: the messages whose
+ *     first bytes fall in one window all left before the window that
+ *     precedes it, whose start one event then reserves them for, instead
+ *     of one event per message; and the arrivals found there are known a
+ *     window early (what a split run needs to tell a sender on another
+ *     worker in time). Each node keeps its messages in order in a list of
+ *     its own (struct nic_ejections): no order across nodes is kept, as
+ *     none matters, which makes a message's way constant-time where a
+ *     queue of every node's messages cost a log.
  * A receive matched with such a message waits, as under a contention model,
  * for the arrival to be known (pt2pt_finish_transfer). On a network without
  * lookahead (a zero latency between nodes) both sides are reserved at once,
@@ -26,6 +30,7 @@
 #include <string.h>
 
 #include "core/hash.h"
+#include "core/ranktable.h"
 #include "mpi/sim_internal.h"
 
 /* --- queues of transfers by (at, sending rank, its sequence): sorted runs
@@ -69,14 +74,15 @@ static uint32_t heap_take(struct nic_heap *h) {
     return top;
 }
 
-static void run_append(struct nic_run *r, struct nic_entry e) {
+/* Appends e to run r, whose room starts at first_cap entries. */
+static void run_append(struct nic_run *r, struct nic_entry e, size_t first_cap) {
     if (r->tail == r->cap) {
         if (r->head > 0 && r->head >= r->cap / 2) { /* slide the run down */
             memmove(r->e, r->e + r->head, sizeof *r->e * (r->tail - r->head));
             r->tail -= r->head;
             r->head = 0;
         } else {
-            r->cap = r->cap ? 2 * r->cap : 64;
+            r->cap = r->cap ? 2 * r->cap : first_cap;
             r->e = xrealloc_or_die(r->e, sizeof *r->e * r->cap);
         }
     }
@@ -130,26 +136,26 @@ static bool run_first_before(const struct nic_heap *h, int a, int b) {
                                             : h->first_order[a] < h->first_order[b];
 }
 
-/* The winner of tree node i (a leaf: its run). */
-static int tree_winner(const struct nic_heap *h, int i) {
-    return i >= NIC_RUNS ? i - NIC_RUNS : h->win[i];
-}
-
 /* Run r's first entry changed: its key, and the winners on its way to
- * the root. */
+ * the root, each the better of the winner below on r's side and the
+ * sibling subtree's (win[NIC_RUNS + r] is leaf r itself). */
 static void tree_update(struct nic_heap *h, int r) {
     note_first(h, r);
-    for (int i = (r + NIC_RUNS) / 2; i >= 1; i /= 2) {
-        int a = tree_winner(h, 2 * i), b = tree_winner(h, 2 * i + 1);
-        h->win[i] = (uint8_t)(run_first_before(h, b, a) ? b : a);
+    int w = r;
+    for (int i = r + NIC_RUNS; i > 1; i /= 2) {
+        int other = h->win[i ^ 1];
+        if (run_first_before(h, other, w)) w = other;
+        h->win[i / 2] = (uint8_t)w;
     }
 }
 
 static void nic_heap_init(struct nic_heap *h) {
-    for (int r = 0; r < NIC_RUNS; r++)
+    for (int r = 0; r < NIC_RUNS; r++) {
         note_first(h, r);
+        h->win[NIC_RUNS + r] = (uint8_t)r;
+    }
     for (int i = NIC_RUNS - 1; i >= 1; i--) /* every run empty: each subtree's first leaf */
-        h->win[i] = (uint8_t)tree_winner(h, 2 * i);
+        h->win[i] = h->win[2 * i];
 }
 
 static void nic_heap_push(struct nic_heap *h, const struct xfer *x, uint32_t id) {
@@ -158,7 +164,7 @@ static void nic_heap_push(struct nic_heap *h, const struct xfer *x, uint32_t id)
     if (r) {
         bool was_empty = r->head == r->tail;
         int i = (int)(r - h->run);
-        run_append(r, e);
+        run_append(r, e, 64);
         h->run_of_at[at_hint(e.at)] = (uint8_t)(i + 1);
         if (was_empty) tree_update(h, i);
     } else {
@@ -223,6 +229,113 @@ static void eject(struct sim *s, uint32_t id) {
     arrived(s, id, interfaces_eject(s->nics, node, s->eng.now, x->at, x->wire_in));
 }
 
+/* --- per node, the data waiting for their window (struct nic_ejections) --- */
+
+static bool due_before(const void *a, const void *b) {
+    const struct nic_due *x = a, *y = b;
+    return x->due != y->due ? x->due < y->due : x->node < y->node;
+}
+
+/* Node's list, taken from the pool if it has none. */
+static struct nic_run *list_of(struct nic_ejections *q, int32_t node) {
+    uint32_t i = q->list_of[node];
+    if (i) return &q->lists[i - 1];
+    if (q->nspare) {
+        i = q->spare[--q->nspare];
+    } else {
+        if (q->nlists == q->lists_cap) {
+            q->lists_cap = q->lists_cap ? 2 * q->lists_cap : 64;
+            q->lists = xrealloc_or_die(q->lists, sizeof *q->lists * q->lists_cap);
+        }
+        i = q->nlists++;
+        q->lists[i] = (struct nic_run){0};
+    }
+    q->list_of[node] = i + 1;
+    return &q->lists[i];
+}
+
+/* Node's list is empty: back to the pool, its room kept. */
+static void list_release(struct nic_ejections *q, int32_t node) {
+    if (q->nspare == q->spare_cap) {
+        q->spare_cap = q->spare_cap ? 2 * q->spare_cap : 64;
+        q->spare = xrealloc_or_die(q->spare, sizeof *q->spare * q->spare_cap);
+    }
+    uint32_t i = q->list_of[node] - 1;
+    q->lists[i].head = q->lists[i].tail = 0;
+    q->spare[q->nspare++] = i;
+    q->list_of[node] = 0;
+}
+
+/* Node's first data are due at `due`: in that time's slot, else the heap. */
+static void ejections_register(struct sim *s, simtime_t due, int32_t node) {
+    struct nic_ejections *q = &s->ejq;
+    struct nic_slot *sl = &q->slot[(uint64_t)(due / s->nic_window) % NIC_SLOTS];
+    if (sl->n && sl->due != due) {
+        struct nic_due d = {due, node};
+        heap_push(&q->due, &d);
+        return;
+    }
+    if (sl->n == sl->cap) {
+        sl->cap = sl->cap ? 2 * sl->cap : 64;
+        sl->nodes = xrealloc_or_die(sl->nodes, sizeof *sl->nodes * sl->cap);
+    }
+    sl->due = due;
+    sl->nodes[sl->n++] = node;
+}
+
+/* The earliest due time registered; SIMTIME_NEVER if none. */
+static simtime_t ejections_next(const struct nic_ejections *q) {
+    simtime_t next = q->due.n ? ((const struct nic_due *)q->due.v)->due : SIMTIME_NEVER;
+    for (int i = 0; i < NIC_SLOTS; i++)
+        if (q->slot[i].n && q->slot[i].due < next) next = q->slot[i].due;
+    return next;
+}
+
+/* Transfer id (x), due at `due`, waits in its destination node's list, in
+ * order; a new first registers the node for its due time unless the one
+ * it replaced was due then too. */
+static void ejections_push(struct sim *s, const struct xfer *x, uint32_t id, simtime_t due) {
+    struct nic_ejections *q = &s->ejq;
+    int32_t node = sim_node(s, x->to);
+    struct nic_run *l = list_of(q, node);
+    struct nic_entry e = {x->at, (uint64_t)(uint32_t)x->from << 32 | x->seq, id};
+    run_append(l, e, 8); /* a node's: a few each window */
+    size_t i = l->tail - 1;
+    while (i > l->head && entry_before(&e, &l->e[i - 1])) {
+        l->e[i] = l->e[i - 1];
+        i--;
+    }
+    l->e[i] = e;
+    q->size++;
+    if (i != l->head || (l->tail - l->head > 1 && eject_due(s, l->e[i + 1].at) == due)) return;
+    ejections_register(s, due, node);
+}
+
+/* Moves the data of registered node d that are due by now (their first
+ * bytes before `before`) to the batch; registers the node again for the
+ * rest, if it took any. */
+static void ejections_take_node(struct sim *s, const struct nic_due *d, simtime_t before) {
+    struct nic_ejections *q = &s->ejq;
+    uint32_t li = q->list_of[d->node];
+    if (!li) return; /* stale: emptied already */
+    struct nic_run *l = &q->lists[li - 1];
+    size_t from = l->head;
+    while (l->head < l->tail && l->e[l->head].at < before) {
+        if (q->nbatch == q->batch_cap) {
+            q->batch_cap = q->batch_cap ? 2 * q->batch_cap : 256;
+            q->batch = xrealloc_or_die(q->batch, sizeof *q->batch * q->batch_cap);
+        }
+        q->batch[q->nbatch++] = l->e[l->head++].id;
+    }
+    q->size -= l->head - from;
+    if (l->head == l->tail) {
+        list_release(q, d->node);
+        return;
+    }
+    if (l->head == from) return; /* stale: registered again when it took */
+    ejections_register(s, eject_due(s, l->e[l->head].at), d->node);
+}
+
 /* The first byte of transfer id (x->at) reaches the destination's ejection
  * side, which takes it at once if it carries nothing or the run has no
  * lookahead, else in the batch a window ahead of the first byte's window. */
@@ -239,27 +352,27 @@ void nics_toward_ejection(struct sim *s, uint32_t id) {
         eject(s, id);
         return;
     }
-    nic_heap_push(&s->eject, x, id);
+    ejections_push(s, x, id, due);
     if (due < s->nic_batch_at) {
         s->nic_batch_at = due;
         engine_schedule(&s->eng, due, -1, EV_NET, ++s->nic_batch_gen, NULL);
     }
 }
 
-/* Reserves the source's injection side from `ready`: when the head and the
- * first byte arrive follows. */
-static void reserve_injection(struct sim *s, struct xfer *x, simtime_t ready) {
-    simtime_t injected =
-        interfaces_inject(s->nics, sim_node(s, x->from), s->eng.now, ready, x->wire_out);
+/* Reserves the injection side of node `from` (the source's) from
+ * `ready`: when the head and the first byte arrive follows. */
+static void reserve_injection(struct sim *s, struct xfer *x, int32_t from, simtime_t ready) {
+    simtime_t injected = interfaces_inject(s->nics, from, s->eng.now, ready, x->wire_out);
     x->head = simtime_add(injected, x->cost);
     x->at = x->head - x->wire_in;
 }
 
-/* Injection, then the way to the ejection side: here, or on the worker of
- * the destination (which holds the transfer as x->remote - 1). */
-static void inject(struct sim *s, uint32_t id, simtime_t ready) {
+/* Injection from node `from`, then the way to the ejection side: here, or
+ * on the worker of the destination (which holds the transfer as
+ * x->remote - 1). */
+static void inject(struct sim *s, uint32_t id, int32_t from, simtime_t ready) {
     struct xfer *x = &s->xfers[id];
-    reserve_injection(s, x, ready);
+    reserve_injection(s, x, from, ready);
     if (!x->remote) {
         nics_toward_ejection(s, id);
         return;
@@ -295,28 +408,38 @@ void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq) {
     x->seq = seq;
 }
 
-uint32_t nics_eager_xfer(struct sim *s, int32_t from, int32_t to, int64_t size, uint32_t seq) {
+/* A new eager transfer between ranks `from` and `to`, of nodes a and b. */
+static uint32_t eager_xfer(struct sim *s, int32_t from, int32_t to, int32_t a, int32_t b,
+                           int64_t size, uint32_t seq) {
     uint32_t id = transfer_new(s);
     struct xfer *x = &s->xfers[id];
     x->eager = 1;
     x->from = from;
     x->to = to;
-    nics_set_costs(s, x, size, seq);
+    x->seq = seq;
+    costs_between(s, a, b, size, x);
     return id;
+}
+
+uint32_t nics_eager_xfer(struct sim *s, int32_t from, int32_t to, int64_t size, uint32_t seq) {
+    return eager_xfer(s, from, to, sim_node(s, from), sim_node(s, to), size, seq);
 }
 
 void nics_send_eager(struct sim *s, struct request *send) {
     int32_t a = sim_node(s, send->owner), b = sim_node(s, send->peer);
-    if (network_cost(s->net, a, b, send->size) == SIMTIME_NEVER) return; /* match() says so */
-    uint32_t id = nics_eager_xfer(s, send->owner, send->peer, send->size, send->seq);
+    uint32_t id = eager_xfer(s, send->owner, send->peer, a, b, send->size, send->seq);
     struct xfer *x = &s->xfers[id];
+    if (x->cost == SIMTIME_NEVER) { /* match() says so */
+        transfer_free(s, id);
+        return;
+    }
     send->xfer = id;
     simtime_t ready = sim_max(send->post_time, s->eng.now);
     if (sim_local(s, send->peer)) {
-        inject(s, id, ready);
+        inject(s, id, a, ready);
         return;
     }
-    reserve_injection(s, x, ready); /* the envelope takes the times to the receiver's worker */
+    reserve_injection(s, x, a, ready); /* the envelope takes the times to the receiver's worker */
 }
 
 void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, simtime_t cleared) {
@@ -333,7 +456,7 @@ void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, 
 void nics_expect_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
     struct xfer *x = &s->xfers[id];
     if (!s->nic_window || cleared <= s->eng.now) { /* no lookahead: reserved at the match */
-        inject(s, id, cleared);
+        inject(s, id, sim_node(s, x->from), cleared);
         return;
     }
     x->at = cleared;
@@ -349,48 +472,66 @@ static void clear_to_send_arrives(struct sim *s, int32_t rank) {
         const struct nic_entry *e = nic_heap_first(&s->cts, &from);
         if (e->at > s->eng.now || (e->at == s->eng.now && (int32_t)(e->order >> 32) > rank)) break;
         uint32_t id = nic_heap_take(&s->cts, from);
-        inject(s, id, s->xfers[id].at);
+        inject(s, id, sim_node(s, s->xfers[id].from), s->xfers[id].at);
     }
 }
 
-/* Asks for what the ejections of run r's entries a few turns ahead will
- * touch: a window takes in the messages of a round of many ranks, whose
- * transfers, requests and ejection sides were last touched long before, so
- * each is a cache miss; asked for ahead, their misses overlap. The
- * transfer EJECT_AHEAD entries ahead, then for the one half as far (its
- * transfer in the cache by then) its requests and its ejection side, and
- * for the one a quarter as far its receiver's state and the receive's
- * schedule. Ejections are short: nearer, the loads of the next stages
- * still waited (perf annotate, 2^18-rank allreduce). */
+/* Asks for what the ejection of the batch's transfer i + EJECT_AHEAD and
+ * those nearer will touch: a window takes in the messages of a round of
+ * many ranks, whose transfers, requests and ejection sides were last
+ * touched long before, so each is a cache miss; asked for ahead, their
+ * misses overlap. The transfer EJECT_AHEAD entries ahead, then for the one
+ * half as far (its transfer in the cache by then) its requests and its
+ * ejection side, and for the one a quarter as far its receiver's state and
+ * the receive's schedule. Ejections are short: nearer, the loads of the
+ * next stages still waited (perf annotate, 2^18-rank allreduce). */
 #define EJECT_AHEAD 16
-static void eject_prefetch(const struct sim *s, const struct nic_run *r) {
-    if (r->head + EJECT_AHEAD < r->tail) cache_prefetch(&s->xfers[r->e[r->head + EJECT_AHEAD].id]);
-    if (r->head + EJECT_AHEAD / 2 >= r->tail) return;
-    const struct xfer *x = &s->xfers[r->e[r->head + EJECT_AHEAD / 2].id];
+static void eject_prefetch(const struct sim *s, const uint32_t *batch, size_t i, size_t n) {
+    if (i + EJECT_AHEAD < n) cache_prefetch(&s->xfers[batch[i + EJECT_AHEAD]]);
+    if (i + EJECT_AHEAD / 2 >= n) return;
+    const struct xfer *x = &s->xfers[batch[i + EJECT_AHEAD / 2]];
     if (x->recv) cache_prefetch(x->recv);
     if (x->send) cache_prefetch(x->send);
     cache_prefetch(&s->nics->in[sim_node(s, x->to)]);
-    if (r->head + EJECT_AHEAD / 4 >= r->tail) return;
-    x = &s->xfers[r->e[r->head + EJECT_AHEAD / 4].id];
+    if (i + EJECT_AHEAD / 4 >= n) return;
+    x = &s->xfers[batch[i + EJECT_AHEAD / 4]];
     const struct request *q = x->recv;
     if (!q) return;
     cache_prefetch(&s->ranks[q->owner]);
     if (q->flags & RF_SUB) cache_prefetch(q->sched);
 }
 
-/* The start of a window: the ejection sides take the messages whose first
- * bytes arrive in it, in that order. */
+/* The start of a window: the ejection sides take the data whose first
+ * bytes arrive in the next, each side in their order; the nodes in the
+ * order of their registration (due time, node). */
 static void window_begins(struct sim *s, uint32_t gen) {
     if (gen != s->nic_batch_gen) return; /* superseded by an earlier window */
     s->nic_batch_at = SIMTIME_NEVER;
-    struct nic_run *from;
-    while (nic_heap_size(&s->eject) &&
-           eject_due(s, nic_heap_first(&s->eject, &from)->at) <= s->eng.now) {
-        if (from) eject_prefetch(s, from);
-        eject(s, nic_heap_take(&s->eject, from));
+    struct nic_ejections *q = &s->ejq;
+    /* eject_due(t) <= now, as floor(t / w) <= floor(now / w) + 1 */
+    simtime_t w = s->nic_window, before = (s->eng.now / w + 2) * w;
+    struct nic_slot *sl = &q->slot[(uint64_t)(s->eng.now / w) % NIC_SLOTS];
+    for (;;) {
+        if (sl->n && sl->due <= s->eng.now) {
+            for (uint32_t i = 0; i < sl->n; i++)
+                ejections_take_node(s, &(struct nic_due){sl->due, sl->nodes[i]}, before);
+            sl->n = 0;
+        }
+        while (q->due.n && ((const struct nic_due *)q->due.v)->due <= s->eng.now) {
+            struct nic_due d;
+            heap_pop(&q->due, &d);
+            ejections_take_node(s, &d, before);
+        }
+        if (!q->nbatch) break;
+        for (size_t i = 0; i < q->nbatch; i++) {
+            eject_prefetch(s, q->batch, i, q->nbatch);
+            eject(s, q->batch[i]);
+        }
+        q->nbatch = 0;
     }
-    if (!nic_heap_size(&s->eject)) return;
-    s->nic_batch_at = eject_due(s, nic_heap_first(&s->eject, &from)->at);
+    simtime_t next = ejections_next(q);
+    if (next == SIMTIME_NEVER) return;
+    s->nic_batch_at = next;
     engine_schedule(&s->eng, s->nic_batch_at, -1, EV_NET, ++s->nic_batch_gen, NULL);
 }
 
@@ -408,7 +549,8 @@ void nics_init(struct sim *s) {
     interfaces_init(s->nics, s->plat->nodes);
     s->nic_window = network_lookahead(s->net) / 2;
     s->nic_batch_at = SIMTIME_NEVER;
-    nic_heap_init(&s->eject);
+    s->ejq.list_of = ranktable_alloc((size_t)s->plat->nodes, sizeof *s->ejq.list_of);
+    heap_init(&s->ejq.due, sizeof(struct nic_due), due_before);
     nic_heap_init(&s->cts);
 }
 
@@ -416,6 +558,15 @@ void nics_destroy(struct sim *s) {
     if (!s->nics) return;
     interfaces_destroy(s->nics);
     free(s->nics);
-    nic_heap_free(&s->eject);
+    struct nic_ejections *q = &s->ejq;
+    for (uint32_t i = 0; i < q->nlists; i++)
+        free(q->lists[i].e);
+    free(q->lists);
+    free(q->spare);
+    free(q->batch);
+    for (int i = 0; i < NIC_SLOTS; i++)
+        free(q->slot[i].nodes);
+    heap_free(&q->due);
+    ranktable_free(q->list_of, (size_t)s->plat->nodes, sizeof *q->list_of);
     nic_heap_free(&s->cts);
 }

@@ -100,8 +100,10 @@ struct xfer {
     uint32_t order;       /* the send's place among its sender's sends (send->seq) */
 };
 
-/* Transfers waiting for an interface side (nics.c), a queue by (at, order:
- * the sending rank, then its count). Entries mostly come in a few sorted
+/* Rendezvous transfers waiting for their clear-to-send to reach the
+ * sender (nics.c), a queue by (at, order: the sending rank, then its
+ * count); a node's list of data waiting for its ejection side (struct
+ * nic_ejections) holds the same entries. Entries mostly come in a few sorted
  * sequences (ranks sending in the engine's order: one per distinct `at`,
  * e.g. per rank's place in its node's injection order): those wait in up to
  * NIC_RUNS sorted runs, the others in a heap; the first of all goes first. */
@@ -123,14 +125,49 @@ struct nic_heap {
     struct nic_run run[NIC_RUNS];
     /* a winner tree over the runs' first entries: win[i] (1 <= i <
      * NIC_RUNS) is the run whose first entry comes first in node i's
-     * subtree (leaves NIC_RUNS + r), empty runs last; the first entries'
-     * keys kept here (an empty run's: the largest) */
-    uint8_t win[NIC_RUNS];
+     * subtree, empty runs last; win[NIC_RUNS + r] is leaf r, run r; the
+     * first entries' keys kept here (an empty run's: the largest) */
+    uint8_t win[2 * NIC_RUNS];
     simtime_t first_at[NIC_RUNS];
     uint64_t first_order[NIC_RUNS];
     /* by the hash of a time, the run (+ 1) an entry of that time last went
      * to: the first tried for the next (entries of one time go to one run) */
     uint8_t run_of_at[NIC_AT_HINTS];
+};
+
+/* Data waiting for their window at their destination node's ejection
+ * side (nics.c): per node a list in (at, order) order, from a pool of lists
+ * that nodes take as they get data and give back as they empty; the nodes
+ * registered by when the first of their list is due. Only the order of one
+ * node's data matters: what one node's ejection side does does not depend
+ * on another's (as a split run, whose workers take their nodes' data each
+ * in their own order, shows). */
+struct nic_due {
+    simtime_t due; /* when the first of its list is due (eject_due), when registered */
+    int32_t node;
+};
+/* The nodes registered for one due time, in the order they were; a due
+ * time's slot is its window's number modulo NIC_SLOTS. */
+#define NIC_SLOTS 64
+struct nic_slot {
+    simtime_t due;
+    int32_t *nodes;
+    uint32_t n, cap;
+};
+struct nic_ejections {
+    uint32_t *list_of;     /* per node (a rank table): its list + 1, 0: none */
+    struct nic_run *lists; /* the pool: lists[0..nlists) */
+    uint32_t nlists, lists_cap;
+    uint32_t *spare; /* lists no node holds */
+    uint32_t nspare, spare_cap;
+    /* the nodes by when the first of their list is due (some registrations
+     * are stale): in the slot of that time, else (another time holds the
+     * slot) in a heap of struct nic_due by (due, node) */
+    struct nic_slot slot[NIC_SLOTS];
+    struct heap due;
+    uint32_t *batch; /* the transfers one window takes, in order */
+    size_t nbatch, batch_cap;
+    size_t size; /* data waiting in all */
 };
 
 struct comm {
@@ -264,10 +301,10 @@ struct sim {
     /* serial interfaces (network.interfaces, net/interfaces.h); NULL when
      * unlimited, or with a contention model */
     struct interfaces *nics;
-    struct nic_heap cts, eject; /* rendezvous data waiting for their clear-to-send, and data
-                                   waiting for their window at the ejection side (nics.c) */
-    simtime_t nic_window;       /* the interfaces' lookahead (network_lookahead); 0: none */
-    simtime_t nic_batch_at;     /* the next window start with data to take in */
+    struct nic_heap cts;      /* rendezvous data waiting for their clear-to-send (nics.c) */
+    struct nic_ejections ejq; /* data waiting for their window at the ejection side */
+    simtime_t nic_window;     /* the interfaces' lookahead (network_lookahead); 0: none */
+    simtime_t nic_batch_at;   /* the next window start with data to take in */
     /* the last size's costs between two nodes of a flat network, which
      * depend on the size alone (nics_set_costs) */
     struct {
