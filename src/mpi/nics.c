@@ -490,7 +490,7 @@ static void eject_prefetch(const struct sim *s, const uint32_t *batch, size_t i,
     if (i + EJECT_AHEAD < n) cache_prefetch(&s->xfers[batch[i + EJECT_AHEAD]]);
     if (i + EJECT_AHEAD / 2 >= n) return;
     const struct xfer *x = &s->xfers[batch[i + EJECT_AHEAD / 2]];
-    if (x->recv) cache_prefetch(x->recv);
+    if (x->recv) cache_prefetch_object(x->recv, sizeof *x->recv); /* its owner: the 2nd line */
     if (x->send) cache_prefetch(x->send);
     cache_prefetch(&s->nics->in[sim_node(s, x->to)]);
     if (i + EJECT_AHEAD / 4 >= n) return;
