@@ -83,8 +83,9 @@ enum sim_status {
 };
 
 struct rank_stats {
+    int64_t msgs_recv, bytes_recv; /* first: a partner's message counts them (srank) */
     simtime_t compute, p2p, coll, blocked, finish;
-    int64_t msgs_sent, bytes_sent, msgs_recv, bytes_recv;
+    int64_t msgs_sent, bytes_sent;
 };
 
 struct sim *sim_create(struct platform *plat, const struct network *net, int32_t nranks,

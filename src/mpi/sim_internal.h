@@ -189,22 +189,25 @@ struct bsend_state {
 enum rank_state { RS_READY, RS_COMPUTING, RS_WAITING, RS_FINISHED };
 
 struct srank {
-    struct request *outstanding; /* user-visible requests not yet released */
+    /* first, what a partner's message reads and writes (its queues, its
+     * received counts: the first 64 bytes): one cache line, or two, where
+     * they were three */
     struct request *posted_head, *posted_tail;
     struct request *unexp_head, *unexp_tail;
+    struct request *offered;     /* while delivering: the last of the unexpected messages that
+                                    met the receives already (they are a prefix), or NULL */
+    uint32_t nany;               /* any-source receives waiting: messages meet the receives
+                                    as they arrive (pt2pt.c) */
+    uint32_t deliver_gen;        /* the generation of its next arrival's event */
+    struct rank_stats st;        /* its received counts first */
+    struct request *outstanding; /* user-visible requests not yet released */
     struct bsend_state *bsend;
     struct busy_list *copies; /* its core's copies inside its node (pt2pt.c), once it has one */
     simtime_t wait_start, wake_at;
     simtime_t wait_last;    /* a wait for all: the latest done time of its resolved requests */
     uint32_t wait_left;     /* and how many are not resolved (wait.c) */
     simtime_t overlap_mark; /* computation total up to which overlap was credited */
-    struct rank_stats st;
-    simtime_t deliver_at;    /* the next arrival's event: when it is due (SIMTIME_NEVER: none) */
-    struct request *offered; /* while delivering: the last of the unexpected messages that
-                                met the receives already (they are a prefix), or NULL */
-    uint32_t deliver_gen;    /* and its generation */
-    uint32_t nany;           /* any-source receives waiting: messages meet the receives
-                                as they arrive (pt2pt.c) */
+    simtime_t deliver_at;   /* the next arrival's event: when it is due (SIMTIME_NEVER: none) */
     uint32_t wake_gen;
     uint32_t nwaited;      /* requests in the current wait (RF_WAITED) */
     uint32_t noutstanding; /* requests in the outstanding list */
