@@ -7,19 +7,38 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/error.h"
 #include "core/pool.h"
 #include "core/ranktable.h"
+
+/* Room for cap events. The 4 children of event i are 4i + 1 to 4i + 4, 128
+ * bytes: with heap[1] on a 128-byte boundary each event's children are two
+ * cache lines, where they straddled three (a heap of a million ranks'
+ * events misses at every level it goes down). */
+#define HEAP_ALIGN 128
+static void heap_room(struct engine *e, size_t cap) {
+    _Static_assert(HEAP_ALIGN % sizeof(struct event) == 0, "events tile the alignment");
+    size_t lead = HEAP_ALIGN - sizeof(struct event); /* heap[0] just before the boundary */
+    size_t bytes = (lead + sizeof(struct event) * cap + HEAP_ALIGN - 1) / HEAP_ALIGN * HEAP_ALIGN;
+    char *mem = aligned_alloc(HEAP_ALIGN, bytes);
+    if (!mem) err_fatal("out of memory");
+    struct event *heap = (struct event *)(mem + lead);
+    if (e->size) memcpy(heap, e->heap, sizeof *heap * e->size);
+    free(e->heap_mem);
+    e->heap_mem = mem;
+    e->heap = heap;
+    e->cap = cap;
+}
 
 void engine_init(struct engine *e, int32_t nranks) {
     memset(e, 0, sizeof *e);
     e->nranks = nranks;
     e->rank_seq = ranktable_alloc((size_t)nranks + 1, sizeof *e->rank_seq);
-    e->cap = 1024;
-    e->heap = xmalloc(sizeof *e->heap * e->cap);
+    heap_room(e, 1024);
 }
 
 void engine_destroy(struct engine *e) {
-    free(e->heap);
+    free(e->heap_mem);
     ranktable_free(e->rank_seq, (size_t)e->nranks + 1, sizeof *e->rank_seq);
     memset(e, 0, sizeof *e);
 }
@@ -40,10 +59,7 @@ static inline bool before(const struct event *a, const struct event *b) {
 void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind, uint32_t gen,
                      void *arg) {
     if (t < e->now) t = e->now;
-    if (e->size == e->cap) {
-        e->cap *= 2;
-        e->heap = xrealloc_or_die(e->heap, sizeof *e->heap * e->cap);
-    }
+    if (e->size == e->cap) heap_room(e, 2 * e->cap);
     uint32_t slot = rank >= 0 && rank < e->nranks ? (uint32_t)rank : (uint32_t)e->nranks;
     uint64_t key = (uint64_t)slot << 32 | e->rank_seq[slot]++;
     struct event ev = {t, key, kind, gen, arg};

@@ -36,7 +36,8 @@ typedef void (*event_handler)(void *ctx, const struct event *ev);
 
 struct engine {
     simtime_t now;
-    struct event *heap;
+    struct event *heap; /* heap[1] on a 128-byte boundary (engine.c, heap_room) */
+    void *heap_mem;     /* what holds it */
     size_t size, cap;
     uint32_t *rank_seq; /* per-rank sequence counters */
     int32_t nranks;
