@@ -236,36 +236,6 @@ static bool due_before(const void *a, const void *b) {
     return x->due != y->due ? x->due < y->due : x->node < y->node;
 }
 
-/* Node's list, taken from the pool if it has none. */
-static struct nic_run *list_of(struct nic_ejections *q, int32_t node) {
-    uint32_t i = q->list_of[node];
-    if (i) return &q->lists[i - 1];
-    if (q->nspare) {
-        i = q->spare[--q->nspare];
-    } else {
-        if (q->nlists == q->lists_cap) {
-            q->lists_cap = q->lists_cap ? 2 * q->lists_cap : 64;
-            q->lists = xrealloc_or_die(q->lists, sizeof *q->lists * q->lists_cap);
-        }
-        i = q->nlists++;
-        q->lists[i] = (struct nic_run){0};
-    }
-    q->list_of[node] = i + 1;
-    return &q->lists[i];
-}
-
-/* Node's list is empty: back to the pool, its room kept. */
-static void list_release(struct nic_ejections *q, int32_t node) {
-    if (q->nspare == q->spare_cap) {
-        q->spare_cap = q->spare_cap ? 2 * q->spare_cap : 64;
-        q->spare = xrealloc_or_die(q->spare, sizeof *q->spare * q->spare_cap);
-    }
-    uint32_t i = q->list_of[node] - 1;
-    q->lists[i].head = q->lists[i].tail = 0;
-    q->spare[q->nspare++] = i;
-    q->list_of[node] = 0;
-}
-
 /* Node's first data are due at `due`: in that time's slot, else the heap. */
 static void ejections_register(struct sim *s, simtime_t due, int32_t node) {
     struct nic_ejections *q = &s->ejq;
@@ -297,7 +267,14 @@ static simtime_t ejections_next(const struct nic_ejections *q) {
 static void ejections_push(struct sim *s, const struct xfer *x, uint32_t id, simtime_t due) {
     struct nic_ejections *q = &s->ejq;
     int32_t node = sim_node(s, x->to);
-    struct nic_run *l = list_of(q, node);
+    struct nic_run *l = &q->list[node];
+    if (!l->cap) { /* its room, allocated below, freed at the end */
+        if (q->nwith_room == q->with_room_cap) {
+            q->with_room_cap = q->with_room_cap ? 2 * q->with_room_cap : 64;
+            q->with_room = xrealloc_or_die(q->with_room, sizeof *q->with_room * q->with_room_cap);
+        }
+        q->with_room[q->nwith_room++] = node;
+    }
     struct nic_entry e = {x->at, (uint64_t)(uint32_t)x->from << 32 | x->seq, id};
     run_append(l, e, 8); /* a node's: a few each window */
     size_t i = l->tail - 1;
@@ -316,9 +293,7 @@ static void ejections_push(struct sim *s, const struct xfer *x, uint32_t id, sim
  * rest, if it took any. */
 static void ejections_take_node(struct sim *s, const struct nic_due *d, simtime_t before) {
     struct nic_ejections *q = &s->ejq;
-    uint32_t li = q->list_of[d->node];
-    if (!li) return; /* stale: emptied already */
-    struct nic_run *l = &q->lists[li - 1];
+    struct nic_run *l = &q->list[d->node];
     size_t from = l->head;
     while (l->head < l->tail && l->e[l->head].at < before) {
         if (q->nbatch == q->batch_cap) {
@@ -328,8 +303,8 @@ static void ejections_take_node(struct sim *s, const struct nic_due *d, simtime_
         q->batch[q->nbatch++] = l->e[l->head++].id;
     }
     q->size -= l->head - from;
-    if (l->head == l->tail) {
-        list_release(q, d->node);
+    if (l->head == l->tail) { /* emptied (now, or before: a stale registration) */
+        l->head = l->tail = 0;
         return;
     }
     if (l->head == from) return; /* stale: registered again when it took */
@@ -501,6 +476,19 @@ static void eject_prefetch(const struct sim *s, const uint32_t *batch, size_t i,
     if (q->flags & RF_SUB) cache_prefetch(q->sched);
 }
 
+/* Asks for the lists that the window takes in TAKE_AHEAD and half as
+ * many nodes from the i-th of `nodes`: the list's place, then (in the
+ * cache by then) its first entry (a round of a million ranks puts data in
+ * every node's list, each cold when the window reaches it). */
+#define TAKE_AHEAD 8
+static void take_prefetch(const struct nic_ejections *q, const int32_t *nodes, uint32_t i,
+                          uint32_t n) {
+    if (i + TAKE_AHEAD < n) cache_prefetch(&q->list[nodes[i + TAKE_AHEAD]]);
+    if (i + TAKE_AHEAD / 2 >= n) return;
+    const struct nic_run *l = &q->list[nodes[i + TAKE_AHEAD / 2]];
+    if (l->head < l->tail) cache_prefetch(&l->e[l->head]);
+}
+
 /* The start of a window: the ejection sides take the data whose first
  * bytes arrive in the next, each side in their order; the nodes in the
  * order of their registration (due time, node). */
@@ -513,8 +501,10 @@ static void window_begins(struct sim *s, uint32_t gen) {
     struct nic_slot *sl = &q->slot[(uint64_t)(s->eng.now / w) % NIC_SLOTS];
     for (;;) {
         if (sl->n && sl->due <= s->eng.now) {
-            for (uint32_t i = 0; i < sl->n; i++)
+            for (uint32_t i = 0; i < sl->n; i++) {
+                take_prefetch(q, sl->nodes, i, sl->n);
                 ejections_take_node(s, &(struct nic_due){sl->due, sl->nodes[i]}, before);
+            }
             sl->n = 0;
         }
         while (q->due.n && ((const struct nic_due *)q->due.v)->due <= s->eng.now) {
@@ -549,7 +539,7 @@ void nics_init(struct sim *s) {
     interfaces_init(s->nics, s->plat->nodes);
     s->nic_window = network_lookahead(s->net) / 2;
     s->nic_batch_at = SIMTIME_NEVER;
-    s->ejq.list_of = ranktable_alloc((size_t)s->plat->nodes, sizeof *s->ejq.list_of);
+    s->ejq.list = ranktable_alloc((size_t)s->plat->nodes, sizeof *s->ejq.list);
     heap_init(&s->ejq.due, sizeof(struct nic_due), due_before);
     nic_heap_init(&s->cts);
 }
@@ -559,14 +549,13 @@ void nics_destroy(struct sim *s) {
     interfaces_destroy(s->nics);
     free(s->nics);
     struct nic_ejections *q = &s->ejq;
-    for (uint32_t i = 0; i < q->nlists; i++)
-        free(q->lists[i].e);
-    free(q->lists);
-    free(q->spare);
+    for (size_t i = 0; i < q->nwith_room; i++)
+        free(q->list[q->with_room[i]].e);
+    free(q->with_room);
     free(q->batch);
     for (int i = 0; i < NIC_SLOTS; i++)
         free(q->slot[i].nodes);
     heap_free(&q->due);
-    ranktable_free(q->list_of, (size_t)s->plat->nodes, sizeof *q->list_of);
+    ranktable_free(q->list, (size_t)s->plat->nodes, sizeof *q->list);
     nic_heap_free(&s->cts);
 }

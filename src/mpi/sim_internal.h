@@ -136,8 +136,7 @@ struct nic_heap {
 };
 
 /* Data waiting for their window at their destination node's ejection
- * side (nics.c): per node a list in (at, order) order, from a pool of lists
- * that nodes take as they get data and give back as they empty; the nodes
+ * side (nics.c): per node a list in (at, order) order; the nodes
  * registered by when the first of their list is due. Only the order of one
  * node's data matters: what one node's ejection side does does not depend
  * on another's (as a split run, whose workers take their nodes' data each
@@ -155,11 +154,9 @@ struct nic_slot {
     uint32_t n, cap;
 };
 struct nic_ejections {
-    uint32_t *list_of;     /* per node (a rank table): its list + 1, 0: none */
-    struct nic_run *lists; /* the pool: lists[0..nlists) */
-    uint32_t nlists, lists_cap;
-    uint32_t *spare; /* lists no node holds */
-    uint32_t nspare, spare_cap;
+    struct nic_run *list; /* per node (a rank table) */
+    int32_t *with_room;   /* the nodes whose list has room allocated */
+    size_t nwith_room, with_room_cap;
     /* the nodes by when the first of their list is due (some registrations
      * are stale): in the slot of that time, else (another time holds the
      * slot) in a heap of struct nic_due by (due, node) */
