@@ -87,6 +87,13 @@ static void run_append(struct nic_run *r, struct nic_entry e, size_t first_cap) 
         }
     }
     r->e[r->tail++] = e;
+    r->last_at = e.at;
+    r->last_order = e.order;
+}
+
+/* Whether e comes before run r's last entry (r is not empty). */
+static bool before_last(const struct nic_entry *e, const struct nic_run *r) {
+    return e->at != r->last_at ? e->at < r->last_at : e->order < r->last_order;
 }
 
 /* The hint slot of time t. */
@@ -102,10 +109,7 @@ static struct nic_run *run_for(struct nic_heap *h, const struct nic_entry *e) {
     int hinted = h->run_of_at[at_hint(e->at)] - 1;
     if (hinted >= 0) {
         struct nic_run *r = &h->run[hinted];
-        if (r->head != r->tail) {
-            const struct nic_entry *last = &r->e[r->tail - 1];
-            if (last->at == e->at && !entry_before(e, last)) return r;
-        }
+        if (r->head != r->tail && r->last_at == e->at && !before_last(e, r)) return r;
     }
     struct nic_run *empty = NULL, *before = NULL;
     for (int i = 0; i < NIC_RUNS; i++) {
@@ -114,9 +118,8 @@ static struct nic_run *run_for(struct nic_heap *h, const struct nic_entry *e) {
             if (!empty) empty = r;
             continue;
         }
-        const struct nic_entry *last = &r->e[r->tail - 1];
-        if (!entry_before(e, last)) {
-            if (last->at == e->at) return r;
+        if (!before_last(e, r)) {
+            if (r->last_at == e->at) return r;
             if (!before) before = r;
         }
     }
@@ -276,13 +279,18 @@ static void ejections_push(struct sim *s, const struct xfer *x, uint32_t id, sim
         q->with_room[q->nwith_room++] = node;
     }
     struct nic_entry e = {x->at, (uint64_t)(uint32_t)x->from << 32 | x->seq, id};
-    run_append(l, e, 8); /* a node's: a few each window */
+    bool in_order = l->head == l->tail || !before_last(&e, l); /* most: no entry read */
+    run_append(l, e, 8);                                       /* a node's: a few each window */
     size_t i = l->tail - 1;
-    while (i > l->head && entry_before(&e, &l->e[i - 1])) {
-        l->e[i] = l->e[i - 1];
-        i--;
+    if (!in_order) {
+        while (i > l->head && entry_before(&e, &l->e[i - 1])) {
+            l->e[i] = l->e[i - 1];
+            i--;
+        }
+        l->e[i] = e;
+        l->last_at = l->e[l->tail - 1].at;
+        l->last_order = l->e[l->tail - 1].order;
     }
-    l->e[i] = e;
     q->size++;
     if (i != l->head || (l->tail - l->head > 1 && eject_due(s, l->e[i + 1].at) == due)) return;
     ejections_register(s, due, node);
@@ -462,7 +470,8 @@ static void clear_to_send_arrives(struct sim *s, int32_t rank) {
  * next stages still waited (perf annotate, 2^18-rank allreduce). */
 #define EJECT_AHEAD 16
 static void eject_prefetch(const struct sim *s, const uint32_t *batch, size_t i, size_t n) {
-    if (i + EJECT_AHEAD < n) cache_prefetch(&s->xfers[batch[i + EJECT_AHEAD]]);
+    if (i + EJECT_AHEAD < n)
+        cache_prefetch_object(&s->xfers[batch[i + EJECT_AHEAD]], sizeof *s->xfers);
     if (i + EJECT_AHEAD / 2 >= n) return;
     const struct xfer *x = &s->xfers[batch[i + EJECT_AHEAD / 2]];
     if (x->recv) cache_prefetch_object(x->recv, sizeof *x->recv); /* its owner: the 2nd line */

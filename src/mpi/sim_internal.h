@@ -117,6 +117,8 @@ struct nic_entry {
 struct nic_run {
     struct nic_entry *e; /* e[head..tail), sorted */
     size_t head, tail, cap;
+    simtime_t last_at;   /* the last entry's key (head < tail): whether the next */
+    uint64_t last_order; /* goes after it, read without its line */
 };
 struct nic_heap {
     struct nic_entry *e; /* the heap */
