@@ -44,7 +44,16 @@ static void seqs_grow(void) {
     free(old);
 }
 
+/* MPI_COMM_WORLD's, the most used, in an array by rank: a rank's next
+ * number is then one line of its own (the table's probe was 3% of 4,096
+ * ranks' allreduces). */
+static uint32_t *world_seqs;
+
 uint32_t api_next_coll_seq(int32_t rank, MPI_Comm comm) {
+    if (comm == MPI_COMM_WORLD) {
+        if (!world_seqs) world_seqs = xcalloc((size_t)sim_size(simpi_rt->sim), sizeof *world_seqs);
+        return world_seqs[rank]++;
+    }
     if ((seqs_used + 1) * 2 > seqs_cap) seqs_grow();
     int64_t key = (((int64_t)rank << 32) | (uint32_t)comm) + 1; /* 0 marks a free slot */
     size_t j = seq_slot(key);
@@ -70,9 +79,18 @@ struct stage {
 /* The stages in use, listed so that a run that stops while ranks are inside
  * collectives (their stacks abandoned) leaves them reachable, not leaked. */
 static struct stage *stages;
+/* Stages given back, linked by next: every collective call takes one, and
+ * its allocation and release were 4% of 4,096 ranks' allreduces. */
+static struct stage *spare_stages;
 
 static struct stage *stage_new(void) {
-    struct stage *st = xcalloc(1, sizeof *st);
+    struct stage *st = spare_stages;
+    if (st) {
+        spare_stages = st->next;
+        memset(st, 0, sizeof *st);
+    } else {
+        st = xcalloc(1, sizeof *st);
+    }
     st->next = stages;
     if (stages) stages->prev = st;
     stages = st;
@@ -113,7 +131,8 @@ void api_unstage(struct stage *st) {
     free(st->arrays);
     free(st->out_arrays);
     free(st->in_arrays);
-    free(st);
+    st->next = spare_stages;
+    spare_stages = st;
 }
 
 /* Starts one collective: deposits the data, starts the schedule. With
