@@ -291,17 +291,16 @@ static void ejections_push(struct sim *s, const struct xfer *x, uint32_t id, sim
         l->last_at = l->e[l->tail - 1].at;
         l->last_order = l->e[l->tail - 1].order;
     }
-    q->size++;
     if (i != l->head || (l->tail - l->head > 1 && eject_due(s, l->e[i + 1].at) == due)) return;
     ejections_register(s, due, node);
 }
 
-/* Moves the data of registered node d that are due by now (their first
+/* Moves the data of a registered node that are due by now (their first
  * bytes before `before`) to the batch; registers the node again for the
  * rest, if it took any. */
-static void ejections_take_node(struct sim *s, const struct nic_due *d, simtime_t before) {
+static void ejections_take_node(struct sim *s, int32_t node, simtime_t before) {
     struct nic_ejections *q = &s->ejq;
-    struct nic_run *l = &q->list[d->node];
+    struct nic_run *l = &q->list[node];
     size_t from = l->head;
     while (l->head < l->tail && l->e[l->head].at < before) {
         if (q->nbatch == q->batch_cap) {
@@ -310,13 +309,12 @@ static void ejections_take_node(struct sim *s, const struct nic_due *d, simtime_
         }
         q->batch[q->nbatch++] = l->e[l->head++].id;
     }
-    q->size -= l->head - from;
     if (l->head == l->tail) { /* emptied (now, or before: a stale registration) */
         l->head = l->tail = 0;
         return;
     }
     if (l->head == from) return; /* stale: registered again when it took */
-    ejections_register(s, eject_due(s, l->e[l->head].at), d->node);
+    ejections_register(s, eject_due(s, l->e[l->head].at), node);
 }
 
 /* The first byte of transfer id (x->at) reaches the destination's ejection
@@ -512,14 +510,14 @@ static void window_begins(struct sim *s, uint32_t gen) {
         if (sl->n && sl->due <= s->eng.now) {
             for (uint32_t i = 0; i < sl->n; i++) {
                 take_prefetch(q, sl->nodes, i, sl->n);
-                ejections_take_node(s, &(struct nic_due){sl->due, sl->nodes[i]}, before);
+                ejections_take_node(s, sl->nodes[i], before);
             }
             sl->n = 0;
         }
         while (q->due.n && ((const struct nic_due *)q->due.v)->due <= s->eng.now) {
             struct nic_due d;
             heap_pop(&q->due, &d);
-            ejections_take_node(s, &d, before);
+            ejections_take_node(s, d.node, before);
         }
         if (!q->nbatch) break;
         for (size_t i = 0; i < q->nbatch; i++) {

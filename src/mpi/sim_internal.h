@@ -166,7 +166,6 @@ struct nic_ejections {
     struct heap due;
     uint32_t *batch; /* the transfers one window takes, in order */
     size_t nbatch, batch_cap;
-    size_t size; /* data waiting in all */
 };
 
 struct comm {
