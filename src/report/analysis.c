@@ -325,12 +325,22 @@ void analysis_print(const struct analysis *a, FILE *out) {
 
 /* --- JSON --- */
 
+/* Which per-rank figure of a node a JSON array lists: a field of its
+ * struct acc (an entry count, or a time), or its time in one kind of
+ * collective. */
+struct per_rank_field {
+    size_t offset;
+    int coll; /* a kind of collective, or -1: the field at offset */
+    bool count;
+};
+
 /* A per-rank array, formatted without printf (simtime_format_seconds,
  * units_format_int: the same text as "%.12g" and "%lld") into a buffer
  * written a few KiB at a time: at a million ranks printf took most of the
  * time of a JSON report. */
-static void json_array(FILE *f, const struct intervals *iv, int32_t node, size_t offset,
-                       bool count) {
+static void json_array(FILE *f, const struct intervals *iv, int32_t node,
+                       struct per_rank_field what) {
+    const struct inode *in = &iv->nodes[node];
     char buf[4096];
     size_t n = 0;
     buf[n++] = '[';
@@ -339,12 +349,13 @@ static void json_array(FILE *f, const struct intervals *iv, int32_t node, size_t
             fwrite(buf, 1, n, f);
             n = 0;
         }
-        const char *p = (const char *)&iv->nodes[node].rank[r] + offset;
+        const char *p = (const char *)&in->rank[r] + what.offset;
         if (r) buf[n++] = ',';
-        if (count)
+        if (what.count)
             n += (size_t)units_format_int(*(const int64_t *)p, buf + n);
         else
-            n += (size_t)simtime_format_seconds(*(const simtime_t *)p, buf + n);
+            n += (size_t)simtime_format_seconds(
+                what.coll >= 0 ? inode_coll(in, what.coll, r) : *(const simtime_t *)p, buf + n);
     }
     buf[n++] = ']';
     fwrite(buf, 1, n, f);
@@ -361,14 +372,14 @@ static void json_per_rank(FILE *f, const struct intervals *iv, int32_t node) {
                   {"sync_loss", offsetof(struct acc, sync_loss)},
                   {"overlap", offsetof(struct acc, overlap)}};
     fprintf(f, "\"per_rank\": {\"entries\": ");
-    json_array(f, iv, node, offsetof(struct acc, entries), true);
+    json_array(f, iv, node, (struct per_rank_field){offsetof(struct acc, entries), -1, true});
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
         fprintf(f, ", \"%s\": ", fields[i].name);
-        json_array(f, iv, node, fields[i].offset, false);
+        json_array(f, iv, node, (struct per_rank_field){fields[i].offset, -1, false});
     }
     for (int k = 0; k < COLL_KINDS; k++) {
         fprintf(f, ", \"%s\": ", sim_coll_name((enum coll_kind)k));
-        json_array(f, iv, node, offsetof(struct acc, coll) + (size_t)k * sizeof(simtime_t), false);
+        json_array(f, iv, node, (struct per_rank_field){0, k, false});
     }
     fputc('}', f);
 }

@@ -11,17 +11,19 @@
 
 /* What one rank did inside one interval (times in picoseconds). exec and
  * entries are the interval's own; the others exclude nested intervals until
- * intervals_integrate adds them in. */
+ * intervals_integrate adds them in. Its time in collectives is kept apart,
+ * per kind (struct inode's coll): most intervals see a few kinds, or none. */
 struct acc {
     simtime_t exec, cpu, p2p, other, sync_loss, overlap;
-    simtime_t coll[COLL_KINDS];
     int64_t entries;
 };
 
 struct inode {
     char *name;
     int32_t parent, depth;
-    struct acc *rank;                 /* [nranks], allocated when first entered */
+    struct acc *rank; /* [nranks], allocated when first entered */
+    simtime_t **coll; /* per kind of collective: each rank's time in it ([nranks], a rank
+                         table), allocated when the kind is first timed here; NULL until one */
     simtime_t spread_sum, spread_max; /* collective completion spread */
     int64_t coll_calls;
     /* when it was first entered: time, rank, that rank's count of entries
@@ -29,6 +31,12 @@ struct inode {
     simtime_t first_t;
     int32_t first_rank, first_seq;
 };
+
+/* Rank r's time in collectives of kind k inside node n, and in all kinds. */
+static inline simtime_t inode_coll(const struct inode *n, int k, int32_t r) {
+    return n->coll && n->coll[k] ? n->coll[k][r] : 0;
+}
+simtime_t inode_coll_total(const struct inode *n, int32_t r);
 
 /* An interval's characteristics over its ranks (docs/analysis.md). */
 struct interval_totals {

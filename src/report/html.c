@@ -287,7 +287,7 @@ static void json_bars(FILE *f, const struct intervals *iv, int32_t node) {
             p2p += analysis_seconds(a->p2p);
             other += analysis_seconds(a->other);
             for (int c = 0; c < COLL_KINDS; c++)
-                coll += analysis_seconds(a->coll[c]);
+                coll += analysis_seconds(inode_coll(n, c, r));
             if (a->entries) idle += analysis_seconds(t.time - a->exec);
         }
         fprintf(f, "%s[%d,%.9g,%.9g,%.9g,%.9g,%.9g]", g ? "," : "", g * size, cpu / k, p2p / k,

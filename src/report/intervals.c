@@ -38,10 +38,18 @@ static void free_pending(struct pending_coll *pc) {
     free(pc);
 }
 
+static void free_coll(struct inode *n, int32_t nranks) {
+    if (!n->coll) return;
+    for (int k = 0; k < COLL_KINDS; k++)
+        if (n->coll[k]) ranktable_free(n->coll[k], (size_t)nranks, sizeof *n->coll[k]);
+    free(n->coll);
+}
+
 void intervals_free(struct intervals *iv) {
     for (int32_t i = 0; i < iv->nnodes; i++) {
         free(iv->nodes[i].name);
         ranktable_free(iv->nodes[i].rank, (size_t)iv->nranks, sizeof(struct acc));
+        free_coll(&iv->nodes[i], iv->nranks);
     }
     for (int32_t r = 0; r < iv->nranks; r++) {
         free(iv->track[r].stack);
@@ -62,6 +70,21 @@ int32_t intervals_current(const struct intervals *iv, int32_t rank) {
 
 static struct acc *acc_of(struct intervals *iv, int32_t node, int32_t rank) {
     return &iv->nodes[node].rank[rank];
+}
+
+/* Node n's table of each rank's time in collectives of kind k, allocated
+ * (zero) when first needed. */
+static simtime_t *coll_table(struct inode *n, int k, int32_t nranks) {
+    if (!n->coll) n->coll = xcalloc(COLL_KINDS, sizeof *n->coll);
+    if (!n->coll[k]) n->coll[k] = ranktable_alloc((size_t)nranks, sizeof *n->coll[k]);
+    return n->coll[k];
+}
+
+simtime_t inode_coll_total(const struct inode *n, int32_t r) {
+    simtime_t t = 0;
+    for (int k = 0; n->coll && k < COLL_KINDS; k++)
+        if (n->coll[k]) t += n->coll[k][r];
+    return t;
 }
 
 static void note_unbalanced(struct intervals *iv, const char *what, int32_t rank) {
@@ -244,8 +267,16 @@ static void acc_add(struct acc *to, const struct acc *from) {
     to->other += from->other;
     to->sync_loss += from->sync_loss;
     to->overlap += from->overlap;
-    for (int k = 0; k < COLL_KINDS; k++)
-        to->coll[k] += from->coll[k];
+}
+
+/* Adds node from's collective times of every rank into node to's. */
+static void coll_add(struct inode *to, const struct inode *from, int32_t nranks) {
+    for (int k = 0; from->coll && k < COLL_KINDS; k++) {
+        if (!from->coll[k]) continue;
+        simtime_t *t = coll_table(to, k, nranks);
+        for (int32_t r = 0; r < nranks; r++)
+            t[r] += from->coll[k][r];
+    }
 }
 
 /* --- a split run's workers' observations, merged in the first --- */
@@ -267,9 +298,19 @@ struct packed_node {
     int64_t coll_calls;
 };
 
-static bool acc_zero(const struct acc *a) {
-    static const struct acc zero;
-    return !memcmp(a, &zero, sizeof zero);
+/* A rank's figures in a node as a split run's workers send them: its
+ * accumulator and its time in each kind of collective. */
+struct packed_acc {
+    struct acc a;
+    simtime_t coll[COLL_KINDS];
+};
+
+static bool packed_of(const struct inode *n, int32_t r, struct packed_acc *pa) {
+    static const struct packed_acc zero;
+    pa->a = n->rank[r];
+    for (int k = 0; k < COLL_KINDS; k++)
+        pa->coll[k] = inode_coll(n, k, r);
+    return memcmp(pa, &zero, sizeof zero) != 0;
 }
 
 void intervals_pack(const struct intervals *iv, bool (*owns)(void *ctx, int32_t rank), void *ctx,
@@ -280,14 +321,15 @@ void intervals_pack(const struct intervals *iv, bool (*owns)(void *ctx, int32_t 
         struct packed_node pn = {
             n->parent,     n->first_rank, n->first_seq, (int32_t)strlen(n->name), 0, n->first_t,
             n->spread_sum, n->spread_max, n->coll_calls};
+        struct packed_acc pa;
         for (int32_t r = 0; r < iv->nranks; r++)
-            pn.naccs += owns(ctx, r) && !acc_zero(&n->rank[r]);
+            pn.naccs += owns(ctx, r) && packed_of(n, r, &pa);
         blob_put(b, &pn, sizeof pn);
         blob_put(b, n->name, (size_t)pn.name_len);
         for (int32_t r = 0; r < iv->nranks; r++)
-            if (owns(ctx, r) && !acc_zero(&n->rank[r])) {
+            if (owns(ctx, r) && packed_of(n, r, &pa)) {
                 blob_put(b, &r, sizeof r);
-                blob_put(b, &n->rank[r], sizeof(struct acc));
+                blob_put(b, &pa, sizeof pa);
             }
     }
     blob_put(b, &iv->unbalanced, sizeof iv->unbalanced);
@@ -367,14 +409,16 @@ static bool unpack_nodes(struct intervals *iv, const char *p, size_t len, size_t
         if (pn.spread_max > n->spread_max) n->spread_max = pn.spread_max;
         for (int32_t k = 0; k < pn.naccs; k++) {
             int32_t r;
-            struct acc a;
+            struct packed_acc pa;
             TAKE(&r, sizeof r);
-            TAKE(&a, sizeof a);
+            TAKE(&pa, sizeof pa);
             if (r < 0 || r >= iv->nranks) return false;
             struct acc *to = &n->rank[r];
-            acc_add(to, &a);
-            to->exec += a.exec;
-            to->entries += a.entries;
+            acc_add(to, &pa.a);
+            to->exec += pa.a.exec;
+            to->entries += pa.a.entries;
+            for (int c = 0; c < COLL_KINDS; c++)
+                if (pa.coll[c]) coll_table(n, c, iv->nranks)[r] += pa.coll[c];
         }
     }
     return true;
@@ -483,7 +527,7 @@ void intervals_period(struct intervals *iv, const struct sim_period *p) {
     if (p->state == SIM_ST_RUNNING)
         a->cpu += d;
     else if (p->coll >= 0)
-        a->coll[p->coll] += d;
+        coll_table(&iv->nodes[node], p->coll, iv->nranks)[p->rank] += d;
     else if (p->state == SIM_ST_SYNC || p->state == SIM_ST_IO)
         a->other += d;
     else
@@ -514,6 +558,7 @@ void intervals_integrate(struct intervals *iv, const struct sim *s) {
         struct inode *n = &iv->nodes[i], *up = &iv->nodes[n->parent];
         for (int32_t r = 0; r < iv->nranks; r++)
             acc_add(&up->rank[r], &n->rank[r]);
+        coll_add(up, n, iv->nranks);
         up->spread_sum += n->spread_sum;
         up->coll_calls += n->coll_calls;
         if (n->spread_max > up->spread_max) up->spread_max = n->spread_max;
@@ -522,13 +567,6 @@ void intervals_integrate(struct intervals *iv, const struct sim *s) {
 
 double analysis_seconds(simtime_t t) {
     return simtime_to_seconds(t);
-}
-
-static simtime_t coll_total(const struct acc *a) {
-    simtime_t t = 0;
-    for (int k = 0; k < COLL_KINDS; k++)
-        t += a->coll[k];
-    return t;
 }
 
 void intervals_totals(const struct intervals *iv, int32_t node, struct interval_totals *t) {
@@ -549,8 +587,8 @@ void intervals_totals(const struct intervals *iv, int32_t node, struct interval_
         t->p2p += analysis_seconds(a->p2p);
         t->other += analysis_seconds(a->other);
         for (int k = 0; k < COLL_KINDS; k++)
-            t->coll[k] += analysis_seconds(a->coll[k]);
-        t->comm += analysis_seconds(a->p2p + a->other + coll_total(a));
+            t->coll[k] += analysis_seconds(inode_coll(n, k, r));
+        t->comm += analysis_seconds(a->p2p + a->other + inode_coll_total(n, r));
         t->idle += analysis_seconds(t->time - a->exec);
         t->imbalance += analysis_seconds(max_cpu - a->cpu);
         t->sync_loss += analysis_seconds(a->sync_loss);
