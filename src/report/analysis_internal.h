@@ -46,9 +46,14 @@ struct interval_totals {
     double p2p, other, coll[COLL_KINDS];
 };
 
+/* An interval a rank is in, and when it entered it. */
+struct track_entry {
+    simtime_t entered;
+    int32_t node;
+};
+
 struct rank_track {
-    int32_t *stack;     /* nodes entered, innermost last */
-    simtime_t *entered; /* when each was entered */
+    struct track_entry *stack; /* the intervals it is in, innermost last */
     int32_t depth, cap;
     int32_t enters; /* intervals entered so far */
     simtime_t last; /* the end of its latest period (a failed run's unfinished ranks) */

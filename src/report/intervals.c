@@ -53,7 +53,6 @@ void intervals_free(struct intervals *iv) {
     }
     for (int32_t r = 0; r < iv->nranks; r++) {
         free(iv->track[r].stack);
-        free(iv->track[r].entered);
     }
     ranktable_free(iv->track, (size_t)iv->nranks, sizeof *iv->track);
     free(iv->unpack_map);
@@ -65,7 +64,7 @@ void intervals_free(struct intervals *iv) {
 
 int32_t intervals_current(const struct intervals *iv, int32_t rank) {
     const struct rank_track *t = &iv->track[rank];
-    return t->depth ? t->stack[t->depth - 1] : 0;
+    return t->depth ? t->stack[t->depth - 1].node : 0;
 }
 
 static struct acc *acc_of(struct intervals *iv, int32_t node, int32_t rank) {
@@ -134,10 +133,8 @@ int32_t intervals_enter(struct intervals *iv, int32_t rank, simtime_t t, const c
     if (tr->depth == tr->cap) {
         tr->cap = tr->cap ? 2 * tr->cap : 4;
         tr->stack = xrealloc_or_die(tr->stack, sizeof *tr->stack * (size_t)tr->cap);
-        tr->entered = xrealloc_or_die(tr->entered, sizeof *tr->entered * (size_t)tr->cap);
     }
-    tr->stack[tr->depth] = node;
-    tr->entered[tr->depth++] = t;
+    tr->stack[tr->depth++] = (struct track_entry){t, node};
     acc_of(iv, node, rank)->entries++;
     return node;
 }
@@ -149,7 +146,7 @@ int32_t intervals_leave(struct intervals *iv, int32_t rank, simtime_t t) {
         return 0;
     }
     tr->depth--;
-    acc_of(iv, tr->stack[tr->depth], rank)->exec += t - tr->entered[tr->depth];
+    acc_of(iv, tr->stack[tr->depth].node, rank)->exec += t - tr->stack[tr->depth].entered;
     return intervals_current(iv, rank);
 }
 
@@ -160,7 +157,7 @@ void intervals_finish(struct intervals *iv, int32_t rank, simtime_t t) {
         snprintf(what, sizeof what,
                  "%d interval(s) still open at its end, the innermost '%.80s' "
                  "(closed there)",
-                 tr->depth, iv->nodes[tr->stack[tr->depth - 1]].name);
+                 tr->depth, iv->nodes[tr->stack[tr->depth - 1].node].name);
         note_unbalanced(iv, what, rank);
     }
     while (tr->depth > 0)
