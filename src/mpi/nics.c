@@ -323,7 +323,7 @@ static void ejections_take_node(struct sim *s, int32_t node, simtime_t before) {
 void nics_toward_ejection(struct sim *s, uint32_t id) {
     struct xfer *x = &s->xfers[id];
     if (x->wire_in == 0) {
-        arrived(s, id, x->head);
+        arrived(s, id, x->at); /* the head */
         return;
     }
     simtime_t due = s->nic_window ? eject_due(s, x->at) : 0;
@@ -342,18 +342,22 @@ void nics_toward_ejection(struct sim *s, uint32_t id) {
 
 /* Reserves the injection side of node `from` (the source's) from
  * `ready`: when the head and the first byte arrive follows. */
-static void reserve_injection(struct sim *s, struct xfer *x, int32_t from, simtime_t ready) {
-    simtime_t injected = interfaces_inject(s->nics, from, s->eng.now, ready, x->wire_out);
-    x->head = simtime_add(injected, x->cost);
-    x->at = x->head - x->wire_in;
+static void reserve_injection(struct sim *s, struct xfer *x, int32_t from, simtime_t ready,
+                              const struct nic_cost *c) {
+    simtime_t injected = interfaces_inject(s->nics, from, s->eng.now, ready, c->wire_out);
+    simtime_t head = simtime_add(injected, c->cost);
+    x->wire_in = c->wire_in;
+    x->at = head - c->wire_in;
+    x->arrival = SIMTIME_NEVER; /* a rendezvous transfer's size was there */
 }
 
 /* Injection from node `from`, then the way to the ejection side: here, or
  * on the worker of the destination (which holds the transfer as
  * x->remote - 1). */
-static void inject(struct sim *s, uint32_t id, int32_t from, simtime_t ready) {
+static void inject(struct sim *s, uint32_t id, int32_t from, simtime_t ready,
+                   const struct nic_cost *c) {
     struct xfer *x = &s->xfers[id];
-    reserve_injection(s, x, from, ready);
+    reserve_injection(s, x, from, ready, c);
     if (!x->remote) {
         nics_toward_ejection(s, id);
         return;
@@ -364,80 +368,98 @@ static void inject(struct sim *s, uint32_t id, int32_t from, simtime_t ready) {
 
 /* The costs of a message of `size` between nodes a and b, on a flat
  * network the last size's again when it is the same. */
-static void costs_between(struct sim *s, int32_t a, int32_t b, int64_t size, struct xfer *x) {
+static void costs_between(struct sim *s, int32_t a, int32_t b, int64_t size, struct nic_cost *c) {
     bool flat = a != b && topology_is_flat(&s->net->topo);
     if (flat && s->nic_costs.known && s->nic_costs.size == size) {
-        x->cost = s->nic_costs.cost;
-        x->wire_out = s->nic_costs.wire_out;
-        x->wire_in = s->nic_costs.wire_in;
+        *c = s->nic_costs.c;
         return;
     }
-    x->cost = network_cost(s->net, a, b, size);
-    network_wire_times(s->net, a, b, size, &x->wire_out, &x->wire_in);
-    if (x->wire_in > x->cost) x->wire_in = x->cost;
+    c->cost = network_cost(s->net, a, b, size);
+    network_wire_times(s->net, a, b, size, &c->wire_out, &c->wire_in);
+    if (c->wire_in > c->cost) c->wire_in = c->cost;
     if (flat) {
         s->nic_costs.known = true;
         s->nic_costs.size = size;
-        s->nic_costs.cost = x->cost;
-        s->nic_costs.wire_out = x->wire_out;
-        s->nic_costs.wire_in = x->wire_in;
+        s->nic_costs.c = *c;
     }
 }
 
-void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq) {
-    costs_between(s, sim_node(s, x->from), sim_node(s, x->to), size, x);
+/* The costs of rendezvous transfer x, whose size waits in it until now. */
+static void costs_at_injection(struct sim *s, const struct xfer *x, struct nic_cost *c) {
+    costs_between(s, sim_node(s, x->from), sim_node(s, x->to), x->size, c);
+}
+
+void nics_set_size(struct xfer *x, int64_t size, uint32_t seq) {
+    x->size = size;
     x->seq = seq;
 }
 
-/* A new eager transfer between ranks `from` and `to`, of nodes a and b. */
+/* A new eager transfer between ranks `from` and `to`, of nodes a and b,
+ * and its costs (c). */
 static uint32_t eager_xfer(struct sim *s, int32_t from, int32_t to, int32_t a, int32_t b,
-                           int64_t size, uint32_t seq) {
+                           int64_t size, uint32_t seq, struct nic_cost *c) {
     uint32_t id = transfer_new(s);
     struct xfer *x = &s->xfers[id];
     x->eager = 1;
     x->from = from;
     x->to = to;
     x->seq = seq;
-    costs_between(s, a, b, size, x);
+    costs_between(s, a, b, size, c);
+    x->wire_in = c->wire_in;
     return id;
 }
 
 uint32_t nics_eager_xfer(struct sim *s, int32_t from, int32_t to, int64_t size, uint32_t seq) {
-    return eager_xfer(s, from, to, sim_node(s, from), sim_node(s, to), size, seq);
+    struct nic_cost c;
+    return eager_xfer(s, from, to, sim_node(s, from), sim_node(s, to), size, seq, &c);
 }
 
 void nics_send_eager(struct sim *s, struct request *send) {
     int32_t a = sim_node(s, send->owner), b = sim_node(s, send->peer);
-    uint32_t id = eager_xfer(s, send->owner, send->peer, a, b, send->size, send->seq);
+    struct nic_cost c;
+    uint32_t id = eager_xfer(s, send->owner, send->peer, a, b, send->size, send->seq, &c);
     struct xfer *x = &s->xfers[id];
-    if (x->cost == SIMTIME_NEVER) { /* match() says so */
+    if (c.cost == SIMTIME_NEVER) { /* match() says so */
         transfer_free(s, id);
         return;
     }
     send->xfer = id;
     simtime_t ready = sim_max(send->post_time, s->eng.now);
     if (sim_local(s, send->peer)) {
-        inject(s, id, a, ready);
+        inject(s, id, a, ready, &c);
         return;
     }
-    reserve_injection(s, x, a, ready); /* the envelope takes the times to the receiver's worker */
+    /* the envelope takes the times to the receiver's worker */
+    reserve_injection(s, x, a, ready, &c);
 }
 
 void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, simtime_t cleared) {
     struct xfer *x = &s->xfers[id];
     x->to = x->recv->owner;
-    nics_set_costs(s, x, size, seq);
     if (!sim_local(s, x->from)) { /* the sender's worker reserves its side */
+        struct nic_cost c;        /* the ejection side's time is needed here */
+        costs_between(s, sim_node(s, x->from), sim_node(s, x->to), size, &c);
+        x->wire_in = c.wire_in;
+        x->seq = seq;
         s->cross->clear_to_send(s, id, cleared);
         return;
     }
+    nics_set_size(x, size, seq);
     nics_expect_clear_to_send(s, id, cleared);
+}
+
+/* A rendezvous transfer injected once its clear-to-send has come. */
+static void inject_cleared(struct sim *s, uint32_t id, simtime_t cleared) {
+    const struct xfer *x = &s->xfers[id];
+    struct nic_cost c;
+    costs_at_injection(s, x, &c);
+    inject(s, id, sim_node(s, x->from), cleared, &c);
 }
 
 void nics_expect_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
     struct xfer *x = &s->xfers[id];
     if (!s->nic_window || cleared <= s->eng.now) { /* no lookahead: reserved at the match */
-        inject(s, id, sim_node(s, x->from), cleared);
+        inject_cleared(s, id, cleared);
         return;
     }
     x->at = cleared;
@@ -453,7 +475,7 @@ static void clear_to_send_arrives(struct sim *s, int32_t rank) {
         const struct nic_entry *e = nic_heap_first(&s->cts, &from);
         if (e->at > s->eng.now || (e->at == s->eng.now && (int32_t)(e->order >> 32) > rank)) break;
         uint32_t id = nic_heap_take(&s->cts, from);
-        inject(s, id, sim_node(s, s->xfers[id].from), s->xfers[id].at);
+        inject_cleared(s, id, s->xfers[id].at);
     }
 }
 

@@ -105,7 +105,7 @@ struct pm_envelope {
     int32_t owner, peer, src, tag, root, sig;
     uint32_t ctx, seq;
     int64_t size;
-    simtime_t post_time, at, head;
+    simtime_t post_time, at;
     uint64_t handle;
 };
 
@@ -126,7 +126,7 @@ struct pm_clear {
 struct pm_eject {
     uint8_t type;
     uint32_t xfer;
-    simtime_t at, head;
+    simtime_t at;
 };
 
 struct pm_stop {
@@ -209,7 +209,6 @@ static void post_envelope(struct sim *s, struct request *send) {
         const struct xfer *x = &s->xfers[send->xfer];
         m.has_xfer = 1;
         m.at = x->at;
-        m.head = x->head;
         transfer_free(s, send->xfer);
         send->xfer = 0;
     }
@@ -266,7 +265,7 @@ static void post_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
 }
 
 static void post_eject(struct sim *s, const struct xfer *x) {
-    struct pm_eject m = {PM_EJECT, x->remote - 1, x->at, x->head};
+    struct pm_eject m = {PM_EJECT, x->remote - 1, x->at};
     post(s, worker_of(s, x->to), &m, sizeof m);
 }
 
@@ -351,8 +350,7 @@ static void take_envelope(struct sim *s, const struct pm_envelope *m, uint32_t l
     if (m->has_xfer) {
         uint32_t id = nics_eager_xfer(s, m->owner, m->peer, m->size, m->seq);
         struct xfer *x = &s->xfers[id];
-        x->at = m->at;
-        x->head = m->head;
+        x->at = m->at; /* its head then follows from the costs here */
         r->xfer = id;
         nics_toward_ejection(s, id);
     }
@@ -370,14 +368,13 @@ static void take_clear(struct sim *s, const struct pm_clear *m) {
     x->from = m->from;
     x->to = m->to;
     x->remote = m->xfer + 1;
-    nics_set_costs(s, x, m->size, m->seq);
+    nics_set_size(x, m->size, m->seq);
     nics_expect_clear_to_send(s, id, m->cleared);
 }
 
 static void take_eject(struct sim *s, const struct pm_eject *m) {
     struct xfer *x = &s->xfers[m->xfer];
     x->at = m->at;
-    x->head = m->head;
     nics_toward_ejection(s, m->xfer);
 }
 

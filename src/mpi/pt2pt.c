@@ -280,7 +280,7 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
     if (s->recv_free && x->overhead_due != 2) { /* the receiver's CPU takes it in turn */
         simtime_t ready = sim_max(recv->post_time, x->arrival);
         x->overhead_due = 1;
-        struct recv_entry e = {ready, recv->owner, x->from, x->order, id};
+        struct recv_entry e = {ready, recv->owner, x->from, x->seq, id};
         heap_push(&s->recv_ready, &e);
         engine_schedule(&s->eng, ready, recv->owner, EV_RECV, 0, NULL);
         return;
@@ -336,7 +336,7 @@ static void pair_transfer(struct sim *s, uint32_t id, struct request *send, stru
     struct xfer *x = &s->xfers[id];
     recv->partner_time = send->post_time;
     x->recv = recv;
-    x->order = send->seq;
+    x->seq = send->seq; /* the interfaces' transfers have it already */
     if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
     bool let_go = pt2pt_done_at_post(s, send);
     x->send = let_go ? NULL : send;
@@ -367,7 +367,7 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
     x->eager = eager; /* a synchronous send's acknowledgement follows */
     x->recv = recv;
     x->from = send->owner;
-    x->order = send->seq;
+    x->seq = send->seq;
     if (send->flags & RF_BSEND) send->partner_time = SIMTIME_NEVER;
     /* a send done at its post lets go before the transfer starts, which
      * may end it at once (and free the send with it) */
@@ -533,7 +533,7 @@ static simtime_t arrival(const struct sim *s, const struct request *send) {
         return s->xfers[send->xfer].arrival;
     if (send->xfer && copies_serial(s, from_node, to_node))
         return s->xfers[send->xfer].arrival; /* eager, after its sender's earlier copies */
-    if (s->nics && send->xfer) return s->xfers[send->xfer].head; /* eager: the head */
+    if (s->nics && send->xfer) return xfer_head(&s->xfers[send->xfer]); /* eager: the head */
     if (send->size <= s->plat->eager_limit && !s->plat->transfer_at_match)
         return simtime_add(send->post_time, network_cost(s->net, from_node, to_node, send->size));
     return simtime_add(send->post_time, network_control_cost(s->net, from_node, to_node));

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "mpi/sim_internal.h"
 
 static struct request *request_make(struct sim *s, int32_t rank, uint32_t ctx, int kind,
@@ -205,6 +206,17 @@ void sim_signal_fire(struct sim *s, struct request *r, simtime_t at) {
  * ids wait on a stack, the last freed taken first; a transfer freed long
  * before is likely a cache miss, so the one four turns ahead is asked for
  * (the stack knows it without touching the transfers). */
+/* Twice the room for transfers, each on a cache line of its own. */
+static void grow_transfers(struct sim *s) {
+    size_t cap = s->xfer_cap ? 2 * (size_t)s->xfer_cap : 64;
+    struct xfer *t = aligned_alloc(64, sizeof *t * cap);
+    if (!t) err_fatal("out of memory for the transfers");
+    if (s->xfers) memcpy(t, s->xfers, sizeof *t * s->xfer_cap);
+    free(s->xfers);
+    s->xfers = t;
+    s->xfer_cap = (uint32_t)cap;
+}
+
 uint32_t transfer_new(struct sim *s) {
     uint32_t id;
     if (s->xfer_nfree) {
@@ -212,10 +224,7 @@ uint32_t transfer_new(struct sim *s) {
         if (s->xfer_nfree >= 4)
             cache_prefetch_object(&s->xfers[s->xfer_stack[s->xfer_nfree - 4]], sizeof *s->xfers);
     } else {
-        if (s->nxfers + 1 >= s->xfer_cap) {
-            s->xfer_cap = s->xfer_cap ? 2 * s->xfer_cap : 64;
-            s->xfers = xrealloc_or_die(s->xfers, sizeof *s->xfers * s->xfer_cap);
-        }
+        if (s->nxfers + 1 >= s->xfer_cap) grow_transfers(s);
         id = ++s->nxfers;
     }
     s->xfers[id] = (struct xfer){.arrival = SIMTIME_NEVER, .from = -1, .to = -1};

@@ -80,24 +80,41 @@ struct id_slot {
 
 /* A transfer under contention (net/contention.h) or through the serial
  * interfaces (nics.c): an eager message's data from its send, or a
- * rendezvous message's data once matched. */
+ * rendezvous message's data once matched. One cache line (64 bytes, the
+ * table aligned): the interfaces' costs are computed when the data are
+ * injected, and only what the ejection side needs is kept. */
 struct xfer {
     struct request *send; /* while the send waits for the transfer, else NULL */
     struct request *recv; /* once matched */
-    simtime_t arrival;    /* SIMTIME_NEVER until the data has arrived */
-    /* the interfaces: the uncontended cost T(S), the time each side carries
-     * the data, when the head arrives with the ejection side free (an eager
-     * message's envelope), and the time that orders the transfer while it
-     * waits: its clear-to-send's arrival, then its first byte's */
-    simtime_t cost, wire_out, wire_in, head, at;
-    uint32_t seq;    /* the interfaces: the sender's count of messages through them */
+    union {
+        simtime_t arrival; /* SIMTIME_NEVER until the data have arrived */
+        int64_t size;      /* a rendezvous transfer through the interfaces until injected
+                              (nics.c: its costs follow from it then) */
+    };
+    /* the interfaces: the time that orders the transfer while it waits (its
+     * clear-to-send's arrival, then its first byte's), and the time the
+     * ejection side carries the data; the head (an eager message's
+     * envelope) arrives at + wire_in, with the ejection side free */
+    simtime_t at, wire_in;
+    uint32_t seq;    /* the send's place among its sender's sends (request.seq) */
     int32_t from;    /* the sending rank */
     int32_t to;      /* the interfaces: the receiving rank */
     uint32_t remote; /* a split run: the sender's worker reserving the injection side for
                         the receiver's, which holds the transfer as remote - 1 (part.c) */
     uint8_t eager;
     uint8_t overhead_due; /* waits in recv_ready for its receiver's CPU (mpi.recv_overhead) */
-    uint32_t order;       /* the send's place among its sender's sends (send->seq) */
+};
+_Static_assert(sizeof(struct xfer) == 64, "a transfer is one cache line");
+
+/* When an eager transfer's head (its envelope) reaches the receiver. */
+static inline simtime_t xfer_head(const struct xfer *x) {
+    return x->at + x->wire_in;
+}
+
+/* The interfaces' costs of a transfer: its uncontended cost T(S) and the
+ * time each side carries the data. */
+struct nic_cost {
+    simtime_t cost, wire_out, wire_in;
 };
 
 /* Rendezvous transfers waiting for their clear-to-send to reach the
@@ -311,7 +328,7 @@ struct sim {
     struct {
         bool known;
         int64_t size;
-        simtime_t cost, wire_out, wire_in;
+        struct nic_cost c;
     } nic_costs;
     uint32_t nic_batch_gen; /* and its event's generation */
     /* what the layers above request.c hear of a resolved request */
@@ -615,9 +632,9 @@ void nics_send_eager(struct sim *s, struct request *send);
  * sender's message number seq, whose clear-to-send reaches its sender at
  * `cleared`. */
 void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, simtime_t cleared);
-/* The costs of a transfer of `size` bytes from x->from to x->to, and its
- * place (seq) among the sender's messages. */
-void nics_set_costs(struct sim *s, struct xfer *x, int64_t size, uint32_t seq);
+/* A rendezvous transfer of `size` bytes from x->from to x->to (the
+ * sender's side, where it is injected), the sender's message number seq. */
+void nics_set_size(struct xfer *x, int64_t size, uint32_t seq);
 /* A transfer whose first byte (x->at) is known heads for the ejection side. */
 void nics_toward_ejection(struct sim *s, uint32_t id);
 /* A clear-to-send reaching the sender (here) at `cleared`. */
