@@ -11,17 +11,20 @@
 #include "core/error.h"
 #include "mpi/sim_internal.h"
 
+/* A request written whole (its other fields zero): a few stores, where
+ * clearing it first with memset and then setting fields cost about 60
+ * instructions a request. */
 static struct request *request_make(struct sim *s, int32_t rank, uint32_t ctx, int kind,
                                     int32_t tag, int64_t size, simtime_t at) {
-    struct request *r = pool_get(&s->req_pool);
-    r->owner = rank;
-    r->ctx = ctx;
-    r->kind = (uint8_t)kind;
-    r->tag = tag;
-    r->size = size;
-    r->post_time = at;
-    r->user_id = -1;
-    r->rec_id = -1;
+    struct request *r = pool_get_raw(&s->req_pool);
+    *r = (struct request){.owner = rank,
+                          .ctx = ctx,
+                          .kind = (uint8_t)kind,
+                          .tag = tag,
+                          .size = size,
+                          .post_time = at,
+                          .user_id = -1,
+                          .rec_id = -1};
     return r;
 }
 

@@ -568,6 +568,18 @@ static void test_allreduce(void) {
 static void test_gather(void) {
     check_kind(COLL_GATHER);
 }
+/* floor(log2 n) against the powers of two counted one by one. */
+static void test_log2_floor(void) {
+    for (int64_t n = 1; n < ((int64_t)1 << 31); n = n < 70000 ? n + 1 : n * 3 + 1) {
+        int32_t l = 0;
+        while (((int64_t)2 << l) <= n)
+            l++;
+        CHECK(coll_log2_floor((int32_t)n) == l);
+        CHECK(coll_pof2_floor((int32_t)n) == (int32_t)1 << l);
+    }
+    CHECK(coll_log2_floor(INT32_MAX) == 30 && coll_log2_floor(0) == 0);
+}
+
 static void test_scatter(void) {
     check_kind(COLL_SCATTER);
 }
@@ -599,6 +611,7 @@ TEST_LIST(coll_tests) = {
     {"coll.alltoall", test_alltoall},
     {"coll.reduce_scatter", test_reduce_scatter},
     {"coll.scan", test_scan},
+    {"coll.log2_floor", test_log2_floor},
     {"coll.fixed_defaults", test_fixed_defaults},
     {"coll.variable_counts", test_variable_counts},
     {"coll.selector_mpich", test_selector_mpich},

@@ -8,13 +8,6 @@
  * power of two. */
 #include "mpi/coll/coll.h"
 
-int32_t coll_log2_floor(int32_t n) {
-    int32_t l = 0;
-    while (l < 30 && ((int32_t)2 << l) <= n)
-        l++;
-    return l;
-}
-
 /* The pairing of the first 2*rem ranks: first (round 0) even ranks hand
  * their vector to the odd neighbour; at the end (last) they get the result
  * back. Returns the number of ops (0 for an unpaired rank). */
