@@ -29,15 +29,22 @@
 #define MAX_OPEN_RANK_FILES 512
 #define MAX_LINE (1 << 20)
 
-/* A file read line by line; can be closed and reopened at the same place. */
-struct source {
-    char *path;
+/* An open source's handle and buffer of lines read ahead. */
+struct source_io {
     gzFile gz;
     char *buf;
     size_t cap, start, end;
-    int64_t consumed; /* uncompressed offset of buf[start] */
+};
+
+/* A file read line by line; can be closed and reopened at the same place.
+ * A rank's cursor over the mapped shared file is one (48 bytes a rank)
+ * that is never opened: it reads the mapping in place. */
+struct source {
+    char *path;
+    struct source_io *io; /* while open */
+    int64_t consumed;     /* uncompressed offset of io->buf[io->start] */
     int line;
-    bool eof, header_done;
+    bool eof;
     uint8_t kind;     /* enum source_kind */
     bool mapped;      /* a cursor over the reader's mapping of the shared file */
     struct run *runs; /* shared rank-ordered file: this rank's runs of records */
@@ -116,13 +123,12 @@ static bool source_open(struct trace_reader *t, struct source *s, struct sim_err
 enum source_kind { SRC_UNKNOWN, SRC_PLAIN, SRC_GZIP };
 
 static void source_close(struct trace_reader *t, struct source *s) {
-    if (!s->buf) return;
-    if (s->gz) gzclose(s->gz);
-    s->gz = NULL;
+    if (!s->io) return;
+    if (s->io->gz) gzclose(s->io->gz);
     /* consumed already is the offset of buf[start]: reopening resumes there */
-    s->start = s->end = 0;
-    free(s->buf);
-    s->buf = NULL;
+    free(s->io->buf);
+    free(s->io);
+    s->io = NULL;
     t->open_count--;
 }
 
@@ -138,7 +144,7 @@ static void make_room(struct trace_reader *t, struct source *keep) {
         int32_t r = t->per_rank_files ? t->clock_hand : t->cursor_ranks[t->clock_hand];
         t->clock_hand = (t->clock_hand + 1) % cursors;
         struct source *v = &t->per_rank[r];
-        if (v != keep && v->buf) source_close(t, v);
+        if (v != keep && v->io) source_close(t, v);
     }
 }
 
@@ -152,20 +158,23 @@ static int sniff_kind(const char *path) {
 }
 
 static bool source_open(struct trace_reader *t, struct source *s, struct sim_error *err) {
-    if (s->buf) return true;
+    if (s->io) return true;
     if (s->kind == SRC_UNKNOWN && (s->kind = (uint8_t)sniff_kind(s->path)) == SRC_UNKNOWN)
         return err_set(err, "%s: cannot open trace file: %s", s->path, strerror(errno));
     make_room(t, s);
+    gzFile gz = NULL;
     if (s->kind == SRC_GZIP) {
-        s->gz = gzopen(s->path, "rb");
-        if (!s->gz) return err_set(err, "%s: cannot open trace file: %s", s->path, strerror(errno));
-        gzbuffer(s->gz, t->per_rank ? 8192 : 1 << 17);
-        if (s->consumed > 0 && gzseek(s->gz, s->consumed, SEEK_SET) < 0)
+        gz = gzopen(s->path, "rb");
+        if (!gz) return err_set(err, "%s: cannot open trace file: %s", s->path, strerror(errno));
+        gzbuffer(gz, t->per_rank ? 8192 : 1 << 17);
+        if (s->consumed > 0 && gzseek(gz, s->consumed, SEEK_SET) < 0) {
+            gzclose(gz);
             return err_set(err, "%s: cannot seek to offset %lld", s->path, (long long)s->consumed);
+        }
     }
-    s->cap = t->per_rank ? RANK_BUF : SHARED_BUF;
-    s->buf = xmalloc(s->cap + 1);
-    s->start = s->end = 0;
+    size_t cap = t->per_rank ? RANK_BUF : SHARED_BUF;
+    s->io = xmalloc(sizeof *s->io);
+    *s->io = (struct source_io){gz, xmalloc(cap + 1), cap, 0, 0};
     t->open_count++;
     return true;
 }
@@ -174,12 +183,12 @@ static bool source_open(struct trace_reader *t, struct source *s, struct sim_err
  * files are read with pread. */
 static ssize_t source_fill(struct source *s, char *dst, size_t n, struct sim_error *err) {
     if (s->kind == SRC_GZIP) {
-        int got = gzread(s->gz, dst, (unsigned)n), code;
-        if (got < 0) err_set(err, "%s: read error: %s", s->path, gzerror(s->gz, &code));
+        int got = gzread(s->io->gz, dst, (unsigned)n), code;
+        if (got < 0) err_set(err, "%s: read error: %s", s->path, gzerror(s->io->gz, &code));
         return got;
     }
     int fd = open(s->path, O_RDONLY);
-    ssize_t got = fd < 0 ? -1 : pread(fd, dst, n, (off_t)(s->consumed + (int64_t)s->end));
+    ssize_t got = fd < 0 ? -1 : pread(fd, dst, n, (off_t)(s->consumed + (int64_t)s->io->end));
     if (got < 0) err_set(err, "%s: read error: %s", s->path, strerror(errno));
     if (fd >= 0) close(fd);
     return got;
@@ -187,10 +196,11 @@ static ssize_t source_fill(struct source *s, char *dst, size_t n, struct sim_err
 
 /* Doubles a source's buffer for a long line, up to MAX_LINE bytes. */
 static bool source_grow(struct source *s, struct sim_error *err) {
-    if (s->cap >= MAX_LINE)
+    struct source_io *b = s->io;
+    if (b->cap >= MAX_LINE)
         return err_at(err, s->path, s->line + 1, "line longer than %d bytes", MAX_LINE);
-    s->cap *= 2;
-    s->buf = xrealloc_or_die(s->buf, s->cap + 1);
+    b->cap *= 2;
+    b->buf = xrealloc_or_die(b->buf, b->cap + 1);
     return true;
 }
 
@@ -224,32 +234,33 @@ static const char *source_line(struct trace_reader *t, struct source *s, size_t 
     if (s->eof) return NULL;
     if (s->mapped) return mapped_line(t, s, len, err);
     if (!source_open(t, s, err)) return NULL;
+    struct source_io *b = s->io;
     for (;;) {
-        char *nl = memchr(s->buf + s->start, '\n', s->end - s->start);
+        char *nl = memchr(b->buf + b->start, '\n', b->end - b->start);
         if (nl) {
-            char *line = s->buf + s->start;
+            char *line = b->buf + b->start;
             *len = (size_t)(nl - line);
             s->consumed += nl + 1 - line;
-            s->start = (size_t)(nl + 1 - s->buf);
+            b->start = (size_t)(nl + 1 - b->buf);
             s->line++;
             return line;
         }
-        memmove(s->buf, s->buf + s->start, s->end - s->start);
-        s->end -= s->start;
-        s->start = 0;
-        if (s->end == s->cap && !source_grow(s, err)) return NULL;
-        ssize_t got = source_fill(s, s->buf + s->end, s->cap - s->end, err);
+        memmove(b->buf, b->buf + b->start, b->end - b->start);
+        b->end -= b->start;
+        b->start = 0;
+        if (b->end == b->cap && !source_grow(s, err)) return NULL;
+        ssize_t got = source_fill(s, b->buf + b->end, b->cap - b->end, err);
         if (got < 0) return NULL;
         if (got == 0) {
-            if (s->end == 0) {
+            if (b->end == 0) {
                 s->eof = true;
                 source_close(t, s);
                 return NULL;
             }
-            s->buf[s->end++] = '\n'; /* last line without a newline */
+            b->buf[b->end++] = '\n'; /* last line without a newline */
             continue;
         }
-        s->end += (size_t)got;
+        b->end += (size_t)got;
     }
 }
 
@@ -635,8 +646,7 @@ static bool run_rank(const struct trace_reader *t, struct field f, int32_t *rank
 #define RUNS_PER_RANK 4
 static int64_t scan_runs(struct trace_reader *t, struct run **out, struct sim_error *err) {
     struct source s = t->shared;
-    s.gz = NULL;
-    s.buf = NULL;
+    s.io = NULL;
     s.eof = false;
     int64_t n = 0, cap = 0, limit = (int64_t)t->nranks * RUNS_PER_RANK + 64;
     long last = -1;
