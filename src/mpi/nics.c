@@ -32,6 +32,7 @@
 #include "core/hash.h"
 #include "core/ranktable.h"
 #include "mpi/sim_internal.h"
+#include "net/faults.h"
 
 /* --- queues of transfers by (at, sending rank, its sequence): sorted runs
  * for the entries that come in order, a 4-ary heap for the others, the keys
@@ -433,6 +434,19 @@ void nics_send_eager(struct sim *s, struct request *send) {
     reserve_injection(s, x, a, ready, &c);
 }
 
+/* With faults, a rendezvous transfer's route and costs are those of its
+ * match (docs/faults.md, "Messages in flight"), kept until it is injected;
+ * without, they depend on its nodes and size alone and are computed then. */
+static void keep_match_costs(struct sim *s, uint32_t id, int64_t size) {
+    if (id >= s->match_costs_cap) {
+        s->match_costs_cap = s->xfer_cap > id ? s->xfer_cap : id + 1;
+        s->match_costs =
+            xrealloc_or_die(s->match_costs, sizeof *s->match_costs * s->match_costs_cap);
+    }
+    const struct xfer *x = &s->xfers[id];
+    costs_between(s, sim_node(s, x->from), sim_node(s, x->to), size, &s->match_costs[id]);
+}
+
 void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, simtime_t cleared) {
     struct xfer *x = &s->xfers[id];
     x->to = x->recv->owner;
@@ -445,6 +459,7 @@ void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, 
         return;
     }
     nics_set_size(x, size, seq);
+    if (faults_configured(s->net->faults)) keep_match_costs(s, id, size);
     nics_expect_clear_to_send(s, id, cleared);
 }
 
@@ -452,7 +467,10 @@ void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, 
 static void inject_cleared(struct sim *s, uint32_t id, simtime_t cleared) {
     const struct xfer *x = &s->xfers[id];
     struct nic_cost c;
-    costs_at_injection(s, x, &c);
+    if (faults_configured(s->net->faults))
+        c = s->match_costs[id];
+    else
+        costs_at_injection(s, x, &c);
     inject(s, id, sim_node(s, x->from), cleared, &c);
 }
 
@@ -586,5 +604,6 @@ void nics_destroy(struct sim *s) {
         free(q->slot[i].nodes);
     heap_free(&q->due);
     ranktable_free(q->list, (size_t)s->plat->nodes, sizeof *q->list);
+    free(s->match_costs);
     nic_heap_free(&s->cts);
 }

@@ -330,6 +330,10 @@ struct sim {
         int64_t size;
         struct nic_cost c;
     } nic_costs;
+    /* with faults (which change routes over time): the costs of rendezvous
+     * transfers, by id, from their match to their injection (nics.c) */
+    struct nic_cost *match_costs;
+    uint32_t match_costs_cap;
     uint32_t nic_batch_gen; /* and its event's generation */
     /* what the layers above request.c hear of a resolved request */
     void (*sub_resolved)(struct sim *s, struct sched *sc, simtime_t done);
