@@ -7,7 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/error.h"
 #include "core/pool.h"
 #include "core/ranktable.h"
 
@@ -20,13 +19,9 @@ static void heap_room(struct engine *e, size_t cap) {
     _Static_assert(HEAP_ALIGN % sizeof(struct event) == 0, "events tile the alignment");
     size_t lead = HEAP_ALIGN - sizeof(struct event); /* heap[0] just before the boundary */
     size_t bytes = (lead + sizeof(struct event) * cap + HEAP_ALIGN - 1) / HEAP_ALIGN * HEAP_ALIGN;
-    char *mem = aligned_alloc(HEAP_ALIGN, bytes);
-    if (!mem) err_fatal("out of memory");
-    struct event *heap = (struct event *)(mem + lead);
-    if (e->size) memcpy(heap, e->heap, sizeof *heap * e->size);
-    free(e->heap_mem);
+    char *mem = xrealloc_aligned(e->heap_mem, lead + sizeof *e->heap * e->size, bytes, HEAP_ALIGN);
     e->heap_mem = mem;
-    e->heap = heap;
+    e->heap = (struct event *)(mem + lead);
     e->cap = cap;
 }
 

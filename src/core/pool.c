@@ -67,6 +67,14 @@ void *xrealloc_or_die(void *p, size_t n) {
     return q;
 }
 
+void *xrealloc_aligned(void *p, size_t keep, size_t n, size_t align) {
+    void *q = aligned_alloc(align, n);
+    if (!q) oom();
+    if (p && keep) memcpy(q, p, keep);
+    free(p);
+    return q;
+}
+
 char *xstrdup(const char *s) {
     char *d = strdup(s);
     if (!d) oom();

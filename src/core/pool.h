@@ -34,6 +34,10 @@ void pool_destroy(struct pool *p);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc_or_die(void *p, size_t n);
+/* Memory of n bytes (a multiple of align, a power of two) at an align
+ * boundary, holding the first `keep` bytes of p (aligned memory of this
+ * function's, or NULL), which it frees; exits when memory runs out. */
+void *xrealloc_aligned(void *p, size_t keep, size_t n, size_t align);
 /* Appends n bytes at p to a growing buffer (*data, *len of *cap bytes). */
 void bytes_append(char **data, size_t *len, size_t *cap, const void *p, size_t n);
 char *xstrdup(const char *s);

@@ -385,9 +385,9 @@ static void costs_between(struct sim *s, int32_t a, int32_t b, int64_t size, str
     }
 }
 
-/* The costs of rendezvous transfer x, whose size waits in it until now. */
-static void costs_at_injection(struct sim *s, const struct xfer *x, struct nic_cost *c) {
-    costs_between(s, sim_node(s, x->from), sim_node(s, x->to), x->size, c);
+/* The costs of `size` bytes of transfer x (its ranks set). */
+static void xfer_costs(struct sim *s, const struct xfer *x, int64_t size, struct nic_cost *c) {
+    costs_between(s, sim_node(s, x->from), sim_node(s, x->to), size, c);
 }
 
 void nics_set_size(struct xfer *x, int64_t size, uint32_t seq) {
@@ -443,8 +443,7 @@ static void keep_match_costs(struct sim *s, uint32_t id, int64_t size) {
         s->match_costs =
             xrealloc_or_die(s->match_costs, sizeof *s->match_costs * s->match_costs_cap);
     }
-    const struct xfer *x = &s->xfers[id];
-    costs_between(s, sim_node(s, x->from), sim_node(s, x->to), size, &s->match_costs[id]);
+    xfer_costs(s, &s->xfers[id], size, &s->match_costs[id]);
 }
 
 void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, simtime_t cleared) {
@@ -452,7 +451,7 @@ void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, 
     x->to = x->recv->owner;
     if (!sim_local(s, x->from)) { /* the sender's worker reserves its side */
         struct nic_cost c;        /* the ejection side's time is needed here */
-        costs_between(s, sim_node(s, x->from), sim_node(s, x->to), size, &c);
+        xfer_costs(s, x, size, &c);
         x->wire_in = c.wire_in;
         x->seq = seq;
         s->cross->clear_to_send(s, id, cleared);
@@ -469,8 +468,8 @@ static void inject_cleared(struct sim *s, uint32_t id, simtime_t cleared) {
     struct nic_cost c;
     if (faults_configured(s->net->faults))
         c = s->match_costs[id];
-    else
-        costs_at_injection(s, x, &c);
+    else /* its size waits in it until now */
+        xfer_costs(s, x, x->size, &c);
     inject(s, id, sim_node(s, x->from), cleared, &c);
 }
 

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
 #include "mpi/sim_internal.h"
 
 /* A request written whole (its other fields zero): a few stores, where
@@ -204,21 +203,19 @@ void sim_signal_fire(struct sim *s, struct request *r, simtime_t at) {
     request_resolve(s, r, sim_max(at, s->eng.now), s->eng.now);
 }
 
+/* Twice the room for transfers, each on a cache line of its own. */
+static void grow_transfers(struct sim *s) {
+    size_t cap = s->xfer_cap ? 2 * (size_t)s->xfer_cap : 64;
+    s->xfers = xrealloc_aligned(s->xfers, sizeof *s->xfers * s->xfer_cap, sizeof *s->xfers * cap,
+                                sizeof *s->xfers);
+    s->xfer_cap = (uint32_t)cap;
+}
+
 /* Transfers: the data of a message in flight, under a contention model
  * or through the interfaces (struct xfer); index 0 is never used. Free
  * ids wait on a stack, the last freed taken first; a transfer freed long
  * before is likely a cache miss, so the one four turns ahead is asked for
  * (the stack knows it without touching the transfers). */
-/* Twice the room for transfers, each on a cache line of its own. */
-static void grow_transfers(struct sim *s) {
-    size_t cap = s->xfer_cap ? 2 * (size_t)s->xfer_cap : 64;
-    struct xfer *t = aligned_alloc(64, sizeof *t * cap);
-    if (!t) err_fatal("out of memory for the transfers");
-    if (s->xfers) memcpy(t, s->xfers, sizeof *t * s->xfer_cap);
-    free(s->xfers);
-    s->xfers = t;
-    s->xfer_cap = (uint32_t)cap;
-}
 
 uint32_t transfer_new(struct sim *s) {
     uint32_t id;

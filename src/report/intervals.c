@@ -5,6 +5,7 @@
  * entry count). Each period a rank spends is added to the interval it is
  * in; collectives are grouped by call to measure the spread of their
  * completion and the synchronisation loss of members that came early. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,16 +319,17 @@ void intervals_pack(const struct intervals *iv, bool (*owns)(void *ctx, int32_t 
         struct packed_node pn = {
             n->parent,     n->first_rank, n->first_seq, (int32_t)strlen(n->name), 0, n->first_t,
             n->spread_sum, n->spread_max, n->coll_calls};
-        struct packed_acc pa;
-        for (int32_t r = 0; r < iv->nranks; r++)
-            pn.naccs += owns(ctx, r) && packed_of(n, r, &pa);
+        size_t at = b->len; /* its count of ranks is written once known */
         blob_put(b, &pn, sizeof pn);
         blob_put(b, n->name, (size_t)pn.name_len);
+        struct packed_acc pa;
         for (int32_t r = 0; r < iv->nranks; r++)
             if (owns(ctx, r) && packed_of(n, r, &pa)) {
                 blob_put(b, &r, sizeof r);
                 blob_put(b, &pa, sizeof pa);
+                pn.naccs++;
             }
+        memcpy(b->data + at + offsetof(struct packed_node, naccs), &pn.naccs, sizeof pn.naccs);
     }
     blob_put(b, &iv->unbalanced, sizeof iv->unbalanced);
     blob_put(b, iv->first_unbalanced, sizeof iv->first_unbalanced);
