@@ -399,43 +399,60 @@ static void through_cpu(struct sim *s, struct request *send, struct request *rec
     pair_transfer(s, id, send, recv);
 }
 
-/* Applies the protocol timing to a matched pair (see the file comment). */
-static void match(struct sim *s, struct request *send, struct request *recv) {
-    if (((send->flags & RF_SUB) || send->remote_sub) && (recv->flags & RF_SUB) &&
-        !s->sub_partner_ok(s, send, recv))
-        return;
+/* The protocol's times of a matched pair (see the file comment): when the
+ * receive and the send complete, and the handshake before a rendezvous
+ * message's data. Returns whether the data's arrival comes later: a
+ * contention model's, or the interfaces' (an eager message's if they took
+ * it at its send), which then time the pair. */
+struct pair_times {
+    simtime_t recv_done, send_done, handshake;
+};
+static bool time_pair(struct sim *s, const struct request *send, const struct request *recv,
+                      struct pair_times *t) {
     int32_t from_node = sim_node(s, send->owner), to_node = sim_node(s, recv->owner);
     simtime_t ts = send->post_time, tr = recv->post_time;
-    simtime_t ctrl = network_control_cost(s->net, from_node, to_node);
-    simtime_t recv_done, send_done;
     bool eager = send->size <= s->plat->eager_limit;
-    /* mpi.rendezvous: direct, SMPI's: the data leave once both are posted */
-    simtime_t handshake = !eager && s->plat->rendezvous_direct ? 0 : ctrl;
-    /* the data's arrival may come later: a contention model's, or the
-     * interfaces' (an eager message's if they took it at its send) */
     bool at_match = s->plat->transfer_at_match; /* mpi.transfer_start: match */
     bool copies = copies_serial(s, from_node, to_node);
     bool deferred =
         contends(s, from_node, to_node) || (copies && send->xfer) ||
         (through_interfaces(s, from_node, to_node) && (!eager || send->xfer || at_match));
+    *t = (struct pair_times){0, 0, 0};
+    if (deferred && eager && !copies) return true; /* most messages between nodes */
+    simtime_t ctrl = network_control_cost(s->net, from_node, to_node);
+    /* mpi.rendezvous: direct, SMPI's: the data leave once both are posted */
+    t->handshake = !eager && s->plat->rendezvous_direct ? 0 : ctrl;
     simtime_t cost = network_cost(s->net, from_node, to_node, send->size);
     if (eager) {
         simtime_t leaves = at_match ? sim_max(ts, tr) : ts;
         if (copies && at_match) leaves = copy_start(s, send->owner, cost, leaves);
-        recv_done = sim_max(tr, simtime_add(leaves, cost));
+        t->recv_done = sim_max(tr, simtime_add(leaves, cost));
         if (!deferred && !s->recv_free)
-            recv_done = loggp_recv_done(s, recv->owner, recv_done, send->size);
-        send_done = send->mode == SEND_SYNC ? simtime_add(recv_done, ctrl) : ts;
-    } else {
-        simtime_t matched = sim_max(tr, simtime_add(ts, handshake));
-        simtime_t cleared = simtime_add(matched, handshake);
-        if (copies) cleared = copy_start(s, recv->owner, cost, cleared);
-        recv_done = simtime_add(cleared, cost);
-        if (recv_done == SIMTIME_NEVER && !s->cont) deferred = false; /* said below */
-        if (!deferred && !s->recv_free)
-            recv_done = loggp_recv_done(s, recv->owner, recv_done, send->size);
-        send_done = send->mode == SEND_BUFFERED ? ts : recv_done;
+            t->recv_done = loggp_recv_done(s, recv->owner, t->recv_done, send->size);
+        t->send_done = send->mode == SEND_SYNC ? simtime_add(t->recv_done, ctrl) : ts;
+        return deferred;
     }
+    simtime_t matched = sim_max(tr, simtime_add(ts, t->handshake));
+    simtime_t cleared = simtime_add(matched, t->handshake);
+    if (copies) cleared = copy_start(s, recv->owner, cost, cleared);
+    t->recv_done = simtime_add(cleared, cost);
+    if (t->recv_done == SIMTIME_NEVER && !s->cont) deferred = false; /* match says so */
+    if (!deferred && !s->recv_free)
+        t->recv_done = loggp_recv_done(s, recv->owner, t->recv_done, send->size);
+    t->send_done = send->mode == SEND_BUFFERED ? ts : t->recv_done;
+    return deferred;
+}
+
+/* Applies the protocol timing to a matched pair (see the file comment). */
+static void match(struct sim *s, struct request *send, struct request *recv) {
+    if (((send->flags & RF_SUB) || send->remote_sub) && (recv->flags & RF_SUB) &&
+        !s->sub_partner_ok(s, send, recv))
+        return;
+    simtime_t ts = send->post_time, tr = recv->post_time;
+    bool eager = send->size <= s->plat->eager_limit;
+    struct pair_times t;
+    bool deferred = time_pair(s, send, recv, &t);
+    simtime_t recv_done = t.recv_done, send_done = t.send_done;
     if (!deferred && (recv_done == SIMTIME_NEVER || send_done == SIMTIME_NEVER)) {
         overflowing_message(s, send, recv);
         return;
@@ -464,7 +481,7 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     send->flags |= RF_MATCHED;
     account_transfer(s, send, recv);
     if (deferred) {
-        match_deferred(s, send, recv, handshake);
+        match_deferred(s, send, recv, t.handshake);
         return;
     }
     if (s->recv_free) { /* the data are there at recv_done: then the receiver's CPU */
