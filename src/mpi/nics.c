@@ -75,8 +75,13 @@ static uint32_t heap_take(struct nic_heap *h) {
     return top;
 }
 
-/* Appends e to run r, whose room starts at first_cap entries. */
-static void run_append(struct nic_run *r, struct nic_entry e, size_t first_cap) {
+/* Appends the entry (at, order, id) to run r, whose room starts at
+ * first_cap entries. Its fields come in registers and are written in
+ * place: an entry built on the stack and passed whole was read back in
+ * other widths than it was written, which stalled every append (store
+ * forwarding, perf annotate). */
+static void run_append(struct nic_run *r, simtime_t at, uint64_t order, uint32_t id,
+                       size_t first_cap) {
     if (r->tail == r->cap) {
         if (r->head > 0 && r->head >= r->cap / 2) { /* slide the run down */
             memmove(r->e, r->e + r->head, sizeof *r->e * (r->tail - r->head));
@@ -87,9 +92,9 @@ static void run_append(struct nic_run *r, struct nic_entry e, size_t first_cap) 
             r->e = xrealloc_or_die(r->e, sizeof *r->e * r->cap);
         }
     }
-    r->e[r->tail++] = e;
-    r->last_at = e.at;
-    r->last_order = e.order;
+    r->e[r->tail++] = (struct nic_entry){at, order, id};
+    r->last_at = at;
+    r->last_order = order;
 }
 
 /* Whether e comes before run r's last entry (r is not empty). */
@@ -168,7 +173,7 @@ static void nic_heap_push(struct nic_heap *h, const struct xfer *x, uint32_t id)
     if (r) {
         bool was_empty = r->head == r->tail;
         int i = (int)(r - h->run);
-        run_append(r, e, 64);
+        run_append(r, e.at, e.order, id, 64);
         h->run_of_at[at_hint(e.at)] = (uint8_t)(i + 1);
         if (was_empty) tree_update(h, i);
     } else {
@@ -281,7 +286,7 @@ static void ejections_push(struct sim *s, const struct xfer *x, uint32_t id, sim
     }
     struct nic_entry e = {x->at, (uint64_t)(uint32_t)x->from << 32 | x->seq, id};
     bool in_order = l->head == l->tail || !before_last(&e, l); /* most: no entry read */
-    run_append(l, e, 8);                                       /* a node's: a few each window */
+    run_append(l, e.at, e.order, id, 8);                       /* a node's: a few each window */
     size_t i = l->tail - 1;
     if (!in_order) {
         while (i > l->head && entry_before(&e, &l->e[i - 1])) {
