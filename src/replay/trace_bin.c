@@ -64,6 +64,10 @@ static uint8_t *put_svarint(uint8_t *p, int64_t v) {
 }
 
 static bool get_uvarint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
+    if (*p < end && **p < 0x80) { /* one byte: most fields */
+        *v = *(*p)++;
+        return true;
+    }
     uint64_t x = 0;
     for (int shift = 0; shift < 64 && *p < end; shift += 7) {
         uint8_t b = *(*p)++;
@@ -369,8 +373,9 @@ static bool decode(const uint8_t **p, const uint8_t *end, struct trace_rec *r) {
     r->op = *(*p)++;
     if (!get_uvarint(p, end, &m) || m >> (F_COLL + 1)) return false;
     int64_t v[F_NEWCOMM + 1] = {0};
-    for (int f = F_SIZE; f <= F_NEWCOMM; f++) {
-        if (!(m >> f & 1)) continue;
+    /* the fields present, lowest first: a record has a few of the 13 */
+    for (uint64_t left = m & ((1u << (F_NEWCOMM + 1)) - 1); left; left &= left - 1) {
+        int f = __builtin_ctzll(left);
         if (f == F_FLOPS) {
             if (end - *p < 8) return false;
             memcpy(&r->flops, *p, 8);
