@@ -19,19 +19,24 @@
 #include "mpi/coll/coll.h"
 #include "mpi/sim_internal.h"
 
+/* 128 bytes, two cache lines (the pool's objects start on one): first what
+ * a step's completion touches (sched_notify), which the interfaces' window
+ * asks for ahead with the schedule's first line (nics.c, eject_prefetch). */
 struct sched {
+    simtime_t round_end; /* when the current round (so far) completes */
+    int32_t pending;
+    uint8_t posting;
+    uint8_t kind;         /* the collective (enum coll_kind) */
     struct request *req;  /* the collective's request */
     struct request *subs; /* this round's sends and receives */
     const struct coll_algo *algo;
     struct comm *comm;
     struct coll_args args;
     struct vcounts *vbuf; /* variable counts: the copy args.vsend / vrecv point into */
-    simtime_t round_end;  /* when the current round (so far) completes */
-    int32_t owner, round, pending;
+    int32_t owner, round;
     uint32_t tag;
-    uint8_t posting;
-    uint8_t kind; /* the collective (enum coll_kind) */
 };
+_Static_assert(sizeof(struct sched) <= 128, "a schedule takes two cache lines");
 
 /* A schedule's copy of its variable counts, on a list of the sim's so that a
  * run stopped before the schedule ends still frees it. */
@@ -168,9 +173,10 @@ void sched_drain(struct sim *s) {
 }
 
 void sched_notify(struct sim *s, struct sched *sc, simtime_t done) {
-    sc->pending--;
+    int32_t pending = --sc->pending; /* read back from memory with posting in one load, it
+                                        waited for the store (store forwarding) */
     sc->round_end = sim_max(sc->round_end, done);
-    if (sc->pending == 0 && !sc->posting) {
+    if (pending == 0 && !sc->posting) {
         if (s->nready == s->ready_cap) {
             s->ready_cap = s->ready_cap ? 2 * s->ready_cap : 256;
             s->ready = xrealloc_or_die(s->ready, sizeof *s->ready * s->ready_cap);
