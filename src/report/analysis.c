@@ -43,8 +43,8 @@ static void on_instant(void *ctx, int32_t rank, simtime_t t, enum sim_call call)
 }
 
 static void matrix_add(struct comm_matrix *mx, const struct sim_message *m) {
-    size_t cell =
-        (size_t)(m->from / mx->group_size) * (size_t)mx->groups + (size_t)(m->to / mx->group_size);
+    size_t cell = (size_t)divisor_apply(&mx->by_group, (uint32_t)m->from) * (size_t)mx->groups +
+                  divisor_apply(&mx->by_group, (uint32_t)m->to);
     mx->msgs[cell]++;
     mx->bytes[cell] += m->size;
 }
@@ -194,6 +194,7 @@ struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,
     int32_t n = sim_size(s);
     a->matrix.groups = n < MATRIX_GROUPS ? n : MATRIX_GROUPS;
     a->matrix.group_size = (n + a->matrix.groups - 1) / a->matrix.groups;
+    a->matrix.by_group = divisor_make((uint32_t)a->matrix.group_size);
     a->matrix.msgs = xcalloc((size_t)a->matrix.groups * (size_t)a->matrix.groups, sizeof(int64_t));
     a->matrix.bytes = xcalloc((size_t)a->matrix.groups * (size_t)a->matrix.groups, sizeof(int64_t));
     bool ok = true;

@@ -4,6 +4,7 @@
 #ifndef SIMPI_ANALYSIS_INTERNAL_H
 #define SIMPI_ANALYSIS_INTERNAL_H
 
+#include "core/divide.h"
 #include "report/analysis.h"
 #include "report/summary.h"
 
@@ -147,6 +148,7 @@ size_t chrome_unpack(struct chrome *c, const char *p, size_t len);
 #define MATRIX_GROUPS 64
 struct comm_matrix {
     int32_t groups, group_size;
+    struct divisor by_group; /* a rank's group: a division a message (two were 1% of a replay) */
     int64_t *msgs, *bytes;
 };
 void matrix_json(const struct comm_matrix *m, FILE *f);
