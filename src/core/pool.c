@@ -108,23 +108,10 @@ static void add_chunk(struct pool *p) {
     if (bytes * 2 <= MAX_CHUNK_BYTES) p->per_chunk *= 2;
 }
 
-/* Asks for the lines of the next free object: freed long before (a
- * request released at the end of its round, thousands of ranks ago), it
- * is likely a cache miss, which by the next pool_get has been served. */
-static inline void prefetch_next_free(const struct pool *p) {
-    if (p->free_list) cache_prefetch_object(p->free_list, p->obj_size);
-}
-
-void *pool_get_raw(struct pool *p) {
-    void *obj = p->free_list;
-    if (obj) {
-        p->free_list = *(void **)obj;
-        prefetch_next_free(p);
-    } else {
-        if (p->bump == p->bump_end) add_chunk(p);
-        obj = p->bump;
-        p->bump += p->obj_size;
-    }
+void *pool_get_fresh(struct pool *p) {
+    if (p->bump == p->bump_end) add_chunk(p);
+    void *obj = p->bump;
+    p->bump += p->obj_size;
     if (++p->live > p->peak) p->peak = p->live;
     return obj;
 }

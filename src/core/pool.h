@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/prefetch.h"
+
 struct pool {
     size_t obj_size;
     size_t per_chunk; /* objects in the next chunk (doubles up to a limit) */
@@ -20,8 +22,23 @@ struct pool {
 };
 
 void pool_init(struct pool *p, size_t obj_size, size_t per_chunk);
-void *pool_get(struct pool *p);     /* zero-filled */
-void *pool_get_raw(struct pool *p); /* contents undefined */
+void *pool_get(struct pool *p); /* zero-filled */
+/* An object never handed out yet (the free list is empty). */
+void *pool_get_fresh(struct pool *p);
+
+/* An object, its contents undefined: the last one put back, else a fresh
+ * one. Inline, as requests and records take one or more a message. It asks
+ * for the lines of the next free object: freed long before (a request
+ * released at the end of its round, thousands of ranks ago), it is likely
+ * a cache miss, which by the next get has been served. */
+static inline void *pool_get_raw(struct pool *p) {
+    void *obj = p->free_list;
+    if (!obj) return pool_get_fresh(p);
+    p->free_list = *(void **)obj;
+    if (p->free_list) cache_prefetch_object(p->free_list, p->obj_size);
+    if (++p->live > p->peak) p->peak = p->live;
+    return obj;
+}
 void pool_put(struct pool *p, void *obj);
 /* Whether obj is the start of an object of this pool (handed out or not):
  * for checking handles a program passes back. Cost: one test per chunk. */
