@@ -80,8 +80,8 @@ static uint32_t heap_take(struct nic_heap *h) {
  * place: an entry built on the stack and passed whole was read back in
  * other widths than it was written, which stalled every append (store
  * forwarding, perf annotate). */
-static void run_append(struct nic_run *r, simtime_t at, uint64_t order, uint32_t id,
-                       size_t first_cap) {
+static inline void run_append(struct nic_run *r, simtime_t at, uint64_t order, uint32_t id,
+                              size_t first_cap) {
     if (r->tail == r->cap) {
         if (r->head > 0 && r->head >= r->cap / 2) { /* slide the run down */
             memmove(r->e, r->e + r->head, sizeof *r->e * (r->tail - r->head));
@@ -232,7 +232,7 @@ static void arrived(struct sim *s, uint32_t id, simtime_t t) {
     if (s->xfers[id].recv) s->transfer_arrived(s, id);
 }
 
-static void eject(struct sim *s, uint32_t id) {
+static inline void eject(struct sim *s, uint32_t id) {
     const struct xfer *x = &s->xfers[id];
     int32_t node = sim_node(s, x->to);
     arrived(s, id, interfaces_eject(s->nics, node, s->eng.now, x->at, x->wire_in));
@@ -374,7 +374,8 @@ static void inject(struct sim *s, uint32_t id, int32_t from, simtime_t ready,
 
 /* The costs of a message of `size` between nodes a and b, on a flat
  * network the last size's again when it is the same. */
-static void costs_between(struct sim *s, int32_t a, int32_t b, int64_t size, struct nic_cost *c) {
+static inline void costs_between(struct sim *s, int32_t a, int32_t b, int64_t size,
+                                 struct nic_cost *c) {
     bool flat = a != b && topology_is_flat(&s->net->topo);
     if (flat && s->nic_costs.known && s->nic_costs.size == size) {
         *c = s->nic_costs.c;

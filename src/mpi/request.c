@@ -211,24 +211,10 @@ static void grow_transfers(struct sim *s) {
     s->xfer_cap = (uint32_t)cap;
 }
 
-/* Transfers: the data of a message in flight, under a contention model
- * or through the interfaces (struct xfer); index 0 is never used. Free
- * ids wait on a stack, the last freed taken first; a transfer freed long
- * before is likely a cache miss, so the one four turns ahead is asked for
- * (the stack knows it without touching the transfers). */
-
-uint32_t transfer_new(struct sim *s) {
-    uint32_t id;
-    if (s->xfer_nfree) {
-        id = s->xfer_stack[--s->xfer_nfree];
-        if (s->xfer_nfree >= 4)
-            cache_prefetch_object(&s->xfers[s->xfer_stack[s->xfer_nfree - 4]], sizeof *s->xfers);
-    } else {
-        if (s->nxfers + 1 >= s->xfer_cap) grow_transfers(s);
-        id = ++s->nxfers;
-    }
-    s->xfers[id] = (struct xfer){.arrival = SIMTIME_NEVER, .from = -1, .to = -1};
-    return id;
+/* Transfers (sim_internal.h's transfer_new): ids never used yet. */
+uint32_t transfer_fresh_id(struct sim *s) {
+    if (s->nxfers + 1 >= s->xfer_cap) grow_transfers(s);
+    return ++s->nxfers;
 }
 
 void transfer_free(struct sim *s, uint32_t id) {

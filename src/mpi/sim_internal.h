@@ -445,8 +445,28 @@ void membw_free(struct sim *s);
 void membw_start(struct sim *s, int32_t rank, simtime_t duration);
 /* At its wake: whether rank was computing a burst (then *begin: its start). */
 bool membw_end(struct sim *s, int32_t rank, simtime_t *begin);
-/* A new transfer (xfers[id]), and its end. */
-uint32_t transfer_new(struct sim *s);
+/* Transfers: the data of a message in flight, under a contention model
+ * or through the interfaces (struct xfer); index 0 is never used. Free
+ * ids wait on a stack, the last freed taken first; a transfer freed long
+ * before is likely a cache miss, so the one four turns ahead is asked for
+ * (the stack knows it without touching the transfers). Inline: an eager
+ * message between nodes takes one. */
+/* An id never used yet (none is free), the table grown if it must. */
+uint32_t transfer_fresh_id(struct sim *s);
+/* A new transfer (xfers[id]): its times unknown, its ranks -1. */
+static inline uint32_t transfer_new(struct sim *s) {
+    uint32_t id;
+    if (!s->xfer_nfree) {
+        id = transfer_fresh_id(s);
+    } else {
+        id = s->xfer_stack[--s->xfer_nfree];
+        if (s->xfer_nfree >= 4)
+            cache_prefetch_object(&s->xfers[s->xfer_stack[s->xfer_nfree - 4]], sizeof *s->xfers);
+    }
+    s->xfers[id] = (struct xfer){.arrival = SIMTIME_NEVER, .from = -1, .to = -1};
+    return id;
+}
+/* Its end: the id is free again. */
 void transfer_free(struct sim *s, uint32_t id);
 
 /* comm.c */
