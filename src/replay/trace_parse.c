@@ -418,8 +418,9 @@ static const struct op_name ops[] = {
     {"incomplete", 0, 0, 0, 0, FORM_INCOMPLETE},
 };
 
-/* An operation name packed into two little-endian words (names are at most
- * 16 bytes): the table compares these words, never the characters. */
+/* An operation name packed into two words, its bytes in memory order and
+ * zeros after them (names are at most 16 bytes): the table compares these
+ * words, never the characters. */
 struct packed_name {
     uint64_t w[2];
 };
@@ -427,13 +428,8 @@ struct packed_name {
 static bool pack_name(const char *s, int n, struct packed_name *k) {
     if (n < 1 || n > 16) return false;
     unsigned char b[16] = {0};
-    for (int i = 0; i < n; i++)
-        b[i] = (unsigned char)s[i];
-    k->w[0] = k->w[1] = 0;
-    for (int i = 0; i < 8; i++) {
-        k->w[0] |= (uint64_t)b[i] << (8 * i);
-        k->w[1] |= (uint64_t)b[8 + i] << (8 * i);
-    }
+    memcpy(b, s, (size_t)n);
+    memcpy(k->w, b, sizeof k->w);
     return true;
 }
 
