@@ -112,7 +112,6 @@ void *pool_get_fresh(struct pool *p) {
     if (p->bump == p->bump_end) add_chunk(p);
     void *obj = p->bump;
     p->bump += p->obj_size;
-    if (++p->live > p->peak) p->peak = p->live;
     return obj;
 }
 

@@ -23,7 +23,8 @@ struct pool {
 
 void pool_init(struct pool *p, size_t obj_size, size_t per_chunk);
 void *pool_get(struct pool *p); /* zero-filled */
-/* An object never handed out yet (the free list is empty). */
+/* An object never handed out yet (the free list is empty), not yet
+ * counted live: pool_get_raw's. */
 void *pool_get_fresh(struct pool *p);
 
 /* An object, its contents undefined: the last one put back, else a fresh
@@ -33,9 +34,12 @@ void *pool_get_fresh(struct pool *p);
  * a cache miss, which by the next get has been served. */
 static inline void *pool_get_raw(struct pool *p) {
     void *obj = p->free_list;
-    if (!obj) return pool_get_fresh(p);
-    p->free_list = *(void **)obj;
-    if (p->free_list) cache_prefetch_object(p->free_list, p->obj_size);
+    if (obj) {
+        p->free_list = *(void **)obj;
+        if (p->free_list) cache_prefetch_object(p->free_list, p->obj_size);
+    } else {
+        obj = pool_get_fresh(p);
+    }
     if (++p->live > p->peak) p->peak = p->live;
     return obj;
 }
