@@ -151,13 +151,19 @@ simtime_t nic_side_reserve(struct nic_side *side, simtime_t now, simtime_t ready
     return t;
 }
 
+/* A busy list's first room: three intervals fill a 64-byte block of
+ * malloc's (with its header), and hold a collective's copies ahead of the
+ * clock (one a round inside the node), so that most lists are allocated
+ * once; growing from one interval took three allocations a rank. */
+enum { BUSY_LIST_FIRST = 3 };
+
 simtime_t busy_list_reserve(struct busy_list **list, simtime_t now, simtime_t ready,
                             simtime_t len) {
     if (len <= 0) return ready;
     struct busy_list *l = *list;
     if (l) forget_past(l->busy, &l->n, now);
     if (!l || l->n == l->cap) { /* room for one more: the most a side holds is NIC_INTERVALS + 1 */
-        uint32_t cap = l ? 2 * l->cap : 1;
+        uint32_t cap = l ? 2 * l->cap : BUSY_LIST_FIRST;
         if (cap > NIC_INTERVALS + 1) cap = NIC_INTERVALS + 1;
         l = xrealloc_or_die(l, sizeof *l + sizeof l->busy[0] * cap);
         if (!*list) l->n = 0;
