@@ -164,6 +164,11 @@ void observe_test(struct sim *s, int32_t rank, const struct request *q) {
 }
 
 void observe_message(struct sim *s, const struct request *recv, simtime_t lsend, simtime_t precv) {
+    if (!s->obs->message) {
+        if (s->obs->message_pair)
+            s->obs->message_pair(s->obs->ctx, recv->peer, recv->owner, recv->size);
+        return;
+    }
     struct sim_message m = {.lsend = lsend,
                             .lrecv = recv->post_time,
                             .precv = precv,

@@ -563,6 +563,10 @@ struct sim_observer {
     /* An instant event: a non-blocking call posted at t. */
     void (*instant)(void *ctx, int32_t rank, simtime_t t, enum sim_call call);
     void (*message)(void *ctx, const struct sim_message *m);
+    /* Called instead where message is NULL: an observer that needs only
+     * who sent how many bytes to whom (a communication matrix) is spared
+     * the message's times, worked out for every message otherwise. */
+    void (*message_pair)(void *ctx, int32_t from, int32_t to, int64_t size);
     /* name: an interval entered at t; NULL: the innermost one left. */
     void (*interval)(void *ctx, int32_t rank, simtime_t t, const char *name);
     void (*finish)(void *ctx, int32_t rank, simtime_t t);

@@ -42,11 +42,11 @@ static void on_instant(void *ctx, int32_t rank, simtime_t t, enum sim_call call)
     if (a->otf2) chrome_instant(a->otf2, rank, t, call);
 }
 
-static void matrix_add(struct comm_matrix *mx, const struct sim_message *m) {
-    size_t cell = (size_t)divisor_apply(&mx->by_group, (uint32_t)m->from) * (size_t)mx->groups +
-                  divisor_apply(&mx->by_group, (uint32_t)m->to);
+static void matrix_add(struct comm_matrix *mx, int32_t from, int32_t to, int64_t size) {
+    size_t cell = (size_t)divisor_apply(&mx->by_group, (uint32_t)from) * (size_t)mx->groups +
+                  divisor_apply(&mx->by_group, (uint32_t)to);
     mx->msgs[cell]++;
-    mx->bytes[cell] += m->size;
+    mx->bytes[cell] += size;
 }
 
 void matrix_json(const struct comm_matrix *mx, FILE *f) {
@@ -61,13 +61,20 @@ void matrix_json(const struct comm_matrix *mx, FILE *f) {
     fputs("]}", f);
 }
 
+/* The outputs that draw messages (Paraver, Chrome, OTF2, the report's
+ * timeline) take each one whole; the matrix alone needs only its pair. */
 static void on_message(void *ctx, const struct sim_message *m) {
     struct analysis *a = ctx;
-    matrix_add(&a->matrix, m);
+    matrix_add(&a->matrix, m->from, m->to, m->size);
     if (a->pv) paraver_message(a->pv, m);
     if (a->chrome) chrome_message(a->chrome, m);
     if (a->otf2) chrome_message(a->otf2, m);
     if (a->tl) timeline_message(a->tl, m);
+}
+
+static void on_message_pair(void *ctx, int32_t from, int32_t to, int64_t size) {
+    struct analysis *a = ctx;
+    matrix_add(&a->matrix, from, to, size);
 }
 
 static void on_interval(void *ctx, int32_t rank, simtime_t t, const char *name) {
@@ -206,8 +213,16 @@ struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,
         analysis_free(a);
         return NULL;
     }
-    a->obs = (struct sim_observer){a,           on_period, on_instant, on_message,
-                                   on_interval, on_finish, on_pack,    on_unpack};
+    bool draws_messages = a->pv || a->chrome || a->otf2 || a->tl;
+    a->obs = (struct sim_observer){.ctx = a,
+                                   .period = on_period,
+                                   .instant = on_instant,
+                                   .message = draws_messages ? on_message : NULL,
+                                   .message_pair = on_message_pair,
+                                   .interval = on_interval,
+                                   .finish = on_finish,
+                                   .pack = on_pack,
+                                   .unpack = on_unpack};
     sim_set_observer(s, &a->obs);
     return a;
 }
