@@ -15,19 +15,24 @@
 
 #include "core/simtime.h"
 
-/* 32 bytes: a million-rank run keeps one per rank in the queue. */
+/* 32 bytes: a million-rank run keeps one per rank in the queue. The time
+ * and `order` are compared as one 128-bit number, then `seq`. */
 struct event {
-    simtime_t time;
-    uint64_t key;  /* tie-break: rank slot (high 32 bits) then per-rank sequence */
-    uint32_t kind; /* index of the handler */
-    uint32_t gen;  /* free for the handler (e.g. to drop stale wake-ups) */
+    simtime_t time; /* >= 0 */
+    uint64_t order; /* rank slot (high 32 bits), then kind (the handler's index) */
+    uint32_t seq;   /* the rank's sequence number: the last tie-break */
+    uint32_t gen;   /* free for the handler (e.g. to drop stale wake-ups) */
     void *arg;
 };
 
 /* The rank an event was scheduled for, -1 for none. */
 static inline int32_t event_rank(const struct event *ev, int32_t nranks) {
-    int32_t slot = (int32_t)(ev->key >> 32);
+    int32_t slot = (int32_t)(ev->order >> 32);
     return slot < nranks ? slot : -1;
+}
+
+static inline uint32_t event_kind(const struct event *ev) {
+    return (uint32_t)ev->order;
 }
 
 typedef void (*event_handler)(void *ctx, const struct event *ev);

@@ -80,7 +80,7 @@ void sim_rank_start(struct sim *s, int32_t rank) {
 static void warm_rank(void *ctx, const struct event *ev, int stage) {
     const struct sim *s = ctx;
     int32_t rank = event_rank(ev, s->nranks);
-    if (ev->kind != EV_WAKE || rank < 0) return;
+    if (event_kind(ev) != EV_WAKE || rank < 0) return;
     const struct srank *r = &s->ranks[rank];
     if (stage == 0)
         cache_prefetch_object(r, sizeof *r);
