@@ -108,6 +108,10 @@ static void add_chunk(struct pool *p) {
     if (bytes * 2 <= MAX_CHUNK_BYTES) p->per_chunk *= 2;
 }
 
+void pool_keep_freed_readable(struct pool *p) {
+    p->freed_readable = true;
+}
+
 void *pool_get_fresh(struct pool *p) {
     if (p->bump == p->bump_end) add_chunk(p);
     void *obj = p->bump;
@@ -130,6 +134,7 @@ void pool_put(struct pool *p, void *obj) {
     *(void **)obj = p->free_list;
     p->free_list = obj;
     p->live--;
+    if (!p->freed_readable) POOL_POISON((char *)obj + sizeof(void *), p->obj_size - sizeof(void *));
 }
 
 bool pool_owns(const struct pool *p, const void *obj) {
@@ -142,8 +147,10 @@ bool pool_owns(const struct pool *p, const void *obj) {
 }
 
 void pool_destroy(struct pool *p) {
-    for (size_t i = 0; i < p->nchunks; i++)
+    for (size_t i = 0; i < p->nchunks; i++) {
+        POOL_UNPOISON(p->chunks[i], p->chunk_bytes[i]);
         free(p->chunks[i]);
+    }
     free(p->chunks);
     free(p->chunk_bytes);
     memset(p, 0, sizeof *p);

@@ -10,6 +10,26 @@
 
 #include "core/prefetch.h"
 
+/* Sanitizer builds mark a pool's free objects unaddressable (all but the
+ * word linking the free list), so that AddressSanitizer reports a use of
+ * an object after it was given back, as it does for malloc's. */
+#if defined(SIMPI_POOL_CHECK) && defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SIMPI_POOL_POISON 1
+#endif
+#endif
+#if defined(SIMPI_POOL_CHECK) && defined(__SANITIZE_ADDRESS__)
+#define SIMPI_POOL_POISON 1
+#endif
+#ifdef SIMPI_POOL_POISON
+#include <sanitizer/asan_interface.h>
+#define POOL_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define POOL_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define POOL_POISON(p, n) ((void)(p), (void)(n))
+#define POOL_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 struct pool {
     size_t obj_size;
     size_t per_chunk; /* objects in the next chunk (doubles up to a limit) */
@@ -19,9 +39,14 @@ struct pool {
     size_t *chunk_bytes; /* each chunk's size */
     size_t nchunks, chunks_cap;
     size_t live, peak;
+    bool freed_readable; /* pool_keep_freed_readable */
 };
 
 void pool_init(struct pool *p, size_t obj_size, size_t per_chunk);
+/* Objects given back stay readable in sanitizer builds: a pool of handles
+ * that a program may pass back after freeing them, recognized by a mark
+ * written in the freed object. */
+void pool_keep_freed_readable(struct pool *p);
 void *pool_get(struct pool *p); /* zero-filled */
 /* An object never handed out yet (the free list is empty), not yet
  * counted live: pool_get_raw's. */
@@ -40,6 +65,7 @@ static inline void *pool_get_raw(struct pool *p) {
     } else {
         obj = pool_get_fresh(p);
     }
+    POOL_UNPOISON(obj, p->obj_size);
     if (++p->live > p->peak) p->peak = p->live;
     return obj;
 }

@@ -296,17 +296,22 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
         send->xfer = 0;
         if (send->flags & RF_BSEND) send->partner_time = recv_done;
     }
+    /* Resolving may free a request (its owner released it): what is read
+     * of the receive and the send after is read before. */
+    simtime_t recv_posted = recv->post_time;
+    int32_t receiver = recv->owner;
     request_resolve(s, recv, recv_done, ts);
     if (!send) return;
     simtime_t send_done = recv_done;
     if (eager) /* a synchronous send's acknowledgement */
         send_done = simtime_add(recv_done, network_control_cost(s->net, sim_node(s, send->owner),
-                                                                sim_node(s, recv->owner)));
+                                                                sim_node(s, receiver)));
+    bool remote = send->remote;
     if (!(send->flags & RF_RESOLVED))
-        request_resolve(s, send, send_done, recv->post_time);
+        request_resolve(s, send, send_done, recv_posted);
     else
         request_maybe_free(s, send);
-    if (send->remote) s->cross->settle(s, send);
+    if (remote) s->cross->settle(s, send); /* a stand-in: never released, so still here */
 }
 
 void pt2pt_transfer_done(void *ctx, void *arg) {

@@ -1,10 +1,33 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ranks: 4
  * MPI-4.0's MPI_Isendrecv and MPI_Isendrecv_replace around a ring (one
- * request completing with both halves, tested then waited), and the
- * communicator info calls (hints are ignored: the info is empty). */
+ * request completing with both halves, tested then waited), one whose
+ * receive completes long before its send, polled with MPI_Test until it
+ * completes (a test once finished the receive alone, and never saw the
+ * request complete), and the communicator info calls (hints are ignored:
+ * the info is empty). */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+/* Even ranks send 1 MiB (a rendezvous) to the next and receive 8 bytes
+ * from it, which it sends eagerly: their receive completes first. */
+static int uneven_polled(int me) {
+    enum { BIG = 1 << 20 };
+    char *big = calloc(BIG, 1), small[8] = {0};
+    int peer = me ^ 1, flag = 0;
+    long polls = 0;
+    MPI_Request q;
+    if (me % 2 == 0)
+        MPI_Isendrecv(big, BIG, MPI_CHAR, peer, 5, small, 8, MPI_CHAR, peer, 5, MPI_COMM_WORLD, &q);
+    else
+        MPI_Isendrecv(small, 8, MPI_CHAR, peer, 5, big, BIG, MPI_CHAR, peer, 5, MPI_COMM_WORLD, &q);
+    while (!flag && polls++ < 1000000)
+        MPI_Test(&q, &flag, MPI_STATUS_IGNORE);
+    if (!flag) printf("rank %d: the Isendrecv never completed under MPI_Test\n", me);
+    free(big);
+    return !flag;
+}
 
 int main(int argc, char **argv) {
     int me, n, errors = 0;
@@ -25,6 +48,7 @@ int main(int argc, char **argv) {
     MPI_Isendrecv_replace(out, 100, MPI_INT, right, 4, left, 4, MPI_COMM_WORLD, &q);
     MPI_Wait(&q, &st);
     errors += st.MPI_SOURCE != left || st.MPI_TAG != 4 || out[7] != 1000 * left + 7;
+    errors += uneven_polled(me);
 
     MPI_Comm dup;
     MPI_Info info;

@@ -16,7 +16,10 @@ static struct pool request_pool; /* MPI_Request wrappers */
 #define REQUEST_FREED 0x46524545u /* "FREE" */
 
 struct simpi_request *api_request_new(void) {
-    if (!request_pool.obj_size) pool_init(&request_pool, sizeof(struct simpi_request), 256);
+    if (!request_pool.obj_size) {
+        pool_init(&request_pool, sizeof(struct simpi_request), 256);
+        pool_keep_freed_readable(&request_pool); /* bad_request reads a freed one's mark */
+    }
     struct simpi_request *q = pool_get(&request_pool);
     q->magic = REQUEST_LIVE;
     q->rank = runtime_rank();
@@ -388,6 +391,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     if (rc != MPI_SUCCESS) API_RETURN(rc);
     struct request *both[2] = {r->companion->r, r->r};
     runtime_wait(both, 2, false);
+    r->companion->r = NULL; /* the wait finished (and freed) it: finish() waits no more */
     API_RETURN(finish("MPI_Sendrecv", r, status));
 }
 
@@ -473,9 +477,19 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
 
 int api_test_one(MPI_Request *request, int *flag, MPI_Status *status) {
     struct simpi_request *q = *request;
+    struct simpi_request *c = q && q->active ? q->companion : NULL; /* Isendrecv: its send */
+    if (c && c->r && q->r) { /* both complete, or neither is finished (and freed) */
+        struct request *both[2] = {q->r, c->r};
+        if (!sim_requests_ready(simpi_rt->sim, both, 2, false)) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+    }
     *flag = !q || !q->active || !q->r || sim_test(simpi_rt->sim, runtime_rank(), q->r);
-    if (*flag && q && q->companion && q->companion->r) /* Isendrecv: the send too */
-        *flag = sim_test(simpi_rt->sim, runtime_rank(), q->companion->r);
+    if (*flag && c && c->r) {
+        *flag = sim_test(simpi_rt->sim, runtime_rank(), c->r);
+        if (*flag) c->r = NULL; /* the test finished (and freed) it: finish() waits no more */
+    }
     if (*flag && (!q || !q->active)) api_empty_status(status);
     if (!*flag || !q || !q->active) return MPI_SUCCESS;
     if (!q->persistent) *request = MPI_REQUEST_NULL;
