@@ -49,6 +49,10 @@ int main(int argc, char **argv) {
     MPI_Wait(&q, &st);
     errors += st.MPI_SOURCE != left || st.MPI_TAG != 4 || out[7] != 1000 * left + 7;
     errors += uneven_polled(me);
+    /* freed at once: both halves still complete (its send was left
+     * outstanding, and reported as never completed) */
+    MPI_Isendrecv(out, 100, MPI_INT, right, 6, in, 100, MPI_INT, left, 6, MPI_COMM_WORLD, &q);
+    MPI_Request_free(&q);
 
     MPI_Comm dup;
     MPI_Info info;

@@ -806,6 +806,12 @@ int PMPI_Request_free(MPI_Request *request) {
     } else if (q && q->active && q->r) {
         runtime_wait(&q->r, 1, false); /* staged data are unpacked by the wrapper */
     }
+    if (q && q->companion) { /* an Isendrecv's send: waited for and freed with it */
+        struct simpi_request *c = q->companion;
+        q->companion = NULL;
+        if (c->active && c->r) runtime_wait(&c->r, 1, false);
+        api_request_free(c);
+    }
     if (q) api_request_free(q);
     *request = MPI_REQUEST_NULL;
     API_RETURN(MPI_SUCCESS);
