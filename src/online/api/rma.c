@@ -786,7 +786,7 @@ static void send_operation(struct window *w, struct win_member *me, const struct
     size_t blocks = sizeof *b * (size_t)h.nblocks, data = origin_data ? (size_t)h.tbytes : 0;
     size_t len = sizeof h + blocks + data + (size_t)h.cbytes;
     char *msg = xmalloc(len);
-    memcpy(msg + sizeof h, b, blocks);
+    if (blocks) memcpy(msg + sizeof h, b, blocks); /* a type of no block: b may be NULL */
     if (origin_data) dt_pack(c->otype, c->obuf, c->ocount, msg + sizeof h + blocks);
     if (h.cbytes) dt_pack(c->ttype, c->cbuf, 1, msg + sizeof h + blocks + data);
     land_send_owned(w, &h, msg, len);
