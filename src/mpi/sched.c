@@ -71,12 +71,6 @@ static void release_subs(struct sim *s, struct sched *sc) {
     }
 }
 
-/* Posts a round's steps. A step done at its post (an eager send: its
- * round counted it already) is let go at once rather than at the round's
- * end: matched, it is freed, and the round's next step takes its place in
- * the pool (in the cache); waiting in its receiver's unexpected queue, it
- * is freed at its match, as a step let go at the round's end is. The
- * round keeps the steps it waits for. */
 static void post_round(struct sim *s, struct sched *sc, const struct coll_op *ops, int n) {
     uint32_t ctx = sc->comm->ctx + 1;
     simtime_t at = sc->round_end; /* the previous round's end */
@@ -89,10 +83,6 @@ static void post_round(struct sim *s, struct sched *sc, const struct coll_op *op
                                   (int32_t)sc->tag, ops[i].size, SEND_STANDARD, sc, at, NULL)
                 : pt2pt_post_recv(s, sc->owner, sc->comm, ctx, ops[i].peer, (int32_t)sc->tag,
                                   ops[i].size, sc, at, NULL);
-        if (q->flags & RF_RESOLVED) {
-            let_go(s, q);
-            continue;
-        }
         q->onext = sc->subs;
         sc->subs = q;
     }
