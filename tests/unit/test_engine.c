@@ -230,6 +230,18 @@ static void test_pool(void) {
     void *b = pool_get(&p);
     CHECK(b == a[9]); /* reuses the last freed object */
     CHECK_EQ_INT(p.peak, 10);
+#ifdef SIMPI_POOL_POISON /* sanitizer builds: a free object is unaddressable past its link */
+    CHECK(__asan_address_is_poisoned((char *)a[8] + sizeof(void *)));
+    CHECK(!__asan_address_is_poisoned(a[8]));
+    CHECK(!__asan_address_is_poisoned((char *)b + 39)); /* handed out again: all of it */
+    struct pool kept;
+    pool_init(&kept, 40, 4);
+    pool_keep_freed_readable(&kept);
+    void *k = pool_get(&kept);
+    pool_put(&kept, k);
+    CHECK(!__asan_address_is_poisoned((char *)k + 39));
+    pool_destroy(&kept);
+#endif
     pool_destroy(&p);
 }
 
