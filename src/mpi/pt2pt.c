@@ -449,9 +449,16 @@ static bool time_pair(struct sim *s, const struct request *send, const struct re
 }
 
 /* Applies the protocol timing to a matched pair (see the file comment). */
+/* Whether two steps of collectives are known to belong to the same
+ * operation (with the same root) without the schedule's check: the case
+ * of nearly every match of a collective's messages. */
+static bool same_step_kind(const struct request *send, const struct request *recv) {
+    return send->coll == recv->coll && send->user_id == recv->user_id;
+}
+
 static void match(struct sim *s, struct request *send, struct request *recv) {
     if (((send->flags & RF_SUB) || send->remote_sub) && (recv->flags & RF_SUB) &&
-        !s->sub_partner_ok(s, send, recv))
+        !same_step_kind(send, recv) && !s->sub_partner_ok(s, send, recv))
         return;
     simtime_t ts = send->post_time, tr = recv->post_time;
     bool eager = send->size <= s->plat->eager_limit;
