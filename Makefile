@@ -23,9 +23,9 @@ deps-test:
 deps-bench:
 	./scripts/install-deps bench
 
+# the release build, guided by a profile of simpi's own runs (PGO=0: without)
 build:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON >/dev/null
-	cmake --build $(BUILD) -j $(JOBS)
+	./scripts/build-release $(BUILD) $(JOBS)
 
 build-asan:
 	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DSIMPI_SANITIZE=ON >/dev/null
