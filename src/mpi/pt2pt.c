@@ -515,8 +515,9 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
 
 /* Purges delivered buffered sends, then reserves room for `need` bytes. */
 static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
-    if (!s->ranks[rank].bsend) s->ranks[rank].bsend = xcalloc(1, sizeof *s->ranks[rank].bsend);
-    struct bsend_state *b = s->ranks[rank].bsend; /* capacity 0 until a buffer is attached */
+    struct rank_rare *rare = rank_rare(&s->ranks[rank]);
+    if (!rare->bsend) rare->bsend = xcalloc(1, sizeof *rare->bsend);
+    struct bsend_state *b = rare->bsend; /* capacity 0 until a buffer is attached */
     int64_t need = r->size + SIM_BSEND_OVERHEAD;
     int kept = 0;
     for (int i = 0; b && i < b->nheld; i++) {
@@ -597,7 +598,7 @@ struct request *sim_probe(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
 /* Unlinks q (after prev) from rank's unexpected queue, keeping the end of
  * the prefix already offered (while delivering) in it. */
 static void unexp_unlink(struct srank *me, struct request *prev, struct request *q) {
-    if (me->offered == q) me->offered = prev;
+    if (me->rare && me->rare->offered == q) me->rare->offered = prev;
     queue_unlink(&me->unexp_head, &me->unexp_tail, prev, q);
 }
 
@@ -634,8 +635,9 @@ static void unexp_insert(struct sim *s, struct srank *dr, struct request *r) {
     else
         dr->unexp_head = r;
     if (!r->qnext) dr->unexp_tail = r;
-    struct request *o = dr->offered; /* not offered: the prefix ends before it */
-    if (o && (t < o->visible || (t == o->visible && r->owner < o->owner))) dr->offered = prev;
+    /* not offered yet: the prefix offered ends before it */
+    struct request *o = dr->rare ? dr->rare->offered : NULL;
+    if (o && (t < o->visible || (t == o->visible && r->owner < o->owner))) dr->rare->offered = prev;
 }
 
 /* The first message of rank's unexpected queue that `want` matches: the
@@ -689,14 +691,14 @@ bool sim_iprobe(struct sim *s, int32_t rank, int32_t comm_id, int32_t source, in
  * first without contention. */
 
 static bool delivering(const struct srank *me) {
-    return me->nany > 0;
+    return me->rare && me->rare->nany > 0;
 }
 
 /* Takes r off the posted queue (it follows prev), counting a waiting
  * any-source receive out. */
 static void posted_unlink(struct srank *me, struct request *prev, struct request *r) {
     queue_unlink(&me->posted_head, &me->posted_tail, prev, r);
-    if (r->hold == HOLD_ANY) me->nany--;
+    if (r->hold == HOLD_ANY) me->rare->nany--;
     r->hold = HOLD_NONE;
 }
 
@@ -729,9 +731,10 @@ static bool offer(struct sim *s, struct srank *me, struct request *prev, struct 
  * again, in the order they were posted. */
 static void stop_delivering(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
-    me->deliver_gen++;
-    me->deliver_at = SIMTIME_NEVER;
-    me->offered = NULL;
+    struct rank_rare *rare = me->rare; /* it was delivering */
+    rare->deliver_gen++;
+    rare->deliver_at = SIMTIME_NEVER;
+    rare->offered = NULL;
     struct request *held = me->posted_head;
     me->posted_head = me->posted_tail = NULL;
     while (held) {
@@ -746,23 +749,24 @@ static void stop_delivering(struct sim *s, int32_t rank) {
  * its unexpected queue not arrived by now. */
 static void deliver_arm(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
-    struct request *q = me->offered ? me->offered->qnext : me->unexp_head;
+    struct rank_rare *rare = me->rare; /* it delivers */
+    struct request *q = rare->offered ? rare->offered->qnext : me->unexp_head;
     while (q && q->visible <= s->eng.now)
         q = q->qnext;
-    if (!q || q->visible == me->deliver_at) return;
-    me->deliver_at = q->visible;
-    engine_schedule(&s->eng, q->visible, rank, EV_ANY, ++me->deliver_gen, NULL);
+    if (!q || q->visible == rare->deliver_at) return;
+    rare->deliver_at = q->visible;
+    engine_schedule(&s->eng, q->visible, rank, EV_ANY, ++rare->deliver_gen, NULL);
 }
 
 /* Offers the messages arrived by now that were not offered yet, in the
  * order the rank sees them. */
 static void deliver_arrived(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
-    struct request *prev = me->offered, *q = prev ? prev->qnext : me->unexp_head, *next;
+    struct request *prev = me->rare->offered, *q = prev ? prev->qnext : me->unexp_head, *next;
     for (; q && q->visible <= s->eng.now && delivering(me); q = next) {
         next = q->qnext;
         if (!offer(s, me, prev, q)) prev = q;
-        me->offered = prev;
+        me->rare->offered = prev;
     }
     if (delivering(me))
         deliver_arm(s, rank);
@@ -774,8 +778,8 @@ void pt2pt_any_event(void *ctx, const struct event *ev) {
     struct sim *s = ctx;
     int32_t rank = event_rank(ev, s->nranks);
     struct srank *me = &s->ranks[rank];
-    if (ev->gen != me->deliver_gen) return; /* moved, or no longer delivering */
-    me->deliver_at = SIMTIME_NEVER;
+    if (!me->rare || ev->gen != me->rare->deliver_gen) return; /* moved, or not delivering */
+    me->rare->deliver_at = SIMTIME_NEVER;
     deliver_arrived(s, rank);
 }
 
@@ -797,10 +801,10 @@ static void recv_place(struct sim *s, struct request *r) {
         return;
     }
     queue_append(&me->posted_head, &me->posted_tail, r);
-    if (any && me->nany++ == 0) { /* starts delivering: what arrived has met it */
-        me->offered = NULL;
+    if (any && rank_rare(me)->nany++ == 0) { /* starts delivering: what arrived has met it */
+        me->rare->offered = NULL;
         for (struct request *e = me->unexp_head; e && e->visible <= s->eng.now; e = e->qnext)
-            me->offered = e;
+            me->rare->offered = e;
     }
     if (any) r->hold = HOLD_ANY;
     if (delivering(me)) deliver_arm(s, r->owner);
@@ -813,7 +817,7 @@ static void queued_for_delivery(struct sim *s, struct request *r) {
     if (!delivering(dr)) return;
     if (r->visible <= s->eng.now)
         deliver_arrived(s, r->peer);
-    else if (dr->deliver_at == SIMTIME_NEVER || r->visible < dr->deliver_at)
+    else if (dr->rare->deliver_at == SIMTIME_NEVER || r->visible < dr->rare->deliver_at)
         deliver_arm(s, r->peer);
 }
 
@@ -982,15 +986,15 @@ struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
 }
 
 void sim_buffer_attach(struct sim *s, int32_t rank, int64_t size) {
-    struct srank *r = &s->ranks[rank];
+    struct rank_rare *r = rank_rare(&s->ranks[rank]);
     if (!r->bsend) r->bsend = xcalloc(1, sizeof *r->bsend);
     r->bsend->capacity = size;
     if (s->rec) record_buffer(s, rank, size);
 }
 
 void sim_buffer_detach(struct sim *s, int32_t rank) {
-    struct srank *r = &s->ranks[rank];
-    if (r->bsend) r->bsend->capacity = 0;
+    const struct rank_rare *r = s->ranks[rank].rare;
+    if (r && r->bsend) r->bsend->capacity = 0;
     if (s->rec) record_buffer(s, rank, -1);
 }
 

@@ -154,6 +154,14 @@ void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t
     if (r->flags & RF_RELEASED) request_release(s, r);
 }
 
+struct rank_rare *rank_rare(struct srank *me) {
+    if (!me->rare) {
+        me->rare = xcalloc(1, sizeof *me->rare);
+        me->rare->deliver_at = SIMTIME_NEVER;
+    }
+    return me->rare;
+}
+
 struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user_id) {
     if (!s->ranks[rank].indexed) {
         for (struct request *q = s->ranks[rank].outstanding; q; q = q->onext)
@@ -165,7 +173,8 @@ struct request *sim_find_request(const struct sim *s, int32_t rank, int32_t user
 }
 
 int sim_last_index(const struct sim *s, int32_t rank) {
-    return s->ranks[rank].last_index;
+    const struct rank_rare *r = s->ranks[rank].rare;
+    return r ? r->last_index : 0;
 }
 
 struct request *wait_next(const struct srank *me, const struct request *q, uint32_t *seen) {

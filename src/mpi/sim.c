@@ -70,7 +70,6 @@ static void transfer_done(void *ctx, void *arg) {
 
 void sim_rank_start(struct sim *s, int32_t rank) {
     s->ranks[rank].wake_at = SIMTIME_NEVER;
-    s->ranks[rank].deliver_at = SIMTIME_NEVER;
     sim_wake_at(s, rank, s->njobs ? s->job_start[sim_job_of(s, rank)] : 0);
 }
 
@@ -153,10 +152,12 @@ void sim_destroy(struct sim *s) {
     if (!s) return;
     for (int32_t i = 0; i < s->nranks; i++) {
         if (!sim_local(s, i)) continue; /* another worker's: never set up here */
-        if (s->ranks[i].bsend) {
-            free(s->ranks[i].bsend->held);
-            free(s->ranks[i].bsend);
+        struct rank_rare *rare = s->ranks[i].rare;
+        if (rare && rare->bsend) {
+            free(rare->bsend->held);
+            free(rare->bsend);
         }
+        free(rare);
         free(s->ranks[i].copies);
     }
     conf_free(s->coll.selection);

@@ -203,37 +203,48 @@ struct bsend_state {
 
 enum rank_state { RS_READY, RS_COMPUTING, RS_WAITING, RS_FINISHED };
 
+/* What few ranks need (pt2pt.c): receives from any source, buffered
+ * sends, waits for any; made at a rank's first need (srank.rare). */
+struct rank_rare {
+    struct request *offered; /* while delivering: the last of the unexpected messages that
+                                met the receives already (they are a prefix), or NULL */
+    simtime_t deliver_at;    /* the next arrival's event: when it is due (SIMTIME_NEVER: none) */
+    uint32_t nany;           /* any-source receives waiting: messages meet the receives
+                                as they arrive (pt2pt.c) */
+    uint32_t deliver_gen;    /* the generation of its next arrival's event */
+    struct bsend_state *bsend;
+    int32_t last_index; /* the request a wait for any finished last (its id) */
+};
+
+/* 192 bytes, three cache lines (a table of them starts on a page), first
+ * what a partner's message reads and writes (its queues, whether it
+ * delivers, its received counts): one line. What few ranks need lies
+ * behind `rare`. */
 struct srank {
-    /* first, what a partner's message reads and writes (its queues, its
-     * received counts: the first 64 bytes): one cache line, or two, where
-     * they were three */
     struct request *posted_head, *posted_tail;
     struct request *unexp_head, *unexp_tail;
-    struct request *offered;     /* while delivering: the last of the unexpected messages that
-                                    met the receives already (they are a prefix), or NULL */
-    uint32_t nany;               /* any-source receives waiting: messages meet the receives
-                                    as they arrive (pt2pt.c) */
-    uint32_t deliver_gen;        /* the generation of its next arrival's event */
+    struct rank_rare *rare;      /* NULL until needed */
     struct rank_stats st;        /* its received counts first */
     struct request *outstanding; /* user-visible requests not yet released */
-    struct bsend_state *bsend;
-    struct busy_list *copies; /* its core's copies inside its node (pt2pt.c), once it has one */
+    struct busy_list *copies;    /* its core's copies inside its node (pt2pt.c), once it has one */
     simtime_t wait_start, wake_at;
+    simtime_t overlap_mark; /* computation total up to which overlap was credited */
     simtime_t wait_last;    /* a wait for all: the latest done time of its resolved requests */
     uint32_t wait_left;     /* and how many are not resolved (wait.c) */
-    simtime_t overlap_mark; /* computation total up to which overlap was credited */
-    simtime_t deliver_at;   /* the next arrival's event: when it is due (SIMTIME_NEVER: none) */
     uint32_t wake_gen;
     uint32_t nwaited;      /* requests in the current wait (RF_WAITED) */
     uint32_t noutstanding; /* requests in the outstanding list */
     uint32_t sends;        /* sends posted (request.seq) */
     uint32_t world_coll_seq;
-    int32_t last_index;
     uint8_t state, wait_any, wait_p2p;
     uint8_t indexed;  /* the outstanding requests are also in sim.ids (many of them, wait.c) */
     uint8_t dead;     /* its node crashed (fault.c): 1; 2 while the crash is taken */
     uint8_t tolerant; /* it returns errors rather than abort (sim_set_tolerant) */
 };
+_Static_assert(sizeof(struct srank) == 192, "a rank's state is three cache lines");
+
+/* A rank's rare state, made at its first use. */
+struct rank_rare *rank_rare(struct srank *me);
 
 /* Communicator handle table entry: (world rank, id) -> comm. */
 struct comm_handle {

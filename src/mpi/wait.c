@@ -119,7 +119,7 @@ void wait_complete(struct sim *s, int32_t rank) {
             all_coll = false;
             partner = sim_max(partner, q->partner_time);
         }
-        me->last_index = q->user_id;
+        if (me->wait_any) rank_rare(me)->last_index = q->user_id; /* MPI_Waitany's index */
         finish_request(s, link);
     }
     simtime_t dur = now - me->wait_start;
