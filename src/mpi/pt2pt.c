@@ -448,7 +448,6 @@ static bool time_pair(struct sim *s, const struct request *send, const struct re
     return deferred;
 }
 
-/* Applies the protocol timing to a matched pair (see the file comment). */
 /* Whether two steps of collectives are known to belong to the same
  * operation (with the same root) without the schedule's check: the case
  * of nearly every match of a collective's messages. */
@@ -456,6 +455,7 @@ static bool same_step_kind(const struct request *send, const struct request *rec
     return send->coll == recv->coll && send->user_id == recv->user_id;
 }
 
+/* Applies the protocol timing to a matched pair (see the file comment). */
 static void match(struct sim *s, struct request *send, struct request *recv) {
     if (((send->flags & RF_SUB) || send->remote_sub) && (recv->flags & RF_SUB) &&
         !same_step_kind(send, recv) && !s->sub_partner_ok(s, send, recv))
@@ -513,14 +513,20 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     if (remote) s->cross->settle(s, send); /* a stand-in: never released, so still here */
 }
 
-/* Purges delivered buffered sends, then reserves room for `need` bytes. */
-static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
+/* A rank's buffered sends, made at its first (capacity 0 until a buffer
+ * is attached). */
+static struct bsend_state *rank_bsend(struct sim *s, int32_t rank) {
     struct rank_rare *rare = rank_rare(&s->ranks[rank]);
     if (!rare->bsend) rare->bsend = xcalloc(1, sizeof *rare->bsend);
-    struct bsend_state *b = rare->bsend; /* capacity 0 until a buffer is attached */
+    return rare->bsend;
+}
+
+/* Purges delivered buffered sends, then reserves room for `need` bytes. */
+static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
+    struct bsend_state *b = rank_bsend(s, rank);
     int64_t need = r->size + SIM_BSEND_OVERHEAD;
     int kept = 0;
-    for (int i = 0; b && i < b->nheld; i++) {
+    for (int i = 0; i < b->nheld; i++) {
         struct request *h = b->held[i];
         if ((h->flags & RF_MATCHED) && h->partner_time <= s->eng.now) {
             b->used -= h->size + SIM_BSEND_OVERHEAD;
@@ -530,8 +536,8 @@ static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
             b->held[kept++] = h;
         }
     }
-    if (b) b->nheld = kept;
-    int64_t cap = b ? b->capacity : 0, used = b ? b->used : 0;
+    b->nheld = kept;
+    int64_t cap = b->capacity, used = b->used;
     if (cap - used < need) {
         char tb[48];
         sim_fail(s,
@@ -539,7 +545,7 @@ static bool bsend_reserve(struct sim *s, int32_t rank, struct request *r) {
                  "bytes to rank %d, but its attached buffer of %lld bytes has %lld bytes in "
                  "flight in %d undelivered messages (%lld free)",
                  units_format_time(s->eng.now, tb, sizeof tb), rank, (long long)r->size, r->peer,
-                 (long long)cap, (long long)used, b ? b->nheld : 0, (long long)(cap - used));
+                 (long long)cap, (long long)used, b->nheld, (long long)(cap - used));
         return false;
     }
     if (b->nheld == b->cap) {
@@ -986,9 +992,7 @@ struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
 }
 
 void sim_buffer_attach(struct sim *s, int32_t rank, int64_t size) {
-    struct rank_rare *r = rank_rare(&s->ranks[rank]);
-    if (!r->bsend) r->bsend = xcalloc(1, sizeof *r->bsend);
-    r->bsend->capacity = size;
+    rank_bsend(s, rank)->capacity = size;
     if (s->rec) record_buffer(s, rank, size);
 }
 
