@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Engine: a 4-ary min-heap of events keyed by (time, rank, kind, seq). */
+/* Engine: events keyed by (time, rank, kind, seq), in a 4-ary min-heap
+ * beside a lane of those scheduled in order. */
 #include "core/engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
+#include "core/error.h"
 #include "core/pool.h"
 #include "core/ranktable.h"
 
@@ -15,15 +18,72 @@
  * cache lines, where they straddled three (a heap of a million ranks'
  * events misses at every level it goes down). */
 #define HEAP_ALIGN 128
+
+/* The most events the heap and the lane had room for at once. */
+static void note_room(struct engine *e) {
+    if (e->cap + e->lane_cap > e->room_peak) e->room_peak = e->cap + e->lane_cap;
+}
+
+/* The queue's room, mappings of its own, given back to the system when
+ * they move: malloc keeps a freed block once its threshold for mapping
+ * has risen, 16 MB more at a million ranks when the heap grows late. */
+static void *room_map(size_t bytes) {
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) err_fatal("out of memory for the queue of events");
+    return p;
+}
+
+static void room_unmap(void *p, size_t bytes) {
+    if (p) munmap(p, bytes);
+}
+
+/* The bytes of the heap's room for cap events (heap[0] at HEAP_LEAD). */
+enum { HEAP_LEAD = HEAP_ALIGN - sizeof(struct event) }; /* heap[0] just before the boundary */
+static size_t heap_bytes(size_t cap) {
+    return cap ? HEAP_LEAD + sizeof(struct event) * cap : 0;
+}
+
 static void heap_room(struct engine *e, size_t cap) {
     _Static_assert(HEAP_ALIGN % sizeof(struct event) == 0, "events tile the alignment");
-    size_t lead = HEAP_ALIGN - sizeof(struct event); /* heap[0] just before the boundary */
-    size_t bytes = (lead + sizeof(struct event) * cap + HEAP_ALIGN - 1) / HEAP_ALIGN * HEAP_ALIGN;
-    char *mem = xrealloc_aligned(e->heap_mem, lead + sizeof *e->heap * e->size, bytes, HEAP_ALIGN);
+    char *mem = room_map(heap_bytes(cap)); /* on a page: heap[1] on a boundary */
+    if (e->heap_mem) memcpy(mem, e->heap_mem, heap_bytes(e->size));
+    room_unmap(e->heap_mem, heap_bytes(e->cap));
     e->heap_mem = mem;
-    e->heap = (struct event *)(mem + lead);
+    e->heap = (struct event *)(mem + HEAP_LEAD);
     e->cap = cap;
+    note_room(e);
 }
+
+/* --- the lane ---
+ * Most events are scheduled in order: a run's first (every rank's at time
+ * 0, in rank order), and the wake-ups of a round as the ranks' clocks
+ * advance. An event not before the lane's last waits at the lane's tail,
+ * and the next event is the lesser of the lane's head and the heap's root:
+ * the order of one heap of all (no two events have the same key), without
+ * the heap's descent through levels, which a million ranks' events make a
+ * cache miss each. */
+
+static struct event *lane_at(const struct engine *e, size_t i) {
+    return &e->lane[(e->lane_head + i) & (e->lane_cap - 1)];
+}
+
+/* Moves the lane's events to a ring of cap places, from its start. */
+static void lane_move(struct engine *e, size_t cap) {
+    struct event *lane = room_map(sizeof *lane * cap);
+    for (size_t i = 0; i < e->lane_n; i++)
+        lane[i] = *lane_at(e, i);
+    room_unmap(e->lane, sizeof *e->lane * e->lane_cap);
+    e->lane = lane;
+    e->lane_head = 0;
+    e->lane_cap = cap;
+    note_room(e);
+}
+
+/* A lane that grew large (a million ranks' first events) and is three
+ * quarters empty moves to a ring half as large, where its few events wait
+ * among the next ones for the heap's room: what comes later is rarely as
+ * many in order. */
+enum { LANE_KEPT = 1 << 16, LANE_FIRST = 1 << 10 };
 
 void engine_init(struct engine *e, int32_t nranks) {
     memset(e, 0, sizeof *e);
@@ -33,7 +93,8 @@ void engine_init(struct engine *e, int32_t nranks) {
 }
 
 void engine_destroy(struct engine *e) {
-    free(e->heap_mem);
+    room_unmap(e->heap_mem, heap_bytes(e->cap));
+    room_unmap(e->lane, sizeof *e->lane * e->lane_cap);
     ranktable_free(e->rank_seq, (size_t)e->nranks + 1, sizeof *e->rank_seq);
     memset(e, 0, sizeof *e);
 }
@@ -54,20 +115,29 @@ static inline bool before(const struct event *a, const struct event *b) {
     return x < y || (x == y && a->seq < b->seq);
 }
 
-void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind, uint32_t gen,
-                     void *arg) {
-    if (t < e->now) t = e->now;
+static void heap_push(struct engine *e, const struct event *ev) {
     if (e->size == e->cap) heap_room(e, 2 * e->cap);
-    uint32_t slot = rank >= 0 && rank < e->nranks ? (uint32_t)rank : (uint32_t)e->nranks;
-    struct event ev = {t, (uint64_t)slot << 32 | kind, e->rank_seq[slot]++, gen, arg};
     size_t i = e->size++;
     while (i > 0) {
         size_t parent = (i - 1) / 4;
-        if (!before(&ev, &e->heap[parent])) break;
+        if (!before(ev, &e->heap[parent])) break;
         e->heap[i] = e->heap[parent];
         i = parent;
     }
-    e->heap[i] = ev;
+    e->heap[i] = *ev;
+}
+
+void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind, uint32_t gen,
+                     void *arg) {
+    if (t < e->now) t = e->now;
+    uint32_t slot = rank >= 0 && rank < e->nranks ? (uint32_t)rank : (uint32_t)e->nranks;
+    struct event ev = {t, (uint64_t)slot << 32 | kind, e->rank_seq[slot]++, gen, arg};
+    if (e->lane_n && before(&ev, lane_at(e, e->lane_n - 1))) {
+        heap_push(e, &ev);
+        return;
+    }
+    if (e->lane_n == e->lane_cap) lane_move(e, e->lane_cap ? 2 * e->lane_cap : LANE_FIRST);
+    *lane_at(e, e->lane_n++) = ev;
 }
 
 static void pop_top(struct engine *e) {
@@ -84,6 +154,27 @@ static void pop_top(struct engine *e) {
         i = best;
     }
     e->heap[i] = last;
+}
+
+/* The next event, NULL if none. */
+static const struct event *next_event(const struct engine *e) {
+    if (!e->lane_n) return e->size ? &e->heap[0] : NULL;
+    const struct event *l = lane_at(e, 0);
+    return e->size && before(&e->heap[0], l) ? &e->heap[0] : l;
+}
+
+/* Takes the next event (there is one) out of the lane or the heap. */
+static struct event take_next(struct engine *e) {
+    struct event ev;
+    if (next_event(e) == &e->heap[0]) {
+        ev = e->heap[0];
+        pop_top(e);
+        return ev;
+    }
+    ev = *lane_at(e, 0);
+    e->lane_head = (e->lane_head + 1) & (e->lane_cap - 1);
+    if (--e->lane_n < e->lane_cap / 4 && e->lane_cap > LANE_KEPT) lane_move(e, e->lane_cap / 2);
+    return ev;
 }
 
 volatile sig_atomic_t engine_wall_expired;
@@ -114,31 +205,49 @@ bool engine_wall_limit(double seconds, void (*hook)(void)) {
            timer_settime(timer, 0, &when, NULL) == 0;
 }
 
-/* The next two events, while the current one runs: a rank's state was
- * last touched many ranks ago, so each of its loads is a cache miss unless
- * asked for ahead. The event after next (the least of the root's
- * children) gets the first stage (the rank's tables), the next event the
- * second (what those tables point to, read by then). */
-static void warm_next(struct engine *e) {
-    if (!e->size) return;
-    e->warm(e->warm_ctx, &e->heap[0], 1);
+/* The lesser of two events, either NULL. */
+static const struct event *lesser(const struct event *a, const struct event *b) {
+    if (!a) return b;
+    if (!b) return a;
+    return before(a, b) ? a : b;
+}
+
+/* The heap's event after its root (the least of the root's children). */
+static const struct event *heap_second(const struct engine *e) {
     size_t end = e->size < 5 ? e->size : 5, best = 1;
-    if (end <= 1) return;
+    if (end <= 1) return NULL;
     for (size_t k = 2; k < end; k++)
         if (before(&e->heap[k], &e->heap[best])) best = k;
-    e->warm(e->warm_ctx, &e->heap[best], 0);
+    return &e->heap[best];
+}
+
+/* The next two events, while the current one runs: a rank's state was
+ * last touched many ranks ago, so each of its loads is a cache miss unless
+ * asked for ahead. The event after next gets the first stage (the rank's
+ * tables), the next event the second (what those tables point to, read by
+ * then). */
+static void warm_next(struct engine *e) {
+    const struct event *first = next_event(e), *second;
+    if (!first) return;
+    const struct event *lane = e->lane_n ? lane_at(e, 0) : NULL;
+    if (first == lane)
+        second = lesser(e->lane_n > 1 ? lane_at(e, 1) : NULL, e->size ? &e->heap[0] : NULL);
+    else
+        second = lesser(lane, heap_second(e));
+    e->warm(e->warm_ctx, first, 1);
+    if (second) e->warm(e->warm_ctx, second, 0);
 }
 
 /* Runs the events before `end` (all of them: SIMTIME_NEVER). */
 static void run_before(struct engine *e, simtime_t end) {
     e->stop = false;
-    while (e->size > 0 && !e->stop && e->heap[0].time < end) {
-        if (engine_wall_expired || (e->limit && e->heap[0].time > e->limit)) {
+    const struct event *next;
+    while (!e->stop && (next = next_event(e)) && next->time < end) {
+        if (engine_wall_expired || (e->limit && next->time > e->limit)) {
             e->limited = engine_wall_expired ? ENGINE_WALL_LIMIT : ENGINE_TIME_LIMIT;
             return;
         }
-        struct event ev = e->heap[0];
-        pop_top(e);
+        struct event ev = take_next(e);
         if (e->warm) warm_next(e);
         e->now = e->last_event = ev.time;
         e->events_run++;
@@ -160,7 +269,8 @@ bool engine_run_until(struct engine *e, simtime_t end) {
 }
 
 simtime_t engine_next_time(const struct engine *e) {
-    return e->size ? e->heap[0].time : SIMTIME_NEVER;
+    const struct event *next = next_event(e);
+    return next ? next->time : SIMTIME_NEVER;
 }
 
 void engine_stop(struct engine *e) {

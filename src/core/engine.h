@@ -44,7 +44,13 @@ struct engine {
     struct event *heap; /* heap[1] on a 128-byte boundary (engine.c, heap_room) */
     void *heap_mem;     /* what holds it */
     size_t size, cap;
-    uint32_t *rank_seq; /* per-rank sequence counters */
+    /* Events scheduled in order (none before the last one there) wait in
+     * this ring instead of the heap: taken and put back in constant time
+     * (engine.c, "the lane") */
+    struct event *lane;
+    size_t lane_head, lane_n, lane_cap; /* lane_cap: 0 or a power of two */
+    size_t room_peak;                   /* the most events of room held at once */
+    uint32_t *rank_seq;                 /* per-rank sequence counters */
     int32_t nranks;
     event_handler handlers[ENGINE_MAX_KINDS];
     void *handler_ctx[ENGINE_MAX_KINDS];

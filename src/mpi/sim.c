@@ -371,7 +371,7 @@ void sim_memory_usage(const struct sim *s, struct sim_memory *m) {
                                                  sizeof *s->eng.rank_seq));
     m->requests_peak = (int64_t)(s->req_pool.peak * s->req_pool.obj_size);
     m->schedules_peak = (int64_t)(s->sched_pool.peak * s->sched_pool.obj_size);
-    m->events_peak = (int64_t)(s->eng.cap * sizeof(struct event));
+    m->events_peak = (int64_t)(s->eng.room_peak * sizeof(struct event));
 }
 
 int64_t sim_abandoned_requests(const struct sim *s) {

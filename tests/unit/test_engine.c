@@ -85,6 +85,119 @@ static void test_monotonic(void) {
     engine_destroy(&e);
 }
 
+/* The lane and the heap together: events scheduled in order (a run's
+ * first, then wake-ups that advance) mixed with events out of order, some
+ * scheduled while the run goes, come out in strictly increasing (time,
+ * rank, kind, sequence), every one of them. */
+struct lane_check {
+    struct engine *e;
+    uint64_t x;
+    int run, scheduled;
+    bool increasing;
+    simtime_t last_time;
+    uint64_t last_order;
+    uint32_t last_seq;
+};
+
+static void lane_event(void *ctx, const struct event *ev) {
+    struct lane_check *c = ctx;
+    if (c->run++)
+        c->increasing &=
+            ev->time > c->last_time ||
+            (ev->time == c->last_time &&
+             (ev->order > c->last_order || (ev->order == c->last_order && ev->seq > c->last_seq)));
+    c->last_time = ev->time;
+    c->last_order = ev->order;
+    c->last_seq = ev->seq;
+    if (c->scheduled >= 20000) return;
+    c->x = c->x * 6364136223846793005ull + 1442695040888963407ull;
+    int32_t rank = (int32_t)(c->x >> 60) % 8;
+    uint32_t kind = (uint32_t)(c->x >> 33) % 2;
+    simtime_t later = (simtime_t)(c->x >> 54) % 3 == 0 ? 0 : (simtime_t)(c->x >> 40) % 1000;
+    if (!later) { /* now: after this event, so its rank with the last kind */
+        rank = event_rank(ev, 8);
+        kind = 1;
+    }
+    engine_schedule(c->e, c->e->now + later, rank, kind, 0, NULL);
+    c->scheduled++;
+}
+
+static void test_lane(void) {
+    struct engine e;
+    engine_init(&e, 8);
+    struct lane_check c = {&e, 7, 0, 0, true, 0, 0, 0};
+    engine_register(&e, 0, lane_event, &c);
+    engine_register(&e, 1, lane_event, &c);
+    for (int r = 0; r < 8; r++) /* in order: the lane */
+        engine_schedule(&e, 0, r, 0, 0, NULL);
+    for (int i = 0; i < 3000; i++) { /* ascending runs and jumps back */
+        simtime_t t = (simtime_t)(i % 100) * 50 + (i / 100);
+        engine_schedule(&e, t, i % 8, (uint32_t)i % 2, 0, NULL);
+    }
+    c.scheduled = 3008;
+    CHECK(e.lane_n > 0 && e.size > 0); /* both in use */
+    engine_run(&e);
+    CHECK(c.increasing);
+    CHECK_EQ_INT(c.run, 20000);
+    CHECK_EQ_INT(engine_next_time(&e), SIMTIME_NEVER);
+    engine_destroy(&e);
+}
+
+/* The lane's ring grows while its events wrap round its end: they keep
+ * their order. */
+static int lane_seen[4000], nlane_seen;
+static void lane_record(void *ctx, const struct event *ev) {
+    (void)ctx;
+    lane_seen[nlane_seen++] = (int)(intptr_t)ev->arg;
+}
+
+static void test_lane_grows(void) {
+    struct engine e;
+    engine_init(&e, 2);
+    engine_register(&e, 0, lane_record, NULL);
+    nlane_seen = 0;
+    for (int i = 0; i < 1000; i++) /* 1,024 places */
+        engine_schedule(&e, i, i % 2, 0, 0, (void *)(intptr_t)i);
+    CHECK(engine_run_until(&e, 700)); /* the head at 700 */
+    for (int i = 1000; i < 4000; i++) /* wraps, then grows twice */
+        engine_schedule(&e, i, i % 2, 0, 0, (void *)(intptr_t)i);
+    CHECK(e.lane_cap == 4096 && e.size == 0);
+    engine_run(&e);
+    bool in_order = nlane_seen == 4000;
+    for (int i = 0; i < nlane_seen; i++)
+        in_order &= lane_seen[i] == i;
+    CHECK(in_order);
+    engine_destroy(&e);
+}
+
+/* A large lane mostly taken moves to smaller rings, its events in order. */
+static int64_t shrink_next;
+static bool shrink_in_order;
+static void lane_count(void *ctx, const struct event *ev) {
+    (void)ctx;
+    shrink_in_order &= (int64_t)(intptr_t)ev->arg == shrink_next++;
+}
+
+static void test_lane_shrinks(void) {
+    struct engine e;
+    engine_init(&e, 1);
+    engine_register(&e, 0, lane_count, NULL);
+    shrink_next = 0;
+    shrink_in_order = true;
+    for (int i = 0; i < 300000; i++) /* room for 2^19 */
+        engine_schedule(&e, i, 0, 0, 0, (void *)(intptr_t)i);
+    CHECK(e.lane_cap == 1 << 19);
+    CHECK(engine_run_until(&e, 250000)); /* 50,000 left: below 2^17 / 4 no more */
+    CHECK(e.lane_cap == 1 << 17);
+    for (int i = 300000; i < 400000; i++)
+        engine_schedule(&e, i, 0, 0, 0, (void *)(intptr_t)i);
+    engine_run(&e);
+    CHECK(shrink_in_order);
+    CHECK_EQ_INT(shrink_next, 400000);
+    CHECK_EQ_INT(e.room_peak, 1024 + (1 << 19)); /* the heap's first room and the lane's */
+    engine_destroy(&e);
+}
+
 /* Windows: the events before each window's end run, the clock then stands
  * at the end, and an event scheduled from outside at that time runs in
  * the next window, in the usual order. */
@@ -249,6 +362,9 @@ TEST_LIST(engine_tests) = {
     {"engine.order", test_order},
     {"engine.kind_order", test_kind_order},
     {"engine.monotonic", test_monotonic},
+    {"engine.lane", test_lane},
+    {"engine.lane_grows", test_lane_grows},
+    {"engine.lane_shrinks", test_lane_shrinks},
     {"engine.windows", test_windows},
     {"engine.workers_exchange", test_workers_exchange},
     {"engine.workers_killed", test_workers_killed},
