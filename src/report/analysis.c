@@ -45,8 +45,8 @@ static void on_instant(void *ctx, int32_t rank, simtime_t t, enum sim_call call)
 static void matrix_add(struct comm_matrix *mx, int32_t from, int32_t to, int64_t size) {
     size_t cell = (size_t)divisor_apply(&mx->by_group, (uint32_t)from) * (size_t)mx->groups +
                   divisor_apply(&mx->by_group, (uint32_t)to);
-    mx->msgs[cell]++;
-    mx->bytes[cell] += size;
+    mx->cell[cell].msgs++;
+    mx->cell[cell].bytes += size;
 }
 
 void matrix_json(const struct comm_matrix *mx, FILE *f) {
@@ -54,10 +54,10 @@ void matrix_json(const struct comm_matrix *mx, FILE *f) {
             mx->group_size);
     size_t cells = (size_t)mx->groups * (size_t)mx->groups;
     for (size_t i = 0; i < cells; i++)
-        fprintf(f, "%s%lld", i ? "," : "", (long long)mx->msgs[i]);
+        fprintf(f, "%s%lld", i ? "," : "", (long long)mx->cell[i].msgs);
     fputs("], \"bytes\": [", f);
     for (size_t i = 0; i < cells; i++)
-        fprintf(f, "%s%lld", i ? "," : "", (long long)mx->bytes[i]);
+        fprintf(f, "%s%lld", i ? "," : "", (long long)mx->cell[i].bytes);
     fputs("]}", f);
 }
 
@@ -108,8 +108,7 @@ static size_t on_pack(void *ctx, char **out) {
     struct analysis *a = ctx;
     struct blob b = {0};
     size_t cells = (size_t)a->matrix.groups * (size_t)a->matrix.groups;
-    blob_put(&b, a->matrix.msgs, sizeof *a->matrix.msgs * cells);
-    blob_put(&b, a->matrix.bytes, sizeof *a->matrix.bytes * cells);
+    blob_put(&b, a->matrix.cell, sizeof *a->matrix.cell * cells);
     intervals_pack(&a->iv, owns, a->sim, &b);
     if (a->tl) timeline_pack(a->tl, a->sim, owns, a->sim, &b);
     if (a->pv) paraver_pack(a->pv, &b);
@@ -122,16 +121,15 @@ static size_t on_pack(void *ctx, char **out) {
 static void on_unpack(void *ctx, const char *blob, size_t len) {
     struct analysis *a = ctx;
     size_t cells = (size_t)a->matrix.groups * (size_t)a->matrix.groups;
-    size_t part = sizeof(int64_t) * cells;
-    if (len < 2 * part) return;
+    size_t part = sizeof(struct matrix_cell) * cells;
+    if (len < part) return;
     for (size_t i = 0; i < cells; i++) {
-        int64_t m, b;
-        memcpy(&m, blob + i * sizeof m, sizeof m);
-        memcpy(&b, blob + part + i * sizeof b, sizeof b);
-        a->matrix.msgs[i] += m;
-        a->matrix.bytes[i] += b;
+        struct matrix_cell c;
+        memcpy(&c, blob + i * sizeof c, sizeof c);
+        a->matrix.cell[i].msgs += c.msgs;
+        a->matrix.cell[i].bytes += c.bytes;
     }
-    size_t at = 2 * part, got = intervals_unpack(&a->iv, blob + at, len - at);
+    size_t at = part, got = intervals_unpack(&a->iv, blob + at, len - at);
     at += got;
     if (got && a->tl) at += got = timeline_unpack(a->tl, blob + at, len - at);
     if (got && a->pv)
@@ -202,8 +200,8 @@ struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,
     a->matrix.groups = n < MATRIX_GROUPS ? n : MATRIX_GROUPS;
     a->matrix.group_size = (n + a->matrix.groups - 1) / a->matrix.groups;
     a->matrix.by_group = divisor_make((uint32_t)a->matrix.group_size);
-    a->matrix.msgs = xcalloc((size_t)a->matrix.groups * (size_t)a->matrix.groups, sizeof(int64_t));
-    a->matrix.bytes = xcalloc((size_t)a->matrix.groups * (size_t)a->matrix.groups, sizeof(int64_t));
+    a->matrix.cell =
+        xcalloc((size_t)a->matrix.groups * (size_t)a->matrix.groups, sizeof *a->matrix.cell);
     bool ok = true;
     if (o->paraver) ok = (a->pv = paraver_open(s, o->paraver, err)) != NULL;
     if (ok && o->chrome) ok = (a->chrome = chrome_open(s, o->chrome, o->command, err)) != NULL;
@@ -267,8 +265,7 @@ void analysis_free(struct analysis *a) {
     timeline_free(a->tl);
     intervals_free(&a->iv);
     phases_free(&a->phases);
-    free(a->matrix.msgs);
-    free(a->matrix.bytes);
+    free(a->matrix.cell);
     free(a);
 }
 

@@ -146,10 +146,14 @@ size_t chrome_unpack(struct chrome *c, const char *p, size_t len);
 /* Messages and bytes from rank to rank, ranks grouped into at most
  * MATRIX_GROUPS (a square of groups x groups cells). */
 #define MATRIX_GROUPS 64
+/* A cell's two counts side by side: a message adds to both, one line. */
+struct matrix_cell {
+    int64_t msgs, bytes;
+};
 struct comm_matrix {
     int32_t groups, group_size;
-    struct divisor by_group; /* a rank's group: a division a message (two were 1% of a replay) */
-    int64_t *msgs, *bytes;
+    struct divisor by_group;  /* a rank's group: a division a message (two were 1% of a replay) */
+    struct matrix_cell *cell; /* [groups * groups], by (sender's group, receiver's) */
 };
 void matrix_json(const struct comm_matrix *m, FILE *f);
 
