@@ -30,6 +30,7 @@ void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_
 #define SIMPI_ASM_SWITCH 1
 void simpi_ctx_swap(void **save_sp, void *load_sp);
 void simpi_ctx_start(void);
+void simpi_call_on_stack(void (*fn)(void *), void *arg, void *top);
 #else
 #include <ucontext.h>
 #endif
@@ -74,6 +75,30 @@ void ctx_init(struct ctx *c, void *stack, size_t size, ctx_entry entry, void *ar
 static void raw_switch(struct ctx *from, struct ctx *to) {
     simpi_ctx_swap(&from->sp, to->sp);
 }
+
+/* Below the saved stack pointer: the registers the switch pushed lie above
+ * it; the gap keeps clear of anything a signal frame or a red zone of the
+ * suspended side might still claim. */
+#define CALL_BELOW_GAP 512
+
+bool ctx_calls_below(void) {
+#ifndef SIMPI_ASAN
+    return true;
+#else
+    return false;
+#endif
+}
+
+void ctx_call_below(const struct ctx *below, void (*fn)(void *), void *arg) {
+#ifndef SIMPI_ASAN
+    if (below->sp) {
+        uintptr_t top = ((uintptr_t)below->sp - CALL_BELOW_GAP) & ~(uintptr_t)15;
+        simpi_call_on_stack(fn, arg, (void *)top);
+        return;
+    }
+#endif
+    fn(arg);
+}
 #else
 const char *ctx_implementation(void) {
     return "ucontext (fallback)";
@@ -103,6 +128,15 @@ void ctx_init(struct ctx *c, void *stack, size_t size, ctx_entry entry, void *ar
 static void raw_switch(struct ctx *from, struct ctx *to) {
     if (!from->fallback) from->fallback = xcalloc(1, sizeof(ucontext_t));
     swapcontext(from->fallback, to->fallback);
+}
+
+bool ctx_calls_below(void) {
+    return false;
+}
+
+void ctx_call_below(const struct ctx *below, void (*fn)(void *), void *arg) {
+    (void)below;
+    fn(arg);
 }
 #endif
 

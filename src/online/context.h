@@ -31,6 +31,15 @@ void ctx_entered(void);
 void ctx_switch(struct ctx *from, struct ctx *to);
 /* The name of the implementation in use ("x86-64 assembly", ...). */
 const char *ctx_implementation(void);
+/* Calls fn(arg) on the stack of `below`, a context switched away from (its
+ * saved stack pointer, less a gap), and returns here: the simulator's work
+ * of an MPI call runs on the scheduler's stack, which stays in the cache,
+ * instead of the deep frames it would write on the rank's own, cold at
+ * every call when ranks are many. fn must not switch contexts. A plain call
+ * where the switch is not hand-written or under AddressSanitizer. */
+void ctx_call_below(const struct ctx *below, void (*fn)(void *), void *arg);
+/* Whether ctx_call_below changes stacks in this build (else a plain call). */
+bool ctx_calls_below(void);
 
 /* Stacks for n contexts of `size` bytes each (rounded up to pages), from one
  * mapping committed lazily (a page costs memory once touched); a guard

@@ -43,5 +43,22 @@ simpi_ctx_start:
     blr x19
     brk #0
     .size simpi_ctx_start, .-simpi_ctx_start
+
+/*   void simpi_call_on_stack(void (*fn)(void *), void *arg, void *top)
+ * Calls fn(arg) with the stack pointer at top (16-byte aligned), then
+ * returns on the caller's stack, kept in x29 meanwhile. */
+    .globl simpi_call_on_stack
+    .type simpi_call_on_stack, %function
+simpi_call_on_stack:
+    stp x29, x30, [sp, #-16]!
+    mov x29, sp
+    mov sp, x2
+    mov x3, x0
+    mov x0, x1
+    blr x3
+    mov sp, x29
+    ldp x29, x30, [sp], #16
+    ret
+    .size simpi_call_on_stack, .-simpi_call_on_stack
 #endif
     .section .note.GNU-stack,"",%progbits

@@ -40,5 +40,29 @@ simpi_ctx_start:
     callq *%r13
     ud2
     .size simpi_ctx_start, .-simpi_ctx_start
+
+/*   void simpi_call_on_stack(void (*fn)(void *), void *arg, void *top)
+ * Calls fn(arg) with the stack pointer at top (16-byte aligned), then
+ * returns on the caller's stack, kept in rbp meanwhile. */
+    .globl simpi_call_on_stack
+    .type simpi_call_on_stack, @function
+simpi_call_on_stack:
+    .cfi_startproc
+    pushq %rbp
+    .cfi_def_cfa_offset 16
+    .cfi_offset %rbp, -16
+    movq %rsp, %rbp
+    .cfi_def_cfa_register %rbp
+    movq %rdx, %rsp
+    movq %rdi, %rax
+    movq %rsi, %rdi
+    callq *%rax
+    movq %rbp, %rsp
+    .cfi_def_cfa_register %rsp
+    popq %rbp
+    .cfi_def_cfa_offset 8
+    ret
+    .cfi_endproc
+    .size simpi_call_on_stack, .-simpi_call_on_stack
 #endif
     .section .note.GNU-stack,"",@progbits

@@ -102,6 +102,15 @@ void runtime_set_thread_call(int32_t rank, struct thread_call *c) {
 
 void runtime_block(void) {
     struct runtime *rt = simpi_rt;
+    /* from the scheduler's stack only a rank that ended (an abort) may go:
+     * its frames there are overwritten, and it never resumes */
+    if (rt->aside && !rt->ranks[rt->current].done) {
+        fprintf(stderr,
+                "simpi: internal error: rank %d would wait inside the simulator's work "
+                "on the scheduler's stack\n",
+                rt->current);
+        abort();
+    }
     ctx_switch(&rt->ranks[rt->current].ctx, &rt->scheduler);
 }
 
@@ -158,13 +167,38 @@ void runtime_leave(void) {
     if (me->thread_call) thread_call_leave(me->thread_call);
 }
 
+void runtime_aside(void (*fn)(void *), void *arg) {
+    struct runtime *rt = simpi_rt;
+    if (!rt || rt->aside || rt->current < 0 || rt->ranks[rt->current].thread_call ||
+        !pthread_equal(pthread_self(), rt->main_thread)) {
+        fn(arg);
+        return;
+    }
+    rt->aside = true;
+    ctx_call_below(&rt->scheduler, fn, arg);
+    rt->aside = false;
+}
+
+struct wait_args {
+    struct request **reqs;
+    int n;
+    bool any, done;
+};
+
+static void wait_aside(void *p) {
+    struct wait_args *a = p;
+    a->done = sim_wait(simpi_rt->sim, simpi_rt->current, a->reqs, a->n, a->any);
+}
+
 void runtime_wait(struct request **reqs, int n, bool any) {
     struct runtime *rt = simpi_rt;
     struct thread_call *call = rt->ranks[rt->current].thread_call;
     /* MPI_THREAD_MULTIPLE: a thread's call waits aside, the rank goes on */
     if (call && reqs && rt->thread_provided >= MPI_THREAD_MULTIPLE)
         thread_call_wait(call, reqs, n, any);
-    if (!sim_wait(rt->sim, rt->current, reqs, n, any)) runtime_block();
+    struct wait_args a = {reqs, n, any, false};
+    runtime_aside(wait_aside, &a);
+    if (!a.done) runtime_block();
 }
 
 void runtime_call_sets_aside(int32_t rank) {
@@ -338,6 +372,7 @@ static void resume(void *ctx, int32_t rank) {
     errno = o->saved_errno; /* errno is per rank too */
     rt->switches++;
     ctx_switch(&rt->scheduler, &o->ctx);
+    rt->aside = false; /* a rank that ended inside its call's work switched from there */
     o->saved_errno = errno;
     omp_state_leave(rank);
     libc_state_leave(rank);

@@ -43,6 +43,7 @@ struct runtime {
     struct network net;
     struct stacks stacks;
     struct ctx scheduler;
+    bool aside; /* the running rank's call works on the scheduler's stack (runtime_aside) */
     struct orank *ranks;
     int32_t n, current;
     int argc;
@@ -117,6 +118,11 @@ void runtime_leave(void);
 void runtime_block(void);
 /* Waits (blocking the rank as needed) for n requests, or any one of them. */
 void runtime_wait(struct request **reqs, int n, bool any);
+/* Runs fn(arg), the simulator's part of the current rank's MPI call (which
+ * never blocks), on the scheduler's stack when the rank's own context runs
+ * on the main thread (ctx_call_below: its frames stay in the cache, and
+ * off the rank's stack); else in place. */
+void runtime_aside(void (*fn)(void *), void *arg);
 int32_t runtime_rank(void);
 /* True while a rank's code runs (not simpi's scheduler, not a forked child). */
 bool runtime_in_rank(void);

@@ -88,8 +88,55 @@ static void test_stacks(void) {
     CHECK(!stacks_guards_affordable(1000000));
 }
 
+/* ctx_call_below: a context calls a function on the stack of the one it
+ * switched from (its frames there, below that one's saved stack pointer,
+ * not on its own stack), gets its result, and goes on on its own stack. */
+static struct ctx below_main, below_worker;
+static struct stacks below_stacks;
+static uintptr_t below_frame, worker_frame_before, worker_frame_after;
+static int below_result;
+
+static void on_below(void *p) {
+    int local = *(int *)p;
+    below_frame = (uintptr_t)&local;
+    *(int *)p = local * 3;
+}
+
+static void below_entry(void *p) {
+    ctx_entered();
+    (void)p;
+    int v = 14;
+    worker_frame_before = (uintptr_t)&v;
+    ctx_call_below(&below_main, on_below, &v);
+    below_result = v;
+    int w = 0;
+    worker_frame_after = (uintptr_t)&w;
+    ctx_switch(&below_worker, &below_main);
+}
+
+static void test_call_below(void) {
+    CHECK(stacks_alloc(&below_stacks, 1, 64 * 1024, true));
+    char *lo = stacks_at(&below_stacks, 0), *hi = lo + below_stacks.size;
+    ctx_init(&below_worker, lo, below_stacks.size, below_entry, NULL);
+    below_frame = 0;
+    ctx_switch(&below_main, &below_worker);
+    CHECK_EQ_INT(below_result, 42);
+    uintptr_t main_sp = (uintptr_t)below_main.sp;
+    bool in_worker = below_frame >= (uintptr_t)lo && below_frame < (uintptr_t)hi;
+    CHECK(worker_frame_before >= (uintptr_t)lo && worker_frame_before < (uintptr_t)hi);
+    CHECK(worker_frame_after >= (uintptr_t)lo && worker_frame_after < (uintptr_t)hi);
+    if (ctx_calls_below()) {
+        CHECK(!in_worker);                                            /* on the main stack, */
+        CHECK(below_frame < main_sp && below_frame > main_sp - 4096); /* just below its sp */
+    } else {
+        CHECK(in_worker); /* a plain call */
+    }
+    stacks_free(&below_stacks);
+}
+
 TEST_LIST(context_tests) = {
     {"context.switching", test_switching},
+    {"context.call_below", test_call_below},
     {"context.stacks", test_stacks},
     TEST_END,
 };

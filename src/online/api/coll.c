@@ -135,6 +135,37 @@ void api_unstage(struct stage *st) {
     spare_stages = st;
 }
 
+/* coll_data_arrive, then sim_icoll_v, on the scheduler's stack
+ * (runtime_aside). */
+struct arrive_args {
+    uint32_t context, seq;
+    int32_t n, me;
+    struct coll_call *c;
+    int rc;
+};
+
+static void arrive_aside(void *p) {
+    struct arrive_args *a = p;
+    a->rc = coll_data_arrive(a->context, a->seq, a->n, a->me, a->c);
+}
+
+struct icoll_args {
+    int32_t me;
+    MPI_Comm comm;
+    enum coll_kind timing;
+    int64_t wire_bytes;
+    int root;
+    const struct sched_counts *counts;
+    bool nonblocking;
+    struct request *out;
+};
+
+static void icoll_aside(void *p) {
+    struct icoll_args *a = p;
+    a->out = sim_icoll_v(simpi_rt->sim, a->me, a->comm, a->timing, a->wire_bytes, a->root, -1,
+                         a->counts, a->nonblocking);
+}
+
 /* Starts one collective: deposits the data, starts the schedule. With
  * request == NULL, waits for it (a blocking call). */
 static int run_v(const char *func, MPI_Comm comm, struct coll_call *c, enum coll_kind timing,
@@ -159,7 +190,10 @@ static int run_v(const char *func, MPI_Comm comm, struct coll_call *c, enum coll
     c->owner = me;
     c->comm = comm;
     c->func = func;
-    int rc = coll_data_arrive(sim_comm_context(s, me, comm), seq, n, sim_comm_rank(s, me, comm), c);
+    struct arrive_args ar = {sim_comm_context(s, me, comm), seq, n,
+                             sim_comm_rank(s, me, comm),    c,   0};
+    runtime_aside(arrive_aside, &ar);
+    int rc = ar.rc;
     if (rc == MPI_ERR_OP && !coll_data_error()[0]) {
         api_unstage(st);
         return api_error(func, rc, "operation %d is not defined on datatype %d", c->op, c->type);
@@ -168,8 +202,9 @@ static int run_v(const char *func, MPI_Comm comm, struct coll_call *c, enum coll
         api_unstage(st);
         return api_error(func, rc, "%s", coll_data_error());
     }
-    struct request *q =
-        sim_icoll_v(s, me, comm, timing, wire_bytes, c->root, -1, counts, request != NULL);
+    struct icoll_args a = {me, comm, timing, wire_bytes, c->root, counts, request != NULL, NULL};
+    runtime_aside(icoll_aside, &a);
+    struct request *q = a.out;
     if (request) {
         struct simpi_request *w = api_request_new();
         w->r = q;

@@ -164,6 +164,27 @@ void api_check_hooks(void) {
     if (api_check_level() >= 2) sim_deliver_hook = sig_deliver;
 }
 
+/* sim_isend_buf and sim_irecv_buf on the scheduler's stack (runtime_aside). */
+struct post_args {
+    struct simpi_request *q;
+    MPI_Comm comm;
+    int peer, tag;
+    int64_t bytes;
+    enum send_mode mode;
+    const void *buf;
+};
+
+static void isend_aside(void *p) {
+    struct post_args *a = p;
+    a->q->r = sim_isend_buf(simpi_rt->sim, runtime_rank(), a->comm, a->peer, a->tag, a->bytes,
+                            a->mode, a->buf);
+}
+
+static void irecv_aside(void *p) {
+    struct post_args *a = p;
+    a->q->r = sim_irecv_buf(simpi_rt->sim, runtime_rank(), a->comm, a->peer, a->tag, &a->q->tgt);
+}
+
 static void post_send(struct simpi_request *q, const void *buf, int count, MPI_Datatype type,
                       int dest, int tag, MPI_Comm comm, enum send_mode mode) {
     q->type_size = dt_size(type);
@@ -182,9 +203,10 @@ static void post_send(struct simpi_request *q, const void *buf, int count, MPI_D
         sending_sig = type_signature(type);
         sending_delivered = false;
     }
-    if (dest != MPI_PROC_NULL)
-        q->r = sim_isend_buf(simpi_rt->sim, runtime_rank(), comm, dest, tag, bytes, mode,
-                             packed ? packed : buf);
+    if (dest != MPI_PROC_NULL) {
+        struct post_args a = {q, comm, dest, tag, bytes, mode, packed ? packed : buf};
+        runtime_aside(isend_aside, &a);
+    }
     if (packed && q->r && sim_send_borrows(simpi_rt->sim, bytes, (enum send_mode)mode))
         q->send_packed = packed; /* read when delivered: freed with the request */
     else
@@ -221,8 +243,10 @@ static void prepare_recv(struct simpi_request *q, void *buf, int count, MPI_Data
 static void post_recv(struct simpi_request *q, void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm) {
     prepare_recv(q, buf, count, type);
-    if (source != MPI_PROC_NULL)
-        q->r = sim_irecv_buf(simpi_rt->sim, runtime_rank(), comm, source, tag, &q->tgt);
+    if (source != MPI_PROC_NULL) {
+        struct post_args a = {q, comm, source, tag, 0, SEND_STANDARD, NULL};
+        runtime_aside(irecv_aside, &a);
+    }
 }
 
 static int start_send(const char *func, const void *buf, int count, MPI_Datatype type, int dest,
