@@ -499,6 +499,23 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
     API_RETURN(finish("MPI_Waitany", q, status));
 }
 
+/* sim_test on the scheduler's stack (runtime_aside). */
+struct test_args {
+    struct request *r;
+    bool done;
+};
+
+static void test_aside(void *p) {
+    struct test_args *a = p;
+    a->done = sim_test(simpi_rt->sim, runtime_rank(), a->r);
+}
+
+static bool test_request(struct request *r) {
+    struct test_args a = {r, false};
+    runtime_aside(test_aside, &a);
+    return a.done;
+}
+
 int api_test_one(MPI_Request *request, int *flag, MPI_Status *status) {
     struct simpi_request *q = *request;
     struct simpi_request *c = q && q->active ? q->companion : NULL; /* Isendrecv: its send */
@@ -509,9 +526,9 @@ int api_test_one(MPI_Request *request, int *flag, MPI_Status *status) {
             return MPI_SUCCESS;
         }
     }
-    *flag = !q || !q->active || !q->r || sim_test(simpi_rt->sim, runtime_rank(), q->r);
+    *flag = !q || !q->active || !q->r || test_request(q->r);
     if (*flag && c && c->r) {
-        *flag = sim_test(simpi_rt->sim, runtime_rank(), c->r);
+        *flag = test_request(c->r);
         if (*flag) c->r = NULL; /* the test finished (and freed) it: finish() waits no more */
     }
     if (*flag && (!q || !q->active)) api_empty_status(status);
