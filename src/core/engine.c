@@ -163,10 +163,11 @@ static const struct event *next_event(const struct engine *e) {
     return e->size && before(&e->heap[0], l) ? &e->heap[0] : l;
 }
 
-/* Takes the next event (there is one) out of the lane or the heap. */
-static struct event take_next(struct engine *e) {
+/* Takes the next event, `next` (next_event's answer), out of the lane or
+ * the heap. */
+static struct event take_next(struct engine *e, const struct event *next) {
     struct event ev;
-    if (next_event(e) == &e->heap[0]) {
+    if (next == &e->heap[0]) {
         ev = e->heap[0];
         pop_top(e);
         return ev;
@@ -247,7 +248,7 @@ static void run_before(struct engine *e, simtime_t end) {
             e->limited = engine_wall_expired ? ENGINE_WALL_LIMIT : ENGINE_TIME_LIMIT;
             return;
         }
-        struct event ev = take_next(e);
+        struct event ev = take_next(e, next);
         if (e->warm) warm_next(e);
         e->now = e->last_event = ev.time;
         e->events_run++;
