@@ -24,6 +24,7 @@
 void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
 void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old,
                                      size_t *size_old);
+void __asan_unpoison_memory_region(const volatile void *addr, size_t size);
 #endif
 
 #if (defined(__x86_64__) || defined(__aarch64__)) && !defined(SIMPI_FORCE_UCONTEXT)
@@ -204,6 +205,11 @@ bool stacks_alloc(struct stacks *st, int64_t n, size_t size, bool guards) {
     void *m = mmap(NULL, st->total, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) return false;
+#ifdef SIMPI_ASAN
+    /* a mapping at the place of freed stacks: their contexts that never
+     * returned left their frames' red zones poisoned there */
+    __asan_unpoison_memory_region(m, st->total);
+#endif
     st->base = m;
     for (int64_t i = 0; guards && i < n; i++)
         if (mprotect(st->base + (size_t)i * st->stride, st->guard, PROT_NONE) != 0) {
