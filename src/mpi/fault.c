@@ -76,6 +76,13 @@ static bool survivors_tolerate(const struct sim *s) {
     return true;
 }
 
+/* Whether a rank is still running: neither dead nor finished. */
+static bool any_rank_running(const struct sim *s) {
+    for (int32_t i = 0; i < s->nranks; i++)
+        if (!s->ranks[i].dead && s->ranks[i].state != RS_FINISHED) return true;
+    return false;
+}
+
 static void crash(struct sim *s, const struct fault_event *e) {
     char tb[48];
     int32_t victims = 0;
@@ -86,12 +93,18 @@ static void crash(struct sim *s, const struct fault_event *e) {
     if (!victims) return;
     for (int32_t i = 0; i < s->nranks; i++) /* first, so that the test below leaves them out */
         if (sim_node(s, i) == e->a && s->ranks[i].state != RS_FINISHED) s->ranks[i].dead = 2;
-    if (!s->plat->ulfm && !survivors_tolerate(s)) {
+    /* a crash that leaves no rank running ends the job unfinished, whatever
+     * the survivors would tolerate: a failed run, never a completed one
+     * whose time is the crash's */
+    bool none_left = !any_rank_running(s);
+    if (none_left || (!s->plat->ulfm && !survivors_tolerate(s))) {
         sim_fail_status(s, SIM_FAULT,
-                        "node %lld crashed at virtual time %s (faults[%d]) and the job was "
-                        "aborted, as mpirun aborts it when a process dies (MPI_ERRORS_ARE_FATAL); "
-                        "the figures below are partial\nranks of node %lld when it crashed:",
+                        "node %lld crashed at virtual time %s (faults[%d]) and %s; the figures "
+                        "below are partial\nranks of node %lld when it crashed:",
                         (long long)e->a, units_format_time(e->at, tb, sizeof tb), e->entry,
+                        none_left ? "no rank of the job was left running: the job did not complete"
+                                  : "the job was aborted, as mpirun aborts it when a process dies "
+                                    "(MPI_ERRORS_ARE_FATAL)",
                         (long long)e->a);
         for (int32_t i = 0; i < s->nranks; i++)
             if (sim_node(s, i) == e->a) describe_victim(s, i);

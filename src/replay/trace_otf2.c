@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "core/pool.h"
+#include "core/simtime.h"
 
 #define NO_REF UINT32_MAX
 #define OP_DROPPED 255 /* a record taken back (a receive cancelled unmatched) */
@@ -108,6 +109,7 @@ struct otf2_in {
     int32_t cur;   /* the rank whose events are being read */
     struct sim_error *err;
     bool failed;
+    int32_t ranks_without_events; /* ranks read to their end that had none */
     int32_t (*intern)(void *ctx, const char *name);
     void *intern_ctx;
     OTF2_EvtReaderCallbacks *callbacks;
@@ -516,6 +518,16 @@ static void list_add(int32_t **list, int32_t *n, int32_t *cap, int32_t v) {
 static struct orank *at_event(struct otf2_in *o, OTF2_TimeStamp time, uint64_t pos) {
     struct orank *k = &o->ranks[o->cur];
     k->events = pos < INT32_MAX ? (int32_t)pos + 1 : INT32_MAX;
+    /* A location's events are in time order (OTF2 requires it); one that
+     * goes back (a moved or damaged timestamp) would turn into a negative
+     * or huge computation: refused, naming the event (fill() stops). */
+    if (k->started && time < k->last_time)
+        fail(o, "time goes backwards: this event is at %llu ticks, the one before at %llu",
+             (unsigned long long)time, (unsigned long long)k->last_time);
+    else if ((unsigned __int128)time * 1000000000000u / o->resolution >= (uint64_t)SIMTIME_NEVER)
+        fail(o, "a time of %llu ticks at %llu ticks a second is past what simpi's picosecond "
+                "clock holds (" SIMTIME_LIMIT_TEXT ")",
+             (unsigned long long)time, (unsigned long long)o->resolution);
     if (!k->started) k->busy_from = time, k->started = true;
     if (time > k->last_time) k->last_time = time;
     return k;
@@ -1341,6 +1353,13 @@ static bool fill(struct otf2_in *o, struct orank *k) {
         if (got == 0) {
             k->ended = true;
             if (k->depth == 0) computation(o, k, k->last_time);
+            /* definitions without events: nothing to predict, refused as
+             * an empty trace is */
+            if (!k->started && ++o->ranks_without_events == o->nranks)
+                return fail(o, "no events: the archive holds definitions only, none of its %d "
+                               "rank%s recorded an event",
+                            o->nranks, o->nranks == 1 ? "" : "s"),
+                       false;
         }
     }
     if (k->ended && k->count && waiting(k))

@@ -359,7 +359,7 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
                 units_format_time(sim_now(s), tb, sizeof tb));
     else if (in->status == SIM_FAULT)
         fprintf(out,
-                "no prediction: the job was aborted by a node's crash at virtual time %s "
+                "no prediction: the job was ended by a node's crash at virtual time %s "
                 "(times below are up to it)\n",
                 units_format_time(sim_now(s), tb, sizeof tb));
     else
