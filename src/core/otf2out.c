@@ -3,10 +3,13 @@
  * definitions every one has, its end (otf2out.h). */
 #include "core/otf2out.h"
 
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "core/pool.h"
@@ -24,12 +27,48 @@ static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType type, OTF2_LocationRef 
 
 static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
-OTF2_Archive *otf2out_open(const char *dir, const char *creator, struct sim_error *err) {
-    struct stat st;
-    if (stat(dir, &st) == 0) {
-        err_set(err, "%s: already exists; OTF2 archives are written to a new folder", dir);
-        return NULL;
+/* The first error the OTF2 library met while an archive was written (it
+ * would otherwise print its own lines and go on): the archive then fails. */
+static char write_error[256];
+static OTF2_ErrorCallback previous_callback;
+
+static OTF2_ErrorCode note_error(void *ud, const char *file, uint64_t line, const char *function,
+                                 OTF2_ErrorCode code, const char *fmt, va_list va) {
+    (void)ud, (void)file, (void)line, (void)function;
+    if (!write_error[0]) {
+        char text[160] = "";
+        if (fmt) vsnprintf(text, sizeof text, fmt, va);
+        snprintf(write_error, sizeof write_error, "%s: %s", OTF2_Error_GetDescription(code), text);
     }
+    return code;
+}
+
+bool otf2out_writable(const char *dir, struct sim_error *err) {
+    struct stat st;
+    if (!dir) return true;
+    if (lstat(dir, &st) == 0) {
+        if (S_ISLNK(st.st_mode) && stat(dir, &st) != 0)
+            return err_set(err,
+                           "%s: a link to a path that does not exist; OTF2 archives are "
+                           "written to a new folder",
+                           dir);
+        return err_set(err, "%s: already exists; OTF2 archives are written to a new folder", dir);
+    }
+    /* the folder made and removed: what the archive needs, found before a run */
+    if (mkdir(dir, 0777) != 0)
+        return err_set(err, "%s: cannot create the OTF2 archive's folder: %s", dir,
+                       strerror(errno));
+    struct statvfs fs; /* a full file system: said now, not after the run */
+    bool full = statvfs(dir, &fs) == 0 && fs.f_bavail == 0;
+    rmdir(dir);
+    if (full) return err_set(err, "cannot write %s: its file system is full", dir);
+    return true;
+}
+
+OTF2_Archive *otf2out_open(const char *dir, const char *creator, struct sim_error *err) {
+    if (!otf2out_writable(dir, err)) return NULL;
+    write_error[0] = '\0';
+    previous_callback = OTF2_Error_RegisterCallback(note_error, NULL);
     OTF2_Archive *a =
         OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -109,8 +148,11 @@ bool otf2out_finish(OTF2_Archive *a, const char *dir, int32_t nranks, bool ok,
             OTF2_Archive_CloseDefWriter(a, OTF2_Archive_GetDefWriter(a, (OTF2_LocationRef)r));
         OTF2_Archive_CloseDefFiles(a);
     }
-    if (OTF2_Archive_Close(a) != OTF2_SUCCESS && ok)
+    if (OTF2_Archive_Close(a) != OTF2_SUCCESS && ok && !write_error[0])
         ok = err_set(err, "%s: cannot finish the OTF2 archive", dir);
+    if (ok && write_error[0]) /* a file not written whole: a full disk, a folder gone... */
+        ok = err_set(err, "%s: the OTF2 archive could not be written (%s)", dir, write_error);
+    OTF2_Error_RegisterCallback(previous_callback, NULL);
     if (!ok) remove_archive(dir, nranks); /* the folder is ours: it was new */
     return ok;
 }

@@ -15,6 +15,10 @@
 
 #define OTF2OUT_TICKS_PER_SECOND 1000000000000ull /* picoseconds, as simpi's clock */
 
+/* Whether dir can take a new archive, found before a run as the other
+ * outputs are (outfile_writable): it must not exist (nor be a link, even
+ * to nothing), and its folder must let it be made. NULL: true. */
+bool otf2out_writable(const char *dir, struct sim_error *err);
 /* A new archive in the new folder dir (dir/traces.otf2), its event files
  * open; NULL with err set. */
 OTF2_Archive *otf2out_open(const char *dir, const char *creator, struct sim_error *err);
@@ -23,7 +27,8 @@ OTF2_Archive *otf2out_open(const char *dir, const char *creator, struct sim_erro
 OTF2_GlobalDefWriter *otf2out_defs(OTF2_Archive *a, int32_t nranks, uint64_t length,
                                    uint32_t *next_string);
 /* Empty local definitions, as Score-P's tools expect, and the archive
- * closed; a failed one (ok false) removed with its folder. */
+ * closed; a failed one (ok false, or any error of the OTF2 library while
+ * it was written: a full disk...) removed with its folder. */
 bool otf2out_finish(OTF2_Archive *a, const char *dir, int32_t nranks, bool ok,
                     struct sim_error *err);
 

@@ -525,8 +525,9 @@ static struct orank *at_event(struct otf2_in *o, OTF2_TimeStamp time, uint64_t p
         fail(o, "time goes backwards: this event is at %llu ticks, the one before at %llu",
              (unsigned long long)time, (unsigned long long)k->last_time);
     else if ((unsigned __int128)time * 1000000000000u / o->resolution >= (uint64_t)SIMTIME_NEVER)
-        fail(o, "a time of %llu ticks at %llu ticks a second is past what simpi's picosecond "
-                "clock holds (" SIMTIME_LIMIT_TEXT ")",
+        fail(o,
+             "a time of %llu ticks at %llu ticks a second is past what simpi's picosecond "
+             "clock holds (" SIMTIME_LIMIT_TEXT ")",
              (unsigned long long)time, (unsigned long long)o->resolution);
     if (!k->started) k->busy_from = time, k->started = true;
     if (time > k->last_time) k->last_time = time;
@@ -1356,8 +1357,9 @@ static bool fill(struct otf2_in *o, struct orank *k) {
             /* definitions without events: nothing to predict, refused as
              * an empty trace is */
             if (!k->started && ++o->ranks_without_events == o->nranks)
-                return fail(o, "no events: the archive holds definitions only, none of its %d "
-                               "rank%s recorded an event",
+                return fail(o,
+                            "no events: the archive holds definitions only, none of its %d "
+                            "rank%s recorded an event",
                             o->nranks, o->nranks == 1 ? "" : "s"),
                        false;
         }

@@ -576,9 +576,7 @@ static void write_definitions(struct otf2_writer *w, uint64_t length) {
 }
 
 bool otf2_write(const char *in, const char *dir, struct sim_error *err) {
-    struct stat st;
-    if (stat(dir, &st) == 0)
-        return err_set(err, "%s: already exists; OTF2 archives are written to a new folder", dir);
+    if (!otf2out_writable(dir, err)) return false;
     struct otf2_comms *comms = otf2_comms_scan(in, err);
     struct trace_reader *t = comms ? trace_open(in, err) : NULL;
     struct otf2_writer w = {.t = t, .comms = comms, .err = err};

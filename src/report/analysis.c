@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/escape.h"
+#include "core/otf2out.h"
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "core/units.h"
@@ -177,7 +178,7 @@ int analysis_rank_list(const char *list, int32_t n, int32_t *out, int max, struc
 }
 
 bool analysis_outputs_writable(const struct analysis_opts *o, struct sim_error *err) {
-    if (!outfile_writable(o->report, err)) return false;
+    if (!outfile_writable(o->report, err) || !otf2out_writable(o->otf2, err)) return false;
     static const char *const ends[] = {".prv", ".pcf", ".row"};
     for (int i = 0; o->paraver && i < 3; i++) {
         char path[4096];
