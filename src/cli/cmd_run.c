@@ -384,7 +384,47 @@ static const char *json_option(int argc, char **argv) {
     return json;
 }
 
+/* The SIMPI_* variables documented for users, which a run reads from the
+ * environment it was given (docs/online.md); every other one is how simpi
+ * run hands its options to the program, set below from the command line. */
+static const char *const user_variables[] = {
+    "SIMPI_CHECK",     /* the environment form of --check (docs/checking.md) */
+    "SIMPI_TRANSPORT", /* another helper for split runs (docs/parallel.md) */
+    "SIMPI_TRANSPORT_TIMEOUT",
+    "SIMPI_PROCS_EXACT",
+    "SIMPI_NO_CRASH_HANDLER",
+    "SIMPI_CPU_CLOCK_THREAD",
+    "SIMPI_ASM_SWITCH",
+    "SIMPI_FC",
+    "SIMPI_CC",
+    "SIMPI_CXX"};
+
+/* Removes the hand-over variables inherited from the environment: a
+ * SIMPI_JSON or SIMPI_PLATFORM left in a shell (or set by whoever started
+ * simpi) must not steer a run that did not ask for it. */
+static void drop_inherited_settings(void) {
+    extern char **environ;
+    for (bool again = true; again;) { /* unsetenv reorders environ: start over */
+        again = false;
+        for (char **e = environ; e && *e; e++) {
+            if (strncmp(*e, "SIMPI_", 6) != 0) continue;
+            size_t n = strcspn(*e, "=");
+            bool user = false;
+            for (size_t k = 0; k < sizeof user_variables / sizeof *user_variables; k++)
+                user |= strlen(user_variables[k]) == n && !strncmp(*e, user_variables[k], n);
+            if (user || n >= 128) continue;
+            char name[128];
+            memcpy(name, *e, n);
+            name[n] = '\0';
+            unsetenv(name);
+            again = true;
+            break;
+        }
+    }
+}
+
 int cmd_run(int argc, char **argv) {
+    drop_inherited_settings();
     int rc = parse_and_run(argc, argv);
     const char *json = json_option(argc, argv);
     if (rc == EXIT_USAGE && !program_started && json && strcmp(json, "-") != 0)
