@@ -220,6 +220,10 @@ static void describe_abrupt_end(int status, char *why, size_t n) {
  * on a pipe once its report (summary, JSON, outputs) is out; a process that
  * ends without it (SIGKILL, the out-of-memory killer, a system call made
  * without the C library) is reported here, with a --json saying so. */
+/* supervise's standard input for the program: NULL, simpi's own; else a
+ * file opened afresh for each run (--repeat: every run reads the same) */
+static const char *program_stdin;
+
 static int supervise(char **prog, bool hide_stdout) {
     program_started = true;
     int done[2];
@@ -236,6 +240,8 @@ static int supervise(char **prog, bool hide_stdout) {
         cli_pass_signals(false);
         int null = hide_stdout ? open("/dev/null", O_WRONLY) : -1;
         if (null >= 0) dup2(null, STDOUT_FILENO);
+        int in = program_stdin ? open(program_stdin, O_RDONLY) : -1;
+        if (in >= 0) dup2(in, STDIN_FILENO);
         execv(prog[0], prog);
         char why[600];
         snprintf(why, sizeof why, "cannot run '%s': %s", prog[0], strerror(errno));
@@ -305,6 +311,36 @@ static int finish_binary_out(int rc) {
     return rc ? rc : EXIT_INPUT_ERROR;
 }
 
+/* --repeat's standard input: each of the N runs reads the same input, a
+ * copy of simpi's standard input taken before the first (in dir); from a
+ * terminal, which cannot be copied, the quiet runs read /dev/null and the
+ * reported run the terminal. Sets program_stdin; whether a copy was made. */
+static bool repeat_stdin(const char *dir, char *path, size_t size) {
+    program_stdin = "/dev/null";
+    if (isatty(STDIN_FILENO) || fcntl(STDIN_FILENO, F_GETFD) < 0) return false;
+    snprintf(path, size, "%s/stdin", dir);
+    int out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (out < 0) return false;
+    char buf[65536];
+    ssize_t n;
+    bool ok = true;
+    while (ok && ((n = read(STDIN_FILENO, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
+        for (ssize_t at = 0; ok && n > 0 && at < n;) {
+            ssize_t w = write(out, buf + at, (size_t)(n - at));
+            ok = w > 0;
+            at += w > 0 ? w : 0;
+        }
+    ok = close(out) == 0 && ok;
+    if (!ok) {
+        fprintf(stderr, "simpi run: --repeat: cannot keep a copy of standard input in %s: %s\n",
+                path, strerror(errno));
+        unlink(path);
+        return false;
+    }
+    program_stdin = path;
+    return true;
+}
+
 /* --repeat N: N - 1 quiet runs (their standard output discarded, no
  * output files), each leaving its figures in a folder, then the run the
  * user sees, which reports the spread over all N (online/repeat.c). A run
@@ -331,6 +367,8 @@ static int run_repeated(char **prog, int runs, bool under_launcher) {
         unsetenv(outputs[k]);
     }
     char *quiet = getenv("SIMPI_QUIET") ? xstrdup(getenv("SIMPI_QUIET")) : NULL;
+    char input[600];
+    bool copied = repeat_stdin(dir, input, sizeof input);
     setenv("SIMPI_REPEAT_DIR", dir, 1);
     snprintf(num, sizeof num, "%d", runs);
     setenv("SIMPI_REPEAT_RUNS", num, 1);
@@ -356,8 +394,11 @@ static int run_repeated(char **prog, int runs, bool under_launcher) {
     if (rc == 0) {
         snprintf(num, sizeof num, "%d", runs - 1);
         setenv("SIMPI_REPEAT_RUN", num, 1);
+        if (!copied) program_stdin = NULL; /* a terminal: the reported run reads it */
         rc = finish_binary_out(supervise(prog, false));
     }
+    program_stdin = NULL;
+    if (copied) unlink(input);
     for (int k = 0; k < runs; k++) {
         char path[600];
         snprintf(path, sizeof path, "%s/run%d.bin", dir, k);
