@@ -2,7 +2,8 @@
 /* Detection of the program's writable global variables. All ranks share one
  * address space; each rank needs its own copy of the globals that hold
  * per-rank state (privatize.c). The runtime is the shared libsimpi.so, so
- * the executable's .data and .bss hold only the program's own variables and
+ * the executable's .data and .bss (and .ldata and .lbss, under the medium
+ * code model) hold only the program's own variables and
  * what the C runtime and the linker put there, told apart by name (never by
  * source file name): crt bookkeeping (completed.0, __dso_handle...), the
  * linker's copies of C library variables (stdout@GLIBC...), C++'s
@@ -60,9 +61,17 @@ static void *read_all(const char *path, size_t *len) {
     return buf;
 }
 
-/* Section indices of .data and .bss, and the symbol and string tables. */
-static bool find_sections(const char *img, size_t len, int *data, int *bss,
-                          const Elf64_Shdr **symtab, const Elf64_Shdr **strtab) {
+/* The sections that hold writable globals: .data and .bss, and the large
+ * data sections of the medium and large code models (-mcmodel=medium puts
+ * arrays above 64 KiB, big Fortran COMMON blocks among them, in .ldata and
+ * .lbss). */
+enum { NDATA = 4 };
+static const char *const data_sections[NDATA] = {".data", ".bss", ".ldata", ".lbss"};
+
+/* Section indices of the data sections (-1: none), and the symbol and
+ * string tables. */
+static bool find_sections(const char *img, size_t len, int data[NDATA], const Elf64_Shdr **symtab,
+                          const Elf64_Shdr **strtab) {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
     if (len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
         eh->e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -71,12 +80,13 @@ static bool find_sections(const char *img, size_t len, int *data, int *bss,
         return false;
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
     const char *names = img + sh[eh->e_shstrndx].sh_offset;
-    *data = *bss = -1;
+    for (int k = 0; k < NDATA; k++)
+        data[k] = -1;
     *symtab = *strtab = NULL;
     for (int i = 0; i < eh->e_shnum; i++) {
         const char *nm = names + sh[i].sh_name;
-        if (!strcmp(nm, ".data")) *data = i;
-        if (!strcmp(nm, ".bss")) *bss = i;
+        for (int k = 0; k < NDATA; k++)
+            if (!strcmp(nm, data_sections[k])) data[k] = i;
         if (sh[i].sh_type == SHT_SYMTAB) {
             *symtab = &sh[i];
             *strtab = &sh[sh[i].sh_link];
@@ -84,6 +94,13 @@ static bool find_sections(const char *img, size_t len, int *data, int *bss,
     }
     return *symtab && (*symtab)->sh_offset + (*symtab)->sh_size <= len &&
            (*strtab)->sh_offset + (*strtab)->sh_size <= len;
+}
+
+/* Whether section index shndx is one of the data sections. */
+static bool in_data(const int data[NDATA], int shndx) {
+    for (int k = 0; k < NDATA; k++)
+        if (data[k] >= 0 && data[k] == shndx) return true;
+    return false;
 }
 
 /* Load address of the main program (0 unless it is position-independent). */
@@ -125,8 +142,8 @@ struct globals_info globals_scan(struct global_range **ranges, int *nranges) {
     size_t len;
     char *img = read_all("/proc/self/exe", &len);
     const Elf64_Shdr *symtab, *strtab;
-    int data, bss;
-    if (!img || !find_sections(img, len, &data, &bss, &symtab, &strtab)) {
+    int data[NDATA];
+    if (!img || !find_sections(img, len, data, &symtab, &strtab)) {
         g.stripped = img != NULL;
         free(img);
         return g;
@@ -139,7 +156,7 @@ struct globals_info globals_scan(struct global_range **ranges, int *nranges) {
         const char *name = str + sym[i].st_name;
         int type = ELF64_ST_TYPE(sym[i].st_info);
         if (type != STT_OBJECT || sym[i].st_size == 0) continue;
-        if (sym[i].st_shndx != data && sym[i].st_shndx != bss) continue;
+        if (!in_data(data, sym[i].st_shndx)) continue;
         if (is_crt(name)) continue;
         if (ranges)
             add_range(ranges, nranges, &cap, (char *)(base + sym[i].st_value), sym[i].st_size);

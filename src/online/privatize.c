@@ -81,12 +81,27 @@ static size_t page_size(void) {
     return p > 0 ? (size_t)p : 4096;
 }
 
-/* The executable's writable segment after its read-only-after-relocation
- * part, and its thread-local block (first entry of dl_iterate_phdr). */
+/* The executable's writable segments after their read-only-after-
+ * relocation part, from the first one's start to the last one's end (the
+ * medium code model adds a segment for .ldata after the one of .data, .bss
+ * and .lbss; the gap between them is the executable's own reservation),
+ * and its thread-local block (first entry of dl_iterate_phdr). */
+enum { MAX_WRITABLE = 8 };
 struct exe_layout {
     char *seg, *seg_end, *tls;
     size_t tls_size;
+    /* the writable segments themselves, page-rounded: what lies between them
+     * is no data of the program's (its pages are never read) */
+    char *part[MAX_WRITABLE], *part_end[MAX_WRITABLE];
+    int nparts;
 };
+
+/* Whether the page at p lies in one of the layout's writable segments. */
+static bool in_writable_part(const struct exe_layout *l, const char *p) {
+    for (int i = 0; i < l->nparts; i++)
+        if (p >= l->part[i] && p < l->part_end[i]) return true;
+    return l->nparts == 0;
+}
 
 static int read_layout(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
@@ -97,8 +112,12 @@ static int read_layout(struct dl_phdr_info *info, size_t size, void *data) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uintptr_t a = info->dlpi_addr + ph->p_vaddr;
         if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W)) {
-            lo = a;
-            hi = a + ph->p_memsz;
+            if (!lo || a < lo) lo = a;
+            if (a + ph->p_memsz > hi) hi = a + ph->p_memsz;
+            if (l->nparts < MAX_WRITABLE) {
+                l->part[l->nparts] = (char *)(a / pg * pg);
+                l->part_end[l->nparts++] = (char *)((a + ph->p_memsz + pg - 1) / pg * pg);
+            }
         } else if (ph->p_type == PT_GNU_RELRO) {
             relro_end = a + ph->p_memsz;
         } else if (ph->p_type == PT_TLS) {
@@ -143,7 +162,8 @@ static bool remap_init(const struct exe_layout *l, struct sim_error *err) {
     unsigned char *resident = xcalloc(pv.size / pg + 1, 1);
     if (mincore(pv.seg, pv.size, resident) != 0) memset(resident, 1, pv.size / pg + 1);
     for (size_t off = 0; off < pv.size; off += pg) {
-        if (!(resident[off / pg] & 1) || page_is_zero(pv.seg + off, pg))
+        if (!in_writable_part(l, pv.seg + off) || !(resident[off / pg] & 1) ||
+            page_is_zero(pv.seg + off, pg))
             continue; /* the memfd's holes read as zeros */
         for (size_t r = 0; r < n; r++)
             if (!raw_pwrite(pv.fd, pv.seg + off, pg, (off_t)(r * pv.size + off))) {

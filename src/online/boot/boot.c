@@ -23,9 +23,13 @@ void exit(int status) __attribute__((noreturn));
 __attribute__((used)) const char simpi_boot_marker[] = "simpi-runtime: built with simpicc";
 
 /* The sentinels of Fortran's mpif.h (COMMON blocks of these names, which
- * these definitions back): the bindings tell them by their address. */
-int simpi_bottom_[1], simpi_in_place_[1], simpi_status_ignore_[8], simpi_statuses_ignore_[8];
-int simpi_errcodes_ignore_[1], simpi_unweighted_[1], simpi_weights_empty_[1];
+ * these definitions back): the bindings tell them by their address. Aligned
+ * as gfortran aligns a COMMON block under -mcmodel=medium (up to 32), so that such
+ * a program links without the linker's warnings. */
+#define SENTINEL __attribute__((aligned(32)))
+SENTINEL int simpi_bottom_[1], simpi_in_place_[1], simpi_status_ignore_[8],
+    simpi_statuses_ignore_[8];
+SENTINEL int simpi_errcodes_ignore_[1], simpi_unweighted_[1], simpi_weights_empty_[1];
 char simpi_argv_null_[1];
 void simpi_fortran_sentinels(const void *const s[7]);
 
