@@ -194,6 +194,15 @@ static void report_failure(const struct replay_opts *o, const struct sim_error *
         err_print(&err);
 }
 
+/* A split run lost a worker mid-run (part.c ends the process then): its
+ * --json says so, as every other failure's does, not an earlier run's. */
+static const struct replay_opts *lost_opts;
+static void replay_lost(const char *why) {
+    struct sim_error e = {0};
+    err_set(&e, "%s", why);
+    if (lost_opts) report_failure(lost_opts, &e);
+}
+
 /* Ctrl-C, SIGTERM or SIGHUP while the simulation runs: the replay stops at
  * its next record and reports what it reached. Outside it (opening a trace,
  * reading a FIFO, writing the reports), a second signal, or one the replay
@@ -315,6 +324,8 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
         net_ok = false;
     }
     replay_set_workers(w, (enum sim_placement)o->placement);
+    lost_opts = o;
+    replay_set_lost(replay_lost);
     struct trace_reader *t = net_ok ? trace_open(o->trace, &err) : NULL;
     struct replay_result res = {0};
     bool ran = t && replay_run(t, p, &net, &res, &err);
@@ -558,6 +569,8 @@ static int replay_jobs_once(const struct replay_opts *o, const char *const *sets
         ok = !err.set;
     }
     replay_set_workers(w, (enum sim_placement)o->placement);
+    lost_opts = o;
+    replay_set_lost(replay_lost);
     struct replay_jobs spec = {jr.js.n, jr.start, (const char *const *)jr.names};
     struct replay_result res = {0};
     bool ran = ok && replay_run_jobs(jr.traces, &spec, p, &net, &res, &err);
@@ -679,9 +692,30 @@ static int replay_command(struct replay_opts *o, int argc, char **argv) {
     return rc;
 }
 
+/* The --json FILE given anywhere in the command line (the last one), or
+ * NULL: for a command line refused before it was understood. */
+static const char *json_in_args(int argc, char **argv) {
+    const char *json = NULL;
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (!strcmp(argv[i], "--json") && i + 1 < argc)
+            json = argv[++i];
+        else if (!strncmp(argv[i], "--json=", 7))
+            json = argv[i] + 7;
+    }
+    return json;
+}
+
 int cmd_replay(int argc, char **argv) {
     struct replay_opts o = {0};
     int rc = parse_args(&o, argc, argv);
+    const char *json = rc == EXIT_USAGE ? json_in_args(argc, argv) : NULL;
+    struct sim_error err = {0};
+    if (json && strcmp(json, "-") != 0 && /* never an earlier run's report left in place */
+        !summary_write_failure_json(json, "", EXIT_USAGE,
+                                    "a usage error in simpi replay's command line "
+                                    "(see standard error): nothing was run",
+                                    &err))
+        err_print(&err);
     if (!rc) rc = replay_command(&o, argc, argv);
     free(o.traces);
     return rc;

@@ -369,6 +369,16 @@ void replay_set_workers(struct workers *w, enum sim_placement placement) {
 }
 volatile sig_atomic_t replay_running;
 
+static void (*on_lost)(const char *why); /* replay_set_lost */
+void replay_set_lost(void (*lost)(const char *why)) {
+    on_lost = lost;
+}
+
+static void lost_worker(void *ctx, const char *why) {
+    (void)ctx;
+    if (on_lost) on_lost(why);
+}
+
 static void resume(void *ctx, int32_t rank) {
     struct replay *rp = ctx;
     if (replay_interrupt_signal) {
@@ -468,7 +478,8 @@ static struct sim *create_sim(struct replay *rp, const struct network *net,
         total += trace_ranks(rp->jobs[j].trace);
     }
     first[rp->njobs] = (int32_t)total;
-    struct sim_driver drv = {.resume = resume, .ctx = rp, .records = records_read, .warm = warm};
+    struct sim_driver drv = {
+        .resume = resume, .ctx = rp, .records = records_read, .warm = warm, .lost = lost_worker};
     struct sim *s = NULL;
     if (total > INT32_MAX)
         err_set(err, "the jobs have %lld ranks in all; at most %d can be simulated at once",

@@ -54,5 +54,9 @@ void replay_set_time_limit(simtime_t limit);
  * here; docs/parallel.md). */
 struct workers;
 void replay_set_workers(struct workers *w, enum sim_placement placement);
+/* A split run's first worker lost another (killed, failed): lost(why) is
+ * called before the run ends with the error (to write the --json that
+ * says so); NULL: nothing more than the message. */
+void replay_set_lost(void (*lost)(const char *why));
 
 #endif
