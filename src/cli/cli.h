@@ -30,6 +30,12 @@ void cli_pass_pending_signal(pid_t child);
  * running; simpi's runtime answers it with its report. */
 void cli_child_dies_with_parent(pid_t parent);
 
+/* help.c: whether the --json FILE of a command line refused as a usage
+ * error may be replaced by the failure's report (so that no earlier run's
+ * stays): not standard output, not a file another word of the command
+ * line names (a trace, the program), not an existing file that is no JSON
+ * report (its first byte '{'). */
+bool cli_usage_json_replaceable(const char *json, int argc, char **argv);
 /* help.c: whether argv (a subcommand's) asks for help, and that help. */
 bool cli_asks_help(int argc, char **argv);
 /* "simpi CMD ARGS..." as one string (for reports), lives as long as the

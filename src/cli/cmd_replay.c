@@ -710,7 +710,7 @@ int cmd_replay(int argc, char **argv) {
     int rc = parse_args(&o, argc, argv);
     const char *json = rc == EXIT_USAGE ? json_in_args(argc, argv) : NULL;
     struct sim_error err = {0};
-    if (json && strcmp(json, "-") != 0 && /* never an earlier run's report left in place */
+    if (cli_usage_json_replaceable(json, argc, argv) && /* no earlier run's report left */
         !summary_write_failure_json(json, "", EXIT_USAGE,
                                     "a usage error in simpi replay's command line "
                                     "(see standard error): nothing was run",

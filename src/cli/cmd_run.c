@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -242,6 +243,15 @@ static int supervise(char **prog, bool hide_stdout) {
         if (null >= 0) dup2(null, STDOUT_FILENO);
         int in = program_stdin ? open(program_stdin, O_RDONLY) : -1;
         if (in >= 0) dup2(in, STDIN_FILENO);
+        /* an interruption in the run's first moments waits until the
+         * runtime's handlers are in place (it lets them in), so that it
+         * ends with the partial summary and the JSON, not a silent death */
+        sigset_t held;
+        sigemptyset(&held);
+        sigaddset(&held, SIGINT);
+        sigaddset(&held, SIGTERM);
+        sigaddset(&held, SIGHUP);
+        sigprocmask(SIG_BLOCK, &held, NULL);
         execv(prog[0], prog);
         char why[600];
         snprintf(why, sizeof why, "cannot run '%s': %s", prog[0], strerror(errno));
@@ -468,7 +478,7 @@ int cmd_run(int argc, char **argv) {
     drop_inherited_settings();
     int rc = parse_and_run(argc, argv);
     const char *json = json_option(argc, argv);
-    if (rc == EXIT_USAGE && !program_started && json && strcmp(json, "-") != 0)
+    if (rc == EXIT_USAGE && !program_started && cli_usage_json_replaceable(json, argc, argv))
         failure_json(json, argc > 0 ? argv[argc - 1] : "", /* never an earlier run's left */
                      "a usage error in simpi run's command line (see standard error): nothing "
                      "was run",

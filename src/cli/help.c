@@ -3,6 +3,7 @@
  * option with what it does, its default, and where it is documented. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 
@@ -279,6 +280,23 @@ bool cli_asks_help(int argc, char **argv) {
         if (argv[i][0] != '-' && !strcmp(argv[0], "run")) return false;
     }
     return false;
+}
+
+bool cli_usage_json_replaceable(const char *json, int argc, char **argv) {
+    struct stat js, st;
+    if (!json || !strcmp(json, "-")) return false;
+    if (stat(json, &js) != 0) return true; /* none yet */
+    if (!S_ISREG(js.st_mode)) return false;
+    for (int i = 0; i < argc; i++)
+        if (json != argv[i] && json != argv[i] + 7 && stat(argv[i], &st) == 0 &&
+            st.st_dev == js.st_dev && st.st_ino == js.st_ino)
+            return false;
+    FILE *f = fopen(json, "r");
+    int c = ' ';
+    while (f && (c = getc(f)) != EOF && (c == ' ' || c == '\n' || c == '\t' || c == '\r')) {
+    }
+    if (f) fclose(f);
+    return c == '{';
 }
 
 const char *cli_command_line(int argc, char **argv) {

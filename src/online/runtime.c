@@ -511,6 +511,16 @@ static void on_interrupt(int sig, siginfo_t *info, void *uctx) {
     /* writes to a closed pipe now fail with EPIPE instead of killing the
      * report on its way */
     if (sig == SIGPIPE) signal(sig, SIG_IGN);
+    if (rt && rt->starting && !forked_child && !rt->escape_signal && is_interruption(sig)) {
+        /* before the simulation started (simpi run held the signal back
+         * while the runtime was set up): the run stops at its first switch */
+        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+                 "interrupted by %s at virtual time 0 s, as the simulation started; the figures "
+                 "below are partial",
+                 signal_name(sig));
+        rt->escape_signal = sig;
+        return;
+    }
     if (forked_child || !rt || !rt->running || rt->escape_signal) {
         if (sig == SIGPIPE) return;
         if (!forked_child) outfile_remove_pending();
@@ -784,6 +794,18 @@ static void install_signal_handlers(void) {
                       NULL);
     }
     pthread_atfork(NULL, NULL, in_forked_child);
+}
+
+/* The interruptions simpi run held back until the handlers above were in
+ * place (a Ctrl-C in a run's first moments): let them in now. */
+static void accept_interruptions(struct runtime *rt) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    rt->starting = 1;
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 /* With --no-privatize: warns once when the program has writable globals,
@@ -1207,6 +1229,7 @@ static int run(struct runtime *rt, const char *progress) {
         pm = PROGRESS_NEVER;
     progress_start(rt->sim, pm, NULL, NULL);
     rt->running = 1;
+    rt->starting = 0;
     if (sigsetjmp(rt->escape, 1) == 0) {
         st = sim_run(rt->sim);
     } else {
@@ -1379,6 +1402,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     threads_init(&rt);
     omp_state_init(rt.n);
     if (!st.no_crash_handler) install_signal_handlers();
+    accept_interruptions(&rt);
     if (!set_limits(&rt, &st, &err)) {
         err_print(&err);
         runtime_tell_done(&rt);

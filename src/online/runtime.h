@@ -63,6 +63,9 @@ struct runtime {
     char escape_msg[512];
     sigjmp_buf escape; /* back to runtime_main from a crash or an interrupt */
     volatile sig_atomic_t in_mpi, running;
+    /* the handlers are in place, the simulation not yet started: an
+     * interruption now stops the run at its first switch, with its report */
+    volatile sig_atomic_t starting;
     double wall_start;
     uint64_t switches;                /* to a rank, for the report */
     double measured;                  /* seconds of computation measured (--cpu=measure) */
