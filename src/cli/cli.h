@@ -79,6 +79,9 @@ bool sweep_make_points_dir(const char *html, char *dir, size_t n, struct sim_err
  * NULL: none). */
 bool sweep_write_html(const struct sweep *sw, const struct sweep_result *res, const char *html,
                       const char *points_dir, const char *command, struct sim_error *err);
+/* The points of a sweep (the cross product of the --set lists), or -1 (said
+ * on stderr) when there are more than SWEEP_MAX_POINTS. */
+#define SWEEP_MAX_POINTS 100000
 int sweep_points(const char *const *sets, int nsets, struct sweep *sw);
 const char **sweep_point(const struct sweep *sw, int p);
 /* Prints the table (and writes the JSON array); returns the first non-zero

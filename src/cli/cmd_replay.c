@@ -669,7 +669,9 @@ static int replay_command(struct replay_opts *o, int argc, char **argv) {
     if (o->launched < 2) o->launched = 0;
     o->procs = cli_fit_procs("replay", o->procs);
     struct sweep sw;
-    if (sweep_points(o->plat.sets, o->plat.nsets, &sw) == 1) {
+    int npoints = sweep_points(o->plat.sets, o->plat.nsets, &sw);
+    if (npoints < 0) return EXIT_USAGE;
+    if (npoints == 1) {
         sweep_free(&sw);
         return replay_once(o, o->plat.sets, o->plat.nsets, NULL);
     }

@@ -669,9 +669,10 @@ static int parse_and_run(int argc, char **argv) {
     }
     if (procs && set_procs(cli_fit_procs("run", procs))) return EXIT_USAGE;
     struct sweep sw;
-    if (sweep_points(set_list, nsets, &sw) > 1 &&
-        (getenv("SIMPI_PARAVER") || getenv("SIMPI_CHROME") || getenv("SIMPI_OTF2") ||
-         getenv("SIMPI_TRACE_OUT"))) {
+    int npoints = sweep_points(set_list, nsets, &sw);
+    if (npoints < 0) return EXIT_USAGE;
+    if (npoints > 1 && (getenv("SIMPI_PARAVER") || getenv("SIMPI_CHROME") || getenv("SIMPI_OTF2") ||
+                        getenv("SIMPI_TRACE_OUT"))) {
         fprintf(stderr,
                 "simpi run: --paraver, --chrome, --otf2 and --trace-out describe one run, not a "
                 "sweep of %d; give one value per --set (--report draws a sweep)\n",

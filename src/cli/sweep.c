@@ -46,10 +46,27 @@ int sweep_points(const char *const *sets, int nsets, struct sweep *sw) {
     sw->npoints = 1;
     char ***values = xcalloc((size_t)nsets + 1, sizeof *values);
     int *counts = xcalloc((size_t)nsets + 1, sizeof *counts);
+    double total = 1; /* (a product of counts may pass any integer type) */
     for (int i = 0; i < nsets; i++) {
         counts[i] = split_values(sets[i], &values[i]);
-        if (counts[i] > 1) sw->npoints *= counts[i];
+        if (counts[i] > 1) total *= counts[i];
     }
+    sw->owned = values;
+    sw->counts = counts;
+    if (total > SWEEP_MAX_POINTS) { /* (25 million points took 589 MB, silently) */
+        char product[400] = "";
+        for (int i = 0; i < nsets; i++)
+            if (counts[i] > 1)
+                snprintf(product + strlen(product), sizeof product - strlen(product), "%s%d",
+                         product[0] ? " x " : "", counts[i]);
+        fprintf(stderr,
+                "simpi: --set: a sweep of %s = %.0f points, over the %d one command runs; split "
+                "it into several commands\n",
+                product, total, SWEEP_MAX_POINTS);
+        sweep_free(sw);
+        return -1;
+    }
+    sw->npoints = (int)total;
     sw->points = xcalloc((size_t)sw->npoints * (size_t)(nsets + 1), sizeof *sw->points);
     for (int p = 0; p < sw->npoints; p++) {
         int rest = p;
@@ -60,8 +77,6 @@ int sweep_points(const char *const *sets, int nsets, struct sweep *sw) {
                 counts[i] > 1 ? values[i][k] : sets[i];
         }
     }
-    sw->owned = values;
-    sw->counts = counts;
     return sw->npoints;
 }
 
