@@ -117,6 +117,7 @@ bool network_init(struct network *n, struct platform *plat, struct sim_error *er
     }
     if (!topology_is_flat(&n->topo)) {
         plat->nodes = n->topo.nodes;
+        plat->nodes_fixed_by = n->topo.ops->name;
         n->paths = xmalloc(sizeof *n->paths * NETWORK_PATH_CACHE);
         clear_paths(n);
         n->route = xmalloc(sizeof *n->route * (TOPO_MAX_HOPS + 3));

@@ -512,6 +512,16 @@ bool platform_fit_ranks(struct platform *p, int64_t nranks, struct sim_error *er
     if (p->nodes == 0) p->nodes = 1;
     if (p->nodes * slots >= nranks) return true;
     bool fewer = slots < p->cores_per_node;
+    if (p->nodes_fixed_by) /* nodes: would be refused; more per node is the way */
+        return err_set(err,
+                       "%s: the run has %lld ranks but the platform has only %lld %s (%lld nodes "
+                       "x %lld %s), and the %s topology fixes the node count: put more ranks on "
+                       "each node, e.g. --set %s=%lld, or make the topology larger",
+                       p->source, (long long)nranks, (long long)(p->nodes * slots),
+                       fewer ? "rank slots" : "cores", (long long)p->nodes, (long long)slots,
+                       fewer ? "ranks_per_node" : "cores_per_node", p->nodes_fixed_by,
+                       fewer ? "ranks_per_node" : "cores_per_node",
+                       (long long)((nranks + p->nodes - 1) / p->nodes));
     return err_set(err,
                    "%s: the run has %lld ranks but the platform has only %lld %s (%lld nodes x "
                    "%lld %s); add nodes, e.g. --set nodes=%lld",

@@ -40,6 +40,8 @@ struct platform {
     struct conf_node *conf; /* resolved tree, overrides applied */
     const char *source;     /* file name or "<built-in>" */
     int64_t nodes;          /* 0 means "auto": as many as the ranks need */
+    /* the topology whose shape fixes nodes (its name), or NULL */
+    const char *nodes_fixed_by;
     int64_t cores_per_node;
     /* ranks_per_node: ranks a block placement (and nodes: auto) puts on a
      * node, default cores_per_node; cores_per_rank: cores of its node each
