@@ -154,13 +154,15 @@ static bool number(struct scan *s, const char *field, int64_t lo, int64_t hi, co
     if (ok && suffix && *end == '\0' && s->p < s->end && *s->p == ' ' && s->p + 1 < s->end &&
         s->p[1] == suffix[0]) { /* "8 b" */
         s->p += 2;
-        end = (char *)"";
+        end = (char *)suffix;
     }
-    if (ok && suffix && !strcmp(end, suffix)) end += strlen(suffix);
-    if (!ok || *end) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "field '%s': found '%.60s', expected %s", field, s->tok,
-                 suffix ? "a size in bytes (e.g. 8b)" : "an integer in range");
+    bool suffixed = ok && suffix && !strcmp(end, suffix);
+    if (suffixed) end += strlen(suffix);
+    if (!ok || *end || (suffix && !suffixed)) { /* a size without its "b" too */
+        char msg[240];
+        snprintf(msg, sizeof msg, "field '%s': found '%.60s', expected %s from %lld to %lld%s",
+                 field, s->tok, suffix ? "a size in bytes" : "an integer", (long long)lo,
+                 (long long)hi, suffix ? ", written with its b (e.g. 8b)" : "");
         return err_at(s->err, s->path, s->line, "%s", msg);
     }
     *out = v;
