@@ -18,6 +18,7 @@ package in an installed tree (PREFIX/bin/simpi), or on PATH.
 """
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -138,12 +139,16 @@ def _sweep_rows(points):
 
 
 def load(path):
-    """A run's JSON report (`--json FILE`) as a Result."""
+    """A run's JSON report (`--json FILE`) as a Result. A file that is no
+    simpi report (another program's JSON) raises ValueError."""
     with open(path) as f:
         data = json.load(f)
-    if isinstance(data, list) or "points" in data:
+    if isinstance(data, list) or (isinstance(data, dict) and "points" in data):
         raise ValueError("%s is a sweep's JSON (one entry per point): use simpi.load_sweep"
                          % path)
+    if not isinstance(data, dict) or "predicted_time" not in data or "status" not in data:
+        raise ValueError("%s is not a simpi report (a run's --json has predicted_time and "
+                         "status)" % path)
     return Result(data, path)
 
 
@@ -178,10 +183,29 @@ def executable():
     raise SimpiError("simpi not found: set SIMPI=/path/to/simpi or put it on PATH")
 
 
+def _paths(what, value):
+    """value, a path or a list of them, as strings (TypeError naming what)."""
+    if isinstance(value, (str, os.PathLike)):
+        return [os.fspath(value)]
+    if isinstance(value, (list, tuple)) and all(isinstance(v, (str, os.PathLike)) for v in value):
+        return [os.fspath(v) for v in value]
+    raise TypeError("%s: expected a path or a list of paths, found %r" % (what, value))
+
+
 def _options(platform=None, set=None, options=None, **kw):
+    """The command line's options; user mistakes raise TypeError naming the
+    argument (not an error from inside the package)."""
     args = []
     if platform:
-        args += ["--platform", str(platform)]
+        args += ["--platform"] + _paths("platform", platform)[:1]
+    if set is not None and not isinstance(set, dict):
+        raise TypeError("set: expected a dict {key: value} (e.g. {\"inter.latency\": \"2us\"}), "
+                        "found %r" % (set,))
+    if isinstance(options, str):  # one string: its words, as a shell splits them
+        options = shlex.split(options)
+    elif options is not None and not isinstance(options, (list, tuple)):
+        raise TypeError("options: expected a list of arguments or a string, found %r"
+                        % (options,))
     for k, v in (set or {}).items():
         if isinstance(v, (list, tuple)):
             v = ",".join(str(x) for x in v)
@@ -217,26 +241,42 @@ def replay(trace=None, platform=None, set=None, options=None, check=True, **kw):
     other keywords become options (procs=2 is --procs 2, quiet=True is
     --quiet); options: more arguments. check: a run that does not complete
     raises SimpiError (its Result in .result)."""
-    traces = [] if trace is None else [trace] if isinstance(trace, (str, os.PathLike)) else trace
-    cmd = [executable(), "replay"] + _options(platform, set, options, **kw) + [str(t) for t in traces]
+    traces = [] if trace is None else _paths("trace", trace)
+    cmd = [executable(), "replay"] + _options(platform, set, options, **kw) + traces
     return _simulate(cmd, load, check)
 
 
 def run(program, n, args=(), platform=None, set=None, options=None, check=True, **kw):
     """Runs a program built with simpicc on n simulated ranks (`simpi run
     -n N`); returns its Result; the program's output is in .stdout."""
-    cmd = ([executable(), "run", "-n", str(n)] + _options(platform, set, options, **kw) +
-           [str(program)] + [str(a) for a in args])
+    cmd = ([executable(), "run", "-n", str(_count("n", n))] + _options(platform, set, options, **kw) +
+           _paths("program", program)[:1] + _args(args))
     return _simulate(cmd, load, check)
+
+
+def _count(what, n):
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise TypeError("%s: expected a positive number of ranks, found %r" % (what, n))
+    return n
+
+
+def _args(args):
+    if isinstance(args, str):
+        raise TypeError("args: expected a list of the program's arguments, found the string %r "
+                        "(give [%r] or its words)" % (args, args))
+    return [str(a) for a in args]
 
 
 def sweep(target, set, n=None, args=(), platform=None, options=None, **kw):
     """A sweep: one simulation per combination of set's value lists
     ({"inter.latency": ["1us", "2us"]}); target a trace, or a program when n
     is given. Returns load_sweep's table."""
-    verb = ["run", "-n", str(n)] if n is not None else ["replay"]
+    verb = ["run", "-n", str(_count("n", n))] if n is not None else ["replay"]
+    if not isinstance(set, dict) or not set:
+        raise TypeError("set: expected a dict of value lists ({\"inter.latency\": [\"1us\", "
+                        "\"2us\"]}), found %r" % (set,))
     cmd = ([executable()] + verb[:1] + verb[1:] + _options(platform, set, options, **kw) +
-           [str(target)] + [str(a) for a in args])
+           _paths("target", target)[:1] + _args(args))
     return _simulate(cmd, load_sweep, check=False)
 
 

@@ -104,6 +104,31 @@ except simpi.SimpiError as e:
     check(e.status == 3 and e.result is not None and e.result.status == "deadlock",
           "a deadlock raises SimpiError (status %s)" % e.status)
 
+# user mistakes (issue 68): a clear TypeError or ValueError at the call,
+# never one from inside the package, and options as one string are its
+# words (it was split into characters)
+pp = os.path.join(src, "examples/traces/pingpong.trace")
+r = simpi.replay(pp, options="--quiet --set intra.latency=0s")
+check(r.status == "ok", "options as one string: its words")
+foreign = os.path.join(tmp, "foreign.json")
+with open(foreign, "w") as f:
+    f.write('{"name": "another program", "value": 3}')
+for call, kind, words in [
+        (lambda: simpi.load(foreign), ValueError, "is not a simpi report"),
+        (lambda: simpi.replay(pp, set=["inter.latency=2us"]), TypeError, "set: expected a dict"),
+        (lambda: simpi.replay(42), TypeError, "trace: expected a path"),
+        (lambda: simpi.replay(pp, options=7), TypeError, "options: expected a list"),
+        (lambda: simpi.run(pp, n="4"), TypeError, "n: expected a positive number"),
+        (lambda: simpi.run(pp, n=2, args="a b"), TypeError, "args: expected a list"),
+        (lambda: simpi.sweep(pp, ["inter.latency=1us,2us"]), TypeError, "set: expected a dict")]:
+    try:
+        call()
+        check(False, "a mistake raised nothing (%s)" % words)
+    except kind as e:
+        check(words in str(e), "a mistake raises %s: %s" % (kind.__name__, e))
+    except Exception as e:  # noqa: BLE001 (the test: what else it raised)
+        check(False, "a mistake raised %s from inside: %s" % (type(e).__name__, e))
+
 # on-line: a program built with simpicc
 if program:
     r = simpi.run(program, n=2, set={"cores_per_node": 1}, cpu="ignore")
