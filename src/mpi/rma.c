@@ -123,6 +123,10 @@ simtime_t sim_control_latency(const struct sim *s, int32_t from, int32_t to) {
     return network_control_cost(s->net, sim_node(s, from), sim_node(s, to));
 }
 
+simtime_t sim_transfer_cost(const struct sim *s, int32_t from, int32_t to, int64_t size) {
+    return network_cost(s->net, sim_node(s, from), sim_node(s, to), size);
+}
+
 /* --- synchronisation: locks, post-start-complete-wait --- */
 
 struct rma_lock_req {

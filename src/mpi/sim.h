@@ -424,6 +424,9 @@ void sim_rma_target(struct sim *s, int32_t target, int32_t comm_id, int32_t orig
                     bool to_target, const void *data);
 /* The network's cost of a control message between two world ranks. */
 simtime_t sim_control_latency(const struct sim *s, int32_t from, int32_t to);
+/* The network's cost of size bytes between two world ranks, without
+ * contention (latency and bandwidth of their route). */
+simtime_t sim_transfer_cost(const struct sim *s, int32_t from, int32_t to, int64_t size);
 /* A signal: a request of rank that completes when the front end fires it
  * (a lock granted, a generalized request completed...). `what` (a static
  * string) and peer (the world rank it waits for, -1 if unknown) describe it
