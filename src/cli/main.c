@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli/cli.h"
 #include "core/outfile.h"
@@ -76,7 +77,35 @@ static int dispatch(int argc, char **argv);
 
 /* Runs the command; output that could not be written (a full disk, a
  * closed descriptor: > /dev/full) is an error, never an exit status 0. */
+/* simpi's own stack: a shell's `ulimit -s 64` (or 32) made it crash with no
+ * word (its parsers and reports need a few hundred KiB). A soft limit
+ * under 8 MiB is raised as far as the hard limit lets (the main thread's
+ * stack grows up to the limit in force, and the program simpi run starts
+ * inherits it); one that cannot reach 256 KiB is refused with its reason
+ * (simpi ran with 128 KiB, crashed with 64). */
+enum { STACK_WANTED = 8 << 20, STACK_NEEDED = 256 << 10 };
+static bool stack_limit_enough(void) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+        rl.rlim_cur >= STACK_WANTED)
+        return true;
+    rlim_t want =
+        rl.rlim_max == RLIM_INFINITY || rl.rlim_max > STACK_WANTED ? STACK_WANTED : rl.rlim_max;
+    if (want > rl.rlim_cur) {
+        rl.rlim_cur = want;
+        setrlimit(RLIMIT_STACK, &rl);
+        getrlimit(RLIMIT_STACK, &rl);
+    }
+    if (rl.rlim_cur >= STACK_NEEDED) return true;
+    fprintf(stderr,
+            "simpi: error: the stack size limit is %llu KiB (ulimit -s), under the %d KiB simpi "
+            "needs, and its hard limit keeps it there; raise it (ulimit -s 8192)\n",
+            (unsigned long long)(rl.rlim_cur / 1024), STACK_NEEDED / 1024);
+    return false;
+}
+
 int main(int argc, char **argv) {
+    if (!stack_limit_enough()) return EXIT_INPUT_ERROR;
     cli_catch_signals(on_signal);
     int rc = dispatch(argc, argv);
     errno = 0;
