@@ -8,7 +8,7 @@
 #include <mpi.h>
 #include <stdio.h>
 
-static double zeroed[100000];          /* 800 KB: .lbss */
+static double zeroed[100000];           /* 800 KB: .lbss */
 double initialised[20000] = {1.0, 1.0}; /* 160 KB: .ldata */
 
 int main(int argc, char **argv) {
