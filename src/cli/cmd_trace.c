@@ -3,6 +3,7 @@
  * through mpirun) with the PMPI tracer preloaded (libsimpi-trace.so, found
  * beside simpi: ./lib or ../lib), so that each rank writes DIR/rank<R>.trace;
  * then checks the trace and says how to replay it (docs/interop.md). */
+#define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ static int count_rank_files(const char *dir) {
 /* Whether a rank's file ends with the tracer's end line (written at
  * MPI_Finalize). If not, a cut last line is dropped and the file ends
  * with an `incomplete` record, which replay refuses. */
-static bool check_complete(const char *path, int rank) {
+static bool check_complete(const char *path, int rank, bool *ended_early) {
     static const char end[] = "# end of trace\n";
     FILE *f = fopen(path, "r+");
     if (!f) return false;
@@ -49,7 +50,18 @@ static bool check_complete(const char *path, int rank) {
     size_t got = size > 0 && fseek(f, from, SEEK_SET) == 0 ? fread(tail, 1, sizeof tail, f) : 0;
     bool complete =
         got >= sizeof end - 1 && !memcmp(tail + got - (sizeof end - 1), end, sizeof end - 1);
-    if (!complete) {
+    /* the tracer's own mark: calls it left out (just before the end line) */
+    const char *left = complete ? memmem(tail, got, " incomplete # ", 14) : NULL;
+    if (left) {
+        const char *why = left + 14, *eol = memchr(why, '\n', (size_t)(tail + got - why));
+        fprintf(stderr,
+                "simpi trace: rank %d: %.*s; its trace is marked incomplete (replay "
+                "refuses it)\n",
+                rank, eol ? (int)(eol - why) : 0, why);
+        complete = false;
+    }
+    *ended_early = !complete && !left;
+    if (!complete && !left) {
         long keep = from + (long)got; /* up to the last whole line */
         while (keep > from && tail[keep - from - 1] != '\n')
             keep--;
@@ -99,11 +111,13 @@ static int mark_incomplete(const char *folder, int n) {
     char path[PATH_MAX + 32];
     for (int r = 0; r < n; r++) {
         snprintf(path, sizeof path, "%s/rank%d.trace", folder, r);
-        if (check_complete(path, r)) continue;
-        fprintf(stderr,
-                "simpi trace: rank %d ended before MPI_Finalize: its trace is incomplete and "
-                "marked so (replay refuses it)\n",
-                r);
+        bool ended_early = false;
+        if (check_complete(path, r, &ended_early)) continue;
+        if (ended_early)
+            fprintf(stderr,
+                    "simpi trace: rank %d ended before MPI_Finalize: its trace is incomplete and "
+                    "marked so (replay refuses it)\n",
+                    r);
         bad++;
     }
     return bad;

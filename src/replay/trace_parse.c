@@ -590,9 +590,9 @@ static bool parse_op(struct parse_ctx *p, struct trace_reader *t, struct trace_r
     case FORM_INTERVAL:
         return parse_interval(p, t, r);
     default:
-        return FAIL(p, "this rank's trace is marked incomplete: the run that recorded it ended "
-                       "early (the line's comment says how), so its replay would be wrong; record "
-                       "it again");
+        return FAIL(p, "this rank's trace is marked incomplete: it is not the whole run (the "
+                       "line's comment says why: the run ended early, or the tracer left calls "
+                       "out), so its replay would be wrong; record it again");
     }
 }
 

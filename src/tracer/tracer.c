@@ -14,8 +14,11 @@
  *   communicators; non-blocking ones with request ids, and the waits and
  *   successful tests that complete them;
  * - collectives with their sizes, roots and per-rank counts;
- * - communicators made by MPI_Comm_split and MPI_Comm_dup (others are not
- *   traced, nor the calls on them: counted in the trace's last line);
+ * - communicators made by MPI_Comm_split and MPI_Comm_dup, and those of
+ *   topologies, MPI_Comm_split_type and MPI_Comm_create as the splits that
+ *   make them (others are not traced, nor the calls on them: then the
+ *   trace ends with an `incomplete` record saying how many, which replay
+ *   refuses and simpi trace reports);
  * - MPI-IO reads and writes (blocking; explicit offset, individual
  *   pointer, collective) as file_io records of their sizes, each with its
  *   wait, a collective one after a barrier of the file's communicator, as
@@ -253,8 +256,11 @@ int MPI_Finalize(void) {
     if (enter()) {
         while (pcontrol_depth-- > 0)
             fprintf(out, "%d interval_end\n", me);
-        if (untraced)
-            fprintf(out, "# %lld MPI call(s) on untraced communicators left out\n", untraced);
+        if (untraced) /* the replay would miss their messages: it refuses the trace */
+            fprintf(out,
+                    "%d incomplete # %lld MPI call(s) on communicators the tracer does not "
+                    "follow (inter-communicators, MPI_Comm_create_group...) were left out\n",
+                    me, untraced);
         fprintf(out, "# end of trace\n"); /* simpi trace checks that it is there */
         fclose(out);
         out = NULL;
@@ -737,6 +743,90 @@ static void name_new(MPI_Comm parent, MPI_Comm made, int color, int key, int dup
         fprintf(out, "%d comm_split %d color=undefined key=%d new=%d\n", me, p, key, id);
     else
         fprintf(out, "%d comm_split %d color=%d key=%d new=%d\n", me, p, color, key, id);
+}
+
+/* A communicator made from parent by a call other than split and dup
+ * (topologies: MPI_Cart_create, MPI_Cart_sub, MPI_Graph_create,
+ * MPI_Dist_graph_create(_adjacent); MPI_Comm_split_type, MPI_Comm_create),
+ * called by every member of parent: traced as the split that makes the
+ * same groups. Its color is the world rank of the new communicator's rank
+ * 0 (the same at every member, another for each of disjoint
+ * communicators), its key the rank in it (a reordered topology keeps its
+ * order); MPI_COMM_NULL is the undefined color. The topology itself is
+ * not needed: its calls are traced as the messages they are. */
+static void name_derived(MPI_Comm parent, MPI_Comm made) {
+    if (made == MPI_COMM_NULL) {
+        name_new(parent, made, MPI_UNDEFINED, 0, 0);
+        return;
+    }
+    int inter = 0;
+    PMPI_Comm_test_inter(made, &inter);
+    if (inter) {
+        untraced++;
+        return;
+    }
+    int rank, zero = 0, color = 0;
+    MPI_Group g, world;
+    PMPI_Comm_rank(made, &rank);
+    PMPI_Comm_group(made, &g);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    PMPI_Group_translate_ranks(g, 1, &zero, world, &color);
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&world);
+    name_new(parent, made, color, rank, 0);
+}
+
+#define DERIVED(CALL, PARENT, MADE, ...)                                                           \
+    int t = enter();                                                                               \
+    int rc = P##CALL(__VA_ARGS__);                                                                 \
+    if (t) {                                                                                       \
+        if (rc == MPI_SUCCESS) name_derived(PARENT, MADE);                                         \
+        leave();                                                                                   \
+    }                                                                                              \
+    return rc
+
+int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm *newcomm) {
+    DERIVED(MPI_Cart_create, comm, *newcomm, comm, ndims, dims, periods, reorder, newcomm);
+}
+
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) {
+    DERIVED(MPI_Cart_sub, comm, *newcomm, comm, remain_dims, newcomm);
+}
+
+int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
+                     MPI_Comm *newcomm) {
+    DERIVED(MPI_Graph_create, comm, *newcomm, comm, nnodes, index, edges, reorder, newcomm);
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm *newcomm) {
+    DERIVED(MPI_Dist_graph_create_adjacent, comm, *newcomm, comm, indegree, sources, sourceweights,
+            outdegree, destinations, destweights, info, reorder, newcomm);
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
+                          const int destinations[], const int weights[], MPI_Info info, int reorder,
+                          MPI_Comm *newcomm) {
+    DERIVED(MPI_Dist_graph_create, comm, *newcomm, comm, n, sources, degrees, destinations, weights,
+            info, reorder, newcomm);
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *newcomm) {
+    DERIVED(MPI_Comm_split_type, comm, *newcomm, comm, type, key, info, newcomm);
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
+    DERIVED(MPI_Comm_create, comm, *newcomm, comm, group, newcomm);
+}
+
+/* Called by the group's members only, not by every member of comm: no
+ * split makes it; left out (and the calls on it), and counted. */
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
+    if (out) untraced++;
+    return PMPI_Comm_create_group(comm, group, tag, newcomm);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
