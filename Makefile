@@ -6,7 +6,7 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: all demo check deps deps-test deps-bench build build-asan test test-asan fuzz bench conformance format clean install
+.PHONY: all demo check deps deps-test deps-bench build build-asan test test-asan fuzz bench conformance format clean install install-prefix
 
 PREFIX ?= /usr/local
 
@@ -67,8 +67,15 @@ bench: deps-bench build
 	./bench/split-busy
 	./bench/round2
 
-install: build
+# never into this source tree (make install PREFIX=$HOME/simpi from a clone
+# at ~/simpi would mix the installed tree with the sources)
+install: install-prefix
+	$(MAKE) build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+install-prefix:
+	@if [ -d "$(PREFIX)" ] && [ "$$(cd "$(PREFIX)" && pwd -P)" = "$$(pwd -P)" ]; then \
+	  echo "make install: PREFIX=$(PREFIX) is this source tree; install elsewhere (e.g. PREFIX=$$HOME/.local/simpi)" >&2; exit 2; fi
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
