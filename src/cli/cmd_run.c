@@ -4,6 +4,7 @@
  * in SIMPI_* environment variables; the program's own output is untouched and
  * simpi's summary goes to stderr (or --json). */
 #define _GNU_SOURCE /* memmem */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -70,8 +71,9 @@ static int set_procs(int procs) {
     return set_env("SIMPI_PROCS", text);
 }
 
-/* Whether the program contains simpi's runtime (a string only libsimpi has). */
-static bool built_with_simpicc(const char *path) {
+/* Whether the file holds simpi's boot object (a string only it has); a
+ * file that cannot be read: true (execv reports it). */
+static bool has_boot_marker(const char *path) {
     static const char mark[] = "simpi-runtime: built with simpicc";
     FILE *f = fopen(path, "rb");
     if (!f) return true; /* let execv report it */
@@ -85,6 +87,76 @@ static bool built_with_simpicc(const char *path) {
         memmove(buf, buf + n - keep, keep);
     }
     fclose(f);
+    return found;
+}
+
+/* Whether the executable is dynamically linked (has a PT_INTERP): then the
+ * dynamic loader can list its libraries without running it. */
+static bool dynamically_linked(const char *path) {
+    FILE *f = fopen(path, "rb");
+    Elf64_Ehdr eh;
+    bool dyn = false;
+    if (f && fread(&eh, sizeof eh, 1, f) == 1 && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+        eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(Elf64_Phdr))
+        for (int i = 0; i < eh.e_phnum && !dyn; i++) {
+            Elf64_Phdr ph;
+            if (fseek(f, (long)(eh.e_phoff + (uint64_t)i * sizeof ph), SEEK_SET) != 0 ||
+                fread(&ph, sizeof ph, 1, f) != 1)
+                break;
+            dyn = ph.p_type == PT_INTERP;
+        }
+    if (f) fclose(f);
+    return dyn;
+}
+
+/* Whether the program contains simpi's runtime: in the executable, or in
+ * one of the libraries it loads (its main in a library built with
+ * `simpicc -shared`), which the dynamic loader lists as ldd does
+ * (LD_TRACE_LOADED_OBJECTS: the program itself does not run). */
+/* libsimpi.so, preloaded when the program's main is in a library */
+static char runtime_preload[PATH_MAX];
+
+static bool built_with_simpicc(const char *path) {
+    if (has_boot_marker(path)) return true;
+    if (!dynamically_linked(path)) return false;
+    int fds[2];
+    if (pipe(fds) != 0) return false;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, STDERR_FILENO);
+        setenv("LD_TRACE_LOADED_OBJECTS", "1", 1);
+        execl(path, path, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *list = pid > 0 ? fdopen(fds[0], "r") : NULL;
+    bool found = false;
+    char line[PATH_MAX + 128];
+    while (list && fgets(line, sizeof line, list)) { /* "\tlibx.so => /path/libx.so (0x...)" */
+        char *at = strstr(line, "=> /"), *end;
+        if (!at) continue;
+        at += 3;
+        if ((end = strstr(at, " (0x"))) *end = '\0';
+        const char *base = strrchr(at, '/');
+        if (base && !strcmp(base, "/libsimpi.so"))
+            snprintf(runtime_preload, sizeof runtime_preload, "%s", at);
+        else if (!found)
+            found = has_boot_marker(at) && access(at, R_OK) == 0;
+    }
+    /* simpi's runtime must come before the C library in the lookup order
+     * (it stands in for some of its functions: clocks, exit...), which a
+     * program that loads it through its own library does not give: it is
+     * preloaded then */
+    if (!found) runtime_preload[0] = '\0';
+    if (list)
+        fclose(list);
+    else
+        close(fds[0]);
+    if (pid > 0) waitpid(pid, NULL, 0);
     return found;
 }
 
@@ -221,6 +293,17 @@ static void describe_abrupt_end(int status, char *why, size_t n) {
  * on a pipe once its report (summary, JSON, outputs) is out; a process that
  * ends without it (SIGKILL, the out-of-memory killer, a system call made
  * without the C library) is reported here, with a --json saying so. */
+/* In the program's process (before execv): libsimpi.so first in LD_PRELOAD. */
+static void preload_runtime(void) {
+    const char *was = getenv("LD_PRELOAD");
+    size_t n = strlen(runtime_preload) + (was ? strlen(was) : 0) + 2;
+    char *list = malloc(n);
+    if (!list) return;
+    snprintf(list, n, "%s%s%s", runtime_preload, was && *was ? ":" : "", was && *was ? was : "");
+    setenv("LD_PRELOAD", list, 1);
+    free(list);
+}
+
 /* supervise's standard input for the program: NULL, simpi's own; else a
  * file opened afresh for each run (--repeat: every run reads the same) */
 static const char *program_stdin;
@@ -252,6 +335,7 @@ static int supervise(char **prog, bool hide_stdout) {
         sigaddset(&held, SIGTERM);
         sigaddset(&held, SIGHUP);
         sigprocmask(SIG_BLOCK, &held, NULL);
+        if (runtime_preload[0]) preload_runtime();
         execv(prog[0], prog);
         char why[600];
         snprintf(why, sizeof why, "cannot run '%s': %s", prog[0], strerror(errno));

@@ -130,6 +130,50 @@ static int merge_ranges(struct global_range *r, int n) {
     return k;
 }
 
+/* The library holding the program's main, when it is not the executable
+ * (globals_add_library): its globals are the program's too. */
+static char library_path[4096];
+static uintptr_t library_base;
+
+struct locate {
+    uintptr_t addr;
+    int index; /* of the object seen next */
+};
+
+/* Notes the object (past the first, the executable) whose loaded
+ * segments hold the address. */
+static int object_of(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct locate *l = data;
+    int index = l->index++;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type != PT_LOAD || l->addr < lo || l->addr >= lo + ph->p_memsz) continue;
+        if (index > 0 && info->dlpi_name && info->dlpi_name[0])
+            globals_add_library(info->dlpi_name, (uintptr_t)info->dlpi_addr);
+        return 1;
+    }
+    return 0;
+}
+
+void globals_locate_main(const void *main_fn) {
+    struct locate l = {(uintptr_t)main_fn, 0};
+    dl_iterate_phdr(object_of, &l);
+}
+
+void globals_add_library(const char *path, uintptr_t base) {
+    snprintf(library_path, sizeof library_path, "%s", path);
+    library_base = base;
+}
+
+const char *globals_library(void) {
+    return library_path[0] ? library_path : NULL;
+}
+
+static void scan_object(const char *path, uintptr_t base, struct globals_info *g,
+                        struct global_range **ranges, int *nranges, int *cap);
+
 struct globals_info globals_scan(struct global_range **ranges, int *nranges) {
     struct globals_info g = {0};
     uintptr_t base = 0;
@@ -137,16 +181,27 @@ struct globals_info globals_scan(struct global_range **ranges, int *nranges) {
     if (ranges) {
         *ranges = NULL;
         *nranges = 0;
-        dl_iterate_phdr(first_object, &base);
     }
+    dl_iterate_phdr(first_object, &base);
+    scan_object("/proc/self/exe", base, &g, ranges, nranges, &cap);
+    if (library_path[0] && !g.stripped)
+        scan_object(library_path, library_base, &g, ranges, nranges, &cap);
+    if (ranges && *nranges) *nranges = merge_ranges(*ranges, *nranges);
+    return g;
+}
+
+/* Adds the writable globals of one object (the executable, or the library
+ * of main), loaded at base, to g and the ranges. */
+static void scan_object(const char *path, uintptr_t base, struct globals_info *g,
+                        struct global_range **ranges, int *nranges, int *cap) {
     size_t len;
-    char *img = read_all("/proc/self/exe", &len);
+    char *img = read_all(path, &len);
     const Elf64_Shdr *symtab, *strtab;
     int data[NDATA];
     if (!img || !find_sections(img, len, data, &symtab, &strtab)) {
-        g.stripped = img != NULL;
+        g->stripped = img != NULL;
         free(img);
-        return g;
+        return;
     }
     const Elf64_Sym *sym = (const Elf64_Sym *)(img + symtab->sh_offset);
     const char *str = img + strtab->sh_offset;
@@ -159,13 +214,11 @@ struct globals_info globals_scan(struct global_range **ranges, int *nranges) {
         if (!in_data(data, sym[i].st_shndx)) continue;
         if (is_crt(name)) continue;
         if (ranges)
-            add_range(ranges, nranges, &cap, (char *)(base + sym[i].st_value), sym[i].st_size);
+            add_range(ranges, nranges, cap, (char *)(base + sym[i].st_value), sym[i].st_size);
         if (from_runtime(name)) continue; /* privatized, but not the program's own */
-        if (g.count < GLOBALS_NAMED) snprintf(g.names[g.count], sizeof g.names[0], "%s", name);
-        g.count++;
-        g.bytes += (int64_t)sym[i].st_size;
+        if (g->count < GLOBALS_NAMED) snprintf(g->names[g->count], sizeof g->names[0], "%s", name);
+        g->count++;
+        g->bytes += (int64_t)sym[i].st_size;
     }
-    if (ranges && *nranges) *nranges = merge_ranges(*ranges, *nranges);
     free(img);
-    return g;
 }

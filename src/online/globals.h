@@ -28,5 +28,12 @@ struct global_range {
  * linker's copies of C library variables such as optind), sorted and
  * merged, in *ranges / *nranges. */
 struct globals_info globals_scan(struct global_range **ranges, int *nranges);
+/* The program's main is in a library (path, loaded at base), not in the
+ * executable: its globals are scanned too. */
+void globals_add_library(const char *path, uintptr_t base);
+/* Finds the object that holds main (a library, then added as above). */
+void globals_locate_main(const void *main_fn);
+/* That library, or NULL. */
+const char *globals_library(void);
 
 #endif

@@ -242,6 +242,7 @@ static enum privatize_mode choose(const struct privatize_request *rq, struct glo
     char why[200];
     bool small = !g.stripped && nranges > 0 && (size_t)g.bytes <= PRIVATIZE_COPY_LIMIT;
     if (rq->mode != PRIVATIZE_NONE) return rq->mode;
+    if (globals_library()) return PRIVATIZE_COPY; /* the others cover the executable only */
     if (small && (size_t)g.bytes <= PRIVATIZE_IMAGES_FROM) return PRIVATIZE_COPY;
     if (images_possible(rq->n, why, sizeof why)) return PRIVATIZE_IMAGES;
     if (small) return PRIVATIZE_COPY;
@@ -254,6 +255,13 @@ static bool data_init(const struct privatize_request *rq, const struct exe_layou
                       struct sim_error *err) {
     enum privatize_mode m = choose(rq, info->globals, nranges, info);
     char why[200];
+    if (globals_library() && m != PRIVATIZE_COPY) {
+        free(ranges);
+        return err_set(err,
+                       "--privatize=%s: the program's main is in %s, whose globals only "
+                       "--privatize=copy makes private (remap and images cover the executable)",
+                       privatize_mode_name(m), globals_library());
+    }
     if (m == PRIVATIZE_IMAGES) { /* chosen by size: choose() found images possible */
         bool possible = rq->mode != PRIVATIZE_IMAGES || images_possible(rq->n, why, sizeof why);
         if (!possible || !images_init(rq, info, why, sizeof why)) {

@@ -1374,6 +1374,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     rt.argc = argc;
     rt.argv = argv;
     rt.user_main = user_main;
+    globals_locate_main((const void *)user_main); /* main in a library: its globals too */
     rt.app = argv[0];
     rt.wall_start = memstat_wall_seconds();
     struct sim_driver drv = {.resume = resume,
