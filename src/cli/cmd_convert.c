@@ -124,8 +124,11 @@ static void native_line(FILE *f, const struct trace_reader *t, const struct trac
         fprintf(f, "round_trip %d", r->peer);
         break;
     case TOP_RMA:
-        fprintf(f, "%s %d %lld comm=%d req=%d", r->mode == 1 ? "rma_put" : "rma_get", r->peer,
-                (long long)r->size, r->comm, r->req);
+        fprintf(f, "%s %d %lld comm=%d req=%d",
+                r->mode == 2   ? "rma_fetch"
+                : r->mode == 1 ? "rma_put"
+                               : "rma_get",
+                r->peer, (long long)r->size, r->comm, r->req);
         break;
     case TOP_RMA_SYNC: {
         fprintf(f, "%s", sim_rma_sync_names[r->mode % 7]);

@@ -231,10 +231,11 @@ void record_p2p(struct sim *s, struct request *r, int32_t comm_id, int32_t peer,
 }
 
 void record_rma(struct sim *s, struct request *r, int32_t comm_id, int32_t target, int64_t size,
-                bool to_target) {
+                int kind) {
+    static const char *const names[] = {"rma_get", "rma_put", "rma_fetch"};
     if (!traceable(s, r->owner, comm_id)) return;
-    put(s, r->owner, "%s %d %lld comm=%d req=%d\n", to_target ? "rma_put" : "rma_get", target,
-        (long long)size, comm_id, new_id(s, r));
+    put(s, r->owner, "%s %d %lld comm=%d req=%d\n", names[kind % 3], target, (long long)size,
+        comm_id, new_id(s, r));
 }
 
 static char *counts_text(const int64_t *v, int32_t n);

@@ -33,25 +33,27 @@
 
 /* The origin's side of an operation on c, where the origin is member me. */
 static struct request *origin_side(struct sim *s, int32_t origin, struct comm *c, int32_t me,
-                                   int32_t comm_id, int32_t target, int64_t size, bool to_target,
-                                   struct sim_recv_target *reply, int32_t id) {
+                                   int32_t comm_id, int32_t target, int64_t size,
+                                   enum sim_rma_kind kind, struct sim_recv_target *reply,
+                                   int32_t id) {
     simtime_t now = s->eng.now;
+    bool to_target = kind == SIM_RMA_PUT;
     struct request *r = to_target ? pt2pt_post_send(s, origin, c, me, c->ctx, target, RMA_TAG_DATA,
                                                     size, SEND_SYNC, NULL, now, NULL)
                                   : pt2pt_post_recv(s, origin, c, c->ctx, target, RMA_TAG_REPLY,
                                                     size, NULL, now, reply);
     request_track(s, r, id);
-    if (s->rec) record_rma(s, r, comm_id, target, size, to_target);
+    if (s->rec) record_rma(s, r, comm_id, target, size, kind);
     return r;
 }
 
 struct request *sim_rma_origin(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
-                               int64_t size, bool to_target, struct sim_recv_target *reply,
+                               int64_t size, enum sim_rma_kind kind, struct sim_recv_target *reply,
                                int32_t id) {
     int32_t me;
     struct comm *c = sim_comm_get(s, origin, comm_id, &me);
     if (!c || target < 0 || target >= c->size) return NULL;
-    return origin_side(s, origin, c, me, comm_id, target, size, to_target, reply, id);
+    return origin_side(s, origin, c, me, comm_id, target, size, kind, reply, id);
 }
 
 /* The target's side of an operation on c, where the target is member me
@@ -83,16 +85,17 @@ struct rma_landing {
 };
 
 struct request *sim_rma_issue(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
-                              int64_t size, bool to_target, int32_t id) {
+                              int64_t size, enum sim_rma_kind kind, int32_t id) {
     int32_t me;
     struct comm *c = sim_comm_get(s, origin, comm_id, &me);
     if (!c || target < 0 || target >= c->size) return NULL;
-    struct request *r = origin_side(s, origin, c, me, comm_id, target, size, to_target, NULL, id);
+    struct request *r = origin_side(s, origin, c, me, comm_id, target, size, kind, NULL, id);
     int32_t to = comm_world_rank(c, target);
-    struct rma_landing m = {c->ctx, me, target, size, to_target};
+    struct rma_landing m = {c->ctx, me, target, size, kind == SIM_RMA_PUT};
     struct sim_piece piece = {&m, sizeof m};
-    land_post(s, origin, to, simtime_add(s->eng.now, sim_control_latency(s, origin, to)),
-              LAND_RMA_TARGET, &piece, 1);
+    simtime_t delay = kind == SIM_RMA_FETCH ? sim_transfer_cost(s, origin, to, size)
+                                            : sim_control_latency(s, origin, to);
+    land_post(s, origin, to, simtime_add(s->eng.now, delay), LAND_RMA_TARGET, &piece, 1);
     return r;
 }
 

@@ -386,15 +386,22 @@ void sim_land_owned(struct sim *s, int32_t origin, int32_t target, simtime_t at,
  * the receive of the target's reply into *reply. At the target, when the
  * operation lands (sim_land): the receive of those data, or the reply's
  * send with `size` bytes from `data` (read at once). */
+/* The kinds of an operation's origin side: a get's reply (0), a put's data
+ * (1, to_target), the result of an operation that needs its operand at the
+ * target first (2: get_accumulate, fetch_and_op, compare_and_swap; the
+ * target acts, and sends it, once `size` bytes have had the time to
+ * arrive: sim_transfer_cost). */
+enum sim_rma_kind { SIM_RMA_GET, SIM_RMA_PUT, SIM_RMA_FETCH };
 struct request *sim_rma_origin(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
-                               int64_t size, bool to_target, struct sim_recv_target *reply,
+                               int64_t size, enum sim_rma_kind kind, struct sim_recv_target *reply,
                                int32_t id);
-/* Replay's one-sided operation (`rma_put` / `rma_get` records): the
- * origin's side as sim_rma_origin, and the target's, which the MPI layer
- * lands at the target one control latency later as the on-line front end
- * does with sim_land. */
+/* Replay's one-sided operation (`rma_put` / `rma_get` / `rma_fetch`
+ * records): the origin's side as sim_rma_origin, and the target's, which
+ * the MPI layer lands at the target one control latency later (a fetch:
+ * the transfer time of its size) as the on-line front end does with
+ * sim_land. */
 struct request *sim_rma_issue(struct sim *s, int32_t origin, int32_t comm_id, int32_t target,
-                              int64_t size, bool to_target, int32_t id);
+                              int64_t size, enum sim_rma_kind kind, int32_t id);
 /* One-sided synchronisation (docs/models.md): each message reaches the
  * other member one control latency after it is sent and acts there then,
  * in the landings' order; both front ends run it, so a trace replays it.

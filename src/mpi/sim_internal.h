@@ -696,7 +696,7 @@ struct request *signal_new_id(struct sim *s, int32_t rank, int32_t peer, const c
                               int32_t id);
 /* rma_put|rma_get TARGET SIZE comm=C req=N (the origin's side) */
 void record_rma(struct sim *s, struct request *r, int32_t comm_id, int32_t target, int64_t size,
-                bool to_target);
+                int kind);
 void rma_land(struct sim *s, int32_t target, const void *msg, uint32_t len);
 void rma_sync_land(struct sim *s, uint8_t kind, int32_t target, const void *msg, uint32_t len);
 /* rma_lock, rma_unlock, rma_grants, rma_post, rma_complete, rma_start,

@@ -348,8 +348,8 @@ static bool execute(struct replay *rp, const struct trace_rec *r) {
         if (!check_comm(rp, r) || !check_new_id(rp, r, r->req)) return false;
         if (r->peer >= sim_comm_size(rp->sim, r->rank, r->comm))
             return rec_fail(rp, r, "target rank %d is outside the communicator", r->peer);
-        return sim_rma_issue(rp->sim, r->rank, r->comm, r->peer, r->size, r->mode == 1, r->req) !=
-               NULL;
+        return sim_rma_issue(rp->sim, r->rank, r->comm, r->peer, r->size,
+                             (enum sim_rma_kind)r->mode, r->req) != NULL;
     case TOP_RMA_SYNC:
         return check_comm(rp, r) && do_rma_sync(rp, r);
     case TOP_ROUND_TRIP: {

@@ -38,7 +38,7 @@ enum trace_op {
     TOP_INTERVAL_END,
     TOP_FILE_IO,    /* file_io BYTES req=N: a storage request (MPI-IO), completed by a wait */
     TOP_ROUND_TRIP, /* round_trip PEER: a question to peer's node and its answer */
-    TOP_RMA,        /* rma_put|rma_get TARGET SIZE comm=C req=N (mode 1: put) */
+    TOP_RMA,        /* rma_get|rma_put|rma_fetch TARGET SIZE comm=C req=N (mode 0, 1, 2) */
     TOP_RMA_SYNC,   /* rma_lock ... rma_wait: mode the kind (0-6), peer the
                        member, tag 1 for an exclusive lock, ids the from= members */
 };

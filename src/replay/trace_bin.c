@@ -452,7 +452,7 @@ static const char *check(const struct tbin_reader *b, const struct trace_rec *r)
     if ((split && r->color == INT32_MIN) ||
         (r->color < 0 && r->color != INT32_MIN && r->color != SIM_UNDEFINED))
         return "color";
-    if ((r->op == TOP_RMA && r->mode > 1) || (r->op == TOP_RMA_SYNC && r->mode > 6) ||
+    if ((r->op == TOP_RMA && r->mode > 2) || (r->op == TOP_RMA_SYNC && r->mode > 6) ||
         r->mode > 7 || (coll && r->coll >= COLL_KINDS) || (!coll && r->coll))
         return "kind";
     if (r->counts && !(coll && r->mode & 4)) return "counts";

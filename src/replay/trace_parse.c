@@ -394,6 +394,7 @@ static const struct op_name ops[] = {
     {"round_trip", TOP_ROUND_TRIP, 0, 0, 1, FORM_TABLE},
     {"rma_put", TOP_RMA, 1, 0, 2, FORM_TABLE},
     {"rma_get", TOP_RMA, 0, 0, 2, FORM_TABLE},
+    {"rma_fetch", TOP_RMA, 2, 0, 2, FORM_TABLE},
     {"rma_lock", TOP_RMA_SYNC, 0, 0, 2, FORM_TABLE},
     {"rma_unlock", TOP_RMA_SYNC, 1, 0, 2, FORM_TABLE},
     {"rma_grants", TOP_RMA_SYNC, 2, 0, 0, FORM_TABLE},

@@ -145,10 +145,18 @@ struct land_head {
     int32_t op;
     uint32_t key_ctx, key_seq; /* the window */
     int32_t from, to;          /* members of the window */
-    int32_t tcount, nblocks, basic, pad;
+    int32_t tcount, nblocks, basic;
+    int32_t part; /* an operation needing its operand first: LAND_OPERAND, LAND_ACT (else 0) */
     int64_t disp, extent, per, tbytes, cbytes;
     int64_t lo, hi; /* the bytes touched, from the target address (check: range unknown here) */
 };
+
+/* The two landings of an operation whose result needs its operand at the
+ * target (get_accumulate, fetch_and_op, compare_and_swap), as a replay of
+ * its rma_put and rma_fetch records lands them: the operand's receive
+ * posted one control latency from now, the operation and its reply once
+ * the operand has had the time to arrive. */
+enum { LAND_WHOLE, LAND_OPERAND, LAND_ACT };
 
 /* Sends a landing from member `from` of w to member `to`, arriving one
  * control latency from now: its head and body in one malloc'd block msg
@@ -164,9 +172,8 @@ static void land_send_owned(struct window *w, struct land_head *h, char *msg, si
      * back, once that data has arrived: its transfer's cost first (at 1 MiB
      * the call then costs a put and a get in turn, as SMPI's 170.77 us
      * against 85.39 us for a get) */
-    bool waits_data = (h->op_kind == RMA_GET_ACC && h->op != MPI_NO_OP) || h->op_kind == RMA_CAS;
-    simtime_t delay = waits_data ? sim_transfer_cost(s, origin, target, h->tbytes + h->cbytes)
-                                 : sim_control_latency(s, origin, target);
+    simtime_t delay = h->part == LAND_ACT ? sim_transfer_cost(s, origin, target, h->tbytes)
+                                          : sim_control_latency(s, origin, target);
     simtime_t at = simtime_add(sim_now(s), delay);
     sim_land_owned(s, origin, target, at, msg, (uint32_t)len);
 }
@@ -753,7 +760,7 @@ static struct request *issue_transfers(struct win_member *me, const struct rma_c
     struct request *last = NULL;
     if (to_target) {
         struct rma_op *o = op_add(me, c->target, from_target ? NULL : wrap);
-        last = sim_rma_origin(s, world, me->comm, c->target, tbytes, true, NULL, -1);
+        last = sim_rma_origin(s, world, me->comm, c->target, tbytes, SIM_RMA_PUT, NULL, -1);
         if (!o->wrap) o->r = last;
     }
     if (from_target) {
@@ -764,7 +771,8 @@ static struct request *issue_transfers(struct win_member *me, const struct rma_c
         o->rtype = c->rtype;
         dt_retain(c->rtype);
         o->tgt = (struct sim_recv_target){.buf = o->staging, .capacity = tbytes, .owner = world};
-        last = sim_rma_origin(s, world, me->comm, c->target, tbytes, false, &o->tgt, -1);
+        last = sim_rma_origin(s, world, me->comm, c->target, tbytes,
+                              to_target ? SIM_RMA_FETCH : SIM_RMA_GET, &o->tgt, -1);
         if (!wrap) o->r = last;
     }
     return last;
@@ -797,6 +805,14 @@ static void send_operation(struct window *w, struct win_member *me, const struct
     if (blocks) memcpy(msg + sizeof h, b, blocks); /* a type of no block: b may be NULL */
     if (origin_data) dt_pack(c->otype, c->obuf, c->ocount, msg + sizeof h + blocks);
     if (h.cbytes) dt_pack(c->ttype, c->cbuf, 1, msg + sizeof h + blocks + data);
+    bool needs_operand = (c->kind == RMA_GET_ACC && c->op != MPI_NO_OP) || c->kind == RMA_CAS;
+    if (needs_operand) { /* the operand's receive first, alone */
+        struct land_head first = h;
+        first.part = LAND_OPERAND;
+        char *head = xmalloc(sizeof first);
+        land_send_owned(w, &first, head, sizeof first);
+        h.part = LAND_ACT;
+    }
     land_send_owned(w, &h, msg, len);
 }
 
@@ -854,8 +870,10 @@ static void rma_land_op(struct window *w, struct win_member *t, const struct lan
         return;
     }
     char *addr = translate(t->world, target_address(w->flavor, t, h->disp));
-    if (origin_data) /* its data's transfer: received on the target's behalf */
+    if (origin_data &&
+        h->part != LAND_ACT) /* its data's transfer: received on the target's behalf */
         sim_rma_target(s, t->world, t->comm, h->from, h->tbytes, true, NULL);
+    if (h->part == LAND_OPERAND) return; /* the operation itself lands later */
     if (h->op_kind == RMA_PUT) {
         dt_unpack_blocks(b, h->nblocks, h->extent, data, h->tcount, addr);
         return;
