@@ -454,6 +454,9 @@ struct workers *workers_join(const char *helper, struct sim_error *err) {
     pid_t worker = getpid();
     pid_t pid = fork();
     if (pid == 0) {
+        /* a group of its own: what it starts (a singleton MPI's daemon, a
+         * script's commands) ends with it, never left with parent 1 */
+        setpgid(0, 0);
         close(sv[0]);
         char fd[16], parent[24];
         snprintf(fd, sizeof fd, "%d", sv[1]);
@@ -472,6 +475,7 @@ struct workers *workers_join(const char *helper, struct sim_error *err) {
     struct workers probe = {.helper = sv[0]};
     int wait_s = transport_patience();
     if (!helper_ready(sv[0], wait_s)) { /* a helper that never connects must not hang the run */
+        kill(-pid, SIGKILL);
         kill(pid, SIGKILL);
         close(sv[0]);
         waitpid(pid, NULL, 0);
