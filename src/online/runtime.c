@@ -161,8 +161,10 @@ void runtime_leave(void) {
     rt->in_mpi = 0;
     __atomic_store_n(&me->calls, me->calls - 1, __ATOMIC_RELEASE);
     /* the main thread's own call inside a region: its clock goes on from here */
-    if (!me->thread_call && me->calls == 0)
+    if (!me->thread_call && me->calls == 0) {
         threads_call_ended(simtime_to_seconds(sim_now(rt->sim)));
+        signals_deliver(rt->current); /* its signals, as it returns to its code (signals.c) */
+    }
     /* the last: at the end of a thread's call this returns on that thread */
     if (me->thread_call) thread_call_leave(me->thread_call);
 }

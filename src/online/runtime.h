@@ -127,6 +127,9 @@ void runtime_wait(struct request **reqs, int n, bool any);
  * off the rank's stack); else in place. */
 void runtime_aside(void (*fn)(void *), void *arg);
 int32_t runtime_rank(void);
+/* signals.c: the signals pending for rank, its handlers run as it (as its
+ * MPI call returns to its code). */
+void signals_deliver(int32_t rank);
 /* True while a rank's code runs (not simpi's scheduler, not a forked child). */
 bool runtime_in_rank(void);
 /* The running rank's virtual time, including the computation measured since
