@@ -203,13 +203,14 @@ static void replay_lost(const char *why) {
     if (lost_opts) report_failure(lost_opts, &e);
 }
 
-/* Ctrl-C, SIGTERM or SIGHUP while the simulation runs: the replay stops at
- * its next record and reports what it reached. Outside it (opening a trace,
- * reading a FIFO, writing the reports), a second signal, or one the replay
+/* Ctrl-C, SIGTERM or SIGHUP while the simulation runs, or before it (the
+ * trace being opened: a Ctrl-C in the run's first moments): the replay
+ * stops at its next record, or at its first, and reports what it reached.
+ * After it (the reports being written), a second signal, or one the replay
  * does not answer within 3 s (blocked reading a FIFO): the process ends,
  * removing the outputs being written. */
 static void on_interrupt(int sig) {
-    if (!replay_running || replay_interrupt_signal || sig == SIGALRM) {
+    if (replay_simulated || replay_interrupt_signal || sig == SIGALRM) {
         /* the alarm ends the process as the signal it waited on would */
         int end = sig == SIGALRM && replay_interrupt_signal ? replay_interrupt_signal : sig;
         outfile_remove_pending();

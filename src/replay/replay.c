@@ -368,6 +368,7 @@ void replay_set_workers(struct workers *w, enum sim_placement placement) {
     split_placement = placement;
 }
 volatile sig_atomic_t replay_running;
+volatile sig_atomic_t replay_simulated;
 
 static void (*on_lost)(const char *why); /* replay_set_lost */
 void replay_set_lost(void (*lost)(const char *why)) {
@@ -551,6 +552,7 @@ bool replay_run_jobs(struct trace_reader *const *traces, const struct replay_job
     replay_running = 1;
     res->status = sim_run(rp.sim);
     replay_running = 0;
+    replay_simulated = 1;
     progress_end();
     res->wall_seconds = memstat_wall_seconds() - t0;
     res->records = records_read(&rp) + sim_records_elsewhere(rp.sim);

@@ -48,6 +48,8 @@ extern volatile sig_atomic_t replay_interrupt_signal;
 /* Whether the simulation is running (a signal then stops it at the next
  * record; before and after, the process ends at once). */
 extern volatile sig_atomic_t replay_running;
+/* Set once a replay's simulation has ended (its reports being written). */
+extern volatile sig_atomic_t replay_simulated;
 /* --time-limit: replays stop before an event past it (0: none). */
 void replay_set_time_limit(simtime_t limit);
 /* The next replays run as one worker of a split run (NULL: the whole run
