@@ -159,9 +159,6 @@ struct pm_totals {
     int32_t nic_top_n;
 };
 
-int32_t (*sim_send_signature_hook)(const struct request *send);
-void (*sim_remote_signature_hook)(const struct request *standin, int32_t sig);
-
 static int worker_of(const struct sim *s, int32_t rank) {
     return sim_worker_of_node(s, sim_node(s, rank));
 }
@@ -204,7 +201,8 @@ static void post_envelope(struct sim *s, struct request *send) {
                             .size = send->size,
                             .post_time = send->post_time,
                             .handle = (uint64_t)(uintptr_t)send};
-    if (sim_send_signature_hook && !(send->flags & RF_SUB)) m.sig = sim_send_signature_hook(send);
+    if (s->hooks.send_signature && !(send->flags & RF_SUB))
+        m.sig = s->hooks.send_signature(s->hooks.ctx, send);
     if (send->xfer) { /* eager through the interfaces: injected here already */
         const struct xfer *x = &s->xfers[send->xfer];
         m.has_xfer = 1;
@@ -227,7 +225,7 @@ static void post_envelope(struct sim *s, struct request *send) {
                  send->owner, (long long)send->size, send->peer);
         return;
     }
-    if (sim_address_hook) data = sim_address_hook(send->owner, (void *)data);
+    data = sim_address(s, send->owner, (void *)data);
     m.has_data = 1;
     struct workers_piece pieces[] = {{&m, sizeof m}, {data, (size_t)send->size}};
     postv(s, worker_of(s, send->peer), pieces, 2);
@@ -354,7 +352,7 @@ static void take_envelope(struct sim *s, const struct pm_envelope *m, uint32_t l
         r->xfer = id;
         nics_toward_ejection(s, id);
     }
-    if (m->sig && sim_remote_signature_hook) sim_remote_signature_hook(r, m->sig);
+    if (m->sig && s->hooks.remote_signature) s->hooks.remote_signature(s->hooks.ctx, r, m->sig);
     pt2pt_accept_remote(s, r);
 }
 

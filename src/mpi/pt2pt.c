@@ -78,9 +78,13 @@ static void account_transfer(struct sim *s, const struct request *send,
     rr->st.bytes_recv += send->size;
 }
 
-/* Copies a user message into its receive target, then frees the payload. */
-void *(*sim_address_hook)(int32_t owner, void *addr);
-void (*sim_deliver_hook)(const struct request *send, struct sim_recv_target *t);
+void sim_set_hooks(struct sim *s, const struct sim_hooks *hooks) {
+    s->hooks = *hooks;
+}
+
+void *sim_address(const struct sim *s, int32_t owner, void *addr) {
+    return addr && s->hooks.address ? s->hooks.address(s->hooks.ctx, owner, addr) : addr;
+}
 
 /* Records a message's envelope (MPI_Status) for a receive or a probe. */
 static void note_envelope(struct sim_recv_target *t, const struct request *send) {
@@ -89,17 +93,17 @@ static void note_envelope(struct sim_recv_target *t, const struct request *send)
     t->size = send->size;
 }
 
-static void deliver(struct request *send, struct sim_recv_target *t) {
+/* Copies a user message into its receive target, then frees the payload. */
+static void deliver(struct sim *s, struct request *send, struct sim_recv_target *t) {
     int64_t n = send->size < t->capacity ? send->size : t->capacity;
-    void *dst = t->buf && sim_address_hook ? sim_address_hook(t->owner, t->buf) : t->buf;
+    void *dst = sim_address(s, t->owner, t->buf);
     /* a rendezvous send's data are still the sender's buffer (maybe one of
      * its privatized globals) */
-    const void *src = send->data && !(send->flags & RF_OWNS) && sim_address_hook
-                          ? sim_address_hook(send->owner, send->data)
-                          : send->data;
+    const void *src =
+        !(send->flags & RF_OWNS) ? sim_address(s, send->owner, send->data) : send->data;
     if (n > 0 && src && dst) memcpy(dst, src, (size_t)n);
     note_envelope(t, send);
-    if (sim_deliver_hook) sim_deliver_hook(send, t);
+    if (s->hooks.deliver) s->hooks.deliver(s->hooks.ctx, send, t);
     if (send->flags & RF_OWNS) free(send->data);
     send->flags &= (uint8_t)~RF_OWNS;
     send->data = NULL;
@@ -474,7 +478,7 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
     recv->src = send->src;
     recv->tag = send->tag;
     if (!(recv->flags & RF_SUB) && recv->data) {
-        deliver(send, recv->data);
+        deliver(s, send, recv->data);
         if (recv->flags & RF_OWNS) { /* its owner let go of it: nobody reads it */
             free(recv->data);
             recv->data = NULL;

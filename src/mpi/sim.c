@@ -221,18 +221,31 @@ uint64_t sim_records_elsewhere(const struct sim *s) {
     return s->records_elsewhere;
 }
 
+void sim_begin(struct sim *s) {
+    for (int32_t i = 0; i < s->nranks; i++)
+        sim_rank_start(s, i);
+}
+
+bool sim_advance(struct sim *s, uint64_t max_events) {
+    if (engine_run_some(&s->eng, max_events)) return true;
+    sched_drain(s);
+    /* after a crash in a ULFM run, waits that cannot end fail, and the run goes on */
+    return fault_quiesce(s);
+}
+
 enum sim_status sim_run(struct sim *s) {
     if (s->part) {
         part_run(s);
     } else {
-        for (int32_t i = 0; i < s->nranks; i++)
-            sim_rank_start(s, i);
-        do { /* after a crash in a ULFM run, waits that cannot end fail, and the run goes on */
-            engine_run(&s->eng);
-            sched_drain(s);
-        } while (fault_quiesce(s));
-        pt2pt_count_unmatched_sent(s);
+        sim_begin(s);
+        while (sim_advance(s, UINT64_MAX)) {
+        }
     }
+    return sim_end(s);
+}
+
+enum sim_status sim_end(struct sim *s) {
+    if (!s->part) pt2pt_count_unmatched_sent(s);
     if (s->status == SIM_OK && s->eng.limited) {
         char tb[48], lb[48];
         if (s->eng.limited == ENGINE_WALL_LIMIT)

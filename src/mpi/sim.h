@@ -168,6 +168,13 @@ bool sim_failed_reading(const struct sim *s);
 enum sim_status sim_split_abandon(struct sim *s);
 /* Runs until every rank finished, a deadlock, or an application error. */
 enum sim_status sim_run(struct sim *s);
+/* sim_run in steps, for a caller that interleaves simulations (not a split
+ * run): sim_begin starts the ranks; sim_advance runs at most max_events
+ * events and says whether any work is left; sim_end gives the outcome
+ * (a deadlock if ranks did not finish). */
+void sim_begin(struct sim *s);
+bool sim_advance(struct sim *s, uint64_t max_events);
+enum sim_status sim_end(struct sim *s);
 /* --time-limit: the run stops (SIM_TIME_LIMIT) before an event past limit
  * (virtual time; 0: none). --wall-limit: engine_wall_expired (engine.h),
  * set by a timer, stops it as well. */
@@ -305,20 +312,29 @@ struct sim_recv_target {
     int32_t source, tag; /* rank in the communicator, tag */
     int64_t size;        /* bytes the message carried */
     int32_t owner;       /* world rank whose memory buf is */
-    int32_t sig;         /* the sender's type signature, where sim_deliver_hook gives it */
+    int32_t sig;         /* the sender's type signature, where the deliver hook gives it */
 };
-/* Where data for `owner` at addr really lives right now (the on-line front
- * end's privatized globals); NULL hook: addr itself. */
-extern void *(*sim_address_hook)(int32_t owner, void *addr);
-/* Called as a message's data reach their receive (NULL: nothing): the
- * on-line front end's --check=full notes the sender's type signature. */
-extern void (*sim_deliver_hook)(const struct request *send, struct sim_recv_target *t);
-/* A split run: the type signature (--check=full) of a send being posted to
- * a rank of another worker, which goes with its envelope (NULL hook or 0:
- * none); there, the stand-in request that meets the receiver's queues is
- * given to the front end with it. */
-extern int32_t (*sim_send_signature_hook)(const struct request *send);
-extern void (*sim_remote_signature_hook)(const struct request *standin, int32_t sig);
+/* What a front end does at points of a message's path, each NULL for
+ * nothing, with its ctx; each simulation has its own (sim_set_hooks), so
+ * two simulations can live in one process.
+ * address: where data for `owner` at addr really lives right now (the
+ *   on-line front end's privatized globals); NULL: addr itself.
+ * deliver: a message's data reach their receive (the on-line front end's
+ *   --check=full notes the sender's type signature).
+ * send_signature: a split run: the type signature (--check=full) of a send
+ *   being posted to a rank of another worker, which goes with its envelope
+ *   (0: none); there, remote_signature gives the front end the stand-in
+ *   request that meets the receiver's queues with it. */
+struct sim_hooks {
+    void *ctx;
+    void *(*address)(void *ctx, int32_t owner, void *addr);
+    void (*deliver)(void *ctx, const struct request *send, struct sim_recv_target *t);
+    int32_t (*send_signature)(void *ctx, const struct request *send);
+    void (*remote_signature)(void *ctx, const struct request *standin, int32_t sig);
+};
+void sim_set_hooks(struct sim *s, const struct sim_hooks *hooks);
+/* Where data for `owner` at addr lives now (hooks.address; addr if none). */
+void *sim_address(const struct sim *s, int32_t owner, void *addr);
 /* As sim_isend / sim_irecv, with data: the send's `size` bytes at buf are
  * copied when the send completes before its delivery (eager, buffered: the
  * caller may reuse buf at once), else read from buf when delivered (the

@@ -266,6 +266,7 @@ struct sim {
     struct membw *mem; /* a node's memory shared by its ranks' bursts (membw.c); NULL: off */
     const struct network *net;
     struct sim_driver drv;
+    struct sim_hooks hooks; /* the front end's (sim_set_hooks) */
     int32_t nranks;
     struct srank *ranks;
     bool node_blocks;              /* a block placement: a rank's node is rank / ranks_per_node */

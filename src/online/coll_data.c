@@ -236,7 +236,7 @@ static void copy_piece(void *dst, const void *src, int64_t len) {
 
 /* Where member m's output really lives now (privatized globals). */
 static char *out_of(const struct member *m) {
-    return sim_address_hook && m->out ? sim_address_hook(m->owner, m->out) : m->out;
+    return sim_address(simpi_rt->sim, m->owner, m->out);
 }
 
 /* The member whose operation and datatype fold member j's contribution:

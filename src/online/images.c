@@ -22,19 +22,22 @@
  *
  * One part of the program itself stays in use: the variables the program
  * reaches at fixed offsets but libraries reach through the program's copy
- * (copy relocations: stdout, optind, environ, std::cout). Every rank runs
- * in an image (the program's own main is never run), and each image's pages
- * holding those copies are its own region of one memory file; switching to
- * a rank maps its region over the program's same pages (images_enter: one
- * mmap of a page or two, populated at once, outside the rank's
- * computation), so the C library and the rank see the same variables. At
- * the end the program gets its own pages back, for its destructors.
+ * (copy relocations: stdout, optind, environ, std::cout). Each image has
+ * its own copies (made from the program's when it is relocated); the
+ * libraries reach them through their GOT slots and data pointers, which
+ * are found once (every loaded library's relocations that point into the
+ * program's copies) and set to the rank's image at each switch
+ * (images_enter: a few stores, no system call), so the C library and the
+ * rank see the same variables. At the end they point back to the
+ * program's own, for its destructors.
  *
  * Limits: the program must be position-independent (ET_DYN) with only the
- * relocation types listed below; each image adds a few memory mappings,
+ * relocation types listed below; a library the program loads with dlopen
+ * once running reaches the program's own copies of those variables (the
+ * values they start with); each image adds a few memory mappings,
  * and vm.max_map_count bounds how many images fit (privatize.c then falls
  * back to remapping). Debuggers and backtraces do not know the images. */
-#define _GNU_SOURCE /* dlvsym, memfd_create, dl_iterate_phdr */
+#define _GNU_SOURCE /* dlvsym, dl_iterate_phdr */
 #include "online/images.h"
 
 #include <dlfcn.h>
@@ -85,7 +88,19 @@
 /* .eh_frame_hdr's usual encoding of its pointer: pc-relative, signed 4 bytes */
 #define EH_PCREL_SDATA4 0x1b
 
-#define MAX_SHARED ((size_t)64 * 1024) /* pages shared by the images, at most */
+/* A variable of a library the program holds a copy of (a copy
+ * relocation): its place in the program (a virtual address) and size. */
+struct copy_var {
+    uintptr_t at;
+    size_t size;
+};
+
+/* A library's reference to one of those copies (a GOT slot or a pointer
+ * in its data): set to the entered rank's image at each switch. */
+struct redirect {
+    uintptr_t *slot;
+    uintptr_t at; /* what it points to, in the program's virtual addresses */
+};
 
 struct rela_table {
     const Elf64_Rela *r;
@@ -111,18 +126,20 @@ static struct {
     const Elf64_Verneed *verneed;
     uintptr_t init, init_array, preinit_array, eh_frame_hdr;
     size_t init_n, preinit_n;
-    uintptr_t sh_lo, sh_hi; /* pages of the copy relocations (virtual addresses) */
-    int32_t entered;        /* whose region the program's such pages show */
-    uintptr_t *ext;         /* resolved external symbols, by symbol index */
+    struct copy_var *copies; /* the copy relocations */
+    size_t ncopies;
+    struct redirect *redirects; /* the libraries' references to them */
+    size_t nredirects, redirects_cap;
+    int32_t entered; /* whose copies the libraries' references point to */
+    uintptr_t *ext;  /* resolved external symbols, by symbol index */
     bool *ext_done;
     size_t nsyms;
     int32_t n;
     uintptr_t *bias;   /* per rank: its image's load bias, or 0 */
     uintptr_t *sorted; /* the images' biases, ascending */
     int32_t nimages;
-    int shfd;
     int maps_each;
-} im = {.fd = -1, .shfd = -1};
+} im = {.fd = -1};
 
 static size_t pagesz(void) {
     long p = sysconf(_SC_PAGESIZE);
@@ -312,9 +329,8 @@ static bool known_type(uint32_t t) {
            t == R_RELATIVE || t == R_IRELATIVE || R_IS_TLS(t);
 }
 
-/* Checks every relocation and finds the pages of the copy relocations. */
+/* Checks every relocation and lists the copy relocations. */
 static bool scan_relocations(char *why, size_t len) {
-    uintptr_t lo = UINTPTR_MAX, hi = 0;
     for (int t = 0; t < 2; t++)
         for (size_t i = 0; i < im.rela[t].n; i++) {
             const Elf64_Rela *r = &im.rela[t].r[i];
@@ -326,17 +342,9 @@ static bool scan_relocations(char *why, size_t len) {
                 return fail(why, len, "a relocation of the program is outside it");
             if (sym + 1 > im.nsyms) im.nsyms = sym + 1;
             if (type != R_COPY) continue;
-            uintptr_t end = r->r_offset + im.dynsym[sym].st_size;
-            if (r->r_offset < lo) lo = r->r_offset;
-            if (end > hi) hi = end;
+            im.copies = xrealloc_or_die(im.copies, (im.ncopies + 1) * sizeof *im.copies);
+            im.copies[im.ncopies++] = (struct copy_var){r->r_offset, im.dynsym[sym].st_size};
         }
-    if (hi > lo) {
-        im.sh_lo = page_down(lo);
-        im.sh_hi = page_up(hi);
-        if (im.sh_hi - im.sh_lo > MAX_SHARED)
-            return fail(why, len, "the program's copies of library variables span %zu KiB",
-                        (size_t)(im.sh_hi - im.sh_lo) / 1024);
-    }
     im.ext = xcalloc(im.nsyms + 1, sizeof *im.ext);
     im.ext_done = xcalloc(im.nsyms + 1, sizeof *im.ext_done);
     return true;
@@ -366,9 +374,8 @@ static bool parse(char *why, size_t len) {
     if (!map_file(why, len) || !read_segments(why, len) || !read_dynamic(why, len) ||
         !scan_relocations(why, len) || !resolve_all(why, len))
         return false;
-    /* mappings per image: its segments, the gaps between them, bss, and
-     * the pages of the C library's variables splitting the writable one */
-    im.maps_each = 2 * im.loads + 3;
+    /* mappings per image: its segments, the gaps between them, bss */
+    im.maps_each = 2 * im.loads + 1;
     im.parsed = true;
     return true;
 }
@@ -583,31 +590,57 @@ static bool map_all(const bool *wanted, char *why, size_t len) {
     return true;
 }
 
-/* Writes without the C library's (sanitizer-intercepted) wrappers: the
- * pages hold AddressSanitizer's redzones as they are. */
-static bool raw_pwrite(int fd, const void *buf, size_t n, off_t at) {
-    return syscall(SYS_pwrite64, fd, buf, n, at) == (long)n;
+/* The copy relocation holding program address v, or NULL. */
+static const struct copy_var *copy_of(uintptr_t v) {
+    for (size_t i = 0; i < im.ncopies; i++)
+        if (v >= im.copies[i].at && v < im.copies[i].at + im.copies[i].size) return &im.copies[i];
+    return NULL;
 }
 
-/* The pages at p become region k of the memory file, holding what they
- * hold now. */
-static bool share_region(uintptr_t p, int32_t k) {
-    size_t shlen = im.sh_hi - im.sh_lo;
-    off_t at = (off_t)((size_t)k * shlen);
-    return raw_pwrite(im.shfd, (const void *)p, shlen, at) &&
-           mmap((void *)p, shlen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, im.shfd, at) !=
-               MAP_FAILED;
+static void add_redirect(uintptr_t *slot, uintptr_t at) {
+    if (im.nredirects == im.redirects_cap) {
+        im.redirects_cap = im.redirects_cap ? 2 * im.redirects_cap : 16;
+        im.redirects = xrealloc_or_die(im.redirects, im.redirects_cap * sizeof *im.redirects);
+    }
+    im.redirects[im.nredirects++] = (struct redirect){slot, at};
 }
 
-static bool make_regions(char *why, size_t len) {
-    size_t shlen = im.sh_hi - im.sh_lo;
-    if (!shlen) return true;
-    im.shfd = memfd_create("simpi-shared", MFD_CLOEXEC);
-    if (im.shfd < 0 || ftruncate(im.shfd, (off_t)(shlen * ((size_t)im.n + 1))) != 0 ||
-        !share_region(im.home + im.sh_lo, im.n)) /* the program's own: region n */
-        return fail(why, len, "cannot share the program's library variables: %s", strerror(errno));
-    im.entered = im.n;
-    return true;
+/* A pointer of a loaded object's dynamic section: relocated already by
+ * the loader where the section is writable, else relative to its base. */
+static uintptr_t dyn_ptr(uintptr_t base, uint64_t v) {
+    return v < base ? base + v : (uintptr_t)v;
+}
+
+/* One loaded object's references to the program's copies (its GOT slots
+ * and data pointers, as its relocations place them), made writable. */
+static int find_redirects(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    (void)data;
+    uintptr_t base = info->dlpi_addr;
+    if (base == im.home || !base) return 0; /* the program itself */
+    const Elf64_Dyn *d = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            d = (const Elf64_Dyn *)(base + info->dlpi_phdr[i].p_vaddr);
+    uintptr_t rela = 0;
+    size_t relasz = 0;
+    for (; d && d->d_tag != DT_NULL; d++) {
+        if (d->d_tag == DT_RELA) rela = dyn_ptr(base, d->d_un.d_ptr);
+        if (d->d_tag == DT_RELASZ) relasz = d->d_un.d_val;
+    }
+    const uintptr_t lo = im.home + im.lo, hi = im.home + im.hi;
+    for (size_t i = 0; rela && i < relasz / sizeof(Elf64_Rela); i++) {
+        const Elf64_Rela *r = (const Elf64_Rela *)rela + i;
+        uint32_t type = (uint32_t)ELF64_R_TYPE(r->r_info);
+        if (type != R_GLOB_DAT && type != R_ABS64) continue;
+        uintptr_t *slot = (uintptr_t *)(base + r->r_offset), v = *slot;
+        if (v < lo || v >= hi || !copy_of(v - im.home)) continue;
+        /* GOT slots lie in pages the loader made read-only */
+        if (mprotect((void *)page_down((uintptr_t)slot), pagesz(), PROT_READ | PROT_WRITE) != 0)
+            return 1;
+        add_redirect(slot, v - im.home);
+    }
+    return 0;
 }
 
 bool images_load(int32_t n, const bool *wanted, int argc, char **argv, char *why, size_t len) {
@@ -615,15 +648,18 @@ bool images_load(int32_t n, const bool *wanted, int argc, char **argv, char *why
     im.bias = xcalloc((size_t)n, sizeof *im.bias);
     im.sorted = xcalloc((size_t)n, sizeof *im.sorted);
     if (!map_all(wanted, why, len)) return false;
-    if (!make_regions(why, len)) {
-        fprintf(stderr, "simpi: error: privatization: %s\n", why);
+    if (dl_iterate_phdr(find_redirects, NULL) != 0) {
+        fprintf(stderr,
+                "simpi: error: privatization: cannot make a library's references to the "
+                "program's variables writable: %s\n",
+                strerror(errno));
         _exit(1); /* the images are mapped over nothing the program uses; stop all the same */
     }
+    im.entered = n;
     for (int32_t r = 0; r < n; r++) {
         uintptr_t bias = im.bias[r];
         if (!bias) continue;
-        if (!relocate(bias, why, len) || /* resolved in parse(): cannot fail */
-            (im.sh_hi > im.sh_lo && !share_region(bias + im.sh_lo, r))) {
+        if (!relocate(bias, why, len)) { /* resolved in parse(): cannot fail */
             fprintf(stderr, "simpi: error: privatization: rank %d's image: %s\n", r,
                     why[0] ? why : strerror(errno));
             _exit(1);
@@ -639,15 +675,10 @@ bool images_load(int32_t n, const bool *wanted, int argc, char **argv, char *why
 }
 
 void images_enter(int32_t rank) {
-    size_t shlen = im.sh_hi - im.sh_lo;
-    if (im.shfd < 0 || im.entered == rank || (rank < im.n && !im.bias[rank])) return;
-    if (mmap((void *)(im.home + im.sh_lo), shlen, PROT_READ | PROT_WRITE,
-             MAP_SHARED | MAP_FIXED | MAP_POPULATE, im.shfd, (off_t)((size_t)rank * shlen)) ==
-        MAP_FAILED) { /* the C library would use another rank's variables: never go on */
-        fprintf(stderr, "simpi: error: privatization: cannot map rank %d's library variables: %s\n",
-                rank, strerror(errno));
-        _exit(1);
-    }
+    if (im.entered == rank || (rank < im.n && !im.bias[rank])) return;
+    uintptr_t bias = rank < im.n ? im.bias[rank] : im.home;
+    for (size_t i = 0; i < im.nredirects; i++)
+        *im.redirects[i].slot = bias + im.redirects[i].at;
     im.entered = rank;
 }
 

@@ -32,7 +32,7 @@
  *
  * Data simpi writes for a rank that is not running (a message delivered
  * into a global array, a collective's output) goes to that rank's copy
- * through sim_address_hook. */
+ * through the MPI layer's address hook (privatize_address). */
 #define _GNU_SOURCE /* memfd_create, dl_iterate_phdr */
 #include "online/privatize.h"
 
@@ -147,8 +147,6 @@ __attribute__((no_sanitize("address"))) static bool page_is_zero(const char *p, 
 static bool raw_pwrite(int fd, const void *buf, size_t n, off_t at) {
     return syscall(SYS_pwrite64, fd, buf, n, at) == (long)n;
 }
-
-static void *translate(int32_t owner, void *addr);
 
 static bool remap_init(const struct exe_layout *l, struct sim_error *err) {
     size_t pg = page_size(), n = (size_t)pv.nranks;
@@ -314,7 +312,6 @@ bool privatize_init(const struct privatize_request *rq, struct privatize_info *i
     info->mode = pv.mode;
     if (!data && info->tls_bytes == 0) return true;
     tls_init(&l);
-    sim_address_hook = translate;
     return true;
 }
 
@@ -322,7 +319,8 @@ void *privatize_in_rank(int32_t rank, const void *fn) {
     return pv.mode == PRIVATIZE_IMAGES ? images_in_rank(rank, fn) : (void *)fn;
 }
 
-static void *translate(int32_t owner, void *addr) {
+void *privatize_address(void *ctx, int32_t owner, void *addr) {
+    (void)ctx;
     char *a = addr;
     if (owner < 0 || owner >= pv.nranks) return addr;
     if (pv.tls && a >= pv.tls && a < pv.tls + pv.tls_size)
@@ -420,5 +418,4 @@ void privatize_end(void) {
     memset(&pv, 0, sizeof pv);
     pv.loaded = pv.mapped = -1;
     pv.fd = -1;
-    sim_address_hook = NULL;
 }

@@ -81,6 +81,9 @@ void privatize_save(int32_t rank); /* after it switched back */
  * rank's values, for its destructors at exit. */
 void privatize_unshare(void);
 void privatize_end(void);
+/* Where owner's copy of the variable at addr lives now (addr itself if it
+ * has none, or owner's copy is in place): the MPI layer's address hook. */
+void *privatize_address(void *ctx, int32_t owner, void *addr);
 /* Whether a variable at addr has a copy per rank. */
 bool privatize_covers(const void *addr);
 

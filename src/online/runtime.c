@@ -1216,11 +1216,22 @@ static bool start_privatization(struct runtime *rt, const char *setting, struct 
     free(owned);
     if (!ok) return false;
     rt->privatize = info->mode != PRIVATIZE_NONE || info->tls_bytes > 0;
+    if (rt->privatize) {
+        rt->hooks.address = privatize_address;
+        sim_set_hooks(rt->sim, &rt->hooks);
+    }
     if (info->globals.stripped && !rt->quiet)
         fprintf(stderr,
                 "simpi: note: the program is stripped (no symbol table); its whole data segment "
                 "(%lld bytes) is private to each rank\n",
                 (long long)info->data_bytes);
+    return true;
+}
+
+/* The MPI layer's hooks into this front end, before any rank runs. */
+static bool install_hooks(struct runtime *rt) {
+    api_check_hooks(&rt->hooks);
+    sim_set_hooks(rt->sim, &rt->hooks);
     return true;
 }
 
@@ -1389,8 +1400,9 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     struct split_opts so = {st.procs, st.transport, st.trace_out, st.cyclic};
     if (!configure(&rt, &st, &err) || !split_fork(&rt, &so, &err) ||
         !split_agree(&rt, settings_digest(&st), &err) ||
-        !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) || !split_join(&rt, &so, &err) ||
-        !start_measuring(&rt, &st) || !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
+        !(rt.sim = sim_create(rt.plat, &rt.net, rt.n, &drv, &err)) || !install_hooks(&rt) ||
+        !split_join(&rt, &so, &err) || !start_measuring(&rt, &st) ||
+        !(rt.analysis = analysis_start(rt.sim, &st.analysis, &err)) ||
         !split_start_recording(&rt, st.trace_out, &err) || !outputs_writable(&rt, &st, &err) ||
         !start_ranks(&rt, st.stack_size, &err) || !start_privatization(&rt, st.privatize, &err)) {
         if (rt.workers && workers_me(rt.workers) != 0) runtime_exit_now(1); /* the first says why */

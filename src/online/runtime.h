@@ -38,6 +38,7 @@ struct orank {
 
 struct runtime {
     struct sim *sim;
+    struct sim_hooks hooks;    /* the MPI layer's hooks into this front end (sim_set_hooks) */
     struct analysis *analysis; /* intervals and the outputs asked for */
     struct platform *plat;
     struct network net;

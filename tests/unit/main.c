@@ -54,11 +54,11 @@ void test_export_replay(const char *platform, const char *const *sets, int nsets
 
 extern const struct test_case units_tests[], engine_tests[], platform_tests[], p2p_tests[],
     coll_tests[], coll_ompi_tests[], trace_tests[], replay_tests[], simgrid_tests[],
-    context_tests[], topology_tests[];
+    context_tests[], topology_tests[], sims_tests[];
 
 static const struct test_case *const groups[] = {
-    units_tests, engine_tests, platform_tests, p2p_tests,     coll_tests,    coll_ompi_tests,
-    trace_tests, replay_tests, simgrid_tests,  context_tests, topology_tests};
+    units_tests, engine_tests, platform_tests, p2p_tests,     coll_tests,     coll_ompi_tests,
+    trace_tests, replay_tests, simgrid_tests,  context_tests, topology_tests, sims_tests};
 
 const char *test_write_temp(const char *suffix, const char *text) {
     static char paths[8][128];

@@ -69,8 +69,9 @@ int api_check_overlap(const char *func, const void *sendbuf, int scount, MPI_Dat
 int api_check_requests(const char *func, const MPI_Request *reqs, int n);
 /* --check (SIMPI_CHECK): 0 off, 1 default, 2 full (docs/checking.md). */
 int api_check_level(void);
-/* --check=full: the MPI layer's hooks for type signatures (MPI_Init). */
-void api_check_hooks(void);
+/* --check=full: the MPI layer's hooks for type signatures, set in hooks
+ * before any rank runs. */
+void api_check_hooks(struct sim_hooks *hooks);
 /* MPI's empty status (null or inactive requests): any source, any tag,
  * no error, 0 bytes. */
 void api_empty_status(MPI_Status *status);

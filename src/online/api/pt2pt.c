@@ -122,7 +122,8 @@ static void sig_note(const struct request *send, int sig) {
 static int sending_sig;        /* the send being posted: matched at once, it is delivered */
 static bool sending_delivered; /* before its request is known */
 
-static void sig_deliver(const struct request *send, struct sim_recv_target *t) {
+static void sig_deliver(void *ctx, const struct request *send, struct sim_recv_target *t) {
+    (void)ctx;
     if (sending_sig) {
         t->sig = sending_sig;
         sending_delivered = true;
@@ -142,26 +143,25 @@ static void sig_deliver(const struct request *send, struct sim_recv_target *t) {
  * envelope to the receiver's worker (and is not kept here, where it will
  * never be delivered), which notes it for the stand-in that meets the
  * receive there. */
-static int32_t sig_crossing(const struct request *send) {
+static int32_t sig_crossing(void *ctx, const struct request *send) {
+    (void)ctx;
     (void)send;
     if (sending_sig) sending_delivered = true;
     return sending_sig;
 }
 
-static void sig_arrived(const struct request *standin, int32_t sig) {
+static void sig_arrived(void *ctx, const struct request *standin, int32_t sig) {
+    (void)ctx;
     sig_note(standin, sig);
 }
 
 /* Installed before any rank runs: an envelope may reach a worker before
  * its receiving rank has called MPI_Init (a signature is only ever sent
  * under --check=full). */
-__attribute__((constructor)) static void sig_crossing_hooks(void) {
-    sim_send_signature_hook = sig_crossing;
-    sim_remote_signature_hook = sig_arrived;
-}
-
-void api_check_hooks(void) {
-    if (api_check_level() >= 2) sim_deliver_hook = sig_deliver;
+void api_check_hooks(struct sim_hooks *hooks) {
+    hooks->send_signature = sig_crossing;
+    hooks->remote_signature = sig_arrived;
+    hooks->deliver = api_check_level() >= 2 ? sig_deliver : NULL;
 }
 
 /* sim_isend_buf and sim_irecv_buf on the scheduler's stack (runtime_aside). */
@@ -199,7 +199,6 @@ static void post_send(struct simpi_request *q, const void *buf, int count, MPI_D
     q->r = NULL;
     bool full = api_check_level() >= 2;
     if (full) {
-        sim_deliver_hook = sig_deliver;
         sending_sig = type_signature(type);
         sending_delivered = false;
     }

@@ -663,7 +663,7 @@ struct rma_call {
 };
 
 static void *translate(int32_t owner, void *addr) {
-    return sim_address_hook && addr ? sim_address_hook(owner, addr) : addr;
+    return sim_address(simpi_rt->sim, owner, addr);
 }
 
 /* The bytes count elements of type touch, [*lo, *hi) from the address of
