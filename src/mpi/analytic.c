@@ -47,8 +47,8 @@ static simtime_t phase_time(struct sim *s, const struct an_slot *sl, struct coll
     int32_t b = platform_node_of(s->plat, comm_world_rank(sl->comm, 1));
     /* Dimemas charges its latency as CPU time on point-to-point messages
      * (mpi.send_overhead, mpi.recv_overhead) but inside T(SIZE) here */
-    simtime_t t =
-        simtime_add(network_cost(s->net, a, b, phase_size(sl, ph.size)), s->coll.an_latency);
+    simtime_t t = simtime_add(network_cost(s->net, a, b, phase_size(sl, ph.size)),
+                              s->colls.config.an_latency);
     int64_t buses = s->net->contention == CONTENTION_BUSES ? s->net->buses : 0;
     int64_t factor = ph.factor == COLL_AN_CTE   ? 1
                      : ph.factor == COLL_AN_LIN ? n
@@ -58,20 +58,20 @@ static simtime_t phase_time(struct sim *s, const struct an_slot *sl, struct coll
 }
 
 static struct an_slot *find_slot(struct sim *s, struct comm *c, uint32_t tag) {
-    for (struct an_slot *sl = s->an_slots; sl; sl = sl->next)
+    for (struct an_slot *sl = s->colls.an_slots; sl; sl = sl->next)
         if (sl->comm == c && sl->tag == tag) return sl;
     struct an_slot *sl = xcalloc(1, sizeof *sl);
     sl->comm = c;
     sl->tag = tag;
     sl->min_m = INT64_MAX;
     sl->reqs = xcalloc((size_t)c->size, sizeof *sl->reqs);
-    sl->next = s->an_slots;
-    s->an_slots = sl;
+    sl->next = s->colls.an_slots;
+    s->colls.an_slots = sl;
     return sl;
 }
 
 static void drop_slot(struct sim *s, struct an_slot *sl) {
-    for (struct an_slot **p = &s->an_slots; *p; p = &(*p)->next)
+    for (struct an_slot **p = &s->colls.an_slots; *p; p = &(*p)->next)
         if (*p == sl) {
             *p = sl->next;
             break;
@@ -85,7 +85,7 @@ static void drop_slot(struct sim *s, struct an_slot *sl) {
  * last arrival is learned a window later, so the phases must not end
  * sooner than that). */
 static void complete(struct sim *s, struct an_slot *sl) {
-    struct coll_an_rule r = s->coll.an[sl->kind];
+    struct coll_an_rule r = s->colls.config.an[sl->kind];
     simtime_t end =
         simtime_add(simtime_add(sl->last, phase_time(s, sl, r.in)), phase_time(s, sl, r.out));
     if (end < s->eng.now) {
@@ -123,7 +123,7 @@ static bool arrive(struct sim *s, struct an_slot *sl, const struct an_arrival *a
     } else if (!same_call(s, sl, a->world, (enum coll_kind)a->kind, a->root, a->tag)) {
         return false;
     }
-    if (a->myrank == 0 && sim_local(s, a->world)) s->coll_analytic_calls[a->kind]++; /* once */
+    if (a->myrank == 0 && sim_local(s, a->world)) s->colls.analytic_calls[a->kind]++; /* once */
     sl->max_m = a->m > sl->max_m ? a->m : sl->max_m;
     sl->min_m = a->m < sl->min_m ? a->m : sl->min_m;
     sl->sum_m += a->m;
@@ -146,12 +146,12 @@ struct request *analytic_start(struct sim *s, struct request *req, struct comm *
         c->ctx,      tag,       myrank, root, req->owner, (uint8_t)kind, sent > recv ? sent : recv,
         sent + recv, s->eng.now};
     sl->reqs[myrank] = req;
-    if (s->cross) s->cross->analytic(s, c, &a); /* the workers of the other members */
+    if (s->split.cross) s->split.cross->analytic(s, c, &a); /* the workers of the other members */
     arrive(s, sl, &a);
     return req;
 }
 
 void analytic_free_all(struct sim *s) {
-    while (s->an_slots)
-        drop_slot(s, s->an_slots);
+    while (s->colls.an_slots)
+        drop_slot(s, s->colls.an_slots);
 }

@@ -49,23 +49,23 @@ static size_t handle_hash(int32_t rank, int32_t id, size_t cap) {
 }
 
 static struct comm_handle *handle_slot(const struct sim *s, int32_t rank, int32_t id) {
-    if (!s->handles_cap) return NULL;
-    size_t i = handle_hash(rank, id, s->handles_cap);
+    if (!s->comms.handles_cap) return NULL;
+    size_t i = handle_hash(rank, id, s->comms.handles_cap);
     for (;;) {
-        struct comm_handle *h = &s->handles[i];
+        struct comm_handle *h = &s->comms.handles[i];
         if (!h->comm || (h->rank == rank && h->id == id)) return h;
-        i = (i + 1) & (s->handles_cap - 1);
+        i = (i + 1) & (s->comms.handles_cap - 1);
     }
 }
 
 static void handle_put(struct sim *s, int32_t rank, int32_t id, struct comm *c, int32_t myrank);
 
 static void handles_grow(struct sim *s) {
-    struct comm_handle *old = s->handles;
-    size_t oldcap = s->handles_cap;
-    s->handles_cap = oldcap ? oldcap * 2 : 1024;
-    s->handles = xcalloc(s->handles_cap, sizeof *s->handles);
-    s->handles_used = 0;
+    struct comm_handle *old = s->comms.handles;
+    size_t oldcap = s->comms.handles_cap;
+    s->comms.handles_cap = oldcap ? oldcap * 2 : 1024;
+    s->comms.handles = xcalloc(s->comms.handles_cap, sizeof *s->comms.handles);
+    s->comms.handles_used = 0;
     for (size_t i = 0; i < oldcap; i++)
         if (old[i].comm) {
             handle_put(s, old[i].rank, old[i].id, old[i].comm, old[i].myrank);
@@ -75,9 +75,9 @@ static void handles_grow(struct sim *s) {
 }
 
 static void handle_put(struct sim *s, int32_t rank, int32_t id, struct comm *c, int32_t myrank) {
-    if ((s->handles_used + 1) * 2 > s->handles_cap) handles_grow(s);
+    if ((s->comms.handles_used + 1) * 2 > s->comms.handles_cap) handles_grow(s);
     struct comm_handle *h = handle_slot(s, rank, id);
-    if (!h->comm) s->handles_used++;
+    if (!h->comm) s->comms.handles_used++;
     h->rank = rank;
     h->id = id;
     h->comm = c;
@@ -86,10 +86,10 @@ static void handle_put(struct sim *s, int32_t rank, int32_t id, struct comm *c, 
 }
 
 struct comm *sim_comm_get(const struct sim *s, int32_t rank, int32_t id, int32_t *myrank) {
-    if (id == SIM_COMM_WORLD_ID && s->njobs > 1) { /* the world of the rank's job */
+    if (id == SIM_COMM_WORLD_ID && s->jobs.n > 1) { /* the world of the rank's job */
         int32_t j = sim_job_of(s, rank);
-        *myrank = rank - s->job_first[j];
-        return s->job_world[j];
+        *myrank = rank - s->jobs.first[j];
+        return s->jobs.world[j];
     }
     if (id == SIM_COMM_WORLD_ID) {
         *myrank = rank;
@@ -129,56 +129,56 @@ uint32_t *comm_coll_seq(struct sim *s, struct comm *c, int32_t world_rank, int32
 
 static struct comm *comm_new(struct sim *s, int32_t size) {
     struct comm *c = xcalloc(1, sizeof *c);
-    c->ctx = s->next_ctx;
-    s->next_ctx += 2;
+    c->ctx = s->comms.next_ctx;
+    s->comms.next_ctx += 2;
     c->size = size;
     c->nworkers = -1;
     c->world = xcalloc((size_t)size, sizeof *c->world);
     c->coll_seq = xcalloc((size_t)size, sizeof *c->coll_seq);
-    if (s->ncomms == s->comms_cap) {
-        s->comms_cap = s->comms_cap ? s->comms_cap * 2 : 16;
-        s->comms = xrealloc_or_die(s->comms, sizeof *s->comms * s->comms_cap);
+    if (s->comms.n == s->comms.cap) {
+        s->comms.cap = s->comms.cap ? s->comms.cap * 2 : 16;
+        s->comms.list = xrealloc_or_die(s->comms.list, sizeof *s->comms.list * s->comms.cap);
     }
-    s->comms[s->ncomms++] = c;
+    s->comms.list[s->comms.n++] = c;
     return c;
 }
 
 void comm_free_all(struct sim *s) {
     free(s->world.workers);
-    for (size_t i = 0; i < s->ncomms; i++) {
-        free(s->comms[i]->workers);
-        free(s->comms[i]->world);
-        free(s->comms[i]->coll_seq);
-        free(s->comms[i]);
+    for (size_t i = 0; i < s->comms.n; i++) {
+        free(s->comms.list[i]->workers);
+        free(s->comms.list[i]->world);
+        free(s->comms.list[i]->coll_seq);
+        free(s->comms.list[i]);
     }
-    free(s->comms);
-    free(s->handles);
-    free(s->job_first);
-    free(s->job_start);
-    free(s->job_world);
-    free(s->node_job);
-    while (s->splits) {
-        struct split_collector *n = s->splits->next;
-        free(s->splits->entries);
-        free(s->splits);
-        s->splits = n;
+    free(s->comms.list);
+    free(s->comms.handles);
+    free(s->jobs.first);
+    free(s->jobs.start);
+    free(s->jobs.world);
+    free(s->jobs.node_job);
+    while (s->comms.splits) {
+        struct split_collector *n = s->comms.splits->next;
+        free(s->comms.splits->entries);
+        free(s->comms.splits);
+        s->comms.splits = n;
     }
-    while (s->inter_creates) {
-        struct inter_collector *n = s->inter_creates->next;
-        free(s->inter_creates->joined);
-        free(s->inter_creates);
-        s->inter_creates = n;
+    while (s->comms.inter_creates) {
+        struct inter_collector *n = s->comms.inter_creates->next;
+        free(s->comms.inter_creates->joined);
+        free(s->comms.inter_creates);
+        s->comms.inter_creates = n;
     }
-    while (s->groups_made) {
-        struct group_made *g = s->groups_made;
-        s->groups_made = g->next;
+    while (s->comms.groups_made) {
+        struct group_made *g = s->comms.groups_made;
+        s->comms.groups_made = g->next;
         free(g);
     }
-    while (s->group_creates) {
-        struct group_collector *n = s->group_creates->next;
-        free(s->group_creates->joined);
-        free(s->group_creates);
-        s->group_creates = n;
+    while (s->comms.group_creates) {
+        struct group_collector *n = s->comms.group_creates->next;
+        free(s->comms.group_creates->joined);
+        free(s->comms.group_creates);
+        s->comms.group_creates = n;
     }
 }
 
@@ -202,7 +202,7 @@ static void split_build(struct sim *s, struct split_collector *sc) {
             struct comm *c = comm_new(s, j - i);
             /* a split run's workers all build it, in orders of their own:
              * its context comes from what it is, not from a count */
-            if (s->split_workers)
+            if (s->split.workers)
                 c->ctx = comm_drawn_context(s, p->ctx, sc->seq, sc->entries[i].color);
             c->untraced = p->untraced;
             for (int32_t k = i; k < j; k++) {
@@ -241,13 +241,13 @@ uint64_t comm_members_hash(uint64_t h, const int32_t *world, int32_t n) {
 }
 
 uint32_t comm_made_context(struct sim *s, uint32_t parent_ctx, uint64_t key) {
-    struct group_made *g = s->groups_made;
+    struct group_made *g = s->comms.groups_made;
     while (g && !(g->parent_ctx == parent_ctx && g->hash == key))
         g = g->next;
     if (!g) {
         g = xcalloc(1, sizeof *g);
-        *g = (struct group_made){s->groups_made, parent_ctx, key, 0};
-        s->groups_made = g;
+        *g = (struct group_made){s->comms.groups_made, parent_ctx, key, 0};
+        s->comms.groups_made = g;
     }
     /* apart from the splits' contexts: the key in the parent's place */
     return comm_drawn_context(s, parent_ctx ^ (uint32_t)(key >> 32) ^ 0x5bd1e995u, g->count++,
@@ -256,14 +256,14 @@ uint32_t comm_made_context(struct sim *s, uint32_t parent_ctx, uint64_t key) {
 
 struct comm *comm_by_context(struct sim *s, uint32_t ctx) {
     if (ctx == s->world.ctx) return &s->world;
-    for (size_t i = 0; i < s->ncomms; i++)
-        if (s->comms[i]->ctx == ctx) return s->comms[i];
+    for (size_t i = 0; i < s->comms.n; i++)
+        if (s->comms.list[i]->ctx == ctx) return s->comms.list[i];
     return NULL;
 }
 
 void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_t color,
                       int32_t key, int32_t new_id, uint32_t seq) {
-    struct split_collector **pp = &s->splits, *sc;
+    struct split_collector **pp = &s->comms.splits, *sc;
     while ((sc = *pp) && !(sc->parent == parent && sc->seq == seq))
         pp = &sc->next;
     if (!sc) {
@@ -271,9 +271,9 @@ void split_contribute(struct sim *s, struct comm *parent, int32_t myrank, int32_
         sc->parent = parent;
         sc->seq = seq;
         sc->entries = xcalloc((size_t)parent->size, sizeof *sc->entries);
-        sc->next = s->splits;
-        s->splits = sc;
-        pp = &s->splits;
+        sc->next = s->comms.splits;
+        s->comms.splits = sc;
+        pp = &s->comms.splits;
     }
     sc->entries[myrank] = (struct split_entry){color, key, myrank, new_id};
     if (++sc->arrived < parent->size) return;
@@ -304,10 +304,10 @@ int32_t sim_comm_rank(const struct sim *s, int32_t rank, int32_t comm_id) {
 }
 
 int32_t sim_job_of(const struct sim *s, int32_t rank) {
-    int32_t lo = 0, hi = s->njobs > 1 ? s->njobs - 1 : 0; /* the last job whose first <= rank */
+    int32_t lo = 0, hi = s->jobs.n > 1 ? s->jobs.n - 1 : 0; /* the last job whose first <= rank */
     while (lo < hi) {
         int32_t mid = lo + (hi - lo + 1) / 2;
-        if (s->job_first[mid] <= rank)
+        if (s->jobs.first[mid] <= rank)
             lo = mid;
         else
             hi = mid - 1;
@@ -316,33 +316,33 @@ int32_t sim_job_of(const struct sim *s, int32_t rank) {
 }
 
 int32_t sim_job_count(const struct sim *s) {
-    return s->njobs > 1 ? s->njobs : 1;
+    return s->jobs.n > 1 ? s->jobs.n : 1;
 }
 
 int32_t sim_job_first(const struct sim *s, int32_t job) {
-    return s->njobs > 1 ? s->job_first[job] : 0;
+    return s->jobs.n > 1 ? s->jobs.first[job] : 0;
 }
 
 void sim_set_jobs(struct sim *s, int32_t njobs, const int32_t *first, const simtime_t *start) {
     if (njobs < 1) return;
-    s->njobs = njobs;
-    s->job_first = xcalloc((size_t)njobs + 1, sizeof *s->job_first);
-    memcpy(s->job_first, first, sizeof *first * ((size_t)njobs + 1));
-    s->job_start = xcalloc((size_t)njobs, sizeof *s->job_start);
-    memcpy(s->job_start, start, sizeof *start * (size_t)njobs);
+    s->jobs.n = njobs;
+    s->jobs.first = xcalloc((size_t)njobs + 1, sizeof *s->jobs.first);
+    memcpy(s->jobs.first, first, sizeof *first * ((size_t)njobs + 1));
+    s->jobs.start = xcalloc((size_t)njobs, sizeof *s->jobs.start);
+    memcpy(s->jobs.start, start, sizeof *start * (size_t)njobs);
     if (njobs < 2) return;
-    s->node_job = xmalloc(sizeof *s->node_job * (size_t)(s->plat->nodes + 1));
-    memset(s->node_job, 0xff, sizeof *s->node_job * (size_t)(s->plat->nodes + 1));
+    s->jobs.node_job = xmalloc(sizeof *s->jobs.node_job * (size_t)(s->plat->nodes + 1));
+    memset(s->jobs.node_job, 0xff, sizeof *s->jobs.node_job * (size_t)(s->plat->nodes + 1));
     for (int32_t j = 0; j < njobs; j++)
         for (int32_t r = first[j]; r < first[j + 1]; r++)
-            s->node_job[sim_node(s, r)] = j;
-    contention_set_jobs(s->cont, s->node_job, njobs);
-    s->job_world = xcalloc((size_t)njobs, sizeof *s->job_world);
+            s->jobs.node_job[sim_node(s, r)] = j;
+    contention_set_jobs(s->cont, s->jobs.node_job, njobs);
+    s->jobs.world = xcalloc((size_t)njobs, sizeof *s->jobs.world);
     for (int32_t j = 0; j < njobs; j++) {
         struct comm *c = comm_new(s, first[j + 1] - first[j]);
         for (int32_t i = 0; i < c->size; i++)
             c->world[i] = first[j] + i;
-        s->job_world[j] = c;
+        s->jobs.world[j] = c;
     }
 }
 
@@ -372,7 +372,7 @@ struct comm *comm_group_join(struct sim *s, int32_t rank, int32_t comm_id, const
     for (int32_t i = 0; i < n && mine < 0; i++)
         if (world[i] == rank) mine = i;
     if (!parent || mine < 0) return NULL;
-    struct group_collector **pp = &s->group_creates, *gc;
+    struct group_collector **pp = &s->comms.group_creates, *gc;
     while ((gc = *pp) && !(gc->parent == parent && gc->tag == tag &&
                            same_members(gc->comm, world, n) && !gc->joined[mine]))
         pp = &gc->next;
@@ -388,12 +388,12 @@ struct comm *comm_group_join(struct sim *s, int32_t rank, int32_t comm_id, const
             gc->expected += sim_local(s, world[i]);
         /* a split run: every worker that holds members makes the same
          * context, from the group and the call's place among its calls */
-        if (s->split_workers)
+        if (s->split.workers)
             gc->comm->ctx =
                 comm_made_context(s, parent->ctx, comm_members_hash((uint32_t)tag, world, n));
-        gc->next = s->group_creates;
-        s->group_creates = gc;
-        pp = &s->group_creates;
+        gc->next = s->comms.group_creates;
+        s->comms.group_creates = gc;
+        pp = &s->comms.group_creates;
     }
     gc->joined[mine] = 1;
     struct comm *c = gc->comm;
@@ -424,7 +424,7 @@ void comm_inter_join(struct sim *s, int32_t rank, const int32_t *local, int32_t 
     for (int32_t i = 0; i < nl && mine < 0; i++)
         if (local[i] == rank) mine = i;
     if (mine < 0) return;
-    struct inter_collector **pp = &s->inter_creates, *ic;
+    struct inter_collector **pp = &s->comms.inter_creates, *ic;
     bool left = false;
     for (; (ic = *pp); pp = &ic->next) {
         if (ic->tag != tag) continue;
@@ -438,7 +438,7 @@ void comm_inter_join(struct sim *s, int32_t rank, const int32_t *local, int32_t 
         ic->tag = tag;
         ic->cl = inter_side(s, remote, nr, nl);
         ic->cr = inter_side(s, local, nl, nr);
-        if (s->split_workers) { /* the same in every worker, whichever side came first */
+        if (s->split.workers) { /* the same in every worker, whichever side came first */
             uint64_t a = comm_members_hash(0, local, nl), b = comm_members_hash(0, remote, nr);
             uint64_t key = (a < b ? a * 31 + b : b * 31 + a) ^ (uint32_t)tag;
             ic->cl->ctx = comm_made_context(s, UINT32_MAX, key);
@@ -449,9 +449,9 @@ void comm_inter_join(struct sim *s, int32_t rank, const int32_t *local, int32_t 
         for (int32_t i = 0; i < nr; i++)
             ic->expected += sim_local(s, remote[i]);
         ic->joined = xcalloc((size_t)(nl + nr), 1);
-        ic->next = s->inter_creates;
-        s->inter_creates = ic;
-        pp = &s->inter_creates;
+        ic->next = s->comms.inter_creates;
+        s->comms.inter_creates = ic;
+        pp = &s->comms.inter_creates;
         left = true;
     }
     ic->joined[left ? mine : ic->cr->size + mine] = 1;

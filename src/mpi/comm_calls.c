@@ -13,7 +13,8 @@ struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int
     uint32_t seq;
     struct comm *c = comm_split_join(s, rank, comm_id, color, key, new_id, &me, &seq);
     if (!c) return NULL;
-    if (s->part) part_post_split(s, c, me, color, key, new_id, seq); /* for the other workers */
+    if (s->split.part)
+        part_post_split(s, c, me, color, key, new_id, seq); /* for the other workers */
     struct request *r = sched_start(s, rank, c, me, COLL_ALLGATHER, 8, 0, NULL, false);
     request_track(s, r, -1);
     return r;
@@ -26,7 +27,7 @@ void sim_comm_split_defined(struct sim *s, int32_t rank, int32_t comm_id, int32_
     uint32_t seq;
     struct comm *c = comm_split_join(s, rank, comm_id, color, key, new_id, &me, &seq);
     if (!c) return;
-    if (s->part) part_post_split(s, c, me, color, key, new_id, seq);
+    if (s->split.part) part_post_split(s, c, me, color, key, new_id, seq);
     (*comm_coll_seq(s, c, rank, me))++; /* the next call on c is another one */
 }
 

@@ -12,9 +12,9 @@
 
 void deadlock_note_elsewhere(struct sim *s, int32_t rank, const int32_t *targets, int n,
                              const char *text, size_t len) {
-    if (!s->blocked_elsewhere)
-        s->blocked_elsewhere = xcalloc((size_t)s->nranks, sizeof *s->blocked_elsewhere);
-    struct blocked_elsewhere *b = &s->blocked_elsewhere[rank];
+    if (!s->split.blocked_elsewhere)
+        s->split.blocked_elsewhere = xcalloc((size_t)s->nranks, sizeof *s->split.blocked_elsewhere);
+    struct blocked_elsewhere *b = &s->split.blocked_elsewhere[rank];
     b->n = n;
     b->targets = xmalloc(sizeof *b->targets * (size_t)n + 1);
     memcpy(b->targets, targets, sizeof *b->targets * (size_t)n);
@@ -23,25 +23,27 @@ void deadlock_note_elsewhere(struct sim *s, int32_t rank, const int32_t *targets
 }
 
 void deadlock_free(struct sim *s) {
-    for (int32_t i = 0; s->blocked_elsewhere && i < s->nranks; i++) {
-        free(s->blocked_elsewhere[i].text);
-        free(s->blocked_elsewhere[i].targets);
+    for (int32_t i = 0; s->split.blocked_elsewhere && i < s->nranks; i++) {
+        free(s->split.blocked_elsewhere[i].text);
+        free(s->split.blocked_elsewhere[i].targets);
     }
-    free(s->blocked_elsewhere);
+    free(s->split.blocked_elsewhere);
 }
 
 /* A blocked rank's targets: its own requests' peers, or in a split run what
  * the rank's worker sent (deadlock_note_elsewhere). */
 static int targets_of(struct sim *s, int32_t rank, int32_t *out, int max) {
     if (sim_local(s, rank)) return wait_targets(s, rank, out, max);
-    const struct blocked_elsewhere *b = s->blocked_elsewhere ? &s->blocked_elsewhere[rank] : NULL;
+    const struct blocked_elsewhere *b =
+        s->split.blocked_elsewhere ? &s->split.blocked_elsewhere[rank] : NULL;
     int n = b ? (b->n < max ? b->n : max) : 0;
     if (n) memcpy(out, b->targets, sizeof *out * (size_t)n);
     return n;
 }
 
 static void describe(struct sim *s, int32_t rank) {
-    const struct blocked_elsewhere *b = s->blocked_elsewhere ? &s->blocked_elsewhere[rank] : NULL;
+    const struct blocked_elsewhere *b =
+        s->split.blocked_elsewhere ? &s->split.blocked_elsewhere[rank] : NULL;
     if (sim_local(s, rank))
         wait_describe(s, rank);
     else
@@ -49,15 +51,15 @@ static void describe(struct sim *s, int32_t rank) {
 }
 
 char *deadlock_describe(struct sim *s, int32_t rank) {
-    char *saved = s->report;
-    size_t len = s->report_len, cap = s->report_cap;
-    s->report = NULL;
-    s->report_len = s->report_cap = 0;
+    char *saved = s->out.report;
+    size_t len = s->out.report_len, cap = s->out.report_cap;
+    s->out.report = NULL;
+    s->out.report_len = s->out.report_cap = 0;
     wait_describe(s, rank);
-    char *text = s->report ? s->report : xstrdup("");
-    s->report = saved;
-    s->report_len = len;
-    s->report_cap = cap;
+    char *text = s->out.report ? s->out.report : xstrdup("");
+    s->out.report = saved;
+    s->out.report_len = len;
+    s->out.report_cap = cap;
     return text;
 }
 

@@ -28,14 +28,14 @@ static void fail_pending(struct sim *s);
  * statistics count them all). */
 #define FAULT_LOG_MAX 4096
 static void note_fault(struct sim *s, const struct fault_event *e) {
-    if (s->nfault_log == FAULT_LOG_MAX) return;
-    if (!(s->nfault_log & (s->nfault_log - 1))) /* room doubled at each power of two */
-        s->fault_log = xrealloc_or_die(s->fault_log, sizeof *s->fault_log *
-                                                         (s->nfault_log ? 2 * s->nfault_log : 1));
-    s->fault_log[s->nfault_log].at = e->at;
-    faults_describe(e, &s->net->topo, s->fault_log[s->nfault_log].what,
-                    sizeof s->fault_log[s->nfault_log].what);
-    s->nfault_log++;
+    if (s->flt.nlog == FAULT_LOG_MAX) return;
+    if (!(s->flt.nlog & (s->flt.nlog - 1))) /* room doubled at each power of two */
+        s->flt.log =
+            xrealloc_or_die(s->flt.log, sizeof *s->flt.log * (s->flt.nlog ? 2 * s->flt.nlog : 1));
+    s->flt.log[s->flt.nlog].at = e->at;
+    faults_describe(e, &s->net->topo, s->flt.log[s->flt.nlog].what,
+                    sizeof s->flt.log[s->flt.nlog].what);
+    s->flt.nlog++;
 }
 
 /* What a crashed rank was doing, for the report. */
@@ -114,7 +114,7 @@ static void crash(struct sim *s, const struct fault_event *e) {
         struct srank *r = &s->ranks[i];
         if (r->dead != 2) continue;
         r->dead = 1;
-        s->ndead++;
+        s->flt.ndead++;
         r->wake_gen++; /* its pending wake-ups are dropped */
         sim_finish(s, i);
         r->st.finish = s->eng.now;
@@ -173,7 +173,7 @@ bool fault_setup(struct sim *s, struct sim_error *err) {
 }
 
 bool fault_quiesce(struct sim *s) {
-    if (!s->ndead || s->status != SIM_OK) return false;
+    if (!s->flt.ndead || s->status != SIM_OK) return false;
     bool moved = false;
     for (int32_t i = 0; i < s->nranks; i++) {
         struct srank *r = &s->ranks[i];
@@ -227,18 +227,18 @@ bool sim_rank_failed(const struct sim *s, int32_t world_rank) {
 }
 
 int32_t sim_failed_ranks(const struct sim *s) {
-    return s->ndead;
+    return s->flt.ndead;
 }
 
 bool fault_comm_has_failed(const struct sim *s, const struct comm *c) {
-    for (int32_t i = 0; s->ndead && i < c->size; i++)
+    for (int32_t i = 0; s->flt.ndead && i < c->size; i++)
         if (s->ranks[comm_world_rank(c, i)].dead == 1) return true;
     return false;
 }
 
 bool sim_comm_failed(const struct sim *s, int32_t rank, int32_t comm_id) {
     int32_t me;
-    const struct comm *c = s->ndead ? sim_comm_get(s, rank, comm_id, &me) : NULL;
+    const struct comm *c = s->flt.ndead ? sim_comm_get(s, rank, comm_id, &me) : NULL;
     return c && fault_comm_has_failed(s, c);
 }
 
@@ -248,23 +248,23 @@ void sim_set_tolerant(struct sim *s, int32_t rank, bool tolerant) {
 
 void fault_note_done(struct sim *s, const struct request *r) {
     if (r->hold != HOLD_FAILED || r->kind == REQ_SIGNAL) return;
-    if (s->nfailed_done == s->failed_done_cap) {
-        s->failed_done_cap = s->failed_done_cap ? 2 * s->failed_done_cap : 16;
-        s->failed_done =
-            xrealloc_or_die(s->failed_done, sizeof *s->failed_done * s->failed_done_cap);
+    if (s->flt.nfailed_done == s->flt.failed_done_cap) {
+        s->flt.failed_done_cap = s->flt.failed_done_cap ? 2 * s->flt.failed_done_cap : 16;
+        s->flt.failed_done = xrealloc_or_die(s->flt.failed_done,
+                                             sizeof *s->flt.failed_done * s->flt.failed_done_cap);
     }
-    s->failed_done[s->nfailed_done++] = r;
+    s->flt.failed_done[s->flt.nfailed_done++] = r;
 }
 
 bool sim_request_failed(const struct sim *s, const struct request *r) {
-    for (size_t i = 0; i < s->nfailed_done; i++)
-        if (s->failed_done[i] == r) return true;
+    for (size_t i = 0; i < s->flt.nfailed_done; i++)
+        if (s->flt.failed_done[i] == r) return true;
     return false;
 }
 
 const struct sim_fault_note *sim_fault_log(const struct sim *s, size_t *n) {
-    *n = s->nfault_log;
-    return s->fault_log;
+    *n = s->flt.nlog;
+    return s->flt.log;
 }
 
 const struct fault_stats *sim_fault_stats(const struct sim *s) {

@@ -19,13 +19,13 @@
 /* The slots of a server: when each becomes free. */
 static simtime_t *server_slots(struct sim *s, int32_t server) {
     const struct storage_model *st = &s->plat->storage;
-    if (!s->storage) {
-        s->nservers = st->kind == STORAGE_SHARED ? 1 : (int32_t)s->plat->nodes;
-        s->storage = xcalloc((size_t)s->nservers, sizeof *s->storage);
+    if (!s->io.storage) {
+        s->io.nservers = st->kind == STORAGE_SHARED ? 1 : (int32_t)s->plat->nodes;
+        s->io.storage = xcalloc((size_t)s->io.nservers, sizeof *s->io.storage);
     }
-    if (!s->storage[server])
-        s->storage[server] = xcalloc((size_t)st->concurrency, sizeof *s->storage[server]);
-    return s->storage[server];
+    if (!s->io.storage[server])
+        s->io.storage[server] = xcalloc((size_t)st->concurrency, sizeof *s->io.storage[server]);
+    return s->io.storage[server];
 }
 
 /* A request of `bytes` takes the slot of server `server` free first (the
@@ -94,7 +94,7 @@ void sim_record_round_trip(struct sim *s, int32_t rank, int32_t peer) {
 }
 
 void io_free_all(struct sim *s) {
-    for (int32_t i = 0; i < s->nservers; i++)
-        free(s->storage[i]);
-    free(s->storage);
+    for (int32_t i = 0; i < s->io.nservers; i++)
+        free(s->io.storage[i]);
+    free(s->io.storage);
 }

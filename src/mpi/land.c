@@ -38,9 +38,9 @@ static bool land_before(const void *pa, const void *pb) {
 void land_event(void *ctx, const struct event *ev) {
     struct sim *s = ctx;
     (void)ev;
-    if (!s->lands.n) return;
+    if (!s->land.queue.n) return;
     struct land l;
-    heap_pop(&s->lands, &l);
+    heap_pop(&s->land.queue, &l);
     if (s->status != SIM_OK) {
         free(l.msg);
         return;
@@ -60,7 +60,7 @@ void land_event(void *ctx, const struct event *ev) {
 
 /* Keeps landing l until its time, when its rank's EV_LAND takes it. */
 static void enqueue(struct sim *s, struct land l) {
-    heap_push(&s->lands, &l);
+    heap_push(&s->land.queue, &l);
     engine_schedule(&s->eng, l.at, l.target, EV_LAND, 0, NULL);
 }
 
@@ -78,9 +78,9 @@ void sim_land(struct sim *s, int32_t origin, int32_t target, simtime_t at,
 
 /* The origin's count of landings, and when one sent now lands. */
 static uint32_t next_seq(struct sim *s, int32_t origin, simtime_t *at) {
-    if (!s->land_seq) s->land_seq = xcalloc((size_t)s->nranks, sizeof *s->land_seq);
+    if (!s->land.seq) s->land.seq = xcalloc((size_t)s->nranks, sizeof *s->land.seq);
     if (*at < s->eng.now) *at = s->eng.now;
-    return s->land_seq[origin]++;
+    return s->land.seq[origin]++;
 }
 
 void sim_land_owned(struct sim *s, int32_t origin, int32_t target, simtime_t at, void *msg,
@@ -88,7 +88,7 @@ void sim_land_owned(struct sim *s, int32_t origin, int32_t target, simtime_t at,
     uint32_t seq = next_seq(s, origin, &at);
     if (!sim_local(s, target)) {
         struct sim_piece one = {msg, len};
-        s->cross->land(s, origin, target, at, seq, LAND_FRONT, &one, 1);
+        s->split.cross->land(s, origin, target, at, seq, LAND_FRONT, &one, 1);
         free(msg);
         return;
     }
@@ -99,7 +99,7 @@ void land_post(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint
                const struct sim_piece *pieces, int n) {
     uint32_t seq = next_seq(s, origin, &at);
     if (!sim_local(s, target)) {
-        s->cross->land(s, origin, target, at, seq, kind, pieces, n);
+        s->split.cross->land(s, origin, target, at, seq, kind, pieces, n);
         return;
     }
     size_t len = 0;
@@ -114,12 +114,12 @@ void land_post(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint
 }
 
 void land_init(struct sim *s) {
-    heap_init(&s->lands, sizeof(struct land), land_before);
+    heap_init(&s->land.queue, sizeof(struct land), land_before);
 }
 
 void land_free_all(struct sim *s) {
-    for (size_t i = 0; i < s->lands.n; i++)
-        free(((struct land *)(void *)s->lands.v)[i].msg);
-    heap_free(&s->lands);
-    free(s->land_seq);
+    for (size_t i = 0; i < s->land.queue.n; i++)
+        free(((struct land *)(void *)s->land.queue.v)[i].msg);
+    heap_free(&s->land.queue);
+    free(s->land.seq);
 }

@@ -222,20 +222,20 @@ static void nic_heap_free(struct nic_heap *h) {
  * lookahead long, so the message left at least a window before that,
  * and the arrival it gives is known at least a window ahead). */
 static simtime_t eject_due(const struct sim *s, simtime_t t) {
-    return t - t % s->nic_window - s->nic_window;
+    return t - t % s->nic.window - s->nic.window;
 }
 
 /* The data of transfer id have arrived at t: a receive matched already
  * completes. */
 static void arrived(struct sim *s, uint32_t id, simtime_t t) {
-    s->xfers[id].arrival = t;
-    if (s->xfers[id].recv) s->transfer_arrived(s, id);
+    s->xf.table[id].arrival = t;
+    if (s->xf.table[id].recv) s->up.transfer_arrived(s, id);
 }
 
 static inline void eject(struct sim *s, uint32_t id) {
-    const struct xfer *x = &s->xfers[id];
+    const struct xfer *x = &s->xf.table[id];
     int32_t node = sim_node(s, x->to);
-    arrived(s, id, interfaces_eject(s->nics, node, s->eng.now, x->at, x->wire_in));
+    arrived(s, id, interfaces_eject(s->nic.model, node, s->eng.now, x->at, x->wire_in));
 }
 
 /* --- per node, the data waiting for their window (struct nic_ejections) --- */
@@ -247,8 +247,8 @@ static bool due_before(const void *a, const void *b) {
 
 /* Node's first data are due at `due`: in that time's slot, else the heap. */
 static void ejections_register(struct sim *s, simtime_t due, int32_t node) {
-    struct nic_ejections *q = &s->ejq;
-    struct nic_slot *sl = &q->slot[(uint64_t)(due / s->nic_window) % NIC_SLOTS];
+    struct nic_ejections *q = &s->nic.ejq;
+    struct nic_slot *sl = &q->slot[(uint64_t)(due / s->nic.window) % NIC_SLOTS];
     if (sl->n && sl->due != due) {
         struct nic_due d = {due, node};
         heap_push(&q->due, &d);
@@ -274,7 +274,7 @@ static simtime_t ejections_next(const struct nic_ejections *q) {
  * order; a new first registers the node for its due time unless the one
  * it replaced was due then too. */
 static void ejections_push(struct sim *s, const struct xfer *x, uint32_t id, simtime_t due) {
-    struct nic_ejections *q = &s->ejq;
+    struct nic_ejections *q = &s->nic.ejq;
     int32_t node = sim_node(s, x->to);
     struct nic_run *l = &q->list[node];
     if (!l->cap) { /* its room, allocated below, freed at the end */
@@ -305,7 +305,7 @@ static void ejections_push(struct sim *s, const struct xfer *x, uint32_t id, sim
  * bytes before `before`) to the batch; registers the node again for the
  * rest, if it took any. */
 static void ejections_take_node(struct sim *s, int32_t node, simtime_t before) {
-    struct nic_ejections *q = &s->ejq;
+    struct nic_ejections *q = &s->nic.ejq;
     struct nic_run *l = &q->list[node];
     size_t from = l->head;
     while (l->head < l->tail && l->e[l->head].at < before) {
@@ -327,22 +327,22 @@ static void ejections_take_node(struct sim *s, int32_t node, simtime_t before) {
  * side, which takes it at once if it carries nothing or the run has no
  * lookahead, else in the batch a window ahead of the first byte's window. */
 void nics_toward_ejection(struct sim *s, uint32_t id) {
-    struct xfer *x = &s->xfers[id];
+    struct xfer *x = &s->xf.table[id];
     if (x->wire_in == 0) {
         arrived(s, id, x->at); /* the head */
         return;
     }
-    simtime_t due = s->nic_window ? eject_due(s, x->at) : 0;
+    simtime_t due = s->nic.window ? eject_due(s, x->at) : 0;
     /* due can be now in a split run (the first byte came from another
      * worker at a window's end): the batch at now has not run yet */
-    if (!s->nic_window || due < s->eng.now) { /* no lookahead */
+    if (!s->nic.window || due < s->eng.now) { /* no lookahead */
         eject(s, id);
         return;
     }
     ejections_push(s, x, id, due);
-    if (due < s->nic_batch_at) {
-        s->nic_batch_at = due;
-        engine_schedule(&s->eng, due, -1, EV_NET, ++s->nic_batch_gen, NULL);
+    if (due < s->nic.batch_at) {
+        s->nic.batch_at = due;
+        engine_schedule(&s->eng, due, -1, EV_NET, ++s->nic.batch_gen, NULL);
     }
 }
 
@@ -350,7 +350,7 @@ void nics_toward_ejection(struct sim *s, uint32_t id) {
  * `ready`: when the head and the first byte arrive follows. */
 static void reserve_injection(struct sim *s, struct xfer *x, int32_t from, simtime_t ready,
                               const struct nic_cost *c) {
-    simtime_t injected = interfaces_inject(s->nics, from, s->eng.now, ready, c->wire_out);
+    simtime_t injected = interfaces_inject(s->nic.model, from, s->eng.now, ready, c->wire_out);
     simtime_t head = simtime_add(injected, c->cost);
     x->wire_in = c->wire_in;
     x->at = head - c->wire_in;
@@ -362,13 +362,13 @@ static void reserve_injection(struct sim *s, struct xfer *x, int32_t from, simti
  * x->remote - 1). */
 static void inject(struct sim *s, uint32_t id, int32_t from, simtime_t ready,
                    const struct nic_cost *c) {
-    struct xfer *x = &s->xfers[id];
+    struct xfer *x = &s->xf.table[id];
     reserve_injection(s, x, from, ready, c);
     if (!x->remote) {
         nics_toward_ejection(s, id);
         return;
     }
-    s->cross->eject(s, x);
+    s->split.cross->eject(s, x);
     transfer_free(s, id);
 }
 
@@ -377,17 +377,17 @@ static void inject(struct sim *s, uint32_t id, int32_t from, simtime_t ready,
 static inline void costs_between(struct sim *s, int32_t a, int32_t b, int64_t size,
                                  struct nic_cost *c) {
     bool flat = a != b && topology_is_flat(&s->net->topo);
-    if (flat && s->nic_costs.known && s->nic_costs.size == size) {
-        *c = s->nic_costs.c;
+    if (flat && s->nic.costs.known && s->nic.costs.size == size) {
+        *c = s->nic.costs.c;
         return;
     }
     c->cost = network_cost(s->net, a, b, size);
     network_wire_times(s->net, a, b, size, &c->wire_out, &c->wire_in);
     if (c->wire_in > c->cost) c->wire_in = c->cost;
     if (flat) {
-        s->nic_costs.known = true;
-        s->nic_costs.size = size;
-        s->nic_costs.c = *c;
+        s->nic.costs.known = true;
+        s->nic.costs.size = size;
+        s->nic.costs.c = *c;
     }
 }
 
@@ -406,7 +406,7 @@ void nics_set_size(struct xfer *x, int64_t size, uint32_t seq) {
 static uint32_t eager_xfer(struct sim *s, int32_t from, int32_t to, int32_t a, int32_t b,
                            int64_t size, uint32_t seq, struct nic_cost *c) {
     uint32_t id = transfer_new(s);
-    struct xfer *x = &s->xfers[id];
+    struct xfer *x = &s->xf.table[id];
     x->eager = 1;
     x->from = from;
     x->to = to;
@@ -425,7 +425,7 @@ void nics_send_eager(struct sim *s, struct request *send) {
     int32_t a = sim_node(s, send->owner), b = sim_node(s, send->peer);
     struct nic_cost c;
     uint32_t id = eager_xfer(s, send->owner, send->peer, a, b, send->size, send->seq, &c);
-    struct xfer *x = &s->xfers[id];
+    struct xfer *x = &s->xf.table[id];
     if (c.cost == SIMTIME_NEVER) { /* match() says so */
         transfer_free(s, id);
         return;
@@ -444,23 +444,23 @@ void nics_send_eager(struct sim *s, struct request *send) {
  * match (docs/faults.md, "Messages in flight"), kept until it is injected;
  * without, they depend on its nodes and size alone and are computed then. */
 static void keep_match_costs(struct sim *s, uint32_t id, int64_t size) {
-    if (id >= s->match_costs_cap) {
-        s->match_costs_cap = s->xfer_cap > id ? s->xfer_cap : id + 1;
-        s->match_costs =
-            xrealloc_or_die(s->match_costs, sizeof *s->match_costs * s->match_costs_cap);
+    if (id >= s->nic.match_costs_cap) {
+        s->nic.match_costs_cap = s->xf.cap > id ? s->xf.cap : id + 1;
+        s->nic.match_costs = xrealloc_or_die(s->nic.match_costs,
+                                             sizeof *s->nic.match_costs * s->nic.match_costs_cap);
     }
-    xfer_costs(s, &s->xfers[id], size, &s->match_costs[id]);
+    xfer_costs(s, &s->xf.table[id], size, &s->nic.match_costs[id]);
 }
 
 void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, simtime_t cleared) {
-    struct xfer *x = &s->xfers[id];
+    struct xfer *x = &s->xf.table[id];
     x->to = x->recv->owner;
     if (!sim_local(s, x->from)) { /* the sender's worker reserves its side */
         struct nic_cost c;        /* the ejection side's time is needed here */
         xfer_costs(s, x, size, &c);
         x->wire_in = c.wire_in;
         x->seq = seq;
-        s->cross->clear_to_send(s, id, cleared);
+        s->split.cross->clear_to_send(s, id, cleared);
         return;
     }
     nics_set_size(x, size, seq);
@@ -470,35 +470,35 @@ void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, 
 
 /* A rendezvous transfer injected once its clear-to-send has come. */
 static void inject_cleared(struct sim *s, uint32_t id, simtime_t cleared) {
-    const struct xfer *x = &s->xfers[id];
+    const struct xfer *x = &s->xf.table[id];
     struct nic_cost c;
     if (faults_configured(s->net->faults))
-        c = s->match_costs[id];
+        c = s->nic.match_costs[id];
     else /* its size waits in it until now */
         xfer_costs(s, x, x->size, &c);
     inject(s, id, sim_node(s, x->from), cleared, &c);
 }
 
 void nics_expect_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
-    struct xfer *x = &s->xfers[id];
-    if (!s->nic_window || cleared <= s->eng.now) { /* no lookahead: reserved at the match */
+    struct xfer *x = &s->xf.table[id];
+    if (!s->nic.window || cleared <= s->eng.now) { /* no lookahead: reserved at the match */
         inject_cleared(s, id, cleared);
         return;
     }
     x->at = cleared;
-    nic_heap_push(&s->cts, x, id);
+    nic_heap_push(&s->nic.cts, x, id);
     engine_schedule(&s->eng, cleared, x->from, EV_NET, 0, NULL);
 }
 
 /* The clear-to-send messages reaching rank now (and the lower ranks' at the
  * same time, whose events ran already) reserve its node's injection side. */
 static void clear_to_send_arrives(struct sim *s, int32_t rank) {
-    while (nic_heap_size(&s->cts)) {
+    while (nic_heap_size(&s->nic.cts)) {
         struct nic_run *from;
-        const struct nic_entry *e = nic_heap_first(&s->cts, &from);
+        const struct nic_entry *e = nic_heap_first(&s->nic.cts, &from);
         if (e->at > s->eng.now || (e->at == s->eng.now && (int32_t)(e->order >> 32) > rank)) break;
-        uint32_t id = nic_heap_take(&s->cts, from);
-        inject_cleared(s, id, s->xfers[id].at);
+        uint32_t id = nic_heap_take(&s->nic.cts, from);
+        inject_cleared(s, id, s->xf.table[id].at);
     }
 }
 
@@ -514,14 +514,14 @@ static void clear_to_send_arrives(struct sim *s, int32_t rank) {
 #define EJECT_AHEAD 16
 static void eject_prefetch(const struct sim *s, const uint32_t *batch, size_t i, size_t n) {
     if (i + EJECT_AHEAD < n)
-        cache_prefetch_object(&s->xfers[batch[i + EJECT_AHEAD]], sizeof *s->xfers);
+        cache_prefetch_object(&s->xf.table[batch[i + EJECT_AHEAD]], sizeof *s->xf.table);
     if (i + EJECT_AHEAD / 2 >= n) return;
-    const struct xfer *x = &s->xfers[batch[i + EJECT_AHEAD / 2]];
+    const struct xfer *x = &s->xf.table[batch[i + EJECT_AHEAD / 2]];
     if (x->recv) cache_prefetch_object(x->recv, sizeof *x->recv); /* its owner: the 2nd line */
     if (x->send) cache_prefetch(x->send);
-    cache_prefetch(&s->nics->in[sim_node(s, x->to)]);
+    cache_prefetch(&s->nic.model->in[sim_node(s, x->to)]);
     if (i + EJECT_AHEAD / 4 >= n) return;
-    x = &s->xfers[batch[i + EJECT_AHEAD / 4]];
+    x = &s->xf.table[batch[i + EJECT_AHEAD / 4]];
     const struct request *q = x->recv;
     if (!q) return;
     cache_prefetch(&s->ranks[q->owner]);
@@ -545,11 +545,11 @@ static void take_prefetch(const struct nic_ejections *q, const int32_t *nodes, u
  * bytes arrive in the next, each side in their order; the nodes in the
  * order of their registration (due time, node). */
 static void window_begins(struct sim *s, uint32_t gen) {
-    if (gen != s->nic_batch_gen) return; /* superseded by an earlier window */
-    s->nic_batch_at = SIMTIME_NEVER;
-    struct nic_ejections *q = &s->ejq;
+    if (gen != s->nic.batch_gen) return; /* superseded by an earlier window */
+    s->nic.batch_at = SIMTIME_NEVER;
+    struct nic_ejections *q = &s->nic.ejq;
     /* eject_due(t) <= now, as floor(t / w) <= floor(now / w) + 1 */
-    simtime_t w = s->nic_window, before = (s->eng.now / w + 2) * w;
+    simtime_t w = s->nic.window, before = (s->eng.now / w + 2) * w;
     struct nic_slot *sl = &q->slot[(uint64_t)(s->eng.now / w) % NIC_SLOTS];
     for (;;) {
         if (sl->n && sl->due <= s->eng.now) {
@@ -573,8 +573,8 @@ static void window_begins(struct sim *s, uint32_t gen) {
     }
     simtime_t next = ejections_next(q);
     if (next == SIMTIME_NEVER) return;
-    s->nic_batch_at = next;
-    engine_schedule(&s->eng, s->nic_batch_at, -1, EV_NET, ++s->nic_batch_gen, NULL);
+    s->nic.batch_at = next;
+    engine_schedule(&s->eng, s->nic.batch_at, -1, EV_NET, ++s->nic.batch_gen, NULL);
 }
 
 void nics_event(void *ctx, const struct event *ev) {
@@ -587,20 +587,20 @@ void nics_event(void *ctx, const struct event *ev) {
 }
 
 void nics_init(struct sim *s) {
-    s->nics = xcalloc(1, sizeof *s->nics);
-    interfaces_init(s->nics, s->plat->nodes);
-    s->nic_window = network_lookahead(s->net) / 2;
-    s->nic_batch_at = SIMTIME_NEVER;
-    s->ejq.list = ranktable_alloc((size_t)s->plat->nodes, sizeof *s->ejq.list);
-    heap_init(&s->ejq.due, sizeof(struct nic_due), due_before);
-    nic_heap_init(&s->cts);
+    s->nic.model = xcalloc(1, sizeof *s->nic.model);
+    interfaces_init(s->nic.model, s->plat->nodes);
+    s->nic.window = network_lookahead(s->net) / 2;
+    s->nic.batch_at = SIMTIME_NEVER;
+    s->nic.ejq.list = ranktable_alloc((size_t)s->plat->nodes, sizeof *s->nic.ejq.list);
+    heap_init(&s->nic.ejq.due, sizeof(struct nic_due), due_before);
+    nic_heap_init(&s->nic.cts);
 }
 
 void nics_destroy(struct sim *s) {
-    if (!s->nics) return;
-    interfaces_destroy(s->nics);
-    free(s->nics);
-    struct nic_ejections *q = &s->ejq;
+    if (!s->nic.model) return;
+    interfaces_destroy(s->nic.model);
+    free(s->nic.model);
+    struct nic_ejections *q = &s->nic.ejq;
     for (size_t i = 0; i < q->nwith_room; i++)
         free(q->list[q->with_room[i]].e);
     free(q->with_room);
@@ -609,6 +609,6 @@ void nics_destroy(struct sim *s) {
         free(q->slot[i].nodes);
     heap_free(&q->due);
     ranktable_free(q->list, (size_t)s->plat->nodes, sizeof *q->list);
-    free(s->match_costs);
-    nic_heap_free(&s->cts);
+    free(s->nic.match_costs);
+    nic_heap_free(&s->nic.cts);
 }

@@ -164,23 +164,23 @@ static int worker_of(const struct sim *s, int32_t rank) {
 }
 
 static void post(struct sim *s, int to, const void *msg, uint32_t len) {
-    workers_post(s->part->w, to, msg, len);
-    s->part->posted = true;
-    s->part->stats.messages++;
-    s->part->stats.bytes += len;
+    workers_post(s->split.part->w, to, msg, len);
+    s->split.part->posted = true;
+    s->split.part->stats.messages++;
+    s->split.part->stats.bytes += len;
 }
 
 static void postv(struct sim *s, int to, const struct workers_piece *pieces, int n) {
-    workers_postv(s->part->w, to, pieces, n);
-    s->part->posted = true;
-    s->part->stats.messages++;
+    workers_postv(s->split.part->w, to, pieces, n);
+    s->split.part->posted = true;
+    s->split.part->stats.messages++;
     for (int i = 0; i < n; i++)
-        s->part->stats.bytes += (int64_t)pieces[i].len;
+        s->split.part->stats.bytes += (int64_t)pieces[i].len;
 }
 
 static void post_all(struct sim *s, const void *msg, uint32_t len) {
-    for (int j = 0; j < s->part->k; j++)
-        if (j != s->part->me) post(s, j, msg, len);
+    for (int j = 0; j < s->split.part->k; j++)
+        if (j != s->split.part->me) post(s, j, msg, len);
 }
 
 /* --- what the protocols send --- */
@@ -204,7 +204,7 @@ static void post_envelope(struct sim *s, struct request *send) {
     if (s->hooks.send_signature && !(send->flags & RF_SUB))
         m.sig = s->hooks.send_signature(s->hooks.ctx, send);
     if (send->xfer) { /* eager through the interfaces: injected here already */
-        const struct xfer *x = &s->xfers[send->xfer];
+        const struct xfer *x = &s->xf.table[send->xfer];
         m.has_xfer = 1;
         m.at = x->at;
         transfer_free(s, send->xfer);
@@ -232,7 +232,7 @@ static void post_envelope(struct sim *s, struct request *send) {
 }
 
 static void add_sent(struct sim *s, int32_t rank, int64_t msgs, int64_t bytes) {
-    struct part *p = s->part;
+    struct part *p = s->split.part;
     if (!p->sent) p->sent = xcalloc((size_t)s->nranks, sizeof *p->sent);
     p->sent[rank].msgs += msgs;
     p->sent[rank].bytes += bytes;
@@ -257,7 +257,7 @@ static void settle(struct sim *s, struct request *proxy) {
 }
 
 static void post_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared) {
-    const struct xfer *x = &s->xfers[id];
+    const struct xfer *x = &s->xf.table[id];
     struct pm_clear m = {PM_CLEAR, id, x->seq, x->from, x->to, x->send->size, cleared};
     post(s, worker_of(s, x->from), &m, sizeof m);
 }
@@ -269,7 +269,7 @@ static void post_eject(struct sim *s, const struct xfer *x) {
 
 static void post_land(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
                       uint8_t kind, const struct sim_piece *pieces, int n) {
-    if (at < s->part->window_end) { /* would land in a window already run there */
+    if (at < s->split.part->window_end) { /* would land in a window already run there */
         sim_fail(s,
                  "rank %d: a one-sided message to rank %d (another worker's) would land "
                  "sooner than the split run's lookahead; run without --procs",
@@ -288,7 +288,7 @@ static void post_land(struct sim *s, int32_t origin, int32_t target, simtime_t a
 /* The other workers that hold members of c, found once. */
 static void comm_workers(struct sim *s, struct comm *c) {
     if (c->nworkers >= 0) return;
-    struct part *p = s->part;
+    struct part *p = s->split.part;
     bool *has = xcalloc((size_t)p->k, sizeof *has);
     for (int32_t j = 0; j < c->size; j++)
         has[worker_of(s, comm_world_rank(c, j))] = true;
@@ -308,7 +308,7 @@ static void post_analytic(struct sim *s, const struct comm *c, const struct an_a
 
 int sim_comm_workers(const struct sim *s, int32_t rank, int32_t comm_id, const int32_t **list) {
     int32_t me;
-    struct comm *c = s->part ? sim_comm_get(s, rank, comm_id, &me) : NULL;
+    struct comm *c = s->split.part ? sim_comm_get(s, rank, comm_id, &me) : NULL;
     *list = NULL;
     if (!c) return 0;
     comm_workers((struct sim *)s, c);
@@ -347,7 +347,7 @@ static void take_envelope(struct sim *s, const struct pm_envelope *m, uint32_t l
     }
     if (m->has_xfer) {
         uint32_t id = nics_eager_xfer(s, m->owner, m->peer, m->size, m->seq);
-        struct xfer *x = &s->xfers[id];
+        struct xfer *x = &s->xf.table[id];
         x->at = m->at; /* its head then follows from the costs here */
         r->xfer = id;
         nics_toward_ejection(s, id);
@@ -362,7 +362,7 @@ static void take_sent(struct sim *s, const struct pm_sent *m) {
 
 static void take_clear(struct sim *s, const struct pm_clear *m) {
     uint32_t id = transfer_new(s);
-    struct xfer *x = &s->xfers[id];
+    struct xfer *x = &s->xf.table[id];
     x->from = m->from;
     x->to = m->to;
     x->remote = m->xfer + 1;
@@ -371,7 +371,7 @@ static void take_clear(struct sim *s, const struct pm_clear *m) {
 }
 
 static void take_eject(struct sim *s, const struct pm_eject *m) {
-    struct xfer *x = &s->xfers[m->xfer];
+    struct xfer *x = &s->xf.table[m->xfer];
     x->at = m->at;
     nics_toward_ejection(s, m->xfer);
 }
@@ -382,7 +382,7 @@ static bool stops_everyone(int status) {
 }
 
 static void take_stop(struct sim *s, const struct pm_stop *m) {
-    s->part->stopped = true;
+    s->split.part->stopped = true;
     if (m->limited) s->eng.limited = m->limited;
     if (stops_everyone(m->status)) engine_stop(&s->eng);
 }
@@ -398,27 +398,28 @@ static void take_totals(struct sim *s, const struct pm_totals *m) {
     s->net_stats.messages += m->net.messages;
     s->net_stats.hops += m->net.hops;
     s->net_transfer += m->net_transfer;
-    interfaces_top_merge(s->nic_top_elsewhere, &s->nic_top_elsewhere_n, SIM_NIC_TOP, m->nic_top,
+    interfaces_top_merge(s->split.nic_top, &s->split.nic_top_n, SIM_NIC_TOP, m->nic_top,
                          m->nic_top_n);
-    s->unmatched_elsewhere += m->unmatched;
+    s->split.unmatched_elsewhere += m->unmatched;
     s->abandoned_requests += m->abandoned;
     for (int i = 0; i < 48; i++)
-        s->coll_calls[i] += m->coll_calls[i];
+        s->colls.calls[i] += m->coll_calls[i];
     for (int i = 0; i < COLL_KINDS; i++)
-        s->coll_analytic_calls[i] += m->analytic_calls[i];
+        s->colls.analytic_calls[i] += m->analytic_calls[i];
     s->eng.events_run += m->events;
     if (m->last_event > s->eng.last_event) s->eng.last_event = m->last_event;
-    s->part->stats.messages += m->messages;
-    s->part->stats.bytes += m->bytes;
-    if (m->worker > 0 && m->worker < s->part->k) {
-        s->part->peak_memory[m->worker] = m->peak_memory;
-        s->part->rank_tables[m->worker] = m->rank_tables;
+    s->split.part->stats.messages += m->messages;
+    s->split.part->stats.bytes += m->bytes;
+    if (m->worker > 0 && m->worker < s->split.part->k) {
+        s->split.part->peak_memory[m->worker] = m->peak_memory;
+        s->split.part->rank_tables[m->worker] = m->rank_tables;
     }
-    s->records_elsewhere += m->records;
+    s->split.records_elsewhere += m->records;
     record_skipped_elsewhere(s, m->rec_skipped);
-    if (m->failed_reading && s->status == SIM_OK) s->failed_reading = true; /* its report next */
-    if (s->exit_forced < 0) s->exit_forced = m->exit_forced;
-    if (s->exit_rank_status == 0) s->exit_rank_status = m->exit_rank_status;
+    if (m->failed_reading && s->status == SIM_OK)
+        s->out.failed_reading = true; /* its report next */
+    if (s->out.exit_forced < 0) s->out.exit_forced = m->exit_forced;
+    if (s->out.exit_rank_status == 0) s->out.exit_rank_status = m->exit_rank_status;
     if (m->status != SIM_OK && s->status == SIM_OK) {
         s->status = m->status;
         sim_report_append(s, "%s", m->report);
@@ -505,13 +506,13 @@ static void deliver(void *ctx, int from, const void *msg, uint32_t len) {
 static simtime_t exchange(struct sim *s, simtime_t next) {
     struct sim_error err = {0};
     simtime_t least;
-    s->part->posted = false; /* deliveries may post for the next window */
+    s->split.part->posted = false; /* deliveries may post for the next window */
     double t0 = memstat_wall_seconds();
-    bool ok = workers_exchange(s->part->w, next, &least, deliver, s, &err);
-    s->part->stats.exchange_seconds += memstat_wall_seconds() - t0;
-    s->part->stats.windows++;
+    bool ok = workers_exchange(s->split.part->w, next, &least, deliver, s, &err);
+    s->split.part->stats.exchange_seconds += memstat_wall_seconds() - t0;
+    s->split.part->stats.windows++;
     if (!ok) {
-        if (s->part->me != 0) _exit(1); /* the first worker says why */
+        if (s->split.part->me != 0) _exit(1); /* the first worker says why */
         if (s->drv.lost) s->drv.lost(s->drv.ctx, err.msg);
         err_fatal(err.msg);
     }
@@ -551,7 +552,7 @@ static void post_observed(struct sim *s) {
 
 /* The first worker learns every rank's figures and how the run ended. */
 static void gather(struct sim *s) {
-    struct part *p = s->part;
+    struct part *p = s->split.part;
     pt2pt_count_unmatched_sent(s); /* before the counts of other workers' senders go */
     if (s->drv.ending) s->drv.ending(s->drv.ctx);
     if (p->me != 0) {
@@ -572,16 +573,16 @@ static void gather(struct sim *s) {
                               .net_transfer = s->net_transfer,
                               .unmatched = pt2pt_unmatched(s),
                               .abandoned = s->abandoned_requests,
-                              .exit_forced = s->exit_forced,
-                              .exit_rank_status = s->exit_rank_status,
+                              .exit_forced = s->out.exit_forced,
+                              .exit_rank_status = s->out.exit_rank_status,
                               .rec_skipped = record_skipped(s),
-                              .failed_reading = s->failed_reading,
+                              .failed_reading = s->out.failed_reading,
                               .worker = p->me,
                               .peak_memory = memstat_peak_rss(),
                               .rank_tables = (int64_t)ranktable_resident_all()};
-        memcpy(t.coll_calls, s->coll_calls, sizeof t.coll_calls);
-        memcpy(t.analytic_calls, s->coll_analytic_calls, sizeof t.analytic_calls);
-        snprintf(t.report, sizeof t.report, "%s", s->report ? s->report : "");
+        memcpy(t.coll_calls, s->colls.calls, sizeof t.coll_calls);
+        memcpy(t.analytic_calls, s->colls.analytic_calls, sizeof t.analytic_calls);
+        snprintf(t.report, sizeof t.report, "%s", s->out.report ? s->out.report : "");
         t.nic_top_n = sim_busiest_interfaces(s, t.nic_top, SIM_NIC_TOP);
         post(s, 0, &t, sizeof t);
         for (int32_t i = 0; p->sent && i < s->nranks; i++)
@@ -606,14 +607,14 @@ static void gather(struct sim *s) {
 
 /* The run stops here: the other workers are told (once). */
 static void post_stop(struct sim *s) {
-    if (s->part->stopped) return;
+    if (s->split.part->stopped) return;
     struct pm_stop m = {PM_STOP, (uint8_t)s->status, (uint8_t)s->eng.limited};
     post_all(s, &m, sizeof m);
-    s->part->stopped = true;
+    s->split.part->stopped = true;
 }
 
 void part_run(struct sim *s) {
-    struct part *p = s->part;
+    struct part *p = s->split.part;
     for (int32_t i = 0; i < s->nranks; i++)
         if (sim_local(s, i)) sim_rank_start(s, i);
     simtime_t start = 0;
@@ -636,7 +637,7 @@ void part_run(struct sim *s) {
 }
 
 enum sim_status sim_split_abandon(struct sim *s) {
-    struct part *p = s->part;
+    struct part *p = s->split.part;
     post_stop(s); /* the window this worker left: its exchange, then the gathering */
     exchange(s, p->window_end);
     gather(s);
@@ -644,15 +645,15 @@ enum sim_status sim_split_abandon(struct sim *s) {
 }
 
 int sim_worker_of(const struct sim *s, int32_t rank) {
-    return s->part ? worker_of(s, rank) : 0;
+    return s->split.part ? worker_of(s, rank) : 0;
 }
 
 int sim_worker_me(const struct sim *s) {
-    return s->part ? s->part->me : 0;
+    return s->split.part ? s->split.part->me : 0;
 }
 
 int sim_worker_count(const struct sim *s) {
-    return s->part ? s->part->k : 1;
+    return s->split.part ? s->split.part->k : 1;
 }
 
 void sim_post_front(struct sim *s, int to, const struct sim_piece *pieces, int n) {
@@ -670,7 +671,7 @@ bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
                        "--procs: the %s contention model shares the whole network, which "
                        "one worker cannot see; run it without --procs",
                        s->net->contention == CONTENTION_FLOW ? "flow" : "buses");
-    if (s->plat->transfer_at_match && s->nics)
+    if (s->plat->transfer_at_match && s->nic.model)
         return err_set(err, "--procs: under mpi.transfer_start: match an eager message takes its "
                             "sender's network interface at the instant its receive is posted, "
                             "which the sender's worker cannot learn in time; run without "
@@ -695,34 +696,35 @@ bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
         int64_t node = sim_node(s, i);
         if (node + 1 > used) used = node + 1;
     }
-    s->part = p;
-    s->split_workers = p->k;
-    s->split_cyclic = placement == SIM_PLACE_CYCLIC;
-    s->split_used = used < nodes ? used : nodes;
-    s->worker_me = p->me;
+    s->split.part = p;
+    s->split.workers = p->k;
+    s->split.cyclic = placement == SIM_PLACE_CYCLIC;
+    s->split.used = used < nodes ? used : nodes;
+    s->split.me = p->me;
     /* the least node n of worker j, ((n + 1) K - 1) / U = j: n = j U / K */
-    s->local_first = (int64_t)p->me * s->split_used / p->k;
-    s->local_end = p->me == p->k - 1 ? INT64_MAX : (int64_t)(p->me + 1) * s->split_used / p->k;
+    s->split.local_first = (int64_t)p->me * s->split.used / p->k;
+    s->split.local_end =
+        p->me == p->k - 1 ? INT64_MAX : (int64_t)(p->me + 1) * s->split.used / p->k;
     static const struct cross_ops crossings = {post_envelope,      settle,     count_sent,
                                                post_clear_to_send, post_eject, post_land,
                                                post_analytic};
-    s->cross = &crossings;
+    s->split.cross = &crossings;
     return true;
 }
 
 bool sim_split_stats(const struct sim *s, struct sim_split_stats *out) {
-    if (!s->part) return false;
-    *out = s->part->stats;
-    out->peak_memory = s->part->peak_memory;
-    out->rank_tables = s->part->rank_tables;
+    if (!s->split.part) return false;
+    *out = s->split.part->stats;
+    out->peak_memory = s->split.part->peak_memory;
+    out->rank_tables = s->split.part->rank_tables;
     return true;
 }
 
 void part_free(struct sim *s) {
-    if (!s->part) return;
-    free(s->part->sent);
-    free(s->part->peak_memory);
-    free(s->part->rank_tables);
-    free(s->part);
-    s->part = NULL;
+    if (!s->split.part) return;
+    free(s->split.part->sent);
+    free(s->split.part->peak_memory);
+    free(s->split.part->rank_tables);
+    free(s->split.part);
+    s->split.part = NULL;
 }

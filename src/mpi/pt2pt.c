@@ -69,7 +69,7 @@ static void account_transfer(struct sim *s, const struct request *send,
                              const struct request *recv) {
     struct srank *sr = &s->ranks[send->owner], *rr = &s->ranks[recv->owner];
     if (send->remote) { /* the sender's figures are another worker's: handed over at the end */
-        s->cross->count_sent(s, send->owner, send->size);
+        s->split.cross->count_sent(s, send->owner, send->size);
     } else {
         sr->st.msgs_sent++;
         sr->st.bytes_sent += send->size;
@@ -132,20 +132,21 @@ static simtime_t loggp_post_time(struct sim *s, int32_t rank, simtime_t now, int
                                  bool collective) {
     const struct platform *p = s->plat;
     simtime_t start = now;
-    if (collective && s->coll_cpu_free) start = sim_max(start, s->coll_cpu_free[rank]);
-    if (s->recv_free) start = sim_max(start, s->recv_free[rank]); /* one CPU: o at both ends */
-    if (s->nic_free) {
-        start = sim_max(start, s->nic_free[rank]);
+    if (collective && s->cpu.coll_free) start = sim_max(start, s->cpu.coll_free[rank]);
+    if (s->cpu.recv_free)
+        start = sim_max(start, s->cpu.recv_free[rank]); /* one CPU: o at both ends */
+    if (s->cpu.nic_free) {
+        start = sim_max(start, s->cpu.nic_free[rank]);
         simtime_t per_byte = size > 1 ? (simtime_t)(size - 1) * p->gap_per_byte : 0;
-        s->nic_free[rank] = simtime_add(simtime_add(start, p->gap), per_byte);
+        s->cpu.nic_free[rank] = simtime_add(simtime_add(start, p->gap), per_byte);
     }
     simtime_t post = simtime_add(start, p->send_overhead);
-    if (s->recv_free) s->recv_free[rank] = sim_max(s->recv_free[rank], post);
+    if (s->cpu.recv_free) s->cpu.recv_free[rank] = sim_max(s->cpu.recv_free[rank], post);
     if (collective) {
-        if (s->coll_cpu_free) s->coll_cpu_free[rank] = post;
+        if (s->cpu.coll_free) s->cpu.coll_free[rank] = post;
     } else if (post > now) {
-        s->owing_rank = rank;
-        s->owing_until = post;
+        s->cpu.owing_rank = rank;
+        s->cpu.owing_until = post;
     }
     return post;
 }
@@ -155,15 +156,15 @@ static simtime_t loggp_post_time(struct sim *s, int32_t rank, simtime_t now, int
  * order). The per-byte part is taken while the data arrive: the CPU starts
  * as (size - 1) bytes' worth of it remain, or once it is free. */
 static simtime_t loggp_recv_done(struct sim *s, int32_t rank, simtime_t ready, int64_t size) {
-    if (!s->recv_free) return ready;
+    if (!s->cpu.recv_free) return ready;
     simtime_t per = s->plat->recv_overhead_per_byte, bytes = 0;
     if (per > 0 && size > 1)
         bytes = (uint64_t)(size - 1) > (uint64_t)(SIMTIME_NEVER / per) ? SIMTIME_NEVER
                                                                        : per * (size - 1);
     simtime_t start = ready > bytes ? ready - bytes : 0;
-    simtime_t done =
-        simtime_add(simtime_add(sim_max(start, s->recv_free[rank]), bytes), s->plat->recv_overhead);
-    s->recv_free[rank] = done;
+    simtime_t done = simtime_add(simtime_add(sim_max(start, s->cpu.recv_free[rank]), bytes),
+                                 s->plat->recv_overhead);
+    s->cpu.recv_free[rank] = done;
     return done;
 }
 
@@ -172,7 +173,7 @@ static simtime_t loggp_recv_done(struct sim *s, int32_t rank, simtime_t ready, i
 /* Whether a message between ranks on these nodes goes through serial
  * interfaces (the helpers take nodes: computed once a message). */
 static bool through_interfaces(const struct sim *s, int32_t from_node, int32_t to_node) {
-    return s->nics && from_node != to_node;
+    return s->nic.model && from_node != to_node;
 }
 
 /* --- transfers under contention (net/contention.h) --- */
@@ -213,7 +214,7 @@ static void send_eager_copy(struct sim *s, struct request *send) {
     simtime_t start = copy_start(s, send->owner, cost, send->post_time);
     if (start == send->post_time) return; /* not delayed: match() times it */
     uint32_t id = transfer_new(s);
-    struct xfer *x = &s->xfers[id];
+    struct xfer *x = &s->xf.table[id];
     x->eager = 1;
     x->from = send->owner;
     x->to = send->peer;
@@ -261,7 +262,7 @@ static bool recv_before(const void *pa, const void *pb) {
 }
 
 void pt2pt_init(struct sim *s) {
-    heap_init(&s->recv_ready, sizeof(struct recv_entry), recv_before);
+    heap_init(&s->cpu.recv_ready, sizeof(struct recv_entry), recv_before);
 }
 
 /* The receiver's CPU is due for the least waiting transfer (the engine
@@ -269,23 +270,23 @@ void pt2pt_init(struct sim *s) {
 void pt2pt_recv_event(void *ctx, const struct event *ev) {
     struct sim *s = ctx;
     (void)ev;
-    if (!s->recv_ready.n) return;
+    if (!s->cpu.recv_ready.n) return;
     struct recv_entry e;
-    heap_pop(&s->recv_ready, &e);
-    s->xfers[e.xfer].overhead_due = 2;
+    heap_pop(&s->cpu.recv_ready, &e);
+    s->xf.table[e.xfer].overhead_due = 2;
     pt2pt_finish_transfer(s, e.xfer);
 }
 
 /* Resolves the matched pair of transfer id, whose data have arrived, and
  * frees the transfer. */
 void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
-    struct xfer *x = &s->xfers[id];
+    struct xfer *x = &s->xf.table[id];
     struct request *send = x->send, *recv = x->recv;
-    if (s->recv_free && x->overhead_due != 2) { /* the receiver's CPU takes it in turn */
+    if (s->cpu.recv_free && x->overhead_due != 2) { /* the receiver's CPU takes it in turn */
         simtime_t ready = sim_max(recv->post_time, x->arrival);
         x->overhead_due = 1;
         struct recv_entry e = {ready, recv->owner, x->from, x->seq, id};
-        heap_push(&s->recv_ready, &e);
+        heap_push(&s->cpu.recv_ready, &e);
         engine_schedule(&s->eng, ready, recv->owner, EV_RECV, 0, NULL);
         return;
     }
@@ -315,22 +316,22 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
         request_resolve(s, send, send_done, recv_posted);
     else
         request_maybe_free(s, send);
-    if (remote) s->cross->settle(s, send); /* a stand-in: never released, so still here */
+    if (remote) s->split.cross->settle(s, send); /* a stand-in: never released, so still here */
 }
 
 void pt2pt_transfer_done(void *ctx, void *arg) {
     struct sim *s = ctx;
     uint32_t id = (uint32_t)(uintptr_t)arg;
-    s->xfers[id].arrival = s->eng.now;
-    if (!s->xfers[id].recv) return; /* the send keeps it until a receive matches it */
-    pt2pt_finish_transfer(s, id);   /* matched already: the pair completes now */
+    s->xf.table[id].arrival = s->eng.now;
+    if (!s->xf.table[id].recv) return; /* the send keeps it until a receive matches it */
+    pt2pt_finish_transfer(s, id);      /* matched already: the pair completes now */
 }
 
 /* An eager message's data leaves when it is sent, matched or not. */
 static void start_eager_transfer(struct sim *s, struct request *send) {
     uint32_t id = transfer_new(s);
-    s->xfers[id].eager = 1;
-    s->xfers[id].from = send->owner;
+    s->xf.table[id].eager = 1;
+    s->xf.table[id].from = send->owner;
     send->xfer = id;
     contention_start(s->cont, sim_node(s, send->owner), sim_node(s, send->peer), send->size,
                      send->post_time, (void *)(uintptr_t)id);
@@ -342,7 +343,7 @@ static void start_eager_transfer(struct sim *s, struct request *send) {
  * go of them, another waits for their end; finished at once if they have
  * arrived. */
 static void pair_transfer(struct sim *s, uint32_t id, struct request *send, struct request *recv) {
-    struct xfer *x = &s->xfers[id];
+    struct xfer *x = &s->xf.table[id];
     recv->partner_time = send->post_time;
     x->recv = recv;
     x->seq = send->seq; /* the interfaces' transfers have it already */
@@ -352,7 +353,7 @@ static void pair_transfer(struct sim *s, uint32_t id, struct request *send, stru
     if (let_go) {
         send->xfer = 0;
         if (send->remote)
-            s->cross->settle(s, send);
+            s->split.cross->settle(s, send);
         else /* matched and done: freed now if its owner let go of it already */
             request_maybe_free(s, send);
     }
@@ -372,7 +373,7 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
     if (eager) ctrl = 0;
     simtime_t matched = sim_max(recv->post_time, simtime_add(send->post_time, ctrl));
     uint32_t id = transfer_new(s);
-    struct xfer *x = &s->xfers[id];
+    struct xfer *x = &s->xf.table[id];
     x->eager = eager; /* a synchronous send's acknowledgement follows */
     x->recv = recv;
     x->from = send->owner;
@@ -386,7 +387,7 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
     int64_t size = send->size;
     uint32_t seq = send->seq;
     if (let_go && send->remote)
-        s->cross->settle(s, send);
+        s->split.cross->settle(s, send);
     else if (let_go)
         request_maybe_free(s, send);
     if (!s->cont)
@@ -401,7 +402,7 @@ static void match_deferred(struct sim *s, struct request *send, struct request *
 static void through_cpu(struct sim *s, struct request *send, struct request *recv, simtime_t ready,
                         bool eager) {
     uint32_t id = transfer_new(s);
-    struct xfer *x = &s->xfers[id];
+    struct xfer *x = &s->xf.table[id];
     x->from = send->owner;
     x->eager = eager; /* a synchronous send's acknowledgement follows */
     x->arrival = ready;
@@ -410,46 +411,88 @@ static void through_cpu(struct sim *s, struct request *send, struct request *rec
 
 /* The protocol's times of a matched pair (see the file comment): when the
  * receive and the send complete, and the handshake before a rendezvous
- * message's data. Returns whether the data's arrival comes later: a
- * contention model's, or the interfaces' (an eager message's if they took
- * it at its send), which then time the pair. */
+ * message's data. */
 struct pair_times {
     simtime_t recv_done, send_done, handshake;
 };
+
+/* What the protocols share of a matched pair: its post times, the two
+ * nodes, the network's costs between them and whether intra-node copies
+ * take turns. */
+struct pair_costs {
+    simtime_t ts, tr, ctrl, cost;
+    bool copies, deferred;
+};
+
+/* Eager (S <= eager_limit): the data leave at the send (or at the match,
+ * mpi.transfer_start: match) and arrive T(S) later. */
+static void time_eager(struct sim *s, const struct request *send, const struct request *recv,
+                       const struct pair_costs *c, struct pair_times *t) {
+    bool at_match = s->plat->transfer_at_match;
+    simtime_t leaves = at_match ? sim_max(c->ts, c->tr) : c->ts;
+    if (c->copies && at_match) leaves = copy_start(s, send->owner, c->cost, leaves);
+    t->recv_done = sim_max(c->tr, simtime_add(leaves, c->cost));
+    if (!c->deferred && !s->cpu.recv_free)
+        t->recv_done = loggp_recv_done(s, recv->owner, t->recv_done, send->size);
+    t->send_done = c->ts; /* a standard or ready send lets go of a copy */
+}
+
+/* Rendezvous (S > eager_limit): the request-to-send, the clear-to-send
+ * once both are posted, then the data; the send is done when they are
+ * there. Whether the data's arrival comes later after all (a time past
+ * the largest goes through the match, which says so). */
+static bool time_rendezvous(struct sim *s, const struct request *send, const struct request *recv,
+                            struct pair_costs *c, struct pair_times *t) {
+    simtime_t matched = sim_max(c->tr, simtime_add(c->ts, t->handshake));
+    simtime_t cleared = simtime_add(matched, t->handshake);
+    if (c->copies) cleared = copy_start(s, recv->owner, c->cost, cleared);
+    t->recv_done = simtime_add(cleared, c->cost);
+    if (t->recv_done == SIMTIME_NEVER && !s->cont) c->deferred = false;
+    if (!c->deferred && !s->cpu.recv_free)
+        t->recv_done = loggp_recv_done(s, recv->owner, t->recv_done, send->size);
+    t->send_done = t->recv_done;
+    return c->deferred;
+}
+
+/* Synchronous: an eager message's send is done when the receiver's
+ * acknowledgement, T(0), reaches it; a rendezvous one's as the data
+ * arrive, as a standard send's. */
+static void time_synchronous(const struct pair_costs *c, bool eager, struct pair_times *t) {
+    if (eager) t->send_done = simtime_add(t->recv_done, c->ctrl);
+}
+
+/* Buffered: the send is done at its post, its data copied into the
+ * attached buffer (whose room is freed once they are delivered). */
+static void time_buffered(const struct pair_costs *c, struct pair_times *t) {
+    t->send_done = c->ts;
+}
+
+/* The pair's times by its protocol and its send's mode. Returns whether
+ * the data's arrival comes later: a contention model's, or the
+ * interfaces' (an eager message's if they took it at its send), which
+ * then time the pair. */
 static bool time_pair(struct sim *s, const struct request *send, const struct request *recv,
                       struct pair_times *t) {
     int32_t from_node = sim_node(s, send->owner), to_node = sim_node(s, recv->owner);
-    simtime_t ts = send->post_time, tr = recv->post_time;
     bool eager = send->size <= s->plat->eager_limit;
     bool at_match = s->plat->transfer_at_match; /* mpi.transfer_start: match */
-    bool copies = copies_serial(s, from_node, to_node);
-    bool deferred =
-        contends(s, from_node, to_node) || (copies && send->xfer) ||
-        (through_interfaces(s, from_node, to_node) && (!eager || send->xfer || at_match));
+    struct pair_costs c = {.ts = send->post_time, .tr = recv->post_time};
+    c.copies = copies_serial(s, from_node, to_node);
+    c.deferred = contends(s, from_node, to_node) || (c.copies && send->xfer) ||
+                 (through_interfaces(s, from_node, to_node) && (!eager || send->xfer || at_match));
     *t = (struct pair_times){0, 0, 0};
-    if (deferred && eager && !copies) return true; /* most messages between nodes */
-    simtime_t ctrl = network_control_cost(s->net, from_node, to_node);
+    if (c.deferred && eager && !c.copies) return true; /* most messages between nodes */
+    c.ctrl = network_control_cost(s->net, from_node, to_node);
     /* mpi.rendezvous: direct, SMPI's: the data leave once both are posted */
-    t->handshake = !eager && s->plat->rendezvous_direct ? 0 : ctrl;
-    simtime_t cost = network_cost(s->net, from_node, to_node, send->size);
-    if (eager) {
-        simtime_t leaves = at_match ? sim_max(ts, tr) : ts;
-        if (copies && at_match) leaves = copy_start(s, send->owner, cost, leaves);
-        t->recv_done = sim_max(tr, simtime_add(leaves, cost));
-        if (!deferred && !s->recv_free)
-            t->recv_done = loggp_recv_done(s, recv->owner, t->recv_done, send->size);
-        t->send_done = send->mode == SEND_SYNC ? simtime_add(t->recv_done, ctrl) : ts;
-        return deferred;
-    }
-    simtime_t matched = sim_max(tr, simtime_add(ts, t->handshake));
-    simtime_t cleared = simtime_add(matched, t->handshake);
-    if (copies) cleared = copy_start(s, recv->owner, cost, cleared);
-    t->recv_done = simtime_add(cleared, cost);
-    if (t->recv_done == SIMTIME_NEVER && !s->cont) deferred = false; /* match says so */
-    if (!deferred && !s->recv_free)
-        t->recv_done = loggp_recv_done(s, recv->owner, t->recv_done, send->size);
-    t->send_done = send->mode == SEND_BUFFERED ? ts : t->recv_done;
-    return deferred;
+    t->handshake = !eager && s->plat->rendezvous_direct ? 0 : c.ctrl;
+    c.cost = network_cost(s->net, from_node, to_node, send->size);
+    if (eager)
+        time_eager(s, send, recv, &c, t);
+    else
+        time_rendezvous(s, send, recv, &c, t);
+    if (send->mode == SEND_SYNC) time_synchronous(&c, eager, t);
+    if (send->mode == SEND_BUFFERED) time_buffered(&c, t);
+    return c.deferred;
 }
 
 /* Whether two steps of collectives are known to belong to the same
@@ -462,7 +505,7 @@ static bool same_step_kind(const struct request *send, const struct request *rec
 /* Applies the protocol timing to a matched pair (see the file comment). */
 static void match(struct sim *s, struct request *send, struct request *recv) {
     if (((send->flags & RF_SUB) || send->remote_sub) && (recv->flags & RF_SUB) &&
-        !same_step_kind(send, recv) && !s->sub_partner_ok(s, send, recv))
+        !same_step_kind(send, recv) && !s->up.sub_partner_ok(s, send, recv))
         return;
     simtime_t ts = send->post_time, tr = recv->post_time;
     bool eager = send->size <= s->plat->eager_limit;
@@ -500,7 +543,7 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
         match_deferred(s, send, recv, t.handshake);
         return;
     }
-    if (s->recv_free) { /* the data are there at recv_done: then the receiver's CPU */
+    if (s->cpu.recv_free) { /* the data are there at recv_done: then the receiver's CPU */
         through_cpu(s, send, recv, recv_done, eager);
         return;
     }
@@ -514,7 +557,7 @@ static void match(struct sim *s, struct request *send, struct request *recv) {
         request_resolve(s, send, send_done, tr);
     else
         request_maybe_free(s, send);
-    if (remote) s->cross->settle(s, send); /* a stand-in: never released, so still here */
+    if (remote) s->split.cross->settle(s, send); /* a stand-in: never released, so still here */
 }
 
 /* A rank's buffered sends, made at its first (capacity 0 until a buffer
@@ -569,11 +612,12 @@ static bool check_peer(struct sim *s, int32_t rank, struct comm *c, int32_t peer
  * send reaches its receiver. */
 static simtime_t arrival(const struct sim *s, const struct request *send) {
     int32_t from_node = sim_node(s, send->owner), to_node = sim_node(s, send->peer);
-    if (s->cont && send->xfer && s->xfers[send->xfer].arrival != SIMTIME_NEVER)
-        return s->xfers[send->xfer].arrival;
+    if (s->cont && send->xfer && s->xf.table[send->xfer].arrival != SIMTIME_NEVER)
+        return s->xf.table[send->xfer].arrival;
     if (send->xfer && copies_serial(s, from_node, to_node))
-        return s->xfers[send->xfer].arrival; /* eager, after its sender's earlier copies */
-    if (s->nics && send->xfer) return xfer_head(&s->xfers[send->xfer]); /* eager: the head */
+        return s->xf.table[send->xfer].arrival; /* eager, after its sender's earlier copies */
+    if (s->nic.model && send->xfer)
+        return xfer_head(&s->xf.table[send->xfer]); /* eager: the head */
     if (send->size <= s->plat->eager_limit && !s->plat->transfer_at_match)
         return simtime_add(send->post_time, network_cost(s->net, from_node, to_node, send->size));
     return simtime_add(send->post_time, network_control_cost(s->net, from_node, to_node));
@@ -841,7 +885,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (owner) {
         r->sched = owner;
         r->flags |= RF_SUB;
-        s->sub_mark(owner, r);
+        s->up.sub_mark(owner, r);
     } else {
         r->data = (void *)buf; /* delivered from the caller's buffer if matched at once */
     }
@@ -859,7 +903,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     if (leaves && through_interfaces(s, from_node, to_node)) nics_send_eager(s, r);
     if (leaves && copies_serial(s, from_node, to_node)) send_eager_copy(s, r);
     if (!sim_local(s, wdest)) { /* its receiver's worker matches it */
-        s->cross->envelope(s, r);
+        s->split.cross->envelope(s, r);
         if (!(r->flags & RF_SUB)) r->data = NULL;
         if (pt2pt_done_at_post(s, r)) r->flags |= RF_MATCHED; /* no news will come back */
         return r;
@@ -923,7 +967,7 @@ struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uin
     if (owner) {
         r->sched = owner;
         r->flags |= RF_SUB;
-        s->sub_mark(owner, r);
+        s->up.sub_mark(owner, r);
     } else {
         r->data = target;
     }
@@ -937,7 +981,7 @@ void pt2pt_count_unmatched_sent(struct sim *s) {
     for (int32_t i = 0; i < s->nranks; i++)
         for (struct request *q = sim_local(s, i) ? s->ranks[i].unexp_head : NULL; q; q = q->qnext) {
             if (q->remote) { /* the sender's figures are another worker's */
-                s->cross->count_sent(s, q->owner, q->size);
+                s->split.cross->count_sent(s, q->owner, q->size);
                 continue;
             }
             s->ranks[q->owner].st.msgs_sent++;
@@ -966,7 +1010,7 @@ struct request *sim_isend(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || !check_peer(s, rank, c, dest, false, "destination")) return NULL;
-    if (s->ndead && s->ranks[comm_world_rank(c, dest)].dead == 1) { /* ULFM: it failed */
+    if (s->flt.ndead && s->ranks[comm_world_rank(c, dest)].dead == 1) { /* ULFM: it failed */
         struct request *f = fault_failed_request(s, rank, REQ_SEND);
         request_track(s, f, user_id);
         return f;
@@ -983,7 +1027,7 @@ struct request *sim_irecv(struct sim *s, int32_t rank, int32_t comm_id, int32_t 
     int32_t me;
     struct comm *c = sim_comm_get(s, rank, comm_id, &me);
     if (!c || !check_peer(s, rank, c, source, true, "source")) return NULL;
-    if (s->ndead && source >= 0 && s->ranks[comm_world_rank(c, source)].dead == 1) {
+    if (s->flt.ndead && source >= 0 && s->ranks[comm_world_rank(c, source)].dead == 1) {
         struct request *f = fault_failed_request(s, rank, REQ_RECV);
         request_track(s, f, user_id);
         return f;

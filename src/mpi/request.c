@@ -67,45 +67,45 @@ static size_t id_slot_of(const struct sim *s, int32_t rank, int32_t id) {
     uint64_t h = (uint64_t)(uint32_t)rank << 32 | (uint32_t)id; /* splitmix64's mixing */
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
     h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-    return (size_t)(h ^ (h >> 31)) & (s->ids_cap - 1);
+    return (size_t)(h ^ (h >> 31)) & (s->idx.cap - 1);
 }
 
 static void ids_insert(struct sim *s, struct request *r) {
     size_t k = id_slot_of(s, r->owner, r->user_id);
-    while (s->ids[k].r && s->ids[k].r != ID_GONE)
-        k = (k + 1) & (s->ids_cap - 1);
-    if (!s->ids[k].r) s->ids_used++;
-    s->ids[k] = (struct id_slot){r, r->owner, r->user_id};
+    while (s->idx.slot[k].r && s->idx.slot[k].r != ID_GONE)
+        k = (k + 1) & (s->idx.cap - 1);
+    if (!s->idx.slot[k].r) s->idx.used++;
+    s->idx.slot[k] = (struct id_slot){r, r->owner, r->user_id};
 }
 
 /* Rebuilds the index at least four times the live entries, dropping the
  * removed ones. */
 static void ids_rebuild(struct sim *s) {
-    struct id_slot *old = s->ids;
-    size_t old_cap = s->ids_cap, live = 0;
+    struct id_slot *old = s->idx.slot;
+    size_t old_cap = s->idx.cap, live = 0;
     for (size_t i = 0; i < old_cap; i++)
         live += old[i].r && old[i].r != ID_GONE;
-    s->ids_cap = 64;
-    while (s->ids_cap < 4 * (live + 1))
-        s->ids_cap *= 2;
-    s->ids = xcalloc(s->ids_cap, sizeof *s->ids);
-    s->ids_used = 0;
+    s->idx.cap = 64;
+    while (s->idx.cap < 4 * (live + 1))
+        s->idx.cap *= 2;
+    s->idx.slot = xcalloc(s->idx.cap, sizeof *s->idx.slot);
+    s->idx.used = 0;
     for (size_t i = 0; i < old_cap; i++)
         if (old[i].r && old[i].r != ID_GONE) ids_insert(s, old[i].r);
     free(old);
 }
 
 static struct id_slot *ids_find(const struct sim *s, int32_t rank, int32_t id) {
-    if (!s->ids_cap) return NULL;
-    for (size_t k = id_slot_of(s, rank, id); s->ids[k].r; k = (k + 1) & (s->ids_cap - 1))
-        if (s->ids[k].r != ID_GONE && s->ids[k].rank == rank && s->ids[k].id == id)
-            return &s->ids[k];
+    if (!s->idx.cap) return NULL;
+    for (size_t k = id_slot_of(s, rank, id); s->idx.slot[k].r; k = (k + 1) & (s->idx.cap - 1))
+        if (s->idx.slot[k].r != ID_GONE && s->idx.slot[k].rank == rank && s->idx.slot[k].id == id)
+            return &s->idx.slot[k];
     return NULL;
 }
 
 static void ids_add(struct sim *s, struct request *r) {
     if (r->user_id < 0) return;
-    if (2 * (s->ids_used + 1) > s->ids_cap) ids_rebuild(s);
+    if (2 * (s->idx.used + 1) > s->idx.cap) ids_rebuild(s);
     ids_insert(s, r);
 }
 
@@ -148,9 +148,9 @@ void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t
     r->done_time = done;
     r->partner_time = partner_time;
     if (r->flags & RF_SUB)
-        s->sub_resolved(s, r->sched, done);
+        s->up.sub_resolved(s, r->sched, done);
     else if (r->flags & RF_WAITED)
-        s->waited_resolved(s, r);
+        s->up.waited_resolved(s, r);
     if (r->flags & RF_RELEASED) request_release(s, r);
 }
 
@@ -214,22 +214,22 @@ void sim_signal_fire(struct sim *s, struct request *r, simtime_t at) {
 
 /* Twice the room for transfers, each on a cache line of its own. */
 static void grow_transfers(struct sim *s) {
-    size_t cap = s->xfer_cap ? 2 * (size_t)s->xfer_cap : 64;
-    s->xfers = xrealloc_aligned(s->xfers, sizeof *s->xfers * s->xfer_cap, sizeof *s->xfers * cap,
-                                sizeof *s->xfers);
-    s->xfer_cap = (uint32_t)cap;
+    size_t cap = s->xf.cap ? 2 * (size_t)s->xf.cap : 64;
+    s->xf.table = xrealloc_aligned(s->xf.table, sizeof *s->xf.table * s->xf.cap,
+                                   sizeof *s->xf.table * cap, sizeof *s->xf.table);
+    s->xf.cap = (uint32_t)cap;
 }
 
 /* Transfers (sim_internal.h's transfer_new): ids never used yet. */
 uint32_t transfer_fresh_id(struct sim *s) {
-    if (s->nxfers + 1 >= s->xfer_cap) grow_transfers(s);
-    return ++s->nxfers;
+    if (s->xf.n + 1 >= s->xf.cap) grow_transfers(s);
+    return ++s->xf.n;
 }
 
 void transfer_free(struct sim *s, uint32_t id) {
-    if (s->xfer_nfree == s->xfer_stack_cap) {
-        s->xfer_stack_cap = s->xfer_stack_cap ? 2 * s->xfer_stack_cap : 64;
-        s->xfer_stack = xrealloc_or_die(s->xfer_stack, sizeof *s->xfer_stack * s->xfer_stack_cap);
+    if (s->xf.nfree == s->xf.stack_cap) {
+        s->xf.stack_cap = s->xf.stack_cap ? 2 * s->xf.stack_cap : 64;
+        s->xf.stack = xrealloc_or_die(s->xf.stack, sizeof *s->xf.stack * s->xf.stack_cap);
     }
-    s->xfer_stack[s->xfer_nfree++] = id;
+    s->xf.stack[s->xf.nfree++] = id;
 }

@@ -65,7 +65,7 @@ static void target_side(struct sim *s, int32_t target, struct comm *c, int32_t m
                                                     size, NULL, now, NULL)
                                   : pt2pt_post_send(s, target, c, me, c->ctx, origin, RMA_TAG_REPLY,
                                                     size, SEND_STANDARD, NULL, now, data);
-    s->owing_rank = -1; /* the target's node acts: no CPU time of the rank's */
+    s->cpu.owing_rank = -1; /* the target's node acts: no CPU time of the rank's */
     if (!to_target && size > 0 && data && r->data == data) { /* kept for a later delivery: a copy */
         void *copy = xmalloc((size_t)size);
         memcpy(copy, data, (size_t)size);

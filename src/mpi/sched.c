@@ -50,7 +50,7 @@ static void free_counts(struct sim *s, struct vcounts *c) {
     if (c->prev)
         c->prev->next = c->next;
     else
-        s->vcounts = c->next;
+        s->colls.vcounts = c->next;
     if (c->next) c->next->prev = c->prev;
     free(c);
 }
@@ -103,7 +103,7 @@ static void run_rounds(struct sim *s, struct sched *sc) {
             simtime_t end = sc->round_end;
             if (req) req->sched = NULL;
             free_counts(s, sc->vbuf);
-            pool_put(&s->sched_pool, sc);
+            pool_put(&s->colls.sched_pool, sc);
             if (req) request_resolve(s, req, end, end);
             break;
         }
@@ -121,9 +121,10 @@ static void run_rounds(struct sim *s, struct sched *sc) {
  * have the same shape, so the last choice per operation is kept. */
 static const struct coll_algo *select_algo(struct sim *s, enum coll_kind kind, int32_t n,
                                            int64_t size, unsigned how) {
-    struct coll_choice *c = &s->coll_last[kind];
+    struct coll_choice *c = &s->colls.last[kind];
     if (!c->algo || c->n != n || c->size != size || c->how != how)
-        *c = (struct coll_choice){coll_select_call(&s->coll, kind, n, size, how), n, how, size};
+        *c = (struct coll_choice){coll_select_call(&s->colls.config, kind, n, size, how), n, how,
+                                  size};
     return c->algo;
 }
 
@@ -141,35 +142,35 @@ static void prefetch_request(const struct request *q) {
  * overlap when asked for a few turns ahead. */
 #define DRAIN_AHEAD 16
 static void prefetch_ahead(const struct sim *s, size_t i) {
-    if (i + DRAIN_AHEAD < s->nready) {
-        const char *p = (const char *)s->ready[i + DRAIN_AHEAD];
+    if (i + DRAIN_AHEAD < s->colls.nready) {
+        const char *p = (const char *)s->colls.ready[i + DRAIN_AHEAD];
         cache_prefetch(p);
         cache_prefetch(p + 64);
     }
-    if (i + DRAIN_AHEAD / 2 < s->nready) {
-        const struct sched *ahead = s->ready[i + DRAIN_AHEAD / 2];
+    if (i + DRAIN_AHEAD / 2 < s->colls.nready) {
+        const struct sched *ahead = s->colls.ready[i + DRAIN_AHEAD / 2];
         if (ahead->subs) prefetch_request(ahead->subs);
         /* its next round's sends count in its owner's state and take its
          * node's injection side */
         cache_prefetch_object(&s->ranks[ahead->owner], sizeof *s->ranks);
-        if (s->nics) cache_prefetch(&s->nics->out[sim_node(s, ahead->owner)]);
+        if (s->nic.model) cache_prefetch(&s->nic.model->out[sim_node(s, ahead->owner)]);
     }
-    if (i + DRAIN_AHEAD / 4 < s->nready) {
-        const struct request *q = s->ready[i + DRAIN_AHEAD / 4]->subs;
+    if (i + DRAIN_AHEAD / 4 < s->colls.nready) {
+        const struct request *q = s->colls.ready[i + DRAIN_AHEAD / 4]->subs;
         if (q && q->onext) prefetch_request(q->onext);
     }
 }
 
 void sched_drain(struct sim *s) {
-    while (s->ready_at < s->nready) {
-        size_t i = s->ready_at++;
+    while (s->colls.ready_at < s->colls.nready) {
+        size_t i = s->colls.ready_at++;
         prefetch_ahead(s, i);
-        struct sched *sc = s->ready[i];
+        struct sched *sc = s->colls.ready[i];
         release_subs(s, sc);
         sc->round++;
         run_rounds(s, sc);
     }
-    s->nready = s->ready_at = 0;
+    s->colls.nready = s->colls.ready_at = 0;
 }
 
 void sched_notify(struct sim *s, struct sched *sc, simtime_t done) {
@@ -177,17 +178,18 @@ void sched_notify(struct sim *s, struct sched *sc, simtime_t done) {
                                         waited for the store (store forwarding) */
     sc->round_end = sim_max(sc->round_end, done);
     if (pending == 0 && !sc->posting) {
-        if (s->nready == s->ready_cap) {
-            s->ready_cap = s->ready_cap ? 2 * s->ready_cap : 256;
-            s->ready = xrealloc_or_die(s->ready, sizeof *s->ready * s->ready_cap);
+        if (s->colls.nready == s->colls.ready_cap) {
+            s->colls.ready_cap = s->colls.ready_cap ? 2 * s->colls.ready_cap : 256;
+            s->colls.ready =
+                xrealloc_or_die(s->colls.ready, sizeof *s->colls.ready * s->colls.ready_cap);
         }
-        s->ready[s->nready++] = sc;
+        s->colls.ready[s->colls.nready++] = sc;
     }
 }
 
 void sched_free_all_counts(struct sim *s) {
-    while (s->vcounts)
-        free_counts(s, s->vcounts);
+    while (s->colls.vcounts)
+        free_counts(s, s->colls.vcounts);
 }
 
 /* Copies the variable counts this rank holds into sc->vbuf. */
@@ -198,9 +200,9 @@ static void copy_counts(struct sim *s, struct sched *sc, int32_t n, const int64_
     size_t lists = (size_t)((vsend != NULL) + (vrecv != NULL));
     sc->vbuf = xmalloc(sizeof *sc->vbuf + sizeof(int64_t) * (size_t)n * lists);
     sc->vbuf->prev = NULL;
-    sc->vbuf->next = s->vcounts;
-    if (s->vcounts) s->vcounts->prev = sc->vbuf;
-    s->vcounts = sc->vbuf;
+    sc->vbuf->next = s->colls.vcounts;
+    if (s->colls.vcounts) s->colls.vcounts->prev = sc->vbuf;
+    s->colls.vcounts = sc->vbuf;
     int64_t *at = sc->vbuf->v;
     if (vsend) {
         memcpy(at, vsend, sizeof *at * (size_t)n);
@@ -233,15 +235,15 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
         size = v->recv[0];
         v = NULL;
     }
-    if (!s->sched_pool.obj_size) pool_init(&s->sched_pool, sizeof(struct sched), 1024);
+    if (!s->colls.sched_pool.obj_size) pool_init(&s->colls.sched_pool, sizeof(struct sched), 1024);
     uint32_t *seq = comm_coll_seq(s, c, rank, myrank);
     struct request *req =
         request_new(s, rank, c->ctx + 1, REQ_COLL, (int32_t)(*seq & 0x7fffffff), size, s->eng.now);
     req->coll = (uint8_t)kind;
     req->src = c->size;
-    if (s->coll.analytic)
+    if (s->colls.config.analytic)
         return analytic_start(s, req, c, myrank, kind, size, root, (*seq)++ & 0x7fffffff);
-    struct sched *sc = pool_get(&s->sched_pool);
+    struct sched *sc = pool_get(&s->colls.sched_pool);
     req->sched = sc;
     sc->req = req;
     sc->kind = (uint8_t)kind;
@@ -249,12 +251,12 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     sc->owner = rank;
     sc->round_end = s->eng.now;
     sc->tag = (*seq)++ & 0x7fffffff;
-    sc->args = (struct coll_args){c->size,         myrank,         root, size,
-                                  s->coll.segment, s->coll.window, NULL, NULL};
+    sc->args = (struct coll_args){
+        c->size, myrank, root, size, s->colls.config.segment, s->colls.config.window, NULL, NULL};
     copy_counts(s, sc, c->size, v ? v->send : NULL, v ? v->recv : NULL);
-    sc->algo = v ? coll_select_v(&s->coll, kind, &sc->args, how)
+    sc->algo = v ? coll_select_v(&s->colls.config, kind, &sc->args, how)
                  : select_algo(s, kind, c->size, size, how);
-    if (myrank == 0) s->coll_calls[coll_index(sc->algo)]++; /* once per collective */
+    if (myrank == 0) s->colls.calls[coll_index(sc->algo)]++; /* once per collective */
     run_rounds(s, sc);
     return req;
 }
@@ -277,7 +279,7 @@ struct request *sim_icoll_v(struct sim *s, int32_t rank, int32_t comm_id, enum c
                  rank, sim_coll_name(kind), root, c->size);
         return NULL;
     }
-    struct request *r = s->ndead && sim_comm_failed(s, rank, comm_id)
+    struct request *r = s->flt.ndead && sim_comm_failed(s, rank, comm_id)
                             ? fault_failed_request(s, rank, REQ_COLL) /* ULFM: a member failed */
                             : sched_start(s, rank, c, me, kind, size, root, v, nonblocking);
     request_track(s, r, user_id);
@@ -420,27 +422,27 @@ bool coll_config_read(const struct conf_node *platform, struct coll_config *cfg,
 }
 
 bool sched_read_forced(struct sim *s, struct sim_error *err) {
-    return coll_config_read(s->plat->conf, &s->coll, err);
+    return coll_config_read(s->plat->conf, &s->colls.config, err);
 }
 
-_Static_assert(sizeof((struct sim *)0)->coll_calls / sizeof(int64_t) == COLL_ALGOS,
-               "coll_calls holds one count per algorithm");
+_Static_assert(sizeof((struct sim *)0)->colls.calls / sizeof(int64_t) == COLL_ALGOS,
+               "colls.calls holds one count per algorithm");
 
 int sim_collective_counts(const struct sim *s, const char **op, const char **algo, int64_t *calls,
                           int max) {
     int n = 0;
     for (int i = 0; i < COLL_ALGOS && n < max; i++) {
         const struct coll_algo *a = coll_by_index(i);
-        if (!a || !s->coll_calls[i]) continue;
+        if (!a || !s->colls.calls[i]) continue;
         op[n] = sim_coll_name(a->kind);
         algo[n] = a->name;
-        calls[n++] = s->coll_calls[i];
+        calls[n++] = s->colls.calls[i];
     }
     for (int k = 0; k < COLL_KINDS && n < max; k++) {
-        if (!s->coll_analytic_calls[k]) continue;
+        if (!s->colls.analytic_calls[k]) continue;
         op[n] = sim_coll_name((enum coll_kind)k);
         algo[n] = "analytic";
-        calls[n++] = s->coll_analytic_calls[k];
+        calls[n++] = s->colls.analytic_calls[k];
     }
     return n;
 }

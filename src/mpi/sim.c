@@ -70,7 +70,7 @@ static void transfer_done(void *ctx, void *arg) {
 
 void sim_rank_start(struct sim *s, int32_t rank) {
     s->ranks[rank].wake_at = SIMTIME_NEVER;
-    sim_wake_at(s, rank, s->njobs ? s->job_start[sim_job_of(s, rank)] : 0);
+    sim_wake_at(s, rank, s->jobs.n ? s->jobs.start[sim_job_of(s, rank)] : 0);
 }
 
 /* The engine's warm (core/engine.h), for a rank's wake-up (where it
@@ -99,7 +99,7 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     s->plat = plat;
     s->net = net;
     s->drv = *drv;
-    s->exit_forced = -1;
+    s->out.exit_forced = -1;
     s->nranks = nranks;
     s->ranks = ranktable_alloc((size_t)nranks, sizeof *s->ranks);
     s->node_blocks = plat->placement == PLACE_BLOCK && plat->ranks_per_node >= 1 &&
@@ -108,12 +108,12 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     s->world.ctx = 0;
     s->world.nworkers = -1;
     s->world.size = nranks;
-    s->next_ctx = 2;
-    s->sub_resolved = sched_notify;
-    s->waited_resolved = wait_resolved;
-    s->sub_mark = sched_mark;
-    s->sub_partner_ok = sched_check_partner;
-    s->transfer_arrived = pt2pt_finish_transfer;
+    s->comms.next_ctx = 2;
+    s->up.sub_resolved = sched_notify;
+    s->up.waited_resolved = wait_resolved;
+    s->up.sub_mark = sched_mark;
+    s->up.sub_partner_ok = sched_check_partner;
+    s->up.transfer_arrived = pt2pt_finish_transfer;
     engine_init(&s->eng, nranks);
     s->eng.warm = warm_rank;
     s->eng.warm_ctx = s;
@@ -124,17 +124,17 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     land_init(s);
     pt2pt_init(s);
     pool_init(&s->req_pool, sizeof(struct request), 4096);
-    s->owing_rank = -1;
+    s->cpu.owing_rank = -1;
     if (!sched_read_forced(s, err)) {
         sim_destroy(s);
         return NULL;
     }
     if (plat->gap > 0 || plat->gap_per_byte > 0)
-        s->nic_free = xcalloc((size_t)nranks, sizeof *s->nic_free);
+        s->cpu.nic_free = xcalloc((size_t)nranks, sizeof *s->cpu.nic_free);
     if (plat->recv_overhead > 0 || plat->recv_overhead_per_byte > 0)
-        s->recv_free = xcalloc((size_t)nranks, sizeof *s->recv_free);
+        s->cpu.recv_free = xcalloc((size_t)nranks, sizeof *s->cpu.recv_free);
     if (plat->send_overhead > 0)
-        s->coll_cpu_free = xcalloc((size_t)nranks, sizeof *s->coll_cpu_free);
+        s->cpu.coll_free = xcalloc((size_t)nranks, sizeof *s->cpu.coll_free);
     if (net->serial_interfaces && plat->nodes > 1) {
         nics_init(s);
         engine_register(&s->eng, EV_NET, net_event, s);
@@ -160,7 +160,7 @@ void sim_destroy(struct sim *s) {
         free(rare);
         free(s->ranks[i].copies);
     }
-    conf_free(s->coll.selection);
+    conf_free(s->colls.config.selection);
     membw_free(s);
     pt2pt_free_payloads(s);
     comm_free_all(s);
@@ -170,24 +170,24 @@ void sim_destroy(struct sim *s) {
     rma_free_all(s);
     land_free_all(s);
     pool_destroy(&s->req_pool);
-    pool_destroy(&s->sched_pool);
-    free(s->ready);
+    pool_destroy(&s->colls.sched_pool);
+    free(s->colls.ready);
     contention_destroy(s->cont);
-    free(s->xfers);
-    free(s->xfer_stack);
-    free(s->ids);
-    free(s->nic_free);
+    free(s->xf.table);
+    free(s->xf.stack);
+    free(s->idx.slot);
+    free(s->cpu.nic_free);
     nics_destroy(s);
     part_free(s);
     deadlock_free(s);
-    free(s->recv_free);
-    heap_free(&s->recv_ready);
-    free(s->coll_cpu_free);
+    free(s->cpu.recv_free);
+    heap_free(&s->cpu.recv_ready);
+    free(s->cpu.coll_free);
     engine_destroy(&s->eng);
     ranktable_free(s->ranks, (size_t)s->nranks, sizeof *s->ranks);
-    free(s->failed_done);
-    free(s->fault_log);
-    free(s->report);
+    free(s->flt.failed_done);
+    free(s->flt.log);
+    free(s->out.report);
     free(s);
 }
 
@@ -208,17 +208,17 @@ bool sim_reports(const struct sim *s) {
 }
 
 void sim_set_exit_codes(struct sim *s, int forced, int rank_status) {
-    s->exit_forced = forced;
-    s->exit_rank_status = rank_status;
+    s->out.exit_forced = forced;
+    s->out.exit_rank_status = rank_status;
 }
 
 void sim_exit_codes(const struct sim *s, int *forced, int *rank_status) {
-    *forced = s->exit_forced;
-    *rank_status = s->exit_rank_status;
+    *forced = s->out.exit_forced;
+    *rank_status = s->out.exit_rank_status;
 }
 
 uint64_t sim_records_elsewhere(const struct sim *s) {
-    return s->records_elsewhere;
+    return s->split.records_elsewhere;
 }
 
 void sim_begin(struct sim *s) {
@@ -234,7 +234,7 @@ bool sim_advance(struct sim *s, uint64_t max_events) {
 }
 
 enum sim_status sim_run(struct sim *s) {
-    if (s->part) {
+    if (s->split.part) {
         part_run(s);
     } else {
         sim_begin(s);
@@ -245,7 +245,7 @@ enum sim_status sim_run(struct sim *s) {
 }
 
 enum sim_status sim_end(struct sim *s) {
-    if (!s->part) pt2pt_count_unmatched_sent(s);
+    if (!s->split.part) pt2pt_count_unmatched_sent(s);
     if (s->status == SIM_OK && s->eng.limited) {
         char tb[48], lb[48];
         if (s->eng.limited == ENGINE_WALL_LIMIT)
@@ -288,7 +288,7 @@ uint64_t sim_events(const struct sim *s) {
     return s->eng.events_run;
 }
 int64_t sim_unmatched_messages(const struct sim *s) {
-    return pt2pt_unmatched(s) + s->unmatched_elsewhere;
+    return pt2pt_unmatched(s) + s->split.unmatched_elsewhere;
 }
 
 bool sim_compute_fits(const struct sim *s, simtime_t duration) {
@@ -315,11 +315,11 @@ bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
         return false;
     }
     simtime_t begin = s->eng.now;
-    if (s->recv_free) { /* LogGP: one CPU takes in messages and computes, in turn */
-        begin = sim_max(begin, s->recv_free[rank]);
+    if (s->cpu.recv_free) { /* LogGP: one CPU takes in messages and computes, in turn */
+        begin = sim_max(begin, s->cpu.recv_free[rank]);
         if (!sim_compute_fits(s, begin - s->eng.now + duration))
             return sim_compute(s, rank, SIMTIME_NEVER);
-        s->recv_free[rank] = begin + duration;
+        s->cpu.recv_free[rank] = begin + duration;
     }
     compute_span(s, rank, begin, begin + duration);
     sim_wake_at(s, rank, begin + duration);
@@ -327,9 +327,9 @@ bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
 }
 
 bool sim_cpu_overhead(struct sim *s, int32_t rank) {
-    simtime_t until = s->owing_until;
-    bool owes = s->owing_rank == rank && until > s->eng.now;
-    s->owing_rank = -1;
+    simtime_t until = s->cpu.owing_until;
+    bool owes = s->cpu.owing_rank == rank && until > s->eng.now;
+    s->cpu.owing_rank = -1;
     if (!owes) return true;
     struct srank *r = &s->ranks[rank];
     r->st.p2p += until - s->eng.now;
@@ -383,7 +383,7 @@ void sim_memory_usage(const struct sim *s, struct sim_memory *m) {
                               ranktable_resident(s->eng.rank_seq, (size_t)s->nranks + 1,
                                                  sizeof *s->eng.rank_seq));
     m->requests_peak = (int64_t)(s->req_pool.peak * s->req_pool.obj_size);
-    m->schedules_peak = (int64_t)(s->sched_pool.peak * s->sched_pool.obj_size);
+    m->schedules_peak = (int64_t)(s->colls.sched_pool.peak * s->colls.sched_pool.obj_size);
     m->events_peak = (int64_t)(s->eng.room_peak * sizeof(struct event));
 }
 
@@ -410,10 +410,10 @@ static bool node_here(void *ctx, int32_t node) {
 }
 
 int sim_busiest_interfaces(const struct sim *s, struct nic_load *out, int n) {
-    if (!s->nics) return 0;
+    if (!s->nic.model) return 0;
     if (n > SIM_NIC_TOP) n = SIM_NIC_TOP;
-    int got = interfaces_top(s->nics, node_here, (void *)s, out, n);
-    interfaces_top_merge(out, &got, n, s->nic_top_elsewhere, s->nic_top_elsewhere_n);
+    int got = interfaces_top(s->nic.model, node_here, (void *)s, out, n);
+    interfaces_top_merge(out, &got, n, s->split.nic_top, s->split.nic_top_n);
     return got;
 }
 

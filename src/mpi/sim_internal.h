@@ -62,7 +62,7 @@ struct request {
                           sees it (its envelope's arrival, not before the sender's
                           previous message there); the queue is in this order */
     uint32_t xfer;     /* a send whose data contend (a contention model) or cross the
-                          interfaces (sim.nics): its transfer (index in sim.xfers), 0 if none */
+                          interfaces (sim.nic): its transfer (index in sim.xf.table), 0 if none */
     uint32_t seq;      /* a send: its number among its owner's sends (ties in the interfaces'
                           orders, nics.c) */
 };
@@ -237,7 +237,7 @@ struct srank {
     uint32_t sends;        /* sends posted (request.seq) */
     uint32_t world_coll_seq;
     uint8_t state, wait_any, wait_p2p;
-    uint8_t indexed;  /* the outstanding requests are also in sim.ids (many of them, wait.c) */
+    uint8_t indexed;  /* the outstanding requests are also in sim.idx (many of them, wait.c) */
     uint8_t dead;     /* its node crashed (fault.c): 1; 2 while the crash is taken */
     uint8_t tolerant; /* it returns errors rather than abort (sim_set_tolerant) */
 };
@@ -260,6 +260,175 @@ struct coll_algo;
 
 struct membw;
 
+/* Each concern's state in a struct of its own (issue 69): the
+ * simulation holds them side by side. */
+
+/* Several jobs (sim_set_jobs, docs/jobs.md): job j has the ranks
+ * [first[j], first[j + 1]), its own MPI_COMM_WORLD (world[j]) and starts
+ * at start[j]; n 0: one job. */
+struct sim_jobs {
+    int32_t n;
+    int32_t *first;
+    simtime_t *start;
+    struct comm **world;
+    int32_t *node_job; /* the job on each node (-1: none), for the contention model */
+};
+
+/* The communicators (comm.c, comm_calls.c) and those being made. */
+struct sim_comms {
+    struct comm_handle *handles; /* open addressing hash */
+    size_t handles_cap, handles_used;
+    struct comm **list;
+    size_t n, cap;
+    uint32_t next_ctx;
+    struct split_collector *splits;
+    struct group_collector *group_creates; /* MPI_Comm_create_group calls in progress */
+    struct inter_collector *inter_creates; /* intercommunicators being created */
+    struct group_made {                    /* a split run: communicators made from groups */
+        struct group_made *next;
+        uint32_t parent_ctx;
+        uint64_t hash;
+        uint32_t count;
+    } * groups_made;
+};
+
+/* Collectives: their schedules (sched.c), algorithms and the analytic
+ * model's collectives (analytic.c). */
+struct sim_colls {
+    struct pool sched_pool;
+    struct sched **ready;               /* schedules whose round completed, in that order: */
+    size_t nready, ready_at, ready_cap; /* ready[ready_at..nready) wait (sched.c) */
+    struct coll_config config;          /* mpi.coll: forced algorithms, selector, parameters */
+    struct coll_choice {                /* the last selection per operation */
+        const struct coll_algo *algo;
+        int32_t n;
+        unsigned how; /* COLL_CALL_* */
+        int64_t size;
+    } last[COLL_KINDS];
+    int64_t calls[48];                  /* collectives run, per algorithm */
+    int64_t analytic_calls[COLL_KINDS]; /* per operation, with the analytic model */
+    struct an_slot *an_slots;           /* analytic collectives waiting for members */
+    struct vcounts *vcounts;            /* variable counts of running schedules (sched.c) */
+};
+
+/* How the run ends (status.c): its failure report, the front end's exit
+ * statuses. */
+struct sim_outcome {
+    char *report;
+    size_t report_len, report_cap;
+    bool failed_reading; /* sim_fail_reading, here or in another worker */
+    int32_t exit_forced; /* the front end's exit statuses (sim_set_exit_codes) */
+    int32_t exit_rank_status;
+};
+
+/* A split run (part.c, docs/parallel.md). */
+struct sim_split {
+    struct part *part;             /* its partition; NULL: all ranks here */
+    const struct cross_ops *cross; /* its crossings; NULL: none */
+    /* its workers (0: not split), how nodes go to them (computed, not a
+     * table of every node), and this one's nodes */
+    int32_t workers;
+    bool cyclic;                    /* node n to worker n mod K; else blocks of the used nodes */
+    int64_t used;                   /* the nodes that hold ranks (the others: the last worker's) */
+    int64_t local_first, local_end; /* blocks: this worker's nodes */
+    int me;                         /* and this one's */
+    /* the first worker: the others' unmatched sends, busiest interface
+     * sides, trace records replayed and blocked ranks at the end */
+    int64_t unmatched_elsewhere;
+    struct nic_load nic_top[SIM_NIC_TOP];
+    int nic_top_n;
+    uint64_t records_elsewhere;
+    struct blocked_elsewhere {
+        char *text;
+        int32_t *targets;
+        int n;
+    } * blocked_elsewhere;
+};
+
+/* LogGP costs (platform mpi.send_overhead...): the CPU time the rank that
+ * just posted a send still owes (sim_cpu_overhead), and per rank when its
+ * NIC may inject again, when it may process a receive, when its CPU is
+ * free of a collective's steps. */
+struct sim_cpu {
+    int32_t owing_rank;
+    simtime_t owing_until;
+    simtime_t *nic_free, *recv_free, *coll_free;
+    /* with mpi.recv_overhead: matched transfers whose data are there, each
+     * waiting for its receiver's CPU in the order (ready, receiver, sender,
+     * the sender's count) (pt2pt.c) */
+    struct heap recv_ready;
+};
+
+/* Serial interfaces (network.interfaces, net/interfaces.h; nics.c). */
+struct sim_nics {
+    struct interfaces *model; /* NULL when unlimited, or with a contention model */
+    struct nic_heap cts;      /* rendezvous data waiting for their clear-to-send */
+    struct nic_ejections ejq; /* data waiting for their window at the ejection side */
+    simtime_t window;         /* the interfaces' lookahead (network_lookahead); 0: none */
+    simtime_t batch_at;       /* the next window start with data to take in */
+    uint32_t batch_gen;       /* and its event's generation */
+    /* the last size's costs between two nodes of a flat network, which
+     * depend on the size alone (nics_set_costs) */
+    struct {
+        bool known;
+        int64_t size;
+        struct nic_cost c;
+    } costs;
+    /* with faults (which change routes over time): the costs of rendezvous
+     * transfers, by id, from their match to their injection */
+    struct nic_cost *match_costs;
+    uint32_t match_costs_cap;
+};
+
+/* What the layers above request.c hear of a resolved request, and what
+ * the protocols ask of collective schedules (sched.c) about the message
+ * of one of their steps: its operation and root (kept in the step),
+ * whether its partner is a step of the same collective; the protocols'
+ * completion of a transfer whose data arrived (nics.c and the contention
+ * model call it: pt2pt_finish_transfer). */
+struct sim_upcalls {
+    void (*sub_resolved)(struct sim *s, struct sched *sc, simtime_t done);
+    void (*waited_resolved)(struct sim *s, const struct request *r);
+    void (*sub_mark)(const struct sched *sc, struct request *step);
+    bool (*sub_partner_ok)(struct sim *s, const struct request *x, const struct request *y);
+    void (*transfer_arrived)(struct sim *s, uint32_t id);
+};
+
+/* Transfers under contention or through the interfaces (request.c). */
+struct sim_xfers {
+    struct xfer *table; /* [0] unused */
+    uint32_t n, cap;
+    uint32_t *stack; /* the free transfers' ids */
+    uint32_t nfree, stack_cap;
+};
+
+/* Outstanding requests by (rank, id given at creation) (request.c). */
+struct sim_ids {
+    struct id_slot *slot;
+    size_t cap, used;
+};
+
+/* MPI-IO servers (io.c): when each slot is free. */
+struct sim_io {
+    simtime_t **storage;
+    int32_t nservers;
+};
+
+/* Messages waiting to land (land.c). */
+struct sim_lands {
+    struct heap queue;
+    uint32_t *seq; /* per origin rank: landings sent (NULL until the first) */
+};
+
+/* Faults (fault.c). */
+struct sim_faults {
+    int32_t ndead;              /* ranks of crashed nodes */
+    struct sim_fault_note *log; /* the faults that took effect, in order */
+    size_t nlog;
+    const struct request **failed_done;   /* requests that ended failed in the current */
+    size_t nfailed_done, failed_done_cap; /* wait or test (sim_request_failed) */
+};
+
 struct sim {
     struct engine eng;
     struct platform *plat;
@@ -271,131 +440,30 @@ struct sim {
     struct srank *ranks;
     bool node_blocks;              /* a block placement: a rank's node is rank / ranks_per_node */
     struct divisor ranks_per_node; /* (sim_node) */
-    /* several jobs (sim_set_jobs, docs/jobs.md): job j has the ranks
-     * [job_first[j], job_first[j + 1]), its own MPI_COMM_WORLD
-     * (job_world[j]) and starts at job_start[j]; njobs 0: one job */
-    int32_t njobs;
-    int32_t *job_first;
-    simtime_t *job_start;
-    struct comm **job_world;
-    int32_t *node_job; /* the job on each node (-1: none), for the contention model */
     struct comm world;
-    struct pool req_pool, sched_pool;
-    struct comm_handle *handles; /* open addressing hash */
-    size_t handles_cap, handles_used;
-    struct comm **comms;
-    size_t ncomms, comms_cap;
-    uint32_t next_ctx;
-    struct split_collector *splits;
-    struct group_collector *group_creates; /* MPI_Comm_create_group calls in progress */
-    struct inter_collector *inter_creates; /* intercommunicators being created */
-    struct sched **ready;                  /* schedules whose round completed, in that order: */
-    size_t nready, ready_at, ready_cap;    /* ready[ready_at..nready) wait (sched.c) */
+    struct pool req_pool;
     enum sim_status status;
-    int64_t abandoned_requests; /* still outstanding when their rank finished */
-    int32_t finished;           /* ranks that finished */
-    char *report;
-    size_t report_len, report_cap;
-    struct contention *cont; /* NULL: transfers do not contend */
-    struct coll_config coll; /* mpi.coll: forced algorithms, selector, parameters */
-    struct coll_choice {     /* the last selection per operation */
-        const struct coll_algo *algo;
-        int32_t n;
-        unsigned how; /* COLL_CALL_* */
-        int64_t size;
-    } coll_last[COLL_KINDS];
-    int64_t coll_calls[48];                  /* collectives run, per algorithm */
-    int64_t coll_analytic_calls[COLL_KINDS]; /* per operation, with the analytic model */
-    struct an_slot *an_slots;                /* analytic collectives waiting for members */
-    struct vcounts *vcounts;                 /* variable counts of running schedules (sched.c) */
-    struct sim_net_stats net_stats;          /* but transfer_seconds: */
-    simtime_t net_transfer;      /* summed send-to-receipt times of messages between nodes */
-    int64_t unmatched_elsewhere; /* a split run's first worker: the others' unmatched sends */
-    /* a split run's first worker: the other workers' busiest interface sides */
-    struct nic_load nic_top_elsewhere[SIM_NIC_TOP];
-    int nic_top_elsewhere_n;
-    uint64_t records_elsewhere; /* and the trace records they replayed */
-    bool failed_reading;        /* sim_fail_reading, here or in another worker */
-    int32_t exit_forced;        /* the front end's exit statuses (sim_set_exit_codes) */
-    int32_t exit_rank_status;
-    /* LogGP costs (platform mpi.send_overhead...): the CPU time the rank
-     * that just posted a send still owes (sim_cpu_overhead), and per rank
-     * when its NIC may inject again and when it may process a receive */
-    int32_t owing_rank;
-    simtime_t owing_until;
-    simtime_t *nic_free, *recv_free, *coll_cpu_free;
-    /* with mpi.recv_overhead: matched transfers whose data are there, each
-     * waiting for its receiver's CPU in the order (ready, receiver, sender,
-     * the sender's count) (pt2pt.c) */
-    struct heap recv_ready;
-    /* serial interfaces (network.interfaces, net/interfaces.h); NULL when
-     * unlimited, or with a contention model */
-    struct interfaces *nics;
-    struct nic_heap cts;      /* rendezvous data waiting for their clear-to-send (nics.c) */
-    struct nic_ejections ejq; /* data waiting for their window at the ejection side */
-    simtime_t nic_window;     /* the interfaces' lookahead (network_lookahead); 0: none */
-    simtime_t nic_batch_at;   /* the next window start with data to take in */
-    /* the last size's costs between two nodes of a flat network, which
-     * depend on the size alone (nics_set_costs) */
-    struct {
-        bool known;
-        int64_t size;
-        struct nic_cost c;
-    } nic_costs;
-    /* with faults (which change routes over time): the costs of rendezvous
-     * transfers, by id, from their match to their injection (nics.c) */
-    struct nic_cost *match_costs;
-    uint32_t match_costs_cap;
-    uint32_t nic_batch_gen; /* and its event's generation */
-    /* what the layers above request.c hear of a resolved request */
-    void (*sub_resolved)(struct sim *s, struct sched *sc, simtime_t done);
-    void (*waited_resolved)(struct sim *s, const struct request *r);
-    /* what the protocols ask of collective schedules (sched.c) about the
-     * message of one of their steps: its operation and root (kept in the
-     * step), whether its partner is a step of the same collective */
-    void (*sub_mark)(const struct sched *sc, struct request *step);
-    bool (*sub_partner_ok)(struct sim *s, const struct request *x, const struct request *y);
-    /* the protocols' completion of a transfer whose data arrived (nics.c
-     * and the contention model call it: pt2pt_finish_transfer) */
-    void (*transfer_arrived)(struct sim *s, uint32_t id);
-    const struct cross_ops *cross; /* a split run's crossings (part.c); NULL: none */
-    struct blocked_elsewhere {     /* the first worker: other workers' blocked ranks at the end */
-        char *text;
-        int32_t *targets;
-        int n;
-    } * blocked_elsewhere;
-    struct part *part; /* a split run's partition (part.c); NULL: all ranks here */
-    /* a split run (part.c): its workers (0: not split), how nodes go to
-     * them (computed, not a table of every node), and this one's nodes */
-    int32_t split_workers;
-    bool split_cyclic;              /* node n to worker n mod K; else blocks of the used nodes */
-    int64_t split_used;             /* the nodes that hold ranks (the others: the last worker's) */
-    int64_t local_first, local_end; /* blocks: this worker's nodes */
-    struct group_made {             /* a split run: communicators made from groups, per group */
-        struct group_made *next;
-        uint32_t parent_ctx;
-        uint64_t hash;
-        uint32_t count;
-    } * groups_made;
-    int worker_me;       /* and this one's */
-    struct id_slot *ids; /* outstanding requests by (rank, id given at creation) (wait.c) */
-    size_t ids_cap, ids_used;
-    struct xfer *xfers; /* [0] unused */
-    uint32_t nxfers, xfer_cap;
-    uint32_t *xfer_stack; /* the free transfers' ids (request.c) */
-    uint32_t xfer_nfree, xfer_stack_cap;
-    simtime_t **storage; /* MPI-IO servers (io.c): when each slot is free */
-    struct heap lands;   /* messages waiting to land (land.c) */
-    uint32_t *land_seq;  /* per origin rank: landings sent (NULL until the first) */
-    int32_t nservers;
-    struct rma_sync *rma_syncs;       /* one-sided synchronisation per window (rma.c) */
-    int32_t ndead;                    /* ranks of crashed nodes (fault.c) */
-    struct sim_fault_note *fault_log; /* the faults that took effect, in order */
-    size_t nfault_log;
-    const struct request **failed_done;   /* requests that ended failed in the current */
-    size_t nfailed_done, failed_done_cap; /* wait or test (sim_request_failed) */
-    const struct sim_observer *obs;       /* NULL unless the run is analysed */
-    struct recorder *rec;                 /* NULL unless the run is recorded (record.c) */
+    int64_t abandoned_requests;     /* still outstanding when their rank finished */
+    int32_t finished;               /* ranks that finished */
+    struct contention *cont;        /* NULL: transfers do not contend */
+    struct sim_net_stats net_stats; /* but transfer_seconds: */
+    simtime_t net_transfer;         /* summed send-to-receipt times of messages between nodes */
+    struct rma_sync *rma_syncs;     /* one-sided synchronisation per window (rma.c) */
+    const struct sim_observer *obs; /* NULL unless the run is analysed */
+    struct recorder *rec;           /* NULL unless the run is recorded (record.c) */
+    struct sim_jobs jobs;
+    struct sim_comms comms;
+    struct sim_colls colls;
+    struct sim_outcome out;
+    struct sim_split split;
+    struct sim_cpu cpu;
+    struct sim_nics nic;
+    struct sim_upcalls up;
+    struct sim_xfers xf;
+    struct sim_ids idx;
+    struct sim_io io;
+    struct sim_lands land;
+    struct sim_faults flt;
 };
 
 /* Event kinds, in the order a rank's events at one time run: the messages
@@ -431,7 +499,7 @@ struct request *request_new(struct sim *s, int32_t rank, uint32_t ctx, int kind,
 struct request *request_new_standin(struct sim *s, int32_t rank, uint32_t ctx, int kind,
                                     int32_t tag, int64_t size, simtime_t at);
 /* The request's completion time is known: its schedule or its owner's
- * wait hears of it (struct sim's sub_resolved, waited_resolved). */
+ * wait hears of it (sim.up's sub_resolved, waited_resolved). */
 void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t partner_time);
 void request_track(struct sim *s, struct request *r, int32_t user_id);
 /* Removes r from its owner's index of requests by id (when it leaves the
@@ -468,14 +536,14 @@ uint32_t transfer_fresh_id(struct sim *s);
 /* A new transfer (xfers[id]): its times unknown, its ranks -1. */
 static inline uint32_t transfer_new(struct sim *s) {
     uint32_t id;
-    if (!s->xfer_nfree) {
+    if (!s->xf.nfree) {
         id = transfer_fresh_id(s);
     } else {
-        id = s->xfer_stack[--s->xfer_nfree];
-        if (s->xfer_nfree >= 4)
-            cache_prefetch_object(&s->xfers[s->xfer_stack[s->xfer_nfree - 4]], sizeof *s->xfers);
+        id = s->xf.stack[--s->xf.nfree];
+        if (s->xf.nfree >= 4)
+            cache_prefetch_object(&s->xf.table[s->xf.stack[s->xf.nfree - 4]], sizeof *s->xf.table);
     }
-    s->xfers[id] = (struct xfer){.arrival = SIMTIME_NEVER, .from = -1, .to = -1};
+    s->xf.table[id] = (struct xfer){.arrival = SIMTIME_NEVER, .from = -1, .to = -1};
     return id;
 }
 /* Its end: the id is free again. */
@@ -540,7 +608,7 @@ bool pt2pt_done_at_post(const struct sim *s, const struct request *send);
 void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtime_t done,
                          simtime_t partner);
 /* The completion of a matched transfer whose data have arrived (at its
- * `arrival`), which frees it (struct sim's transfer_arrived); with a
+ * `arrival`), which frees it (sim.up.transfer_arrived); with a
  * receive overhead, once the receiver's CPU takes it (EV_RECV:
  * pt2pt_recv_event). */
 void pt2pt_finish_transfer(struct sim *s, uint32_t id);
@@ -589,7 +657,7 @@ struct an_arrival {
 };
 
 /* What the layers below a split run's partition hand to it (part.c sets
- * struct sim's `cross`): the crossings of docs/parallel.md's table. A send
+ * sim.split.cross): the crossings of docs/parallel.md's table. A send
  * posted to a rank of another worker (its envelope goes there); a
  * stand-in's state back to its sender (freed once nothing more can
  * change); a message of another worker's rank matched here; the
@@ -623,24 +691,24 @@ static inline int32_t sim_node(const struct sim *s, int32_t rank) {
  * of the used nodes, worker j having [j U / K, (j + 1) U / K), or nodes dealt
  * in turn; nodes past the used ones go to the last worker. */
 static inline int32_t sim_worker_of_node(const struct sim *s, int64_t node) {
-    int64_t k = s->split_workers, used = s->split_used;
+    int64_t k = s->split.workers, used = s->split.used;
     if (k == 0) return 0;
     if (node >= used) return (int32_t)(k - 1);
-    return (int32_t)(s->split_cyclic ? node % k : ((node + 1) * k - 1) / used);
+    return (int32_t)(s->split.cyclic ? node % k : ((node + 1) * k - 1) / used);
 }
 /* Whether a node's ranks run in this worker (always, unless the run is split). */
 static inline bool sim_node_here(const struct sim *s, int64_t node) {
-    if (s->split_workers == 0) return true;
-    if (!s->split_cyclic) return node >= s->local_first && node < s->local_end;
-    return sim_worker_of_node(s, node) == s->worker_me;
+    if (s->split.workers == 0) return true;
+    if (!s->split.cyclic) return node >= s->split.local_first && node < s->split.local_end;
+    return sim_worker_of_node(s, node) == s->split.me;
 }
 /* Whether rank runs in this worker (always, unless the run is split). */
 static inline bool sim_local(const struct sim *s, int32_t rank) {
-    return s->split_workers == 0 || sim_node_here(s, sim_node(s, rank));
+    return s->split.workers == 0 || sim_node_here(s, sim_node(s, rank));
 }
 /* Whether this is the worker that reports (always, unless the run is split). */
 static inline bool part_first(const struct sim *s) {
-    return s->worker_me == 0;
+    return s->split.me == 0;
 }
 /* Runs a split run's windows until no worker has anything left. */
 void part_run(struct sim *s);
@@ -750,7 +818,7 @@ bool sched_fail(struct sim *s, struct request *req);
 
 /* wait.c */
 void wait_recheck(struct sim *s, int32_t rank);
-/* Request r, part of its owner's current wait, is resolved (struct sim's
+/* Request r, part of its owner's current wait, is resolved (sim.up's
  * waited_resolved). */
 void wait_resolved(struct sim *s, const struct request *r);
 void wait_complete(struct sim *s, int32_t rank);

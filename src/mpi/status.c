@@ -12,18 +12,18 @@
 void sim_report_append(struct sim *s, const char *fmt, ...) {
     va_list ap;
     for (;;) {
-        size_t room = s->report_cap - s->report_len;
+        size_t room = s->out.report_cap - s->out.report_len;
         va_start(ap, fmt);
-        int n =
-            vsnprintf(s->report ? s->report + s->report_len : NULL, s->report ? room : 0, fmt, ap);
+        int n = vsnprintf(s->out.report ? s->out.report + s->out.report_len : NULL,
+                          s->out.report ? room : 0, fmt, ap);
         va_end(ap);
         if (n < 0) return;
-        if (s->report && (size_t)n < room) {
-            s->report_len += (size_t)n;
+        if (s->out.report && (size_t)n < room) {
+            s->out.report_len += (size_t)n;
             return;
         }
-        s->report_cap = (s->report_cap + (size_t)n + 1) * 2;
-        s->report = xrealloc_or_die(s->report, s->report_cap);
+        s->out.report_cap = (s->out.report_cap + (size_t)n + 1) * 2;
+        s->out.report = xrealloc_or_die(s->out.report, s->out.report_cap);
     }
 }
 
@@ -52,11 +52,11 @@ void sim_fail_status(struct sim *s, enum sim_status st, const char *fmt, ...) {
 
 void sim_fail_reading(struct sim *s, const char *msg) {
     sim_fail_status(s, SIM_INPUT_ERROR, "%s", msg);
-    s->failed_reading = true;
+    s->out.failed_reading = true;
 }
 
 bool sim_failed_reading(const struct sim *s) {
-    return s->failed_reading;
+    return s->out.failed_reading;
 }
 
 int sim_exit_code(enum sim_status st) {
@@ -72,7 +72,7 @@ enum sim_status sim_status(const struct sim *s) {
 }
 
 const char *sim_failure_report(const struct sim *s) {
-    return s->report ? s->report : "";
+    return s->out.report ? s->out.report : "";
 }
 void sim_time_overflow(struct sim *s, int32_t rank, const char *what) {
     char tb[48];

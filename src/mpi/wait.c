@@ -64,7 +64,7 @@ void wait_resolved(struct sim *s, const struct request *r) {
 /* Removes q from the owner's outstanding list and releases it. */
 static void finish_request(struct sim *s, struct request **link) {
     struct request *q = *link;
-    if (s->ndead) fault_note_done(s, q);
+    if (s->flt.ndead) fault_note_done(s, q);
     *link = q->onext;
     request_untrack(s, q);
     q->flags &= (uint8_t) ~(RF_WAITED | RF_USER);
@@ -96,7 +96,7 @@ static simtime_t wait_sync_loss(const struct srank *me, const struct request *ch
 
 void wait_complete(struct sim *s, int32_t rank) {
     struct srank *me = &s->ranks[rank];
-    s->nfailed_done = 0; /* the front end asks of this wait's requests (sim_request_failed) */
+    s->flt.nfailed_done = 0; /* the front end asks of this wait's requests (sim_request_failed) */
     simtime_t now = s->eng.now, partner = me->wait_start;
     bool all_coll = true;
     struct request *chosen = me->wait_any ? any_choice(me, now) : NULL;
@@ -146,7 +146,7 @@ bool sim_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool wa
             }
     }
     me->nwaited = marked;
-    s->nfailed_done = 0;
+    s->flt.nfailed_done = 0;
     if (marked == 0) return true;
     me->wait_start = s->eng.now;
     me->wait_any = wait_any;
@@ -174,7 +174,7 @@ bool sim_requests_ready(const struct sim *s, struct request *const *reqs, int n,
 
 bool sim_test(struct sim *s, int32_t rank, struct request *req) {
     struct srank *me = &s->ranks[rank];
-    s->nfailed_done = 0;
+    s->flt.nfailed_done = 0;
     if (!(req->flags & RF_RESOLVED) || req->done_time > s->eng.now) return false;
     for (struct request **link = &me->outstanding; *link; link = &(*link)->onext) {
         if (*link == req) {

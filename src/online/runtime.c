@@ -72,8 +72,8 @@ static double span_seconds(struct runtime *rt, struct orank *o) {
     if (rt->cpu != CPU_MEASURE) return threads_started() ? threads_span_end(rt->current, 0) : 0;
     double elapsed, burst = since_mark(o, &elapsed);
     if (burst < 0) burst = 0;
-    rt->measured += burst;
-    rt->measured_elapsed += elapsed > burst ? elapsed : burst;
+    rt->host.measured += burst;
+    rt->host.measured_elapsed += elapsed > burst ? elapsed : burst;
     if (o->mark_cpu || threads_started()) return threads_span_end(rt->current, burst);
     return burst * rt->cpu_scale;
 }
@@ -139,7 +139,7 @@ void runtime_enter(void) {
     __atomic_store_n(&me->calls, me->calls + 1, __ATOMIC_RELEASE);
     /* SIGINT/SIGTERM arrived while this rank was inside simpi, and it never
      * blocked since (a loop of MPI_Iprobe or MPI_Test): leave now */
-    if (rt->escape_signal && rt->running) siglongjmp(rt->escape, 1);
+    if (rt->end.signal && rt->running) siglongjmp(rt->end.jump, 1);
     rt->in_mpi = 1;
     /* --cpu=ignore reads no clock (threads' simpi_compute_* charges count) */
     if (rt->cpu != CPU_MEASURE && !threads_started()) return;
@@ -230,7 +230,7 @@ static _Noreturn void abort_v(int status, const char *fmt, va_list ap) {
     vsnprintf(msg, sizeof msg, fmt, ap);
     struct runtime *rt = simpi_rt;
     char tb[48];
-    if (status >= 0 && rt->forced_status < 0) rt->forced_status = status;
+    if (status >= 0 && rt->end.forced_status < 0) rt->end.forced_status = status;
     sim_fail(rt->sim, "rank %d at virtual time %s: %s", rt->current,
              units_format_time(sim_now(rt->sim), tb, sizeof tb), msg);
     rt->ranks[rt->current].done = 1;
@@ -274,33 +274,33 @@ static bool is_interruption(int sig) {
 /* How a run left by escape_signal ends: an interruption, the wall-clock
  * limit, or the program's error (exit status 128 + the signal). */
 static enum sim_status escape_status(struct runtime *rt) {
-    int sig = rt->escape_signal;
+    int sig = rt->end.signal;
     if (sig == ESCAPE_WALL_LIMIT) return SIM_TIME_LIMIT;
     if (is_interruption(sig)) return SIM_INTERRUPTED;
-    if (rt->forced_status < 0) rt->forced_status = 128 + sig;
+    if (rt->end.forced_status < 0) rt->end.forced_status = 128 + sig;
     return SIM_APP_ERROR;
 }
 
 void runtime_stop_if_escaped(struct runtime *rt) {
-    if (rt->escape_signal && sim_status(rt->sim) == SIM_OK)
-        sim_fail_status(rt->sim, escape_status(rt), "%s", rt->escape_msg);
+    if (rt->end.signal && sim_status(rt->sim) == SIM_OK)
+        sim_fail_status(rt->sim, escape_status(rt), "%s", rt->end.msg);
 }
 
 /* The --wall-limit timer (a signal handler): the run stops as at SIGINT,
  * with its own message. */
 static void on_wall_limit(void) {
     struct runtime *rt = simpi_rt;
-    if (!rt || !rt->running || rt->escape_signal) return;
+    if (!rt || !rt->running || rt->end.signal) return;
     char tb[48];
-    snprintf(rt->escape_msg, sizeof rt->escape_msg,
+    snprintf(rt->end.msg, sizeof rt->end.msg,
              "stopped at the wall-clock limit (--wall-limit) at virtual time %s%s; the figures "
              "below are partial",
              units_format_time(sim_now(rt->sim), tb, sizeof tb),
              rt->cpu == CPU_IGNORE ? " (with --cpu=ignore, virtual time does not move while a "
                                      "rank computes or loops on MPI_Wtime)"
                                    : "");
-    rt->escape_signal = ESCAPE_WALL_LIMIT;
-    if (rt->current >= 0 && !rt->in_mpi) siglongjmp(rt->escape, 1);
+    rt->end.signal = ESCAPE_WALL_LIMIT;
+    if (rt->current >= 0 && !rt->in_mpi) siglongjmp(rt->end.jump, 1);
 }
 
 /* A forked child of a rank is an ordinary process: it ends quietly with its
@@ -313,7 +313,7 @@ static _Noreturn void libc_exit(int status);
 static void note_rank_status(struct runtime *rt, int32_t r, int status) {
     if (status == 0) return;
     fprintf(stderr, "simpi: rank %d exited with status %d\n", r, status);
-    if (rt->rank_status == 0) rt->rank_status = status & 255 ? status & 255 : 1;
+    if (rt->end.rank_status == 0) rt->end.rank_status = status & 255 ? status & 255 : 1;
 }
 
 /* A rank's context: runs the user's main, then never returns. */
@@ -356,14 +356,14 @@ static void report_overflow(struct runtime *rt, int32_t rank) {
              "rank %d overflowed its %zu KiB stack (found at a switch, without guard regions at "
              "this rank count); rerun with a larger --stack-size",
              rank, rt->stacks.size / 1024);
-    if (rt->forced_status < 0) rt->forced_status = 128 + SIGSEGV;
+    if (rt->end.forced_status < 0) rt->end.forced_status = 128 + SIGSEGV;
 }
 
 static void resume(void *ctx, int32_t rank) {
     struct runtime *rt = ctx;
     if (rt->ranks[rank].done) return;
-    if (rt->escape_signal) { /* an ending signal arrived inside simpi */
-        sim_fail_status(rt->sim, escape_status(rt), "%s", rt->escape_msg);
+    if (rt->end.signal) { /* an ending signal arrived inside simpi */
+        sim_fail_status(rt->sim, escape_status(rt), "%s", rt->end.msg);
         return;
     }
     struct orank *o = &rt->ranks[rank];
@@ -372,7 +372,7 @@ static void resume(void *ctx, int32_t rank) {
     libc_state_enter(rank);
     omp_state_enter(rank);
     errno = o->saved_errno; /* errno is per rank too */
-    rt->switches++;
+    rt->host.switches++;
     ctx_switch(&rt->scheduler, &o->ctx);
     rt->aside = false; /* a rank that ended inside its call's work switched from there */
     o->saved_errno = errno;
@@ -396,7 +396,7 @@ static const char *signal_meaning(int sig) {
 }
 
 /* Describes a fatal signal in the running rank (or in simpi itself) into
- * rt->escape_msg. A fault in the guard region below the running rank's own
+ * rt->end.msg. A fault in the guard region below the running rank's own
  * stack is a stack overflow; in another rank's guard region it is a wild
  * access by the running rank. Uses no allocation (signal context). */
 /* The stack pointer of the interrupted code (0: unknown on this machine). */
@@ -419,37 +419,37 @@ static void describe_crash(struct runtime *rt, int sig, const siginfo_t *info, c
     uintptr_t sp = fault_sp(uctx);
     bool faulted = sig == SIGSEGV || sig == SIGBUS;
     if (rt->current < 0)
-        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+        snprintf(rt->end.msg, sizeof rt->end.msg,
                  "the simulator crashed (%s) at virtual time %s; please report this",
                  strsignal(sig), when);
     else if (faulted && owner == rt->current &&
              (!sp || stacks_sp_at_bottom(&rt->stacks, owner, sp)))
-        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+        snprintf(rt->end.msg, sizeof rt->end.msg,
                  "rank %d overflowed its %zu KiB stack at virtual time %s; rerun with --stack-size "
                  "(e.g. --stack-size %zuMiB)",
                  rt->current, rt->stacks.size / 1024, when, 2 * rt->stacks.size / 1048576 + 1);
     else if (faulted && owner >= 0 && rt->in_mpi) /* not a deep stack: a short buffer */
-        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+        snprintf(rt->end.msg, sizeof rt->end.msg,
                  "rank %d crashed inside an MPI call (%s at address %p, past the end of a stack "
                  "array): a buffer given to MPI is shorter than its count and datatype say (the "
                  "sender's, if a message was being delivered to rank %d) at virtual time %s",
                  rt->current, strsignal(sig), info->si_addr, rt->current, when);
     else if (faulted && owner >= 0)
-        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+        snprintf(rt->end.msg, sizeof rt->end.msg,
                  "rank %d crashed (%s at address %p, beyond the top of its stack: reading or "
                  "writing past the end of a local array?) at virtual time %s",
                  rt->current, strsignal(sig), info->si_addr, when);
     else if (faulted)
-        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+        snprintf(rt->end.msg, sizeof rt->end.msg,
                  "rank %d crashed (%s at address %p) at virtual time %s", rt->current,
                  strsignal(sig), info->si_addr, when);
     else if (sig == SIGABRT)
-        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+        snprintf(rt->end.msg, sizeof rt->end.msg,
                  "rank %d aborted (SIGABRT: abort(), a failed assert() or an uncaught C++ "
                  "exception) at virtual time %s",
                  rt->current, when);
     else
-        snprintf(rt->escape_msg, sizeof rt->escape_msg, "rank %d crashed (%s%s) at virtual time %s",
+        snprintf(rt->end.msg, sizeof rt->end.msg, "rank %d crashed (%s%s) at virtual time %s",
                  rt->current, strsignal(sig), signal_meaning(sig), when);
 }
 
@@ -460,10 +460,10 @@ static void describe_crash(struct runtime *rt, int sig, const siginfo_t *info, c
  * own signal stack. */
 static void on_crash(int sig, siginfo_t *info, void *uctx) {
     struct runtime *rt = simpi_rt;
-    if (forked_child || !rt || !rt->running || rt->escape_signal) {
+    if (forked_child || !rt || !rt->running || rt->end.signal) {
         signal(sig, SIG_DFL);
         if (!forked_child) {
-            const char *m = rt && rt->escape_signal ? rt->escape_msg : "the simulator crashed";
+            const char *m = rt && rt->end.signal ? rt->end.msg : "the simulator crashed";
             if (runtime_libc_write(2, "simpi: error: ", 14) < 0 ||
                 runtime_libc_write(2, m, strlen(m)) < 0 || runtime_libc_write(2, "\n", 1) < 0)
                 runtime_exit_now(128 + sig);
@@ -471,8 +471,8 @@ static void on_crash(int sig, siginfo_t *info, void *uctx) {
         runtime_exit_now(128 + sig);
     }
     describe_crash(rt, sig, info, uctx);
-    rt->escape_signal = sig;
-    siglongjmp(rt->escape, 1);
+    rt->end.signal = sig;
+    siglongjmp(rt->end.jump, 1);
 }
 
 /* The signals whose default action ends a process, which a program may
@@ -509,21 +509,21 @@ static void on_interrupt(int sig, siginfo_t *info, void *uctx) {
     struct runtime *rt = simpi_rt;
     /* simpi run passes on what it was sent, after the process group got it:
      * a copy is no second signal */
-    if (rt && rt->escape_signal && info && info->si_code <= 0 && info->si_pid == getppid()) return;
+    if (rt && rt->end.signal && info && info->si_code <= 0 && info->si_pid == getppid()) return;
     /* writes to a closed pipe now fail with EPIPE instead of killing the
      * report on its way */
     if (sig == SIGPIPE) signal(sig, SIG_IGN);
-    if (rt && rt->starting && !forked_child && !rt->escape_signal && is_interruption(sig)) {
+    if (rt && rt->starting && !forked_child && !rt->end.signal && is_interruption(sig)) {
         /* before the simulation started (simpi run held the signal back
          * while the runtime was set up): the run stops at its first switch */
-        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+        snprintf(rt->end.msg, sizeof rt->end.msg,
                  "interrupted by %s at virtual time 0 s, as the simulation started; the figures "
                  "below are partial",
                  signal_name(sig));
-        rt->escape_signal = sig;
+        rt->end.signal = sig;
         return;
     }
-    if (forked_child || !rt || !rt->running || rt->escape_signal) {
+    if (forked_child || !rt || !rt->running || rt->end.signal) {
         if (sig == SIGPIPE) return;
         if (!forked_child) outfile_remove_pending();
         signal(sig, SIG_DFL);
@@ -533,24 +533,24 @@ static void on_interrupt(int sig, siginfo_t *info, void *uctx) {
     char tb[48];
     const char *when = units_format_time(sim_now(rt->sim), tb, sizeof tb);
     if (sig == SIGTERM && rt->done_fd >= 0 && getppid() != rt->launcher)
-        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+        snprintf(rt->end.msg, sizeof rt->end.msg,
                  "stopped at virtual time %s: simpi run, which started this process, ended "
                  "(killed?); the figures below are partial",
                  when);
     else if (is_interruption(sig))
-        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+        snprintf(rt->end.msg, sizeof rt->end.msg,
                  "interrupted by %s at virtual time %s; the figures below are partial",
                  signal_name(sig), when);
     else if (rt->current >= 0)
-        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+        snprintf(rt->end.msg, sizeof rt->end.msg,
                  "rank %d was stopped by %s at virtual time %s; the figures below are partial",
                  rt->current, signal_name(sig), when);
     else
-        snprintf(rt->escape_msg, sizeof rt->escape_msg,
+        snprintf(rt->end.msg, sizeof rt->end.msg,
                  "stopped by %s at virtual time %s; the figures below are partial",
                  signal_name(sig), when);
-    rt->escape_signal = sig;
-    if (rt->current >= 0 && !rt->in_mpi) siglongjmp(rt->escape, 1);
+    rt->end.signal = sig;
+    if (rt->current >= 0 && !rt->in_mpi) siglongjmp(rt->end.jump, 1);
 }
 
 /* exit() called by a rank ends that rank, as it would end one process of a
@@ -1111,8 +1111,8 @@ static bool start_ranks(struct runtime *rt, const char *stack_size, struct sim_e
  * once it is forked (its own clock). */
 static bool start_measuring(struct runtime *rt, const struct settings *st) {
     cpuclock_init(st->cpu_clock && !strcmp(st->cpu_clock, "thread"));
-    rt->waited_start = hostload_thread_waited();
-    rt->steal_start = hostload_steal();
+    rt->host.waited_start = hostload_thread_waited();
+    rt->host.steal_start = hostload_steal();
     return true;
 }
 
@@ -1125,12 +1125,12 @@ void runtime_host_figures(struct host_figures *h) {
     h->clock_note = rt->cpu == CPU_MEASURE ? cs.reason : NULL;
     h->readings = cs.readings;
     h->exact = cs.exact;
-    h->cpu = rt->measured;
-    h->elapsed = rt->measured_elapsed;
+    h->cpu = rt->host.measured;
+    h->elapsed = rt->host.measured_elapsed;
     double waited = hostload_thread_waited(), steal = hostload_steal();
-    h->waited = waited >= 0 && rt->waited_start >= 0 ? waited - rt->waited_start : -1;
-    h->steal = steal >= 0 && rt->steal_start >= 0 ? steal - rt->steal_start : -1;
-    h->wall = memstat_wall_seconds() - rt->wall_start;
+    h->waited = waited >= 0 && rt->host.waited_start >= 0 ? waited - rt->host.waited_start : -1;
+    h->steal = steal >= 0 && rt->host.steal_start >= 0 ? steal - rt->host.steal_start : -1;
+    h->wall = memstat_wall_seconds() - rt->host.wall_start;
     h->workers = 1;
     const struct privatize_info *pi = &rt->privatized;
     h->privatize =
@@ -1145,10 +1145,10 @@ void runtime_host_figures(struct host_figures *h) {
  * code of a crash, 128 + signal), else the first non-zero exit status of a
  * rank, else simpi's own code for the way the run ended. */
 static int exit_status(const struct runtime *rt, enum sim_status st) {
-    if (rt->forced_status >= 0) return rt->forced_status;
-    if (st == SIM_INTERRUPTED) return 128 + rt->escape_signal;
+    if (rt->end.forced_status >= 0) return rt->end.forced_status;
+    if (st == SIM_INTERRUPTED) return 128 + rt->end.signal;
     if (st != SIM_OK) return sim_exit_code(st);
-    return rt->rank_status;
+    return rt->end.rank_status;
 }
 
 static int finish(struct runtime *rt, enum sim_status st) {
@@ -1162,10 +1162,10 @@ static int finish(struct runtime *rt, enum sim_status st) {
                             rt->plat->nodes,
                             0,
                             0,
-                            memstat_wall_seconds() - rt->wall_start,
+                            memstat_wall_seconds() - rt->host.wall_start,
                             st,
                             rc,
-                            rt->switches,
+                            rt->host.switches,
                             rt->analysis,
                             &host,
                             NULL,
@@ -1190,7 +1190,7 @@ static int finish(struct runtime *rt, enum sim_status st) {
  * with the reason recorded. The ranks' stacks are abandoned. */
 static enum sim_status after_escape(struct runtime *rt) {
     rt->current = -1; /* back on simpi's own stack, outside every rank */
-    sim_fail_status(rt->sim, escape_status(rt), "%s", rt->escape_msg);
+    sim_fail_status(rt->sim, escape_status(rt), "%s", rt->end.msg);
     return sim_status(rt->sim);
 }
 
@@ -1243,7 +1243,7 @@ static int run(struct runtime *rt, const char *progress) {
     progress_start(rt->sim, pm, NULL, NULL);
     rt->running = 1;
     rt->starting = 0;
-    if (sigsetjmp(rt->escape, 1) == 0) {
+    if (sigsetjmp(rt->end.jump, 1) == 0) {
         st = sim_run(rt->sim);
     } else {
         st = after_escape(rt);
@@ -1378,7 +1378,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     if (!st.launched && started_by_real_launcher()) return 1;
     simpi_rt = &rt;
     rt.current = -1;
-    rt.forced_status = -1;
+    rt.end.forced_status = -1;
     rt.main_thread = pthread_self();
     rt.thread_asked = -1;
     rt.thread_provided = MPI_THREAD_SINGLE;
@@ -1389,7 +1389,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     rt.user_main = user_main;
     globals_locate_main((const void *)user_main); /* main in a library: its globals too */
     rt.app = argv[0];
-    rt.wall_start = memstat_wall_seconds();
+    rt.host.wall_start = memstat_wall_seconds();
     struct sim_driver drv = {.resume = resume,
                              .ctx = &rt,
                              .front = split_front,
@@ -1433,7 +1433,7 @@ int runtime_main(int argc, char **argv, int (*user_main)(int, char **)) {
     runtime_tell_done(&rt);
     /* abandoned stacks: no clean-up; nor after a failed run whose ranks'
      * threads may still wait on them and on the ranks' state */
-    if (rt.escape_signal || (rc != 0 && threads_started())) return rc;
+    if (rt.end.signal || (rc != 0 && threads_started())) return rc;
     analysis_free(rt.analysis);
     sim_destroy(rt.sim);
     stacks_free(&rt.stacks);

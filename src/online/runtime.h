@@ -58,28 +58,35 @@ struct runtime {
     bool quiet, privatize;
     struct privatize_info privatized; /* how (privatize.c) */
     bool launched;                    /* started by `simpi run` (else: one rank, no summary) */
-    int rank_status;                  /* the first non-zero exit status of a rank */
-    int forced_status;                /* MPI_Abort's code, 128 + signal...; -1: none */
-    int escape_signal;                /* the signal that ended the run (crash, SIGINT...) */
-    char escape_msg[512];
-    sigjmp_buf escape; /* back to runtime_main from a crash or an interrupt */
+    /* how the run ends: the first non-zero exit status of a rank, MPI_Abort's
+     * code (128 + signal...; -1: none), the signal that ended it (a crash,
+     * SIGINT...) and why, and the jump back to runtime_main */
+    struct rt_end {
+        int rank_status, forced_status, signal;
+        char msg[512];
+        sigjmp_buf jump;
+    } end;
     volatile sig_atomic_t in_mpi, running;
     /* the handlers are in place, the simulation not yet started: an
      * interruption now stops the run at its first switch, with its report */
     volatile sig_atomic_t starting;
-    double wall_start;
-    uint64_t switches;                /* to a rank, for the report */
-    double measured;                  /* seconds of computation measured (--cpu=measure) */
-    double measured_elapsed;          /* monotonic seconds meanwhile (other programs' time too) */
-    double waited_start, steal_start; /* hostload readings when the run started */
-    pthread_t main_thread;            /* the one that runs every rank */
-    int thread_asked;                 /* MPI_Init_thread's required level; -1: MPI_Init */
-    int thread_provided;              /* the level given (MPI_Query_thread): at most FUNNELED */
-    int done_fd;                      /* told when the report is out (simpi run); -1: none */
-    pid_t launcher;                   /* the parent at the start (simpi run's process) */
-    int check;                        /* --check: 0 off, 1 default, 2 full (docs/checking.md) */
-    struct workers *workers;          /* a split run's (--procs: docs/parallel.md), else NULL */
-    struct rankdir trace_stage;       /* a split run's --trace-out, staged before the fork */
+    /* the host, for the report: when the run started, switches to a rank,
+     * seconds of computation measured (--cpu=measure) and monotonic seconds
+     * meanwhile (other programs' time too), hostload readings at the start */
+    struct rt_host {
+        double wall_start;
+        uint64_t switches;
+        double measured, measured_elapsed;
+        double waited_start, steal_start;
+    } host;
+    pthread_t main_thread;      /* the one that runs every rank */
+    int thread_asked;           /* MPI_Init_thread's required level; -1: MPI_Init */
+    int thread_provided;        /* the level given (MPI_Query_thread): at most FUNNELED */
+    int done_fd;                /* told when the report is out (simpi run); -1: none */
+    pid_t launcher;             /* the parent at the start (simpi run's process) */
+    int check;                  /* --check: 0 off, 1 default, 2 full (docs/checking.md) */
+    struct workers *workers;    /* a split run's (--procs: docs/parallel.md), else NULL */
+    struct rankdir trace_stage; /* a split run's --trace-out, staged before the fork */
 };
 
 extern struct runtime *simpi_rt;

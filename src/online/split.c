@@ -202,7 +202,7 @@ void split_ending(void *ctx) {
      * would lose (the FLUSH statement without a unit) */
     void (*gfortran_flush)(int *) = (void (*)(int *))dlsym(RTLD_DEFAULT, "_gfortran_flush_i4");
     if (gfortran_flush) gfortran_flush(NULL);
-    sim_set_exit_codes(rt->sim, rt->forced_status, rt->rank_status);
+    sim_set_exit_codes(rt->sim, rt->end.forced_status, rt->end.rank_status);
     if (!sim_reports(rt->sim)) post_host();
 }
 
@@ -243,8 +243,8 @@ void split_end(struct runtime *rt) {
     }
     int forced, rank_status;
     sim_exit_codes(rt->sim, &forced, &rank_status);
-    rt->forced_status = forced;
-    rt->rank_status = rank_status;
+    rt->end.forced_status = forced;
+    rt->end.rank_status = rank_status;
 }
 
 /* --procs K (docs/parallel.md): K - 1 more processes, each of which will

@@ -78,12 +78,14 @@ enum trace_format { FMT_NATIVE, FMT_SIMGRID };
 
 struct trace_reader {
     enum trace_format format;
-    uint8_t *tit_dt;             /* SimGrid: per-rank default datatype size */
-    struct tit_pairs *tit_pairs; /* SimGrid: each pair's messages (MPI_PROC_NULL) */
-    struct trace_rec *extra;     /* SimGrid: a second record from the last line */
-    struct source shared;        /* used when per_rank == NULL */
-    struct source *per_rank;     /* a rank table: ranks not kept are never written */
-    struct run *pending_runs;    /* a shared file's runs until the cursors are set up */
+    struct tit_state {           /* SimGrid's */
+        uint8_t *dt;             /* per-rank default datatype size */
+        struct tit_pairs *pairs; /* each pair's messages (MPI_PROC_NULL) */
+        struct trace_rec *extra; /* a second record from the last line */
+    } tit;
+    struct source shared;     /* used when per_rank == NULL */
+    struct source *per_rank;  /* a rank table: ranks not kept are never written */
+    struct run *pending_runs; /* a shared file's runs until the cursors are set up */
     int64_t npending_runs;
     bool cursors_pending;  /* (even with no runs: a trace without records) */
     bool per_rank_files;   /* per_rank from a folder of rank files (every rank's) */
@@ -98,10 +100,12 @@ struct trace_reader {
     int64_t lines_bytes, lines_peak;
     struct pool recs;
     uint64_t records;
-    char **names;
-    int32_t nnames, names_cap;
-    int32_t *name_table; /* name -> index + 1, open addressing */
-    size_t name_table_cap;
+    struct name_index { /* the names records give (intervals) */
+        char **list;
+        int32_t n, cap;
+        int32_t *table; /* name -> index + 1, open addressing */
+        size_t table_cap;
+    } names;
     const char *map; /* the shared plain file, mapped once for all rank cursors */
     size_t map_len;
     char *line_buf; /* a header, index or SimGrid line copied for string functions */
@@ -874,10 +878,10 @@ static bool otf2_translate(struct trace_reader *t, const char *path, FILE *f, co
         tbin_writer_abort(w);
         return false;
     }
-    const char **names = xcalloc((size_t)t->nnames + 1, sizeof *names);
-    for (int32_t i = 0; i < t->nnames; i++)
-        names[i] = t->names[i];
-    bool ok = tbin_writer_finish(w, names, t->nnames, err);
+    const char **names = xcalloc((size_t)t->names.n + 1, sizeof *names);
+    for (int32_t i = 0; i < t->names.n; i++)
+        names[i] = t->names.list[i];
+    bool ok = tbin_writer_finish(w, names, t->names.n, err);
     free(names);
     return ok;
 }
@@ -939,14 +943,14 @@ static bool open_file(struct trace_reader *t, const char *path, struct sim_error
 /* SimGrid: the first pass that finds SMPI's dropped sendRecv lines. */
 static void scan_simgrid_pairs(struct trace_reader *t) {
     if (!t->per_rank_files) {
-        t->tit_pairs = tit_pairs_scan(&t->shared.path, 1, t->nranks);
+        t->tit.pairs = tit_pairs_scan(&t->shared.path, 1, t->nranks);
         return;
     }
     char **paths = xcalloc((size_t)t->nranks, sizeof *paths);
     int32_t n = 0;
     for (int32_t i = 0; i < t->nranks; i++) /* a file shared by ranks is read once */
         if (!n || t->per_rank[i].path != paths[n - 1]) paths[n++] = t->per_rank[i].path;
-    t->tit_pairs = tit_pairs_scan(paths, n, t->nranks);
+    t->tit.pairs = tit_pairs_scan(paths, n, t->nranks);
     free(paths);
 }
 
@@ -967,7 +971,7 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
     if (ok && !S_ISDIR(st.st_mode) && t->shared.path && t->shared.kind == SRC_PLAIN)
         t->bytes_total = st.st_size; /* a plain file: its share read can be told */
     if (ok && t->format == FMT_SIMGRID) {
-        t->tit_dt = xcalloc((size_t)t->nranks, 1);
+        t->tit.dt = xcalloc((size_t)t->nranks, 1);
         scan_simgrid_pairs(t);
     }
     if (!ok) {
@@ -1009,13 +1013,13 @@ void trace_close(struct trace_reader *t) {
     for (int32_t i = 0; t->lines && i < t->nranks; i++)
         free(t->lines[i].ref);
     free(t->lines);
-    free(t->tit_dt);
-    tit_pairs_free(t->tit_pairs);
-    if (t->extra) pool_put(&t->recs, t->extra);
-    for (int32_t i = 0; i < t->nnames; i++)
-        free(t->names[i]);
-    free(t->names);
-    free(t->name_table);
+    free(t->tit.dt);
+    tit_pairs_free(t->tit.pairs);
+    if (t->tit.extra) pool_put(&t->recs, t->tit.extra);
+    for (int32_t i = 0; i < t->names.n; i++)
+        free(t->names.list[i]);
+    free(t->names.list);
+    free(t->names.table);
     pool_destroy(&t->recs);
     remove_temp_dir(t);
     free(t);
@@ -1045,42 +1049,43 @@ static size_t name_hash(const char *name, size_t cap) {
 
 /* Re-inserts every name into a table twice as large. */
 static void grow_name_table(struct trace_reader *t) {
-    free(t->name_table);
-    t->name_table_cap = t->name_table_cap ? 2 * t->name_table_cap : 64;
-    t->name_table = xcalloc(t->name_table_cap, sizeof *t->name_table);
-    for (int32_t i = 0; i < t->nnames; i++) {
-        size_t h = name_hash(t->names[i], t->name_table_cap);
-        while (t->name_table[h])
-            h = (h + 1) & (t->name_table_cap - 1);
-        t->name_table[h] = i + 1;
+    free(t->names.table);
+    t->names.table_cap = t->names.table_cap ? 2 * t->names.table_cap : 64;
+    t->names.table = xcalloc(t->names.table_cap, sizeof *t->names.table);
+    for (int32_t i = 0; i < t->names.n; i++) {
+        size_t h = name_hash(t->names.list[i], t->names.table_cap);
+        while (t->names.table[h])
+            h = (h + 1) & (t->names.table_cap - 1);
+        t->names.table[h] = i + 1;
     }
 }
 
 int32_t trace_intern(struct trace_reader *t, const char *name) {
-    if (2 * ((size_t)t->nnames + 1) > t->name_table_cap) grow_name_table(t);
-    size_t h = name_hash(name, t->name_table_cap);
-    for (; t->name_table[h]; h = (h + 1) & (t->name_table_cap - 1))
-        if (!strcmp(t->names[t->name_table[h] - 1], name)) return t->name_table[h] - 1;
-    if (t->nnames == t->names_cap) {
-        t->names_cap = t->names_cap ? t->names_cap * 2 : 16;
-        t->names = xrealloc_or_die(t->names, sizeof *t->names * (size_t)t->names_cap);
+    if (2 * ((size_t)t->names.n + 1) > t->names.table_cap) grow_name_table(t);
+    size_t h = name_hash(name, t->names.table_cap);
+    for (; t->names.table[h]; h = (h + 1) & (t->names.table_cap - 1))
+        if (!strcmp(t->names.list[t->names.table[h] - 1], name)) return t->names.table[h] - 1;
+    if (t->names.n == t->names.cap) {
+        t->names.cap = t->names.cap ? t->names.cap * 2 : 16;
+        t->names.list =
+            xrealloc_or_die(t->names.list, sizeof *t->names.list * (size_t)t->names.cap);
     }
-    t->names[t->nnames] = xstrdup(name);
-    t->name_table[h] = t->nnames + 1;
-    return t->nnames++;
+    t->names.list[t->names.n] = xstrdup(name);
+    t->names.table[h] = t->names.n + 1;
+    return t->names.n++;
 }
 
 int32_t trace_interval_count(const struct trace_reader *t) {
-    return t->nnames;
+    return t->names.n;
 }
 
 const char *trace_interval_name(const struct trace_reader *t, int32_t id) {
-    return id >= 0 && id < t->nnames ? t->names[id] : "?";
+    return id >= 0 && id < t->names.n ? t->names.list[id] : "?";
 }
 
 /* Reads and parses the next record line of a source; NULL at EOF or error. */
 /* Parses a SimGrid action line; 1 record, 0 nothing, -1 error. A second
- * record, if any, is left in t->extra. */
+ * record, if any, is left in t->tit.extra. */
 static int parse_simgrid(struct trace_reader *t, struct source *s, char *l, struct trace_rec *r,
                          struct sim_error *err) {
     int32_t rank = t->per_rank ? (int32_t)(s - t->per_rank) : -1;
@@ -1090,13 +1095,13 @@ static int parse_simgrid(struct trace_reader *t, struct source *s, char *l, stru
         rank >= 0 ? rank : (end != l && who >= 0 && who < t->nranks ? (int32_t)who : 0);
     struct trace_rec *x = pool_get_raw(&t->recs);
     bool has_x = false;
-    int got = tit_parse_line(l, rank, t->nranks, &t->tit_dt[dt_rank], t->tit_pairs, r, x, &has_x,
+    int got = tit_parse_line(l, rank, t->nranks, &t->tit.dt[dt_rank], t->tit.pairs, r, x, &has_x,
                              s->path, s->line, err);
     if (got == 1 && has_x) {
         x->ids = NULL;
         x->nids = 0;
         x->counts = NULL;
-        t->extra = x;
+        t->tit.extra = x;
     } else {
         pool_put(&t->recs, x);
     }
@@ -1308,14 +1313,14 @@ struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_er
             trace_release(t, r);
             return NULL;
         }
-        if (r && t->extra) queue_push_front(q, t->extra);
-        t->extra = NULL;
+        if (r && t->tit.extra) queue_push_front(q, t->tit.extra);
+        t->tit.extra = NULL;
         return r;
     }
     struct trace_rec *r;
     while ((r = read_record(t, &t->shared, err))) {
-        struct trace_rec *x = t->extra;
-        t->extra = NULL;
+        struct trace_rec *x = t->tit.extra;
+        t->tit.extra = NULL;
         if (r->rank == rank) {
             if (x) queue_push_front(q, x);
             return r;
