@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi/part.h"
+#include "mpi/schedule.h"
 #include "mpi/sim_internal.h"
 #include "platform/platform.h"
 

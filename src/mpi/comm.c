@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/hash.h"
+#include "mpi/part.h"
 #include "mpi/sim_internal.h"
 #include "net/contention.h"
 

@@ -4,6 +4,9 @@
  * (comm.c), tells the other workers of a split run, and costs its
  * exchange: an allgather of 8 bytes per rank, as an MPI library agrees on
  * a new communicator's context. */
+#include "mpi/part.h"
+#include "mpi/record.h"
+#include "mpi/schedule.h"
 #include "mpi/sim_internal.h"
 
 struct request *sim_comm_split(struct sim *s, int32_t rank, int32_t comm_id, int32_t color,

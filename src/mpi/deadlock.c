@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "mpi/part.h"
 #include "mpi/sim_internal.h"
+#include "mpi/wait.h"
 
 #define MAX_TARGETS 64
 

@@ -14,7 +14,12 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "mpi/fault.h"
+#include "mpi/part.h"
+#include "mpi/pt2pt.h"
+#include "mpi/schedule.h"
 #include "mpi/sim_internal.h"
+#include "mpi/wait.h"
 
 static void schedule_next(struct sim *s) {
     simtime_t t = faults_next_time(s->net->faults);

@@ -14,6 +14,9 @@
 #include <string.h>
 
 #include "core/pool.h"
+#include "mpi/land.h"
+#include "mpi/part.h"
+#include "mpi/record.h"
 #include "mpi/sim_internal.h"
 
 /* The slots of a server: when each becomes free. */

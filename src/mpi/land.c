@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "core/pool.h"
+#include "mpi/land.h"
+#include "mpi/part.h"
 #include "mpi/sim_internal.h"
 
 struct land {

@@ -31,6 +31,9 @@
 
 #include "core/hash.h"
 #include "core/ranktable.h"
+#include "mpi/nics.h"
+#include "mpi/part.h"
+#include "mpi/pt2pt.h"
 #include "mpi/sim_internal.h"
 #include "net/faults.h"
 

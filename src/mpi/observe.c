@@ -4,6 +4,9 @@
  * calls it posted, the messages delivered with their logical and physical
  * times, the user's intervals, and each rank's end. Nothing here runs
  * unless an observer is set (sim_set_observer). */
+#include "mpi/observe.h"
+#include "mpi/part.h"
+#include "mpi/record.h"
 #include "mpi/sim_internal.h"
 
 static const char *const call_names[SIM_CALL_COLL] = {

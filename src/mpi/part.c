@@ -33,7 +33,14 @@
 #include "core/ranktable.h"
 #include "core/units.h"
 #include "core/workers.h"
+#include "mpi/land.h"
+#include "mpi/nics.h"
+#include "mpi/part.h"
+#include "mpi/pt2pt.h"
+#include "mpi/record.h"
+#include "mpi/schedule.h"
 #include "mpi/sim_internal.h"
+#include "mpi/wait.h"
 
 struct part {
     struct workers *w;

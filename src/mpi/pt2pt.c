@@ -19,6 +19,13 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "mpi/fault.h"
+#include "mpi/land.h"
+#include "mpi/nics.h"
+#include "mpi/observe.h"
+#include "mpi/part.h"
+#include "mpi/pt2pt.h"
+#include "mpi/record.h"
 #include "mpi/sim_internal.h"
 #include "net/contention.h"
 

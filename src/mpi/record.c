@@ -23,6 +23,8 @@
 #include "core/pool.h"
 #include "core/rankdir.h"
 #include "core/rankfile.h"
+#include "mpi/part.h"
+#include "mpi/record.h"
 #include "mpi/sim_internal.h"
 
 #define RECORD_MEMORY ((size_t)64 << 20) /* for all the ranks' buffers */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi/part.h"
+#include "mpi/record.h"
 #include "mpi/sim_internal.h"
 
 /* A request written whole (its other fields zero): a few stores, where

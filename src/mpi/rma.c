@@ -24,6 +24,10 @@
 #include <string.h>
 
 #include "core/pool.h"
+#include "mpi/land.h"
+#include "mpi/part.h"
+#include "mpi/pt2pt.h"
+#include "mpi/record.h"
 #include "mpi/sim_internal.h"
 
 /* The tags of RMA transfers on a window's private communicator: the data

@@ -17,6 +17,11 @@
 #include <sys/stat.h>
 
 #include "mpi/coll/coll.h"
+#include "mpi/fault.h"
+#include "mpi/part.h"
+#include "mpi/pt2pt.h"
+#include "mpi/record.h"
+#include "mpi/schedule.h"
 #include "mpi/sim_internal.h"
 
 /* 128 bytes, two cache lines (the pool's objects start on one): first what

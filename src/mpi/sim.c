@@ -8,7 +8,15 @@
 
 #include "core/ranktable.h"
 #include "core/units.h"
+#include "mpi/fault.h"
+#include "mpi/land.h"
+#include "mpi/nics.h"
+#include "mpi/part.h"
+#include "mpi/pt2pt.h"
+#include "mpi/record.h"
+#include "mpi/schedule.h"
 #include "mpi/sim_internal.h"
+#include "mpi/wait.h"
 #include "net/contention.h"
 
 /* A burst over [begin, end) counted and observed: at its start when its

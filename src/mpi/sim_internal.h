@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Internal structures of the MPI semantics layer, shared by its files only
- * (sim.c, comm.c, pt2pt.c, wait.c, sched.c, rma.c, io.c, coll/). */
+/* The MPI semantics layer's core, shared by its files only: requests,
+ * transfers, communicators, ranks and struct sim, which holds each
+ * concern's state in a struct of its own (docs/architecture.md, "The MPI
+ * layer's state"), and the bottom layers' functions (status, requests,
+ * transfers, communicators, memory bandwidth). Each concern above declares
+ * its functions in its own header, which the files that call it include:
+ * pt2pt.h, nics.h, land.h, part.h, schedule.h, wait.h, fault.h, record.h,
+ * observe.h. */
 #ifndef SIMPI_SIM_INTERNAL_H
 #define SIMPI_SIM_INTERNAL_H
 
@@ -10,6 +16,7 @@
 #include "core/pool.h"
 #include "core/prefetch.h"
 #include "mpi/coll/coll.h"
+#include "mpi/nics.h"
 #include "mpi/sim.h"
 #include "net/interfaces.h"
 
@@ -110,80 +117,6 @@ _Static_assert(sizeof(struct xfer) == 64, "a transfer is one cache line");
 static inline simtime_t xfer_head(const struct xfer *x) {
     return x->at + x->wire_in;
 }
-
-/* The interfaces' costs of a transfer: its uncontended cost T(S) and the
- * time each side carries the data. */
-struct nic_cost {
-    simtime_t cost, wire_out, wire_in;
-};
-
-/* Rendezvous transfers waiting for their clear-to-send to reach the
- * sender (nics.c), a queue by (at, order: the sending rank, then its
- * count); a node's list of data waiting for its ejection side (struct
- * nic_ejections) holds the same entries. Entries mostly come in a few sorted
- * sequences (ranks sending in the engine's order: one per distinct `at`,
- * e.g. per rank's place in its node's injection order): those wait in up to
- * NIC_RUNS sorted runs, the others in a heap; the first of all goes first. */
-struct nic_entry {
-    simtime_t at;
-    uint64_t order;
-    uint32_t id;
-};
-#define NIC_RUNS 16
-#define NIC_AT_HINTS 64
-struct nic_run {
-    struct nic_entry *e; /* e[head..tail), sorted */
-    size_t head, tail, cap;
-    simtime_t last_at;   /* the last entry's key (head < tail): whether the next */
-    uint64_t last_order; /* goes after it, read without its line */
-};
-struct nic_heap {
-    struct nic_entry *e; /* the heap */
-    size_t n, cap;
-    size_t size; /* entries in all */
-    struct nic_run run[NIC_RUNS];
-    /* a winner tree over the runs' first entries: win[i] (1 <= i <
-     * NIC_RUNS) is the run whose first entry comes first in node i's
-     * subtree, empty runs last; win[NIC_RUNS + r] is leaf r, run r; the
-     * first entries' keys kept here (an empty run's: the largest) */
-    uint8_t win[2 * NIC_RUNS];
-    simtime_t first_at[NIC_RUNS];
-    uint64_t first_order[NIC_RUNS];
-    /* by the hash of a time, the run (+ 1) an entry of that time last went
-     * to: the first tried for the next (entries of one time go to one run) */
-    uint8_t run_of_at[NIC_AT_HINTS];
-};
-
-/* Data waiting for their window at their destination node's ejection
- * side (nics.c): per node a list in (at, order) order; the nodes
- * registered by when the first of their list is due. Only the order of one
- * node's data matters: what one node's ejection side does does not depend
- * on another's (as a split run, whose workers take their nodes' data each
- * in their own order, shows). */
-struct nic_due {
-    simtime_t due; /* when the first of its list is due (eject_due), when registered */
-    int32_t node;
-};
-/* The nodes registered for one due time, in the order they were; a due
- * time's slot is its window's number modulo NIC_SLOTS. */
-#define NIC_SLOTS 64
-struct nic_slot {
-    simtime_t due;
-    int32_t *nodes;
-    uint32_t n, cap;
-};
-struct nic_ejections {
-    struct nic_run *list; /* per node (a rank table) */
-    int32_t *with_room;   /* the nodes whose list has room allocated */
-    size_t nwith_room, with_room_cap;
-    /* the nodes by when the first of their list is due (some registrations
-     * are stale): in the slot of that time, else (another time holds the
-     * slot) in a heap of struct nic_due by (due, node) */
-    struct nic_slot slot[NIC_SLOTS];
-    struct heap due;
-    uint32_t *batch; /* the transfers one window takes, in order */
-    size_t nbatch, batch_cap;
-};
 
 struct comm {
     uint32_t ctx; /* point-to-point context; collectives use ctx + 1 */
@@ -357,27 +290,6 @@ struct sim_cpu {
      * waiting for its receiver's CPU in the order (ready, receiver, sender,
      * the sender's count) (pt2pt.c) */
     struct heap recv_ready;
-};
-
-/* Serial interfaces (network.interfaces, net/interfaces.h; nics.c). */
-struct sim_nics {
-    struct interfaces *model; /* NULL when unlimited, or with a contention model */
-    struct nic_heap cts;      /* rendezvous data waiting for their clear-to-send */
-    struct nic_ejections ejq; /* data waiting for their window at the ejection side */
-    simtime_t window;         /* the interfaces' lookahead (network_lookahead); 0: none */
-    simtime_t batch_at;       /* the next window start with data to take in */
-    uint32_t batch_gen;       /* and its event's generation */
-    /* the last size's costs between two nodes of a flat network, which
-     * depend on the size alone (nics_set_costs) */
-    struct {
-        bool known;
-        int64_t size;
-        struct nic_cost c;
-    } costs;
-    /* with faults (which change routes over time): the costs of rendezvous
-     * transfers, by id, from their match to their injection */
-    struct nic_cost *match_costs;
-    uint32_t match_costs_cap;
 };
 
 /* What the layers above request.c hear of a resolved request, and what
@@ -583,290 +495,11 @@ uint32_t comm_drawn_context(struct sim *s, uint32_t parent_ctx, uint32_t seq, in
 uint64_t comm_members_hash(uint64_t h, const int32_t *world, int32_t n);
 uint32_t comm_made_context(struct sim *s, uint32_t parent_ctx, uint64_t key);
 
-/* pt2pt.c: internal send/receive used by user calls and schedules */
-struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
-                                uint32_t ctx, int32_t dest, int32_t tag, int64_t size,
-                                enum send_mode mode, struct sched *owner, simtime_t at,
-                                const void *buf);
-struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
-                                int32_t source, int32_t tag, int64_t size, struct sched *owner,
-                                simtime_t at, struct sim_recv_target *target);
-/* Frees the payloads of messages never received (at the end of a run). */
-void pt2pt_free_payloads(struct sim *s);
-/* A rank's any-source receive decides: the earliest candidate has arrived. */
-void pt2pt_any_event(void *ctx, const struct event *ev);
-/* The contention model's hook: transfer (index) `arg` has arrived. */
-void pt2pt_transfer_done(void *ctx, void *arg);
-/* A stand-in for a send of another worker (part.c) meets its receiver's
- * queues, as the send would have when posted. */
-void pt2pt_accept_remote(struct sim *s, struct request *proxy);
-/* Whether a send is done when posted and nothing about its receipt matters
- * to its sender (an eager standard or ready send): a split run then sends
- * no update back. */
-bool pt2pt_done_at_post(const struct sim *s, const struct request *send);
-/* The sender's worker learns what became of its send r on the receiver's. */
-void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtime_t done,
-                         simtime_t partner);
-/* The completion of a matched transfer whose data have arrived (at its
- * `arrival`), which frees it (sim.up.transfer_arrived); with a
- * receive overhead, once the receiver's CPU takes it (EV_RECV:
- * pt2pt_recv_event). */
-void pt2pt_finish_transfer(struct sim *s, uint32_t id);
-void pt2pt_recv_event(void *ctx, const struct event *ev);
-void pt2pt_init(struct sim *s);
-
-/* land.c */
-/* EV_LAND: the least landing takes effect. */
-void land_event(void *ctx, const struct event *ev);
-void land_init(struct sim *s);
-/* Whose a landing is: the front end's (sim_land), or the MPI layer's
- * shared storage (io.c: a request reaching its server, the reply). */
-enum {
-    LAND_FRONT,
-    LAND_STORAGE_REQUEST,
-    LAND_STORAGE_REPLY,
-    LAND_CANCEL_REQUEST,
-    LAND_CANCEL_REPLY,
-    LAND_RMA_TARGET,   /* replay: an operation's target side (rma.c) */
-    LAND_RMA_LOCK,     /* one-sided synchronisation (rma.c): a lock request, */
-    LAND_RMA_GRANT,    /* its grant, */
-    LAND_RMA_RELEASE,  /* an unlock, */
-    LAND_RMA_POST,     /* a post, */
-    LAND_RMA_COMPLETE, /* a complete */
-};
-void land_post(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint8_t kind,
-               const struct sim_piece *pieces, int n);
-/* pt2pt.c: a cancellation's landing (a send's, at its receiver, and the
- * answer) takes effect at rank target. */
-void pt2pt_cancel_land(struct sim *s, uint8_t kind, int32_t target, const void *msg, uint32_t len);
-/* io.c: a storage landing takes effect at rank target. */
-void io_land(struct sim *s, uint8_t kind, int32_t target, int32_t origin, const void *msg,
-             uint32_t len);
-/* A landing that crossed from another worker (part.c), with its origin's count. */
-void land_accept(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
-                 uint8_t kind, const void *msg, uint32_t len);
-void land_free_all(struct sim *s);
-
-/* A member's arrival at a collective of Dimemas' analytic model (analytic.c). */
-struct an_arrival {
-    uint32_t ctx, tag;
-    int32_t myrank, root, world;
-    uint8_t kind;
-    int64_t m, sr; /* max(sent, received) and sent + received */
-    simtime_t at;
-};
-
-/* What the layers below a split run's partition hand to it (part.c sets
- * sim.split.cross): the crossings of docs/parallel.md's table. A send
- * posted to a rank of another worker (its envelope goes there); a
- * stand-in's state back to its sender (freed once nothing more can
- * change); a message of another worker's rank matched here; the
- * interfaces' clear-to-send for the sender's worker and first byte for
- * the receiver's; a landing for a rank of another worker. */
-struct cross_ops {
-    void (*envelope)(struct sim *s, struct request *send);
-    void (*settle)(struct sim *s, struct request *proxy);
-    void (*count_sent)(struct sim *s, int32_t rank, int64_t size);
-    void (*clear_to_send)(struct sim *s, uint32_t id, simtime_t cleared);
-    void (*eject)(struct sim *s, const struct xfer *x);
-    void (*land)(struct sim *s, int32_t origin, int32_t target, simtime_t at, uint32_t seq,
-                 uint8_t kind, const struct sim_piece *pieces, int n);
-    /* a member's arrival at an analytic collective, for the workers that
-     * hold the communicator's other members */
-    void (*analytic)(struct sim *s, const struct comm *c, const struct an_arrival *a);
-};
-
-/* analytic.c: another worker's member arrived (part.c). */
-void analytic_arrive(struct sim *s, struct comm *c, const struct an_arrival *a);
-
 /* The node of a rank (its placement's, computed: a table of every rank's
  * node would be a table of the whole run in each worker of a split run). */
 static inline int32_t sim_node(const struct sim *s, int32_t rank) {
     return s->node_blocks ? (int32_t)divisor_apply(&s->ranks_per_node, (uint32_t)rank)
                           : platform_node_of(s->plat, rank);
 }
-
-/* part.c: a split run (docs/parallel.md) */
-/* The worker that runs a node's ranks (0 unless the run is split): blocks
- * of the used nodes, worker j having [j U / K, (j + 1) U / K), or nodes dealt
- * in turn; nodes past the used ones go to the last worker. */
-static inline int32_t sim_worker_of_node(const struct sim *s, int64_t node) {
-    int64_t k = s->split.workers, used = s->split.used;
-    if (k == 0) return 0;
-    if (node >= used) return (int32_t)(k - 1);
-    return (int32_t)(s->split.cyclic ? node % k : ((node + 1) * k - 1) / used);
-}
-/* Whether a node's ranks run in this worker (always, unless the run is split). */
-static inline bool sim_node_here(const struct sim *s, int64_t node) {
-    if (s->split.workers == 0) return true;
-    if (!s->split.cyclic) return node >= s->split.local_first && node < s->split.local_end;
-    return sim_worker_of_node(s, node) == s->split.me;
-}
-/* Whether rank runs in this worker (always, unless the run is split). */
-static inline bool sim_local(const struct sim *s, int32_t rank) {
-    return s->split.workers == 0 || sim_node_here(s, sim_node(s, rank));
-}
-/* Whether this is the worker that reports (always, unless the run is split). */
-static inline bool part_first(const struct sim *s) {
-    return s->split.me == 0;
-}
-/* Runs a split run's windows until no worker has anything left. */
-void part_run(struct sim *s);
-void part_free(struct sim *s);
-/* A rank's part in a split of parent, for the other workers, which build
- * the same communicators. */
-void part_post_split(struct sim *s, struct comm *parent, int32_t myrank, int32_t color, int32_t key,
-                     int32_t new_id, uint32_t seq);
-/* Makes s one worker of a split run; false (err set) for a model that cannot
- * be split. */
-struct workers;
-bool part_setup(struct sim *s, struct workers *w, enum sim_placement placement,
-                struct sim_error *err);
-
-/* nics.c */
-void nics_init(struct sim *s);
-/* EV_NET with serial interfaces: a clear-to-send reaching a rank, or a window's start. */
-void nics_event(void *ctx, const struct event *ev);
-void nics_destroy(struct sim *s);
-/* A new eager transfer through the interfaces, its costs set. */
-uint32_t nics_eager_xfer(struct sim *s, int32_t from, int32_t to, int64_t size, uint32_t seq);
-/* An eager send through the interfaces, when posted. */
-void nics_send_eager(struct sim *s, struct request *send);
-/* A matched rendezvous transfer (recv and from set) of `size` bytes, the
- * sender's message number seq, whose clear-to-send reaches its sender at
- * `cleared`. */
-void nics_clear_to_send(struct sim *s, uint32_t id, int64_t size, uint32_t seq, simtime_t cleared);
-/* A rendezvous transfer of `size` bytes from x->from to x->to (the
- * sender's side, where it is injected), the sender's message number seq. */
-void nics_set_size(struct xfer *x, int64_t size, uint32_t seq);
-/* A transfer whose first byte (x->at) is known heads for the ejection side. */
-void nics_toward_ejection(struct sim *s, uint32_t id);
-/* A clear-to-send reaching the sender (here) at `cleared`. */
-void nics_expect_clear_to_send(struct sim *s, uint32_t id, simtime_t cleared);
-int64_t pt2pt_unmatched(const struct sim *s);
-/* At the run's end: the messages sent but never received count as their
- * senders' (sent, unlike received, they were). */
-void pt2pt_count_unmatched_sent(struct sim *s);
-
-/* observe.c: what the observer is told */
-/* A wait completes now (before its requests are released); chosen: the
- * request a waitany completes. */
-void observe_wait(struct sim *s, int32_t rank, const struct request *chosen, simtime_t sync_loss);
-/* A test found q complete. */
-void observe_test(struct sim *s, int32_t rank, const struct request *q);
-/* recv, matched, receives its data at precv from a send posted at lsend. */
-void observe_message(struct sim *s, const struct request *recv, simtime_t lsend, simtime_t precv);
-
-/* record.c: each called only when s->rec is set */
-void record_skip(struct sim *s, const char *what);
-void record_compute(struct sim *s, int32_t rank, simtime_t duration);
-/* A signal with the id sim_find_request knows it by (-1: none). */
-struct request *signal_new_id(struct sim *s, int32_t rank, int32_t peer, const char *what,
-                              int32_t id);
-/* rma_put|rma_get TARGET SIZE comm=C req=N (the origin's side) */
-void record_rma(struct sim *s, struct request *r, int32_t comm_id, int32_t target, int64_t size,
-                int kind);
-void rma_land(struct sim *s, int32_t target, const void *msg, uint32_t len);
-void rma_sync_land(struct sim *s, uint8_t kind, int32_t target, const void *msg, uint32_t len);
-/* rma_lock, rma_unlock, rma_grants, rma_post, rma_complete, rma_start,
- * rma_wait records (rma.c's synchronisation) */
-void record_rma_sync(struct sim *s, int32_t rank, int32_t comm_id, int kind, int32_t peer,
-                     bool exclusive, const int32_t *group, int n);
-/* file_io BYTES req=N (its wait records follow), round_trip PEER */
-void record_io(struct sim *s, struct request *r, int64_t bytes);
-void record_round_trip(struct sim *s, int32_t rank, int32_t peer);
-void record_p2p(struct sim *s, struct request *r, int32_t comm_id, int32_t peer, int32_t tag,
-                int64_t size, bool send, enum send_mode mode);
-void record_coll(struct sim *s, struct request *r, int32_t comm_id, enum coll_kind kind,
-                 int64_t size, int32_t root, const struct sched_counts *v, bool nonblocking);
-void record_wait(struct sim *s, int32_t rank, struct request **reqs, int n, bool any);
-void record_test(struct sim *s, int32_t rank, const struct request *req);
-void record_cancel(struct sim *s, int32_t rank, const struct request *req);
-void record_free(struct sim *s, int32_t rank, const struct request *req);
-void record_comm(struct sim *s, int32_t rank, int32_t parent, int32_t color, int32_t key,
-                 int32_t new_id, bool dup);
-void record_comm_self(struct sim *s, int32_t rank, int32_t id);
-void record_buffer(struct sim *s, int32_t rank, int64_t size);
-/* A split run: the operations a trace could not express, here, and those
- * of the other workers, counted in by the first. */
-int64_t record_skipped(const struct sim *s);
-void record_skipped_elsewhere(struct sim *s, int64_t n);
-void record_interval(struct sim *s, int32_t rank, const char *name);
-
-/* fault.c: the platform's faults (docs/faults.md) */
-bool fault_setup(struct sim *s, struct sim_error *err);
-/* ULFM runs: fails the waits that can no longer complete; true if any did. */
-bool fault_quiesce(struct sim *s);
-/* A request that a wait or test ends: noted if it failed. */
-void fault_note_done(struct sim *s, const struct request *r);
-/* Ends an unresolved request as failed if it involves a failed rank (a
- * receive from it, a send to it, a collective with it); quiet: nothing
- * else can move, so any-source receives fail too. True if it did. */
-bool fault_fail_request(struct sim *s, struct request *q, bool quiet);
-/* A message from rank `from` to `to` finds no route (faults cut the
- * network): the run stops with a partition report; true if it did. */
-bool fault_partitioned(struct sim *s, int32_t from, int32_t to);
-/* Whether a member of communicator c has failed. */
-bool fault_comm_has_failed(const struct sim *s, const struct comm *c);
-/* A request of rank that failed at once (an operation with a failed rank). */
-struct request *fault_failed_request(struct sim *s, int32_t rank, int kind);
-/* pt2pt.c: a posted receive withdrawn and ended as failed (now). */
-void pt2pt_fail_recv(struct sim *s, struct request *r);
-/* sched.c: a collective whose communicator has a failed member ends as
- * failed (its schedule runs on without it); false if none failed. */
-bool sched_fail(struct sim *s, struct request *req);
-
-/* wait.c */
-void wait_recheck(struct sim *s, int32_t rank);
-/* Request r, part of its owner's current wait, is resolved (sim.up's
- * waited_resolved). */
-void wait_resolved(struct sim *s, const struct request *r);
-void wait_complete(struct sim *s, int32_t rank);
-void wait_describe(struct sim *s, int32_t rank);
-/* Its requests not complete (at most max), each after "; ". */
-void wait_describe_outstanding(struct sim *s, int32_t rank, int max);
-/* deadlock.c: what blocked rank waits for, as wait_describe writes it (a
- * malloc'd string) */
-char *deadlock_describe(struct sim *s, int32_t rank);
-/* The first worker of a split run: another worker's blocked rank at the
- * end, as that worker described it (text) and the ranks it waits for. */
-void deadlock_note_elsewhere(struct sim *s, int32_t rank, const int32_t *targets, int n,
-                             const char *text, size_t len);
-void deadlock_free(struct sim *s);
-/* The world ranks a blocked rank waits for (any-source receives excluded). */
-int wait_targets(struct sim *s, int32_t rank, int32_t *out, int max);
-
-/* io.c */
-void io_free_all(struct sim *s);
-void rma_free_all(struct sim *s);
-
-/* deadlock.c */
-void report_deadlock(struct sim *s);
-
-/* sched.c */
-struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t myrank,
-                            enum coll_kind kind, int64_t size, int32_t root,
-                            const struct sched_counts *v, bool nonblocking);
-void sched_notify(struct sim *s, struct sched *sc, simtime_t done);
-/* Advances every schedule whose round completed; call after each event. */
-void sched_drain(struct sim *s);
-void sched_describe(struct sim *s, struct sched *sc);
-int sched_targets(const struct sched *sc, int32_t *out, int max);
-/* Reads the platform's mpi.coll map (an algorithm forced per operation). */
-bool sched_read_forced(struct sim *s, struct sim_error *err);
-/* The analytic model (analytic.c): registers req, this member's part of
- * collective `tag` on c; completes every member once all have arrived. */
-struct request *analytic_start(struct sim *s, struct request *req, struct comm *c, int32_t myrank,
-                               enum coll_kind kind, int64_t size, int32_t root, uint32_t tag);
-void analytic_free_all(struct sim *s);
-/* Frees the variable counts of schedules a stopped run left unfinished. */
-void sched_free_all_counts(struct sim *s);
-/* Marks a step of sc with the collective it belongs to (`coll`) and the
- * collective's root (`user_id`): what the mismatch check compares, even
- * once the step has left its schedule. */
-void sched_mark(const struct sched *sc, struct request *step);
-/* Whether the schedules of a matched collective message are the same
- * operation (and root); if not, stops the run with a mismatch report. */
-bool sched_check_partner(struct sim *s, const struct request *send, const struct request *recv);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "core/units.h"
+#include "mpi/part.h"
 #include "mpi/sim_internal.h"
 
 void sim_report_append(struct sim *s, const char *fmt, ...) {

@@ -5,7 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi/fault.h"
+#include "mpi/observe.h"
+#include "mpi/part.h"
+#include "mpi/record.h"
+#include "mpi/schedule.h"
 #include "mpi/sim_internal.h"
+#include "mpi/wait.h"
 
 /* When a wait whose requests are all resolved, the last at `last`, ends:
  * not before it began, and after Dimemas' receiver-side latency (CPU time
