@@ -239,18 +239,15 @@ static void warm_next(struct engine *e) {
     if (second) e->warm(e->warm_ctx, second, 0);
 }
 
-/* Runs the events before `end` (all of them: SIMTIME_NEVER), at most max
- * of them; how many it ran. */
-static uint64_t run_before(struct engine *e, simtime_t end, uint64_t max) {
+/* Runs the events before `end` (all of them: SIMTIME_NEVER). */
+static void run_before(struct engine *e, simtime_t end) {
     e->stop = false;
     const struct event *next;
-    uint64_t ran = 0;
-    while (ran < max && !e->stop && (next = next_event(e)) && next->time < end) {
+    while (!e->stop && (next = next_event(e)) && next->time < end) {
         if (engine_wall_expired || (e->limit && next->time > e->limit)) {
             e->limited = engine_wall_expired ? ENGINE_WALL_LIMIT : ENGINE_TIME_LIMIT;
-            return ran;
+            return;
         }
-        ran++;
         struct event ev = take_next(e, next);
         if (e->warm) warm_next(e);
         e->now = e->last_event = ev.time;
@@ -259,20 +256,22 @@ static uint64_t run_before(struct engine *e, simtime_t end, uint64_t max) {
         e->handlers[kind](e->handler_ctx[kind], &ev);
         if (e->tick && e->events_run % ENGINE_TICK_EVENTS == 0) e->tick(e->tick_ctx);
     }
-    return ran;
 }
 
 void engine_run(struct engine *e) {
-    run_before(e, SIMTIME_NEVER, UINT64_MAX);
+    run_before(e, SIMTIME_NEVER);
 }
 
-bool engine_run_some(struct engine *e, uint64_t max) {
-    return run_before(e, SIMTIME_NEVER, max) == max && !e->stop && !e->limited &&
-           next_event(e) != NULL;
+bool engine_run_instant(struct engine *e) {
+    const struct event *next = next_event(e);
+    if (!next) return false;
+    simtime_t at = next->time;
+    run_before(e, at == SIMTIME_NEVER ? at : at + 1);
+    return !e->stop && !e->limited && next_event(e) != NULL;
 }
 
 bool engine_run_until(struct engine *e, simtime_t end) {
-    run_before(e, end, UINT64_MAX);
+    run_before(e, end);
     if (e->stop || e->limited) return false;
     if (e->now < end) e->now = end;
     return true;

@@ -89,10 +89,11 @@ void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind,
                      void *arg);
 /* Runs events until the queue is empty or engine_stop is called. */
 void engine_run(struct engine *e);
-/* Runs at most max events, as engine_run would; true if it stopped for
- * that alone (events remain, no stop, no limit): a caller may interleave
- * engines, each run a few events at a time. */
-bool engine_run_some(struct engine *e, uint64_t max);
+/* Runs the events of the next instant (the next event's time, and those
+ * they schedule then), as engine_run would; true if events remain (and
+ * nothing stopped the run): a caller may interleave engines, each run an
+ * instant at a time. */
+bool engine_run_instant(struct engine *e);
 void engine_stop(struct engine *e);
 /* Runs the events before `end`, then sets the clock to `end`: a window of
  * a split run (docs/architecture.md), after which events may be scheduled

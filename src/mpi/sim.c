@@ -234,8 +234,10 @@ void sim_begin(struct sim *s) {
         sim_rank_start(s, i);
 }
 
-bool sim_advance(struct sim *s, uint64_t max_events) {
-    if (engine_run_some(&s->eng, max_events)) return true;
+bool sim_advance(struct sim *s, uint64_t instants) {
+    for (uint64_t i = 0; i < instants; i++)
+        if (!engine_run_instant(&s->eng)) break;
+    if (engine_next_time(&s->eng) != SIMTIME_NEVER && !s->eng.stop && !s->eng.limited) return true;
     sched_drain(s);
     /* after a crash in a ULFM run, waits that cannot end fail, and the run goes on */
     return fault_quiesce(s);
@@ -246,8 +248,10 @@ enum sim_status sim_run(struct sim *s) {
         part_run(s);
     } else {
         sim_begin(s);
-        while (sim_advance(s, UINT64_MAX)) {
-        }
+        do { /* after a crash in a ULFM run, waits that cannot end fail, and the run goes on */
+            engine_run(&s->eng);
+            sched_drain(s);
+        } while (fault_quiesce(s));
     }
     return sim_end(s);
 }

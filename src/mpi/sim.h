@@ -169,11 +169,11 @@ enum sim_status sim_split_abandon(struct sim *s);
 /* Runs until every rank finished, a deadlock, or an application error. */
 enum sim_status sim_run(struct sim *s);
 /* sim_run in steps, for a caller that interleaves simulations (not a split
- * run): sim_begin starts the ranks; sim_advance runs at most max_events
- * events and says whether any work is left; sim_end gives the outcome
- * (a deadlock if ranks did not finish). */
+ * run): sim_begin starts the ranks; sim_advance runs the events of at most
+ * `instants` instants of virtual time and says whether any work is left;
+ * sim_end gives the outcome (a deadlock if ranks did not finish). */
 void sim_begin(struct sim *s);
-bool sim_advance(struct sim *s, uint64_t max_events);
+bool sim_advance(struct sim *s, uint64_t instants);
 enum sim_status sim_end(struct sim *s);
 /* --time-limit: the run stops (SIM_TIME_LIMIT) before an event past limit
  * (virtual time; 0: none). --wall-limit: engine_wall_expired (engine.h),
