@@ -21,6 +21,7 @@
 #include "core/units.h"
 #include "mpi/fault.h"
 #include "mpi/land.h"
+#include "mpi/loggp.h"
 #include "mpi/nics.h"
 #include "mpi/observe.h"
 #include "mpi/part.h"
@@ -134,51 +135,6 @@ static void overflowing_message(struct sim *s, const struct request *send,
 
 /* --- LogGP costs (docs/network.md) --- */
 
-/* A send called at `now` (a collective's: at its round's start): it waits
- * for the rank's NIC (gap g plus G per byte after the previous injection
- * began), then the CPU spends the send overhead; the message is posted
- * then. A user call owes that time (sim_cpu_overhead); a collective's
- * sends follow one another on the rank's CPU. */
-static simtime_t loggp_post_time(struct sim *s, int32_t rank, simtime_t now, int64_t size,
-                                 bool collective) {
-    const struct platform *p = s->plat;
-    simtime_t start = now;
-    if (collective && s->cpu.coll_free) start = sim_max(start, s->cpu.coll_free[rank]);
-    if (s->cpu.recv_free)
-        start = sim_max(start, s->cpu.recv_free[rank]); /* one CPU: o at both ends */
-    if (s->cpu.nic_free) {
-        start = sim_max(start, s->cpu.nic_free[rank]);
-        simtime_t per_byte = size > 1 ? (simtime_t)(size - 1) * p->gap_per_byte : 0;
-        s->cpu.nic_free[rank] = simtime_add(simtime_add(start, p->gap), per_byte);
-    }
-    simtime_t post = simtime_add(start, p->send_overhead);
-    if (s->cpu.recv_free) s->cpu.recv_free[rank] = sim_max(s->cpu.recv_free[rank], post);
-    if (collective) {
-        if (s->cpu.coll_free) s->cpu.coll_free[rank] = post;
-    } else if (post > now) {
-        s->cpu.owing_rank = rank;
-        s->cpu.owing_until = post;
-    }
-    return post;
-}
-
-/* When a receive of size bytes whose data are there at `ready` completes:
- * after the receive overhead, one message at a time per rank (in match
- * order). The per-byte part is taken while the data arrive: the CPU starts
- * as (size - 1) bytes' worth of it remain, or once it is free. */
-static simtime_t loggp_recv_done(struct sim *s, int32_t rank, simtime_t ready, int64_t size) {
-    if (!s->cpu.recv_free) return ready;
-    simtime_t per = s->plat->recv_overhead_per_byte, bytes = 0;
-    if (per > 0 && size > 1)
-        bytes = (uint64_t)(size - 1) > (uint64_t)(SIMTIME_NEVER / per) ? SIMTIME_NEVER
-                                                                       : per * (size - 1);
-    simtime_t start = ready > bytes ? ready - bytes : 0;
-    simtime_t done = simtime_add(simtime_add(sim_max(start, s->cpu.recv_free[rank]), bytes),
-                                 s->plat->recv_overhead);
-    s->cpu.recv_free[rank] = done;
-    return done;
-}
-
 /* --- the nodes' network interfaces (network.interfaces: serial) --- */
 
 /* Whether a message between ranks on these nodes goes through serial
@@ -253,52 +209,13 @@ static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
     s->net_transfer += recv_done - ts; /* picoseconds: the sum does not depend on its order */
 }
 
-/* --- the receive overhead (LogGP's o at the receiver, mpi.recv_overhead):
- * a rank's CPU takes the messages whose data are there one at a time, in
- * the order (ready, sender, the sender's count), which does not depend on
- * the order the engine matched them in, so a split run takes them alike --- */
-
-struct recv_entry {
-    simtime_t ready;
-    int32_t receiver, sender;
-    uint32_t order, xfer;
-};
-
-static bool recv_before(const void *pa, const void *pb) {
-    const struct recv_entry *a = pa, *b = pb;
-    if (a->ready != b->ready) return a->ready < b->ready;
-    if (a->receiver != b->receiver) return a->receiver < b->receiver;
-    if (a->sender != b->sender) return a->sender < b->sender;
-    return a->order < b->order;
-}
-
-void pt2pt_init(struct sim *s) {
-    heap_init(&s->cpu.recv_ready, sizeof(struct recv_entry), recv_before);
-}
-
-/* The receiver's CPU is due for the least waiting transfer (the engine
- * runs events by time, then rank: it is this event's rank's). */
-void pt2pt_recv_event(void *ctx, const struct event *ev) {
-    struct sim *s = ctx;
-    (void)ev;
-    if (!s->cpu.recv_ready.n) return;
-    struct recv_entry e;
-    heap_pop(&s->cpu.recv_ready, &e);
-    s->xf.table[e.xfer].overhead_due = 2;
-    pt2pt_finish_transfer(s, e.xfer);
-}
-
 /* Resolves the matched pair of transfer id, whose data have arrived, and
  * frees the transfer. */
 void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
     struct xfer *x = &s->xf.table[id];
     struct request *send = x->send, *recv = x->recv;
     if (s->cpu.recv_free && x->overhead_due != 2) { /* the receiver's CPU takes it in turn */
-        simtime_t ready = sim_max(recv->post_time, x->arrival);
-        x->overhead_due = 1;
-        struct recv_entry e = {ready, recv->owner, x->from, x->seq, id};
-        heap_push(&s->cpu.recv_ready, &e);
-        engine_schedule(&s->eng, ready, recv->owner, EV_RECV, 0, NULL);
+        loggp_queue_receive(s, id, sim_max(recv->post_time, x->arrival));
         return;
     }
     simtime_t ts = recv->partner_time; /* set at match: the send's post time */
@@ -437,32 +354,27 @@ struct pair_costs {
 
 /* Eager (S <= eager_limit): the data leave at the send (or at the match,
  * mpi.transfer_start: match) and arrive T(S) later. */
-static void time_eager(struct sim *s, const struct request *send, const struct request *recv,
-                       const struct pair_costs *c, struct pair_times *t) {
+static void time_eager(struct sim *s, int32_t sender, const struct pair_costs *c,
+                       struct pair_times *t) {
     bool at_match = s->plat->transfer_at_match;
     simtime_t leaves = at_match ? sim_max(c->ts, c->tr) : c->ts;
-    if (c->copies && at_match) leaves = copy_start(s, send->owner, c->cost, leaves);
+    if (c->copies && at_match) leaves = copy_start(s, sender, c->cost, leaves);
     t->recv_done = sim_max(c->tr, simtime_add(leaves, c->cost));
-    if (!c->deferred && !s->cpu.recv_free)
-        t->recv_done = loggp_recv_done(s, recv->owner, t->recv_done, send->size);
     t->send_done = c->ts; /* a standard or ready send lets go of a copy */
 }
 
 /* Rendezvous (S > eager_limit): the request-to-send, the clear-to-send
- * once both are posted, then the data; the send is done when they are
- * there. Whether the data's arrival comes later after all (a time past
- * the largest goes through the match, which says so). */
-static bool time_rendezvous(struct sim *s, const struct request *send, const struct request *recv,
-                            struct pair_costs *c, struct pair_times *t) {
+ * once both are posted, then the data, copied by the receiver's core
+ * inside a node; the send is done when they are there. A time past the
+ * largest is not deferred to a model: the match reports it. */
+static void time_rendezvous(struct sim *s, int32_t receiver, struct pair_costs *c,
+                            struct pair_times *t) {
     simtime_t matched = sim_max(c->tr, simtime_add(c->ts, t->handshake));
     simtime_t cleared = simtime_add(matched, t->handshake);
-    if (c->copies) cleared = copy_start(s, recv->owner, c->cost, cleared);
+    if (c->copies) cleared = copy_start(s, receiver, c->cost, cleared);
     t->recv_done = simtime_add(cleared, c->cost);
     if (t->recv_done == SIMTIME_NEVER && !s->cont) c->deferred = false;
-    if (!c->deferred && !s->cpu.recv_free)
-        t->recv_done = loggp_recv_done(s, recv->owner, t->recv_done, send->size);
     t->send_done = t->recv_done;
-    return c->deferred;
 }
 
 /* Synchronous: an eager message's send is done when the receiver's
@@ -500,9 +412,9 @@ static bool time_pair(struct sim *s, const struct request *send, const struct re
     t->handshake = !eager && s->plat->rendezvous_direct ? 0 : c.ctrl;
     c.cost = network_cost(s->net, from_node, to_node, send->size);
     if (eager)
-        time_eager(s, send, recv, &c, t);
+        time_eager(s, send->owner, &c, t);
     else
-        time_rendezvous(s, send, recv, &c, t);
+        time_rendezvous(s, recv->owner, &c, t);
     if (send->mode == SEND_SYNC) time_synchronous(&c, eager, t);
     if (send->mode == SEND_BUFFERED) time_buffered(&c, t);
     return c.deferred;

@@ -32,11 +32,8 @@ void pt2pt_remote_update(struct sim *s, struct request *r, uint8_t flags, simtim
                          simtime_t partner);
 /* The completion of a matched transfer whose data have arrived (at its
  * `arrival`), which frees it (sim.up.transfer_arrived); with a
- * receive overhead, once the receiver's CPU takes it (EV_RECV:
- * pt2pt_recv_event). */
+ * receive overhead, once the receiver's CPU takes it (loggp.c). */
 void pt2pt_finish_transfer(struct sim *s, uint32_t id);
-void pt2pt_recv_event(void *ctx, const struct event *ev);
-void pt2pt_init(struct sim *s);
 
 /* pt2pt.c: a posted receive withdrawn and ended as failed (now). */
 void pt2pt_fail_recv(struct sim *s, struct request *r);

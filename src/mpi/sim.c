@@ -10,6 +10,7 @@
 #include "core/units.h"
 #include "mpi/fault.h"
 #include "mpi/land.h"
+#include "mpi/loggp.h"
 #include "mpi/nics.h"
 #include "mpi/part.h"
 #include "mpi/pt2pt.h"
@@ -62,7 +63,7 @@ static void net_event(void *ctx, const struct event *ev) {
 }
 
 static void recv_event(void *ctx, const struct event *ev) {
-    pt2pt_recv_event(ctx, ev);
+    loggp_recv_event(ctx, ev);
     sched_drain(ctx);
 }
 
@@ -130,19 +131,12 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     engine_register(&s->eng, EV_LAND, land_arrives, s);
     engine_register(&s->eng, EV_RECV, recv_event, s);
     land_init(s);
-    pt2pt_init(s);
     pool_init(&s->req_pool, sizeof(struct request), 4096);
-    s->cpu.owing_rank = -1;
     if (!sched_read_forced(s, err)) {
         sim_destroy(s);
         return NULL;
     }
-    if (plat->gap > 0 || plat->gap_per_byte > 0)
-        s->cpu.nic_free = xcalloc((size_t)nranks, sizeof *s->cpu.nic_free);
-    if (plat->recv_overhead > 0 || plat->recv_overhead_per_byte > 0)
-        s->cpu.recv_free = xcalloc((size_t)nranks, sizeof *s->cpu.recv_free);
-    if (plat->send_overhead > 0)
-        s->cpu.coll_free = xcalloc((size_t)nranks, sizeof *s->cpu.coll_free);
+    loggp_init(s);
     if (net->serial_interfaces && plat->nodes > 1) {
         nics_init(s);
         engine_register(&s->eng, EV_NET, net_event, s);
@@ -184,13 +178,10 @@ void sim_destroy(struct sim *s) {
     free(s->xf.table);
     free(s->xf.stack);
     free(s->idx.slot);
-    free(s->cpu.nic_free);
     nics_destroy(s);
     part_free(s);
+    loggp_free(s);
     deadlock_free(s);
-    free(s->cpu.recv_free);
-    heap_free(&s->cpu.recv_ready);
-    free(s->cpu.coll_free);
     engine_destroy(&s->eng);
     ranktable_free(s->ranks, (size_t)s->nranks, sizeof *s->ranks);
     free(s->flt.failed_done);
@@ -328,34 +319,11 @@ bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
     }
     simtime_t begin = s->eng.now;
     if (s->cpu.recv_free) { /* LogGP: one CPU takes in messages and computes, in turn */
-        begin = sim_max(begin, s->cpu.recv_free[rank]);
-        if (!sim_compute_fits(s, begin - s->eng.now + duration))
-            return sim_compute(s, rank, SIMTIME_NEVER);
-        s->cpu.recv_free[rank] = begin + duration;
+        begin = loggp_compute_begin(s, rank, duration);
+        if (begin == SIMTIME_NEVER) return sim_compute(s, rank, SIMTIME_NEVER);
     }
     compute_span(s, rank, begin, begin + duration);
     sim_wake_at(s, rank, begin + duration);
-    return false;
-}
-
-bool sim_cpu_overhead(struct sim *s, int32_t rank) {
-    simtime_t until = s->cpu.owing_until;
-    bool owes = s->cpu.owing_rank == rank && until > s->eng.now;
-    s->cpu.owing_rank = -1;
-    if (!owes) return true;
-    struct srank *r = &s->ranks[rank];
-    r->st.p2p += until - s->eng.now;
-    if (s->obs) {
-        struct sim_period p = {.begin = s->eng.now,
-                               .end = until,
-                               .rank = rank,
-                               .state = SIM_ST_ISEND,
-                               .call = SIM_CALL_ISEND,
-                               .coll = -1};
-        s->obs->period(s->obs->ctx, &p);
-    }
-    r->state = RS_COMPUTING;
-    sim_wake_at(s, rank, until);
     return false;
 }
 

@@ -612,8 +612,11 @@ static uintptr_t dyn_ptr(uintptr_t base, uint64_t v) {
 }
 
 /* One loaded object's references to the program's copies (its GOT slots
- * and data pointers, as its relocations place them), made writable. */
-static int find_redirects(struct dl_phdr_info *info, size_t size, void *data) {
+ * and data pointers, as its relocations place them), made writable. A
+ * slot may lie in what AddressSanitizer counts as a redzone (an
+ * instrumented library's data): read and written unchecked. */
+__attribute__((no_sanitize_address)) static int find_redirects(struct dl_phdr_info *info,
+                                                               size_t size, void *data) {
     (void)size;
     (void)data;
     uintptr_t base = info->dlpi_addr;
@@ -674,7 +677,7 @@ bool images_load(int32_t n, const bool *wanted, int argc, char **argv, char *why
     return true;
 }
 
-void images_enter(int32_t rank) {
+__attribute__((no_sanitize_address)) void images_enter(int32_t rank) {
     if (im.entered == rank || (rank < im.n && !im.bias[rank])) return;
     uintptr_t bias = rank < im.n ? im.bias[rank] : im.home;
     for (size_t i = 0; i < im.nredirects; i++)
