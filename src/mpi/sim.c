@@ -8,6 +8,7 @@
 
 #include "core/ranktable.h"
 #include "core/units.h"
+#include "mpi/bsend.h"
 #include "mpi/fault.h"
 #include "mpi/land.h"
 #include "mpi/loggp.h"
@@ -155,10 +156,7 @@ void sim_destroy(struct sim *s) {
     for (int32_t i = 0; i < s->nranks; i++) {
         if (!sim_local(s, i)) continue; /* another worker's: never set up here */
         struct rank_rare *rare = s->ranks[i].rare;
-        if (rare && rare->bsend) {
-            free(rare->bsend->held);
-            free(rare->bsend);
-        }
+        if (rare) bsend_free(rare);
         free(rare);
         free(s->ranks[i].copies);
     }
