@@ -20,6 +20,7 @@
 
 #include "core/units.h"
 #include "mpi/bsend.h"
+#include "mpi/copies.h"
 #include "mpi/fault.h"
 #include "mpi/land.h"
 #include "mpi/loggp.h"
@@ -149,45 +150,6 @@ static bool through_interfaces(const struct sim *s, int32_t from_node, int32_t t
 /* Whether the data of a message between ranks on these nodes contends. */
 static bool contends(const struct sim *s, int32_t from_node, int32_t to_node) {
     return s->cont && (from_node != to_node || s->net->intra_contention);
-}
-
-/* --- copies inside a node (network.intra_copies: serial, docs/network.md):
- * one core copies one message at a time. An eager message is copied by its
- * sender's core when it is sent (into the shared buffer); a rendezvous
- * message by its receiver's once cleared (one copy straight from the
- * sender's buffer, as MPICH and Open MPI do with CMA or XPMEM). A copy of S
- * bytes holds the core for W(S) = T(S) - T(0) and its data arrive T(S)
- * after it starts. A node's ranks are all on one worker (a split run), so a
- * rank's copies are that worker's to order. --- */
-
-static bool copies_serial(const struct sim *s, int32_t from_node, int32_t to_node) {
-    return s->net->serial_copies && from_node == to_node && !contends(s, from_node, to_node);
-}
-
-/* When the copy of a message costing T(S) = cost by `copier`'s core,
- * ready at `ready`, starts: at the earliest gap between the copies it took
- * on already. */
-static simtime_t copy_start(struct sim *s, int32_t copier, simtime_t cost, simtime_t ready) {
-    if (cost == SIMTIME_NEVER || ready == SIMTIME_NEVER || cost <= s->net->intra_zero) return ready;
-    return busy_list_reserve(&s->ranks[copier].copies, s->eng.now, ready,
-                             cost - s->net->intra_zero);
-}
-
-/* An eager message inside a node, sent at its post: its sender's core
- * copies it after the copies before it; if that delays it, its data travel
- * as a transfer whose arrival is known now (matched: pair_transfer). */
-static void send_eager_copy(struct sim *s, struct request *send) {
-    int32_t node = sim_node(s, send->owner);
-    simtime_t cost = network_cost(s->net, node, node, send->size);
-    simtime_t start = copy_start(s, send->owner, cost, send->post_time);
-    if (start == send->post_time) return; /* not delayed: match() times it */
-    uint32_t id = transfer_new(s);
-    struct xfer *x = &s->xf.table[id];
-    x->eager = 1;
-    x->from = send->owner;
-    x->to = send->peer;
-    x->arrival = simtime_add(start, cost);
-    send->xfer = id;
 }
 
 /* Counts a message between nodes for the run's network statistics. */
@@ -782,7 +744,7 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
     int32_t from_node = leaves ? sim_node(s, rank) : 0, to_node = leaves ? sim_node(s, wdest) : 0;
     if (leaves && contends(s, from_node, to_node)) start_eager_transfer(s, r);
     if (leaves && through_interfaces(s, from_node, to_node)) nics_send_eager(s, r);
-    if (leaves && copies_serial(s, from_node, to_node)) send_eager_copy(s, r);
+    if (leaves && copies_serial(s, from_node, to_node)) copies_send_eager(s, r);
     if (!sim_local(s, wdest)) { /* its receiver's worker matches it */
         s->split.cross->envelope(s, r);
         if (!(r->flags & RF_SUB)) r->data = NULL;

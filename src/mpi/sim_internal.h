@@ -5,8 +5,8 @@
  * layer's state"), and the bottom layers' functions (status, requests,
  * transfers, communicators, memory bandwidth). Each concern above declares
  * its functions in its own header, which the files that call it include:
- * pt2pt.h, nics.h, loggp.h, land.h, part.h, schedule.h, wait.h, fault.h,
- * record.h, observe.h. */
+ * pt2pt.h, nics.h, loggp.h, bsend.h, copies.h, land.h, part.h, schedule.h,
+ * wait.h, fault.h, record.h, observe.h. */
 #ifndef SIMPI_SIM_INTERNAL_H
 #define SIMPI_SIM_INTERNAL_H
 
