@@ -47,6 +47,12 @@ struct tthread {
     double region;   /* CPU seconds since, inside measured regions (charged there) */
     double charged;  /* target seconds charged by simpi_compute_* since, outside regions */
     double exit_cpu; /* CPU seconds when it ended */
+    /* odd while it waits on a condition variable (pthread_cond_wait,
+     * below), one more at each start and end of a wait; and its value at
+     * the last reading of the thread's clock */
+    atomic_uint wait_seq;
+    unsigned read_seq;
+    bool read_known;
     bool dead;
     bool omp_worker; /* ran a region's function: libgomp's, idle outside regions */
     bool ready;      /* id and clock known (set by the creator once it is started) */
@@ -257,6 +263,32 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(vo
     return rc;
 }
 
+/* A listed thread's waits on condition variables, marked so that the
+ * readings of its clock can skip it while it waits (thread_cpu). */
+typedef int (*cond_wait_fn)(pthread_cond_t *, pthread_mutex_t *);
+typedef int (*cond_timedwait_fn)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+
+int pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex) {
+    static cond_wait_fn real;
+    if (!real) real = (cond_wait_fn)dlsym(RTLD_NEXT, "pthread_cond_wait");
+    struct tthread *me = self;
+    if (me) atomic_fetch_add_explicit(&me->wait_seq, 1, memory_order_release);
+    int rc = real(cond, mutex);
+    if (me) atomic_fetch_add_explicit(&me->wait_seq, 1, memory_order_release);
+    return rc;
+}
+
+int pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
+                           const struct timespec *abstime) {
+    static cond_timedwait_fn real;
+    if (!real) real = (cond_timedwait_fn)dlsym(RTLD_NEXT, "pthread_cond_timedwait");
+    struct tthread *me = self;
+    if (me) atomic_fetch_add_explicit(&me->wait_seq, 1, memory_order_release);
+    int rc = real(cond, mutex, abstime);
+    if (me) atomic_fetch_add_explicit(&me->wait_seq, 1, memory_order_release);
+    return rc;
+}
+
 /* ---- charging ---- */
 
 double threads_makespan(double *work, size_t n, int64_t cores) {
@@ -293,6 +325,18 @@ static void add_job(size_t *n, double w) {
     spans.jobs[(*n)++] = w > 0 ? w : 0;
 }
 
+/* A thread's CPU seconds now: its last reading when it has waited on a
+ * condition variable since before that reading (blocked in the kernel, its
+ * clock has not moved: OpenBLAS's idle helper threads, read at every MPI
+ * call of every rank otherwise), else its clock, a system call. */
+static double thread_cpu(struct tthread *t) {
+    unsigned seq = atomic_load_explicit(&t->wait_seq, memory_order_acquire);
+    if ((seq & 1) && t->read_known && seq == t->read_seq) return t->last;
+    t->read_seq = seq;
+    t->read_known = true;
+    return cpu_of(t->clock);
+}
+
 /* Each other thread's work since the last reading, as jobs from index *n;
  * ended threads leave the list. */
 static void collect_threads(size_t *n) {
@@ -308,7 +352,7 @@ static void collect_threads(size_t *n) {
          * clock is not read (with a pool per rank, thousands of threads) */
         double cpu = !spans.measure || !t->ready || t->omp_worker ? t->last
                      : t->dead                                    ? t->exit_cpu
-                                                                  : cpu_of(t->clock);
+                                                                  : thread_cpu(t);
         double measured = t->omp_worker ? 0 : cpu - t->last - t->region;
         double work = measured * spans.scale + t->charged;
         t->last = cpu;
