@@ -561,6 +561,7 @@ static void post_observed(struct sim *s) {
 static void gather(struct sim *s) {
     struct part *p = s->split.part;
     pt2pt_count_unmatched_sent(s); /* before the counts of other workers' senders go */
+    steps_each_unmatched(s, pt2pt_count_sent);
     if (s->drv.ending) s->drv.ending(s->drv.ctx);
     if (p->me != 0) {
         for (int32_t i = 0; i < s->nranks; i++)
@@ -578,7 +579,7 @@ static void gather(struct sim *s) {
                               .records = s->drv.records ? s->drv.records(s->drv.ctx) : 0,
                               .net = s->net_stats,
                               .net_transfer = s->net_transfer,
-                              .unmatched = pt2pt_unmatched(s),
+                              .unmatched = pt2pt_unmatched(s) + steps_unmatched(s),
                               .abandoned = s->abandoned_requests,
                               .exit_forced = s->out.exit_forced,
                               .exit_rank_status = s->out.exit_rank_status,

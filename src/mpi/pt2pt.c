@@ -391,7 +391,7 @@ static bool same_step_kind(const struct request *send, const struct request *rec
 }
 
 /* Applies the protocol timing to a matched pair (see the file comment). */
-static void match(struct sim *s, struct request *send, struct request *recv) {
+void pt2pt_match(struct sim *s, struct request *send, struct request *recv) {
     if (((send->flags & RF_SUB) || send->remote_sub) && (recv->flags & RF_SUB) &&
         !same_step_kind(send, recv) && !s->up.sub_partner_ok(s, send, recv))
         return;
@@ -620,7 +620,7 @@ static bool offer(struct sim *s, struct srank *me, struct request *prev, struct 
     if (!recv) return false;
     posted_unlink(me, pprev, recv);
     unexp_unlink(me, prev, q);
-    match(s, q, recv);
+    pt2pt_match(s, q, recv);
     return true;
 }
 
@@ -694,7 +694,7 @@ static void recv_place(struct sim *s, struct request *r) {
     }
     if (q) {
         unexp_unlink(me, before, q);
-        match(s, q, r);
+        pt2pt_match(s, q, r);
         return;
     }
     queue_append(&me->posted_head, &me->posted_tail, r);
@@ -751,13 +751,14 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
         if (pt2pt_done_at_post(s, r)) r->flags |= RF_MATCHED; /* no news will come back */
         return r;
     }
+    if (owner) return r; /* its schedule matches it (steps.c) */
     struct srank *dr = &s->ranks[wdest];
     struct request *prev = NULL, *recv = NULL;
     if (!delivering(dr)) recv = first_taker(s, dr, r, &prev); /* else when it arrives */
     bool borrowed = false;
     if (recv) {
         posted_unlink(dr, prev, recv);
-        match(s, r, recv);
+        pt2pt_match(s, r, recv);
     } else {
         /* an eager or buffered send completes at once and the caller may
          * reuse its buffer: keep a copy; a rendezvous send completes only
@@ -781,12 +782,16 @@ bool pt2pt_done_at_post(const struct sim *s, const struct request *send) {
 }
 
 void pt2pt_accept_remote(struct sim *s, struct request *r) {
+    if (r->remote_sub) { /* a collective's step: its receiver's schedule matches it */
+        s->up.step_arrived(s, r);
+        return;
+    }
     struct srank *dr = &s->ranks[r->peer];
     struct request *prev = NULL, *recv = NULL;
     if (!delivering(dr)) recv = first_taker(s, dr, r, &prev); /* else when it arrives */
     if (recv) {
         posted_unlink(dr, prev, recv);
-        match(s, r, recv);
+        pt2pt_match(s, r, recv);
         return;
     }
     unexp_insert(s, dr, r);
@@ -807,29 +812,32 @@ struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uin
                                 int32_t source, int32_t tag, int64_t size, struct sched *owner,
                                 simtime_t at, struct sim_recv_target *target) {
     struct request *r = request_new(s, rank, ctx, REQ_RECV, tag, size, at);
-    if (owner) {
+    r->src = source;
+    r->peer = source == SIM_ANY_SOURCE ? -1 : comm_world_rank(c, source);
+    if (owner) { /* its schedule matches it (steps.c) */
         r->sched = owner;
         r->flags |= RF_SUB;
         s->up.sub_mark(owner, r);
-    } else {
-        r->data = target;
+        return r;
     }
-    r->src = source;
-    r->peer = source == SIM_ANY_SOURCE ? -1 : comm_world_rank(c, source);
+    r->data = target;
     recv_place(s, r);
     return r;
 }
 
+void pt2pt_count_sent(struct sim *s, struct request *q) {
+    if (q->remote) { /* the sender's figures are another worker's */
+        s->split.cross->count_sent(s, q->owner, q->size);
+        return;
+    }
+    s->ranks[q->owner].st.msgs_sent++;
+    s->ranks[q->owner].st.bytes_sent += q->size;
+}
+
 void pt2pt_count_unmatched_sent(struct sim *s) {
     for (int32_t i = 0; i < s->nranks; i++)
-        for (struct request *q = sim_local(s, i) ? s->ranks[i].unexp_head : NULL; q; q = q->qnext) {
-            if (q->remote) { /* the sender's figures are another worker's */
-                s->split.cross->count_sent(s, q->owner, q->size);
-                continue;
-            }
-            s->ranks[q->owner].st.msgs_sent++;
-            s->ranks[q->owner].st.bytes_sent += q->size;
-        }
+        for (struct request *q = sim_local(s, i) ? s->ranks[i].unexp_head : NULL; q; q = q->qnext)
+            pt2pt_count_sent(s, q);
 }
 
 int64_t pt2pt_unmatched(const struct sim *s) {
@@ -1035,7 +1043,7 @@ struct request *sim_mrecv(struct sim *s, int32_t rank, struct request *send,
     r->data = target;
     r->src = send->src;
     r->peer = send->owner;
-    match(s, send, r);
+    pt2pt_match(s, send, r);
     request_track(s, r, -1);
     return r;
 }

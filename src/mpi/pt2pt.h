@@ -14,6 +14,8 @@ struct request *pt2pt_post_send(struct sim *s, int32_t rank, struct comm *c, int
 struct request *pt2pt_post_recv(struct sim *s, int32_t rank, struct comm *c, uint32_t ctx,
                                 int32_t source, int32_t tag, int64_t size, struct sched *owner,
                                 simtime_t at, struct sim_recv_target *target);
+/* Applies the protocol to a matched pair (the file comment's times). */
+void pt2pt_match(struct sim *s, struct request *send, struct request *recv);
 /* Frees the payloads of messages never received (at the end of a run). */
 void pt2pt_free_payloads(struct sim *s);
 /* A rank's any-source receive decides: the earliest candidate has arrived. */
@@ -41,5 +43,7 @@ int64_t pt2pt_unmatched(const struct sim *s);
 /* At the run's end: the messages sent but never received count as their
  * senders' (sent, unlike received, they were). */
 void pt2pt_count_unmatched_sent(struct sim *s);
+/* Counts send q, never received, as its sender's. */
+void pt2pt_count_sent(struct sim *s, struct request *q);
 
 #endif

@@ -21,27 +21,9 @@
 #include "mpi/part.h"
 #include "mpi/pt2pt.h"
 #include "mpi/record.h"
+#include "mpi/sched_state.h"
 #include "mpi/schedule.h"
 #include "mpi/sim_internal.h"
-
-/* 128 bytes, two cache lines (the pool's objects start on one): first what
- * a step's completion touches (sched_notify), which the interfaces' window
- * asks for ahead with the schedule's first line (nics.c, eject_prefetch). */
-struct sched {
-    simtime_t round_end; /* when the current round (so far) completes */
-    int32_t pending;
-    uint8_t posting;
-    uint8_t kind;         /* the collective (enum coll_kind) */
-    struct request *req;  /* the collective's request */
-    struct request *subs; /* this round's sends and receives */
-    const struct coll_algo *algo;
-    struct comm *comm;
-    struct coll_args args;
-    struct vcounts *vbuf; /* variable counts: the copy args.vsend / vrecv point into */
-    int32_t owner, round;
-    uint32_t tag;
-};
-_Static_assert(sizeof(struct sched) <= 128, "a schedule takes two cache lines");
 
 /* A schedule's copy of its variable counts, on a list of the sim's so that a
  * run stopped before the schedule ends still frees it. */
@@ -82,12 +64,16 @@ static void post_round(struct sim *s, struct sched *sc, const struct coll_op *op
     sc->pending = n;
     sc->posting = 1;
     for (int i = 0; i < n; i++) {
-        struct request *q =
-            ops[i].is_send
-                ? pt2pt_post_send(s, sc->owner, sc->comm, sc->args.me, ctx, ops[i].peer,
-                                  (int32_t)sc->tag, ops[i].size, SEND_STANDARD, sc, at, NULL)
-                : pt2pt_post_recv(s, sc->owner, sc->comm, ctx, ops[i].peer, (int32_t)sc->tag,
-                                  ops[i].size, sc, at, NULL);
+        struct request *q;
+        if (ops[i].is_send) {
+            q = pt2pt_post_send(s, sc->owner, sc->comm, sc->args.me, ctx, ops[i].peer,
+                                (int32_t)sc->tag, ops[i].size, SEND_STANDARD, sc, at, NULL);
+            if (sim_local(s, q->peer)) steps_send(s, q); /* else its receiver's worker does */
+        } else {
+            q = pt2pt_post_recv(s, sc->owner, sc->comm, ctx, ops[i].peer, (int32_t)sc->tag,
+                                ops[i].size, sc, at, NULL);
+            steps_recv(s, sc, q);
+        }
         q->onext = sc->subs;
         sc->subs = q;
     }
@@ -108,7 +94,8 @@ static void run_rounds(struct sim *s, struct sched *sc) {
             simtime_t end = sc->round_end;
             if (req) req->sched = NULL;
             free_counts(s, sc->vbuf);
-            pool_put(&s->colls.sched_pool, sc);
+            sc->vbuf = NULL;
+            if (steps_close(s, sc)) pool_put(&s->colls.sched_pool, sc);
             if (req) request_resolve(s, req, end, end);
             break;
         }
@@ -248,16 +235,26 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     req->src = c->size;
     if (s->colls.config.analytic)
         return analytic_start(s, req, c, myrank, kind, size, root, (*seq)++ & 0x7fffffff);
-    struct sched *sc = pool_get(&s->colls.sched_pool);
+    uint32_t tag = (*seq)++ & 0x7fffffff;
+    struct sched *sc = steps_find(s, rank, c->ctx + 1, tag); /* opened by an early send */
+    if (!sc) {
+        sc = pool_get(&s->colls.sched_pool);
+        sc->owner = rank;
+        sc->ctx = c->ctx + 1;
+        sc->tag = tag;
+        steps_open(s, sc);
+    }
     req->sched = sc;
     sc->req = req;
     sc->kind = (uint8_t)kind;
     sc->comm = c;
-    sc->owner = rank;
     sc->round_end = s->eng.now;
-    sc->tag = (*seq)++ & 0x7fffffff;
-    sc->args = (struct coll_args){
-        c->size, myrank, root, size, s->colls.config.segment, s->colls.config.window, NULL, NULL};
+    sc->args = (struct coll_args){.n = c->size,
+                                  .me = myrank,
+                                  .root = root,
+                                  .size = size,
+                                  .segment = s->colls.config.segment,
+                                  .window = s->colls.config.window};
     copy_counts(s, sc, c->size, v ? v->send : NULL, v ? v->recv : NULL);
     sc->algo = v ? coll_select_v(&s->colls.config, kind, &sc->args, how)
                  : select_algo(s, kind, c->size, size, how);
@@ -471,12 +468,12 @@ bool sched_check_partner(struct sim *s, const struct request *x, const struct re
     char ra[32] = "", rb[32] = "";
     if (rooted(ka)) snprintf(ra, sizeof ra, " (root %d)", root_a);
     if (rooted(kb)) snprintf(rb, sizeof rb, " (root %d)", root_b);
-    sim_fail(s,
+    sim_fail(s, /* at the instant both were posted: a split run matches later */
              "mismatched collectives at virtual time %.6f s on a communicator of %d ranks, "
              "collective #%u: rank %d called %s%s while rank %d called %s%s; every rank of a "
              "communicator must call the same collectives in the same order",
-             simtime_to_seconds(s->eng.now), b->comm->size, b->tag, x->owner, sim_coll_name(ka), ra,
-             b->owner, sim_coll_name(kb), rb);
+             simtime_to_seconds(sim_max(x->post_time, y->post_time)), b->comm->size, b->tag,
+             x->owner, sim_coll_name(ka), ra, b->owner, sim_coll_name(kb), rb);
     return false;
 }
 

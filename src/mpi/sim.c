@@ -124,6 +124,7 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     s->up.sub_mark = sched_mark;
     s->up.sub_partner_ok = sched_check_partner;
     s->up.transfer_arrived = pt2pt_finish_transfer;
+    s->up.step_arrived = steps_send;
     engine_init(&s->eng, nranks);
     s->eng.warm = warm_rank;
     s->eng.warm_ctx = s;
@@ -166,6 +167,7 @@ void sim_destroy(struct sim *s) {
     comm_free_all(s);
     analytic_free_all(s);
     sched_free_all_counts(s);
+    steps_free_all(s);
     io_free_all(s);
     rma_free_all(s);
     land_free_all(s);
@@ -246,7 +248,10 @@ enum sim_status sim_run(struct sim *s) {
 }
 
 enum sim_status sim_end(struct sim *s) {
-    if (!s->split.part) pt2pt_count_unmatched_sent(s);
+    if (!s->split.part) {
+        pt2pt_count_unmatched_sent(s);
+        steps_each_unmatched(s, pt2pt_count_sent);
+    }
     if (s->status == SIM_OK && s->eng.limited) {
         char tb[48], lb[48];
         if (s->eng.limited == ENGINE_WALL_LIMIT)
@@ -289,7 +294,7 @@ uint64_t sim_events(const struct sim *s) {
     return s->eng.events_run;
 }
 int64_t sim_unmatched_messages(const struct sim *s) {
-    return pt2pt_unmatched(s) + s->split.unmatched_elsewhere;
+    return pt2pt_unmatched(s) + steps_unmatched(s) + s->split.unmatched_elsewhere;
 }
 
 bool sim_compute_fits(const struct sim *s, simtime_t duration) {

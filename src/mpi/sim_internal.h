@@ -242,6 +242,9 @@ struct sim_colls {
     int64_t analytic_calls[COLL_KINDS]; /* per operation, with the analytic model */
     struct an_slot *an_slots;           /* analytic collectives waiting for members */
     struct vcounts *vcounts;            /* variable counts of running schedules (sched.c) */
+    struct sched **open;                /* schedules open, by rank, context and number */
+    size_t open_cap, open_n;            /* (steps.c) */
+    unsigned open_shift;                /* 64 - log2(open_cap) */
 };
 
 /* How the run ends (status.c): its failure report, the front end's exit
@@ -304,6 +307,9 @@ struct sim_upcalls {
     void (*sub_mark)(const struct sched *sc, struct request *step);
     bool (*sub_partner_ok)(struct sim *s, const struct request *x, const struct request *y);
     void (*transfer_arrived)(struct sim *s, uint32_t id);
+    /* a split run: another worker's step of a collective, whose receiver is
+     * here (its stand-in, part.c), meets the receiver's schedule (steps.c) */
+    void (*step_arrived)(struct sim *s, struct request *send);
 };
 
 /* Transfers under contention or through the interfaces (request.c). */

@@ -91,7 +91,7 @@ static bool execute_with(const struct coll_algo *al, int n, int root, int64_t si
     memset(chans, 0, sizeof chans);
     memset(rks, 0, sizeof rks);
     /* segments of 300 B, windows of 3 */
-    struct coll_args a = {n, 0, root, size, 300, 3, NULL, NULL};
+    struct coll_args a = {.n = n, .me = 0, .root = root, .size = size, .segment = 300, .window = 3};
     for (int i = 0; i < n; i++)
         rks[i].know = (uint64_t)1 << i;
     for (bool changed = true; changed;) {

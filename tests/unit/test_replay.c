@@ -193,6 +193,40 @@ static void test_collective_times(void) {
     CHECK_EQ_INT(o.st[0].coll, 2 * (10 * US + 80000));
 }
 
+/* A collective's steps are matched by their schedule (steps.c): a send
+ * that comes before its receiver has started the collective waits for
+ * it, each in the collective it belongs to, and collectives that do not
+ * agree are reported. plat4: T(S) = 10us + S / 100MB/s between nodes, and
+ * a node's interface injects one message after another (W(S) = S / 100MB/s). */
+static void test_collective_steps(void) {
+    /* 2 ranks, two non-blocking allreduces (recursive doubling, one
+     * exchange each), 8 B then 1000 B; rank 1 joins at 100us. Rank 0's
+     * sends leave at 0 and W(8) = 0.08us and wait at rank 1 for schedules
+     * it has not started. Rank 1 posts at 100us: its receives take them
+     * at once (both arrived, at 10.08 and 20.08us), so it ends at 100us;
+     * its sends leave at 100 and 100.08us and reach rank 0 at
+     * 100 + T(8) = 110.08us and 100.08 + T(1000) = 100.08 + 20 = 120.08us. */
+    struct outcome o = run("simpi-trace 1\nranks 2\n0 iallreduce 8 req=1\n0 iallreduce 1000 req=2\n"
+                           "0 wait 1\n0 wait 2\n1 compute 100us\n1 iallreduce 8 req=1\n"
+                           "1 iallreduce 1000 req=2\n1 wait 1\n1 wait 2\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.finish[1], 100 * US);
+    CHECK_EQ_INT(o.finish[0], 120 * US + 80000);
+    CHECK_EQ_INT(o.st[0].msgs_recv, 2);
+    CHECK_EQ_INT(o.st[1].bytes_recv, 1008);
+    /* an allreduce against a bcast: rank 0's step meets rank 1's receive
+     * of another operation, posted at 3us */
+    o = run("simpi-trace 1\nranks 2\n0 allreduce 8\n1 compute 3us\n1 bcast 8\n");
+    CHECK_EQ_INT(o.status, SIM_APP_ERROR);
+    CHECK_CONTAINS(o.report, "mismatched collectives at virtual time 0.000003 s");
+    CHECK_CONTAINS(o.report, "rank 0 called allreduce while rank 1 called bcast (root 0)");
+    /* a step never received (rank 1 skips the bcast): counted as sent */
+    o = run("simpi-trace 1\nranks 2\n0 bcast 8\n1 compute 1us\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.st[0].msgs_sent, 1);
+    CHECK_EQ_INT(o.st[1].msgs_recv, 0);
+}
+
 /* A non-blocking collective follows MPICH's non-blocking rule: an
  * iallreduce of 1000 B (<= 2048) runs recursive doubling, 2 rounds of
  * T(1000) = 20us (the blocking allreduce would run Rabenseifner) */
@@ -1411,6 +1445,7 @@ TEST_LIST(replay_tests) = {
     {"replay.deadlock", test_deadlock},
     {"replay.collective_deadlock", test_collective_deadlock},
     {"replay.collective_times", test_collective_times},
+    {"replay.collective_steps", test_collective_steps},
     {"replay.compute_scaling", test_compute_scaling},
     {"replay.memory_shared", test_memory_shared},
     {"replay.memory_joining", test_memory_joining},

@@ -20,9 +20,9 @@ struct coll_op {
 
 struct coll_args {
     int32_t n, me, root;
+    int32_t window;  /* windowed algorithms: messages in flight per direction (> 0) */
     int64_t size;    /* per-rank block in bytes */
     int64_t segment; /* pipelined algorithms: bytes per segment (> 0) */
-    int32_t window;  /* windowed algorithms: messages in flight per direction (> 0) */
     /* variable-count collectives (NULL otherwise), bytes per communicator
      * rank: vsend[j] this rank sends to j (scatterv root, alltoallv),
      * vrecv[j] it receives from j, or j's block (gatherv root, allgatherv,
