@@ -5,6 +5,7 @@
  * times, the user's intervals, and each rank's end. Nothing here runs
  * unless an observer is set (sim_set_observer). */
 #include "mpi/observe.h"
+#include "core/ranktable.h"
 #include "mpi/part.h"
 #include "mpi/record.h"
 #include "mpi/sim_internal.h"
@@ -53,6 +54,14 @@ const char *sim_state_name(enum sim_state st) {
 
 void sim_set_observer(struct sim *s, const struct sim_observer *o) {
     s->obs = o;
+    if (o && !s->overlap_mark)
+        s->overlap_mark = ranktable_alloc((size_t)s->nranks, sizeof *s->overlap_mark);
+}
+
+void observe_free(struct sim *s) {
+    if (s->overlap_mark)
+        ranktable_free(s->overlap_mark, (size_t)s->nranks, sizeof *s->overlap_mark);
+    s->overlap_mark = NULL;
 }
 
 void sim_interval(struct sim *s, int32_t rank, const char *name) {
@@ -64,13 +73,13 @@ void sim_interval(struct sim *s, int32_t rank, const char *name) {
  * request completed now: the rank's computation between q's post and its
  * completion, counted once per rank (the union of such windows, measured on
  * the rank's computation total). */
-static simtime_t overlap_credit(struct srank *me, const struct request *q) {
+static simtime_t overlap_credit(struct sim *s, int32_t rank, const struct request *q) {
     simtime_t lasted = q->done_time > q->post_time ? q->done_time - q->post_time : 0;
-    simtime_t hi = q->cpu_mark + lasted;
-    if (hi > me->st.compute) hi = me->st.compute;
-    simtime_t lo = q->cpu_mark > me->overlap_mark ? q->cpu_mark : me->overlap_mark;
+    simtime_t hi = q->cpu_mark + lasted, *mark = &s->overlap_mark[rank];
+    if (hi > s->ranks[rank].st.compute) hi = s->ranks[rank].st.compute;
+    simtime_t lo = q->cpu_mark > *mark ? q->cpu_mark : *mark;
     if (hi <= lo) return 0;
-    me->overlap_mark = hi;
+    *mark = hi;
     return hi - lo;
 }
 
@@ -118,7 +127,7 @@ static void census(struct sim *s, int32_t rank, const struct request *chosen, st
         if (q->kind == REQ_SEND || q->kind == REQ_RECV)
             o->instant(o->ctx, rank, q->post_time,
                        q->kind == REQ_SEND ? SIM_CALL_ISEND : SIM_CALL_IRECV);
-        p->overlap += overlap_credit(me, q);
+        p->overlap += overlap_credit(s, rank, q);
     }
 }
 
@@ -151,7 +160,6 @@ void observe_wait(struct sim *s, int32_t rank, const struct request *chosen, sim
 }
 
 void observe_test(struct sim *s, int32_t rank, const struct request *q) {
-    struct srank *me = &s->ranks[rank];
     const struct sim_observer *o = s->obs;
     struct sim_period p = {.begin = s->eng.now,
                            .end = s->eng.now,
@@ -162,7 +170,7 @@ void observe_test(struct sim *s, int32_t rank, const struct request *q) {
     if (q->kind == REQ_SEND || q->kind == REQ_RECV)
         o->instant(o->ctx, rank, q->post_time,
                    q->kind == REQ_SEND ? SIM_CALL_ISEND : SIM_CALL_IRECV);
-    p.overlap = overlap_credit(me, q);
+    p.overlap = overlap_credit(s, rank, q);
     o->period(o->ctx, &p);
 }
 

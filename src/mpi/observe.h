@@ -5,7 +5,9 @@
 
 #include "mpi/sim_internal.h"
 
-/* observe.c: what the observer is told */
+/* observe.c: what the observer is told; observe_free frees its table of
+ * ranks (sim_destroy) */
+void observe_free(struct sim *s);
 /* A wait completes now (before its requests are released); chosen: the
  * request a waitany completes. */
 void observe_wait(struct sim *s, int32_t rank, const struct request *chosen, simtime_t sync_loss);

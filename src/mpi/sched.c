@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The schedule executor: runs a collective algorithm's rounds for one rank,
  * posting each round's sends and receives through the same point-to-point
- * layer as user messages (collective context, tag = collective sequence
- * number), and starting the next round when all of them have completed.
+ * protocols as user messages (collective context, tag = collective sequence
+ * number; matched apart from them, steps.c), and starting the next round
+ * when all of them have completed.
  *
  * A round is posted at the virtual time the previous round ended, which may
  * lie ahead of the engine's clock: once a round's completion time is known,
@@ -21,9 +22,27 @@
 #include "mpi/part.h"
 #include "mpi/pt2pt.h"
 #include "mpi/record.h"
-#include "mpi/sched_state.h"
 #include "mpi/schedule.h"
 #include "mpi/sim_internal.h"
+
+/* 128 bytes, two cache lines (the pool's objects start on one): first what
+ * a step's completion touches (sched_notify), which the interfaces' window
+ * asks for ahead with the schedule's first line (nics.c, eject_prefetch). */
+struct sched {
+    simtime_t round_end; /* when the current round (so far) completes */
+    int32_t pending;
+    uint8_t posting;
+    uint8_t kind;         /* the collective (enum coll_kind) */
+    struct request *req;  /* the collective's request */
+    struct request *subs; /* this round's sends and receives */
+    const struct coll_algo *algo;
+    struct comm *comm;
+    struct coll_args args;
+    struct vcounts *vbuf; /* variable counts: the copy args.vsend / vrecv point into */
+    int32_t owner, round;
+    uint32_t tag;
+};
+_Static_assert(sizeof(struct sched) <= 128, "a schedule takes two cache lines");
 
 /* A schedule's copy of its variable counts, on a list of the sim's so that a
  * run stopped before the schedule ends still frees it. */
@@ -72,7 +91,7 @@ static void post_round(struct sim *s, struct sched *sc, const struct coll_op *op
         } else {
             q = pt2pt_post_recv(s, sc->owner, sc->comm, ctx, ops[i].peer, (int32_t)sc->tag,
                                 ops[i].size, sc, at, NULL);
-            steps_recv(s, sc, q);
+            steps_recv(s, q);
         }
         q->onext = sc->subs;
         sc->subs = q;
@@ -94,8 +113,7 @@ static void run_rounds(struct sim *s, struct sched *sc) {
             simtime_t end = sc->round_end;
             if (req) req->sched = NULL;
             free_counts(s, sc->vbuf);
-            sc->vbuf = NULL;
-            if (steps_close(s, sc)) pool_put(&s->colls.sched_pool, sc);
+            pool_put(&s->colls.sched_pool, sc);
             if (req) request_resolve(s, req, end, end);
             break;
         }
@@ -235,20 +253,14 @@ struct request *sched_start(struct sim *s, int32_t rank, struct comm *c, int32_t
     req->src = c->size;
     if (s->colls.config.analytic)
         return analytic_start(s, req, c, myrank, kind, size, root, (*seq)++ & 0x7fffffff);
-    uint32_t tag = (*seq)++ & 0x7fffffff;
-    struct sched *sc = steps_find(s, rank, c->ctx + 1, tag); /* opened by an early send */
-    if (!sc) {
-        sc = pool_get(&s->colls.sched_pool);
-        sc->owner = rank;
-        sc->ctx = c->ctx + 1;
-        sc->tag = tag;
-        steps_open(s, sc);
-    }
+    struct sched *sc = pool_get(&s->colls.sched_pool);
     req->sched = sc;
     sc->req = req;
     sc->kind = (uint8_t)kind;
     sc->comm = c;
+    sc->owner = rank;
     sc->round_end = s->eng.now;
+    sc->tag = (*seq)++ & 0x7fffffff;
     sc->args = (struct coll_args){.n = c->size,
                                   .me = myrank,
                                   .root = root,

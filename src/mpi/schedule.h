@@ -32,19 +32,12 @@ void sched_mark(const struct sched *sc, struct request *step);
  * operation (and root); if not, stops the run with a mismatch report. */
 bool sched_check_partner(struct sim *s, const struct request *send, const struct request *recv);
 
-/* steps.c: a collective's steps matched by their schedule. A step's send
- * (posted, local receiver) meets its receiver's schedule; a step's receive
- * meets the sends that came first. */
+/* steps.c: a collective's steps matched apart from users' messages. A
+ * step's send (posted, its receiver here) meets its receiver's waiting
+ * steps; a step's receive meets the sends that came first. */
 void steps_send(struct sim *s, struct request *send);
-void steps_recv(struct sim *s, struct sched *sc, struct request *recv);
-/* The schedule of rank's collective number seq in context ctx, or NULL. */
-struct sched *steps_find(struct sim *s, int32_t rank, uint32_t ctx, uint32_t seq);
-void steps_open(struct sim *s, struct sched *sc);
-/* Takes an ended schedule out of the table; false if sends no receive
- * took wait in it (then it stays, for the counts at the end). */
-bool steps_close(struct sim *s, struct sched *sc);
-void steps_free_all(struct sim *s);
-/* fn on every step's send no receive took. */
+void steps_recv(struct sim *s, struct request *recv);
+/* fn on every step's send no receive took (at the end of a run). */
 void steps_each_unmatched(struct sim *s, void (*fn)(struct sim *s, struct request *send));
 int64_t steps_unmatched(const struct sim *s);
 

@@ -13,6 +13,7 @@
 #include "mpi/land.h"
 #include "mpi/loggp.h"
 #include "mpi/nics.h"
+#include "mpi/observe.h"
 #include "mpi/part.h"
 #include "mpi/pt2pt.h"
 #include "mpi/record.h"
@@ -167,7 +168,6 @@ void sim_destroy(struct sim *s) {
     comm_free_all(s);
     analytic_free_all(s);
     sched_free_all_counts(s);
-    steps_free_all(s);
     io_free_all(s);
     rma_free_all(s);
     land_free_all(s);
@@ -184,6 +184,7 @@ void sim_destroy(struct sim *s) {
     deadlock_free(s);
     engine_destroy(&s->eng);
     ranktable_free(s->ranks, (size_t)s->nranks, sizeof *s->ranks);
+    observe_free(s);
     free(s->flt.failed_done);
     free(s->flt.log);
     free(s->out.report);

@@ -156,14 +156,15 @@ struct rank_rare {
 struct srank {
     struct request *posted_head, *posted_tail;
     struct request *unexp_head, *unexp_tail;
-    struct rank_rare *rare;      /* NULL until needed */
-    struct rank_stats st;        /* its received counts first */
-    struct request *outstanding; /* user-visible requests not yet released */
-    struct busy_list *copies;    /* its core's copies inside its node (pt2pt.c), once it has one */
+    struct request *coll_waiting; /* its collectives' steps waiting for a partner: the last
+                                     of a ring by qnext (steps.c) */
+    struct rank_rare *rare;       /* NULL until needed */
+    struct rank_stats st;         /* its received counts first */
+    struct request *outstanding;  /* user-visible requests not yet released */
+    struct busy_list *copies;     /* its core's copies inside its node (pt2pt.c), once it has one */
     simtime_t wait_start, wake_at;
-    simtime_t overlap_mark; /* computation total up to which overlap was credited */
-    simtime_t wait_last;    /* a wait for all: the latest done time of its resolved requests */
-    uint32_t wait_left;     /* and how many are not resolved (wait.c) */
+    simtime_t wait_last; /* a wait for all: the latest done time of its resolved requests */
+    uint32_t wait_left;  /* and how many are not resolved (wait.c) */
     uint32_t wake_gen;
     uint32_t nwaited;      /* requests in the current wait (RF_WAITED) */
     uint32_t noutstanding; /* requests in the outstanding list */
@@ -242,9 +243,6 @@ struct sim_colls {
     int64_t analytic_calls[COLL_KINDS]; /* per operation, with the analytic model */
     struct an_slot *an_slots;           /* analytic collectives waiting for members */
     struct vcounts *vcounts;            /* variable counts of running schedules (sched.c) */
-    struct sched **open;                /* schedules open, by rank, context and number */
-    size_t open_cap, open_n;            /* (steps.c) */
-    unsigned open_shift;                /* 64 - log2(open_cap) */
 };
 
 /* How the run ends (status.c): its failure report, the front end's exit
@@ -368,6 +366,8 @@ struct sim {
     simtime_t net_transfer;         /* summed send-to-receipt times of messages between nodes */
     struct rma_sync *rma_syncs;     /* one-sided synchronisation per window (rma.c) */
     const struct sim_observer *obs; /* NULL unless the run is analysed */
+    simtime_t *overlap_mark;        /* with obs, per rank: the computation total up to which
+                                       overlap was credited (observe.c) */
     struct recorder *rec;           /* NULL unless the run is recorded (record.c) */
     struct sim_jobs jobs;
     struct sim_comms comms;
