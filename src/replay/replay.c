@@ -394,18 +394,18 @@ static void resume(void *ctx, int32_t rank) {
     }
     struct replay_job *job = job_of(rp, rank);
     for (;;) {
-        struct trace_rec *r = trace_next(job->trace, rank - job->first, rp->err);
-        if (!r) {
-            if (rp->err->set)
+        struct trace_rec r;
+        int got = trace_read(job->trace, rank - job->first, &r, rp->err);
+        if (got != 1) {
+            if (got < 0)
                 sim_fail_reading(rp->sim, rp->err->msg);
             else
                 sim_finish(rp->sim, rank);
             return;
         }
-        r->rank = rank; /* the simulation's rank while it runs */
-        bool go_on = execute(rp, r);
-        r->rank = rank - job->first;
-        trace_release(job->trace, r);
+        r.rank = rank; /* the simulation's rank while it runs */
+        bool go_on = execute(rp, &r);
+        if (r.ids || r.counts) trace_rec_clear(&r);
         if (!go_on) return;
     }
 }

@@ -1342,6 +1342,19 @@ void trace_keep_ranks(struct trace_reader *t, bool (*keep)(void *ctx, int32_t ra
     t->keep_ctx = ctx;
 }
 
+int trace_read(struct trace_reader *t, int32_t rank, struct trace_rec *r, struct sim_error *err) {
+    if (t->bin) {
+        int got = tbin_next(t->bin, rank, r, err);
+        t->records += got == 1;
+        return got == 1 ? 1 : err->set ? -1 : 0;
+    }
+    struct trace_rec *q = trace_next(t, rank, err);
+    if (!q) return err->set ? -1 : 0;
+    *r = *q; /* its lists go with it */
+    pool_put(&t->recs, q);
+    return 1;
+}
+
 void trace_release(struct trace_reader *t, struct trace_rec *r) {
     trace_rec_clear(r);
     pool_put(&t->recs, r);

@@ -74,6 +74,11 @@ int32_t trace_ranks(const struct trace_reader *t);
  * (then err is set). Give the record back with trace_release. */
 struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err);
 void trace_release(struct trace_reader *t, struct trace_rec *r);
+/* The next record of `rank` written into r, the caller's (the replay's
+ * path: a binary trace decodes straight into it, no record is taken from
+ * the pool or given back); 1, or 0 at the end of the rank's trace, -1 on
+ * error (err set). Free its lists with trace_rec_clear. */
+int trace_read(struct trace_reader *t, int32_t rank, struct trace_rec *r, struct sim_error *err);
 /* Asks for the memory rank's next records are read from (a replay's
  * engine knows which rank comes next): stage 0 the rank's cursor, stage 1
  * the bytes it points to. Binary and mapped text traces; others ignore it. */
