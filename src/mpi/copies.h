@@ -7,7 +7,7 @@
  * bytes holds the core for W(S) = T(S) - T(0) and its data arrive T(S)
  * after it starts. A node's ranks are all on one worker (a split run), so a
  * rank's copies are that worker's to order: each rank's own busy list
- * (struct srank's copies). Inline: the protocols ask at every message. */
+ * (sim.copies, a table of ranks). Inline: the protocols ask at every message. */
 #ifndef SIMPI_MPI_COPIES_H
 #define SIMPI_MPI_COPIES_H
 
@@ -24,8 +24,7 @@ static inline bool copies_serial(const struct sim *s, int32_t from_node, int32_t
  * on already. */
 static inline simtime_t copy_start(struct sim *s, int32_t copier, simtime_t cost, simtime_t ready) {
     if (cost == SIMTIME_NEVER || ready == SIMTIME_NEVER || cost <= s->net->intra_zero) return ready;
-    return busy_list_reserve(&s->ranks[copier].copies, s->eng.now, ready,
-                             cost - s->net->intra_zero);
+    return busy_list_reserve(&s->copies[copier], s->eng.now, ready, cost - s->net->intra_zero);
 }
 
 /* An eager message inside a node, sent at its post: its sender's core

@@ -113,6 +113,7 @@ struct sim *sim_create(struct platform *plat, const struct network *net, int32_t
     s->out.exit_forced = -1;
     s->nranks = nranks;
     s->ranks = ranktable_alloc((size_t)nranks, sizeof *s->ranks);
+    if (net->serial_copies) s->copies = ranktable_alloc((size_t)nranks, sizeof *s->copies);
     s->node_blocks = plat->placement == PLACE_BLOCK && plat->ranks_per_node >= 1 &&
                      plat->ranks_per_node <= INT32_MAX;
     if (s->node_blocks) s->ranks_per_node = divisor_make((uint32_t)plat->ranks_per_node);
@@ -160,8 +161,9 @@ void sim_destroy(struct sim *s) {
         struct rank_rare *rare = s->ranks[i].rare;
         if (rare) bsend_free(rare);
         free(rare);
-        free(s->ranks[i].copies);
+        if (s->copies) free(s->copies[i]);
     }
+    if (s->copies) ranktable_free(s->copies, (size_t)s->nranks, sizeof *s->copies);
     conf_free(s->colls.config.selection);
     membw_free(s);
     pt2pt_free_payloads(s);

@@ -156,12 +156,12 @@ struct rank_rare {
 struct srank {
     struct request *posted_head, *posted_tail;
     struct request *unexp_head, *unexp_tail;
-    struct request *coll_waiting; /* its collectives' steps waiting for a partner: the last
-                                     of a ring by qnext (steps.c) */
-    struct rank_rare *rare;       /* NULL until needed */
-    struct rank_stats st;         /* its received counts first */
-    struct request *outstanding;  /* user-visible requests not yet released */
-    struct busy_list *copies;     /* its core's copies inside its node (pt2pt.c), once it has one */
+    struct request *coll_recvs;  /* its collectives' receives no send took yet, and */
+    struct request *coll_sends;  /* the sends to it that came first: each the last of a ring
+                                    by qnext, in the order they came (steps.c) */
+    struct rank_rare *rare;      /* NULL until needed */
+    struct rank_stats st;        /* its received counts first */
+    struct request *outstanding; /* user-visible requests not yet released */
     simtime_t wait_start, wake_at;
     simtime_t wait_last; /* a wait for all: the latest done time of its resolved requests */
     uint32_t wait_left;  /* and how many are not resolved (wait.c) */
@@ -362,6 +362,8 @@ struct sim {
     int64_t abandoned_requests;     /* still outstanding when their rank finished */
     int32_t finished;               /* ranks that finished */
     struct contention *cont;        /* NULL: transfers do not contend */
+    struct busy_list **copies;      /* per rank, its core's copies inside its node, once it has
+                                       one (copies.h); NULL unless copies are serial */
     struct sim_net_stats net_stats; /* but transfer_seconds: */
     simtime_t net_transfer;         /* summed send-to-receipt times of messages between nodes */
     struct rma_sync *rma_syncs;     /* one-sided synchronisation per window (rma.c) */
