@@ -43,6 +43,14 @@ static void note_fault(struct sim *s, const struct fault_event *e) {
     s->flt.nlog++;
 }
 
+/* A message sent to a crashed rank, not received: the first four named. */
+static void describe_unreceived(struct sim *s, const struct request *q, int64_t *n) {
+    if ((*n)++ < 4)
+        sim_report_append(s, "%s%lld bytes from rank %d tag %d",
+                          *n == 1 ? "; sent to it, not yet received: " : ", ", (long long)q->size,
+                          q->owner, q->tag);
+}
+
 /* What a crashed rank was doing, for the report. */
 static void describe_victim(struct sim *s, int32_t rank) {
     struct srank *r = &s->ranks[rank];
@@ -64,10 +72,10 @@ static void describe_victim(struct sim *s, int32_t rank) {
     if (r->state != RS_WAITING) wait_describe_outstanding(s, rank, 4);
     int64_t unexp = 0;
     for (const struct request *q = r->unexp_head; q; q = q->qnext)
-        if (unexp++ < 4)
-            sim_report_append(s, "%s%lld bytes from rank %d tag %d",
-                              unexp == 1 ? "; sent to it, not yet received: " : ", ",
-                              (long long)q->size, q->owner, q->tag);
+        describe_unreceived(s, q, &unexp);
+    const struct request *last = r->coll_sends; /* its collectives' (steps.c) */
+    for (const struct request *q = last ? last->qnext : NULL; q; q = q == last ? NULL : q->qnext)
+        describe_unreceived(s, q, &unexp);
     sim_report_append(s, "%s (%u request%s outstanding, %lld message%s sent to it not received)\n",
                       unexp > 4 ? ", ..." : "", r->noutstanding, r->noutstanding == 1 ? "" : "s",
                       (long long)unexp, unexp == 1 ? "" : "s");

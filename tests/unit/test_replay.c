@@ -225,6 +225,15 @@ static void test_collective_steps(void) {
     CHECK_EQ_INT(o.status, SIM_OK);
     CHECK_EQ_INT(o.st[0].msgs_sent, 1);
     CHECK_EQ_INT(o.st[1].msgs_recv, 0);
+    /* rank 1's node crashes while it computes: the report names the step
+     * waiting for it */
+    static const char *crash = "nodes: 4\ncores_per_node: 1\n"
+                               "inter: {model: affine, latency: 10us, bandwidth: 100MB/s}\n"
+                               "faults: [{at: 1ms, node: 1, kind: crash}]\n";
+    o = run_with(crash, NULL, 0,
+                 "simpi-trace 1\nranks 2\n0 allreduce 8\n1 compute 2ms\n1 allreduce 8\n");
+    CHECK_CONTAINS(o.report, "rank 1: computing (or in an MPI call's CPU time) until 2.000000 ms; "
+                             "sent to it, not yet received: 8 bytes from rank 0 tag 0");
 }
 
 /* A non-blocking collective follows MPICH's non-blocking rule: an
