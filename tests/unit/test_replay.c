@@ -214,6 +214,16 @@ static void test_collective_steps(void) {
     CHECK_EQ_INT(o.finish[0], 120 * US + 80000);
     CHECK_EQ_INT(o.st[0].msgs_recv, 2);
     CHECK_EQ_INT(o.st[1].bytes_recv, 1008);
+    /* rank 0 has a receive from any source waiting through an allreduce:
+     * the allreduce's steps are not its to take. Both steps arrive at
+     * T(8) = 10.08us; rank 1 then computes 100us and sends 8 B, which
+     * reaches rank 0 at 110.08 + 10.08 = 120.16us */
+    o = run("simpi-trace 1\nranks 2\n0 irecv any 8 req=1\n0 allreduce 8\n0 wait 1\n"
+            "1 allreduce 8\n1 compute 100us\n1 send 0 8\n");
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.st[1].coll, 10 * US + 80000);
+    CHECK_EQ_INT(o.finish[1], 110 * US + 80000);
+    CHECK_EQ_INT(o.finish[0], 120 * US + 160000);
     /* an allreduce against a bcast: rank 0's step meets rank 1's receive
      * of another operation, posted at 3us */
     o = run("simpi-trace 1\nranks 2\n0 allreduce 8\n1 compute 3us\n1 bcast 8\n");
