@@ -134,6 +134,9 @@ char *cli_seeds_set(const char *count);
 /* --with-ft MODE as the override "fault_tolerance=ulfm" (or abort for
  * none); NULL, having said why, for another mode. */
 char *cli_with_ft_set(const char *mode);
+/* --ideal WHAT (network, cpu, network+cpu or none; a list sweeps them) as
+ * the override "ideal=WHAT"; NULL, having said why, for anything else. */
+char *cli_ideal_set(const char *what);
 /* Loads the platform of o and builds its network; on bad input prints the
  * error and returns NULL (the command exits with EXIT_INPUT_ERROR). */
 struct platform;

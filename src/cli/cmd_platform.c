@@ -44,6 +44,29 @@ char *cli_with_ft_set(const char *mode) {
     return NULL;
 }
 
+char *cli_ideal_set(const char *what) {
+    static const char *const forms[] = {"none", "network", "cpu", "network+cpu", "cpu+network"};
+    for (const char *v = what;; v++) {
+        size_t len = strcspn(v, ","), i = 0;
+        while (i < sizeof forms / sizeof forms[0] &&
+               (strlen(forms[i]) != len || strncmp(v, forms[i], len)))
+            i++;
+        if (i == sizeof forms / sizeof forms[0] || !*what) {
+            fprintf(stderr,
+                    "simpi: --ideal: found '%s', expected network (messages cost nothing), "
+                    "cpu (computation costs nothing), network+cpu or none; a list sweeps "
+                    "them (--ideal none,network)\n",
+                    what);
+            return NULL;
+        }
+        v += len;
+        if (!*v) break;
+    }
+    char *set = xmalloc(strlen(what) + 7);
+    sprintf(set, "ideal=%s", what);
+    return set;
+}
+
 char *cli_seeds_set(const char *count) {
     char *end;
     long n = strtol(count, &end, 10);
@@ -61,10 +84,12 @@ char *cli_seeds_set(const char *count) {
 
 int cli_platform_option(struct platform_opts *o, int argc, char **argv, int *i) {
     const char *a = argv[*i];
-    if ((!strcmp(a, "--fault") || !strcmp(a, "--seeds") || !strcmp(a, "--with-ft")) &&
+    if ((!strcmp(a, "--fault") || !strcmp(a, "--seeds") || !strcmp(a, "--with-ft") ||
+         !strcmp(a, "--ideal")) &&
         *i + 1 < argc) {
         char *set = a[2] == 'f'   ? cli_fault_set(argv[++*i])
                     : a[2] == 'w' ? cli_with_ft_set(argv[++*i])
+                    : a[2] == 'i' ? cli_ideal_set(argv[++*i])
                                   : cli_seeds_set(argv[++*i]);
         if (!set) return -1;
         add_set(o, set);

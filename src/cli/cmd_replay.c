@@ -166,7 +166,8 @@ static int report(const struct replay_opts *o, const char *what, struct replay_r
                             res->analysis,
                             NULL,
                             jobs,
-                            njobs};
+                            njobs,
+                            platform_ideal(p)};
     if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
     if (res->status != SIM_OK && jobs) say_job_ranks(jobs, njobs);
     struct sim_error aerr = {0};

@@ -601,6 +601,7 @@ static int parse_and_run(int argc, char **argv) {
         } else if ((v = value_of("--set", argc, argv, &i)) ||
                    ((v = value_of("--fault", argc, argv, &i)) && (v = cli_fault_set(v))) ||
                    ((v = value_of("--with-ft", argc, argv, &i)) && (v = cli_with_ft_set(v))) ||
+                   ((v = value_of("--ideal", argc, argv, &i)) && (v = cli_ideal_set(v))) ||
                    ((v = value_of("--seeds", argc, argv, &i)) && (v = cli_seeds_set(v)))) {
             set_list = xrealloc_or_die(set_list, sizeof *set_list * (size_t)(nsets + 1));
             set_list[nsets++] = v;

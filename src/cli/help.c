@@ -36,6 +36,10 @@ static const struct {
      "                         it fail on their own communicator (docs/faults.md)\n"
      "  --seeds N              sweep fault_seed over 1..N: one run per draw, and the\n"
      "                         distribution of the times the job ended (mean, quantiles)\n"
+     "  --ideal WHAT           what-ifs: network (messages cost nothing: no latency, no\n"
+     "                         time on the wire, no contention, no MPI overheads), cpu\n"
+     "                         (computation costs nothing) or network+cpu; a list\n"
+     "                         sweeps them (--ideal none,network); platform key ideal\n"
 
      "  --json FILE            write the results as JSON (- for stdout), atomically\n"
      "  --report FILE.html     a self-contained HTML report: intervals, per-rank bars,\n"
@@ -125,6 +129,10 @@ static const struct {
      "                         distribution of the times the job ended (mean, quantiles);\n"
      "                         of jobs placed at random, each draw places them anew\n"
      "                         and each job's slowdown gets its distribution\n"
+     "  --ideal WHAT           what-ifs: network (messages cost nothing: no latency, no\n"
+     "                         time on the wire, no contention, no MPI overheads), cpu\n"
+     "                         (computation costs nothing) or network+cpu; a list\n"
+     "                         sweeps them (--ideal none,network); platform key ideal\n"
 
      "  --json FILE            write the results as JSON (- for stdout), atomically\n"
      "  --report FILE.html     a self-contained HTML report: intervals, per-rank bars,\n"

@@ -318,6 +318,7 @@ bool sim_compute(struct sim *s, int32_t rank, simtime_t duration) {
         return false;
     }
     if (s->rec) record_compute(s, rank, duration); /* as computed alone */
+    if (s->plat->ideal_cpu) return true;           /* platform ideal: cpu, computation free */
     r->state = RS_COMPUTING;
     if (s->mem) {
         membw_start(s, rank, duration);

@@ -102,6 +102,30 @@ static void clear_paths(const struct network *n) {
         n->paths[i].src = -1;
 }
 
+/* platform ideal: network: every message free. The topology, if any, has
+ * fixed the node count; routes are then flat, with no contention, serial
+ * interface or copy, and models that cost nothing. */
+static void make_ideal(struct network *n) {
+    int64_t nodes = n->topo.nodes; /* 0: as many as the ranks need (flat) */
+    topology_destroy(&n->topo);
+    free(n->paths);
+    free(n->route);
+    free(n->classes);
+    n->paths = NULL;
+    n->route = NULL;
+    n->classes = NULL;
+    struct sim_error ignored = {0};
+    (void)topology_init(&n->topo, NULL, nodes, &ignored); /* flat: cannot fail */
+    p2p_model_destroy(&n->intra);
+    p2p_model_destroy(&n->inter);
+    p2p_model_init_free(&n->intra);
+    p2p_model_init_free(&n->inter);
+    n->overhead = 0;
+    n->contention = CONTENTION_NONE;
+    n->intra_contention = n->serial_copies = n->serial_interfaces = false;
+    n->buses = n->links_per_node = 0;
+}
+
 bool network_init(struct network *n, struct platform *plat, struct sim_error *err) {
     memset(n, 0, sizeof *n);
     const struct conf_node *root = plat->conf;
@@ -123,6 +147,7 @@ bool network_init(struct network *n, struct platform *plat, struct sim_error *er
         n->route = xmalloc(sizeof *n->route * (TOPO_MAX_HOPS + 3));
         n->classes = xmalloc(sizeof *n->classes * (TOPO_MAX_HOPS + 3));
     }
+    if (plat->ideal_network) make_ideal(n);
     n->intra_zero = p2p_model_cost(&n->intra, 0);
     n->inter_zero = p2p_model_cost(&n->inter, 0);
     n->faults = xcalloc(1, sizeof *n->faults);

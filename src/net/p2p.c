@@ -3,6 +3,7 @@
  * registry. */
 #include "net/p2p.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +231,15 @@ bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char
     conf_name_expected(name, names, why, sizeof why);
     return err_at(err, mn ? mn->file : map->file, mn ? mn->line : map->line, "'%s.model': %s", path,
                   why);
+}
+
+void p2p_model_init_free(struct p2p_model *m) {
+    memset(m, 0, sizeof *m);
+    m->ops = &models[0]; /* affine: no latency, a bandwidth no size reaches */
+    m->nseg = 1;
+    m->seg = xcalloc(1, sizeof *m->seg);
+    m->seg[0] = (struct p2p_segment){INT64_MAX, 0, INFINITY};
+    memo_init(m);
 }
 
 void p2p_model_destroy(struct p2p_model *m) {

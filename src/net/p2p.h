@@ -51,6 +51,9 @@ struct p2p_model {
 /* Builds the model named by map's `model:` key (default affine) from map. */
 bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char *path,
                     struct sim_error *err);
+/* A model in which every message costs nothing: no latency, no time on
+ * the wire (an ideal network, platform key ideal). */
+void p2p_model_init_free(struct p2p_model *m);
 void p2p_model_destroy(struct p2p_model *m);
 simtime_t p2p_model_cost(const struct p2p_model *m, int64_t size);
 /* The time a message of `size` bytes occupies a network interface: the

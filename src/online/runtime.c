@@ -1169,7 +1169,8 @@ static int finish(struct runtime *rt, enum sim_status st) {
                             rt->analysis,
                             &host,
                             NULL,
-                            0};
+                            0,
+                            platform_ideal(rt->plat)};
     fflush(NULL); /* every rank's buffered output first */
     if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));
     struct sim_error aerr = {0};

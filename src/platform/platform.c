@@ -30,6 +30,7 @@ static const char *const top_keys[] = {"name",
                                        "faults",
                                        "fault_seed",
                                        "fault_tolerance",
+                                       "ideal",
                                        NULL};
 static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
                                            "concurrency", "root",    NULL};
@@ -270,6 +271,38 @@ static bool read_fault_tolerance(struct platform *p, struct sim_error *err) {
     return true;
 }
 
+/* ideal: none (the default), network, cpu or network+cpu: the what-ifs
+ * of a free network or free computation. An ideal network also frees the
+ * MPI library's overheads (mpi.send_overhead and the like): a message
+ * costs nothing but the wait for its partner. (A test that finds nothing
+ * still costs mpi.poll_cost: a loop of them must see time pass.) */
+static bool read_ideal(struct platform *p, struct sim_error *err) {
+    const struct conf_node *n = conf_map_get(p->conf, "ideal");
+    if (!n) return true;
+    const char *v = n->kind == CONF_SCALAR ? n->value : "";
+    static const char *const forms[] = {"none", "network", "cpu", "network+cpu", "cpu+network"};
+    size_t i = 0;
+    while (i < sizeof forms / sizeof forms[0] && strcmp(v, forms[i]))
+        i++;
+    if (i == sizeof forms / sizeof forms[0])
+        return err_at(err, n->file, n->line,
+                      "'ideal': found '%s', expected none, network (messages cost nothing: no "
+                      "latency, no time on the wire, no contention, no MPI overheads), cpu "
+                      "(computation costs nothing) or network+cpu",
+                      v);
+    p->ideal_network = strstr(v, "network") != NULL;
+    p->ideal_cpu = strstr(v, "cpu") != NULL;
+    if (p->ideal_network)
+        p->send_overhead = p->recv_overhead = p->wait_overhead = p->gap = p->gap_per_byte =
+            p->recv_overhead_per_byte = 0;
+    return true;
+}
+
+const char *platform_ideal(const struct platform *p) {
+    return p->ideal_network ? (p->ideal_cpu ? "network+cpu" : "network")
+                            : (p->ideal_cpu ? "cpu" : "none");
+}
+
 static bool validate(struct platform *p, struct sim_error *err) {
     if (!conf_check_keys(p->conf, "", top_keys, err) || !read_fault_tolerance(p, err)) return false;
     if (!read_nodes(p, err)) return false;
@@ -277,7 +310,8 @@ static bool validate(struct platform *p, struct sim_error *err) {
         !read_rank_cores(p, err))
         return false;
     if (!read_speed(p, err) || !read_instruction_rate(p, err) || !read_mpi(p, err) ||
-        !read_placement(p, err) || !read_storage(p, err) || !read_memory(p, err))
+        !read_placement(p, err) || !read_storage(p, err) || !read_memory(p, err) ||
+        !read_ideal(p, err))
         return false;
     const char *nets[] = {"intra", "inter"};
     for (int i = 0; i < 2; i++) {

@@ -76,6 +76,10 @@ struct platform {
      * (abort, the default, as mpirun) it ends unless every survivor
      * returns errors on MPI_COMM_WORLD */
     bool ulfm;
+    /* ideal (--ideal): what-ifs (docs/models.md, "Ideal network and CPU"):
+     * the network free (no latency, no time on the wire, no contention,
+     * free copies inside a node, no MPI overheads), or computation free */
+    bool ideal_network, ideal_cpu;
 };
 
 /* The flop rate assumed for a relative speed of 1.0 (documented in models.md). */
@@ -100,6 +104,10 @@ int64_t platform_rank_cores(const struct platform *p, int64_t ranks_on_node);
 double platform_scale_seconds(const struct platform *p, double seconds);
 /* Seconds that `flops` floating-point operations take on a node. */
 double platform_flops_seconds(const struct platform *p, double flops);
+
+/* The what-if of platform key ideal: "none", "network", "cpu" or
+ * "network+cpu". */
+const char *platform_ideal(const struct platform *p);
 
 /* Prints the resolved platform as YAML. */
 void platform_show(const struct platform *p, FILE *out);

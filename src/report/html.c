@@ -365,6 +365,8 @@ static void json_header(FILE *f, const struct sim *s, const struct run_info *in,
     escape_json(f, in->what ? in->what : "");
     fputs(", \"platform\": ", f);
     escape_json(f, in->platform ? in->platform : "");
+    fputs(", \"ideal\": ", f);
+    escape_json(f, in->ideal ? in->ideal : "none");
     fputs(", \"command\": ", f);
     escape_json(f, command ? command : "");
     fprintf(f, ", \"nodes\": %lld, \"nranks\": %d, \"predicted\": ", (long long)in->nodes,

@@ -346,8 +346,10 @@ static void print_simulation(FILE *out, const struct sim *s, const struct run_in
 void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
     char tb[48];
     int32_t n = sim_size(s);
-    fprintf(out, "simpi: %s on %s (%d rank%s, %lld node%s)\n", in->what, in->platform, n,
-            n == 1 ? "" : "s", (long long)in->nodes, in->nodes == 1 ? "" : "s");
+    bool ideal = in->ideal && strcmp(in->ideal, "none");
+    fprintf(out, "simpi: %s on %s%s%s (%d rank%s, %lld node%s)\n", in->what, in->platform,
+            ideal ? ", ideal " : "", ideal ? in->ideal : "", n, n == 1 ? "" : "s",
+            (long long)in->nodes, in->nodes == 1 ? "" : "s");
     choose_unit(s);
     if (in->status == SIM_OK)
         fprintf(out, "predicted execution time: %.6f %s\n", sec(summary_predicted(s)) * unit.scale,
@@ -504,6 +506,8 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
     escape_json(f, in->what);
     fprintf(f, ",\n  \"platform\": ");
     escape_json(f, in->platform);
+    fprintf(f, ",\n  \"ideal\": ");
+    escape_json(f, in->ideal ? in->ideal : "none");
     fprintf(f, ",\n  \"error\": ");
     escape_json(f, sim_failure_report(s));
     fprintf(f, ",\n  \"ranks\": [\n");

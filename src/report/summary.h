@@ -63,6 +63,7 @@ struct run_info {
     const struct host_figures *host; /* on-line runs (NULL: replay) */
     const struct job_figures *jobs;  /* several jobs (NULL: one) */
     int32_t njobs;
+    const char *ideal; /* the platform's what-if (platform_ideal): "none", "network"... */
 };
 
 /* The predicted execution time: the latest rank finish. */

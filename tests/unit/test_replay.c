@@ -633,6 +633,49 @@ static void test_topology_fat_tree_levels(void) {
     CHECK_EQ_INT(o.finish[1], 22 * US);
 }
 
+/* platform key ideal (--ideal): the what-ifs of a free network or free
+ * computation. The trace: rank 0 computes 100us and sends 1e6 B
+ * (rendezvous) to rank 1, which computes 30us first and receives; then
+ * both compute 50us and meet in a barrier. On plat4 (T(S) = 10us + S /
+ * 100MB/s): the pair matches at 100us; the request to send and the clear
+ * to send take T(0) = 10us each, the data T(1e6) = 10 + 10000 = 10010us:
+ * done at 100 + 20 + 10010 = 10130us; 50us of computation, then the
+ * barrier's one round of T(0) = 10us: 10190us. An ideal network: messages
+ * take no time, so the prediction is the longest chain of computation,
+ * rank 0's 100 + 50 = 150us. An ideal CPU: computation takes no time:
+ * 0 + 20 + 10010 = 10030us, then the barrier: 10040us. Both: 0. On a fat
+ * tree with flow contention and MPI overheads, an ideal network is as free
+ * (150us). */
+static void test_ideal(void) {
+    const char *trace = "simpi-trace 1\nranks 2\n0 compute 100us\n0 send 1 1000000\n"
+                        "1 compute 30us\n1 recv 0 1000000\n0 compute 50us\n1 compute 50us\n"
+                        "0 barrier\n1 barrier\n";
+    const char *none[] = {"ideal=none"}, *net[] = {"ideal=network"}, *cpu[] = {"ideal=cpu"},
+               *both[] = {"ideal=network+cpu"};
+    struct outcome o = run_with(plat4, none, 1, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.predicted, 10190 * US);
+    o = run_with(plat4, net, 1, trace);
+    CHECK_EQ_INT(o.predicted, 150 * US);
+    CHECK_EQ_INT(o.st[1].compute, 80 * US); /* computation untouched */
+    o = run_with(plat4, cpu, 1, trace);
+    CHECK_EQ_INT(o.predicted, 10040 * US);
+    CHECK_EQ_INT(o.st[0].compute, 0);
+    o = run_with(plat4, both, 1, trace);
+    CHECK_EQ_INT(o.predicted, 0);
+    const char *tree = "cores_per_node: 1\nmpi: {send_overhead: 5us, gap: 2us}\n"
+                       "network: {topology: fat-tree, arity: 2, levels: 2, contention: flow, "
+                       "level1: {latency: 1us, bandwidth: 1GB/s}, "
+                       "level2: {latency: 3us, bandwidth: 250MB/s}}\n";
+    o = run_with(tree, net, 1, trace);
+    CHECK_EQ_INT(o.status, SIM_OK);
+    CHECK_EQ_INT(o.predicted, 150 * US); /* no overheads, no links, no sharing */
+    struct sim_error err = {0};
+    const char *bad[] = {"ideal=networks"};
+    CHECK(!platform_load(NULL, bad, 1, &err));
+    CHECK_CONTAINS(err.msg, "'ideal': found 'networks', expected none, network");
+}
+
 /* Dimemas' buses (docs/network.md) on plat4: T(S) = 10us + S / 100 MB/s. */
 static void test_buses_one_bus(void) {
     /* Two eager transfers of 10000 B at time 0 (0 -> 1, then 2 -> 3), each
@@ -1452,6 +1495,7 @@ TEST_LIST(replay_tests) = {
     {"replay.buses_links_per_node", test_buses_links_per_node},
     {"replay.topology_torus", test_topology_torus_route},
     {"replay.topology_fat_tree", test_topology_fat_tree_levels},
+    {"replay.ideal", test_ideal},
     {"replay.pingpong_eager", test_pingpong_eager},
     {"replay.pingpong_rendezvous", test_pingpong_rendezvous},
     {"replay.eager_late_receiver", test_eager_returns_before_late_receiver},
