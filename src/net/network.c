@@ -102,18 +102,23 @@ static void clear_paths(const struct network *n) {
         n->paths[i].src = -1;
 }
 
-/* platform ideal: network: every message free. The topology, if any, has
- * fixed the node count; routes are then flat, with no contention, serial
- * interface or copy, and models that cost nothing. */
-static void make_ideal(struct network *n) {
-    int64_t nodes = n->topo.nodes; /* 0: as many as the ranks need (flat) */
-    topology_destroy(&n->topo);
+/* The routes' cache and scratch (a topology's). */
+static void free_routes(struct network *n) {
     free(n->paths);
     free(n->route);
     free(n->classes);
     n->paths = NULL;
     n->route = NULL;
     n->classes = NULL;
+}
+
+/* platform ideal: network: every message free. The topology, if any, has
+ * fixed the node count; routes are then flat, with no contention, serial
+ * interface or copy, and models that cost nothing. */
+static void make_ideal(struct network *n) {
+    int64_t nodes = n->topo.nodes; /* 0: as many as the ranks need (flat) */
+    topology_destroy(&n->topo);
+    free_routes(n);
     struct sim_error ignored = {0};
     (void)topology_init(&n->topo, NULL, nodes, &ignored); /* flat: cannot fail */
     p2p_model_destroy(&n->intra);
@@ -178,12 +183,7 @@ void network_destroy(struct network *n) {
     if (n->faults) faults_destroy(n->faults);
     free(n->faults);
     n->faults = NULL;
-    free(n->paths);
-    free(n->route);
-    free(n->classes);
-    n->paths = NULL;
-    n->route = NULL;
-    n->classes = NULL;
+    free_routes(n);
 }
 
 int network_route(const struct network *n, int32_t src, int32_t dst, int64_t *links, int *classes,
