@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "core/simtime.h"
+
 struct sim_error;
 
 #define EXIT_INPUT_ERROR 1
@@ -113,6 +115,18 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_calibrate_node(int argc, char **argv);
 int cmd_platform(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+/* gen_coll.c: `simpi gen OP`, collective benchmark traces */
+int cmd_gen_collective(int argc, char **argv);
+/* The collective called name (barrier ... exscan: enum coll_kind), or -1. */
+int cli_coll_kind(const char *name);
+/* A comma-separated list of sizes (8,1KiB) into *sizes (malloc'd): how
+ * many, or -1 if one is not a size. */
+int cli_parse_sizes(const char *list, int64_t **sizes);
+/* The trace of ranks ranks calling collective kind (an enum coll_kind) of
+ * each size iters times (root 0; each size's calls in an interval OP_SIZE
+ * when there are several sizes). */
+void cli_write_collective_trace(FILE *f, int kind, long ranks, const int64_t *sizes, int nsizes,
+                                long iters, bool nonblocking);
 int cmd_topo(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_pingpong(int argc, char **argv);
@@ -137,6 +151,18 @@ char *cli_with_ft_set(const char *mode);
 /* --ideal WHAT (network, cpu, network+cpu or none; a list sweeps them) as
  * the override "ideal=WHAT"; NULL, having said why, for anything else. */
 char *cli_ideal_set(const char *what);
+/* One call of a collective (coll_cost.c, `simpi platform collective`). */
+struct coll_call {
+    int kind; /* enum coll_kind */
+    long ranks;
+    int64_t size;
+    bool nonblocking;
+};
+/* The time of call c replayed alone on the platform of o (every rank
+ * entering at 0), with algorithm forced (NULL: the one the platform's
+ * selector chooses); false with why (one line) if it cannot run. */
+bool cli_collective_time(const struct platform_opts *o, const struct coll_call *c,
+                         const char *algorithm, simtime_t *t, char *why, size_t n);
 /* Loads the platform of o and builds its network; on bad input prints the
  * error and returns NULL (the command exits with EXIT_INPUT_ERROR). */
 struct platform;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* `simpi gen stencil`: writes a synthetic trace of a 2-D five-point stencil:
- * per iteration, a compute burst, halo exchange with the up to four grid
+/* `simpi gen stencil` (`simpi gen OP`, collectives: gen_coll.c): writes a synthetic trace of a 2-D
+ * five-point stencil: per iteration, a compute burst, halo exchange with the up to four grid
  * neighbours (irecv, isend, waitall) and an allreduce of one double.
  * Native output interleaves records iteration by iteration so that replay
  * memory stays bounded; --format simgrid writes the same program as SimGrid
@@ -191,6 +191,7 @@ static int write_simgrid(const struct gen_opts *o, const struct stencil *g) {
 }
 
 int cmd_gen(int argc, char **argv) {
+    if (argc >= 2 && cli_coll_kind(argv[1]) >= 0) return cmd_gen_collective(argc, argv);
     struct gen_opts o = {.size = "8KiB",
                          .compute = "1ms",
                          .out = "-",

@@ -159,49 +159,97 @@ static int platform_convert(int argc, char **argv) {
     return 0;
 }
 
-/* The operation named on the command line, or COLL_KINDS. */
-static int collective_kind(const char *name) {
-    for (int k = 0; k < COLL_KINDS; k++)
-        if (!strcmp(sim_coll_name((enum coll_kind)k), name)) return k;
-    return COLL_KINDS;
-}
-
 /* Prints how the platform's collective settings choose the algorithm of
  * one call: a forced algorithm, the path through MPICH's selection file,
  * or the selector's built-in rule. */
-static void explain_selection(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
-                              int64_t size, bool nonblocking) {
+static const char *explain_selection(const struct coll_config *cfg, enum coll_kind kind, int32_t n,
+                                     int64_t size, bool nonblocking) {
     unsigned how = nonblocking ? COLL_CALL_NONBLOCKING : 0;
     const struct coll_algo *a = coll_select_call(cfg, kind, n, size, how);
     printf("%s%s of %lld B on %d ranks: ", nonblocking ? "i" : "", sim_coll_name(kind),
            (long long)size, n);
     if (cfg->forced[kind]) {
         printf("%s (forced by mpi.coll.%s)\n", a->name, sim_coll_name(kind));
-        return;
+        return a->name;
     }
     char path[2048] = "";
     if (cfg->selection &&
         coll_selection_pick(cfg->selection, kind, n, size, nonblocking, path, sizeof path)) {
         printf("%s\n  MPICH selection file: %s\n", a->name, path);
-        return;
+        return a->name;
     }
     printf("%s (the %s selector's built-in rule%s)\n", a->name, coll_selector_names[cfg->selector],
            cfg->selection ? ": the selection file has none for it" : "");
     if (path[0]) printf("  MPICH selection file: %s\n", path);
+    return a->name;
 }
 
-/* `simpi platform collective OP SIZE RANKS [FILE] [--nonblocking] [--set ...]` */
+/* An algorithm's time, for --all's table. */
+struct algo_time {
+    const char *name;
+    simtime_t t;
+    bool ran;
+    char why[200];
+};
+
+static int by_time(const void *a, const void *b) {
+    const struct algo_time *x = a, *y = b;
+    if (x->ran != y->ran) return x->ran ? -1 : 1;
+    return x->t < y->t ? -1 : x->t > y->t ? 1 : strcmp(x->name, y->name);
+}
+
+/* The time of the call with the algorithm the platform chooses (chosen),
+ * and with --all every algorithm of the operation's, best first. */
+static bool print_costs(const struct platform_opts *o, const struct coll_call *c,
+                        const char *chosen, bool all, const char *platform_name) {
+    char tb[48], why[200];
+    simtime_t t;
+    if (!all) {
+        if (!cli_collective_time(o, c, NULL, &t, why, sizeof why)) {
+            printf("  cannot run on %s: %s\n", platform_name, why);
+            return false;
+        }
+        printf("  predicted: %s on %s (one call, every rank entering at 0)\n",
+               units_format_time(t, tb, sizeof tb), platform_name);
+        return true;
+    }
+    const char *names[COLL_ALGOS + 1];
+    int n = coll_names((enum coll_kind)c->kind, names, COLL_ALGOS + 1);
+    struct algo_time *times = xcalloc((size_t)n, sizeof *times);
+    for (int i = 0; i < n; i++) {
+        times[i].name = names[i];
+        times[i].ran =
+            cli_collective_time(o, c, names[i], &times[i].t, times[i].why, sizeof times[i].why);
+    }
+    qsort(times, (size_t)n, sizeof *times, by_time);
+    printf("every algorithm on %s, best first (one call, every rank entering at 0):\n",
+           platform_name);
+    for (int i = 0; i < n; i++) {
+        if (times[i].ran)
+            printf("  %-26s %14s%s\n", times[i].name, units_format_time(times[i].t, tb, sizeof tb),
+                   !strcmp(times[i].name, chosen) ? "   <- chosen" : "");
+        else
+            printf("  %-26s cannot run: %s\n", times[i].name, times[i].why);
+    }
+    free(times);
+    return true;
+}
+
+/* `simpi platform collective OP SIZE RANKS [FILE] [--nonblocking] [--all]
+ * [--set ...]` */
 static int platform_collective(int argc, char **argv) {
     struct platform_opts o = {0};
     const char *pos[3] = {NULL, NULL, NULL};
     int npos = 0;
-    bool nonblocking = false;
+    bool nonblocking = false, all = false;
     for (int i = 2; i < argc; i++) {
         int r = cli_platform_option(&o, argc, argv, &i);
         if (r < 0) return EXIT_USAGE;
         if (r > 0) continue;
         if (!strcmp(argv[i], "--nonblocking")) {
             nonblocking = true;
+        } else if (!strcmp(argv[i], "--all")) {
+            all = true;
         } else if (argv[i][0] != '-' && npos < 3) {
             pos[npos++] = argv[i];
         } else if (argv[i][0] != '-' && !o.path) {
@@ -211,26 +259,31 @@ static int platform_collective(int argc, char **argv) {
             return EXIT_USAGE;
         }
     }
-    int kind = npos == 3 ? collective_kind(pos[0]) : COLL_KINDS;
+    int kind = npos == 3 ? cli_coll_kind(pos[0]) : -1;
     int64_t size = 0;
     char *end = NULL;
     long n = npos == 3 ? strtol(pos[2], &end, 10) : 0;
-    if (kind == COLL_KINDS || !units_parse_size(pos[1], true, false, &size, NULL) || !end || *end ||
-        n < 1 || n > INT32_MAX) {
-        fprintf(stderr, "usage: simpi platform collective OP SIZE RANKS [FILE] [--nonblocking] "
-                        "[--set KEY=VALUE]...\n  OP: barrier, bcast, reduce, allreduce, gather, "
-                        "scatter, allgather, alltoall, reduce_scatter, scan, exscan; SIZE as in "
-                        "a trace (8, 1KiB)\n");
+    if (kind < 0 || !units_parse_size(pos[1], true, false, &size, NULL) || !end || *end || n < 1 ||
+        n > INT32_MAX) {
+        fprintf(stderr,
+                "usage: simpi platform collective OP SIZE RANKS [FILE] [--nonblocking] "
+                "[--all] [--set KEY=VALUE]...\n  OP: barrier, bcast, reduce, allreduce, gather, "
+                "scatter, allgather, alltoall, reduce_scatter, scan, exscan; SIZE as in "
+                "a trace (8, 1KiB)\n");
         return EXIT_USAGE;
     }
     struct sim_error err = {0};
     struct platform *p = platform_load(o.path, o.sets, o.nsets, &err);
     struct coll_config cfg = {0};
     bool ok = p && coll_config_read(p->conf, &cfg, &err);
-    if (ok)
-        explain_selection(&cfg, (enum coll_kind)kind, (int32_t)n, size, nonblocking);
-    else
+    if (ok) {
+        const char *chosen =
+            explain_selection(&cfg, (enum coll_kind)kind, (int32_t)n, size, nonblocking);
+        struct coll_call call = {kind, n, size, nonblocking};
+        ok = print_costs(&o, &call, chosen, all, p->source);
+    } else {
         err_print(&err);
+    }
     conf_free(cfg.selection);
     platform_free(p);
     return ok ? 0 : EXIT_INPUT_ERROR;

@@ -397,7 +397,7 @@ bool coll_config_read(const struct conf_node *platform, struct coll_config *cfg,
         if (!strcmp(key, "selector")) {
             int sel = 0;
             if (!conf_get_enum(coll, "mpi.coll", key, coll_selector_names, &sel, err)) return false;
-            cfg->selector = (enum coll_selector)sel;
+            cfg->selector = (enum coll_selector)coll_selector_find(coll_selector_names[sel]);
         } else if (!strcmp(key, "segment_size")) {
             if (!conf_get_size(coll, "mpi.coll", key, false, &num, err)) return false;
             if (num < 1)

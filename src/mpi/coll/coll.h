@@ -143,7 +143,8 @@ static inline int64_t coll_vrange(const struct coll_args *a, int32_t start, int3
         bytes += a->vrecv[j];
     return bytes;
 }
-/* The selectors' names, in enum coll_selector's order, NULL-terminated. */
+/* The selectors' names, in enum coll_selector's order, then the alias
+ * openmpi (of ompi), NULL-terminated. */
 extern const char *const coll_selector_names[];
 /* The selector called name (hyphens or underscores, any case), or -1. */
 int coll_selector_find(const char *name);

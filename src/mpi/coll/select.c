@@ -542,10 +542,13 @@ const struct coll_algo *coll_select_v(const struct coll_config *cfg, enum coll_k
     return name ? coll_find(kind, name) : coll_select_call(cfg, kind, a->n, a->size, how);
 }
 
-const char *const coll_selector_names[] = {"fixed", "mpich", "ompi", NULL};
+/* "openmpi" is the name one types first for Open MPI's rules: an alias of
+ * "ompi" (Open MPI's own prefix), past the end of enum coll_selector */
+const char *const coll_selector_names[] = {"fixed", "mpich", "ompi", "openmpi", NULL};
 
 int coll_selector_find(const char *name) {
-    return conf_name_find(name, coll_selector_names);
+    int i = conf_name_find(name, coll_selector_names);
+    return i == COLL_SEL_OMPI + 1 ? COLL_SEL_OMPI : i;
 }
 
 int coll_index(const struct coll_algo *a) {
