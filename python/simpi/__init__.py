@@ -18,6 +18,7 @@ package in an installed tree (PREFIX/bin/simpi), or on PATH.
 """
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -32,6 +33,19 @@ except ImportError:  # plain lists of dicts without pandas
     _pd = None
 
 _BREAKDOWN = ["compute", "p2p", "collective", "blocked"]
+# one colour per state, the report's and the sweep page's
+_COLOURS = {"compute": "#2030d0", "p2p": "#e03030", "collective": "#e0c000",
+            "blocked": "#b30000"}
+_LABELS = {"blocked": "blocked (p2p waiting for a partner)"}
+_QUANTITY = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z/]*)\s*$")
+_UNITS = {"": 1, "s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "ps": 1e-12,
+          "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+          "KiB": 2 ** 10, "MiB": 2 ** 20, "GiB": 2 ** 30, "TiB": 2 ** 40,
+          "B/s": 1, "KB/s": 1e3, "MB/s": 1e6, "GB/s": 1e9, "TB/s": 1e12,
+          "KiB/s": 2 ** 10, "MiB/s": 2 ** 20, "GiB/s": 2 ** 30,
+          "bps": 1 / 8, "Kbps": 1e3 / 8, "Mbps": 1e6 / 8, "Gbps": 1e9 / 8,
+          "Kb/s": 1e3 / 8, "Mb/s": 1e6 / 8, "Gb/s": 1e9 / 8, "Tb/s": 1e12 / 8,
+          "f": 1, "Kf": 1e3, "Mf": 1e6, "Gf": 1e9, "Tf": 1e12}
 
 
 class SimpiError(RuntimeError):
@@ -296,22 +310,46 @@ def _rows(table):
         else list(table)
 
 
+def _part(row, part):
+    """A part of a rank's time as stacked (the parts add up to its finish):
+    p2p less its blocked part, which is drawn apart."""
+    v = row.get(part) or 0
+    return max(v - (row.get("blocked") or 0), 0) if part == "p2p" else v
+
+
+def _quantity(value):
+    """A swept value as a number (a time in s, a size in B, a rate...), or None."""
+    if isinstance(value, (int, float)):
+        return float(value)
+    m = _QUANTITY.match(str(value))
+    if not m or m.group(2) not in _UNITS:
+        return None
+    return float(m.group(1)) * _UNITS[m.group(2)]
+
+
+def _legend_outside(ax):
+    """The legend beside the plot, not over its bars."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize="small")
+    ax.figure.tight_layout()
+
+
 def plot_ranks(result, ax=None):
     """Each rank's compute, p2p, collective and blocked time as stacked bars."""
     plt = _pyplot()
     if ax is None:
-        ax = plt.subplots(figsize=(8, 4))[1]
+        ax = plt.subplots(figsize=(9, 4))[1]
     rows = _rows(result.ranks)
     x = [r["rank"] for r in rows]
     bottom = [0.0] * len(rows)
     for part in _BREAKDOWN:
-        h = [r.get(part, 0) for r in rows]
-        ax.bar(x, h, bottom=bottom, label=part, width=0.9)
+        h = [_part(r, part) for r in rows]
+        ax.bar(x, h, bottom=bottom, label=_LABELS.get(part, part), width=0.9,
+               color=_COLOURS[part])
         bottom = [b + v for b, v in zip(bottom, h)]
     ax.set_xlabel("rank")
     ax.set_ylabel("seconds")
     ax.set_title("predicted %.6g s" % (result.predicted_time or 0))
-    ax.legend()
+    _legend_outside(ax)
     return ax
 
 
@@ -333,34 +371,47 @@ def plot_sweep(table, key, ax=None, y="predicted_time"):
     for r in rows:
         label = " ".join("%s=%s" % (k, r[k]) for k in others) or y
         lines.setdefault(label, []).append((xs.index(r[key]), r.get(y)))
+    # quantities on a numeric axis (log when they span more than 10 times)
+    nums = [_quantity(x) for x in xs]
+    numeric = len(xs) > 1 and all(n is not None for n in nums)
+    where = nums if numeric else list(range(len(xs)))
     for label, pts in lines.items():
         pts = [(i, v) for i, v in pts if v is not None]
-        ax.plot([i for i, _ in pts], [v for _, v in pts], marker="o", label=label)
-    ax.set_xticks(range(len(xs)))
+        ax.plot([where[i] for i, _ in pts], [v for _, v in pts], marker="o", label=label)
+    log = numeric and min(nums) > 0 and max(nums) > 10 * min(nums)
+    if log:
+        ax.set_xscale("log")
+        ax.minorticks_off()
+    ax.set_xticks(where)
     ax.set_xticklabels([str(x) for x in xs])
-    ax.set_xlabel(key)
+    ax.margins(x=0.08)
+    ax.set_xlabel(key + (" (log scale)" if log else ""))
     ax.set_ylabel(y + (" (s)" if y in known - {"status", "exit_status"} else ""))
     if len(lines) > 1:
-        ax.legend()
+        _legend_outside(ax)
+    else:
+        ax.figure.tight_layout()
     return ax
 
 
 def plot_breakdown(table, ax=None):
     """Each sweep point's mean rank in compute, p2p, collective, blocked."""
     plt = _pyplot()
-    if ax is None:
-        ax = plt.subplots(figsize=(8, 4))[1]
     rows = _rows(table)
+    if ax is None:
+        ax = plt.subplots(figsize=(10, max(3, 0.45 * len(rows) + 1.5)))[1]
     known = {"predicted_time", "end_time", "status", "exit_status"} | set(_BREAKDOWN)
     labels = [" ".join("%s=%s" % (k, v) for k, v in r.items()
                        if k not in known and not k.startswith("host_")) for r in rows]
     left = [0.0] * len(rows)
     for part in _BREAKDOWN:
-        w = [r.get(part) or 0 for r in rows]
-        ax.barh(range(len(rows)), w, left=left, label=part)
+        w = [_part(r, part) for r in rows]
+        ax.barh(range(len(rows)), w, left=left, label=_LABELS.get(part, part),
+                color=_COLOURS[part])
         left = [a + b for a, b in zip(left, w)]
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels(labels)
+    ax.invert_yaxis()  # the first point on top, as in the table
     ax.set_xlabel("seconds (mean rank)")
-    ax.legend()
+    _legend_outside(ax)  # and tight_layout makes room for the points' labels
     return ax

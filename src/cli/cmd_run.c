@@ -199,8 +199,9 @@ static int run_sweep(char **prog, const struct sweep *sw) {
         }
         snprintf(path, sizeof path, "%s/point%d.json", html_copy ? points : dir, p);
         snprintf(report, sizeof report, "%s/point%d.html", points, p);
-        /* the program's output once (the first point's); the others' kept
-         * beside their reports, or shown only when the point fails */
+        /* the program's output once (the first point's); every point's kept
+         * beside its report (the first's then shown when it ends), the
+         * others' shown only when the point fails */
         snprintf(out, sizeof out, "%s/point%d.out", html_copy ? points : dir, p);
         fflush(NULL);
         pid_t parent = getpid(), pid = fork();
@@ -211,7 +212,7 @@ static int run_sweep(char **prog, const struct sweep *sw) {
             if (html_copy) setenv("SIMPI_REPORT", report, 1);
             setenv("SIMPI_QUIET", "1", 1);
             setenv("SIMPI_PROGRESS", "never", 1);
-            if (p > 0 && !freopen(out, "w", stdout)) _exit(127);
+            if ((p > 0 || html_copy) && !freopen(out, "w", stdout)) _exit(127);
             execv(prog[0], prog);
             _exit(127);
         }
@@ -221,7 +222,7 @@ static int run_sweep(char **prog, const struct sweep *sw) {
         res[p].exit_status = st == -1        ? EXIT_INPUT_ERROR
                              : WIFEXITED(st) ? WEXITSTATUS(st)
                                              : 128 + WTERMSIG(st);
-        if (p > 0 && res[p].exit_status) cli_copy_file(out, stdout);
+        if ((p > 0 && res[p].exit_status) || (p == 0 && html_copy)) cli_copy_file(out, stdout);
         if (!html_copy) {
             unlink(path);
             unlink(out);

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "core/outfile.h"
 #include "core/pool.h"
+#include "core/units.h"
 
 #define CHART_W 640
 #define CHART_H 300
@@ -22,8 +23,20 @@
 
 static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                                       "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-static const char *const part_names[4] = {"compute", "p2p", "collective", "blocked"};
-static const char *const part_colours[4] = {"#4e79a7", "#f28e2b", "#e15759", "#bab0ac"};
+/* The parts of a rank's time, stacked (they add up to its finish): p2p is
+ * drawn less its blocked part, which follows it. One colour per state,
+ * the report's and the Python plots' (docs/reports.md). */
+static const char *const part_names[4] = {"compute", "p2p", "collective",
+                                          "blocked (p2p waiting for a partner)"};
+static const char *const part_colours[4] = {"#2030d0", "#e03030", "#e0c000", "#b30000"};
+
+/* Part k of point p's breakdown as drawn (p2p less blocked). */
+static double part_value(const struct sweep_result *r, int k) {
+    if (!r->has_breakdown) return 0;
+    if (k != 1) return r->breakdown[k];
+    double v = r->breakdown[1] - r->breakdown[3];
+    return v > 0 ? v : 0;
+}
 
 /* Text for HTML: &, <, >, " escaped. */
 static void html_text(FILE *f, const char *s) {
@@ -101,6 +114,50 @@ static void y_axis(FILE *f, double top, double scale, const char *unit, const ch
             (CHART_H - MARGIN_B + MARGIN_T) / 2, title, unit);
 }
 
+/* A swept value as a number: a time (seconds), a size (bytes), a bandwidth
+ * (bytes a second), a flop count or a plain number; false for a word. */
+static bool value_number(const char *v, double *out) {
+    simtime_t ps;
+    int64_t bytes;
+    if (units_parse_number(v, out, NULL) || units_parse_bandwidth(v, out, NULL) ||
+        units_parse_flops(v, out, NULL))
+        return true;
+    if (units_parse_time(v, &ps, NULL)) {
+        *out = simtime_to_seconds(ps);
+        return true;
+    }
+    if (units_parse_size(v, false, false, &bytes, NULL)) {
+        *out = (double)bytes;
+        return true;
+    }
+    return false;
+}
+
+/* Where key i's values lie on the x axis, from 0 to 1: by quantity when
+ * every value is one (on a log scale when they span more than 10 times,
+ * all positive: returns true), else evenly in the order given. */
+static bool x_positions(const struct sweep *sw, int i, double *pos) {
+    int n = sw->counts[i];
+    double lo = INFINITY, hi = -INFINITY, *v = xcalloc((size_t)n, sizeof *v);
+    bool numeric = n > 1;
+    for (int k = 0; k < n && numeric; k++) {
+        numeric = value_number(strchr(sw->owned[i][k], '=') + 1, &v[k]);
+        lo = fmin(lo, v[k]);
+        hi = fmax(hi, v[k]);
+    }
+    bool log_scale = numeric && lo > 0 && hi > 10 * lo;
+    for (int k = 0; k < n; k++) {
+        if (!numeric || hi <= lo)
+            pos[k] = n > 1 ? (double)k / (n - 1) : 0.5;
+        else if (log_scale)
+            pos[k] = (log(v[k]) - log(lo)) / (log(hi) - log(lo));
+        else
+            pos[k] = (v[k] - lo) / (hi - lo);
+    }
+    free(v);
+    return log_scale;
+}
+
 /* Predicted time against swept key i, one line per combination of the others. */
 static void chart_of_key(FILE *f, const struct sweep *sw, const struct sweep_result *res, int i) {
     const char *eq = strchr(sw->owned[i][0], '=');
@@ -113,31 +170,32 @@ static void chart_of_key(FILE *f, const struct sweep *sw, const struct sweep_res
     fprintf(f, "<svg width='%d' height='%d' role='img' aria-label='predicted time against %.*s'>\n",
             CHART_W, CHART_H, key_len, sw->owned[i][0]);
     y_axis(f, top, scale, unit, "predicted time");
-    double plot_w = CHART_W - MARGIN_L - 30, plot_h = CHART_H - MARGIN_B - MARGIN_T;
+    double plot_w = CHART_W - MARGIN_L - 60, plot_h = CHART_H - MARGIN_B - MARGIN_T;
+    double *pos = xcalloc((size_t)n, sizeof *pos);
+    bool log_scale = x_positions(sw, i, pos);
     for (int v = 0; v < n; v++) {
-        double x = MARGIN_L + 15 + (n > 1 ? plot_w * v / (n - 1) : plot_w / 2);
+        double x = MARGIN_L + 15 + plot_w * pos[v];
         fprintf(f, "<text x='%.1f' y='%d' text-anchor='middle' font-size='11'>", x,
                 CHART_H - MARGIN_B + 16);
         html_text(f, strchr(sw->owned[i][v], '=') + 1);
         fputs("</text>\n", f);
     }
-    fprintf(f, "<text x='%d' y='%d' text-anchor='middle' font-size='12'>%.*s</text>\n",
-            MARGIN_L + (CHART_W - MARGIN_L) / 2, CHART_H - 8, key_len, sw->owned[i][0]);
+    fprintf(f, "<text x='%d' y='%d' text-anchor='middle' font-size='12'>%.*s%s</text>\n",
+            MARGIN_L + (CHART_W - MARGIN_L) / 2, CHART_H - 8, key_len, sw->owned[i][0],
+            log_scale ? " (log scale)" : "");
     int lines = sw->npoints / n;
     for (int l = 0; l < lines; l++) {
         const char *colour = palette[l % (int)(sizeof palette / sizeof palette[0])];
         fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2' points='", colour);
         for (int p = 0; p < sw->npoints; p++) {
             if (others_index(sw, p, i) != l || res[p].exit_status) continue;
-            int v = value_index(sw, p, i);
-            double x = MARGIN_L + 15 + (n > 1 ? plot_w * v / (n - 1) : plot_w / 2);
+            double x = MARGIN_L + 15 + plot_w * pos[value_index(sw, p, i)];
             fprintf(f, "%.1f,%.1f ", x, CHART_H - MARGIN_B - res[p].predicted / top * plot_h);
         }
         fputs("'/>\n", f);
         for (int p = 0; p < sw->npoints; p++) {
             if (others_index(sw, p, i) != l || res[p].exit_status) continue;
-            int v = value_index(sw, p, i);
-            double x = MARGIN_L + 15 + (n > 1 ? plot_w * v / (n - 1) : plot_w / 2);
+            double x = MARGIN_L + 15 + plot_w * pos[value_index(sw, p, i)];
             fprintf(f,
                     "<circle cx='%.1f' cy='%.1f' r='3.5' fill='%s'><title>%g %s</title></circle>\n",
                     x, CHART_H - MARGIN_B - res[p].predicted / top * plot_h, colour,
@@ -145,6 +203,7 @@ static void chart_of_key(FILE *f, const struct sweep *sw, const struct sweep_res
         }
     }
     fputs("</svg>\n", f);
+    free(pos);
     if (lines < 2) return;
     fputs("<div class='legend'>", f); /* the other keys' values of each line */
     for (int l = 0; l < lines; l++) {
@@ -172,7 +231,7 @@ static void breakdown_chart(FILE *f, const struct sweep *sw, const struct sweep_
     for (int p = 0; p < sw->npoints; p++) {
         double sum = 0;
         for (int k = 0; k < 4; k++)
-            sum += res[p].has_breakdown ? res[p].breakdown[k] : 0;
+            sum += part_value(&res[p], k);
         if (sum > top) top = sum;
     }
     if (top <= 0) return;
@@ -196,11 +255,11 @@ static void breakdown_chart(FILE *f, const struct sweep *sw, const struct sweep_
         fputs("</text>\n", f);
         double x = label_w;
         for (int k = 0; k < 4 && res[p].has_breakdown; k++) {
-            double bw = res[p].breakdown[k] / top * plot_w;
+            double bw = part_value(&res[p], k) / top * plot_w;
             fprintf(f,
                     "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='%s'><title>%s %g "
                     "%s</title></rect>\n",
-                    x, y, bw, bar, part_colours[k], part_names[k], res[p].breakdown[k] * scale,
+                    x, y, bw, bar, part_colours[k], part_names[k], part_value(&res[p], k) * scale,
                     unit);
             x += bw;
         }

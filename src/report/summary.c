@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/escape.h"
 #include "core/memstat.h"
@@ -317,6 +318,26 @@ static int64_t largest(const int64_t *v, int n) {
     return m;
 }
 
+bool summary_memory_hint(int64_t peak, int64_t machine, char *buf, size_t n) {
+    if (machine <= 0 || peak < machine / 2) return false;
+    char p[32], m[32];
+    snprintf(buf, n,
+             "this run held %s at its peak, %.0f%% of this machine's %s: the ranks' private "
+             "copies of the program's data. Buffers whose contents do not change the "
+             "prediction (large work arrays) can be shared by every rank with "
+             "SIMPI_SHARED_MALLOC (simpi.h, docs/online.md), and computation kernels "
+             "sampled (SIMPI_SAMPLE_LOCAL)",
+             units_format_size(peak, p, sizeof p), 100.0 * (double)peak / (double)machine,
+             units_format_size(machine, m, sizeof m));
+    return true;
+}
+
+/* The machine's memory, for the hint above (0: unknown). */
+static int64_t machine_memory(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (int64_t)pages * page : 0;
+}
+
 static void print_simulation(FILE *out, const struct sim *s, const struct run_info *in) {
     double w = in->wall_seconds > 0 ? in->wall_seconds : 1e-9;
     char mem[32], mem2[32];
@@ -341,6 +362,9 @@ static void print_simulation(FILE *out, const struct sim *s, const struct run_in
                 units_format_size(sp.bytes, mem, sizeof mem), sp.exchange_seconds,
                 units_format_size(largest(sp.peak_memory, sp.workers), mem2, sizeof mem2));
     fprintf(out, "\n");
+    char hint[512];
+    if (in->host && summary_memory_hint(memstat_peak_rss(), machine_memory(), hint, sizeof hint))
+        fprintf(out, "hint: %s\n", hint);
 }
 
 void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {

@@ -66,6 +66,9 @@ struct run_info {
     const char *ideal; /* the platform's what-if (platform_ideal): "none", "network"... */
 };
 
+/* The hint an on-line run's summary gives when its peak memory is half the
+ * machine's or more (into buf; false: none). */
+bool summary_memory_hint(int64_t peak, int64_t machine, char *buf, size_t n);
 /* The predicted execution time: the latest rank finish. */
 simtime_t summary_predicted(const struct sim *s);
 /* When the job ended: the prediction, or for a run that stopped (a node's

@@ -147,9 +147,32 @@ if not NO_PANDAS:
     png = os.path.join(tmp, "ranks.png")
     ax.figure.savefig(png)
     check(len(ax.patches) == 16 * 4, "plot_ranks: 4 bars for each of 16 ranks")
+    # one colour per state, the report's (issue 71): compute, p2p, collective, blocked
+    colours = {matplotlib.colors.to_hex(p.get_facecolor()) for p in ax.patches}
+    check(colours == {"#2030d0", "#e03030", "#e0c000", "#b30000"}, "plot_ranks: the report's colours %s" % colours)
+    r0 = simpi.replay(os.path.join(src, "examples/traces/halo2d.trace")).ranks
+    r0 = r0.to_dict("records")[0] if hasattr(r0, "to_dict") else r0[0]
+    heights = [p.get_height() for p in ax.patches[0::16]]  # rank 0's four parts
+    check(near(sum(heights), r0["finish"]), "plot_ranks: a rank's parts add up to its finish (p2p less blocked)")
     ax = simpi.plot_sweep(s if program else simpi.load_sweep(sweep_json), "inter.latency")
-    check(len(ax.lines) == 1 and list(ax.lines[0].get_xdata()) == [0, 1], "plot_sweep: one line of 2 points")
+    xd = list(ax.lines[0].get_xdata())
+    check(len(ax.lines) == 1 and near(xd[0], 1e-6) and near(xd[1], 3e-6),
+          "plot_sweep: one line of 2 points at 1 us and 3 us on a numeric axis (%s)" % xd)
     ax.figure.savefig(os.path.join(tmp, "sweep.png"))
+    # quantities that span more than 10 times: a log axis
+    bw = simpi.sweep(os.path.join(src, "examples/traces/halo2d.trace"),
+                     {"inter.bandwidth": ["100MB/s", "1GB/s", "25GB/s"]})
+    ax = simpi.plot_sweep(bw, "inter.bandwidth")
+    check(ax.get_xscale() == "log" and "log scale" in ax.get_xlabel(), "plot_sweep: bandwidths on a log axis")
+    # the breakdown's labels inside the figure, its legend off the bars
+    ax = simpi.plot_breakdown(bw)
+    fig = ax.figure
+    fig.savefig(os.path.join(tmp, "breakdown.png"))
+    renderer = fig.canvas.get_renderer()
+    inside = all(t.get_window_extent(renderer).x0 >= 0 for t in ax.get_yticklabels())
+    check(inside, "plot_breakdown: its points' labels are not cut")
+    legend, axes = ax.get_legend().get_window_extent(renderer), ax.get_window_extent(renderer)
+    check(legend.x0 >= axes.x1, "plot_breakdown: the legend is beside the bars, not over them")
     check(os.path.getsize(png) > 5000, "plots written")
 
 print("python: %s" % ("all checks passed" if not fails else "%d failed" % fails))

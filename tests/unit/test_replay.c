@@ -676,6 +676,17 @@ static void test_ideal(void) {
     CHECK_CONTAINS(err.msg, "'ideal': found 'networks', expected none, network");
 }
 
+/* An on-line run's summary hints at shared buffers when it held half the
+ * machine's memory or more: 600 MiB of 1 GiB is 58.6% (said as 59%). */
+static void test_memory_hint(void) {
+    char buf[512];
+    CHECK(!summary_memory_hint(511 << 20, 1 << 30, buf, sizeof buf));
+    CHECK(!summary_memory_hint(600 << 20, 0, buf, sizeof buf));
+    CHECK(summary_memory_hint(600 << 20, 1 << 30, buf, sizeof buf));
+    CHECK_CONTAINS(buf, "59% of this machine's");
+    CHECK_CONTAINS(buf, "SIMPI_SHARED_MALLOC");
+}
+
 /* Dimemas' buses (docs/network.md) on plat4: T(S) = 10us + S / 100 MB/s. */
 static void test_buses_one_bus(void) {
     /* Two eager transfers of 10000 B at time 0 (0 -> 1, then 2 -> 3), each
@@ -1496,6 +1507,7 @@ TEST_LIST(replay_tests) = {
     {"replay.topology_torus", test_topology_torus_route},
     {"replay.topology_fat_tree", test_topology_fat_tree_levels},
     {"replay.ideal", test_ideal},
+    {"replay.memory_hint", test_memory_hint},
     {"replay.pingpong_eager", test_pingpong_eager},
     {"replay.pingpong_rendezvous", test_pingpong_rendezvous},
     {"replay.eager_late_receiver", test_eager_returns_before_late_receiver},
