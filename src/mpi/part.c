@@ -152,7 +152,7 @@ struct pm_totals {
     int64_t messages, bytes; /* sent to other workers */
     simtime_t last_event;
     struct sim_net_stats net;
-    simtime_t net_transfer;
+    simtime_t net_transfer, net_early;
     int64_t unmatched, abandoned;
     int64_t coll_calls[48];
     int64_t analytic_calls[COLL_KINDS];
@@ -405,6 +405,7 @@ static void take_totals(struct sim *s, const struct pm_totals *m) {
     s->net_stats.messages += m->net.messages;
     s->net_stats.hops += m->net.hops;
     s->net_transfer += m->net_transfer;
+    s->net_early += m->net_early;
     interfaces_top_merge(s->split.nic_top, &s->split.nic_top_n, SIM_NIC_TOP, m->nic_top,
                          m->nic_top_n);
     s->split.unmatched_elsewhere += m->unmatched;
@@ -579,6 +580,7 @@ static void gather(struct sim *s) {
                               .records = s->drv.records ? s->drv.records(s->drv.ctx) : 0,
                               .net = s->net_stats,
                               .net_transfer = s->net_transfer,
+                              .net_early = s->net_early,
                               .unmatched = pt2pt_unmatched(s) + steps_unmatched(s),
                               .abandoned = s->abandoned_requests,
                               .exit_forced = s->out.exit_forced,

@@ -152,8 +152,9 @@ static bool contends(const struct sim *s, int32_t from_node, int32_t to_node) {
     return s->cont && (from_node != to_node || s->net->intra_contention);
 }
 
-/* Counts a message between nodes for the run's network statistics. */
-static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
+/* Counts a message between nodes for the run's network statistics: sent
+ * at ts, its receive posted at tr, received at recv_done. */
+static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts, simtime_t tr,
                          simtime_t recv_done) {
     int32_t a = sim_node(s, from), b = sim_node(s, to);
     if (a == b) return;
@@ -170,6 +171,7 @@ static void note_message(struct sim *s, int32_t from, int32_t to, simtime_t ts,
         }
     }
     s->net_transfer += recv_done - ts; /* picoseconds: the sum does not depend on its order */
+    if (tr > ts) s->net_early += (tr < recv_done ? tr : recv_done) - ts; /* before its receive */
 }
 
 /* Resolves the matched pair of transfer id, whose data have arrived, and
@@ -184,7 +186,7 @@ void pt2pt_finish_transfer(struct sim *s, uint32_t id) {
     simtime_t ts = recv->partner_time; /* set at match: the send's post time */
     simtime_t recv_done =
         loggp_recv_done(s, recv->owner, sim_max(recv->post_time, x->arrival), recv->size);
-    note_message(s, x->from, recv->owner, ts, recv_done);
+    note_message(s, x->from, recv->owner, ts, recv->post_time, recv_done);
     if (s->obs) observe_message(s, recv, ts, recv_done);
     bool eager = x->eager;
     transfer_free(s, id);
@@ -435,7 +437,7 @@ void pt2pt_match(struct sim *s, struct request *send, struct request *recv) {
         through_cpu(s, send, recv, recv_done, eager);
         return;
     }
-    note_message(s, send->owner, recv->owner, ts, recv_done);
+    note_message(s, send->owner, recv->owner, ts, tr, recv_done);
     if (s->obs) observe_message(s, recv, ts, recv_done);
     if (send->flags & RF_BSEND) send->partner_time = recv_done; /* buffer freed then */
     request_resolve(s, recv, recv_done, ts);

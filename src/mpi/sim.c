@@ -381,6 +381,7 @@ int64_t sim_abandoned_requests(const struct sim *s) {
 void sim_network_stats(const struct sim *s, struct sim_net_stats *out) {
     *out = s->net_stats;
     out->transfer_seconds = simtime_to_seconds(s->net_transfer);
+    out->early_seconds = simtime_to_seconds(s->net_early);
 }
 
 int sim_busiest_links(const struct sim *s, struct link_load *out, int n) {

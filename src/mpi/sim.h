@@ -501,10 +501,11 @@ bool sim_request_is_send(const struct request *req);
 const char *sim_coll_name(enum coll_kind k);
 
 /* Messages between nodes: how many, their hops and the time from the
- * send's post to the receipt of their data (summed, for averages). */
+ * send's post to the receipt of their data (summed, for averages), and
+ * the part of it before the receive was posted (the message early). */
 struct sim_net_stats {
     int64_t messages;
-    double hops, transfer_seconds;
+    double hops, transfer_seconds, early_seconds;
     /* faults: messages that took a detour, its extra hops and latency */
     int64_t detoured;
     double extra_hops, extra_seconds;

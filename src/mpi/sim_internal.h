@@ -365,7 +365,8 @@ struct sim {
     struct busy_list **copies;      /* per rank, its core's copies inside its node, once it has
                                        one (copies.h); NULL unless copies are serial */
     struct sim_net_stats net_stats; /* but transfer_seconds: */
-    simtime_t net_transfer;         /* summed send-to-receipt times of messages between nodes */
+    simtime_t net_transfer;         /* summed send-to-receipt times of messages between nodes, */
+    simtime_t net_early;            /* and their parts before the receive was posted */
     struct rma_sync *rma_syncs;     /* one-sided synchronisation per window (rma.c) */
     const struct sim_observer *obs; /* NULL unless the run is analysed */
     simtime_t *overlap_mark;        /* with obs, per rank: the computation total up to which

@@ -168,13 +168,14 @@ static void print_network(FILE *out, const struct sim *s) {
     struct sim_net_stats ns;
     sim_network_stats(s, &ns);
     if (ns.messages == 0) return;
-    char tb[48];
+    char tb[48], eb[48];
+    double m = (double)ns.messages;
     fprintf(out,
             "network: %lld messages between nodes, on average %.2f hops and %s from send to "
-            "receipt\n",
-            (long long)ns.messages, ns.hops / (double)ns.messages,
-            units_format_time(simtime_from_seconds(ns.transfer_seconds / (double)ns.messages), tb,
-                              sizeof tb));
+            "receipt (%s of it before the receive was posted)\n",
+            (long long)ns.messages, ns.hops / m,
+            units_format_time(simtime_from_seconds(ns.transfer_seconds / m), tb, sizeof tb),
+            units_format_time(simtime_from_seconds(ns.early_seconds / m), eb, sizeof eb));
     struct link_load top[BUSIEST_SHOWN];
     int n = sim_busiest_links(s, top, BUSIEST_SHOWN);
     double run = sec(summary_predicted(s));
@@ -436,8 +437,10 @@ static void json_network(FILE *f, const struct sim *s) {
     double m = ns.messages ? (double)ns.messages : 1;
     fprintf(f,
             "  \"network\": {\"messages\": %lld, \"mean_hops\": %.6g, \"mean_transfer_time\": "
-            "%.12g, \"busiest_links\": [",
-            (long long)ns.messages, ns.hops / m, ns.transfer_seconds / m);
+            "%.12g, \"mean_before_receive\": %.12g, \"mean_after_receive\": %.12g, "
+            "\"busiest_links\": [",
+            (long long)ns.messages, ns.hops / m, ns.transfer_seconds / m, ns.early_seconds / m,
+            (ns.transfer_seconds - ns.early_seconds) / m);
     struct link_load top[BUSIEST_SHOWN];
     int n = sim_busiest_links(s, top, BUSIEST_SHOWN);
     double run = sec(summary_predicted(s));
