@@ -640,6 +640,16 @@ void platform_show_notes(const struct platform *p, FILE *out) {
     else if (net && (conf_map_get(net, "link_latency") || conf_map_get(net, "link_bandwidth")))
         fprintf(out, "# which applies: between nodes, inter:; network.link_latency and "
                      "link_bandwidth are not used (topology flat, docs/network.md)\n");
+    const struct conf_node *c = net ? conf_map_get(net, "contention") : NULL;
+    const struct conf_node *in = net ? conf_map_get(net, "interfaces") : NULL;
+    bool none = !c || (c->kind == CONF_SCALAR && !strcmp(c->value, "none"));
+    bool unlimited = in && in->kind == CONF_SCALAR && !strcmp(in->value, "unlimited");
+    if (p->ideal_network)
+        fprintf(out, "# the network: ideal (messages cost nothing, docs/models.md)\n");
+    else if (none && !unlimited)
+        fprintf(out, "# the network's model: serial interfaces (contention: none, the default): "
+                     "each node's interface carries one message at a time each way; inner "
+                     "links are not shared (flow shares them; docs/network.md)\n");
 }
 
 const char *platform_beside_file(const char *origin, const char *path, char *buf, size_t n) {
