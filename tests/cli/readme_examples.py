@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""README's examples, run as written (issue 48): every command of its code
+"""README's examples, and docs/tutorial.md's (issue 71), run as written (issue 48): every command of its code
 blocks (a `$ ` prompt, or a line of a ```sh block starting with simpi or
 $HOME/simpi) runs in a folder where examples/ and build/ are the source
 tree's and the build's, with build/ first on PATH, and must exit 0; the
@@ -87,5 +87,58 @@ with tempfile.TemporaryDirectory(prefix="simpi-readme-") as tmp:
             check([l for l in shown if l] == [l for l in p.stdout.split("\n") if l],
                   "docs/python.md's example prints what the page shows")
             check(os.path.getsize(os.path.join(tmp, "sweep.png")) > 5000, "and draws sweep.png")
+
+
+def masked(line):
+    """A line with its numbers as # and its spaces collapsed: what a run
+    whose computation is measured prints the same each time."""
+    return " ".join(re.sub(r"\d+(\.\d+)?(e[-+]?\d+)?", "#", line).split())
+
+
+# docs/tutorial.md (issue 71), run as written in a folder of its own: the
+# platform file it writes, its commands in order (each must exit 0 and print
+# the lines shown under it: exactly, or with the numbers masked where the
+# trace recorded from a measured run is involved), and its Python
+with tempfile.TemporaryDirectory(prefix="simpi-tutorial-") as tmp:
+    os.symlink(os.path.join(src, "examples"), os.path.join(tmp, "examples"))
+    env = dict(os.environ, PATH=build + os.pathsep + os.environ["PATH"], HOME=tmp,
+               PYTHONPATH=os.path.join(src, "python"), SIMPI=os.path.join(build, "simpi"),
+               MPLBACKEND="Agg")
+    doc = os.path.join(src, "docs", "tutorial.md")
+    ran = 0
+    parts = blocks(doc)
+    for i, (lang, lines) in enumerate(parts):
+        m = re.match(r"# (\S+\.yaml):", lines[0]) if lines else None
+        if lang == "yaml" and m:
+            open(os.path.join(tmp, m.group(1)), "w").write("\n".join(lines) + "\n")
+            continue
+        if lang == "python":
+            p = subprocess.run([sys.executable, "-c", "\n".join(lines)], cwd=tmp, env=env,
+                               capture_output=True, text=True)
+            check(p.returncode == 0, "tutorial's Python runs: %s" % p.stderr[-300:])
+            shown = [masked(l) for l in parts[i + 1][1] if l.strip()]
+            got = [masked(l) for l in p.stdout.split("\n") if l.strip()]
+            check(shown == got, "tutorial's Python prints what it shows: %s" % got)
+            check(os.path.getsize(os.path.join(tmp, "latency.png")) > 5000, "and draws latency.png")
+            continue
+        for cmd, expected in commands(lang, lines):
+            p = subprocess.run(cmd, shell=True, cwd=tmp, env=env, capture_output=True, text=True)
+            ran += 1
+            check(p.returncode == 0, "tutorial: `%s` exits 0 (%d)%s" % (
+                cmd, p.returncode, "" if p.returncode == 0 else ": " + p.stderr[-300:]))
+            if "--ideal none,network,cpu" in cmd:  # each what-if below the real thing
+                t = {k: float(v) for k, v in re.findall(r"ideal=(\w+) +([\d.]+)", p.stdout)}
+                check(len(t) == 3 and 0 < t["network"] < t["none"] and 0 < t["cpu"] < t["none"],
+                      "tutorial: an ideal network and an ideal CPU each take less: %s" % t)
+            measured = "heat.trace" in cmd or " run " in cmd
+            got = [(masked(l) if measured else l) for l in (p.stdout + p.stderr).split("\n")]
+            for want in expected:
+                if not want.strip() or want.startswith("simulation:"):
+                    continue
+                check((masked(want) if measured else want) in got,
+                      "tutorial: `%s` prints %r" % (cmd[:60], want[:70]))
+    check(ran >= 8, "tutorial: %d commands run" % ran)
+    for f in ("sweep.html", "heat.html"):
+        check(os.path.getsize(os.path.join(tmp, f)) > 10000, "tutorial: %s written" % f)
 print("readme: %s" % ("all checks passed" if not fails else "%d failed" % fails))
 sys.exit(1 if fails else 0)
