@@ -81,6 +81,8 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
             o->analysis.chrome = argv[++i];
         } else if (!strcmp(argv[i], "--otf2") && i + 1 < argc) {
             o->analysis.otf2 = argv[++i];
+        } else if (!strcmp(argv[i], "--critical-path")) {
+            o->analysis.critical_path = true;
         } else if (!strcmp(argv[i], "--timeline-ranks") && i + 1 < argc) {
             struct sim_error err = {0};
             o->analysis.timeline_ranks = argv[++i];

@@ -626,6 +626,8 @@ static int parse_and_run(int argc, char **argv) {
             static const char *const formats[] = {"native", "binary", "otf2", NULL};
             if (!(trace_format = cli_enum_value("run: --trace-format", v, formats)))
                 return EXIT_USAGE;
+        } else if (!strcmp(a, "--critical-path")) {
+            set_env("SIMPI_CRITICAL_PATH", "1");
         } else if ((v = value_of("--timeline-ranks", argc, argv, &i))) {
             struct sim_error err = {0};
             if (!analysis_check_ranks(v, &err)) {

@@ -939,6 +939,7 @@ static void read_settings(struct settings *st) {
     st->analysis.chrome = env_copy("SIMPI_CHROME");
     st->analysis.otf2 = env_copy("SIMPI_OTF2");
     st->analysis.timeline_ranks = env_copy("SIMPI_TIMELINE_RANKS");
+    st->analysis.critical_path = getenv("SIMPI_CRITICAL_PATH") != NULL;
     st->analysis.command = env_copy("SIMPI_COMMAND");
     /* --cpu=ignore: no computation is charged, so efficiency is not measured */
     st->analysis.cpu_not_measured = st->cpu && !strcmp(st->cpu, "ignore");

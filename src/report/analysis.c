@@ -23,6 +23,7 @@ struct analysis {
     struct chrome *chrome;
     struct chrome *otf2; /* --otf2 DIR: the same events, written as OTF2 */
     struct timeline *tl;
+    struct critpath *cp; /* --critical-path or --report */
     const char *report, *command;
 };
 
@@ -34,6 +35,7 @@ static void on_period(void *ctx, const struct sim_period *p) {
     if (a->chrome) chrome_period(a->chrome, p);
     if (a->otf2) chrome_period(a->otf2, p);
     if (a->tl) timeline_period(a->tl, p);
+    if (a->cp) critpath_period(a->cp, p);
 }
 
 static void on_instant(void *ctx, int32_t rank, simtime_t t, enum sim_call call) {
@@ -71,6 +73,7 @@ static void on_message(void *ctx, const struct sim_message *m) {
     if (a->chrome) chrome_message(a->chrome, m);
     if (a->otf2) chrome_message(a->otf2, m);
     if (a->tl) timeline_message(a->tl, m);
+    if (a->cp) critpath_message(a->cp, m);
 }
 
 static void on_message_pair(void *ctx, int32_t from, int32_t to, int64_t size) {
@@ -96,6 +99,7 @@ static void on_finish(void *ctx, int32_t rank, simtime_t t) {
         chrome_interval(a->otf2, rank, t, NULL);
     if (open && a->pv) paraver_interval(a->pv, rank, t, 0);
     intervals_finish(&a->iv, rank, t);
+    if (a->cp) critpath_finish_rank(a->cp, rank, t);
     if (phases_finished(&a->phases, rank, t)) phases_rebuild(&a->phases, &a->iv);
 }
 
@@ -212,7 +216,15 @@ struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,
         analysis_free(a);
         return NULL;
     }
-    bool draws_messages = a->pv || a->chrome || a->otf2 || a->tl;
+    if (o->critical_path || o->report) {
+        a->cp = critpath_open(s);
+        for (int32_t r = 0; r < n; r++) /* a split run: this worker sees its own ranks */
+            if (!sim_owns(s, r)) {
+                critpath_split(a->cp);
+                break;
+            }
+    }
+    bool draws_messages = a->pv || a->chrome || a->otf2 || a->tl || a->cp;
     a->obs = (struct sim_observer){.ctx = a,
                                    .period = on_period,
                                    .instant = on_instant,
@@ -252,8 +264,10 @@ bool analysis_finish(struct analysis *a, const struct run_info *info, struct sim
         if (!chrome_close(a->chrome, ok ? err : &e2)) ok = false;
         a->chrome = NULL;
     }
+    if (a->cp) critpath_compute(a->cp, a->sim);
     if (ok && a->report)
-        ok = report_write(a->report, a->tl, &a->iv, &a->matrix, a->sim, info, a->command, err);
+        ok = report_write(a->report, a->tl, &a->iv, &a->matrix, a->cp, a->sim, info, a->command,
+                          err);
     return ok;
 }
 
@@ -264,6 +278,7 @@ void analysis_free(struct analysis *a) {
     if (a->chrome) chrome_close(a->chrome, NULL);
     if (a->otf2) chrome_close(a->otf2, NULL);
     timeline_free(a->tl);
+    critpath_free(a->cp);
     intervals_free(&a->iv);
     phases_free(&a->phases);
     free(a->matrix.cell);
@@ -318,6 +333,7 @@ void analysis_print(const struct analysis *a, FILE *out) {
                 "simpi: warning: more than %d distinct intervals; the others are counted "
                 "in their parents\n",
                 MAX_INTERVALS);
+    if (a->cp) critpath_print(a->cp, out);
     if (iv->nnodes == 1) return;
     struct lost_rank *order = xcalloc((size_t)iv->nnodes, sizeof *order);
     for (int32_t i = 1; i < iv->nnodes; i++) {
@@ -443,4 +459,5 @@ void analysis_json(const struct analysis *a, FILE *f) {
     fprintf(f, "  ],\n  \"unbalanced_intervals\": %lld,\n  ", (long long)iv->unbalanced);
     matrix_json(&a->matrix, f);
     fputs(",\n", f);
+    if (a->cp) critpath_json(a->cp, f);
 }

@@ -24,6 +24,7 @@ struct analysis_opts {
     const char *timeline_ranks; /* --timeline-ranks LIST ("0,4,8-11"); NULL: default */
     const char *command;        /* the command line, shown in the report */
     bool cpu_not_measured;      /* --cpu=ignore: no computation, so no efficiency */
+    bool critical_path;         /* --critical-path (and --report): the critical path */
 };
 
 struct analysis;

@@ -158,12 +158,13 @@ struct comm_matrix {
 void matrix_json(const struct comm_matrix *m, FILE *f);
 
 struct timeline;
+struct critpath;
 struct timeline *timeline_open(const struct sim *s, const char *ranks, struct sim_error *err);
 void timeline_period(struct timeline *tl, const struct sim_period *p);
 void timeline_message(struct timeline *tl, const struct sim_message *m);
 bool report_write(const char *path, struct timeline *tl, const struct intervals *iv,
-                  const struct comm_matrix *mx, const struct sim *s, const struct run_info *info,
-                  const char *command, struct sim_error *err);
+                  const struct comm_matrix *mx, const struct critpath *cp, const struct sim *s,
+                  const struct run_info *info, const char *command, struct sim_error *err);
 void timeline_free(struct timeline *tl);
 /* A split run: a worker's timeline records of its ranks that may be shown
  * (and of the messages they received), for the first worker, which adds
@@ -177,6 +178,35 @@ size_t timeline_unpack(struct timeline *tl, const char *p, size_t len);
 int analysis_rank_list(const char *list, int32_t n, int32_t *out, int max, struct sim_error *err);
 /* One interval as a JSON object (with per-rank arrays if per_rank). */
 void analysis_interval_json(const struct intervals *iv, int32_t i, FILE *f, bool per_rank);
+
+/* critpath.c: the critical path (docs/analysis.md), from the periods and
+ * messages observed; computed at the end of the run. */
+enum { CP_COMPUTE, CP_MESSAGE, CP_MPI };
+struct cp_totals {
+    simtime_t length, computation, latency, transfer, waiting;
+    int64_t bursts, messages;
+};
+/* A piece of the path, latest first: a burst or an MPI call's own time on
+ * rank (from == rank), or a message from rank `from` at t0 to rank at t1. */
+struct cp_segment {
+    simtime_t t0, t1;
+    int32_t rank, from;
+    uint8_t kind;
+};
+struct critpath;
+struct critpath *critpath_open(const struct sim *s);
+void critpath_period(struct critpath *cp, const struct sim_period *p);
+void critpath_message(struct critpath *cp, const struct sim_message *m);
+void critpath_finish_rank(struct critpath *cp, int32_t rank, simtime_t t);
+/* A split run: not computed (each worker sees its own ranks). */
+void critpath_split(struct critpath *cp);
+void critpath_compute(struct critpath *cp, const struct sim *s);
+/* NULL when not computed. */
+const struct cp_totals *critpath_totals(const struct critpath *cp);
+const struct cp_segment *critpath_segments(const struct critpath *cp, size_t *n);
+void critpath_print(const struct critpath *cp, FILE *out);
+void critpath_json(const struct critpath *cp, FILE *f);
+void critpath_free(struct critpath *cp);
 
 /* Appends a time in seconds with enough digits for picoseconds. */
 double analysis_seconds(simtime_t t);

@@ -389,9 +389,36 @@ static void json_header(FILE *f, const struct sim *s, const struct run_info *in,
     json_host(f, in->host);
 }
 
+/* The critical path's pieces between the ranks shown (their rows), for the
+ * timeline to draw: [kind, row, from row, t0, t1], and its totals. */
+static void json_critical_path(FILE *f, const struct critpath *cp, const struct shown *sh) {
+    size_t n;
+    const struct cp_segment *seg = critpath_segments(cp, &n);
+    const struct cp_totals *t = critpath_totals(cp);
+    fputs("\"critical_path\": {\"segments\": [", f);
+    int out = 0;
+    for (size_t i = 0; i < n; i++) {
+        int32_t row = sh->index[seg[i].rank], from = sh->index[seg[i].from];
+        if (row < 0 || from < 0) continue;
+        fprintf(f, "%s[%d,%d,%d,", out++ ? "," : "", seg[i].kind, row, from);
+        put_seconds(f, seg[i].t0);
+        fputc(',', f);
+        put_seconds(f, seg[i].t1);
+        fputc(']', f);
+    }
+    fprintf(f, "], \"pieces\": %zu, \"shown\": %d", n, out);
+    if (t)
+        fprintf(f,
+                ", \"computation\": %.12g, \"latency\": %.12g, \"transfer\": %.12g, "
+                "\"waiting\": %.12g",
+                analysis_seconds(t->computation), analysis_seconds(t->latency),
+                analysis_seconds(t->transfer), analysis_seconds(t->waiting));
+    fputs("}", f);
+}
+
 static void write_data(FILE *f, struct timeline *tl, const struct intervals *iv,
-                       const struct comm_matrix *mx, const struct sim *s, const struct run_info *in,
-                       const char *command) {
+                       const struct comm_matrix *mx, const struct critpath *cp, const struct sim *s,
+                       const struct run_info *in, const char *command) {
     simtime_t end = shown_end(iv, s, in->status);
     json_header(f, s, in, command, end);
     fputs("\"intervals\": [", f);
@@ -412,6 +439,8 @@ static void write_data(FILE *f, struct timeline *tl, const struct intervals *iv,
     for (int i = 0; i < sh.n; i++)
         sh.index[sh.ranks[i]] = i;
     json_timeline(f, tl, &sh, end);
+    fputs(",\n", f);
+    json_critical_path(f, cp, &sh);
     free(sh.ranks);
     free(sh.index);
     fputs(",\n", f);
@@ -428,14 +457,14 @@ static void write_data(FILE *f, struct timeline *tl, const struct intervals *iv,
 }
 
 bool report_write(const char *path, struct timeline *tl, const struct intervals *iv,
-                  const struct comm_matrix *mx, const struct sim *s, const struct run_info *in,
-                  const char *command, struct sim_error *err) {
+                  const struct comm_matrix *mx, const struct critpath *cp, const struct sim *s,
+                  const struct run_info *in, const char *command, struct sim_error *err) {
     const char *mark = "/*SIMPI_DATA*/";
     const char *at = strstr(simpi_report_template, mark);
     struct outfile out;
     if (!outfile_open(&out, path, err)) return false;
     fwrite(simpi_report_template, 1, (size_t)(at - simpi_report_template), out.f);
-    write_data(out.f, tl, iv, mx, s, in, command);
+    write_data(out.f, tl, iv, mx, cp, s, in, command);
     fputs(at + strlen(mark), out.f);
     if (tl->failed || ferror(tl->tmp)) {
         outfile_discard(&out);
