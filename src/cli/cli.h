@@ -151,6 +151,16 @@ char *cli_with_ft_set(const char *mode);
 /* --ideal WHAT (network, cpu, network+cpu or none; a list sweeps them) as
  * the override "ideal=WHAT"; NULL, having said why, for anything else. */
 char *cli_ideal_set(const char *what);
+/* The prediction of the trace at `trace` replayed on the platform of o with
+ * one more --set (extra; NULL: none), no output; false with why (one line
+ * of at most n) if it does not complete. */
+bool cli_replay_time(const struct platform_opts *o, const char *extra, const char *trace,
+                     simtime_t *t, char *why, size_t n);
+/* `simpi replay --sensitivity F`: the trace replayed with each of latency,
+ * bandwidth, overhead and speed times F alone; the table, and the JSON
+ * (json, if not NULL). Returns the exit status. */
+int cli_sensitivity(const struct platform_opts *o, const char *trace, double factor,
+                    const char *json);
 /* One call of a collective (coll_cost.c, `simpi platform collective`). */
 struct coll_call {
     int kind; /* enum coll_kind */

@@ -38,6 +38,7 @@ struct replay_opts {
     int placement;               /* --placement: enum sim_placement */
     int launched;                /* started by mpirun or srun as one of that many processes */
     enum progress_mode progress; /* PROGRESS_AUTO (0) unless --progress */
+    double sensitivity;          /* --sensitivity F; 0: none */
 };
 
 /* Whether two paths name one existing file. */
@@ -81,6 +82,16 @@ static int parse_args(struct replay_opts *o, int argc, char **argv) {
             o->analysis.chrome = argv[++i];
         } else if (!strcmp(argv[i], "--otf2") && i + 1 < argc) {
             o->analysis.otf2 = argv[++i];
+        } else if (!strcmp(argv[i], "--sensitivity") && i + 1 < argc) {
+            char *end;
+            o->sensitivity = strtod(argv[++i], &end);
+            if (*end || !(o->sensitivity > 0) || o->sensitivity > 1e6 || o->sensitivity == 1) {
+                fprintf(stderr,
+                        "simpi replay: --sensitivity: found '%s', expected a factor above 0 "
+                        "other than 1 (2: each parameter twice as large)\n",
+                        argv[i]);
+                return EXIT_USAGE;
+            }
         } else if (!strcmp(argv[i], "--critical-path")) {
             o->analysis.critical_path = true;
         } else if (!strcmp(argv[i], "--timeline-ranks") && i + 1 < argc) {
@@ -675,6 +686,17 @@ static int replay_command(struct replay_opts *o, int argc, char **argv) {
     struct sweep sw;
     int npoints = sweep_points(o->plat.sets, o->plat.nsets, &sw);
     if (npoints < 0) return EXIT_USAGE;
+    if (o->sensitivity > 0) {
+        sweep_free(&sw);
+        if (npoints > 1 || o->ntraces > 1 || o->jobs || o->procs > 1 || o->analysis.report ||
+            o->analysis.paraver || o->analysis.chrome || o->analysis.otf2) {
+            fprintf(stderr, "simpi replay: --sensitivity replays one trace several times: give one "
+                            "trace, one value per --set, and no --jobs, --procs or timeline "
+                            "outputs\n");
+            return EXIT_USAGE;
+        }
+        return cli_sensitivity(&o->plat, o->trace, o->sensitivity, o->json);
+    }
     if (npoints == 1) {
         sweep_free(&sw);
         return replay_once(o, o->plat.sets, o->plat.nsets, NULL);

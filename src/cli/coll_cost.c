@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* `simpi platform collective OP SIZE RANKS`'s times: one call of the
+/* A trace's prediction replayed quietly on a platform with one more
+ * setting (for `--sensitivity`), and `simpi platform collective OP SIZE
+ * RANKS`'s times: one call of the
  * collective on RANKS ranks, all entering at time 0, replayed on the
  * platform (with the algorithm its selector chooses, or each algorithm of
  * the operation forced in turn with --all), so that a time is the model's
@@ -36,10 +38,8 @@ static bool write_call_trace(const struct coll_call *c, char *path, size_t n,
     return err_set(err, "cannot write a temporary trace in %s", dir && *dir ? dir : "/tmp");
 }
 
-/* Replays the call on the platform of o with one more setting (NULL:
- * none): its time, or false with why (a run that fails: its report). */
-static bool replay_call(const struct platform_opts *o, const char *extra, const char *trace,
-                        simtime_t *t, char *why, size_t n) {
+bool cli_replay_time(const struct platform_opts *o, const char *extra, const char *trace,
+                     simtime_t *t, char *why, size_t n) {
     const char **sets = xmalloc(sizeof *sets * (size_t)(o->nsets + 1));
     for (int i = 0; i < o->nsets; i++)
         sets[i] = o->sets[i];
@@ -75,7 +75,7 @@ bool cli_collective_time(const struct platform_opts *o, const struct coll_call *
     if (algorithm)
         snprintf(set, sizeof set, "mpi.coll.%s=%s", sim_coll_name((enum coll_kind)c->kind),
                  algorithm);
-    bool ok = replay_call(o, algorithm ? set : NULL, path, t, why, n);
+    bool ok = cli_replay_time(o, algorithm ? set : NULL, path, t, why, n);
     unlink(path);
     /* a report's last line break, and what follows the first line */
     why[strcspn(why, "\n")] = '\0';

@@ -136,6 +136,10 @@ static const struct {
      "                         time on the wire, no contention, no MPI overheads), cpu\n"
      "                         (computation costs nothing) or network+cpu; a list\n"
      "                         sweeps them (--ideal none,network); platform key ideal\n"
+     "  --sensitivity F        how much each parameter moves the prediction: the trace\n"
+     "                         replayed with every latency, every bandwidth, the MPI\n"
+     "                         overheads and the speed each times F alone (platform key\n"
+     "                         scale); a table, and --json's document\n"
 
      "  --json FILE            write the results as JSON (- for stdout), atomically\n"
      "  --report FILE.html     a self-contained HTML report: intervals, per-rank bars,\n"

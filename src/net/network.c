@@ -102,6 +102,19 @@ static void clear_paths(const struct network *n) {
         n->paths[i].src = -1;
 }
 
+/* platform scale: every latency and bandwidth of the models and the
+ * topology's links, and network.overhead, by their factors. */
+static void scale(struct network *n, const struct platform *plat) {
+    double lat = plat->scale_latency, bw = plat->scale_bandwidth;
+    p2p_model_scale(&n->intra, lat, bw);
+    p2p_model_scale(&n->inter, lat, bw);
+    for (int c = 0; c < n->topo.nclasses; c++) {
+        n->topo.cls[c].latency *= lat;
+        n->topo.cls[c].bandwidth *= bw;
+    }
+    n->overhead *= plat->scale_overhead;
+}
+
 /* The routes' cache and scratch (a topology's). */
 static void free_routes(struct network *n) {
     free(n->paths);
@@ -152,6 +165,7 @@ bool network_init(struct network *n, struct platform *plat, struct sim_error *er
         n->route = xmalloc(sizeof *n->route * (TOPO_MAX_HOPS + 3));
         n->classes = xmalloc(sizeof *n->classes * (TOPO_MAX_HOPS + 3));
     }
+    scale(n, plat);
     if (plat->ideal_network) make_ideal(n);
     n->intra_zero = p2p_model_cost(&n->intra, 0);
     n->inter_zero = p2p_model_cost(&n->inter, 0);

@@ -242,6 +242,22 @@ void p2p_model_init_free(struct p2p_model *m) {
     memo_init(m);
 }
 
+void p2p_model_scale(struct p2p_model *m, double latency, double bandwidth) {
+    if (latency == 1 && bandwidth == 1) return;
+    if (m->ops->seconds == seconds_table) { /* T(S) = T0 + rest: T0 x latency, rest / bandwidth */
+        double t0 = m->seg[0].latency;
+        for (int i = 0; i < m->nseg; i++)
+            m->seg[i].latency = t0 * latency + (m->seg[i].latency - t0) / bandwidth;
+    } else {
+        for (int i = 0; i < m->nseg; i++) {
+            m->seg[i].latency *= latency;
+            m->seg[i].bandwidth *= bandwidth;
+        }
+    }
+    for (int i = 0; i < 1 << P2P_MEMO_BITS; i++) /* the costs remembered are no more */
+        m->memo[i] = (struct p2p_memo){-1, 0, 0};
+}
+
 void p2p_model_destroy(struct p2p_model *m) {
     free(m->seg);
     free(m->memo);

@@ -54,6 +54,10 @@ bool p2p_model_init(struct p2p_model *m, const struct conf_node *map, const char
 /* A model in which every message costs nothing: no latency, no time on
  * the wire (an ideal network, platform key ideal). */
 void p2p_model_init_free(struct p2p_model *m);
+/* Every latency of the model times `latency`, every bandwidth times
+ * `bandwidth` (a table: its time at the smallest size times latency, the
+ * rest divided by bandwidth); platform key scale. */
+void p2p_model_scale(struct p2p_model *m, double latency, double bandwidth);
 void p2p_model_destroy(struct p2p_model *m);
 simtime_t p2p_model_cost(const struct p2p_model *m, int64_t size);
 /* The time a message of `size` bytes occupies a network interface: the

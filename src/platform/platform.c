@@ -31,6 +31,7 @@ static const char *const top_keys[] = {"name",
                                        "fault_seed",
                                        "fault_tolerance",
                                        "ideal",
+                                       "scale",
                                        NULL};
 static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
                                            "concurrency", "root",    NULL};
@@ -298,6 +299,42 @@ static bool read_ideal(struct platform *p, struct sim_error *err) {
     return true;
 }
 
+/* scale: {latency: F, bandwidth: F, overhead: F, speed: F}, each a positive
+ * factor (default 1): every network latency (intra, inter, a topology's
+ * links), every bandwidth, the MPI overheads (mpi.send_overhead...,
+ * network.overhead) and the speed of computation multiplied by it. The
+ * network's are applied by network_init. */
+static bool read_scale(struct platform *p, struct sim_error *err) {
+    p->scale_latency = p->scale_bandwidth = p->scale_overhead = p->scale_speed = 1;
+    const struct conf_node *m = conf_map_get(p->conf, "scale");
+    if (!m) return true;
+    static const char *const keys[] = {"latency", "bandwidth", "overhead", "speed", NULL};
+    if (m->kind != CONF_MAP)
+        return err_at(err, m->file, m->line,
+                      "'scale': expected a map of factors, e.g. {latency: 2, speed: 0.5}");
+    if (!conf_check_keys(m, "scale", keys, err)) return false;
+    double *f[] = {&p->scale_latency, &p->scale_bandwidth, &p->scale_overhead, &p->scale_speed};
+    for (int i = 0; i < 4; i++) {
+        const struct conf_node *v = conf_map_get(m, keys[i]);
+        if (!v) continue;
+        const char *why;
+        if (v->kind != CONF_SCALAR || !units_parse_number(v->value, f[i], &why) || !(*f[i] > 0) ||
+            *f[i] > 1e6)
+            return err_at(err, v->file, v->line,
+                          "'scale.%s': found '%s', expected a factor above 0 (2: twice the "
+                          "given value)",
+                          keys[i], v->kind == CONF_SCALAR ? v->value : "");
+    }
+    p->speed *= p->scale_speed;
+    p->flop_rate *= p->scale_speed;
+    p->instruction_rate *= p->scale_speed;
+    simtime_t *o[] = {&p->send_overhead, &p->recv_overhead, &p->wait_overhead,
+                      &p->gap,           &p->gap_per_byte,  &p->recv_overhead_per_byte};
+    for (int i = 0; i < 6; i++)
+        *o[i] = (simtime_t)((double)*o[i] * p->scale_overhead + 0.5);
+    return true;
+}
+
 const char *platform_ideal(const struct platform *p) {
     return p->ideal_network ? (p->ideal_cpu ? "network+cpu" : "network")
                             : (p->ideal_cpu ? "cpu" : "none");
@@ -311,7 +348,7 @@ static bool validate(struct platform *p, struct sim_error *err) {
         return false;
     if (!read_speed(p, err) || !read_instruction_rate(p, err) || !read_mpi(p, err) ||
         !read_placement(p, err) || !read_storage(p, err) || !read_memory(p, err) ||
-        !read_ideal(p, err))
+        !read_scale(p, err) || !read_ideal(p, err))
         return false;
     const char *nets[] = {"intra", "inter"};
     for (int i = 0; i < 2; i++) {

@@ -80,6 +80,9 @@ struct platform {
      * the network free (no latency, no time on the wire, no contention,
      * free copies inside a node, no MPI overheads), or computation free */
     bool ideal_network, ideal_cpu;
+    /* scale (--sensitivity): factors on every latency, bandwidth, MPI
+     * overhead and the speed of computation (1: as given) */
+    double scale_latency, scale_bandwidth, scale_overhead, scale_speed;
 };
 
 /* The flop rate assumed for a relative speed of 1.0 (documented in models.md). */
