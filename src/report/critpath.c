@@ -214,9 +214,9 @@ void critpath_compute(struct critpath *cp, const struct sim *s) {
     ssize_t *ocur = xcalloc((size_t)cp->nranks, sizeof *ocur);
     for (int32_t i = 0; i < cp->nranks; i++) {
         struct cp_rank *r = &cp->r[i];
-        qsort(r->p, r->np, sizeof *r->p, by_begin);
-        qsort(r->m, r->nm, sizeof *r->m, by_arrival);
-        qsort(r->out, r->nout, sizeof *r->out, by_arrival);
+        if (r->np) qsort(r->p, r->np, sizeof *r->p, by_begin);
+        if (r->nm) qsort(r->m, r->nm, sizeof *r->m, by_arrival);
+        if (r->nout) qsort(r->out, r->nout, sizeof *r->out, by_arrival);
         pcur[i] = (ssize_t)r->np;
         mcur[i] = (ssize_t)r->nm;
         ocur[i] = (ssize_t)r->nout;
