@@ -342,22 +342,28 @@ static void json_point_host(FILE *f, const struct sweep_result *r) {
 
 int sweep_report(const struct sweep *sw, const struct sweep_result *res, const char *json) {
     bool host = any_host(sw, res);
-    printf("%-48s %20s  %s\n", "sweep point", "predicted time (s)",
+    int w = 48; /* the points' column: as wide as the longest label */
+    for (int p = 0; p < sw->npoints; p++) {
+        char label[512];
+        sweep_point_label(sw, p, label, sizeof label);
+        if ((int)strlen(label) > w) w = (int)strlen(label);
+    }
+    printf("%-*s %20s  %s\n", w, "sweep point", "predicted time (s)",
            host ? "status   computation (s)  others took (s)" : "status");
     int rc = 0;
     for (int p = 0; p < sw->npoints; p++) {
         char label[512];
         sweep_point_label(sw, p, label, sizeof label);
         if (res[p].exit_status == 0 && res[p].host)
-            printf("%-48s %20.9f  ok       %15.6f  %15.6f\n", label, res[p].predicted, res[p].cpu,
+            printf("%-*s %20.9f  ok       %15.6f  %15.6f\n", w, label, res[p].predicted, res[p].cpu,
                    res[p].lost);
         else if (res[p].exit_status == 0)
-            printf("%-48s %20.9f  ok\n", label, res[p].predicted);
+            printf("%-*s %20.9f  ok\n", w, label, res[p].predicted);
         else if (res[p].exit_status == 6 && res[p].end >= 0)
-            printf("%-48s %20s  node failure: aborted at %.9f s\n", label, "-", res[p].end);
+            printf("%-*s %20s  node failure: aborted at %.9f s\n", w, label, "-", res[p].end);
         else
-            printf("%-48s %20s  %s (exit status %d)\n", label, "-", status_name(res[p].exit_status),
-                   res[p].exit_status);
+            printf("%-*s %20s  %s (exit status %d)\n", w, label, "-",
+                   status_name(res[p].exit_status), res[p].exit_status);
         bool outcome = res[p].exit_status == 6 && sweeps_seeds(sw); /* a draw's crash */
         if (res[p].exit_status && !outcome && !rc) rc = res[p].exit_status;
     }
