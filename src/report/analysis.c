@@ -116,6 +116,7 @@ static size_t on_pack(void *ctx, char **out) {
     blob_put(&b, a->matrix.cell, sizeof *a->matrix.cell * cells);
     intervals_pack(&a->iv, owns, a->sim, &b);
     if (a->tl) timeline_pack(a->tl, a->sim, owns, a->sim, &b);
+    if (a->cp) critpath_pack(a->cp, owns, a->sim, &b);
     if (a->pv) paraver_pack(a->pv, &b);
     if (a->chrome) chrome_pack(a->chrome, &b);
     if (a->otf2) chrome_pack(a->otf2, &b);
@@ -137,6 +138,7 @@ static void on_unpack(void *ctx, const char *blob, size_t len) {
     size_t at = part, got = intervals_unpack(&a->iv, blob + at, len - at);
     at += got;
     if (got && a->tl) at += got = timeline_unpack(a->tl, blob + at, len - at);
+    if (got && a->cp) at += got = critpath_unpack(a->cp, blob + at, len - at);
     if (got && a->pv)
         at += got = paraver_unpack(a->pv, blob + at, len - at, a->iv.unpack_map, a->iv.unpack_n);
     if (got && a->chrome) at += got = chrome_unpack(a->chrome, blob + at, len - at);
@@ -216,14 +218,7 @@ struct analysis *analysis_start(struct sim *s, const struct analysis_opts *o,
         analysis_free(a);
         return NULL;
     }
-    if (o->critical_path || o->report) {
-        a->cp = critpath_open(s);
-        for (int32_t r = 0; r < n; r++) /* a split run: this worker sees its own ranks */
-            if (!sim_owns(s, r)) {
-                critpath_split(a->cp);
-                break;
-            }
-    }
+    if (o->critical_path || o->report) a->cp = critpath_open(s);
     bool draws_messages = a->pv || a->chrome || a->otf2 || a->tl || a->cp;
     a->obs = (struct sim_observer){.ctx = a,
                                    .period = on_period,

@@ -198,8 +198,13 @@ struct critpath *critpath_open(const struct sim *s);
 void critpath_period(struct critpath *cp, const struct sim_period *p);
 void critpath_message(struct critpath *cp, const struct sim_message *m);
 void critpath_finish_rank(struct critpath *cp, int32_t rank, simtime_t t);
-/* A split run: not computed (each worker sees its own ranks). */
-void critpath_split(struct critpath *cp);
+/* A split run: a worker's records of its ranks (and of the messages they
+ * received) for the first, which adds them to its own; unpack returns the
+ * bytes read, 0 if malformed. */
+struct blob;
+void critpath_pack(const struct critpath *cp, bool (*owns)(void *ctx, int32_t rank), void *ctx,
+                   struct blob *b);
+size_t critpath_unpack(struct critpath *cp, const char *p, size_t len);
 void critpath_compute(struct critpath *cp, const struct sim *s);
 /* NULL when not computed. */
 const struct cp_totals *critpath_totals(const struct critpath *cp);

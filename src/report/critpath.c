@@ -53,7 +53,7 @@ struct critpath {
     int32_t nranks;
     struct cp_rank *r;
     size_t records;
-    bool over, split, computed;
+    bool over, computed;
     struct cp_totals tot;
     struct cp_segment *seg;
     size_t nseg, capseg;
@@ -78,17 +78,23 @@ void critpath_free(struct critpath *cp) {
     free(cp);
 }
 
+/* Past the limit: what was kept is of no use now. */
+static void give_up(struct critpath *cp) {
+    cp->over = true;
+    for (int32_t i = 0; i < cp->nranks; i++) {
+        simtime_t finish = cp->r[i].finish;
+        free(cp->r[i].p);
+        free(cp->r[i].m);
+        free(cp->r[i].out);
+        cp->r[i] = (struct cp_rank){.finish = finish};
+    }
+}
+
 /* One more record kept; false past the limit (then nothing more is). */
 static bool room(struct critpath *cp) {
     if (cp->over) return false;
     if (++cp->records <= CP_MAX_RECORDS) return true;
-    cp->over = true;
-    for (int32_t i = 0; i < cp->nranks; i++) { /* what was kept is of no use now */
-        free(cp->r[i].p);
-        free(cp->r[i].m);
-        free(cp->r[i].out);
-        cp->r[i] = (struct cp_rank){0};
-    }
+    give_up(cp);
     return false;
 }
 
@@ -125,19 +131,101 @@ void critpath_finish_rank(struct critpath *cp, int32_t rank, simtime_t t) {
     if (rank >= 0 && rank < cp->nranks) cp->r[rank].finish = t;
 }
 
-void critpath_split(struct critpath *cp) {
-    cp->split = true;
+/* --- a split run: each worker's records, gathered in the first --- */
+
+/* A period with its rank, as packed. */
+struct cp_packed_period {
+    struct cp_period p;
+    int32_t rank;
+};
+
+void critpath_pack(const struct critpath *cp, bool (*owns)(void *ctx, int32_t rank), void *ctx,
+                   struct blob *b) {
+    uint64_t over = cp->over, np = 0, nm = 0;
+    for (int32_t i = 0; i < cp->nranks; i++)
+        if (owns(ctx, i)) {
+            np += cp->r[i].np;
+            nm += cp->r[i].nm; /* a message is observed where it is received */
+        }
+    blob_put(b, &over, sizeof over);
+    blob_put(b, &np, sizeof np);
+    blob_put(b, &nm, sizeof nm);
+    for (int32_t i = 0; i < cp->nranks; i++) /* all the periods, then all the messages */
+        for (size_t k = 0; owns(ctx, i) && k < cp->r[i].np; k++) {
+            struct cp_packed_period pp = {cp->r[i].p[k], i};
+            blob_put(b, &pp, sizeof pp);
+        }
+    for (int32_t i = 0; i < cp->nranks; i++)
+        if (owns(ctx, i) && cp->r[i].nm) blob_put(b, cp->r[i].m, sizeof *cp->r[i].m * cp->r[i].nm);
+    for (int32_t i = 0; i < cp->nranks; i++)
+        if (owns(ctx, i)) {
+            simtime_t f[2] = {i, cp->r[i].finish}; /* each rank's finish, its own worker's */
+            blob_put(b, f, sizeof f);
+        }
+    simtime_t end[2] = {-1, 0};
+    blob_put(b, end, sizeof end);
 }
 
+size_t critpath_unpack(struct critpath *cp, const char *p, size_t len) {
+    uint64_t over, np, nm;
+    size_t head = 3 * sizeof(uint64_t);
+    if (len < head) return 0;
+    memcpy(&over, p, sizeof over);
+    memcpy(&np, p + 8, sizeof np);
+    memcpy(&nm, p + 16, sizeof nm);
+    size_t body = (size_t)np * sizeof(struct cp_packed_period) + (size_t)nm * sizeof(struct cp_msg);
+    if (np > len || nm > len || len - head < body) return 0;
+    const char *at = p + head;
+    for (uint64_t k = 0; k < np && !cp->over; k++, at += sizeof(struct cp_packed_period)) {
+        struct cp_packed_period pp;
+        memcpy(&pp, at, sizeof pp);
+        if (pp.rank < 0 || pp.rank >= cp->nranks || !room(cp)) continue;
+        struct cp_rank *r = &cp->r[pp.rank];
+        if (r->np == r->capp) {
+            r->capp = r->capp ? 2 * r->capp : 16;
+            r->p = xrealloc_or_die(r->p, sizeof *r->p * r->capp);
+        }
+        r->p[r->np++] = pp.p;
+    }
+    at = p + head + (size_t)np * sizeof(struct cp_packed_period);
+    for (uint64_t k = 0; k < nm && !cp->over; k++, at += sizeof(struct cp_msg)) {
+        struct cp_msg m;
+        memcpy(&m, at, sizeof m);
+        if (m.to < 0 || m.to >= cp->nranks || m.from < 0 || m.from >= cp->nranks || !room(cp) ||
+            !room(cp))
+            continue;
+        push_msg(&cp->r[m.to].m, &cp->r[m.to].nm, &cp->r[m.to].capm, &m);
+        push_msg(&cp->r[m.from].out, &cp->r[m.from].nout, &cp->r[m.from].capout, &m);
+    }
+    size_t used = head + body;
+    for (;;) { /* its ranks' finish times, to the end mark */
+        simtime_t f[2];
+        if (len - used < sizeof f) return 0;
+        memcpy(f, p + used, sizeof f);
+        used += sizeof f;
+        if (f[0] < 0) break;
+        if (f[0] < cp->nranks) cp->r[f[0]].finish = f[1];
+    }
+    if (over && !cp->over) give_up(cp);
+    return used;
+}
+
+/* Total orders, so that the path does not depend on the order records
+ * came in (a split run gathers them differently). */
 static int by_begin(const void *a, const void *b) {
     const struct cp_period *x = a, *y = b;
-    return x->begin < y->begin ? -1 : x->begin > y->begin;
+    if (x->begin != y->begin) return x->begin < y->begin ? -1 : 1;
+    if (x->end != y->end) return x->end < y->end ? -1 : 1;
+    return (int)x->running - (int)y->running;
 }
 
 static int by_arrival(const void *a, const void *b) {
     const struct cp_msg *x = a, *y = b;
-    if (x->precv != y->precv) return x->precv < y->precv ? -1 : 1;
-    return x->lsend < y->lsend ? -1 : x->lsend > y->lsend;
+    const simtime_t kx[] = {x->precv, x->lsend, x->psend, x->lrecv, x->size, x->from, x->to};
+    const simtime_t ky[] = {y->precv, y->lsend, y->psend, y->lrecv, y->size, y->from, y->to};
+    for (int i = 0; i < 7; i++)
+        if (kx[i] != ky[i]) return kx[i] < ky[i] ? -1 : 1;
+    return 0;
 }
 
 /* The last period of r beginning before t, below index `below`, or -1. */
@@ -208,7 +296,7 @@ static int32_t last_rank(const struct critpath *cp) {
 }
 
 void critpath_compute(struct critpath *cp, const struct sim *s) {
-    if (cp->over || cp->split || cp->computed) return;
+    if (cp->over || cp->computed) return;
     ssize_t *pcur = xcalloc((size_t)cp->nranks, sizeof *pcur);
     ssize_t *mcur = xcalloc((size_t)cp->nranks, sizeof *mcur);
     ssize_t *ocur = xcalloc((size_t)cp->nranks, sizeof *ocur);
@@ -291,8 +379,6 @@ const struct cp_segment *critpath_segments(const struct critpath *cp, size_t *n)
 
 /* Why a path asked for was not computed, or NULL. */
 static const char *why_not(const struct critpath *cp) {
-    if (cp->split)
-        return "not computed in a split run (--procs): each worker observes its own ranks";
     if (cp->over)
         return "not computed: the run has more than 8 million periods and messages (its "
                "record would take more than 400 MB)";
