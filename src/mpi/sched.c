@@ -314,10 +314,10 @@ static bool read_forced(struct coll_config *cfg, const char *op, const struct co
     int kind = kind_by_name(op);
     if (kind == COLL_KINDS)
         return err_at(err, v->file, v->line,
-                      "'mpi.coll.%s': not a collective operation or setting (barrier, bcast, "
-                      "reduce, allreduce, gather, scatter, allgather, alltoall, reduce_scatter, "
-                      "scan, exscan; selector, selection, segment_size, window, model, analytic, "
-                      "analytic_latency)",
+                      "'mpi.coll.%s': not a collective operation or setting; expected one of: "
+                      "barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall, "
+                      "reduce_scatter, scan, exscan, selector, selection, segment_size, window, "
+                      "model, analytic, analytic_latency",
                       op);
     const struct coll_algo *a =
         v->kind == CONF_SCALAR ? coll_find((enum coll_kind)kind, v->value) : NULL;
