@@ -129,6 +129,15 @@ static void heap_push(struct engine *e, const struct event *ev) {
 
 void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind, uint32_t gen,
                      void *arg) {
+#ifndef NDEBUG /* debug and sanitizer builds: an event is never scheduled in the past */
+    if (t < e->now) {
+        fprintf(stderr,
+                "simpi: internal error: an event (kind %u, rank %d) scheduled at %lld ps, before "
+                "now (%lld ps)\n",
+                kind, rank, (long long)t, (long long)e->now);
+        abort();
+    }
+#endif
     if (t < e->now) t = e->now;
     uint32_t slot = rank >= 0 && rank < e->nranks ? (uint32_t)rank : (uint32_t)e->nranks;
     struct event ev = {t, (uint64_t)slot << 32 | kind, e->rank_seq[slot]++, gen, arg};
