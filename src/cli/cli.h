@@ -45,6 +45,23 @@ bool cli_asks_help(int argc, char **argv);
 const char *cli_command_line(int argc, char **argv);
 bool cli_print_help(const char *cmd);
 
+/* options.c: simpi run's (cmd OPT_RUN) or simpi replay's (OPT_REPLAY)
+ * options from argv[1], as core/options.c declares them, into s; --fault,
+ * --with-ft, --ideal and --seeds become the platform keys they set (as
+ * "set", in the order given). Run (words NULL): stops at the first word
+ * that is neither an option nor an option's value (the program; after
+ * "--", the next), its index in *rest (argc: none). Replay: the other
+ * words in words (malloc'd; *nwords). Returns 0; EXIT_USAGE having said
+ * why; 1 when -h or --help asked for the help (printed). */
+struct option_set;
+int cli_options_parse(unsigned cmd, int argc, char **argv, struct option_set *s, int *rest,
+                      const char ***words, int *nwords);
+/* The option lines of cmd's help, from the table. */
+void cli_options_help(unsigned cmd, FILE *out);
+/* For bash completion (`simpi help --complete CMD`): each spelling, then
+ * its values comma-separated, its argument's name, or - for none. */
+void cli_options_complete(unsigned cmd, FILE *out);
+
 /* sweep.c: --set KEY=V1,V2,... gives one run per value (cross product). */
 struct sweep {
     int nsets, npoints;

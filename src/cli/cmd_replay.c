@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "core/digest.h"
 #include "core/engine.h"
+#include "core/options.h"
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "core/units.h"
@@ -48,86 +49,48 @@ static bool same_file(const char *a, const char *b) {
            sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
 }
 
-static int parse_args(struct replay_opts *o, int argc, char **argv) {
-    for (int i = 1; i < argc; i++) {
-        int r = cli_platform_option(&o->plat, argc, argv, &i);
-        if (r < 0) return EXIT_USAGE;
-        if (r > 0) continue;
-        if (!strncmp(argv[i], "--progress=", 11)) {
-            enum progress_mode m;
-            if (!progress_parse(argv[i] + 11, &m)) {
-                fprintf(stderr,
-                        "simpi replay: --progress: found '%s', expected auto, always or "
-                        "never\n",
-                        argv[i] + 11);
-                return EXIT_USAGE;
-            }
-            o->progress = m;
-        } else if ((!strcmp(argv[i], "--procs") || !strcmp(argv[i], "-j")) && i + 1 < argc) {
-            if (!cli_parse_procs(argv[i], argv[i + 1], &o->procs)) return EXIT_USAGE;
-            i++;
-        } else if (!strcmp(argv[i], "--procs-exact")) {
-            setenv("SIMPI_PROCS_EXACT", "1", 1);
-        } else if (!strcmp(argv[i], "--placement") && i + 1 < argc) {
-            if (!cli_parse_placement(argv[++i], &o->placement)) return EXIT_USAGE;
-        } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
-            o->json = argv[++i];
-        } else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
-            o->jobs = argv[++i];
-        } else if (!strcmp(argv[i], "--report") && i + 1 < argc) {
-            o->analysis.report = argv[++i];
-        } else if (!strcmp(argv[i], "--paraver") && i + 1 < argc) {
-            o->analysis.paraver = argv[++i];
-        } else if (!strcmp(argv[i], "--chrome") && i + 1 < argc) {
-            o->analysis.chrome = argv[++i];
-        } else if (!strcmp(argv[i], "--otf2") && i + 1 < argc) {
-            o->analysis.otf2 = argv[++i];
-        } else if (!strcmp(argv[i], "--sensitivity") && i + 1 < argc) {
-            char *end;
-            o->sensitivity = strtod(argv[++i], &end);
-            if (*end || !(o->sensitivity > 0) || o->sensitivity > 1e6 || o->sensitivity == 1) {
-                fprintf(stderr,
-                        "simpi replay: --sensitivity: found '%s', expected a factor above 0 "
-                        "other than 1 (2: each parameter twice as large)\n",
-                        argv[i]);
-                return EXIT_USAGE;
-            }
-        } else if (!strcmp(argv[i], "--critical-path")) {
-            o->analysis.critical_path = true;
-        } else if (!strcmp(argv[i], "--timeline-ranks") && i + 1 < argc) {
-            struct sim_error err = {0};
-            o->analysis.timeline_ranks = argv[++i];
-            if (!analysis_check_ranks(argv[i], &err)) {
-                fprintf(stderr, "simpi replay: %s\n", err.msg);
-                return EXIT_USAGE;
-            }
-        } else if ((!strcmp(argv[i], "--time-limit") || !strcmp(argv[i], "--wall-limit")) &&
-                   i + 1 < argc) {
-            simtime_t t;
-            bool wall = argv[i][2] == 'w';
-            if (!units_parse_time(argv[i + 1], &t, NULL) || t <= 0) {
-                fprintf(stderr, "simpi replay: %s: found '%s', expected a time such as 10s\n",
-                        argv[i], argv[i + 1]);
-                return EXIT_USAGE;
-            }
-            if (wall)
-                o->wall_limit = t;
-            else
-                replay_set_time_limit(t);
-            i++;
-        } else if (!strcmp(argv[i], "--no-alone")) {
-            o->no_alone = true;
-        } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
-            o->quiet = true;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "simpi replay: unexpected argument '%s'\n", argv[i]);
-            return EXIT_USAGE;
-        } else {
-            if (!o->traces) o->traces = xcalloc((size_t)argc, sizeof *o->traces);
-            o->traces[o->ntraces++] = argv[i];
-            o->trace = o->traces[0];
+/* The options given, as the table declares them (core/options.c). */
+static struct option_set given;
+
+/* o filled from the options given (parsed and checked by
+ * cli_options_parse). */
+static void take_options(struct replay_opts *o) {
+    const struct option_set *s = &given;
+    const char *v;
+    o->plat.path = optset_get(s, "platform");
+    for (int k = 0; k < s->n; k++)
+        if (!strcmp(s->v[k].decl->name, "set")) {
+            o->plat.sets =
+                xrealloc_or_die(o->plat.sets, sizeof *o->plat.sets * (size_t)(o->plat.nsets + 1));
+            o->plat.sets[o->plat.nsets++] = s->v[k].value;
         }
-    }
+    if ((v = optset_get(s, "progress"))) progress_parse(v, &o->progress);
+    if ((v = optset_get(s, "procs"))) cli_parse_procs("--procs", v, &o->procs);
+    if (optset_get(s, "procs-exact")) setenv("SIMPI_PROCS_EXACT", "1", 1);
+    if ((v = optset_get(s, "placement"))) cli_parse_placement(v, &o->placement);
+    o->json = optset_get(s, "json");
+    o->jobs = optset_get(s, "jobs");
+    o->analysis.report = optset_get(s, "report");
+    o->analysis.paraver = optset_get(s, "paraver");
+    o->analysis.chrome = optset_get(s, "chrome");
+    o->analysis.otf2 = optset_get(s, "otf2");
+    o->analysis.timeline_ranks = optset_get(s, "timeline-ranks");
+    o->analysis.critical_path = optset_get(s, "critical-path") != NULL;
+    if ((v = optset_get(s, "sensitivity"))) o->sensitivity = strtod(v, NULL);
+    simtime_t t;
+    if ((v = optset_get(s, "time-limit")) && units_parse_time(v, &t, NULL))
+        replay_set_time_limit(t);
+    if ((v = optset_get(s, "wall-limit")) && units_parse_time(v, &t, NULL)) o->wall_limit = t;
+    o->no_alone = optset_get(s, "no-alone") != NULL;
+    o->quiet = optset_get(s, "quiet") != NULL;
+}
+
+static int parse_args(struct replay_opts *o, int argc, char **argv) {
+    int rest, rc = cli_options_parse(OPT_REPLAY, argc, argv, &given, &rest,
+                                     (const char ***)&o->traces, &o->ntraces);
+    if (rc) return rc == 1 ? -1 : rc;
+    take_options(o);
+    o->trace = o->ntraces ? o->traces[0] : NULL;
     if (o->jobs && o->trace) {
         fprintf(stderr, "simpi replay: --jobs %s names the traces; give no trace beside it\n",
                 o->jobs);
@@ -746,5 +709,7 @@ int cmd_replay(int argc, char **argv) {
         err_print(&err);
     if (!rc) rc = replay_command(&o, argc, argv);
     free(o.traces);
-    return rc;
+    free(o.plat.sets);
+    optset_free(&given);
+    return rc < 0 ? 0 : rc;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* `simpi run -n N [options] ./app args...`: runs a program built with
- * simpicc as N simulated ranks. The settings travel to the program's runtime
- * in SIMPI_* environment variables; the program's own output is untouched and
- * simpi's summary goes to stderr (or --json). */
+ * simpicc as N simulated ranks. The options, read as core/options.c
+ * declares them, travel to the program's runtime as one block
+ * (SIMPI_OPTIONS); the program's own output is untouched and simpi's
+ * summary goes to stderr (or --json). */
 #define _GNU_SOURCE /* memmem */
 #include <elf.h>
 #include <errno.h>
@@ -19,56 +20,27 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/options.h"
 #include "core/pool.h"
 #include "core/rankfile.h"
 #include "replay/trace_bin.h"
 #include "report/analysis.h"
 #include "report/summary.h"
 
+/* The options given (as core/options.c declares them), and those handed
+ * to the program's runtime: given, with what simpi run adds. */
+static struct option_set given, handed;
+
+/* Hands the options of s to the program about to be started. */
+static void hand_over(const struct option_set *s) {
+    char *block = optset_encode(s);
+    setenv(OPTIONS_VARIABLE, block, 1);
+    free(block);
+}
+
 static void usage(FILE *out) {
-    fprintf(out,
-            "usage: simpi run -n N [--platform FILE] [--set KEY=VALUE]... [--json FILE] [-q]\n"
-            "                 [--cpu=measure|ignore] [--cpu-clock=auto|thread] [--repeat N]\n"
-            "                 [--thread-cores=one|all] [--host-speed RATE]\n"
-            "                 [--stack-size SIZE] [--privatize[=MODE]|--no-privatize]\n"
-            "                 [--check off|default|full]\n"
-            "                 [--report FILE.html] [--procs K|auto]\n"
-            "                 [--paraver PREFIX] [--chrome FILE.json] [--trace-out DIR|FILE.sbt]\n"
-            "                 [--trace-format native|binary|otf2] [--otf2 DIR]\n"
-            "                 ./program [args...]\n");
-}
-
-/* Options with a value: "--opt v" or "--opt=v". Returns the value or NULL. */
-static const char *value_of(const char *name, int argc, char **argv, int *i) {
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0) return NULL;
-    if (argv[*i][n] == '=') return argv[*i] + n + 1;
-    if (argv[*i][n] == '\0' && *i + 1 < argc) return argv[++*i];
-    return NULL;
-}
-
-/* --seeds N: whether N is a count (the message printed if not). */
-static bool seeds_valid(const char *count) {
-    char *set = cli_seeds_set(count);
-    bool ok = set != NULL;
-    free(set);
-    return ok;
-}
-
-static int set_env(const char *name, const char *value) {
-    if (setenv(name, value, 1) == 0) return 0;
-    fprintf(stderr, "simpi run: cannot set %s\n", name);
-    return EXIT_USAGE;
-}
-
-/* The split run's worker count for the program's runtime (SIMPI_PROCS). */
-static int set_procs(int procs) {
-    char text[16];
-    snprintf(text, sizeof text, "%d", procs);
-    /* Fortran's standard output written as it comes, each record then
-     * ordered with the others' (docs/parallel.md) */
-    if (procs > 1) setenv("GFORTRAN_UNBUFFERED_PRECONNECTED", "y", 0);
-    return set_env("SIMPI_PROCS", text);
+    fprintf(out, "usage: simpi run -n N [options] ./program [args...] (simpi help run: the "
+                 "options)\n");
 }
 
 /* Whether the file holds simpi's boot object (a string only it has); a
@@ -170,10 +142,9 @@ static int failure_json(const char *json, const char *app, const char *why, int 
  * program's globals start afresh), then one table and the JSON array. */
 static int run_sweep(char **prog, const struct sweep *sw) {
     program_started = true;
-    const char *json = getenv("SIMPI_JSON"), *tmpdir = getenv("TMPDIR"),
-               *html = getenv("SIMPI_REPORT");
+    const char *json = optset_get(&handed, "json"), *tmpdir = getenv("TMPDIR"),
+               *html = optset_get(&handed, "report");
     char *json_copy = json ? xstrdup(json) : NULL, *html_copy = html ? xstrdup(html) : NULL;
-    unsetenv("SIMPI_REPORT");
     char dir[512], points[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/simpi-sweep-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     struct sim_error err = {0};
@@ -190,13 +161,13 @@ static int run_sweep(char **prog, const struct sweep *sw) {
     }
     struct sweep_result *res = xcalloc((size_t)sw->npoints, sizeof *res);
     for (int p = 0; p < sw->npoints; p++) {
-        char path[PATH_MAX + 32], out[PATH_MAX + 32], report[PATH_MAX + 32], *joined = xstrdup("");
+        char path[PATH_MAX + 32], out[PATH_MAX + 32], report[PATH_MAX + 32];
         const char **pt = sweep_point(sw, p);
-        for (int k = 0; k < sw->nsets; k++) {
-            size_t n = strlen(joined);
-            joined = xrealloc_or_die(joined, n + strlen(pt[k]) + 2);
-            snprintf(joined + n, strlen(pt[k]) + 2, "%s\n", pt[k]);
-        }
+        struct option_set point;
+        optset_copy(&point, &handed);
+        optset_put(&point, "set", NULL);
+        for (int k = 0; k < sw->nsets; k++)
+            optset_add(&point, "set", pt[k]);
         snprintf(path, sizeof path, "%s/point%d.json", html_copy ? points : dir, p);
         snprintf(report, sizeof report, "%s/point%d.html", points, p);
         /* the program's output once (the first point's); every point's kept
@@ -207,15 +178,16 @@ static int run_sweep(char **prog, const struct sweep *sw) {
         pid_t parent = getpid(), pid = fork();
         if (pid == 0) {
             cli_child_dies_with_parent(parent);
-            setenv("SIMPI_SET", joined, 1);
-            setenv("SIMPI_JSON", path, 1);
-            if (html_copy) setenv("SIMPI_REPORT", report, 1);
-            setenv("SIMPI_QUIET", "1", 1);
-            setenv("SIMPI_PROGRESS", "never", 1);
+            optset_put(&point, "json", path);
+            optset_put(&point, "report", html_copy ? report : NULL);
+            optset_put(&point, "quiet", "1");
+            optset_put(&point, "progress", "never");
+            hand_over(&point);
             if ((p > 0 || html_copy) && !freopen(out, "w", stdout)) _exit(127);
             execv(prog[0], prog);
             _exit(127);
         }
+        optset_free(&point);
         int st = 0;
         if (pid < 0 || waitpid(pid, &st, 0) != pid) st = -1;
         sweep_read_point(path, &res[p]);
@@ -227,7 +199,6 @@ static int run_sweep(char **prog, const struct sweep *sw) {
             unlink(path);
             unlink(out);
         }
-        free(joined);
         if (p == 0 && sweep_only_seeds(sw) && sweep_bad_input(res[0].exit_status)) {
             if (!html_copy) rmdir(dir);
             int rc = failure_json(json_copy, prog[0], SWEEP_INPUT_FAILED, res[0].exit_status);
@@ -243,7 +214,8 @@ static int run_sweep(char **prog, const struct sweep *sw) {
         fprintf(stderr, "simpi run: the program's output is shown for the first point only%s\n",
                 html_copy ? " (each point's is in its report's folder)" : "");
     int rc = sweep_report(sw, res, json_copy);
-    if (html_copy && !sweep_write_html(sw, res, html_copy, points, getenv("SIMPI_COMMAND"), &err)) {
+    if (html_copy &&
+        !sweep_write_html(sw, res, html_copy, points, optset_get(&handed, "command"), &err)) {
         fprintf(stderr, "simpi run: %s\n", err.msg);
         if (!rc) rc = EXIT_INPUT_ERROR;
     }
@@ -266,7 +238,7 @@ static int failure_json(const char *json, const char *app, const char *why, int 
  * message, and the --json. */
 static int fail_before_run(const char *app, const char *why, int rc) {
     fprintf(stderr, "simpi run: %s\n", why);
-    return failure_json(getenv("SIMPI_JSON"), app, why, rc);
+    return failure_json(optset_get(&handed, "json"), app, why, rc);
 }
 
 /* The reason a process ended without its report. */
@@ -309,14 +281,14 @@ static void preload_runtime(void) {
  * file opened afresh for each run (--repeat: every run reads the same) */
 static const char *program_stdin;
 
-static int supervise(char **prog, bool hide_stdout) {
+static int supervise(char **prog, bool hide_stdout, struct option_set *opts) {
     program_started = true;
     int done[2];
     if (pipe(done) != 0) return fail_before_run(prog[0], strerror(errno), EXIT_INPUT_ERROR);
     fcntl(done[0], F_SETFD, FD_CLOEXEC);
     char fd[16];
     snprintf(fd, sizeof fd, "%d", done[1]);
-    setenv("SIMPI_DONE_FD", fd, 1);
+    optset_put(opts, "done-fd", fd);
     cli_pass_signals(true);
     fflush(NULL);
     pid_t parent = getpid(), pid = fork();
@@ -337,6 +309,7 @@ static int supervise(char **prog, bool hide_stdout) {
         sigaddset(&held, SIGHUP);
         sigprocmask(SIG_BLOCK, &held, NULL);
         if (runtime_preload[0]) preload_runtime();
+        hand_over(opts);
         execv(prog[0], prog);
         char why[600];
         snprintf(why, sizeof why, "cannot run '%s': %s", prog[0], strerror(errno));
@@ -356,7 +329,7 @@ static int supervise(char **prog, bool hide_stdout) {
     if (n > 0 && !strncmp(got, "done", 4)) return rc;
     if (n > 5 && !strncmp(got, "lost ", 5)) { /* a worker died: the run said why */
         got[n] = '\0';
-        return failure_json(getenv("SIMPI_JSON"), prog[0], got + 5, rc ? rc : 1); /* (said) */
+        return failure_json(optset_get(opts, "json"), prog[0], got + 5, rc ? rc : 1); /* said */
     }
     if (WIFEXITED(status) && (rc == 126 || rc == 127)) return rc; /* exec failed: said so */
     char why[512];
@@ -375,14 +348,15 @@ static int trace_out_option(const char *v) {
     size_t n = strlen(v);
     bool sbt = n > 4 && !strcmp(v + n - 4, ".sbt");
     if (!trace_format) trace_format = sbt ? "binary" : "native";
-    if (!strcmp(trace_format, "native")) return set_env("SIMPI_TRACE_OUT", v);
+    if (!strcmp(trace_format, "native")) return 0;
     if (snprintf(binary_stage, sizeof binary_stage, "%s.rankfiles-%d", v, (int)getpid()) >=
         (int)sizeof binary_stage) {
         fprintf(stderr, "simpi run: --trace-out: path too long\n");
         return EXIT_USAGE;
     }
     binary_out = v;
-    return set_env("SIMPI_TRACE_OUT", binary_stage);
+    optset_put(&handed, "trace-out", binary_stage);
+    return 0;
 }
 
 /* After the run: the recorded rank files written as the binary trace and
@@ -452,45 +426,36 @@ static int run_repeated(char **prog, int runs, bool under_launcher) {
         fprintf(stderr, "simpi run: cannot create a folder in %s: %s\n", dir, strerror(errno));
         return EXIT_INPUT_ERROR;
     }
-    static const char *const outputs[] = {"SIMPI_JSON",   "SIMPI_REPORT",    "SIMPI_PARAVER",
-                                          "SIMPI_CHROME", "SIMPI_TRACE_OUT", "SIMPI_OTF2"};
-    enum { NOUT = sizeof outputs / sizeof outputs[0] };
-    char *saved[NOUT];
-    for (int k = 0; k < NOUT; k++) {
-        const char *v = getenv(outputs[k]);
-        saved[k] = v ? xstrdup(v) : NULL;
-        unsetenv(outputs[k]);
-    }
-    char *quiet = getenv("SIMPI_QUIET") ? xstrdup(getenv("SIMPI_QUIET")) : NULL;
+    /* the quiet runs: no outputs, no summary */
+    static const char *const outputs[] = {"json",   "report",    "paraver",
+                                          "chrome", "trace-out", "otf2"};
+    struct option_set quiet;
+    optset_copy(&quiet, &handed);
+    for (size_t k = 0; k < sizeof outputs / sizeof *outputs; k++)
+        optset_put(&quiet, outputs[k], NULL);
+    optset_put(&quiet, "quiet", "1");
     char input[600];
     bool copied = repeat_stdin(dir, input, sizeof input);
-    setenv("SIMPI_REPEAT_DIR", dir, 1);
     snprintf(num, sizeof num, "%d", runs);
-    setenv("SIMPI_REPEAT_RUNS", num, 1);
-    setenv("SIMPI_QUIET", "1", 1);
+    optset_put(&quiet, "repeat-dir", dir);
+    optset_put(&quiet, "repeat-runs", num);
+    optset_put(&handed, "repeat-dir", dir);
+    optset_put(&handed, "repeat-runs", num);
     int rc = 0;
     for (int k = 0; k < runs - 1 && rc == 0; k++) {
         snprintf(num, sizeof num, "%d", k);
-        setenv("SIMPI_REPEAT_RUN", num, 1);
-        rc = supervise(prog, true);
+        optset_put(&quiet, "repeat-run", num);
+        rc = supervise(prog, true, &quiet);
         if (rc)
             fprintf(stderr, "simpi run: --repeat: run %d of %d ended with status %d\n", k + 1, runs,
                     rc);
     }
-    for (int k = 0; k < NOUT; k++) {
-        if (saved[k]) setenv(outputs[k], saved[k], 1);
-        free(saved[k]);
-    }
-    if (quiet)
-        setenv("SIMPI_QUIET", quiet, 1);
-    else
-        unsetenv("SIMPI_QUIET");
-    free(quiet);
+    optset_free(&quiet);
     if (rc == 0) {
         snprintf(num, sizeof num, "%d", runs - 1);
-        setenv("SIMPI_REPEAT_RUN", num, 1);
+        optset_put(&handed, "repeat-run", num);
         if (!copied) program_stdin = NULL; /* a terminal: the reported run reads it */
-        rc = finish_binary_out(supervise(prog, false));
+        rc = finish_binary_out(supervise(prog, false, &handed));
     }
     program_stdin = NULL;
     if (copied) unlink(input);
@@ -520,47 +485,7 @@ static const char *json_option(int argc, char **argv) {
     return json;
 }
 
-/* The SIMPI_* variables documented for users, which a run reads from the
- * environment it was given (docs/online.md); every other one is how simpi
- * run hands its options to the program, set below from the command line. */
-static const char *const user_variables[] = {
-    "SIMPI_CHECK",     /* the environment form of --check (docs/checking.md) */
-    "SIMPI_TRANSPORT", /* another helper for split runs (docs/parallel.md) */
-    "SIMPI_TRANSPORT_TIMEOUT",
-    "SIMPI_PROCS_EXACT",
-    "SIMPI_NO_CRASH_HANDLER",
-    "SIMPI_CPU_CLOCK_THREAD",
-    "SIMPI_ASM_SWITCH",
-    "SIMPI_FC",
-    "SIMPI_CC",
-    "SIMPI_CXX"};
-
-/* Removes the hand-over variables inherited from the environment: a
- * SIMPI_JSON or SIMPI_PLATFORM left in a shell (or set by whoever started
- * simpi) must not steer a run that did not ask for it. */
-static void drop_inherited_settings(void) {
-    extern char **environ;
-    for (bool again = true; again;) { /* unsetenv reorders environ: start over */
-        again = false;
-        for (char **e = environ; e && *e; e++) {
-            if (strncmp(*e, "SIMPI_", 6) != 0) continue;
-            size_t n = strcspn(*e, "=");
-            bool user = false;
-            for (size_t k = 0; k < sizeof user_variables / sizeof *user_variables; k++)
-                user |= strlen(user_variables[k]) == n && !strncmp(*e, user_variables[k], n);
-            if (user || n >= 128) continue;
-            char name[128];
-            memcpy(name, *e, n);
-            name[n] = '\0';
-            unsetenv(name);
-            again = true;
-            break;
-        }
-    }
-}
-
 int cmd_run(int argc, char **argv) {
-    drop_inherited_settings();
     int rc = parse_and_run(argc, argv);
     const char *json = json_option(argc, argv);
     if (rc == EXIT_USAGE && !program_started && cli_usage_json_replaceable(json, argc, argv))
@@ -568,140 +493,38 @@ int cmd_run(int argc, char **argv) {
                      "a usage error in simpi run's command line (see standard error): nothing "
                      "was run",
                      rc);
+    optset_free(&given);
+    optset_free(&handed);
     return rc;
 }
 
+/* The platform keys set (--set, and --fault, --ideal...), in order; the
+ * list lives as long as the command. */
+static const char **set_list(int *n) {
+    static const char **list;
+    *n = 0;
+    for (int k = 0; k < given.n; k++)
+        if (!strcmp(given.v[k].decl->name, "set")) {
+            list = xrealloc_or_die(list, sizeof *list * (size_t)(*n + 1));
+            list[(*n)++] = given.v[k].value;
+        }
+    return list;
+}
+
 static int parse_and_run(int argc, char **argv) {
-    static char *sets; /* lives as long as the command */
-    static const char **set_list;
-    int nsets = 0;
-    bool np_given = false;
-    int repeats = 1, procs = 0;
-    sets = xstrdup("");
-    const char *v, *trace_out = NULL;
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { /* after an option's value */
-            cli_print_help("run");
-            return 0;
-        }
-        if ((v = value_of("-np", argc, argv, &i)) || (v = value_of("-n", argc, argv, &i))) {
-            char *end;
-            long n = strtol(v, &end, 10);
-            if (*end || n < 1 || n > INT32_MAX) {
-                fprintf(stderr, "simpi run: -n: found '%s', expected a positive rank count\n", v);
-                return EXIT_USAGE;
-            }
-            set_env("SIMPI_NP", v);
-            np_given = true;
-        } else if ((v = value_of("--platform", argc, argv, &i))) {
-            set_env("SIMPI_PLATFORM", v);
-        } else if (!strcmp(a, "--seeds") && i + 1 < argc && !seeds_valid(argv[i + 1])) {
-            return EXIT_USAGE;
-        } else if ((v = value_of("--set", argc, argv, &i)) ||
-                   ((v = value_of("--fault", argc, argv, &i)) && (v = cli_fault_set(v))) ||
-                   ((v = value_of("--with-ft", argc, argv, &i)) && (v = cli_with_ft_set(v))) ||
-                   ((v = value_of("--ideal", argc, argv, &i)) && (v = cli_ideal_set(v))) ||
-                   ((v = value_of("--seeds", argc, argv, &i)) && (v = cli_seeds_set(v)))) {
-            set_list = xrealloc_or_die(set_list, sizeof *set_list * (size_t)(nsets + 1));
-            set_list[nsets++] = v;
-            size_t n = strlen(sets);
-            sets = xrealloc_or_die(sets, n + strlen(v) + 2);
-            strcpy(sets + n, v);
-            strcat(sets + n, "\n");
-        } else if ((v = value_of("--json", argc, argv, &i))) {
-            set_env("SIMPI_JSON", v);
-        } else if ((v = value_of("--report", argc, argv, &i))) {
-            set_env("SIMPI_REPORT", v);
-        } else if ((v = value_of("--paraver", argc, argv, &i))) {
-            set_env("SIMPI_PARAVER", v);
-        } else if ((v = value_of("--chrome", argc, argv, &i))) {
-            set_env("SIMPI_CHROME", v);
-        } else if ((v = value_of("--otf2", argc, argv, &i))) {
-            set_env("SIMPI_OTF2", v);
-        } else if ((v = value_of("--trace-out", argc, argv, &i))) {
-            trace_out = v;
-        } else if ((v = value_of("--trace-format", argc, argv, &i))) {
-            static const char *const formats[] = {"native", "binary", "otf2", NULL};
-            if (!(trace_format = cli_enum_value("run: --trace-format", v, formats)))
-                return EXIT_USAGE;
-        } else if (!strcmp(a, "--critical-path")) {
-            set_env("SIMPI_CRITICAL_PATH", "1");
-        } else if ((v = value_of("--timeline-ranks", argc, argv, &i))) {
-            struct sim_error err = {0};
-            if (!analysis_check_ranks(v, &err)) {
-                fprintf(stderr, "simpi run: %s\n", err.msg);
-                return EXIT_USAGE;
-            }
-            set_env("SIMPI_TIMELINE_RANKS", v);
-        } else if ((v = value_of("--cpu", argc, argv, &i))) {
-            static const char *const modes[] = {"measure", "ignore", NULL};
-            if (!(v = cli_enum_value("run: --cpu", v, modes))) return EXIT_USAGE;
-            set_env("SIMPI_CPU", v);
-        } else if ((v = value_of("--cpu-clock", argc, argv, &i))) {
-            static const char *const clocks[] = {"auto", "thread", NULL};
-            if (!(v = cli_enum_value("run: --cpu-clock", v, clocks))) return EXIT_USAGE;
-            set_env("SIMPI_CPU_CLOCK", v);
-        } else if ((v = value_of("--repeat", argc, argv, &i))) {
-            char *end;
-            long n = strtol(v, &end, 10);
-            if (!*v || *end || n < 1 || n > 1000) {
-                fprintf(stderr,
-                        "simpi run: --repeat: found '%s', expected a count of runs from 1 "
-                        "to 1000\n",
-                        v);
-                return EXIT_USAGE;
-            }
-            repeats = (int)n;
-        } else if ((v = value_of("--thread-cores", argc, argv, &i))) {
-            static const char *const modes[] = {"one", "all", NULL};
-            if (!(v = cli_enum_value("run: --thread-cores", v, modes))) return EXIT_USAGE;
-            set_env("SIMPI_THREAD_CORES", v);
-        } else if ((v = value_of("--host-speed", argc, argv, &i))) {
-            set_env("SIMPI_HOST_SPEED", v);
-        } else if ((v = value_of("--stack-size", argc, argv, &i))) {
-            set_env("SIMPI_STACK_SIZE", v);
-        } else if ((v = value_of("--time-limit", argc, argv, &i))) {
-            set_env("SIMPI_TIME_LIMIT", v);
-        } else if ((v = value_of("--wall-limit", argc, argv, &i))) {
-            set_env("SIMPI_WALL_LIMIT", v);
-        } else if ((v = value_of("--check", argc, argv, &i))) {
-            static const char *const levels[] = {"off", "default", "full", NULL};
-            if (!(v = cli_enum_value("run: --check", v, levels))) return EXIT_USAGE;
-            set_env("SIMPI_CHECK", v);
-        } else if ((v = value_of("--progress", argc, argv, &i))) {
-            static const char *const modes[] = {"auto", "always", "never", NULL};
-            if (!(v = cli_enum_value("run: --progress", v, modes))) return EXIT_USAGE;
-            set_env("SIMPI_PROGRESS", v);
-        } else if (!strcmp(a, "--privatize")) {
-            set_env("SIMPI_PRIVATIZE", "1");
-        } else if (!strncmp(a, "--privatize=", 12)) {
-            const char *m = a + 12;
-            if (strcmp(m, "images") && strcmp(m, "copy") && strcmp(m, "remap")) {
-                fprintf(stderr, "simpi run: --privatize=%s: expected images, copy or remap\n", m);
-                return EXIT_USAGE;
-            }
-            set_env("SIMPI_PRIVATIZE", m);
-        } else if (!strcmp(a, "--no-privatize")) {
-            set_env("SIMPI_PRIVATIZE", "0");
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            set_env("SIMPI_QUIET", "1");
-        } else if ((v = value_of("--placement", argc, argv, &i))) {
-            int placement;
-            if (!cli_parse_placement(v, &placement)) return EXIT_USAGE;
-            set_env("SIMPI_PLACEMENT", v);
-        } else if ((v = value_of("--procs", argc, argv, &i)) ||
-                   (v = value_of("-j", argc, argv, &i))) {
-            if (!cli_parse_procs(a, v, &procs)) return EXIT_USAGE;
-        } else if (!strcmp(a, "--procs-exact")) {
-            set_env("SIMPI_PROCS_EXACT", "1");
-        } else {
-            fprintf(stderr, "simpi run: unknown option '%s'\n", a);
-            usage(stderr);
-            return EXIT_USAGE;
-        }
-    }
+    int i, repeats = 1, procs = 0, nsets;
+    int rc = cli_options_parse(OPT_RUN, argc, argv, &given, &i, NULL, NULL);
+    if (rc) return rc == 1 ? 0 : rc;
+    const char *v, *trace_out = optset_get(&given, "trace-out");
+    bool np_given = optset_get(&given, "np") != NULL;
+    trace_format = optset_get(&given, "trace-format");
+    if ((v = optset_get(&given, "repeat"))) repeats = atoi(v);
+    if ((v = optset_get(&given, "procs")) && !cli_parse_procs("--procs", v, &procs))
+        return EXIT_USAGE;
+    if (optset_get(&given, "procs-exact")) setenv("SIMPI_PROCS_EXACT", "1", 1);
+    const char **sets = set_list(&nsets);
+    optset_copy(&handed, &given);
+    optset_put(&handed, "procs", NULL);
     if (i >= argc) {
         usage(stderr);
         return EXIT_USAGE;
@@ -731,7 +554,7 @@ static int parse_and_run(int argc, char **argv) {
                     launched);
             return EXIT_USAGE;
         }
-        set_env("SIMPI_TRANSPORT_HELPER", helper);
+        optset_put(&handed, "transport-helper", helper);
         setenv("GFORTRAN_UNBUFFERED_PRECONNECTED", "y", 0);
     }
     if (trace_format && !trace_out) {
@@ -740,9 +563,7 @@ static int parse_and_run(int argc, char **argv) {
         return EXIT_USAGE;
     }
     if (trace_out && trace_out_option(trace_out)) return EXIT_USAGE;
-    set_env("SIMPI_SET", sets);
-    set_env("SIMPI_COMMAND", cli_command_line(argc, argv));
-    set_env("SIMPI_RUN", "1"); /* the program was started by simpi run (not by hand) */
+    optset_put(&handed, "command", cli_command_line(argc, argv));
     /* OpenMP threads that wait do so without spinning, unless the user says
      * otherwise: a spinning thread's CPU time would count as its work
      * (docs/hybrid.md) */
@@ -755,12 +576,20 @@ static int parse_and_run(int argc, char **argv) {
                  argv[i]);
         return fail_before_run(argv[i], why, EXIT_INPUT_ERROR);
     }
-    if (procs && set_procs(cli_fit_procs("run", procs))) return EXIT_USAGE;
+    if (procs) { /* the workers that will run */
+        char count[16];
+        procs = cli_fit_procs("run", procs);
+        snprintf(count, sizeof count, "%d", procs);
+        optset_put(&handed, "procs", count);
+        /* Fortran's standard output written as it comes, each record then
+         * ordered with the others' (docs/parallel.md) */
+        if (procs > 1) setenv("GFORTRAN_UNBUFFERED_PRECONNECTED", "y", 0);
+    }
     struct sweep sw;
-    int npoints = sweep_points(set_list, nsets, &sw);
+    int npoints = sweep_points(sets, nsets, &sw);
     if (npoints < 0) return EXIT_USAGE;
-    if (npoints > 1 && (getenv("SIMPI_PARAVER") || getenv("SIMPI_CHROME") || getenv("SIMPI_OTF2") ||
-                        getenv("SIMPI_TRACE_OUT"))) {
+    if (npoints > 1 && (optset_get(&given, "paraver") || optset_get(&given, "chrome") ||
+                        optset_get(&given, "otf2") || trace_out)) {
         fprintf(stderr,
                 "simpi run: --paraver, --chrome, --otf2 and --trace-out describe one run, not a "
                 "sweep of %d; give one value per --set (--report draws a sweep)\n",
@@ -777,7 +606,8 @@ static int parse_and_run(int argc, char **argv) {
         return EXIT_USAGE;
     }
     char why[1200];
-    if (sw.npoints > 1 && !sweep_check_platforms(&sw, getenv("SIMPI_PLATFORM"), why, sizeof why)) {
+    if (sw.npoints > 1 &&
+        !sweep_check_platforms(&sw, optset_get(&given, "platform"), why, sizeof why)) {
         sweep_free(&sw);
         return fail_before_run(argv[i], why, EXIT_INPUT_ERROR);
     }
@@ -788,5 +618,5 @@ static int parse_and_run(int argc, char **argv) {
     }
     sweep_free(&sw);
     if (repeats > 1) return run_repeated(argv + i, repeats, launched > 1);
-    return finish_binary_out(supervise(argv + i, false));
+    return finish_binary_out(supervise(argv + i, false, &handed));
 }

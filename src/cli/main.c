@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 
 #include "cli/cli.h"
+#include "core/options.h"
 #include "core/outfile.h"
 
 #ifndef SIMPI_VERSION
@@ -123,6 +124,11 @@ static int dispatch(int argc, char **argv) {
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") && argc == 4 && !strcmp(argv[2], "--complete") &&
+        (!strcmp(argv[3], "run") || !strcmp(argv[3], "replay"))) {
+        cli_options_complete(argv[3][1] == 'u' ? OPT_RUN : OPT_REPLAY, stdout);
+        return 0;
+    }
     if (!strcmp(cmd, "help") && argc > 2) {
         if (cli_print_help(argv[2])) return 0;
         fprintf(stderr, "simpi: no command '%s'\n", argv[2]);

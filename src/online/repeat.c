@@ -19,9 +19,7 @@ struct run_head {
     double predicted;
 };
 
-void repeat_read_settings(void) {
-    const char *d = getenv("SIMPI_REPEAT_DIR"), *k = getenv("SIMPI_REPEAT_RUN"),
-               *n = getenv("SIMPI_REPEAT_RUNS");
+void repeat_read_settings(const char *d, const char *k, const char *n) {
     if (!d || !k || !n) return;
     dir = xstrdup(d);
     run = atoi(k);

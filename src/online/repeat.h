@@ -9,9 +9,9 @@
 #include "mpi/sim.h"
 #include "report/summary.h"
 
-/* Reads SIMPI_REPEAT_DIR, _RUN and _RUNS (before the environment is
- * scrubbed of simpi's settings). */
-void repeat_read_settings(void);
+/* Takes --repeat's folder, this run's index and the count of runs (simpi
+ * run's options repeat-dir, repeat-run, repeat-runs; NULL: no --repeat). */
+void repeat_read_settings(const char *dir, const char *run, const char *runs);
 /* At the end of a run: an earlier run writes its figures; the last adds
  * the band over every run to h. */
 void repeat_add(struct host_figures *h, const struct sim *s, enum sim_status st);

@@ -29,6 +29,7 @@
 #include "core/engine.h"
 #include "core/hostload.h"
 #include "core/memstat.h"
+#include "core/options.h"
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "core/units.h"
@@ -915,49 +916,67 @@ static void ignore_hand_set_variables(void) {
     scrub_environment();
 }
 
+/* A copy of option name of the block simpi run handed over, or NULL. */
+static char *option_copy(const struct option_set *given, const char *name) {
+    const char *v = optset_get(given, name);
+    return v && *v ? xstrdup(v) : NULL;
+}
+
+/* The settings, from the one block simpi run hands over (SIMPI_OPTIONS,
+ * core/options.h); a program started otherwise runs as one rank. */
 static void read_settings(struct settings *st) {
-    st->launched = getenv("SIMPI_RUN") != NULL;
+    const char *block = getenv(OPTIONS_VARIABLE);
+    struct option_set given = {0};
+    struct sim_error err = {0};
+    st->launched = block != NULL;
     if (!st->launched) ignore_hand_set_variables();
-    st->np = env_copy("SIMPI_NP");
-    st->sets = env_copy("SIMPI_SET");
-    st->platform = env_copy("SIMPI_PLATFORM");
-    st->cpu = env_copy("SIMPI_CPU");
-    st->cpu_clock = env_copy("SIMPI_CPU_CLOCK");
-    st->host_speed = env_copy("SIMPI_HOST_SPEED");
-    st->thread_cores = env_copy("SIMPI_THREAD_CORES");
-    st->json = env_copy("SIMPI_JSON");
-    st->stack_size = env_copy("SIMPI_STACK_SIZE");
-    st->check = env_copy("SIMPI_CHECK");
-    st->time_limit = env_copy("SIMPI_TIME_LIMIT");
-    st->wall_limit = env_copy("SIMPI_WALL_LIMIT");
-    st->quiet = getenv("SIMPI_QUIET") != NULL || !st->launched;
-    st->privatize = env_copy("SIMPI_PRIVATIZE");
-    st->progress = env_copy("SIMPI_PROGRESS");
-    st->no_crash_handler = getenv("SIMPI_NO_CRASH_HANDLER") != NULL;
-    st->analysis.report = env_copy("SIMPI_REPORT");
-    st->analysis.paraver = env_copy("SIMPI_PARAVER");
-    st->analysis.chrome = env_copy("SIMPI_CHROME");
-    st->analysis.otf2 = env_copy("SIMPI_OTF2");
-    st->analysis.timeline_ranks = env_copy("SIMPI_TIMELINE_RANKS");
-    st->analysis.critical_path = getenv("SIMPI_CRITICAL_PATH") != NULL;
-    st->analysis.command = env_copy("SIMPI_COMMAND");
+    if (block && !optset_decode(block, &given, &err)) {
+        err_print(&err);
+        _exit(1); /* bad input */
+    }
+    st->np = option_copy(&given, "np");
+    st->sets = optset_join(&given, "set", '\n');
+    st->platform = option_copy(&given, "platform");
+    st->cpu = option_copy(&given, "cpu");
+    st->cpu_clock = option_copy(&given, "cpu-clock");
+    st->host_speed = option_copy(&given, "host-speed");
+    st->thread_cores = option_copy(&given, "thread-cores");
+    st->json = option_copy(&given, "json");
+    st->stack_size = option_copy(&given, "stack-size");
+    st->check = option_copy(&given, "check");
+    if (!st->check) st->check = env_copy("SIMPI_CHECK"); /* documented for users */
+    st->time_limit = option_copy(&given, "time-limit");
+    st->wall_limit = option_copy(&given, "wall-limit");
+    st->quiet = optset_get(&given, "quiet") != NULL || !st->launched;
+    st->privatize = option_copy(&given, "privatize");
+    st->progress = option_copy(&given, "progress");
+    st->no_crash_handler = getenv("SIMPI_NO_CRASH_HANDLER") != NULL; /* for users */
+    st->analysis.report = option_copy(&given, "report");
+    st->analysis.paraver = option_copy(&given, "paraver");
+    st->analysis.chrome = option_copy(&given, "chrome");
+    st->analysis.otf2 = option_copy(&given, "otf2");
+    st->analysis.timeline_ranks = option_copy(&given, "timeline-ranks");
+    st->analysis.critical_path = optset_get(&given, "critical-path") != NULL;
+    st->analysis.command = option_copy(&given, "command");
     /* --cpu=ignore: no computation is charged, so efficiency is not measured */
     st->analysis.cpu_not_measured = st->cpu && !strcmp(st->cpu, "ignore");
-    st->trace_out = env_copy("SIMPI_TRACE_OUT");
-    st->transport = env_copy("SIMPI_TRANSPORT_HELPER");
-    const char *placement = getenv("SIMPI_PLACEMENT");
+    st->trace_out = option_copy(&given, "trace-out");
+    st->transport = option_copy(&given, "transport-helper");
+    const char *placement = optset_get(&given, "placement");
     st->cyclic = placement && !strcmp(placement, "cyclic");
-    const char *procs = getenv("SIMPI_PROCS");
+    const char *procs = optset_get(&given, "procs");
     st->procs = procs ? atoi(procs) : 0;
-    repeat_read_settings();
+    repeat_read_settings(optset_get(&given, "repeat-dir"), optset_get(&given, "repeat-run"),
+                         optset_get(&given, "repeat-runs"));
+    const char *fd = optset_get(&given, "done-fd");
+    st->done_fd = fd ? atoi(fd) : -1;
+    optset_free(&given);
     absolutize(&st->json);
     absolutize(&st->trace_out);
     absolutize((char **)&st->analysis.report);
     absolutize((char **)&st->analysis.paraver);
     absolutize((char **)&st->analysis.chrome);
     absolutize((char **)&st->analysis.otf2);
-    const char *fd = getenv("SIMPI_DONE_FD");
-    st->done_fd = fd ? atoi(fd) : -1;
     if (st->done_fd >= 0 &&
         fcntl(st->done_fd, F_SETFD, FD_CLOEXEC) != 0) /* not the ranks' children */
         st->done_fd = -1;

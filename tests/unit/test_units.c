@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for src/core/units.c: every unit and prefix, and refusals;
- * and core/divide.h's division by an invariant divisor. */
+ * core/divide.h's division by an invariant divisor; and core/options.c's
+ * block of options (what simpi run hands its program's runtime). */
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/divide.h"
+#include "core/options.h"
 #include "core/simtime.h"
 #include "core/units.h"
 #include "test.h"
@@ -133,8 +138,64 @@ static void test_divide(void) {
     CHECK(bad == 0);
 }
 
+/* A set goes through the block unchanged (newlines and backslashes in
+ * values, repeated options in order); a block of another table, a
+ * malformed line or an unknown name is refused with why. */
+static void test_options_block(void) {
+    struct option_set s = {0}, back;
+    struct sim_error err = {0};
+    optset_add(&s, "np", "4");
+    optset_add(&s, "set", "inter.latency=2us");
+    optset_add(&s, "set", "faults: [{at: 1ms,\n node: 2}]\\x");
+    optset_add(&s, "json", "/tmp/a b.json");
+    optset_put(&s, "json", "/tmp/c.json"); /* replaces */
+    char *block = optset_encode(&s);
+    CHECK(strchr(block, '\n') != NULL && !strstr(block, "SIMPI"));
+    CHECK(optset_decode(block, &back, &err));
+    CHECK(back.n == 4 && !strcmp(optset_get(&back, "np"), "4"));
+    char *sets = optset_join(&back, "set", '|');
+    CHECK(!strcmp(sets, "inter.latency=2us|faults: [{at: 1ms,\n node: 2}]\\x"));
+    CHECK(!strcmp(optset_get(&back, "json"), "/tmp/c.json") && !optset_get(&back, "report"));
+    free(sets);
+    optset_free(&back);
+    /* another table's digest: the header's 16 hex digits changed */
+    char *other = strdup(block);
+    char *digit = other + strlen("simpi-options 1 ");
+    *digit = *digit == '0' ? '1' : '0';
+    CHECK(!optset_decode(other, &back, &err) && strstr(err.msg, "options differ"));
+    /* an unknown name, and a line without '=' */
+    size_t n = strlen(block);
+    char *bad = malloc(n + 32);
+    snprintf(bad, n + 32, "%sbogus=1\n", block);
+    err = (struct sim_error){0};
+    CHECK(!optset_decode(bad, &back, &err) && strstr(err.msg, "unknown option 'bogus'"));
+    snprintf(bad, n + 32, "%snp\n", block);
+    err = (struct sim_error){0};
+    CHECK(!optset_decode(bad, &back, &err) && strstr(err.msg, "expected name=value"));
+    err = (struct sim_error){0};
+    CHECK(!optset_decode("SIMPI_NP=3", &back, &err) && strstr(err.msg, "not a block"));
+    /* every declared spelling finds its declaration; keys are unique */
+    int count;
+    const struct option_decl *t = options_table(&count);
+    for (int i = 0; i < count; i++) {
+        CHECK(options_find(t[i].name) == &t[i]);
+        for (int j = 0; j < i; j++)
+            CHECK(strcmp(t[i].name, t[j].name) != 0);
+        CHECK(t[i].help && *t[i].help);
+    }
+    CHECK(options_find("-j") == options_find("procs") && options_find("-np") == options_find("np"));
+    free(bad);
+    free(other);
+    free(block);
+    optset_free(&s);
+}
+
 TEST_LIST(units_tests) = {
-    {"units.divide", test_divide}, {"units.seconds_format", test_seconds_format},
-    {"units.times", test_times},   {"units.sizes", test_sizes},
-    {"units.rates", test_rates},   TEST_END,
+    {"units.options_block", test_options_block},
+    {"units.divide", test_divide},
+    {"units.seconds_format", test_seconds_format},
+    {"units.times", test_times},
+    {"units.sizes", test_sizes},
+    {"units.rates", test_rates},
+    TEST_END,
 };
