@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/alloc.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "net/fit.h"
 #include "net/network.h"
 #include "platform/platform.h"

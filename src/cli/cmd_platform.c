@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/alloc.h"
 #include "core/conf.h"
 #include "core/hostload.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "core/units.h"
 #include "mpi/coll/coll.h"
 #include "net/network.h"

@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/alloc.h"
 #include "core/digest.h"
 #include "core/engine.h"
 #include "core/options.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "core/units.h"
 #include "core/workers.h"
 #include "net/network.h"

@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/alloc.h"
 #include "core/options.h"
-#include "core/pool.h"
 #include "core/rankfile.h"
 #include "replay/trace_bin.h"
 #include "report/analysis.h"

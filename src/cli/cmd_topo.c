@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/alloc.h"
 #include "core/memstat.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "core/units.h"
 #include "net/network.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/rankdir.h"
 
 /* Rank 0's note on instruction counting ("# instructions ..."), shown to

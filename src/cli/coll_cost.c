@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/units.h"
 #include "mpi/coll/coll.h"
 #include "net/network.h"

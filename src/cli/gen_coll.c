@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/alloc.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "core/units.h"
 #include "mpi/coll/coll.h"
 

@@ -9,8 +9,8 @@
 
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "core/options.h"
-#include "core/pool.h"
 
 /* Each command's help: its text; for run and replay (opts), then the
  * options of core/options.c's table that it takes, and tail. */

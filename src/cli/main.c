@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 
 #include "cli/cli.h"
+#include "core/log.h"
 #include "core/options.h"
 #include "core/outfile.h"
 
@@ -107,6 +108,11 @@ static bool stack_limit_enough(void) {
 
 int main(int argc, char **argv) {
     if (!stack_limit_enough()) return EXIT_INPUT_ERROR;
+    char why[200];
+    if (!log_init(why, sizeof why)) { /* SIMPI_LOG=net,match (docs/architecture.md) */
+        fprintf(stderr, "simpi: error: %s\n", why);
+        return EXIT_INPUT_ERROR;
+    }
     cli_catch_signals(on_signal);
     int rc = dispatch(argc, argv);
     errno = 0;

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/alloc.h"
 #include "core/options.h"
-#include "core/pool.h"
 #include "core/units.h"
 #include "report/analysis.h"
 

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "core/alloc.h"
 #include "core/escape.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "net/network.h"
 #include "platform/platform.h"
 

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/alloc.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "core/units.h"
 
 #define CHART_W 640

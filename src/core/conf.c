@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/units.h"
 
 struct conf_node *conf_new(enum conf_kind kind, const char *file, int line) {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 
 uint64_t digest_bytes(uint64_t h, const void *p, size_t n) {
     const unsigned char *b = p;

@@ -2,6 +2,7 @@
 /* Engine: events keyed by (time, rank, kind, seq), in a 4-ary min-heap
  * beside a lane of those scheduled in order. */
 #include "core/engine.h"
+#include "core/invariant.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,6 @@
 #include <time.h>
 
 #include "core/error.h"
-#include "core/pool.h"
 #include "core/ranktable.h"
 
 /* Room for cap events. The 4 children of event i are 4i + 1 to 4i + 4, 128
@@ -129,15 +129,9 @@ static void heap_push(struct engine *e, const struct event *ev) {
 
 void engine_schedule(struct engine *e, simtime_t t, int32_t rank, uint32_t kind, uint32_t gen,
                      void *arg) {
-#ifndef NDEBUG /* debug and sanitizer builds: an event is never scheduled in the past */
-    if (t < e->now) {
-        fprintf(stderr,
-                "simpi: internal error: an event (kind %u, rank %d) scheduled at %lld ps, before "
-                "now (%lld ps)\n",
-                kind, rank, (long long)t, (long long)e->now);
-        abort();
-    }
-#endif
+    /* debug and sanitizer builds: an event is never scheduled in the past */
+    INVARIANT(t >= e->now, "an event (kind %u, rank %d) scheduled at %lld ps, before now (%lld ps)",
+              kind, rank, (long long)t, (long long)e->now);
     if (t < e->now) t = e->now;
     uint32_t slot = rank >= 0 && rank < e->nranks ? (uint32_t)rank : (uint32_t)e->nranks;
     struct event ev = {t, (uint64_t)slot << 32 | kind, e->rank_seq[slot]++, gen, arg};

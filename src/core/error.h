@@ -26,9 +26,15 @@ bool err_vat(struct sim_error *err, const char *file, int line, const char *fmt,
 void err_print(const struct sim_error *err);
 
 /* Stops simpi itself (out of memory...): prints "simpi: error: MSG" and
- * ends the process with status 1 through _exit, so that the on-line
- * runtime's exit() of a simulated rank is not involved. */
+ * ends the process with status 1 by the exit_group system call, so that
+ * the on-line runtime's exit() and _exit() of a simulated rank are never
+ * involved. */
 _Noreturn void err_fatal(const char *msg);
+/* Ends the process with status by the exit_group system call made
+ * directly: in a program built with simpicc, _exit() and syscall() are the
+ * on-line runtime's (they end one simulated rank), which core never
+ * calls. No atexit handler runs, no stdio buffer is flushed. */
+_Noreturn void err_exit_process(int status);
 
 /* Levenshtein distance, for "did you mean" suggestions. */
 int err_edit_distance(const char *a, const char *b);

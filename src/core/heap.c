@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 
 void heap_init(struct heap *h, size_t size, bool (*before)(const void *, const void *)) {
     *h = (struct heap){NULL, 0, 0, size, before};

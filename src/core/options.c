@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/digest.h"
-#include "core/pool.h"
 
 #define RR (OPT_RUN | OPT_REPLAY)
 

@@ -11,7 +11,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/rankfile.h"
 
 /* The temporaries being written, for outfile_remove_pending (a fixed table:

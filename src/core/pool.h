@@ -75,18 +75,4 @@ void pool_put(struct pool *p, void *obj);
 bool pool_owns(const struct pool *p, const void *obj);
 void pool_destroy(struct pool *p);
 
-/* malloc/realloc/calloc that exit with a message when memory runs out.
- * xcalloc prefaults blocks of several MiB (per-rank arrays of large runs,
- * which are all touched) in one system call instead of a fault per page. */
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc_or_die(void *p, size_t n);
-/* Memory of n bytes (a multiple of align, a power of two) at an align
- * boundary, holding the first `keep` bytes of p (aligned memory of this
- * function's, or NULL), which it frees; exits when memory runs out. */
-void *xrealloc_aligned(void *p, size_t keep, size_t n, size_t align);
-/* Appends n bytes at p to a growing buffer (*data, *len of *cap bytes). */
-void bytes_append(char **data, size_t *len, size_t *cap, const void *p, size_t n);
-char *xstrdup(const char *s);
-
 #endif

@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "core/rankfile.h"
 
 bool rankdir_check_owner(const char *path, const char *what, struct sim_error *err) {

@@ -10,8 +10,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/error.h"
-#include "core/pool.h"
 
 enum { MAPPED_FROM = 64 << 10 }; /* bytes: below this, calloc's own */
 

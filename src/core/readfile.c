@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 
 char *readfile(const char *path, size_t limit, size_t *len, const char *what,
                struct sim_error *err) {

@@ -24,7 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
+#include "core/error.h"
 
 struct buf {
     char *data;
@@ -127,7 +128,7 @@ struct workers *workers_fork(int k, struct sim_error *err) {
             w->me = i;
             /* the first gone (killed while this one computes): go too */
             prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (getppid() != first) _exit(1);
+            if (getppid() != first) err_exit_process(1);
             break;
         }
         w->pid[i] = p;
@@ -251,7 +252,7 @@ static void on_child(int sig) {
         for (int i = 1; i < w->k; i++)
             if (w->pid[i] > 0) kill(w->pid[i], SIGKILL);
         if (watch_lost) watch_lost(msg + why);
-        _exit(1);
+        err_exit_process(1);
     }
     errno = saved;
 }
@@ -463,7 +464,7 @@ struct workers *workers_join(const char *helper, struct sim_error *err) {
         snprintf(parent, sizeof parent, "%ld", (long)worker); /* it watches for our death */
         execl(helper, helper, fd, parent, (char *)NULL);
         fprintf(stderr, "simpi: cannot start %s: %s\n", helper, strerror(errno));
-        _exit(127);
+        err_exit_process(127);
     }
     close(sv[1]);
     if (pid < 0) {
@@ -615,14 +616,14 @@ bool workers_end(struct workers *w, int status, struct sim_error *err) {
         bool ok = end_helper(w);
         if (w->me != 0) {
             fflush(NULL);
-            _exit(status);
+            err_exit_process(status);
         }
         workers_free(w);
         return ok || err_set(err, "the MPI transport did not end cleanly");
     }
     if (w->me != 0) {
         fflush(NULL);
-        _exit(status);
+        err_exit_process(status);
     }
     if (watched == w) { /* the others end now, reaped below */
         signal(SIGCHLD, SIG_DFL);

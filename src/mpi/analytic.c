@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "mpi/part.h"
 #include "mpi/schedule.h"
 #include "mpi/sim_internal.h"

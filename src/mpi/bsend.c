@@ -6,6 +6,7 @@
  * itself completes at its post (pt2pt.c's time_buffered). */
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "core/units.h"
 #include "mpi/bsend.h"
 #include "mpi/record.h"

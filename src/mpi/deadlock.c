@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/units.h"
 #include "mpi/part.h"
 #include "mpi/sim_internal.h"

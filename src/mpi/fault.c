@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/units.h"
 #include "mpi/fault.h"
 #include "mpi/part.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "mpi/land.h"
 #include "mpi/part.h"
 #include "mpi/sim_internal.h"

@@ -9,6 +9,7 @@
  * its computation waits for those receives on the same CPU. */
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "mpi/loggp.h"
 #include "mpi/pt2pt.h"
 #include "mpi/sim_internal.h"

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "mpi/part.h"
 #include "mpi/sim_internal.h"
 

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/memstat.h"
 #include "core/ranktable.h"
 #include "core/units.h"

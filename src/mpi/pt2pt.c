@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+#include "core/log.h"
 #include "core/units.h"
 #include "mpi/bsend.h"
 #include "mpi/copies.h"
@@ -371,7 +373,12 @@ static bool time_pair(struct sim *s, const struct request *send, const struct re
     c.deferred = contends(s, from_node, to_node) || (c.copies && send->xfer) ||
                  (through_interfaces(s, from_node, to_node) && (!eager || send->xfer || at_match));
     *t = (struct pair_times){0, 0, 0};
-    if (c.deferred && eager && !c.copies) return true; /* most messages between nodes */
+    if (c.deferred && eager && !c.copies) { /* most messages between nodes */
+        SIMPI_LOG(LOG_NET, sim_max(c.ts, c.tr),
+                  "node %d -> %d, %lld B eager: timed by the interfaces or contention", from_node,
+                  to_node, (long long)send->size);
+        return true;
+    }
     c.ctrl = network_control_cost(s->net, from_node, to_node);
     /* mpi.rendezvous: direct, SMPI's: the data leave once both are posted */
     t->handshake = !eager && s->plat->rendezvous_direct ? 0 : c.ctrl;
@@ -382,6 +389,12 @@ static bool time_pair(struct sim *s, const struct request *send, const struct re
         time_rendezvous(s, recv->owner, &c, t);
     if (send->mode == SEND_SYNC) time_synchronous(&c, eager, t);
     if (send->mode == SEND_BUFFERED) time_buffered(&c, t);
+    SIMPI_LOG(LOG_NET, sim_max(c.ts, c.tr),
+              "node %d -> %d, %lld B %s: cost %lld ps, control %lld ps; receive done %lld ps, "
+              "send done %lld ps%s",
+              from_node, to_node, (long long)send->size, eager ? "eager" : "rendezvous",
+              (long long)c.cost, (long long)c.ctrl, (long long)t->recv_done,
+              (long long)t->send_done, c.deferred ? " (then through the interfaces)" : "");
     return c.deferred;
 }
 
@@ -400,6 +413,11 @@ void pt2pt_match(struct sim *s, struct request *send, struct request *recv) {
     simtime_t ts = send->post_time, tr = recv->post_time;
     bool eager = send->size <= s->plat->eager_limit;
     struct pair_times t;
+    SIMPI_LOG(LOG_MATCH, sim_max(ts, tr),
+              "rank %d's send (tag %d, %lld B, posted %lld ps) meets rank %d's receive (posted "
+              "%lld ps)%s",
+              send->owner, send->tag, (long long)send->size, (long long)ts, recv->owner,
+              (long long)tr, (send->flags & RF_SUB) ? ", a collective's step" : "");
     bool deferred = time_pair(s, send, recv, &t);
     simtime_t recv_done = t.recv_done, send_done = t.send_done;
     if (!deferred && (recv_done == SIMTIME_NEVER || send_done == SIMTIME_NEVER)) {

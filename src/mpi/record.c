@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/rankdir.h"
 #include "core/rankfile.h"
 #include "mpi/part.h"

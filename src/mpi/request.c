@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+#include "core/invariant.h"
 #include "mpi/part.h"
 #include "mpi/record.h"
 #include "mpi/sim_internal.h"
@@ -54,6 +56,9 @@ void request_maybe_free(struct sim *s, struct request *r) {
 }
 
 void request_release(struct sim *s, struct request *r) {
+    INVARIANT(!(r->flags & RF_RELEASED) || (r->flags & RF_RESOLVED),
+              "rank %d's request (kind %d, tag %d) released twice before it completed", r->owner,
+              r->kind, r->tag);
     r->flags |= RF_RELEASED;
     request_maybe_free(s, r);
 }
@@ -146,6 +151,10 @@ void request_resolve(struct sim *s, struct request *r, simtime_t done, simtime_t
         sim_time_overflow(s, r->owner, "a communication");
         return;
     }
+    INVARIANT(done >= r->post_time,
+              "rank %d's request (kind %d, tag %d) done at %lld ps, before it was posted (%lld "
+              "ps)",
+              r->owner, r->kind, r->tag, (long long)done, (long long)r->post_time);
     r->flags |= RF_RESOLVED;
     r->done_time = done;
     r->partner_time = partner_time;

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "mpi/land.h"
 #include "mpi/part.h"
 #include "mpi/pt2pt.h"

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "mpi/coll/coll.h"
 #include "mpi/fault.h"
 #include "mpi/part.h"

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+#include "core/log.h"
 #include "core/ranktable.h"
 #include "core/units.h"
 #include "mpi/bsend.h"
@@ -238,6 +240,8 @@ bool sim_advance(struct sim *s, uint64_t instants) {
 }
 
 enum sim_status sim_run(struct sim *s) {
+    SIMPI_LOG(LOG_ENGINE, s->eng.now, "run of %d ranks begins%s", s->nranks,
+              s->split.part ? " (a split run's worker)" : "");
     if (s->split.part) {
         part_run(s);
     } else {
@@ -269,6 +273,8 @@ enum sim_status sim_end(struct sim *s) {
                             units_format_time(s->eng.limit, lb, sizeof lb));
         (void)tb;
     }
+    SIMPI_LOG(LOG_ENGINE, s->eng.now, "run ends: status %d, %llu events", (int)s->status,
+              (unsigned long long)s->eng.events_run);
     if (s->status != SIM_OK || !part_first(s)) return s->status;
     for (int32_t i = 0; i < s->nranks; i++) {
         if (s->ranks[i].state != RS_FINISHED) {

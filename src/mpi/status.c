@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "core/alloc.h"
 #include "core/units.h"
 #include "mpi/part.h"
 #include "mpi/sim_internal.h"

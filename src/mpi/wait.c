@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "mpi/fault.h"
 #include "mpi/observe.h"
 #include "mpi/part.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 
 static void on_event(void *ctx, const struct event *ev) {
     struct contention *c = ctx;

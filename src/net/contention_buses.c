@@ -9,6 +9,7 @@
  * route cost or the inter model) and holds its bus and links throughout. */
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "core/pool.h"
 #include "net/contention_internal.h"
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/heap.h"
-#include "core/pool.h"
 #include "core/units.h"
 #include "net/topology.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/ranktable.h"
 
 void interfaces_init(struct interfaces *f, int64_t nodes) {

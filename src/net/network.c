@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hash.h"
-#include "core/pool.h"
 
 static bool read_overhead(struct network *n, const struct conf_node *net, struct sim_error *err) {
     n->overhead = 0;

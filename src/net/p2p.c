@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hash.h"
-#include "core/pool.h"
 #include "core/units.h"
 
 static bool parse_affine(struct p2p_model *m, const struct conf_node *map, const char *path,

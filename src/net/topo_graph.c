@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "net/topology.h"
 
 #define GRAPH_MAX_VERTICES 4096

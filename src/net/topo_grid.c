@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "net/topology.h"
 
 /* Breadth-first distance tables of a twisted torus, by destination. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 
 static const struct topo_ops *const all_topologies[] = {
     &topo_flat,          &topo_star, &topo_full,     &topo_ring,      &topo_mesh,  &topo_torus,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "mpi.h"
 #include "mpi/sim.h"
 #include "online/datatype/predefined.h"

@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SIMPI_ASAN 1

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 
 /* The C runtime's own bookkeeping: never privatized. */
 static bool is_crt(const char *name) {

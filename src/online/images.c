@@ -54,7 +54,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 
 #if defined(__x86_64__)
 #define IMG_MACHINE EM_X86_64

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "online/privatize.h"
 #include "online/runtime.h"
 

@@ -47,7 +47,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "mpi/sim.h"
 #include "online/globals.h"
 #include "online/images.h"

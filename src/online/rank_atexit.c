@@ -17,7 +17,7 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "online/runtime.h"
 
 struct handler {

@@ -25,13 +25,14 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/digest.h"
 #include "core/engine.h"
 #include "core/hostload.h"
+#include "core/log.h"
 #include "core/memstat.h"
 #include "core/options.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "core/units.h"
 #include "core/workers.h"
 #include "online/globals.h"
@@ -312,6 +313,7 @@ static _Noreturn void libc_exit(int status);
 
 /* Records a rank's exit status; the first non-zero one is simpi run's. */
 static void note_rank_status(struct runtime *rt, int32_t r, int status) {
+    SIMPI_LOG(LOG_ONLINE, sim_now(rt->sim), "rank %d ends with status %d", r, status);
     if (status == 0) return;
     fprintf(stderr, "simpi: rank %d exited with status %d\n", r, status);
     if (rt->end.rank_status == 0) rt->end.rank_status = status & 255 ? status & 255 : 1;
@@ -925,6 +927,11 @@ static char *option_copy(const struct option_set *given, const char *name) {
 /* The settings, from the one block simpi run hands over (SIMPI_OPTIONS,
  * core/options.h); a program started otherwise runs as one rank. */
 static void read_settings(struct settings *st) {
+    char why[200];
+    if (!log_init(why, sizeof why)) {
+        fprintf(stderr, "simpi: error: %s\n", why);
+        _exit(1); /* bad input */
+    }
     const char *block = getenv(OPTIONS_VARIABLE);
     struct option_set given = {0};
     struct sim_error err = {0};
@@ -970,6 +977,9 @@ static void read_settings(struct settings *st) {
                          optset_get(&given, "repeat-runs"));
     const char *fd = optset_get(&given, "done-fd");
     st->done_fd = fd ? atoi(fd) : -1;
+    SIMPI_LOG(LOG_ONLINE, SIMTIME_NEVER, "%s: %s ranks, platform %s, %s", program_invocation_name,
+              st->np ? st->np : "1", st->platform ? st->platform : "built-in",
+              st->launched ? "started by simpi run" : "started directly");
     optset_free(&given);
     absolutize(&st->json);
     absolutize(&st->trace_out);

@@ -15,7 +15,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/rankdir.h"
 #include "mpi/sim.h"
 #include "net/network.h"

@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "online/runtime.h"
 
 #define NSIGS 65

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/digest.h"
-#include "core/pool.h"
 #include "core/rankdir.h"
 #include "core/workers.h"
 #include "online/coll_data.h"

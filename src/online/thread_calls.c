@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "online/api/api.h" /* mpi.h: the thread levels */
 #include "online/runtime.h"
 #include "online/threads.h"

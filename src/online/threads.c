@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/workers.h"
 #include "online/api/api.h" /* mpi.h: the thread levels */
 #include "online/runtime.h"

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/conf.h"
-#include "core/pool.h"
 #include "core/readfile.h"
 #include "core/units.h"
 

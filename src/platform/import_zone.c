@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "platform/import_internal.h"
 
 struct zhost {

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "core/digest.h"
-#include "core/pool.h"
 #include "core/readfile.h"
 #include "core/units.h"
 #include "platform/import.h"

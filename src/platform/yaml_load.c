@@ -8,7 +8,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 
 #define MAX_DEPTH 32
 #define MAX_NODES 100000

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/readfile.h"
 #include "core/units.h"
 #include "platform/yaml_load.h"

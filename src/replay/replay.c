@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/memstat.h"
-#include "core/pool.h"
 #include "core/units.h"
 #include "core/workers.h"
 

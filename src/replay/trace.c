@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/alloc.h"
+#include "core/log.h"
 #include "core/outfile.h"
 #include "core/pool.h"
 #include "core/prefetch.h"
@@ -966,6 +968,8 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
     } else {
         ok = open_file(t, path, err);
     }
+    SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER, "%s: %s, %d ranks%s%s", path, ok ? "opened" : "refused",
+              ok ? t->nranks : 0, ok ? "" : ": ", ok ? "" : err->msg);
     if (ok && !t->bin && !t->goal && !t->lines) /* these readers queue no records */
         t->queues = ranktable_alloc((size_t)t->nranks, sizeof *t->queues);
     if (ok && !S_ISDIR(st.st_mode) && t->shared.path && t->shared.kind == SRC_PLAIN)

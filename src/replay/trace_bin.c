@@ -19,7 +19,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/prefetch.h"
 
 /* Which fields follow a record's operation byte (bit i of the mask). */

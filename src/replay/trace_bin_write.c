@@ -12,7 +12,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "replay/trace_bin.h"
 
 #define CHUNK_MAX (64u << 10)     /* raw bytes of one chunk, at most */

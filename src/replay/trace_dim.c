@@ -34,9 +34,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/rankfile.h"
 #include "replay/trace_internal.h"
+#include "replay/trace_write.h"
 
 #define DIM_MAX_FIELDS 16
 #define DIM_INTERVAL_EVENT 60000001

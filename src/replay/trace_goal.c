@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/readfile.h"
 
 enum { GOAL_SEND, GOAL_RECV, GOAL_CALC }; /* also the order free operations start in */

@@ -59,13 +59,4 @@ bool trace_rec_fail(const struct trace_reader *t, const struct trace_rec *r, str
 /* Dimemas traces (trace_dim.c): translates path into native per-rank files
  * dir/rank<R>.trace; *nranks gets the task count. */
 bool dim_translate(const char *path, const char *dir, int32_t *nranks, struct sim_error *err);
-/* Writes trace t as a SimGrid time-independent trace in folder dir
- * (trace_tit_write.c): dir/rank<R>.txt and dir/description. */
-bool tit_write(struct trace_reader *t, const char *dir, struct sim_error *err);
-/* Writes trace in as an OTF2 archive in the new folder dir (dir/traces.otf2;
- * trace_otf2_write.c); the trace is read twice (its communicators first). */
-bool otf2_write(const char *in, const char *dir, struct sim_error *err);
-/* Writes trace t (every rank, in order) as a Dimemas trace named name. */
-bool dim_write(struct trace_reader *t, FILE *out, const char *name, struct sim_error *err);
-
 #endif

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "core/simtime.h"
 
 #define NO_REF UINT32_MAX

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "replay/trace_internal.h"
 #include "replay/trace_otf2.h"
 

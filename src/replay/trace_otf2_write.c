@@ -18,10 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/otf2out.h"
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "replay/trace_internal.h"
 #include "replay/trace_otf2.h"
+#include "replay/trace_write.h"
+#include "report/otf2out.h"
 
 #define COMM_WORLD_REF 0
 #define COMM_SELF_REF 1

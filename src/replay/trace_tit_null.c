@@ -18,8 +18,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "core/alloc.h"
 #include "core/hash.h"
-#include "core/pool.h"
 #include "replay/trace_internal.h"
 
 struct pair_count {

@@ -14,9 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "replay/trace_internal.h"
+#include "replay/trace_write.h"
 
 struct tit_req {
     int32_t id, src, dst, tag;

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/escape.h"
-#include "core/otf2out.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "core/units.h"
 #include "report/analysis_internal.h"
+#include "report/otf2out.h"
 #include "report/phases.h"
 
 struct analysis {

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "core/escape.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "report/analysis_internal.h"
 #include "report/chrome_internal.h"
 

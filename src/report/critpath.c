@@ -19,8 +19,8 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "core/alloc.h"
 #include "core/escape.h"
-#include "core/pool.h"
 #include "core/units.h"
 #include "net/network.h"
 #include "report/analysis_internal.h"

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/escape.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "net/contention.h"
 #include "net/interfaces.h"
 #include "report/analysis_internal.h"
@@ -296,25 +296,10 @@ static void json_bars(FILE *f, const struct intervals *iv, int32_t node) {
     fputs("]}", f);
 }
 
+/* The busiest links and interfaces, with the --json document's keys. */
 static void json_links(FILE *f, const struct sim *s) {
-    struct link_load top[TOP_LINKS];
-    int n = sim_busiest_links(s, top, TOP_LINKS);
-    fputs("\"links\": [", f);
-    for (int i = 0; i < n; i++) {
-        char name[160];
-        network_link_name(sim_network(s), top[i].link, name, sizeof name);
-        fprintf(f, "%s{\"name\": ", i ? "," : "");
-        escape_json(f, name);
-        fprintf(f, ", \"busy\": %.9g, \"bytes\": %.9g, \"capacity\": %.9g}", top[i].busy,
-                top[i].bytes, top[i].capacity);
-    }
-    fputs("], \"interfaces\": [", f);
-    struct nic_load nics[TOP_LINKS];
-    n = sim_busiest_interfaces(s, nics, TOP_LINKS);
-    for (int i = 0; i < n; i++)
-        fprintf(f, "%s{\"node\": %d, \"side\": \"%s\", \"busy\": %.9g, \"messages\": %u}",
-                i ? "," : "", nics[i].node, nics[i].ejection ? "ejection" : "injection",
-                nics[i].busy, nics[i].messages);
+    fputs("\"busiest_links\": [", f);
+    summary_json_busiest(f, s, TOP_LINKS);
     fputs("]", f);
 }
 
@@ -340,23 +325,16 @@ static simtime_t shown_end(const struct intervals *iv, const struct sim *s, enum
     return end;
 }
 
-/* How computation was measured, for the header (on-line runs). */
+/* How computation was measured, for the header (on-line runs): the
+ * --json document's "host" and "repeat". */
 static void json_host(FILE *f, const struct host_figures *h) {
     if (!h || !h->clock) return;
-    fputs("\"host\": {\"clock\": ", f);
-    escape_json(f, h->clock);
-    fprintf(f,
-            ", \"cpu\": %.9g, \"lost\": %.9g, \"waited\": %.9g, \"steal\": %.9g, \"readings\": "
-            "%llu, \"exact\": %llu, \"runs\": %d, \"min\": %.12g, \"median\": %.12g, \"max\": "
-            "%.12g, \"spread\": %.9g, \"spread_rank\": %d, \"privatize\": ",
-            h->cpu, h->elapsed - h->cpu, h->waited, h->steal, (unsigned long long)h->readings,
-            (unsigned long long)h->exact, h->runs, h->predicted_min, h->predicted_median,
-            h->predicted_max, h->compute_spread, h->spread_rank);
-    escape_json(f, h->privatize ? h->privatize : "");
-    fputs(", \"no_images\": ", f);
-    escape_json(f, h->privatize_note ? h->privatize_note : "");
-    fprintf(f, ", \"remap_faults\": %lld, \"remap_kernel\": %.9g}, ", (long long)h->remap_faults,
-            h->remap_kernel);
+    summary_json_host_object(f, h);
+    fputs(", ", f);
+    if (h->runs > 1) {
+        summary_json_repeat_object(f, h);
+        fputs(", ", f);
+    }
 }
 
 static void json_header(FILE *f, const struct sim *s, const struct run_info *in,

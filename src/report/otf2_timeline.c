@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/otf2out.h"
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "report/chrome_internal.h"
+#include "report/otf2out.h"
 
 /* Kinds of record, in their order at one time. */
 enum { TL_RECV, TL_LEAVE, TL_INTERVAL_LEAVE, TL_INTERVAL_ENTER, TL_POSTED, TL_ENTER, TL_SEND };

@@ -17,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/escape.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "report/analysis_internal.h"
 
 #define RUN_RECORDS (1 << 16)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "report/analysis_internal.h"
 #include "report/phases.h"
 

@@ -9,7 +9,6 @@
 #include "core/escape.h"
 #include "core/memstat.h"
 #include "core/outfile.h"
-#include "core/pool.h"
 #include "core/ranktable.h"
 #include "core/units.h"
 #include "net/contention.h"
@@ -282,11 +281,8 @@ static void json_string_or_null(FILE *f, const char *s) {
         fputs("null", f);
 }
 
-/* Only when computation was measured: under --cpu=ignore nothing of the
- * host enters the figures, and the report stays bit-identical. */
-static void json_host(FILE *f, const struct host_figures *h) {
-    if (!h || !h->clock) return;
-    fprintf(f, "  \"host\": {\"cpu_clock\": ");
+void summary_json_host_object(FILE *f, const struct host_figures *h) {
+    fprintf(f, "\"host\": {\"cpu_clock\": ");
     escape_json(f, h->clock);
     fprintf(f, ", \"cpu_clock_note\": ");
     json_string_or_null(f, h->clock_note);
@@ -301,15 +297,31 @@ static void json_host(FILE *f, const struct host_figures *h) {
     json_string_or_null(f, h->privatize_note);
     fprintf(f,
             ", \"images\": %d, \"private_bytes\": %lld, \"remap_faults\": %lld, "
-            "\"remap_kernel\": %.9g},\n",
+            "\"remap_kernel\": %.9g}",
             h->images, (long long)h->privatize_bytes, (long long)h->remap_faults, h->remap_kernel);
-    if (h->runs > 1)
-        fprintf(f,
-                "  \"repeat\": {\"runs\": %d, \"predicted_min\": %.12g, \"predicted_median\": "
-                "%.12g, \"predicted_max\": %.12g, \"compute_spread\": %.9g, "
-                "\"compute_spread_rank\": %d},\n",
-                h->runs, h->predicted_min, h->predicted_median, h->predicted_max, h->compute_spread,
-                h->spread_rank);
+}
+
+void summary_json_repeat_object(FILE *f, const struct host_figures *h) {
+    fprintf(f,
+            "\"repeat\": {\"runs\": %d, \"predicted_min\": %.12g, \"predicted_median\": "
+            "%.12g, \"predicted_max\": %.12g, \"compute_spread\": %.9g, "
+            "\"compute_spread_rank\": %d}",
+            h->runs, h->predicted_min, h->predicted_median, h->predicted_max, h->compute_spread,
+            h->spread_rank);
+}
+
+/* Only when computation was measured: under --cpu=ignore nothing of the
+ * host enters the figures, and the report stays bit-identical. */
+static void json_host(FILE *f, const struct host_figures *h) {
+    if (!h || !h->clock) return;
+    fputs("  ", f);
+    summary_json_host_object(f, h);
+    fputs(",\n", f);
+    if (h->runs > 1) {
+        fputs("  ", f);
+        summary_json_repeat_object(f, h);
+        fputs(",\n", f);
+    }
 }
 
 static int64_t largest(const int64_t *v, int n) {
@@ -431,18 +443,10 @@ static void json_collectives(FILE *f, const struct sim *s) {
     fprintf(f, "],\n");
 }
 
-static void json_network(FILE *f, const struct sim *s) {
-    struct sim_net_stats ns;
-    sim_network_stats(s, &ns);
-    double m = ns.messages ? (double)ns.messages : 1;
-    fprintf(f,
-            "  \"network\": {\"messages\": %lld, \"mean_hops\": %.6g, \"mean_transfer_time\": "
-            "%.12g, \"mean_before_receive\": %.12g, \"mean_after_receive\": %.12g, "
-            "\"busiest_links\": [",
-            (long long)ns.messages, ns.hops / m, ns.transfer_seconds / m, ns.early_seconds / m,
-            (ns.transfer_seconds - ns.early_seconds) / m);
-    struct link_load top[BUSIEST_SHOWN];
-    int n = sim_busiest_links(s, top, BUSIEST_SHOWN);
+void summary_json_busiest(FILE *f, const struct sim *s, int most) {
+    struct link_load top[SUMMARY_BUSIEST_MAX];
+    if (most > SUMMARY_BUSIEST_MAX) most = SUMMARY_BUSIEST_MAX;
+    int n = sim_busiest_links(s, top, most);
     double run = sec(summary_predicted(s));
     for (int i = 0; i < n; i++) {
         char name[160];
@@ -453,12 +457,25 @@ static void json_network(FILE *f, const struct sim *s) {
                 top[i].bytes, run > 0 ? top[i].bytes / (top[i].capacity * run) : 0);
     }
     fputs("], \"busiest_interfaces\": [", f);
-    struct nic_load nics[BUSIEST_SHOWN];
-    int k = sim_busiest_interfaces(s, nics, BUSIEST_SHOWN);
+    struct nic_load nics[SUMMARY_BUSIEST_MAX];
+    int k = sim_busiest_interfaces(s, nics, most);
     for (int i = 0; i < k; i++)
         fprintf(f, "%s{\"node\": %d, \"side\": \"%s\", \"busy\": %.12g, \"messages\": %u}",
                 i ? ", " : "", nics[i].node, nics[i].ejection ? "ejection" : "injection",
                 nics[i].busy, nics[i].messages);
+}
+
+static void json_network(FILE *f, const struct sim *s) {
+    struct sim_net_stats ns;
+    sim_network_stats(s, &ns);
+    double m = ns.messages ? (double)ns.messages : 1;
+    fprintf(f,
+            "  \"network\": {\"messages\": %lld, \"mean_hops\": %.6g, \"mean_transfer_time\": "
+            "%.12g, \"mean_before_receive\": %.12g, \"mean_after_receive\": %.12g, "
+            "\"busiest_links\": [",
+            (long long)ns.messages, ns.hops / m, ns.transfer_seconds / m, ns.early_seconds / m,
+            (ns.transfer_seconds - ns.early_seconds) / m);
+    summary_json_busiest(f, s, BUSIEST_SHOWN);
     fprintf(f, "]},\n");
 }
 

@@ -71,6 +71,17 @@ struct run_info {
 bool summary_memory_hint(int64_t peak, int64_t machine, char *buf, size_t n);
 /* The predicted execution time: the latest rank finish. */
 simtime_t summary_predicted(const struct sim *s);
+/* The one writer of each fact that both the --json document and the HTML
+ * report carry, so that both say it with the same keys (docs/json.md):
+ * "host": {...} and "repeat": {...} (no separators around them); the
+ * elements of "busiest_links" and, after '], "busiest_interfaces": [',
+ * those of "busiest_interfaces" (the most busy, at most
+ * SUMMARY_BUSIEST_MAX), without the brackets that open the first and close
+ * the second. */
+#define SUMMARY_BUSIEST_MAX 16
+void summary_json_host_object(FILE *f, const struct host_figures *h);
+void summary_json_repeat_object(FILE *f, const struct host_figures *h);
+void summary_json_busiest(FILE *f, const struct sim *s, int most);
 /* When the job ended: the prediction, or for a run that stopped (a node's
  * crash aborting it, an error) the virtual time it stopped at. */
 simtime_t summary_end(const struct sim *s, enum sim_status st);

@@ -6,17 +6,15 @@ and a numeric ts; complete events with a duration; every flow start ("s")
 with one finish ("f") of the same id; begin/end events balanced per track;
 one named track per rank. Usage: check_chrome.py FILE.json RANKS MESSAGES"""
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import harness  # noqa: E402
+from harness import fail  # noqa: E402
 
 path, ranks, messages = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 d = json.load(open(path))
-fails = 0
-
-
-def fail(msg):
-    global fails
-    print("FAIL " + msg)
-    fails += 1
 
 
 ev = d["traceEvents"]
@@ -51,4 +49,4 @@ for i, s in starts.items():
         fail("message %s arrives before it is sent" % i)
 if any(depth.values()):
     fail("unbalanced begin/end: %s" % depth)
-sys.exit(1 if fails else 0)
+sys.exit(1 if harness.fails else 0)

@@ -6,18 +6,15 @@ every message of the run as one communication record with the times of
 check_phases.py, states and events per rank.
 Usage: check_paraver.py PREFIX REPORT.json"""
 import json
+import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import harness  # noqa: E402
+from harness import fail  # noqa: E402
+
 prefix, report = sys.argv[1], json.load(open(sys.argv[2]))
-fails = 0
-
-
-def fail(msg):
-    global fails
-    print("FAIL " + msg)
-    fails += 1
-
 
 lines = open(prefix + ".prv").read().splitlines()
 m = re.match(r"#Paraver \(\d\d/\d\d/\d\d at \d\d:\d\d\):(\d+)_ns:(\d+)\(([\d,]+)\):1:(\d+)\(([\d:,]+)\)$",
@@ -73,4 +70,4 @@ for want in ("STATES", "Running", "Group Communication", "50000002", "MPI_Barrie
 row = open(prefix + ".row").read()
 if "LEVEL THREAD SIZE 4" not in row or "LEVEL CPU SIZE 4" not in row:
     fail("the .row: " + row[:80])
-sys.exit(1 if fails else 0)
+sys.exit(1 if harness.fails else 0)

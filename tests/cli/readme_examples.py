@@ -14,13 +14,8 @@ import sys
 import tempfile
 
 build, src = (os.path.abspath(a) for a in sys.argv[1:3])
-fails = 0
-
-
-def check(cond, what):
-    global fails
-    print(("ok   " if cond else "FAIL ") + what)
-    fails += not cond
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import check, finish  # noqa: E402
 
 
 def blocks(path):
@@ -140,5 +135,4 @@ with tempfile.TemporaryDirectory(prefix="simpi-tutorial-") as tmp:
     check(ran >= 8, "tutorial: %d commands run" % ran)
     for f in ("sweep.html", "heat.html"):
         check(os.path.getsize(os.path.join(tmp, f)) > 10000, "tutorial: %s written" % f)
-print("readme: %s" % ("all checks passed" if not fails else "%d failed" % fails))
-sys.exit(1 if fails else 0)
+finish("readme")

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -59,6 +60,29 @@ extern const struct test_case units_tests[], engine_tests[], platform_tests[], p
 static const struct test_case *const groups[] = {
     units_tests, engine_tests, platform_tests, p2p_tests,     coll_tests,     coll_ompi_tests,
     trace_tests, replay_tests, simgrid_tests,  context_tests, topology_tests, sims_tests};
+
+int test_in_child(void (*fn)(void), char *err, size_t n) {
+    int fds[2];
+    err[0] = '\0';
+    if (pipe(fds) != 0) return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        fn();
+        _exit(0);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    ssize_t r;
+    while (pid > 0 && got + 1 < n && (r = read(fds[0], err + got, n - 1 - got)) > 0)
+        got += (size_t)r;
+    err[got] = '\0';
+    close(fds[0]);
+    int status = -1;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) return -1;
+    return status;
+}
 
 const char *test_write_temp(const char *suffix, const char *text) {
     static char paths[8][128];

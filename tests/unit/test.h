@@ -60,6 +60,11 @@ extern char test_tmp[64]; /* the tests' private folder */
 void test_export_replay(const char *platform, const char *const *sets, int nsets,
                         const char *trace);
 
+/* Runs fn in a forked child, its standard error kept in err (n bytes,
+ * NUL-ended); returns the child's wait status (-1 if it could not run):
+ * for checks that end the process (an invariant's abort, err_fatal). */
+int test_in_child(void (*fn)(void), char *err, size_t n);
+
 /* Message sizes for a selector sweep on n ranks: 0, each power of two up to
  * 16 MiB and its neighbours, each of the nmarks thresholds and its
  * neighbours, and the sizes putting a total (n x size) just below and at

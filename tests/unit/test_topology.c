@@ -5,7 +5,7 @@
  * distances worked by hand. */
 #include <stdlib.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "net/network.h"
 #include "net/topology.h"
 #include "platform/platform.h"

@@ -4,8 +4,11 @@
  * block of options (what simpi run hands its program's runtime). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/divide.h"
+#include "core/error.h"
 #include "core/options.h"
 #include "core/simtime.h"
 #include "core/units.h"
@@ -190,12 +193,28 @@ static void test_options_block(void) {
     optset_free(&s);
 }
 
+/* err_fatal ends the whole process with status 1 by the system call itself
+ * (not through _exit or syscall, which a simpicc program's runtime stands
+ * in for), after its message; an atexit handler never runs. */
+static void on_exit_called(void) {
+    (void)!write(2, "atexit ran\n", 11);
+}
+
+static void fatal_with_atexit(void) {
+    atexit(on_exit_called);
+    err_fatal("out of memory");
+}
+
+static void test_fatal_exit(void) {
+    char err[128];
+    int status = test_in_child(fatal_with_atexit, err, sizeof err);
+    CHECK(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    CHECK(!strcmp(err, "simpi: error: out of memory\n"));
+}
+
 TEST_LIST(units_tests) = {
-    {"units.options_block", test_options_block},
-    {"units.divide", test_divide},
-    {"units.seconds_format", test_seconds_format},
-    {"units.times", test_times},
-    {"units.sizes", test_sizes},
-    {"units.rates", test_rates},
-    TEST_END,
+    {"units.fatal_exit", test_fatal_exit}, {"units.options_block", test_options_block},
+    {"units.divide", test_divide},         {"units.seconds_format", test_seconds_format},
+    {"units.times", test_times},           {"units.sizes", test_sizes},
+    {"units.rates", test_rates},           TEST_END,
 };

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/conf.h"
+#include "core/log.h"
 
 #define W 1 /* wide: a round may hold 2 n ops */
 #define V 1 /* handles variable counts */
@@ -449,8 +450,8 @@ const struct coll_algo *coll_select(const struct coll_config *cfg, enum coll_kin
     return coll_select_call(cfg, kind, n, size, 0);
 }
 
-const struct coll_algo *coll_select_call(const struct coll_config *cfg, enum coll_kind kind,
-                                         int32_t n, int64_t size, unsigned how) {
+static const struct coll_algo *select_call(const struct coll_config *cfg, enum coll_kind kind,
+                                           int32_t n, int64_t size, unsigned how) {
     if (cfg && cfg->forced[kind]) return cfg->forced[kind];
     if (cfg && cfg->selection) { /* a user's MPICH file: its rule, else MPICH's own */
         const struct coll_algo *a = coll_selection_pick(cfg->selection, kind, n, size,
@@ -467,6 +468,14 @@ const struct coll_algo *coll_select_call(const struct coll_config *cfg, enum col
     for (unsigned i = 0; i < NALGOS; i++) /* fixed: the first registered */
         if (algos[i].kind == kind) return &algos[i];
     return NULL;
+}
+
+const struct coll_algo *coll_select_call(const struct coll_config *cfg, enum coll_kind kind,
+                                         int32_t n, int64_t size, unsigned how) {
+    const struct coll_algo *a = select_call(cfg, kind, n, size, how);
+    SIMPI_LOG(LOG_COLL, SIMTIME_NEVER, "%s of %d ranks, %lld B: %s%s", sim_coll_name(kind), n,
+              (long long)size, a ? a->name : "none", cfg && cfg->forced[kind] ? " (forced)" : "");
+    return a;
 }
 
 /* Open MPI's allgatherv (coll_tuned_decision_fixed.c,

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "online/api/api.h"
 
 /* Predefined attributes, then the user's (api_user_attr). */

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hash.h"
-#include "core/pool.h"
 #include "online/api/api.h"
 #include "online/coll_data.h"
 #include "online/datatype/typemap.h"

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
 #include "online/api/api.h"
 #include "online/threads.h"
 #include "simpi.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "online/api/api.h"
 
 static MPI_Comm_errhandler_function **handlers; /* errhandler = index + HANDLER_BASE */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "online/api/api.h"
 
 /* Info objects: key/value pairs in a small table per handle. */

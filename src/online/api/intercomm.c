@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "online/api/api.h"
 #include "online/coll_data.h"
 

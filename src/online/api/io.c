@@ -30,7 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "online/api/api.h"
 
 struct view {

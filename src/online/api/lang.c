@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
 #include "online/api/api.h"
 
 /* Handles are integers already: Fortran conversion is the identity. */

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 #include "online/api/api.h"
 
 enum rma_kind { RMA_PUT, RMA_GET, RMA_ACC, RMA_GET_ACC, RMA_CAS };

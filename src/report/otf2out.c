@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing OTF2 archives as Score-P lays out MPI traces: the archive, the
  * definitions every one has, its end (otf2out.h). */
-#include "core/otf2out.h"
+#include "report/otf2out.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "core/pool.h"
+#include "core/alloc.h"
 
 static OTF2_FlushType pre_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
                                 bool final) {
