@@ -21,10 +21,8 @@
 #include "core/prefetch.h"
 #include "core/rankfile.h"
 #include "core/ranktable.h"
-#include "replay/trace_bin.h"
-#include "replay/trace_goal.h"
+#include "replay/trace_format.h"
 #include "replay/trace_internal.h"
-#include "replay/trace_otf2.h"
 
 #define SHARED_BUF (1 << 18)
 #define RANK_BUF (1 << 12)
@@ -76,10 +74,11 @@ struct line_queue {
     uint32_t head, count, cap;
 };
 
-enum trace_format { FMT_NATIVE, FMT_SIMGRID };
+/* how a text trace's lines read: native records, or SimGrid's actions */
+enum text_format { FMT_NATIVE, FMT_SIMGRID };
 
 struct trace_reader {
-    enum trace_format format;
+    enum text_format format;
     struct tit_state {           /* SimGrid's */
         uint8_t *dt;             /* per-rank default datatype size */
         struct tit_pairs *pairs; /* each pair's messages (MPI_PROC_NULL) */
@@ -113,9 +112,9 @@ struct trace_reader {
     char *line_buf; /* a header, index or SimGrid line copied for string functions */
     size_t line_cap;
     int64_t bytes_read, bytes_total; /* for the progress line (total 0: unknown) */
-    char *temp_dir;          /* a Dimemas trace translated into native files, removed at close */
-    struct tbin_reader *bin; /* a binary trace */
-    struct goal *goal;       /* a GOAL schedule */
+    char *temp_dir; /* a Dimemas trace translated into native files, removed at close */
+    const struct trace_format *format_ops; /* a format that gives records (trace_format.h) */
+    void *source;                          /* its reader; NULL: a text trace */
     bool (*finished)(void *ctx, int32_t rank, int32_t id); /* trace_set_request_probe */
     void *finished_ctx;
 };
@@ -434,7 +433,8 @@ static bool adopt_paths(struct trace_reader *t, char **paths, int32_t n, bool ok
 }
 
 /* Directory: files rank<R>.trace or rank<R>.trace.gz for R = 0..N-1. */
-static bool open_otf2(struct trace_reader *t, const char *path, struct sim_error *err);
+static bool open_source(struct trace_reader *t, const struct trace_format *f, const char *path,
+                        struct sim_error *err);
 
 static bool open_directory(struct trace_reader *t, const char *dir, struct sim_error *err) {
     DIR *d = opendir(dir);
@@ -454,7 +454,9 @@ static bool open_directory(struct trace_reader *t, const char *dir, struct sim_e
             n = (int32_t)(r + 1);
     }
     closedir(d);
-    if (n == 0 && *anchor && otf2_is_anchor(anchor)) return open_otf2(t, anchor, err);
+    /* an archive's folder: its anchor file is the trace */
+    const struct trace_format *f = n == 0 && *anchor ? trace_format_of(anchor) : NULL;
+    if (f) return open_source(t, f, anchor, err);
     if (n == 0)
         return err_set(err,
                        "%s: directory holds no per-rank traces (rank0.trace, rank1.trace...) "
@@ -849,78 +851,25 @@ static int32_t intern_name(void *ctx, const char *name) {
     return trace_intern(ctx, name);
 }
 
-static bool open_binary(struct trace_reader *t, const char *path, struct sim_error *err) {
+/* A format that gives its records itself (trace_formats.c); messages
+ * name path. */
+static bool open_source(struct trace_reader *t, const struct trace_format *f, const char *path,
+                        struct sim_error *err) {
+    if (f->needs_temp_dir && !make_temp_dir(t, path, f->name, err)) return false;
     t->shared.path = xstrdup(path);
     int32_t n = 0;
-    t->bin = tbin_open(path, max_ranks(), &n, intern_name, t, err);
+    t->source = f->open(path, t->temp_dir, max_ranks(), intern_name, t, &n, err);
     t->nranks = n;
-    return t->bin != NULL;
-}
-
-/* The ranks of an OTF2 archive, one after another (one OTF2 event reader,
- * with its chunk buffer, open at a time), into the binary trace f. */
-static bool otf2_translate(struct trace_reader *t, const char *path, FILE *f, const char *bin,
-                           struct sim_error *err) {
-    int32_t n = 0;
-    struct otf2_in *o = otf2_open(path, max_ranks(), &n, intern_name, t, err);
-    if (!o) return false;
-    struct tbin_writer *w = tbin_writer_new(f, bin, n, TBIN_ZSTD);
-    struct trace_rec r;
-    int got = 0;
-    for (int32_t rank = 0; rank < n && got >= 0; rank++) {
-        while ((got = otf2_next(o, rank, &r, err)) == 1) {
-            bool put = tbin_writer_put(w, &r, err);
-            trace_rec_clear(&r);
-            if (!put) got = -1;
-        }
-        otf2_rank_done(o, rank);
-    }
-    otf2_close(o);
-    if (got < 0) {
-        tbin_writer_abort(w);
-        return false;
-    }
-    const char **names = xcalloc((size_t)t->names.n + 1, sizeof *names);
-    for (int32_t i = 0; i < t->names.n; i++)
-        names[i] = t->names.list[i];
-    bool ok = tbin_writer_finish(w, names, t->names.n, err);
-    free(names);
-    return ok;
-}
-
-/* An OTF2 archive: translated rank by rank into a binary trace in a
- * temporary folder, then read as one (the replay's ranks interleave, and
- * OTF2's reader holds a chunk, a MiB in Score-P's archives, per rank it
- * reads). Messages name the archive. */
-static bool open_otf2(struct trace_reader *t, const char *path, struct sim_error *err) {
-    if (!make_temp_dir(t, path, "otf2", err)) return false;
-    char bin[4200];
-    snprintf(bin, sizeof bin, "%s/rank0.trace", t->temp_dir); /* removed with the folder */
-    FILE *f = fopen(bin, "wb");
-    if (!f) return err_set(err, "%s: cannot write %s: %s", path, bin, strerror(errno));
-    bool ok = otf2_translate(t, path, f, bin, err);
-    if (fclose(f) != 0 && ok) ok = err_set(err, "%s: cannot write %s", path, bin);
-    if (!ok || !open_binary(t, bin, err)) return false;
-    free(t->shared.path);
-    t->shared.path = xstrdup(path);
-    return true;
-}
-
-static bool open_goal(struct trace_reader *t, const char *path, struct sim_error *err) {
-    t->shared.path = xstrdup(path);
-    int32_t n = 0;
-    t->goal = goal_open(path, max_ranks(), &n, err);
-    t->nranks = n;
-    return t->goal != NULL;
+    if (t->source) t->format_ops = f;
+    return t->source != NULL;
 }
 
 /* Chooses the reader from the first bytes (binary, OTF2) or the first line:
  * native header, index, Dimemas, SimGrid. */
 static bool open_file(struct trace_reader *t, const char *path, struct sim_error *err) {
     char head[4096];
-    if (tbin_is_binary(path)) return open_binary(t, path, err);
-    if (otf2_is_anchor(path)) return open_otf2(t, path, err);
-    if (goal_is_goal(path)) return open_goal(t, path, err);
+    const struct trace_format *f = trace_format_of(path);
+    if (f) return open_source(t, f, path, err);
     if (!first_line(path, head, sizeof head))
         return err_at(err, path, 0, "empty trace: expected 'simpi-trace 1'");
     if (!strncmp(head, "simpi-trace-index", 17)) return open_index(t, path, err);
@@ -970,7 +919,7 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
     }
     SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER, "%s: %s, %d ranks%s%s", path, ok ? "opened" : "refused",
               ok ? t->nranks : 0, ok ? "" : ": ", ok ? "" : err->msg);
-    if (ok && !t->bin && !t->goal && !t->lines) /* these readers queue no records */
+    if (ok && !t->source && !t->lines) /* these readers queue no records */
         t->queues = ranktable_alloc((size_t)t->nranks, sizeof *t->queues);
     if (ok && !S_ISDIR(st.st_mode) && t->shared.path && t->shared.kind == SRC_PLAIN)
         t->bytes_total = st.st_size; /* a plain file: its share read can be told */
@@ -987,8 +936,7 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
 
 void trace_close(struct trace_reader *t) {
     if (!t) return;
-    tbin_close(t->bin);
-    goal_close(t->goal);
+    if (t->source) t->format_ops->close(t->source);
     if (t->map) munmap((void *)t->map, t->map_len);
     source_close(t, &t->shared);
     free(t->shared.path);
@@ -1230,9 +1178,10 @@ static struct trace_rec *mapped_next(struct trace_reader *t, int32_t rank, struc
     return NULL;
 }
 
-static struct trace_rec *binary_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
+/* The next record of a format that gives records itself. */
+static struct trace_rec *source_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
     struct trace_rec *r = pool_get_raw(&t->recs);
-    if (tbin_next(t->bin, rank, r, err) == 1) {
+    if (t->format_ops->next(t->source, rank, r, t->finished, t->finished_ctx, err) == 1) {
         t->records++;
         return r;
     }
@@ -1240,13 +1189,8 @@ static struct trace_rec *binary_next(struct trace_reader *t, int32_t rank, struc
     return NULL;
 }
 
-static bool no_probe(void *ctx, int32_t rank, int32_t id) {
-    (void)ctx, (void)rank, (void)id;
-    return true; /* without a replay, every request has completed */
-}
-
 static bool trace_follows_replay(const struct trace_reader *t) {
-    return t->goal != NULL;
+    return t->source && t->format_ops->follows_replay;
 }
 
 struct trace_reader *trace_open_convertible(const char *path, struct sim_error *err) {
@@ -1268,21 +1212,9 @@ void trace_set_request_probe(struct trace_reader *t, bool (*finished)(void *, in
     t->finished_ctx = ctx;
 }
 
-static struct trace_rec *goal_rec_next(struct trace_reader *t, int32_t rank,
-                                       struct sim_error *err) {
-    struct trace_rec *r = pool_get_raw(&t->recs);
-    if (goal_next(t->goal, rank, r, t->finished ? t->finished : no_probe, t->finished_ctx, err) ==
-        1) {
-        t->records++;
-        return r;
-    }
-    pool_put(&t->recs, r);
-    return NULL;
-}
-
 void trace_warm(const struct trace_reader *t, int32_t rank, int stage) {
-    if (t->bin) {
-        tbin_warm(t->bin, rank, stage);
+    if (t->source) {
+        if (t->format_ops->warm) t->format_ops->warm(t->source, rank, stage);
     } else if (t->lines) {
         const struct line_queue *q = &t->lines[rank];
         if (stage == 0)
@@ -1293,8 +1225,7 @@ void trace_warm(const struct trace_reader *t, int32_t rank, int stage) {
 }
 
 struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_error *err) {
-    if (t->bin) return binary_next(t, rank, err);
-    if (t->goal) return goal_rec_next(t, rank, err);
+    if (t->source) return source_next(t, rank, err);
     if (t->lines) return mapped_next(t, rank, err);
     struct rank_queue *q = &t->queues[rank];
     if (q->head) {
@@ -1347,8 +1278,8 @@ void trace_keep_ranks(struct trace_reader *t, bool (*keep)(void *ctx, int32_t ra
 }
 
 int trace_read(struct trace_reader *t, int32_t rank, struct trace_rec *r, struct sim_error *err) {
-    if (t->bin) {
-        int got = tbin_next(t->bin, rank, r, err);
+    if (t->source) {
+        int got = t->format_ops->next(t->source, rank, r, t->finished, t->finished_ctx, err);
         t->records += got == 1;
         return got == 1 ? 1 : err->set ? -1 : 0;
     }
@@ -1366,7 +1297,7 @@ void trace_release(struct trace_reader *t, struct trace_rec *r) {
 
 int64_t trace_buffer_peak(const struct trace_reader *t) {
     return (int64_t)(t->recs.peak * t->recs.obj_size) + t->lines_peak + (int64_t)t->map_len +
-           (t->bin ? tbin_buffer_peak(t->bin) : 0);
+           (t->source && t->format_ops->buffer_peak ? t->format_ops->buffer_peak(t->source) : 0);
 }
 
 bool trace_rec_fail(const struct trace_reader *t, const struct trace_rec *r, struct sim_error *err,
