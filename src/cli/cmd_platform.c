@@ -18,6 +18,7 @@
 #include "mpi/coll/coll.h"
 #include "net/network.h"
 #include "platform/import.h"
+#include "platform/keys.h"
 #include "platform/platform.h"
 
 /* The --set list lives as long as the command (one per process). */
@@ -289,11 +290,37 @@ static int platform_collective(int argc, char **argv) {
     return ok ? 0 : EXIT_INPUT_ERROR;
 }
 
+/* `simpi platform keys [--markdown]`: every key the platform file takes
+ * (platform/keys.c): path, type, default, range and help, one per line
+ * separated by tabs; --markdown: docs/platform-format.md's table. */
+static int platform_keys_list(int argc, char **argv) {
+    bool md = argc == 3 && !strcmp(argv[2], "--markdown");
+    if (argc > 3 || (argc == 3 && !md)) {
+        fprintf(stderr, "usage: simpi platform keys [--markdown]\n");
+        return EXIT_USAGE;
+    }
+    int n;
+    const struct platform_key *k = platform_keys(&n);
+    if (md)
+        printf("| key | type | default | values | meaning |\n| --- | --- | --- | --- | --- |\n");
+    for (int i = 0; i < n; i++) {
+        if (md)
+            printf("| `%s` | %s | %s%s%s | %s | %s |\n", k[i].path, k[i].type, k[i].dflt ? "`" : "",
+                   k[i].dflt ? k[i].dflt : "none", k[i].dflt ? "`" : "", k[i].range, k[i].help);
+        else
+            printf("%s\t%s\t%s\t%s\t%s\n", k[i].path, k[i].type, k[i].dflt ? k[i].dflt : "-",
+                   k[i].range, k[i].help);
+    }
+    return 0;
+}
+
 int cmd_platform(int argc, char **argv) {
+    if (argc >= 2 && !strcmp(argv[1], "keys")) return platform_keys_list(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "convert")) return platform_convert(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "collective")) return platform_collective(argc, argv);
     if (argc < 2 || strcmp(argv[1], "show") != 0) {
         fprintf(stderr, "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n"
+                        "       simpi platform keys [--markdown]\n"
                         "       simpi platform convert FILE.xml|FILE.cfg [-o FILE.yaml]\n"
                         "       simpi platform collective OP SIZE RANKS [FILE] [--set ...]\n");
         return EXIT_USAGE;

@@ -103,6 +103,7 @@ static const struct {
      0, NULL},
     {"platform",
      "usage: simpi platform show [FILE] [--set KEY=VALUE]...\n"
+     "       simpi platform keys [--markdown]\n"
      "       simpi platform convert FILE.xml|FILE.cfg [-o FILE.yaml]\n"
      "       simpi platform collective OP SIZE RANKS [FILE] [--nonblocking] [--all]\n"
      "                                  [--set ...]\n"
@@ -110,6 +111,8 @@ static const struct {
      "         and the call's time on the platform (every rank entering at 0)\n"
      "show: prints the resolved platform: the built-in platform, FILE layered over it,\n"
      "then the --set overrides, each value followed by where it came from.\n"
+     "keys: every key the platform file takes, as simpi declares it: path, type,\n"
+     "default, values and meaning (--markdown: docs/platform-format.md's table).\n"
      "convert: the simpi YAML of a SimGrid platform XML <cluster> or a Dimemas .cfg\n"
      "(docs/interop.md).\n"
      "\n"

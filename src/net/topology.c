@@ -8,18 +8,13 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "platform/keys.h"
 
 static const struct topo_ops *const all_topologies[] = {
     &topo_flat,          &topo_star, &topo_full,     &topo_ring,      &topo_mesh,  &topo_torus,
     &topo_twisted_torus, &topo_tree, &topo_fat_tree, &topo_dragonfly, &topo_graph,
 };
 #define NTOPOLOGIES (sizeof all_topologies / sizeof all_topologies[0])
-
-/* Keys of `network:` every topology accepts; a topology adds its shape
- * keys and its link classes. */
-static const char *const common_keys[] = {
-    "topology",       "link_latency",     "link_bandwidth", "overhead",     "contention", "buses",
-    "links_per_node", "intra_contention", "interfaces",     "intra_copies", NULL};
 
 int topo_get_list(const struct conf_node *map, const char *key, int64_t min, int64_t max,
                   int64_t *out, int maxn, struct sim_error *err) {
@@ -85,10 +80,10 @@ static bool read_class(struct topology *t, const struct conf_node *net, int c,
 /* Every key of network: must be common or a class of this topology. */
 static bool check_network_keys(const struct topology *t, const struct conf_node *net,
                                struct sim_error *err) {
-    const char *allowed[32 + TOPO_MAX_CLASSES];
-    int n = 0;
-    for (; common_keys[n]; n++)
-        allowed[n] = common_keys[n];
+    /* the keys every topology takes (platform/keys.c), its shape's, its
+     * link classes */
+    const char *allowed[64 + TOPO_MAX_CLASSES];
+    int n = platform_key_children("network", allowed, 32);
     for (const char *const *k = t->ops->keys; *k; k++)
         allowed[n++] = *k;
     for (int c = 0; !t->own_params && c < t->nclasses; c++)
@@ -100,8 +95,8 @@ static bool check_network_keys(const struct topology *t, const struct conf_node 
 bool topo_link_defaults(const struct conf_node *net, struct link_params *def,
                         struct sim_error *err) {
     *def = (struct link_params){0};
-    def->latency = 100e-9; /* documented defaults: 100 ns, 10 GB/s per link */
-    def->bandwidth = 10e9;
+    def->latency = simtime_to_seconds(platform_key_default_time("network.link_latency"));
+    def->bandwidth = platform_key_default_bandwidth("network.link_bandwidth");
     if (net && conf_map_get(net, "link_latency") &&
         !conf_get_time(net, "network", "link_latency", &def->latency, err))
         return false;

@@ -11,43 +11,15 @@
 #include "core/readfile.h"
 #include "core/units.h"
 #include "platform/import.h"
+#include "platform/keys.h"
 #include "platform/yaml_load.h"
 
-static const char *const top_keys[] = {"name",
-                                       "nodes",
-                                       "cores_per_node",
-                                       "ranks_per_node",
-                                       "cores_per_rank",
-                                       "speed",
-                                       "instruction_rate",
-                                       "intra",
-                                       "inter",
-                                       "mpi",
-                                       "placement",
-                                       "network",
-                                       "storage",
-                                       "memory",
-                                       "faults",
-                                       "fault_seed",
-                                       "fault_tolerance",
-                                       "ideal",
-                                       "scale",
-                                       NULL};
-static const char *const storage_keys[] = {"kind",        "latency", "bandwidth",
-                                           "concurrency", "root",    NULL};
-static const char *const memory_keys[] = {"bandwidth", "demand", NULL};
-static const char *const mpi_keys[] = {"eager_limit",
-                                       "send_overhead",
-                                       "recv_overhead",
-                                       "wait_overhead",
-                                       "gap",
-                                       "gap_per_byte",
-                                       "poll_cost",
-                                       "coll",
-                                       "transfer_start",
-                                       "rendezvous",
-                                       "recv_overhead_per_byte",
-                                       NULL};
+/* The keys a map of the platform accepts, as keys.c declares them. */
+enum { MAX_MAP_KEYS = 64 };
+static const char *const *keys_of(const char *prefix, const char **names) {
+    platform_key_children(prefix, names, MAX_MAP_KEYS);
+    return names;
+}
 
 static bool read_nodes(struct platform *p, struct sim_error *err) {
     const char *s = conf_get_scalar(p->conf, "", "nodes", err);
@@ -153,21 +125,24 @@ static bool read_placement(struct platform *p, struct sim_error *err) {
 }
 
 static bool read_mpi(struct platform *p, struct sim_error *err) {
-    p->eager_limit = 65536;
-    p->poll_cost = PS_PER_US; /* 1 us: a test or probe that finds nothing */
+    p->eager_limit = platform_key_default_size("mpi.eager_limit");
+    p->poll_cost = platform_key_default_time("mpi.poll_cost"); /* a test that finds nothing */
     struct conf_node *m = conf_map_get(p->conf, "mpi");
     if (!m) return true;
     if (m->kind != CONF_MAP) return err_at(err, m->file, m->line, "'mpi' must be a map");
-    if (!conf_check_keys(m, "mpi", mpi_keys, err)) return false;
+    const char *mpi_keys[MAX_MAP_KEYS];
+    if (!conf_check_keys(m, "mpi", keys_of("mpi", mpi_keys), err)) return false;
     if (conf_map_get(m, "eager_limit") &&
         !conf_get_size(m, "mpi", "eager_limit", true, &p->eager_limit, err))
         return false;
+    static const char *const times[] = {"send_overhead", "recv_overhead", "wait_overhead",
+                                        "gap",           "gap_per_byte",  "poll_cost"};
     simtime_t *dst[] = {&p->send_overhead, &p->recv_overhead, &p->wait_overhead,
                         &p->gap,           &p->gap_per_byte,  &p->poll_cost};
     for (int i = 0; i < 6; i++) {
         double secs;
-        if (!conf_map_get(m, mpi_keys[i + 1])) continue;
-        if (!conf_get_time(m, "mpi", mpi_keys[i + 1], &secs, err)) return false;
+        if (!conf_map_get(m, times[i])) continue;
+        if (!conf_get_time(m, "mpi", times[i], &secs, err)) return false;
         *dst[i] = simtime_from_seconds(secs);
     }
     if (conf_map_get(m, "recv_overhead_per_byte")) {
@@ -189,11 +164,14 @@ static bool read_mpi(struct platform *p, struct sim_error *err) {
 /* storage: where MPI-IO files live (docs/models.md, "File I/O"). */
 static bool read_storage(struct platform *p, struct sim_error *err) {
     struct storage_model *st = &p->storage;
-    *st = (struct storage_model){STORAGE_SHARED, 100 * PS_PER_US, 1e9, 16, NULL};
+    *st = (struct storage_model){STORAGE_SHARED, platform_key_default_time("storage.latency"),
+                                 platform_key_default_bandwidth("storage.bandwidth"),
+                                 (int64_t)platform_key_default_number("storage.concurrency"), NULL};
     struct conf_node *m = conf_map_get(p->conf, "storage");
     if (!m) return true;
     if (m->kind != CONF_MAP) return err_at(err, m->file, m->line, "'storage' must be a map");
-    if (!conf_check_keys(m, "storage", storage_keys, err)) return false;
+    const char *storage_keys[MAX_MAP_KEYS];
+    if (!conf_check_keys(m, "storage", keys_of("storage", storage_keys), err)) return false;
     static const char *const kinds[] = {"shared", "local", NULL};
     int kind = st->kind == STORAGE_LOCAL;
     if (!conf_get_enum(m, "storage", "kind", kinds, &kind, err)) return false;
@@ -220,7 +198,8 @@ static bool read_memory(struct platform *p, struct sim_error *err) {
     if (m->kind != CONF_MAP)
         return err_at(err, m->file, m->line,
                       "'memory' must be a map: {bandwidth: 20GB/s, demand: 8GB/s}");
-    if (!conf_check_keys(m, "memory", memory_keys, err)) return false;
+    const char *memory_keys[MAX_MAP_KEYS];
+    if (!conf_check_keys(m, "memory", keys_of("memory", memory_keys), err)) return false;
     if (!conf_map_get(m, "bandwidth"))
         return err_at(err, m->file, m->line,
                       "'memory' needs 'bandwidth': a node's memory bandwidth (e.g. 20GB/s)");
@@ -308,7 +287,8 @@ static bool read_scale(struct platform *p, struct sim_error *err) {
     p->scale_latency = p->scale_bandwidth = p->scale_overhead = p->scale_speed = 1;
     const struct conf_node *m = conf_map_get(p->conf, "scale");
     if (!m) return true;
-    static const char *const keys[] = {"latency", "bandwidth", "overhead", "speed", NULL};
+    const char *keys[MAX_MAP_KEYS];
+    keys_of("scale", keys);
     if (m->kind != CONF_MAP)
         return err_at(err, m->file, m->line,
                       "'scale': expected a map of factors, e.g. {latency: 2, speed: 0.5}");
@@ -341,7 +321,9 @@ const char *platform_ideal(const struct platform *p) {
 }
 
 static bool validate(struct platform *p, struct sim_error *err) {
-    if (!conf_check_keys(p->conf, "", top_keys, err) || !read_fault_tolerance(p, err)) return false;
+    const char *top_keys[MAX_MAP_KEYS];
+    if (!conf_check_keys(p->conf, "", keys_of("", top_keys), err) || !read_fault_tolerance(p, err))
+        return false;
     if (!read_nodes(p, err)) return false;
     if (!conf_get_int(p->conf, "", "cores_per_node", 1, 1 << 20, &p->cores_per_node, err) ||
         !read_rank_cores(p, err))

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for platform loading, overrides, placement and error messages. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "net/network.h"
+#include "platform/keys.h"
 #include "platform/platform.h"
 #include "test.h"
 
@@ -245,7 +247,35 @@ static void test_digest_named_file(void) {
     platform_free(a);
 }
 
+/* The declared defaults (platform/keys.c) read as the documented numbers:
+ * 64 KiB = 65,536 B; 1 us = 10^6 ps; 100 us = 10^8 ps; 1 GB/s = 10^9 B/s;
+ * 100 ns = 10^-7 s and 10 GB/s = 10^10 B/s per link; 0 s; 16 requests.
+ * And the built-in platform, loaded without those keys, holds them. */
+static void test_key_defaults(void) {
+    CHECK(platform_key_default_size("mpi.eager_limit") == 65536);
+    CHECK(platform_key_default_time("mpi.poll_cost") == 1000000);
+    CHECK(platform_key_default_time("mpi.send_overhead") == 0);
+    CHECK(platform_key_default_time("storage.latency") == 100000000);
+    CHECK(platform_key_default_bandwidth("storage.bandwidth") == 1e9);
+    CHECK(platform_key_default_number("storage.concurrency") == 16);
+    CHECK(platform_key_default_time("network.link_latency") == 100000);
+    CHECK(platform_key_default_bandwidth("network.link_bandwidth") == 1e10);
+    struct sim_error err = {0};
+    struct platform *p = platform_load(NULL, NULL, 0, &err);
+    CHECK(p != NULL);
+    if (!p) return;
+    CHECK(p->eager_limit == 65536 && p->poll_cost == 1000000);
+    CHECK(p->storage.latency == 100000000 && p->storage.bandwidth == 1e9 &&
+          p->storage.concurrency == 16);
+    platform_free(p);
+    const char *names[8];
+    CHECK(platform_key_children("memory", names, 8) == 2 && !strcmp(names[0], "bandwidth") &&
+          !strcmp(names[1], "demand") && names[2] == NULL);
+    CHECK(platform_key("mpi.coll.allreduce") && !platform_key("mpi.coll.nothing"));
+}
+
 TEST_LIST(platform_tests) = {
+    {"platform.key_defaults", test_key_defaults},
     {"platform.digest_named_file", test_digest_named_file},
     {"platform.random_placement", test_random_placement},
     {"platform.default", test_default},
