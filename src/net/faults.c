@@ -15,6 +15,7 @@
 #include "core/heap.h"
 #include "core/units.h"
 #include "net/topology.h"
+#include "platform/keys.h"
 
 static bool event_before(const void *pa, const void *pb) {
     const struct fault_event *a = pa, *b = pb;
@@ -100,10 +101,6 @@ static bool links_join(struct net_faults *f, int64_t a, int64_t b) {
 }
 
 /* --- reading the faults: list --- */
-
-static const char *const entry_keys[] = {"at",          "kind",   "node",   "link",
-                                         "switch",      "until",  "target", "mtbf",
-                                         "system_mtbf", "repair", "seed",   NULL};
 
 /* A time that is not negative (the unit parser says the rest). */
 static bool read_time(const struct conf_node *m, const char *path, const char *key, simtime_t *out,
@@ -317,6 +314,8 @@ static bool read_entry(struct net_faults *f, const struct conf_node *m, int idx,
     if (m->kind != CONF_MAP)
         return err_at(err, m->file, m->line,
                       "'%s': expected a map, e.g. {at: 1.5ms, node: 12, kind: crash}", path);
+    const char *entry_keys[16]; /* as platform/keys.c declares them */
+    platform_key_children("faults[]", entry_keys, 16);
     if (!conf_check_keys(m, path, entry_keys, err)) return false;
     static const char *const kinds[] = {"crash", "down", "random", NULL};
     int kind = -1;

@@ -11,10 +11,15 @@
 #include "core/alloc.h"
 #include "core/hash.h"
 #include "core/units.h"
+#include "platform/keys.h"
+
+/* the keys of a model's map, as platform/keys.c declares them */
+enum { P2P_KEYS = 8 };
 
 static bool parse_affine(struct p2p_model *m, const struct conf_node *map, const char *path,
                          struct sim_error *err) {
-    static const char *const keys[] = {"model", "latency", "bandwidth", NULL};
+    const char *keys[P2P_KEYS];
+    platform_key_children("p2p(affine)", keys, P2P_KEYS);
     if (!conf_check_keys(map, path, keys, err)) return false;
     m->nseg = 1;
     m->seg = xcalloc(1, sizeof *m->seg);
@@ -25,7 +30,8 @@ static bool parse_affine(struct p2p_model *m, const struct conf_node *map, const
 
 static bool parse_segment(struct p2p_segment *s, const struct conf_node *item, const char *path,
                           int i, struct sim_error *err) {
-    static const char *const keys[] = {"upto", "latency", "bandwidth", NULL};
+    const char *keys[P2P_KEYS];
+    platform_key_children("p2p(piecewise).segments[]", keys, P2P_KEYS);
     char p[96];
     snprintf(p, sizeof p, "%s.segments.%d", path, i);
     if (item->kind != CONF_MAP)
@@ -39,7 +45,8 @@ static bool parse_segment(struct p2p_segment *s, const struct conf_node *item, c
 
 static bool parse_piecewise(struct p2p_model *m, const struct conf_node *map, const char *path,
                             struct sim_error *err) {
-    static const char *const keys[] = {"model", "segments", NULL};
+    const char *keys[P2P_KEYS];
+    platform_key_children("p2p(piecewise)", keys, P2P_KEYS);
     if (!conf_check_keys(map, path, keys, err)) return false;
     const struct conf_node *segs = conf_map_get(map, "segments");
     if (!segs || segs->kind != CONF_SEQ || segs->count == 0)
@@ -70,7 +77,8 @@ static bool parse_point(struct p2p_segment *s, const struct conf_node *item, con
         size_s = item->items[0]->value;
         time_s = item->items[1]->value;
     } else if (item->kind == CONF_MAP) {
-        static const char *const keys[] = {"size", "time", NULL};
+        const char *keys[P2P_KEYS];
+        platform_key_children("p2p(table).points[]", keys, P2P_KEYS);
         if (!conf_check_keys(item, p, keys, err)) return false;
         if (!(size_s = conf_get_scalar(item, p, "size", err))) return false;
         if (!(time_s = conf_get_scalar(item, p, "time", err))) return false;
@@ -103,7 +111,8 @@ static void warn_decreasing(const struct conf_node *item, const char *p, double 
 
 static bool parse_table(struct p2p_model *m, const struct conf_node *map, const char *path,
                         struct sim_error *err) {
-    static const char *const keys[] = {"model", "points", NULL};
+    const char *keys[P2P_KEYS];
+    platform_key_children("p2p(table)", keys, P2P_KEYS);
     if (!conf_check_keys(map, path, keys, err)) return false;
     const struct conf_node *pts = conf_map_get(map, "points");
     if (!pts || pts->kind != CONF_SEQ || pts->count == 0)
@@ -159,7 +168,8 @@ static double seconds_table(const struct p2p_model *m, int64_t size) {
  * latency and each further byte G later; `bandwidth` holds 1 / G. */
 static bool parse_loggp(struct p2p_model *m, const struct conf_node *map, const char *path,
                         struct sim_error *err) {
-    static const char *const keys[] = {"model", "latency", "gap_per_byte", NULL};
+    const char *keys[P2P_KEYS];
+    platform_key_children("p2p(loggp)", keys, P2P_KEYS);
     if (!conf_check_keys(map, path, keys, err)) return false;
     m->nseg = 1;
     m->seg = xcalloc(1, sizeof *m->seg);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The platform file's keys (keys.h): every key of the top level, mpi,
- * mpi.coll, network's common keys, storage, memory and scale, with its
- * type, default, range and help. */
+ * mpi.coll, network's common keys, a point-to-point model's, a fault
+ * entry's, storage, memory and scale, with its type, default, range and
+ * help. */
 #include "platform/keys.h"
 
 #include <stdio.h>
@@ -161,6 +162,45 @@ static const struct platform_key table[] = {
      "`memory`); `simpi calibrate node` measures it"},
     {"memory.demand", "bandwidth", NULL, "0 (off) and above",
      "the bytes a burst moves per second alone on the reference machine"},
+    /* a point-to-point model, `intra` or `inter`: p2p(MODEL) stands for
+     * either, with that model (p2p.c reads them) */
+    {"p2p(affine).model", "enum", "affine", "`affine`, `piecewise`, `loggp`, `table`",
+     "the model: L + S / B (affine), segments, LogGP's wire time, a measured table"},
+    {"p2p(affine).latency", "time", NULL, "0 and above", "L: the time of an empty message"},
+    {"p2p(affine).bandwidth", "bandwidth", NULL, "above 0", "B: bytes per second"},
+    {"p2p(piecewise).model", "enum", NULL, "`piecewise`", "segments, each affine"},
+    {"p2p(piecewise).segments", "list", NULL, "increasing `upto`, the last `inf`",
+     "the segments: a message of S bytes takes the first segment with S <= upto"},
+    {"p2p(piecewise).segments[].upto", "size", NULL, "0 and above, `inf`",
+     "the largest message of the segment"},
+    {"p2p(piecewise).segments[].latency", "time", NULL, "0 and above", "the segment's L"},
+    {"p2p(piecewise).segments[].bandwidth", "bandwidth", NULL, "above 0", "the segment's B"},
+    {"p2p(table).model", "enum", NULL, "`table`", "measured times, interpolated linearly"},
+    {"p2p(table).points", "list", NULL, "at least two, increasing sizes",
+     "`{size, time}` or `[size, time]`: a time that decreases with size is a warning"},
+    {"p2p(table).points[].size", "size", NULL, "0 and above", "a message size"},
+    {"p2p(table).points[].time", "time", NULL, "0 and above", "its time"},
+    {"p2p(loggp).model", "enum", NULL, "`loggp`", "LogGP's and LogGOPSim's wire time"},
+    {"p2p(loggp).latency", "time", NULL, "0 and above", "L: L + (S - 1) G"},
+    {"p2p(loggp).gap_per_byte", "time", NULL, "0 and above", "G: the time per byte past the first"},
+    /* an entry of faults: (faults.c reads them; docs/faults.md) */
+    {"faults[].at", "time", NULL, "0 and above", "when the fault takes effect"},
+    {"faults[].kind", "enum", NULL, "`crash`, `down`, `random`",
+     "`crash` (a node), `down` (a link or a switch), `random`"},
+    {"faults[].node", "count", NULL, "0 to nodes - 1", "a crash's node"},
+    {"faults[].link", "list", NULL, "two vertices: numbers, `node N`, `switch N`",
+     "a link's two ends (nodes first, then switches, as `simpi topo --route` prints them)"},
+    {"faults[].switch", "count", NULL, "a vertex at or above the node count",
+     "a switch: all its links"},
+    {"faults[].until", "time", NULL, "after `at`", "the repair of a `down` fault"},
+    {"faults[].target", "enum", NULL, "`nodes`, `links`", "a random entry's set"},
+    {"faults[].mtbf", "time", NULL, "above 0",
+     "a random entry's mean time between failures of each element"},
+    {"faults[].system_mtbf", "time", NULL, "above 0",
+     "instead, the mean time between failures of the whole set"},
+    {"faults[].repair", "time", NULL, "above 0",
+     "random links: each comes back this long after it fails"},
+    {"faults[].seed", "count", "1", "0 and above", "a random entry's seed"},
     /* scale */
     {"scale.latency", "factor", "1", "above 0, at most 10^6",
      "every network latency (`intra`, `inter`, a topology's links) multiplied by it"},
