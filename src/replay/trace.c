@@ -832,12 +832,6 @@ static bool make_temp_dir(struct trace_reader *t, const char *path, const char *
     return true;
 }
 
-static bool open_dimemas(struct trace_reader *t, const char *path, struct sim_error *err) {
-    int32_t n = 0;
-    return make_temp_dir(t, path, "dim", err) && dim_translate(path, t->temp_dir, &n, err) &&
-           open_directory(t, t->temp_dir, err);
-}
-
 static void remove_temp_dir(struct trace_reader *t) {
     if (!t->temp_dir) return;
     outfile_forget_temp_dir(t->temp_dir);
@@ -856,6 +850,8 @@ static int32_t intern_name(void *ctx, const char *name) {
 static bool open_source(struct trace_reader *t, const struct trace_format *f, const char *path,
                         struct sim_error *err) {
     if (f->needs_temp_dir && !make_temp_dir(t, path, f->name, err)) return false;
+    if (f->translate)
+        return f->translate(path, t->temp_dir, err) && open_directory(t, t->temp_dir, err);
     t->shared.path = xstrdup(path);
     int32_t n = 0;
     t->source = f->open(path, t->temp_dir, max_ranks(), intern_name, t, &n, err);
@@ -873,7 +869,6 @@ static bool open_file(struct trace_reader *t, const char *path, struct sim_error
     if (!first_line(path, head, sizeof head))
         return err_at(err, path, 0, "empty trace: expected 'simpi-trace 1'");
     if (!strncmp(head, "simpi-trace-index", 17)) return open_index(t, path, err);
-    if (!strncmp(head, "#DIMEMAS", 8)) return open_dimemas(t, path, err);
     if (!strncmp(head, "simpi-trace", 11)) {
         t->shared.path = xstrdup(path);
         return read_header(t, &t->shared, &t->nranks, true, err) && index_runs(t, err);

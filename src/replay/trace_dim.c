@@ -534,6 +534,14 @@ static bool dim_pass(struct dim_reader *d) {
     return ok;
 }
 
+bool dim_is_dimemas(const char *path) {
+    gzFile f = gzopen(path, "rb");
+    char head[16] = "";
+    bool dim = f && gzgets(f, head, sizeof head) && !strncmp(head, "#DIMEMAS", 8);
+    if (f) gzclose(f);
+    return dim;
+}
+
 bool dim_translate(const char *path, const char *dir, int32_t *nranks, struct sim_error *err) {
     struct dim_reader d = {.path = path, .err = err, .finding_roots = true};
     d.dir = xstrdup(dir);

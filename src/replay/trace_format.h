@@ -2,10 +2,10 @@
 /* The trace formats whose readers give records themselves, behind one
  * interface (as topologies sit behind topo_ops): each says whether a file
  * is its own, opens it, gives each rank's next record and closes; trace.c
- * goes through the registry (trace_formats.c) and names none of them. The
- * text formats (native, a folder of rank files, an index, SimGrid's, and
- * Dimemas' translated into native files) are read line by line by trace.c
- * and its parsers (trace_parse.c, trace_tit.c, trace_dim.c). */
+ * goes through the registry (trace_formats.c) and names none of them. A
+ * format may instead be translated into native files (Dimemas'). The text
+ * formats (native, a folder of rank files, an index, SimGrid's) are read
+ * line by line by trace.c and its parsers (trace_parse.c, trace_tit.c). */
 #ifndef SIMPI_TRACE_FORMAT_H
 #define SIMPI_TRACE_FORMAT_H
 
@@ -22,7 +22,7 @@ typedef int32_t (*trace_intern_fn)(void *ctx, const char *name);
 typedef bool (*trace_probe_fn)(void *ctx, int32_t rank, int32_t id);
 
 struct trace_format {
-    const char *name; /* "binary", "otf2", "goal" */
+    const char *name; /* "binary", "otf2", "dimemas", "goal" */
     /* Whether the file at path is of this format (its first bytes or word). */
     bool (*detect)(const char *path);
     /* Opens path (at most max_ranks ranks) into a source; *nranks its rank
@@ -39,6 +39,9 @@ struct trace_format {
     void (*warm)(const void *source, int32_t rank, int stage);
     /* Bytes held for reading at the peak; NULL: none beyond the records. */
     int64_t (*buffer_peak)(const void *source);
+    /* A format translated into native per-rank files (dir/rank<R>.trace),
+     * which trace.c then reads as a folder; NULL: open and next above. */
+    bool (*translate)(const char *path, const char *dir, struct sim_error *err);
     bool needs_temp_dir; /* open writes in temp_dir */
     bool follows_replay; /* its order is the replay's: replayed, never converted */
 };

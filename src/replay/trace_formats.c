@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The registry of the trace formats that give records themselves
  * (trace_format.h): the binary form, OTF2 archives (translated rank by
- * rank into a binary trace in a private folder, then read as one) and
- * LogGOPSim's GOAL schedules. */
+ * rank into a binary trace in a private folder, then read as one),
+ * Dimemas traces (translated into native rank files) and LogGOPSim's GOAL
+ * schedules. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "replay/trace_bin.h"
 #include "replay/trace_format.h"
 #include "replay/trace_goal.h"
+#include "replay/trace_internal.h"
 #include "replay/trace_otf2.h"
 
 /* --- the binary form (trace_bin.c) --- */
@@ -130,6 +132,20 @@ static const struct trace_format otf2_format = {
     .needs_temp_dir = true,
 };
 
+/* --- Dimemas traces (trace_dim.c): translated into native rank files --- */
+
+static bool dimemas_translate(const char *path, const char *dir, struct sim_error *err) {
+    int32_t n = 0;
+    return dim_translate(path, dir, &n, err);
+}
+
+static const struct trace_format dimemas_format = {
+    .name = "dim",
+    .detect = dim_is_dimemas,
+    .translate = dimemas_translate,
+    .needs_temp_dir = true,
+};
+
 /* --- GOAL schedules (trace_goal.c): their order is the replay's --- */
 
 static void *goal_source_open(const char *path, const char *temp_dir, int64_t max_ranks,
@@ -162,8 +178,8 @@ static const struct trace_format goal_format = {
     .follows_replay = true,
 };
 
-const struct trace_format *const trace_formats[] = {&binary_format, &otf2_format, &goal_format,
-                                                    NULL};
+const struct trace_format *const trace_formats[] = {&binary_format, &otf2_format, &dimemas_format,
+                                                    &goal_format, NULL};
 
 const struct trace_format *trace_format_of(const char *path) {
     for (int i = 0; trace_formats[i]; i++)

@@ -56,6 +56,8 @@ bool tit_pairs_matched(struct tit_pairs *p, int32_t src, int32_t dst, bool send)
 bool trace_rec_fail(const struct trace_reader *t, const struct trace_rec *r, struct sim_error *err,
                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* Whether path (gzip allowed) begins with a Dimemas header. */
+bool dim_is_dimemas(const char *path);
 /* Dimemas traces (trace_dim.c): translates path into native per-rank files
  * dir/rank<R>.trace; *nranks gets the task count. */
 bool dim_translate(const char *path, const char *dir, int32_t *nranks, struct sim_error *err);
