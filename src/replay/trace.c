@@ -74,16 +74,10 @@ struct line_queue {
     uint32_t head, count, cap;
 };
 
-/* how a text trace's lines read: native records, or SimGrid's actions */
-enum text_format { FMT_NATIVE, FMT_SIMGRID };
-
 struct trace_reader {
-    enum text_format format;
-    struct tit_state {           /* SimGrid's */
-        uint8_t *dt;             /* per-rank default datatype size */
-        struct tit_pairs *pairs; /* each pair's messages (MPI_PROC_NULL) */
-        struct trace_rec *extra; /* a second record from the last line */
-    } tit;
+    const struct trace_dialect *dialect; /* another tool's lines; NULL: native */
+    void *dialect_state;
+    struct trace_rec *extra;  /* a second record from the last line (a dialect's) */
     struct source shared;     /* used when per_rank == NULL */
     struct source *per_rank;  /* a rank table: ranks not kept are never written */
     struct run *pending_runs; /* a shared file's runs until the cursors are set up */
@@ -109,7 +103,7 @@ struct trace_reader {
     } names;
     const char *map; /* the shared plain file, mapped once for all rank cursors */
     size_t map_len;
-    char *line_buf; /* a header, index or SimGrid line copied for string functions */
+    char *line_buf; /* a header, index or dialect line copied for string functions */
     size_t line_cap;
     int64_t bytes_read, bytes_total; /* for the progress line (total 0: unknown) */
     char *temp_dir; /* a Dimemas trace translated into native files, removed at close */
@@ -281,7 +275,7 @@ static char *line_copy(struct trace_reader *t, const char *l, size_t len) {
 }
 
 /* source_line copied into the reader's line buffer and NUL-terminated, for
- * the header, index and SimGrid lines that string functions read. */
+ * the header, index and dialect lines that string functions read. */
 static char *source_line_str(struct trace_reader *t, struct source *s, struct sim_error *err) {
     size_t len;
     const char *l = source_line(t, s, &len, err);
@@ -409,7 +403,7 @@ static bool setup_per_rank(struct trace_reader *t, char **paths, int32_t n, stru
     t->per_rank_files = true;
     for (int32_t i = 0; i < n; i++)
         t->per_rank[i].path = paths[i];
-    for (int32_t i = 0; i < n && t->format == FMT_NATIVE; i++) {
+    for (int32_t i = 0; i < n && !t->dialect; i++) {
         int32_t declared = n;
         if (!read_header(t, &t->per_rank[i], &declared, false, err)) return false;
         if (declared != n)
@@ -549,7 +543,7 @@ static bool file_exists(const char *p) {
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* A per-rank path of a SimGrid description: as written, else relative to the
+/* A per-rank path of a description file: as written, else relative to the
  * description's folder, else its base name in that folder. */
 static char *resolve_near(const char *desc, const char *p) {
     const char *slash = strrchr(desc, '/');
@@ -566,9 +560,9 @@ static char *resolve_near(const char *desc, const char *p) {
     return xstrdup(p);
 }
 
-/* A SimGrid description file: one per-rank trace path per line. */
-static bool open_simgrid_description(struct trace_reader *t, const char *path,
-                                     struct sim_error *err) {
+/* A description file (a dialect's): one per-rank trace path per line. */
+static bool open_description(struct trace_reader *t, const char *path,
+                             const struct trace_dialect *d, struct sim_error *err) {
     gzFile f = gzopen(path, "rb");
     char line[4096];
     int32_t n = 0, cap = 0;
@@ -585,13 +579,14 @@ static bool open_simgrid_description(struct trace_reader *t, const char *path,
     for (int32_t i = 0; i < n && ok; i++)
         if (!file_exists(paths[i]))
             ok = err_at(err, path, 0, "the trace of rank %d, '%s', does not exist", i, paths[i]);
-    t->format = FMT_SIMGRID;
+    t->dialect = d;
     return adopt_paths(t, paths, n, ok, err);
 }
 
-/* One SimGrid trace holding every rank's actions: the rank count is the
- * largest rank that appears, plus one (a first streaming pass). */
-static bool open_simgrid_single(struct trace_reader *t, const char *path, struct sim_error *err) {
+/* One file of a dialect holding every rank's actions: the rank count is
+ * the largest rank that appears, plus one (a first streaming pass). */
+static bool open_single(struct trace_reader *t, const char *path, const struct trace_dialect *d,
+                        struct sim_error *err) {
     gzFile f = gzopen(path, "rb");
     char line[4096];
     long top = -1;
@@ -613,15 +608,15 @@ static bool open_simgrid_single(struct trace_reader *t, const char *path, struct
         if ((size_t)r < seen_cap) seen[r] = 1;
     }
     if (f) gzclose(f);
-    t->format = FMT_SIMGRID;
+    t->dialect = d;
     t->shared.path = xstrdup(path);
     bool ok = check_rank_count(top + 1, path, 0, err);
     for (long r = 0; ok && r < top; r++)
         if (!seen[r]) /* not a rank count: ranks 0 and 5 are not 6 ranks */
             ok = err_at(err, path, 0,
-                        "rank %ld has no actions, though rank %ld has: a SimGrid trace holds "
+                        "rank %ld has no actions, though rank %ld has: a %s trace holds "
                         "every rank's actions, from rank 0 up",
-                        r, top);
+                        r, top, d->title);
     free(seen);
     if (!ok) return false;
     t->nranks = (int32_t)(top + 1);
@@ -810,13 +805,6 @@ static bool next_run(struct trace_reader *t, struct source *s) {
     return true;
 }
 
-/* "RANK word ...": the shape of a SimGrid time-independent action. */
-static bool looks_like_action(const char *l) {
-    char *end;
-    long r = strtol(l, &end, 10);
-    return end != l && r >= 0 && (*end == ' ' || *end == '\t') && end[1] >= 'a' && end[1] <= 'z';
-}
-
 /* A Dimemas trace: translated into native per-rank files in a temporary
  * folder (trace_dim.c), read as a directory. */
 static bool make_temp_dir(struct trace_reader *t, const char *path, const char *kind,
@@ -861,7 +849,7 @@ static bool open_source(struct trace_reader *t, const struct trace_format *f, co
 }
 
 /* Chooses the reader from the first bytes (binary, OTF2) or the first line:
- * native header, index, Dimemas, SimGrid. */
+ * native header, index, a dialect (trace_format.h). */
 static bool open_file(struct trace_reader *t, const char *path, struct sim_error *err) {
     char head[4096];
     const struct trace_format *f = trace_format_of(path);
@@ -873,30 +861,33 @@ static bool open_file(struct trace_reader *t, const char *path, struct sim_error
         t->shared.path = xstrdup(path);
         return read_header(t, &t->shared, &t->nranks, true, err) && index_runs(t, err);
     }
-    /* a description lists existing files that hold SimGrid actions */
+    /* a description lists existing files that hold a dialect's actions */
     char *copy = resolve_near(path, head);
     char sub[4096];
-    bool listed = file_exists(copy) && first_line(copy, sub, sizeof sub) && looks_like_action(sub);
+    bool listed = file_exists(copy) && first_line(copy, sub, sizeof sub);
     free(copy);
-    if (listed) return open_simgrid_description(t, path, err);
-    if (looks_like_action(head) && strstr(head, " init")) return open_simgrid_single(t, path, err);
+    for (int i = 0; trace_dialects[i]; i++) {
+        const struct trace_dialect *d = trace_dialects[i];
+        if (listed && d->is_action(sub)) return open_description(t, path, d, err);
+        if (d->holds_all_ranks(head)) return open_single(t, path, d, err);
+    }
     return err_at(err, path, 1,
                   "not a trace: expected the header 'simpi-trace 1', an index, a Dimemas trace "
                   "('#DIMEMAS:...') or a SimGrid time-independent trace; found '%.40s'%s",
                   head, invisible_cause(head));
 }
 
-/* SimGrid: the first pass that finds SMPI's dropped sendRecv lines. */
-static void scan_simgrid_pairs(struct trace_reader *t) {
+/* A dialect's state, for its files (a file shared by ranks once). */
+static void prepare_dialect(struct trace_reader *t) {
     if (!t->per_rank_files) {
-        t->tit.pairs = tit_pairs_scan(&t->shared.path, 1, t->nranks);
+        t->dialect_state = t->dialect->prepare(&t->shared.path, 1, t->nranks);
         return;
     }
     char **paths = xcalloc((size_t)t->nranks, sizeof *paths);
     int32_t n = 0;
-    for (int32_t i = 0; i < t->nranks; i++) /* a file shared by ranks is read once */
+    for (int32_t i = 0; i < t->nranks; i++)
         if (!n || t->per_rank[i].path != paths[n - 1]) paths[n++] = t->per_rank[i].path;
-    t->tit.pairs = tit_pairs_scan(paths, n, t->nranks);
+    t->dialect_state = t->dialect->prepare(paths, n, t->nranks);
     free(paths);
 }
 
@@ -918,10 +909,7 @@ struct trace_reader *trace_open(const char *path, struct sim_error *err) {
         t->queues = ranktable_alloc((size_t)t->nranks, sizeof *t->queues);
     if (ok && !S_ISDIR(st.st_mode) && t->shared.path && t->shared.kind == SRC_PLAIN)
         t->bytes_total = st.st_size; /* a plain file: its share read can be told */
-    if (ok && t->format == FMT_SIMGRID) {
-        t->tit.dt = xcalloc((size_t)t->nranks, 1);
-        scan_simgrid_pairs(t);
-    }
+    if (ok && t->dialect) prepare_dialect(t);
     if (!ok) {
         trace_close(t);
         return NULL;
@@ -960,9 +948,8 @@ void trace_close(struct trace_reader *t) {
     for (int32_t i = 0; t->lines && i < t->nranks; i++)
         free(t->lines[i].ref);
     free(t->lines);
-    free(t->tit.dt);
-    tit_pairs_free(t->tit.pairs);
-    if (t->tit.extra) pool_put(&t->recs, t->tit.extra);
+    if (t->dialect) t->dialect->release(t->dialect_state);
+    if (t->extra) pool_put(&t->recs, t->extra);
     for (int32_t i = 0; i < t->names.n; i++)
         free(t->names.list[i]);
     free(t->names.list);
@@ -1031,24 +1018,20 @@ const char *trace_interval_name(const struct trace_reader *t, int32_t id) {
 }
 
 /* Reads and parses the next record line of a source; NULL at EOF or error. */
-/* Parses a SimGrid action line; 1 record, 0 nothing, -1 error. A second
- * record, if any, is left in t->tit.extra. */
-static int parse_simgrid(struct trace_reader *t, struct source *s, char *l, struct trace_rec *r,
+/* Parses a dialect's action line; 1 record, 0 nothing, -1 error. A
+ * second record, if any, is left in t->extra. */
+static int parse_dialect(struct trace_reader *t, struct source *s, char *l, struct trace_rec *r,
                          struct sim_error *err) {
     int32_t rank = t->per_rank ? (int32_t)(s - t->per_rank) : -1;
-    char *end;
-    long who = strtol(l, &end, 10);
-    int32_t dt_rank =
-        rank >= 0 ? rank : (end != l && who >= 0 && who < t->nranks ? (int32_t)who : 0);
     struct trace_rec *x = pool_get_raw(&t->recs);
     bool has_x = false;
-    int got = tit_parse_line(l, rank, t->nranks, &t->tit.dt[dt_rank], t->tit.pairs, r, x, &has_x,
-                             s->path, s->line, err);
+    int got = t->dialect->parse(t->dialect_state, l, rank, t->nranks, r, x, &has_x, s->path,
+                                s->line, err);
     if (got == 1 && has_x) {
         x->ids = NULL;
         x->nids = 0;
         x->counts = NULL;
-        t->tit.extra = x;
+        t->extra = x;
     } else {
         pool_put(&t->recs, x);
     }
@@ -1061,7 +1044,7 @@ static int parse_simgrid(struct trace_reader *t, struct source *s, char *l, stru
  * malformed. */
 static bool others_record(const struct trace_reader *t, const struct source *s, const char *l,
                           size_t len) {
-    if (!t->keep || s != &t->shared || t->format != FMT_NATIVE) return false;
+    if (!t->keep || s != &t->shared || t->dialect) return false;
     struct field f;
     int32_t rank;
     if (!first_field(l, len, &f) || !trace_field_int(f, 0, t->nranks - 1, &rank)) return false;
@@ -1072,10 +1055,9 @@ static bool others_record(const struct trace_reader *t, const struct source *s, 
 /* Parses line l of source s into r: 1 a record, 0 nothing, -1 an error. */
 static int parse_line(struct trace_reader *t, struct source *s, const char *l, size_t len,
                       struct trace_rec *r, struct sim_error *err) {
-    if (t->format == FMT_NATIVE)
-        return trace_parse_span(t, l, len, t->nranks, r, s->path, s->line, err);
+    if (!t->dialect) return trace_parse_span(t, l, len, t->nranks, r, s->path, s->line, err);
     char *copy = line_copy(t, l, len);
-    return blank_or_comment(copy) ? 0 : parse_simgrid(t, s, copy, r, err);
+    return blank_or_comment(copy) ? 0 : parse_dialect(t, s, copy, r, err);
 }
 
 static struct trace_rec *read_record(struct trace_reader *t, struct source *s,
@@ -1243,14 +1225,14 @@ struct trace_rec *trace_next(struct trace_reader *t, int32_t rank, struct sim_er
             trace_release(t, r);
             return NULL;
         }
-        if (r && t->tit.extra) queue_push_front(q, t->tit.extra);
-        t->tit.extra = NULL;
+        if (r && t->extra) queue_push_front(q, t->extra);
+        t->extra = NULL;
         return r;
     }
     struct trace_rec *r;
     while ((r = read_record(t, &t->shared, err))) {
-        struct trace_rec *x = t->tit.extra;
-        t->tit.extra = NULL;
+        struct trace_rec *x = t->extra;
+        t->extra = NULL;
         if (r->rank == rank) {
             if (x) queue_push_front(q, x);
             return r;

@@ -3,9 +3,10 @@
  * interface (as topologies sit behind topo_ops): each says whether a file
  * is its own, opens it, gives each rank's next record and closes; trace.c
  * goes through the registry (trace_formats.c) and names none of them. A
- * format may instead be translated into native files (Dimemas'). The text
- * formats (native, a folder of rank files, an index, SimGrid's) are read
- * line by line by trace.c and its parsers (trace_parse.c, trace_tit.c). */
+ * format may instead be translated into native files (Dimemas'). Native
+ * text (one file, a folder of rank files, an index) is trace.c's own,
+ * parsed by trace_parse.c; another tool's text, read the same way, is a
+ * dialect (SimGrid's, parsed by trace_tit.c). */
 #ifndef SIMPI_TRACE_FORMAT_H
 #define SIMPI_TRACE_FORMAT_H
 
@@ -45,6 +46,32 @@ struct trace_format {
     bool needs_temp_dir; /* open writes in temp_dir */
     bool follows_replay; /* its order is the replay's: replayed, never converted */
 };
+
+/* A text format whose lines are another tool's actions, read by trace.c's
+ * line machinery as native lines are (per-rank files listed in a
+ * description file, or one file of every rank): SimGrid's time-independent
+ * traces (trace_tit.c). */
+struct trace_dialect {
+    const char *name;
+    const char *title; /* in messages: "SimGrid" */
+    /* Whether line (a file's first record line) is one of its actions. */
+    bool (*is_action)(const char *line);
+    /* Whether a file whose first line is this holds every rank's actions. */
+    bool (*holds_all_ranks)(const char *first_line);
+    /* The state its lines are read with, for the files at paths (each
+     * once) of nranks ranks (a first pass may read them). */
+    void *(*prepare)(char *const *paths, int32_t npaths, int32_t nranks);
+    /* Parses line (NUL-ended, writable) of rank (-1: the line names it):
+     * 1 with r, and a second record in extra when *has_extra; 0 for an
+     * action with no simulated effect; -1 with err naming file and line. */
+    int (*parse)(void *state, char *line, int32_t rank, int32_t nranks, struct trace_rec *r,
+                 struct trace_rec *extra, bool *has_extra, const char *file, int lineno,
+                 struct sim_error *err);
+    void (*release)(void *state);
+};
+
+/* The dialects, in the order a file is tried; NULL-ended. */
+extern const struct trace_dialect *const trace_dialects[];
 
 /* The formats, in the order a file is tried; NULL-ended. */
 extern const struct trace_format *const trace_formats[];

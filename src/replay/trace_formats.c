@@ -3,7 +3,7 @@
  * (trace_format.h): the binary form, OTF2 archives (translated rank by
  * rank into a binary trace in a private folder, then read as one),
  * Dimemas traces (translated into native rank files) and LogGOPSim's GOAL
- * schedules. */
+ * schedules; and the dialect of SimGrid's time-independent traces. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +177,65 @@ static const struct trace_format goal_format = {
     .close = goal_source_close,
     .follows_replay = true,
 };
+
+/* --- SimGrid's time-independent traces (trace_tit.c), a dialect --- */
+
+/* "RANK word ...": the shape of a SimGrid time-independent action. */
+static bool simgrid_is_action(const char *l) {
+    char *end;
+    long r = strtol(l, &end, 10);
+    return end != l && r >= 0 && (*end == ' ' || *end == '\t') && end[1] >= 'a' && end[1] <= 'z';
+}
+
+static bool simgrid_holds_all(const char *first) {
+    return simgrid_is_action(first) && strstr(first, " init");
+}
+
+/* The ranks' default datatype sizes (set by their init actions) and each
+ * pair's messages (SMPI's dropped sendRecv lines, MPI_PROC_NULL). */
+struct simgrid_state {
+    uint8_t *dt;
+    struct tit_pairs *pairs;
+};
+
+static void *simgrid_prepare(char *const *paths, int32_t npaths, int32_t nranks) {
+    struct simgrid_state *st = xcalloc(1, sizeof *st);
+    st->dt = xcalloc((size_t)nranks, 1);
+    st->pairs = tit_pairs_scan(paths, npaths, nranks);
+    return st;
+}
+
+static int simgrid_parse(void *state, char *line, int32_t rank, int32_t nranks, struct trace_rec *r,
+                         struct trace_rec *extra, bool *has_extra, const char *file, int lineno,
+                         struct sim_error *err) {
+    struct simgrid_state *st = state;
+    char *end;
+    long who = strtol(line, &end, 10); /* one file of all ranks: the line's rank's datatype */
+    int32_t dt_rank =
+        rank >= 0 ? rank : (end != line && who >= 0 && who < nranks ? (int32_t)who : 0);
+    return tit_parse_line(line, rank, nranks, &st->dt[dt_rank], st->pairs, r, extra, has_extra,
+                          file, lineno, err);
+}
+
+static void simgrid_release(void *state) {
+    struct simgrid_state *st = state;
+    if (!st) return;
+    free(st->dt);
+    tit_pairs_free(st->pairs);
+    free(st);
+}
+
+static const struct trace_dialect simgrid_dialect = {
+    .name = "simgrid",
+    .title = "SimGrid",
+    .is_action = simgrid_is_action,
+    .holds_all_ranks = simgrid_holds_all,
+    .prepare = simgrid_prepare,
+    .parse = simgrid_parse,
+    .release = simgrid_release,
+};
+
+const struct trace_dialect *const trace_dialects[] = {&simgrid_dialect, NULL};
 
 const struct trace_format *const trace_formats[] = {&binary_format, &otf2_format, &dimemas_format,
                                                     &goal_format, NULL};
