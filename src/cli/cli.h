@@ -148,6 +148,7 @@ int cmd_topo(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_pingpong(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_extrapolate(int argc, char **argv);
 
 /* Common platform options: --platform FILE, --set K=V (repeatable). Returns 1
  * if argv[*i] was one of them (consuming its value), 0 if not, -1 on error. */

@@ -20,6 +20,7 @@
 #include "core/workers.h"
 #include "net/network.h"
 #include "platform/platform.h"
+#include "replay/extrapolate.h"
 #include "replay/jobs.h"
 #include "replay/replay.h"
 #include "report/summary.h"
@@ -40,6 +41,7 @@ struct replay_opts {
     int launched;                /* started by mpirun or srun as one of that many processes */
     enum progress_mode progress; /* PROGRESS_AUTO (0) unless --progress */
     double sensitivity;          /* --sensitivity F; 0: none */
+    int32_t extrapolate;         /* --extrapolate N; 0: none */
 };
 
 /* Whether two paths name one existing file. */
@@ -77,6 +79,7 @@ static void take_options(struct replay_opts *o) {
     o->analysis.timeline_ranks = optset_get(s, "timeline-ranks");
     o->analysis.critical_path = optset_get(s, "critical-path") != NULL;
     if ((v = optset_get(s, "sensitivity"))) o->sensitivity = strtod(v, NULL);
+    if ((v = optset_get(s, "extrapolate"))) o->extrapolate = (int32_t)atol(v);
     simtime_t t;
     if ((v = optset_get(s, "time-limit")) && units_parse_time(v, &t, NULL))
         replay_set_time_limit(t);
@@ -696,6 +699,41 @@ static const char *json_in_args(int argc, char **argv) {
     return json;
 }
 
+/* --extrapolate N: the traces given, extended to N ranks, into a file in
+ * TMPDIR (its path in path, removed by the caller), which becomes the
+ * trace replayed. Returns the exit status (0: go on). */
+static int extrapolate_traces(struct replay_opts *o, char *path, size_t n) {
+    if (o->ntraces < 2 || o->jobs) {
+        fprintf(stderr, "simpi replay: --extrapolate takes the traces of one program at two or "
+                        "more scales (no --jobs)\n");
+        return EXIT_USAGE;
+    }
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(path, n, "%s/simpi-extrapolated-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    struct sim_error err = {0};
+    struct extrapolation x;
+    bool ok = f && extrapolate(o->traces, o->ntraces, o->extrapolate, f, &x, &err);
+    if (f && fclose(f) != 0 && ok) ok = err_set(&err, "cannot write %s", path);
+    if (!f)
+        err_set(&err, "cannot create a file in %s: %s", tmpdir ? tmpdir : "/tmp", strerror(errno));
+    if (!ok) {
+        fprintf(stderr, "simpi replay: --extrapolate %d: %s\n", o->extrapolate, err.msg);
+        if (fd < 0) path[0] = '\0';
+        return EXIT_INPUT_ERROR;
+    }
+    fprintf(stderr,
+            "extrapolated: %d ranks from %d scales on a %d-D%s grid; bursts within %.2g%% of "
+            "their laws%s%s%s: the prediction carries that error\n",
+            o->extrapolate, o->ntraces, x.ndims, x.periodic ? " periodic" : "", 100 * x.worst_error,
+            x.worst[0] ? " (the worst: " : "", x.worst, x.worst[0] ? ")" : "");
+    o->traces[0] = path;
+    o->ntraces = 1;
+    o->trace = path;
+    return 0;
+}
+
 int cmd_replay(int argc, char **argv) {
     struct replay_opts o = {0};
     int rc = parse_args(&o, argc, argv);
@@ -707,7 +745,10 @@ int cmd_replay(int argc, char **argv) {
                                     "(see standard error): nothing was run",
                                     &err))
         err_print(&err);
+    char extrapolated[PATH_MAX] = "";
+    if (!rc && o.extrapolate) rc = extrapolate_traces(&o, extrapolated, sizeof extrapolated);
     if (!rc) rc = replay_command(&o, argc, argv);
+    if (extrapolated[0]) unlink(extrapolated);
     free(o.traces);
     free(o.plat.sets);
     optset_free(&given);

@@ -73,6 +73,20 @@ static const struct {
      "  -- COMMAND             (pingpong) the real MPI launch of two ranks; (node) the\n"
      "                         simpi run options and program whose demand is measured\n",
      0, NULL},
+    {"extrapolate",
+     "usage: simpi extrapolate TRACE TRACE... --ranks N [-o OUT]\n"
+     "Writes the trace of one SPMD program at N ranks from its traces at two or more\n"
+     "smaller scales (any form simpi reads; three or more check the laws): each rank's\n"
+     "peers as offsets on a 1-, 2- or 3-D grid laid out as MPI_Dims_create and\n"
+     "MPI_Cart_create lay it out (periodic or not), one template per position on the\n"
+     "grid (corner, edge, inside), each size and burst a law a x P^e of the rank count\n"
+     "fitted across the scales (sizes exactly; a burst's worst residual is said). A\n"
+     "rank that follows no law is refused with its rank and record. `simpi replay\n"
+     "--extrapolate N TRACE...` replays the result directly (docs/extrapolation.md).\n"
+     "\n"
+     "  --ranks N              the ranks of the trace written (required)\n"
+     "  -o OUT                 the native text trace written (default: stdout)\n",
+     0, NULL},
     {"convert",
      "usage: simpi convert IN OUT [--to native|binary|dim|simgrid|otf2] [--compress C]\n"
      "Writes trace IN (native text or binary, a folder of rank files, an index, SimGrid\n"

@@ -40,6 +40,8 @@ static void usage(FILE *out) {
             "        trace a real MPI run (Open MPI) into DIR, for simpi replay DIR\n"
             "  simpi convert IN OUT [--to native|binary|dim|simgrid|otf2]\n"
             "        convert a trace between simpi's text and binary, Dimemas, SimGrid, OTF2\n"
+            "  simpi extrapolate TRACE TRACE... --ranks N [-o OUT]\n"
+            "        a program's traces at a few small scales written as its trace at N ranks\n"
             "  simpi gen stencil --ranks N --iters K [--size BYTES] [--compute TIME] [-o FILE]\n"
             "        write a synthetic 2-D halo exchange + allreduce trace\n"
             "\n"
@@ -163,6 +165,7 @@ static int dispatch(int argc, char **argv) {
     if (!strcmp(cmd, "topo")) return cmd_topo(argc - 1, argv + 1);
     if (!strcmp(cmd, "trace")) return cmd_trace(argc - 1, argv + 1);
     if (!strcmp(cmd, "convert")) return cmd_convert(argc - 1, argv + 1);
+    if (!strcmp(cmd, "extrapolate")) return cmd_extrapolate(argc - 1, argv + 1);
     fprintf(stderr, "simpi: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return EXIT_USAGE;

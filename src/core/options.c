@@ -104,6 +104,14 @@ static const struct option_decl table[] = {
      .help = "how much each parameter moves the prediction: the trace replayed with every "
              "latency, every bandwidth, the MPI overheads and the speed each times F alone "
              "(platform key scale); a table, and --json's document"},
+    {.name = "extrapolate",
+     .spelled = "--extrapolate",
+     .arg = "N",
+     .check = CHECK_RANKS,
+     .commands = OPT_REPLAY,
+     .help = "the TRACEs are one program at two or more scales: replay it at N ranks, as "
+             "`simpi extrapolate` extends them (docs/extrapolation.md); how well bursts fit "
+             "their laws is said"},
     {.name = "json",
      .spelled = "--json",
      .arg = "FILE",

@@ -238,6 +238,10 @@ static bool convert_some(struct trace_reader *t, int32_t rank, struct rank_ids *
     return true;
 }
 
+void trace_write_record(FILE *f, const struct trace_reader *t, const struct trace_rec *r) {
+    native_line(f, t, r);
+}
+
 bool trace_write_native(struct trace_reader *t, FILE *f, struct sim_error *err) {
     int32_t n = trace_ranks(t);
     fprintf(f, "simpi-trace 1\nranks %d\n", n);

@@ -12,6 +12,8 @@
 #include "replay/trace.h"
 #include "replay/trace_bin.h"
 
+/* Writes record r as one native text line on f (interval names: t's). */
+void trace_write_record(FILE *f, const struct trace_reader *t, const struct trace_rec *r);
 /* Writes trace t as a native text trace on f (trace_write.c). */
 bool trace_write_native(struct trace_reader *t, FILE *f, struct sim_error *err);
 /* Writes trace t as a binary trace on f, named name, compressed with codec

@@ -20,44 +20,44 @@ skip() { echo "SKIPPED: $*"; exit 77; }
 # (- for standard input), printed as Python prints it (floats exactly, by
 # repr); false, with why on stderr, if FILE is no JSON or PATH is absent
 json_get() {
-  python3 - "$1" "$2" <<'PY'
+  python3 -c '
 import json, sys
 f, path = sys.argv[1], sys.argv[2]
 try:
-    d = json.load(sys.stdin if f == '-' else open(f))
-    for k in path.split('.') if path else []:
+    d = json.load(sys.stdin if f == "-" else open(f))
+    for k in path.split(".") if path else []:
         d = d[int(k)] if isinstance(d, list) else d[k]
 except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
-    sys.exit('json_get %s %s: %r' % (f, path, e))
+    sys.exit("json_get %s %s: %r" % (f, path, e))
 print(json.dumps(d) if isinstance(d, (dict, list, bool)) or d is None else d)
-PY
+' "$1" "$2"
 }
 
 # json_check FILE EXPRESSION: whether the Python EXPRESSION holds, with d
 # the JSON document in FILE; false (and why on stderr) otherwise
 json_check() {
-  python3 - "$1" "$2" <<'PY'
+  python3 -c '
 import json, sys
 try:
     d = json.load(open(sys.argv[1]))
-    ok = eval(sys.argv[2], {'d': d, 'abs': abs, 'len': len, 'sum': sum, 'min': min, 'max': max})
+    ok = eval(sys.argv[2], {"d": d, "abs": abs, "len": len, "sum": sum, "min": min, "max": max})
 except Exception as e:
-    sys.exit('json_check %s: %r' % (sys.argv[1], e))
-sys.exit(0 if ok else 'json_check %s: %s does not hold' % (sys.argv[1], sys.argv[2]))
-PY
+    sys.exit("json_check %s: %r" % (sys.argv[1], e))
+sys.exit(0 if ok else "json_check %s: %s does not hold" % (sys.argv[1], sys.argv[2]))
+' "$1" "$2"
 }
 
 # json_eval FILE EXPRESSION: the value of the Python EXPRESSION, with d
 # the JSON document in FILE (sum(r['messages_sent'] for r in d['ranks']))
 json_eval() {
-  python3 - "$1" "$2" <<'PY'
+  python3 -c '
 import json, sys
 try:
     d = json.load(open(sys.argv[1]))
-    print(eval(sys.argv[2], {'d': d, 'abs': abs, 'len': len, 'sum': sum, 'min': min, 'max': max}))
+    print(eval(sys.argv[2], {"d": d, "abs": abs, "len": len, "sum": sum, "min": min, "max": max}))
 except Exception as e:
-    sys.exit('json_eval %s: %r' % (sys.argv[1], e))
-PY
+    sys.exit("json_eval %s: %r" % (sys.argv[1], e))
+' "$1" "$2"
 }
 
 # near A B [TOLERANCE]: whether |A - B| <= TOLERANCE (default 1e-12, a

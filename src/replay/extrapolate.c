@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Extrapolating a trace to a larger scale (extrapolate.h): the scales are
+ * read whole, a grid layout is found under which every rank of one
+ * position follows one template, each number of a template is fitted
+ * against the rank count, and the template of each position of the
+ * target's grid is written out. */
+#include "replay/extrapolate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "replay/trace.h"
+#include "replay/trace_write.h"
+
+enum { MAX_SCALES = 16, MAX_DIMS = 3, OFFSET_BITS = 4, OFFSET_MAX = 7 };
+
+/* One trace: each rank's records, copied out of the reader. */
+struct scale {
+    const char *path;
+    int32_t n;
+    struct trace_reader *t;
+    struct trace_rec **rec; /* per rank */
+    int32_t *count;
+};
+
+/* How ranks sit on the grid. */
+struct layout {
+    int ndims;
+    bool reversed; /* dims in increasing order (the fast dimension the largest) */
+    bool periodic;
+};
+
+static void dims_create(int32_t n, int ndims, int32_t *dims) {
+    for (int i = 0; i < ndims; i++)
+        dims[i] = 1;
+    int32_t primes[64], np = 0, rest = n;
+    for (int32_t p = 2; rest > 1 && np < 64;) {
+        if (rest % p == 0) {
+            primes[np++] = p;
+            rest /= p;
+        } else {
+            p = (int64_t)p * p > rest ? rest : p + 1;
+        }
+    }
+    for (int k = np - 1; k >= 0; k--) { /* largest first, to the smallest dimension */
+        int small = 0;
+        for (int i = 1; i < ndims; i++)
+            if (dims[i] < dims[small]) small = i;
+        dims[small] *= primes[k];
+    }
+    for (int i = 0; i < ndims; i++) /* non-increasing, as MPI_Dims_create */
+        for (int j = i + 1; j < ndims; j++)
+            if (dims[j] > dims[i]) {
+                int32_t t = dims[i];
+                dims[i] = dims[j];
+                dims[j] = t;
+            }
+}
+
+static void layout_dims(const struct layout *l, int32_t n, int32_t *dims) {
+    dims_create(n, l->ndims, dims);
+    if (l->reversed)
+        for (int i = 0; i < l->ndims / 2; i++) {
+            int32_t t = dims[i];
+            dims[i] = dims[l->ndims - 1 - i];
+            dims[l->ndims - 1 - i] = t;
+        }
+}
+
+/* Row-major coordinates, the last dimension fastest (MPI_Cart_create). */
+static void coords_of(int32_t r, int ndims, const int32_t *dims, int32_t *c) {
+    for (int i = ndims - 1; i >= 0; i--) {
+        c[i] = r % dims[i];
+        r /= dims[i];
+    }
+}
+
+static int32_t rank_at(int ndims, const int32_t *dims, const int32_t *c) {
+    int32_t r = 0;
+    for (int i = 0; i < ndims; i++)
+        r = r * dims[i] + c[i];
+    return r;
+}
+
+/* A peer as an offset on the grid: a code above 0 (negative peers, any
+ * source, stay as they are); 0 if the offset is too far to be one. */
+static int32_t peer_code(const struct layout *l, const int32_t *dims, int32_t r, int32_t q) {
+    if (q < 0) return q;
+    int32_t a[MAX_DIMS], b[MAX_DIMS], code = 0;
+    coords_of(r, l->ndims, dims, a);
+    coords_of(q, l->ndims, dims, b);
+    for (int i = 0; i < l->ndims; i++) {
+        int32_t o = b[i] - a[i];
+        if (l->periodic && o > dims[i] / 2) o -= dims[i];
+        if (l->periodic && o < -(dims[i] - 1) / 2) o += dims[i];
+        if (o > OFFSET_MAX || o < -OFFSET_MAX) return 0;
+        code |= (o + OFFSET_MAX + 1) << (OFFSET_BITS * i);
+    }
+    return code + 1;
+}
+
+/* The rank at the offset coded from r, or -1 off a grid that does not wrap. */
+static int32_t peer_of(const struct layout *l, const int32_t *dims, int32_t r, int32_t code) {
+    if (code < 0) return code;
+    int32_t c[MAX_DIMS];
+    coords_of(r, l->ndims, dims, c);
+    code--;
+    for (int i = 0; i < l->ndims; i++) {
+        int32_t o = ((code >> (OFFSET_BITS * i)) & ((1 << OFFSET_BITS) - 1)) - OFFSET_MAX - 1;
+        c[i] += o;
+        if (l->periodic) c[i] = ((c[i] % dims[i]) + dims[i]) % dims[i];
+        if (c[i] < 0 || c[i] >= dims[i]) return -1;
+    }
+    return rank_at(l->ndims, dims, c);
+}
+
+/* A rank's position: for each dimension whether it is at the low end, at
+ * the high end (both on a dimension of 1); one position on a torus. */
+static int position_of(const struct layout *l, const int32_t *dims, int32_t r) {
+    if (l->periodic) return 0;
+    int32_t c[MAX_DIMS];
+    coords_of(r, l->ndims, dims, c);
+    int p = 0;
+    for (int i = 0; i < l->ndims; i++)
+        p |= ((c[i] == 0) | (c[i] == dims[i] - 1) << 1) << (2 * i);
+    return p;
+}
+
+/* How many of a record's peer fields name a peer: peer, and peer2 for a
+ * sendrecv (the others are not peers: a collective's root stays). */
+static int peers_of(const struct trace_rec *r) {
+    switch (r->op) {
+    case TOP_SENDRECV:
+        return 2;
+    case TOP_SEND:
+    case TOP_ISEND:
+    case TOP_RECV:
+    case TOP_IRECV:
+    case TOP_ROUND_TRIP:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Record r's peer field k as a code (the field as it is if not a peer). */
+static int32_t code_of(const struct layout *l, const int32_t *dims, int32_t rank,
+                       const struct trace_rec *r, int k) {
+    int32_t q = k ? r->peer2 : r->peer;
+    return peers_of(r) > k ? peer_code(l, dims, rank, q) : -1 - q - 1000000;
+}
+
+/* Whether two records are the same but for their peers and numbers. */
+static bool same_shape(const struct trace_rec *a, const struct trace_rec *b) {
+    if (a->op != b->op || a->mode != b->mode || a->coll != b->coll || a->tag != b->tag ||
+        a->tag2 != b->tag2 || a->req != b->req || a->comm != b->comm || a->root != b->root ||
+        a->nids != b->nids || (a->nids && memcmp(a->ids, b->ids, sizeof *a->ids * a->nids)))
+        return false;
+    return a->color == b->color && a->key == b->key && a->newcomm == b->newcomm;
+}
+
+static const char *op_word(const struct trace_rec *r) {
+    static const char *const words[] = {
+        "compute",    "compute",    "send",           "isend",         "recv",
+        "irecv",      "sendrecv",   "wait",           "waitall",       "waitany",
+        "test",       "wait",       "test",           "buffer_attach", "buffer_detach",
+        "collective", "collective", "comm_split",     "comm_dup",      "comm_self",
+        "cancel",     "free",       "interval_begin", "interval_end",  "file_io",
+        "round_trip", "rma",        "rma_sync"};
+    return r->op < sizeof words / sizeof *words ? words[r->op] : "record";
+}
+
+/* Whether rank r of scale s follows rank ref's record for record (peers
+ * as offsets); false with why. */
+static bool same_template(const struct scale *s, const struct layout *l, const int32_t *dims,
+                          int32_t ref, int32_t r, struct sim_error *err) {
+    if (s->count[r] != s->count[ref])
+        return err_set(err,
+                       "%s: rank %d has %d records where rank %d, at the same position on a "
+                       "%d-D grid, has %d: no law gives both",
+                       s->path, r, s->count[r], ref, l->ndims, s->count[ref]);
+    for (int32_t j = 0; j < s->count[r]; j++) {
+        const struct trace_rec *a = &s->rec[ref][j], *b = &s->rec[r][j];
+        bool peers = code_of(l, dims, ref, a, 0) == code_of(l, dims, r, b, 0) &&
+                     code_of(l, dims, ref, a, 1) == code_of(l, dims, r, b, 1) &&
+                     code_of(l, dims, r, b, 0) != 0 && code_of(l, dims, r, b, 1) != 0;
+        bool burst = a->op == TOP_COMPUTE; /* measured: each rank's a little different */
+        if (!same_shape(a, b) || !peers ||
+            (!burst && (a->size != b->size || a->size2 != b->size2 || a->flops != b->flops)))
+            return err_set(err,
+                           "%s: rank %d, record %d (%s, line %d): not what rank %d, at the same "
+                           "position on a %d-D grid, does there (peers as offsets on the grid, "
+                           "sizes equal)",
+                           s->path, r, j + 1, op_word(b), b->line, ref, l->ndims);
+    }
+    return true;
+}
+
+/* The representative rank of each position of scale s (-1 none); false
+ * with why when a rank does not follow its position's. */
+static bool find_templates(const struct scale *s, const struct layout *l, int32_t *rep,
+                           struct sim_error *err) {
+    int32_t dims[MAX_DIMS];
+    layout_dims(l, s->n, dims);
+    for (int p = 0; p < 64; p++)
+        rep[p] = -1;
+    for (int32_t r = 0; r < s->n; r++) {
+        int p = position_of(l, dims, r);
+        if (rep[p] < 0)
+            rep[p] = r;
+        else if (!same_template(s, l, dims, rep[p], r, err))
+            return false;
+    }
+    return true;
+}
+
+/* Loads the trace at path, each rank's records copied out. */
+static bool load(struct scale *s, const char *path, struct sim_error *err) {
+    s->path = path;
+    if (!(s->t = trace_open(path, err))) return false;
+    s->n = trace_ranks(s->t);
+    s->rec = xcalloc((size_t)s->n, sizeof *s->rec);
+    s->count = xcalloc((size_t)s->n, sizeof *s->count);
+    for (int32_t r = 0; r < s->n; r++) {
+        int32_t cap = 0;
+        struct trace_rec *x;
+        while ((x = trace_next(s->t, r, err))) {
+            if (x->counts || x->op == TOP_COMM_SPLIT || x->op == TOP_COMM_DUP || x->op == TOP_RMA ||
+                x->op == TOP_RMA_SYNC || (x->comm && x->op != TOP_COMPUTE)) {
+                err_set(err,
+                        "%s: rank %d, record line %d (%s): communicators other than the world, "
+                        "variable counts and one-sided calls are not extrapolated yet",
+                        path, r, x->line, op_word(x));
+                trace_release(s->t, x);
+                return false;
+            }
+            if (s->count[r] == cap)
+                s->rec[r] = xrealloc_or_die(s->rec[r],
+                                            sizeof **s->rec * (size_t)(cap = cap ? 2 * cap : 64));
+            struct trace_rec *c = &s->rec[r][s->count[r]++];
+            *c = *x;
+            c->next = NULL;
+            c->ids = x->nids ? xmalloc(sizeof *c->ids * (size_t)x->nids) : NULL;
+            if (x->nids) memcpy(c->ids, x->ids, sizeof *c->ids * (size_t)x->nids);
+            trace_release(s->t, x);
+        }
+        if (err->set) return false;
+    }
+    return true;
+}
+
+static void unload(struct scale *s) {
+    for (int32_t r = 0; s->rec && r < s->n; r++) {
+        for (int32_t j = 0; j < s->count[r]; j++)
+            free(s->rec[r][j].ids);
+        free(s->rec[r]);
+    }
+    free(s->rec);
+    free(s->count);
+    trace_close(s->t);
+}
+
+/* The laws a number may follow: a x P^e. */
+static const double exponents[] = {0, -1, 1, -2, -0.5, 0.5, -1.0 / 3, -2.0 / 3};
+static const char *const law_names[] = {"constant", "a/P",     "a P",     "a/P^2",
+                                        "a/P^1/2",  "a P^1/2", "a/P^1/3", "a/P^2/3"};
+enum { NLAWS = sizeof exponents / sizeof *exponents };
+
+/* The law that best fits (p[k], v[k]); its value at n, its name and its
+ * largest relative residual. */
+static double fit(const double *p, const double *v, int m, double n, int *law, double *residual) {
+    double best = INFINITY, at = v[m - 1];
+    *law = 0;
+    *residual = 0;
+    for (int e = 0; e < NLAWS && m > 1; e++) {
+        double a = 0;
+        for (int k = 0; k < m; k++)
+            a += v[k] / pow(p[k], exponents[e]);
+        a /= m;
+        double worst = 0;
+        for (int k = 0; k < m; k++) {
+            double pred = a * pow(p[k], exponents[e]);
+            double rel = v[k] ? fabs(pred - v[k]) / fabs(v[k]) : fabs(pred);
+            if (rel > worst) worst = rel;
+        }
+        if (worst < best - 1e-12) {
+            best = worst;
+            *law = e;
+            at = a * pow(n, exponents[e]);
+        }
+    }
+    if (m > 1) *residual = best;
+    return at;
+}
+
+/* The pieces of one extrapolation. */
+struct job {
+    struct scale s[MAX_SCALES];
+    int ns;
+    struct layout l;
+    int32_t rep[MAX_SCALES][64];
+    /* each burst of a position's template: its mean over the position's
+     * ranks, and their largest relative deviation from it */
+    double *mean[MAX_SCALES][64], *spread[MAX_SCALES][64];
+};
+
+/* The bursts' means and spreads of each position of each scale. */
+static void burst_means(struct job *j) {
+    for (int k = 0; k < j->ns; k++) {
+        const struct scale *s = &j->s[k];
+        int32_t dims[MAX_DIMS], *members = xcalloc(64, sizeof *members);
+        layout_dims(&j->l, s->n, dims);
+        for (int p = 0; p < 64; p++) {
+            free(j->mean[k][p]);
+            free(j->spread[k][p]);
+            j->mean[k][p] = j->spread[k][p] = NULL;
+            int32_t q = j->rep[k][p];
+            if (q < 0) continue;
+            j->mean[k][p] = xcalloc((size_t)s->count[q] + 1, sizeof(double));
+            j->spread[k][p] = xcalloc((size_t)s->count[q] + 1, sizeof(double));
+        }
+        for (int32_t r = 0; r < s->n; r++) {
+            int p = position_of(&j->l, dims, r);
+            members[p]++;
+            for (int32_t i = 0; i < s->count[r]; i++)
+                j->mean[k][p][i] += (double)s->rec[r][i].size;
+        }
+        for (int p = 0; p < 64; p++)
+            for (int32_t i = 0; members[p] && i < s->count[j->rep[k][p]]; i++)
+                j->mean[k][p][i] /= members[p];
+        for (int32_t r = 0; r < s->n; r++) {
+            int p = position_of(&j->l, dims, r);
+            for (int32_t i = 0; i < s->count[r]; i++) {
+                double m = j->mean[k][p][i], d = m ? fabs((double)s->rec[r][i].size - m) / m : 0;
+                if (d > j->spread[k][p][i]) j->spread[k][p][i] = d;
+            }
+        }
+        free(members);
+    }
+}
+
+/* Tries layout l on every scale; false with why. */
+static bool layout_fits(struct job *j, struct sim_error *err) {
+    for (int k = 0; k < j->ns; k++)
+        if (!find_templates(&j->s[k], &j->l, j->rep[k], err)) return false;
+    return true;
+}
+
+/* Writes rank r of the target (its position p) from the scales' templates. */
+static bool write_rank(struct job *j, int32_t r, int p, int32_t n, const int32_t *dims, FILE *out,
+                       struct extrapolation *x, struct sim_error *err) {
+    int top = -1; /* the largest scale that has this position */
+    for (int k = 0; k < j->ns; k++)
+        if (j->rep[k][p] >= 0 && (top < 0 || j->s[k].n > j->s[top].n)) top = k;
+    if (top < 0)
+        return err_set(err,
+                       "rank %d of %d has a position on the %d-D grid that no rank of the traces "
+                       "has: record the program at a scale where it has one (a grid of at least 3 "
+                       "in each dimension)",
+                       r, n, j->l.ndims);
+    const struct scale *ts = &j->s[top];
+    int32_t tr = j->rep[top][p], tdims[MAX_DIMS];
+    layout_dims(&j->l, ts->n, tdims);
+    for (int32_t i = 0; i < ts->count[tr]; i++) {
+        struct trace_rec rec = ts->rec[tr][i];
+        double pv[MAX_SCALES], v1[MAX_SCALES], v2[MAX_SCALES];
+        int m = 0;
+        for (int k = 0; k < j->ns; k++) { /* the same record at every scale with this position */
+            const struct scale *s = &j->s[k];
+            int32_t q = j->rep[k][p];
+            if (q < 0) continue;
+            int32_t qdims[MAX_DIMS];
+            layout_dims(&j->l, s->n, qdims);
+            bool peers =
+                code_of(&j->l, qdims, q, &s->rec[q][i], 0) == code_of(&j->l, tdims, tr, &rec, 0) &&
+                code_of(&j->l, qdims, q, &s->rec[q][i], 1) == code_of(&j->l, tdims, tr, &rec, 1);
+            if (s->count[q] != ts->count[tr] || !same_shape(&s->rec[q][i], &rec) || !peers)
+                return err_set(
+                    err,
+                    "%s: rank %d, record %d (%s, line %d): the pattern of its position "
+                    "changes with the scale (%s's rank %d does %s there): no law "
+                    "extends it",
+                    s->path, q, i + 1, i < s->count[q] ? op_word(&s->rec[q][i]) : "its end",
+                    i < s->count[q] ? s->rec[q][i].line : 0, ts->path, tr, op_word(&rec));
+            pv[m] = s->n;
+            v1[m] = rec.op == TOP_COMPUTE ? j->mean[k][p][i] : (double)s->rec[q][i].size;
+            v2[m++] = (double)s->rec[q][i].size2;
+        }
+        int law;
+        double res;
+        double size = fit(pv, v1, m, n, &law, &res);
+        bool burst = rec.op == TOP_COMPUTE;
+        if (!burst && res > 1e-9)
+            return err_set(err,
+                           "%s: rank %d, record %d (%s, line %d): its size follows none of the "
+                           "laws a x P^e (e = 0, +-1, -2, +-1/2, -1/3, -2/3) across the scales",
+                           ts->path, tr, i + 1, op_word(&rec), rec.line);
+        if (burst && size > 0) { /* the band: residual and spread, at N */
+            double spread = j->spread[top][p][i], dev = (res + spread) * size;
+            x->deviation += dev;
+            x->computation += size;
+            x->worst_error = x->deviation / x->computation;
+            if (dev > x->worst_deviation) {
+                x->worst_deviation = dev;
+                snprintf(x->worst, sizeof x->worst,
+                         "rank %d's burst %d (line %d of %s): %s, residual %.2g%%, its position's "
+                         "ranks within %.2g%%",
+                         tr, i + 1, rec.line, ts->path, law_names[law], 100 * res, 100 * spread);
+            }
+        }
+        rec.size = size > 0 ? (int64_t)llround(size) : 0;
+        double size2 = fit(pv, v2, m, n, &law, &res);
+        rec.size2 = size2 > 0 ? (int64_t)llround(size2) : rec.size2;
+        x->fields += m > 1;
+        rec.rank = r;
+        int32_t c1 = peer_code(&j->l, tdims, tr, rec.peer),
+                c2 = peer_code(&j->l, tdims, tr, rec.peer2);
+        rec.peer = peer_of(&j->l, dims, r, c1);
+        rec.peer2 = peer_of(&j->l, dims, r, c2);
+        if ((c1 > 0 && rec.peer < 0) || (c2 > 0 && rec.peer2 < 0))
+            return err_set(err, "rank %d of %d: its peer falls off the grid", r, n);
+        if (out) trace_write_record(out, ts->t, &rec);
+    }
+    return true;
+}
+
+/* The trace at target ranks on out (NULL: only checked), as layout j->l
+ * extends the scales' templates. */
+static bool write_all(struct job *j, int32_t target, FILE *out, struct extrapolation *x,
+                      struct sim_error *err) {
+    int32_t dims[MAX_DIMS];
+    layout_dims(&j->l, target, dims);
+    x->ndims = j->l.ndims;
+    x->periodic = j->l.periodic;
+    bool seen[64] = {0}, ok = true;
+    if (out)
+        fprintf(out,
+                "simpi-trace 1\nranks %d\n# extrapolated by simpi from %d scales (%d to %d ranks) "
+                "on a %d-D%s grid\n",
+                target, j->ns, j->s[0].n, j->s[j->ns - 1].n, j->l.ndims,
+                j->l.periodic ? " periodic" : "");
+    for (int32_t r = 0; r < target && ok; r++) {
+        int p = position_of(&j->l, dims, r);
+        x->classes += !seen[p];
+        seen[p] = true;
+        ok = write_rank(j, r, p, target, dims, out, x, err);
+    }
+    return ok;
+}
+
+bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, struct extrapolation *x,
+                 struct sim_error *err) {
+    *x = (struct extrapolation){0};
+    if (npaths < 2 || npaths > MAX_SCALES)
+        return err_set(err,
+                       "give the traces of 2 to %d scales of one program (3 or more: the "
+                       "laws are checked)",
+                       MAX_SCALES);
+    struct job *j = xcalloc(1, sizeof *j);
+    bool ok = true;
+    for (int k = 0; k < npaths && ok; k++, j->ns++)
+        ok = load(&j->s[k], paths[k], err);
+    for (int a = 0; ok && a < j->ns; a++) /* smallest scale first */
+        for (int b = a + 1; b < j->ns; b++)
+            if (j->s[b].n < j->s[a].n) {
+                struct scale t = j->s[a];
+                j->s[a] = j->s[b];
+                j->s[b] = t;
+            }
+    struct sim_error first = {0};
+    bool found = false;
+    static const struct layout layouts[] = {
+        {2, false, false}, {2, true, false}, {1, false, false}, {3, false, false}, {3, true, false},
+        {1, false, true},  {2, false, true}, {2, true, true},   {3, false, true},  {3, true, true}};
+    /* the first layout every scale follows and that extends to the target
+     * (a dry run: nothing written) */
+    for (size_t i = 0; ok && !found && i < sizeof layouts / sizeof *layouts; i++) {
+        struct sim_error why = {0};
+        struct extrapolation dry = {0};
+        j->l = layouts[i];
+        found = layout_fits(j, &why);
+        if (found) burst_means(j);
+        found = found && write_all(j, target, NULL, &dry, &why);
+        if (!found && !first.set) first = why;
+    }
+    if (ok && !found) {
+        *err = first;
+        ok = false;
+    }
+    if (ok) ok = write_all(j, target, out, x, err);
+    for (int k = 0; k < j->ns; k++) {
+        unload(&j->s[k]);
+        for (int p = 0; p < 64; p++) {
+            free(j->mean[k][p]);
+            free(j->spread[k][p]);
+        }
+    }
+    free(j);
+    return ok;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Traces of one SPMD program recorded at a few small scales written as the
+ * trace at a larger one (`simpi extrapolate`, docs/extrapolation.md): each
+ * rank's peers are offsets on a 1-, 2- or 3-D grid laid out as
+ * MPI_Dims_create and MPI_Cart_create lay it out (periodic or not), ranks
+ * of one position on the grid (a corner, an edge, the inside) follow one
+ * template, and each size and burst is a law of the rank count fitted
+ * across the scales. What follows no such law is refused, naming the
+ * rank and record where the pattern broke. */
+#ifndef SIMPI_EXTRAPOLATE_H
+#define SIMPI_EXTRAPOLATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/error.h"
+
+struct extrapolation {
+    int ndims;     /* the grid found: 1, 2 or 3 dimensions */
+    bool periodic; /* whether it wraps */
+    int classes;   /* positions on the grid with a template of their own */
+    int fields;    /* numbers fitted (sizes, bursts) */
+    /* the computation's error band: over every burst of the target, its
+     * law's largest relative residual across the scales plus the spread of
+     * its position's ranks around their mean, times its value at N,
+     * summed and divided by the computation at N */
+    double worst_error;
+    char worst[200]; /* the burst that adds the most to it, and its law */
+    double deviation, computation, worst_deviation; /* (the sums) */
+};
+
+/* Reads the traces at paths (two or more scales of one program), finds
+ * their pattern and writes the trace at target ranks on out (native
+ * text); false with why (the rank and record where the pattern broke). */
+bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, struct extrapolation *x,
+                 struct sim_error *err);
+
+#endif
