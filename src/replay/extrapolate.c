@@ -348,79 +348,110 @@ static bool layout_fits(struct job *j, struct sim_error *err) {
     return true;
 }
 
-/* Writes rank r of the target (its position p) from the scales' templates. */
-static bool write_rank(struct job *j, int32_t r, int p, int32_t n, const int32_t *dims, FILE *out,
-                       struct extrapolation *x, struct sim_error *err) {
-    int top = -1; /* the largest scale that has this position */
+/* A position's template at the target: from the largest scale that has
+ * it, its numbers at N, what its bursts add to the error band. */
+struct fitted {
+    bool done;
+    int top;    /* the scale */
+    int32_t tr; /* its rank there */
+    int64_t *size, *size2;
+    double deviation, computation; /* summed over its bursts */
+};
+
+/* Fits position p's numbers at n (once); false with why. */
+static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, struct extrapolation *x,
+                         struct sim_error *err) {
+    f->top = -1;
     for (int k = 0; k < j->ns; k++)
-        if (j->rep[k][p] >= 0 && (top < 0 || j->s[k].n > j->s[top].n)) top = k;
-    if (top < 0)
+        if (j->rep[k][p] >= 0 && (f->top < 0 || j->s[k].n > j->s[f->top].n)) f->top = k;
+    if (f->top < 0)
         return err_set(err,
-                       "rank %d of %d has a position on the %d-D grid that no rank of the traces "
-                       "has: record the program at a scale where it has one (a grid of at least 3 "
-                       "in each dimension)",
-                       r, n, j->l.ndims);
-    const struct scale *ts = &j->s[top];
-    int32_t tr = j->rep[top][p], tdims[MAX_DIMS];
+                       "a position on the %d-D grid of %d ranks that no rank of the traces has: "
+                       "record the program at a scale where it has one (a grid of at least 3 in "
+                       "each dimension)",
+                       j->l.ndims, n);
+    const struct scale *ts = &j->s[f->top];
+    int32_t tr = f->tr = j->rep[f->top][p], tdims[MAX_DIMS];
     layout_dims(&j->l, ts->n, tdims);
+    f->size = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->size);
+    f->size2 = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->size2);
+    f->done = true;
     for (int32_t i = 0; i < ts->count[tr]; i++) {
-        struct trace_rec rec = ts->rec[tr][i];
+        const struct trace_rec *rec = &ts->rec[tr][i];
         double pv[MAX_SCALES], v1[MAX_SCALES], v2[MAX_SCALES];
         int m = 0;
         for (int k = 0; k < j->ns; k++) { /* the same record at every scale with this position */
             const struct scale *s = &j->s[k];
-            int32_t q = j->rep[k][p];
+            int32_t q = j->rep[k][p], qdims[MAX_DIMS];
             if (q < 0) continue;
-            int32_t qdims[MAX_DIMS];
             layout_dims(&j->l, s->n, qdims);
-            bool peers =
-                code_of(&j->l, qdims, q, &s->rec[q][i], 0) == code_of(&j->l, tdims, tr, &rec, 0) &&
-                code_of(&j->l, qdims, q, &s->rec[q][i], 1) == code_of(&j->l, tdims, tr, &rec, 1);
-            if (s->count[q] != ts->count[tr] || !same_shape(&s->rec[q][i], &rec) || !peers)
+            bool same =
+                s->count[q] == ts->count[tr] && same_shape(&s->rec[q][i], rec) &&
+                code_of(&j->l, qdims, q, &s->rec[q][i], 0) == code_of(&j->l, tdims, tr, rec, 0) &&
+                code_of(&j->l, qdims, q, &s->rec[q][i], 1) == code_of(&j->l, tdims, tr, rec, 1);
+            if (!same)
                 return err_set(
                     err,
-                    "%s: rank %d, record %d (%s, line %d): the pattern of its position "
-                    "changes with the scale (%s's rank %d does %s there): no law "
-                    "extends it",
+                    "%s: rank %d, record %d (%s, line %d): the pattern of its position changes "
+                    "with the scale (%s's rank %d does %s there): no law extends it",
                     s->path, q, i + 1, i < s->count[q] ? op_word(&s->rec[q][i]) : "its end",
-                    i < s->count[q] ? s->rec[q][i].line : 0, ts->path, tr, op_word(&rec));
+                    i < s->count[q] ? s->rec[q][i].line : 0, ts->path, tr, op_word(rec));
             pv[m] = s->n;
-            v1[m] = rec.op == TOP_COMPUTE ? j->mean[k][p][i] : (double)s->rec[q][i].size;
+            v1[m] = rec->op == TOP_COMPUTE ? j->mean[k][p][i] : (double)s->rec[q][i].size;
             v2[m++] = (double)s->rec[q][i].size2;
         }
         int law;
-        double res;
-        double size = fit(pv, v1, m, n, &law, &res);
-        bool burst = rec.op == TOP_COMPUTE;
+        double res, size = fit(pv, v1, m, n, &law, &res);
+        bool burst = rec->op == TOP_COMPUTE;
         if (!burst && res > 1e-9)
             return err_set(err,
                            "%s: rank %d, record %d (%s, line %d): its size follows none of the "
                            "laws a x P^e (e = 0, +-1, -2, +-1/2, -1/3, -2/3) across the scales",
-                           ts->path, tr, i + 1, op_word(&rec), rec.line);
+                           ts->path, tr, i + 1, op_word(rec), rec->line);
         if (burst && size > 0) { /* the band: residual and spread, at N */
-            double spread = j->spread[top][p][i], dev = (res + spread) * size;
-            x->deviation += dev;
-            x->computation += size;
-            x->worst_error = x->deviation / x->computation;
+            double spread = j->spread[f->top][p][i], dev = (res + spread) * size;
+            f->deviation += dev;
+            f->computation += size;
             if (dev > x->worst_deviation) {
                 x->worst_deviation = dev;
                 snprintf(x->worst, sizeof x->worst,
                          "rank %d's burst %d (line %d of %s): %s, residual %.2g%%, its position's "
                          "ranks within %.2g%%",
-                         tr, i + 1, rec.line, ts->path, law_names[law], 100 * res, 100 * spread);
+                         tr, i + 1, rec->line, ts->path, law_names[law], 100 * res, 100 * spread);
             }
         }
-        rec.size = size > 0 ? (int64_t)llround(size) : 0;
+        f->size[i] = size > 0 ? (int64_t)llround(size) : 0;
         double size2 = fit(pv, v2, m, n, &law, &res);
-        rec.size2 = size2 > 0 ? (int64_t)llround(size2) : rec.size2;
+        f->size2[i] = size2 > 0 ? (int64_t)llround(size2) : rec->size2;
         x->fields += m > 1;
+    }
+    return true;
+}
+
+/* Writes rank r of the target (its position p, fitted as f). */
+static bool write_rank(struct job *j, const struct fitted *f, int32_t r, int32_t n,
+                       const int32_t *dims, FILE *out, struct extrapolation *x,
+                       struct sim_error *err) {
+    const struct scale *ts = &j->s[f->top];
+    int32_t tr = f->tr, tdims[MAX_DIMS];
+    layout_dims(&j->l, ts->n, tdims);
+    x->deviation += f->deviation;
+    x->computation += f->computation;
+    for (int32_t i = 0; i < ts->count[tr]; i++) {
+        struct trace_rec rec = ts->rec[tr][i];
+        rec.size = f->size[i];
+        rec.size2 = f->size2[i];
         rec.rank = r;
-        int32_t c1 = peer_code(&j->l, tdims, tr, rec.peer),
-                c2 = peer_code(&j->l, tdims, tr, rec.peer2);
-        rec.peer = peer_of(&j->l, dims, r, c1);
-        rec.peer2 = peer_of(&j->l, dims, r, c2);
+        int np = peers_of(&rec);
+        int32_t c1 = np > 0 ? peer_code(&j->l, tdims, tr, rec.peer) : -1;
+        int32_t c2 = np > 1 ? peer_code(&j->l, tdims, tr, rec.peer2) : -1;
+        if (np > 0) rec.peer = peer_of(&j->l, dims, r, c1);
+        if (np > 1) rec.peer2 = peer_of(&j->l, dims, r, c2);
         if ((c1 > 0 && rec.peer < 0) || (c2 > 0 && rec.peer2 < 0))
-            return err_set(err, "rank %d of %d: its peer falls off the grid", r, n);
+            return err_set(err,
+                           "rank %d of %d, record %d (%s): its peer falls off the grid, where "
+                           "%s's rank %d has one",
+                           r, n, i + 1, op_word(&rec), ts->path, tr);
         if (out) trace_write_record(out, ts->t, &rec);
     }
     return true;
@@ -434,7 +465,8 @@ static bool write_all(struct job *j, int32_t target, FILE *out, struct extrapola
     layout_dims(&j->l, target, dims);
     x->ndims = j->l.ndims;
     x->periodic = j->l.periodic;
-    bool seen[64] = {0}, ok = true;
+    struct fitted fit_of[64] = {0};
+    bool ok = true;
     if (out)
         fprintf(out,
                 "simpi-trace 1\nranks %d\n# extrapolated by simpi from %d scales (%d to %d ranks) "
@@ -443,9 +475,16 @@ static bool write_all(struct job *j, int32_t target, FILE *out, struct extrapola
                 j->l.periodic ? " periodic" : "");
     for (int32_t r = 0; r < target && ok; r++) {
         int p = position_of(&j->l, dims, r);
-        x->classes += !seen[p];
-        seen[p] = true;
-        ok = write_rank(j, r, p, target, dims, out, x, err);
+        if (!fit_of[p].done) {
+            x->classes++;
+            ok = fit_position(j, &fit_of[p], p, target, x, err);
+        }
+        ok = ok && write_rank(j, &fit_of[p], r, target, dims, out, x, err);
+    }
+    x->worst_error = x->computation > 0 ? x->deviation / x->computation : 0;
+    for (int p = 0; p < 64; p++) {
+        free(fit_of[p].size);
+        free(fit_of[p].size2);
     }
     return ok;
 }
