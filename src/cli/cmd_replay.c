@@ -42,6 +42,9 @@ struct replay_opts {
     enum progress_mode progress; /* PROGRESS_AUTO (0) unless --progress */
     double sensitivity;          /* --sensitivity F; 0: none */
     int32_t extrapolate;         /* --extrapolate N; 0: none */
+    int ntraces_given;           /* the traces --extrapolate extended */
+    char *shown;                 /* and their names, as the input reports show */
+    double extrapolation_band;   /* and the computation's error band from the fits */
 };
 
 /* Whether two paths name one existing file. */
@@ -146,7 +149,10 @@ static int report(const struct replay_opts *o, const char *what, struct replay_r
                             NULL,
                             jobs,
                             njobs,
-                            platform_ideal(p)};
+                            platform_ideal(p),
+                            o->extrapolate,
+                            o->extrapolate ? o->ntraces_given : 0,
+                            o->extrapolation_band};
     if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
     if (res->status != SIM_OK && jobs) say_job_ranks(jobs, njobs);
     struct sim_error aerr = {0};
@@ -316,7 +322,8 @@ static int replay_once(const struct replay_opts *o, const char *const *sets, int
         workers_end(w, 0, &err);   /* a failure reached the first worker already */
     }
     /* a sweep's point too: its own JSON (and report) */
-    rc = ran ? report(o, o->trace, &res, p, trace_buffer_peak(t), NULL, 0) : EXIT_INPUT_ERROR;
+    rc = ran ? report(o, o->shown ? o->shown : o->trace, &res, p, trace_buffer_peak(t), NULL, 0)
+             : EXIT_INPUT_ERROR;
     rc = replay_ended(o, ran, rc, &err, res_out, w);
     replay_result_free(&res);
     trace_close(t);
@@ -728,6 +735,16 @@ static int extrapolate_traces(struct replay_opts *o, char *path, size_t n) {
             "their laws%s%s%s: the prediction carries that error\n",
             o->extrapolate, o->ntraces, x.ndims, x.periodic ? " periodic" : "", 100 * x.worst_error,
             x.worst[0] ? " (the worst: " : "", x.worst, x.worst[0] ? ")" : "");
+    o->ntraces_given = o->ntraces;
+    size_t len = 1;
+    for (int i = 0; i < o->ntraces; i++)
+        len += strlen(o->traces[i]) + 2;
+    o->shown = xcalloc(len, 1);
+    for (int i = 0; i < o->ntraces; i++) {
+        if (i) strcat(o->shown, " ");
+        strcat(o->shown, o->traces[i]);
+    }
+    o->extrapolation_band = x.worst_error;
     o->traces[0] = path;
     o->ntraces = 1;
     o->trace = path;
@@ -751,6 +768,7 @@ int cmd_replay(int argc, char **argv) {
     if (extrapolated[0]) unlink(extrapolated);
     free(o.traces);
     free(o.plat.sets);
+    free(o.shown);
     optset_free(&given);
     return rc < 0 ? 0 : rc;
 }

@@ -388,7 +388,13 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
             ideal ? ", ideal " : "", ideal ? in->ideal : "", n, n == 1 ? "" : "s",
             (long long)in->nodes, in->nodes == 1 ? "" : "s");
     choose_unit(s);
-    if (in->status == SIM_OK)
+    if (in->status == SIM_OK && in->extrapolated)
+        fprintf(out,
+                "predicted execution time: %.6f %s (extrapolated to %d ranks from %d scales: "
+                "computation +-%.2g%% from the fits)\n",
+                sec(summary_predicted(s)) * unit.scale, unit.name, in->extrapolated,
+                in->extrapolated_scales, 100 * in->extrapolation_band);
+    else if (in->status == SIM_OK)
         fprintf(out, "predicted execution time: %.6f %s\n", sec(summary_predicted(s)) * unit.scale,
                 unit.name);
     else if (in->status == SIM_INTERRUPTED || in->status == SIM_TIME_LIMIT)
@@ -552,6 +558,11 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
     escape_json(f, in->platform);
     fprintf(f, ",\n  \"ideal\": ");
     escape_json(f, in->ideal ? in->ideal : "none");
+    if (in->extrapolated)
+        fprintf(f,
+                ",\n  \"extrapolated\": {\"ranks\": %d, \"scales\": %d, \"computation_band\": "
+                "%.6g}",
+                in->extrapolated, in->extrapolated_scales, in->extrapolation_band);
     fprintf(f, ",\n  \"error\": ");
     escape_json(f, sim_failure_report(s));
     fprintf(f, ",\n  \"ranks\": [\n");

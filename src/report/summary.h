@@ -64,6 +64,11 @@ struct run_info {
     const struct job_figures *jobs;  /* several jobs (NULL: one) */
     int32_t njobs;
     const char *ideal; /* the platform's what-if (platform_ideal): "none", "network"... */
+    /* replay --extrapolate: the trace extended to this many ranks (0: not
+     * extrapolated), the scales it came from and the computation's error
+     * band from the fits (relative) */
+    int32_t extrapolated, extrapolated_scales;
+    double extrapolation_band;
 };
 
 /* The hint an on-line run's summary gives when its peak memory is half the

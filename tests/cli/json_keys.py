@@ -81,6 +81,11 @@ def main():
         cc = subprocess.run([os.path.join(build, "simpicc"), "-O2", "-o", heat,
                              os.path.join(src, "examples", "heat", "heat.c")], capture_output=True, text=True)
         check(cc.returncode == 0, "heat built with simpicc")
+        stencils = []
+        for n in (4, 9, 16):
+            stencils.append(os.path.join(tmp, "st%d.trace" % n))
+            subprocess.run([simpi, "gen", "stencil", "--ranks", str(n), "--iters", "2", "-o",
+                            stencils[-1]], check=True)
         cases = [
             ("replay", ["replay", "-q", "--critical-path", halo]),
             ("flow", ["replay", "-q", "--platform", fat_tree, "--set", "network.contention=flow", halo]),
@@ -90,6 +95,7 @@ def main():
                        "kind=random,target=nodes,mtbf=1ms", "--seeds", "3", halo], (0, 1)),
             ("split", ["replay", "-q", "--procs", "2", "--procs-exact", "--set", "ranks_per_node=1", halo]),
             ("sensitivity", ["replay", "-q", "--sensitivity", "2", halo]),
+            ("extrapolated", ["replay", "-q", "--extrapolate", "64"] + stencils),
             ("failed", ["replay", "-q", os.path.join(tmp, "absent.trace")], (1,)),
             ("topo", ["topo", "--platform", fat_tree]),
             ("online", ["run", "-n", "4", "-q", heat, "64"]),
