@@ -152,13 +152,38 @@ static int32_t code_of(const struct layout *l, const int32_t *dims, int32_t rank
     return peers_of(r) > k ? peer_code(l, dims, rank, q) : -1 - q - 1000000;
 }
 
+/* What a split's color or key is, for the ranks of one position: a bit
+ * per reading that holds for every one of them. */
+enum { ATTR_LITERAL = 1, ATTR_RANK = 2, ATTR_COORD = 4 /* << dimension */ };
+
+/* The readings of value v at rank r (lit: the literal seen first). */
+static unsigned readings(const struct layout *l, const int32_t *dims, int32_t r, int32_t v,
+                         int32_t lit) {
+    int32_t c[MAX_DIMS];
+    coords_of(r, l->ndims, dims, c);
+    unsigned m = (v == lit ? ATTR_LITERAL : 0) | (v == r ? ATTR_RANK : 0);
+    for (int i = 0; i < l->ndims; i++)
+        m |= v == c[i] ? ATTR_COORD << i : 0;
+    return m;
+}
+
+/* The value of a reading at rank r. */
+static int32_t reading_at(const struct layout *l, const int32_t *dims, int32_t r, unsigned m,
+                          int32_t lit) {
+    int32_t c[MAX_DIMS];
+    coords_of(r, l->ndims, dims, c);
+    for (int i = 0; i < l->ndims; i++) /* a coordinate first, then the rank, then the literal */
+        if (m & (ATTR_COORD << i)) return c[i];
+    return m & ATTR_RANK ? r : lit;
+}
+
 /* Whether two records are the same but for their peers and numbers. */
 static bool same_shape(const struct trace_rec *a, const struct trace_rec *b) {
     if (a->op != b->op || a->mode != b->mode || a->coll != b->coll || a->tag != b->tag ||
         a->tag2 != b->tag2 || a->req != b->req || a->comm != b->comm || a->root != b->root ||
         a->nids != b->nids || (a->nids && memcmp(a->ids, b->ids, sizeof *a->ids * a->nids)))
         return false;
-    return a->color == b->color && a->key == b->key && a->newcomm == b->newcomm;
+    return a->newcomm == b->newcomm; /* a split's color and key: split_attrs */
 }
 
 static const char *op_word(const struct trace_rec *r) {
@@ -216,6 +241,12 @@ static bool find_templates(const struct scale *s, const struct layout *l, int32_
     return true;
 }
 
+static bool world_like(const int32_t *worlds, int n, int32_t comm) {
+    for (int i = 0; i < n; i++)
+        if (worlds[i] == comm) return true;
+    return false;
+}
+
 /* Loads the trace at path, each rank's records copied out. */
 static bool load(struct scale *s, const char *path, struct sim_error *err) {
     s->path = path;
@@ -224,15 +255,20 @@ static bool load(struct scale *s, const char *path, struct sim_error *err) {
     s->rec = xcalloc((size_t)s->n, sizeof *s->rec);
     s->count = xcalloc((size_t)s->n, sizeof *s->count);
     for (int32_t r = 0; r < s->n; r++) {
-        int32_t cap = 0;
+        int32_t cap = 0, worlds[64] = {0}, nworlds = 1;
         struct trace_rec *x;
         while ((x = trace_next(s->t, r, err))) {
-            if (x->counts || x->op == TOP_COMM_SPLIT || x->op == TOP_COMM_DUP || x->op == TOP_RMA ||
-                x->op == TOP_RMA_SYNC || (x->comm && x->op != TOP_COMPUTE)) {
-                err_set(err,
-                        "%s: rank %d, record line %d (%s): communicators other than the world, "
-                        "variable counts and one-sided calls are not extrapolated yet",
-                        path, r, x->line, op_word(x));
+            /* the world and its duplicates: where peers are world ranks */
+            if (x->op == TOP_COMM_DUP && world_like(worlds, nworlds, x->comm) && nworlds < 64)
+                worlds[nworlds++] = x->newcomm;
+            const char *why = x->counts                                   ? "variable counts"
+                              : x->op == TOP_RMA || x->op == TOP_RMA_SYNC ? "one-sided calls"
+                              : peers_of(x) && !world_like(worlds, nworlds, x->comm)
+                                  ? "point-to-point calls on a communicator split from the world"
+                                  : NULL;
+            if (why) {
+                err_set(err, "%s: rank %d, record line %d (%s): %s are not extrapolated yet", path,
+                        r, x->line, op_word(x), why);
                 trace_release(s->t, x);
                 return false;
             }
@@ -355,8 +391,38 @@ struct fitted {
     int top;    /* the scale */
     int32_t tr; /* its rank there */
     int64_t *size, *size2;
+    unsigned *color, *key;         /* a split's readings (readings()) */
+    int32_t *color_lit, *key_lit;  /* and their literals */
     double deviation, computation; /* summed over its bursts */
 };
+
+/* The readings of record i's color and key (a split) that hold for every
+ * rank of position p at every scale; false with why if none does. */
+static bool split_readings(struct job *j, struct fitted *f, int p, int32_t i,
+                           struct sim_error *err) {
+    const struct scale *ts = &j->s[f->top];
+    f->color[i] = f->key[i] = ~0u;
+    f->color_lit[i] = ts->rec[f->tr][i].color;
+    f->key_lit[i] = ts->rec[f->tr][i].key;
+    for (int k = 0; k < j->ns; k++) {
+        const struct scale *s = &j->s[k];
+        int32_t dims[MAX_DIMS];
+        layout_dims(&j->l, s->n, dims);
+        for (int32_t r = 0; j->rep[k][p] >= 0 && r < s->n; r++) {
+            if (position_of(&j->l, dims, r) != p) continue;
+            const struct trace_rec *x = &s->rec[r][i];
+            f->color[i] &= readings(&j->l, dims, r, x->color, f->color_lit[i]);
+            f->key[i] &= readings(&j->l, dims, r, x->key, f->key_lit[i]);
+            if (!f->color[i] || !f->key[i])
+                return err_set(err,
+                               "%s: rank %d, record %d (%s, line %d): its %s follows none of: a "
+                               "constant, the rank, a coordinate of the %d-D grid",
+                               s->path, r, i + 1, op_word(x), x->line,
+                               f->color[i] ? "key" : "color", j->l.ndims);
+        }
+    }
+    return true;
+}
 
 /* Fits position p's numbers at n (once); false with why. */
 static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, struct extrapolation *x,
@@ -375,9 +441,14 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
     layout_dims(&j->l, ts->n, tdims);
     f->size = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->size);
     f->size2 = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->size2);
+    f->color = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->color);
+    f->key = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->key);
+    f->color_lit = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->color_lit);
+    f->key_lit = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->key_lit);
     f->done = true;
     for (int32_t i = 0; i < ts->count[tr]; i++) {
         const struct trace_rec *rec = &ts->rec[tr][i];
+        if (rec->op == TOP_COMM_SPLIT && !split_readings(j, f, p, i, err)) return false;
         double pv[MAX_SCALES], v1[MAX_SCALES], v2[MAX_SCALES];
         int m = 0;
         for (int k = 0; k < j->ns; k++) { /* the same record at every scale with this position */
@@ -442,6 +513,10 @@ static bool write_rank(struct job *j, const struct fitted *f, int32_t r, int32_t
         rec.size = f->size[i];
         rec.size2 = f->size2[i];
         rec.rank = r;
+        if (rec.op == TOP_COMM_SPLIT && rec.color != SIM_UNDEFINED) {
+            rec.color = reading_at(&j->l, dims, r, f->color[i], f->color_lit[i]);
+            rec.key = reading_at(&j->l, dims, r, f->key[i], f->key_lit[i]);
+        }
         int np = peers_of(&rec);
         int32_t c1 = np > 0 ? peer_code(&j->l, tdims, tr, rec.peer) : -1;
         int32_t c2 = np > 1 ? peer_code(&j->l, tdims, tr, rec.peer2) : -1;
@@ -485,6 +560,10 @@ static bool write_all(struct job *j, int32_t target, FILE *out, struct extrapola
     for (int p = 0; p < 64; p++) {
         free(fit_of[p].size);
         free(fit_of[p].size2);
+        free(fit_of[p].color);
+        free(fit_of[p].key);
+        free(fit_of[p].color_lit);
+        free(fit_of[p].key_lit);
     }
     return ok;
 }
