@@ -446,6 +446,16 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
     f->color_lit = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->color_lit);
     f->key_lit = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->key_lit);
     f->done = true;
+    for (int k = 0; k < j->ns; k++) { /* as many records at every scale */
+        int32_t q = j->rep[k][p];
+        if (q >= 0 && j->s[k].count[q] != ts->count[tr])
+            return err_set(err,
+                           "%s: rank %d has %d records where %s's rank %d, at the same position "
+                           "on the %d-D grid, has %d: a count of records that changes with the "
+                           "scale (iterations that depend on it) is not extended",
+                           j->s[k].path, q, j->s[k].count[q], ts->path, tr, j->l.ndims,
+                           ts->count[tr]);
+    }
     for (int32_t i = 0; i < ts->count[tr]; i++) {
         const struct trace_rec *rec = &ts->rec[tr][i];
         if (rec->op == TOP_COMM_SPLIT && !split_readings(j, f, p, i, err)) return false;
