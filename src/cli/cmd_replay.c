@@ -731,8 +731,8 @@ static int extrapolate_traces(struct replay_opts *o, char *path, size_t n) {
         return EXIT_INPUT_ERROR;
     }
     fprintf(stderr,
-            "extrapolated: %d ranks from %d scales on a %d-D%s grid; bursts within %.2g%% of "
-            "their laws%s%s%s: the prediction carries that error\n",
+            "extrapolated: %d ranks from %d scales on a %d-D%s grid; computation within %.2g%% "
+            "of its laws%s%s%s: the prediction carries that error\n",
             o->extrapolate, o->ntraces, x.ndims, x.periodic ? " periodic" : "", 100 * x.worst_error,
             x.worst[0] ? " (the worst: " : "", x.worst, x.worst[0] ? ")" : "");
     o->ntraces_given = o->ntraces;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/log.h"
 #include "replay/trace.h"
 #include "replay/trace_write.h"
 
@@ -298,36 +299,171 @@ static void unload(struct scale *s) {
     trace_close(s->t);
 }
 
-/* The laws a number may follow: a x P^e. */
+/* The laws a number may follow: a x P^e, or, on a grid of 2 or 3
+ * dimensions, a x d1^e1 d2^e2 (d3^e3) in the extents of the grid (a halo
+ * of a 4 x 2 grid's subdomain is not a power of P). */
 static const double exponents[] = {0, -1, 1, -2, -0.5, 0.5, -1.0 / 3, -2.0 / 3};
-static const char *const law_names[] = {"constant", "a/P",     "a P",     "a/P^2",
-                                        "a/P^1/2",  "a P^1/2", "a/P^1/3", "a/P^2/3"};
-enum { NLAWS = sizeof exponents / sizeof *exponents };
+static const double extent_exponents[] = {0, -1, 1, -2, 2, -0.5, 0.5}; /* likeliest first */
+enum {
+    NLAWS = sizeof exponents / sizeof *exponents,
+    NEXT = sizeof extent_exponents / sizeof *extent_exponents,
+    MAX_LAWS = NLAWS + NEXT * NEXT * NEXT
+};
 
-/* The law that best fits (p[k], v[k]); its value at n, its name and its
- * largest relative residual. */
-static double fit(const double *p, const double *v, int m, double n, int *law, double *residual) {
+struct law {
+    double e[1 + MAX_DIMS]; /* of P, then of each extent */
+};
+
+/* The laws of layout l, P's first, the simplest first. */
+static int laws_of(const struct layout *l, struct law *laws) {
+    int n = 0;
+    for (int e = 0; e < NLAWS; e++)
+        laws[n++] = (struct law){{exponents[e]}};
+    if (l->ndims < 2) return n;
+    int first = n;
+    int combos = l->ndims == 2 ? NEXT * NEXT : NEXT * NEXT * NEXT;
+    for (int c = 1; c < combos; c++) {
+        struct law w = {{0}};
+        for (int i = 0, rest = c; i < l->ndims; i++, rest /= NEXT)
+            w.e[1 + i] = extent_exponents[rest % NEXT];
+        laws[n++] = w;
+    }
+    /* the likeliest first: by the sum of the exponents' places in their
+     * list (a subdomain's n/d before its square root), stable */
+    int weight[MAX_LAWS];
+    for (int c = first; c < n; c++) {
+        weight[c] = 0;
+        for (int i = 1; i <= l->ndims; i++)
+            for (int k = 0; k < NEXT; k++)
+                weight[c] += laws[c].e[i] == extent_exponents[k] ? k : 0;
+    }
+    for (int a = first + 1; a < n; a++)
+        for (int b = a; b > first && weight[b] < weight[b - 1]; b--) {
+            struct law t = laws[b];
+            laws[b] = laws[b - 1];
+            laws[b - 1] = t;
+            int w = weight[b];
+            weight[b] = weight[b - 1];
+            weight[b - 1] = w;
+        }
+    return n;
+}
+
+static double law_at(const struct law *w, const struct layout *l, int32_t n) {
+    int32_t dims[MAX_DIMS];
+    layout_dims(l, n, dims);
+    double v = pow(n, w->e[0]);
+    for (int i = 0; i < l->ndims; i++)
+        v *= pow(dims[i], w->e[1 + i]);
+    return v;
+}
+
+static const char *exponent_word(double e) {
+    static const double es[] = {-2, -1, -0.5, 0.5, 1, 2, -1.0 / 3, -2.0 / 3};
+    static const char *const words[] = {"^-2", "^-1", "^-1/2", "^1/2", "", "^2", "^-1/3", "^-2/3"};
+    for (size_t i = 0; i < sizeof es / sizeof *es; i++)
+        if (e == es[i]) return words[i];
+    return "^?";
+}
+
+/* "constant", "a P^-1", "a d1^-1 d2^-1/2" (d1 the slowest extent). */
+static void law_name(const struct law *w, int ndims, char *buf, size_t size) {
+    int at = snprintf(buf, size, "a");
+    for (int i = 0; i <= ndims && at < (int)size; i++)
+        if (w->e[i] != 0 && i == 0)
+            at += snprintf(buf + at, size - (size_t)at, " P%s", exponent_word(w->e[i]));
+        else if (w->e[i] != 0)
+            at += snprintf(buf + at, size - (size_t)at, " d%d%s", i, exponent_word(w->e[i]));
+    if (at == 1) snprintf(buf, size, "constant");
+}
+
+/* The laws' values at each scale and at the target, for a layout. */
+struct basis {
+    int nlaws;
+    struct law law[MAX_LAWS];
+    double at[MAX_LAWS][MAX_SCALES], target[MAX_LAWS];
+};
+
+/* Whether a measured burst may follow law w: a power of P, or a
+ * subdomain's share (a / d1, a / d1 d2 ...): not the grid's other
+ * products, among which the noise of a few scales would choose. */
+static bool burst_law(const struct law *w) {
+    for (int i = 1; i <= MAX_DIMS; i++)
+        if (w->e[i] != 0 && w->e[i] != -1) return false;
+    return true;
+}
+
+/* Law e fitted to (v[k] at scales on[k]) as a f + c (c = 0 unless
+ * affine: least squares); its largest relative residual. */
+static double fit_law(const struct basis *b, int e, const int *on, const double *v, int m,
+                      bool affine, double *a, double *c) {
+    *a = *c = 0;
+    if (affine) {
+        double sf = 0, sv = 0, sff = 0, sfv = 0;
+        for (int k = 0; k < m; k++) {
+            double f = b->at[e][on[k]];
+            sf += f;
+            sv += v[k];
+            sff += f * f;
+            sfv += f * v[k];
+        }
+        double den = m * sff - sf * sf;
+        if (fabs(den) <= 1e-12 * (m * sff)) return INFINITY; /* a constant: no slope */
+        *a = (m * sfv - sf * sv) / den;
+        *c = (sv - *a * sf) / m;
+    } else {
+        for (int k = 0; k < m; k++)
+            *a += v[k] / b->at[e][on[k]];
+        *a /= m;
+    }
+    double worst = 0;
+    for (int k = 0; k < m; k++) {
+        double pred = *a * b->at[e][on[k]] + *c;
+        double rel = v[k] ? fabs(pred - v[k]) / fabs(v[k]) : fabs(pred);
+        if (rel > worst) worst = rel;
+    }
+    return worst;
+}
+
+/* What a fitted number is, which says the laws it may follow. */
+enum fit_kind {
+    FIT_EXACT, /* a size: a f exactly, or else a f + c (from 3 scales: a subdomain's
+                * interior, n/d - 1, is one) */
+    FIT_BURST, /* one burst: the a f of burst_law() closest to it */
+    FIT_TOTAL  /* a rank's computation: as a burst, or a f + c (an overhead that does
+                * not scale) where that halves the residual, from 3 scales or more */
+};
+
+/* The law that best fits (v[k] at scales on[k]) as kind says; its value
+ * at the target, the law (negative: affine) and its largest relative
+ * residual. */
+static double fit(const struct basis *b, const int *on, const double *v, int m, enum fit_kind kind,
+                  int *law, double *residual) {
     double best = INFINITY, at = v[m - 1];
     *law = 0;
     *residual = 0;
-    for (int e = 0; e < NLAWS && m > 1; e++) {
-        double a = 0;
-        for (int k = 0; k < m; k++)
-            a += v[k] / pow(p[k], exponents[e]);
-        a /= m;
-        double worst = 0;
-        for (int k = 0; k < m; k++) {
-            double pred = a * pow(p[k], exponents[e]);
-            double rel = v[k] ? fabs(pred - v[k]) / fabs(v[k]) : fabs(pred);
-            if (rel > worst) worst = rel;
-        }
-        if (worst < best - 1e-12) {
+    if (m < 2) return at;
+    for (int e = 0; e < b->nlaws; e++) {
+        double a, c, worst = fit_law(b, e, on, v, m, false, &a, &c);
+        if ((kind == FIT_EXACT || burst_law(&b->law[e])) && worst < best - 1e-12) {
             best = worst;
             *law = e;
-            at = a * pow(n, exponents[e]);
+            at = a * b->target[e];
         }
     }
-    if (m > 1) *residual = best;
+    bool affine = m >= 3 && (kind == FIT_EXACT ? best > 1e-9 : kind == FIT_TOTAL);
+    double pure = best;
+    for (int e = 1; affine && e < b->nlaws; e++) { /* (an affine constant is no law) */
+        double a, c, worst = fit_law(b, e, on, v, m, true, &a, &c), value = a * b->target[e] + c;
+        bool better = kind == FIT_EXACT ? worst < best - 1e-12
+                                        : worst < pure / 2 && worst < best - 1e-12 && value > 0;
+        if (better && (kind == FIT_EXACT || burst_law(&b->law[e]))) {
+            best = worst;
+            *law = -e;
+            at = value;
+        }
+    }
+    *residual = best;
     return at;
 }
 
@@ -340,7 +476,21 @@ struct job {
     /* each burst of a position's template: its mean over the position's
      * ranks, and their largest relative deviation from it */
     double *mean[MAX_SCALES][64], *spread[MAX_SCALES][64];
+    /* a position's computation: the sum of its bursts' means, and how far
+     * a rank's own sum is from it at most (relative) */
+    double total[MAX_SCALES][64], total_spread[MAX_SCALES][64];
+    struct basis basis; /* the laws, for the layout and the target */
 };
+
+static void basis_prepare(struct job *j, int32_t target) {
+    struct basis *b = &j->basis;
+    b->nlaws = laws_of(&j->l, b->law);
+    for (int e = 0; e < b->nlaws; e++) {
+        for (int k = 0; k < j->ns; k++)
+            b->at[e][k] = law_at(&b->law[e], &j->l, j->s[k].n);
+        b->target[e] = law_at(&b->law[e], &j->l, target);
+    }
+}
 
 /* The bursts' means and spreads of each position of each scale. */
 static void burst_means(struct job *j) {
@@ -366,12 +516,21 @@ static void burst_means(struct job *j) {
         for (int p = 0; p < 64; p++)
             for (int32_t i = 0; members[p] && i < s->count[j->rep[k][p]]; i++)
                 j->mean[k][p][i] /= members[p];
+        for (int p = 0; p < 64; p++) {
+            j->total[k][p] = j->total_spread[k][p] = 0;
+            for (int32_t i = 0; j->rep[k][p] >= 0 && i < s->count[j->rep[k][p]]; i++)
+                j->total[k][p] += s->rec[j->rep[k][p]][i].op == TOP_COMPUTE ? j->mean[k][p][i] : 0;
+        }
         for (int32_t r = 0; r < s->n; r++) {
             int p = position_of(&j->l, dims, r);
+            double sum = 0;
             for (int32_t i = 0; i < s->count[r]; i++) {
                 double m = j->mean[k][p][i], d = m ? fabs((double)s->rec[r][i].size - m) / m : 0;
                 if (d > j->spread[k][p][i]) j->spread[k][p][i] = d;
+                sum += s->rec[r][i].op == TOP_COMPUTE ? (double)s->rec[r][i].size : 0;
             }
+            double t = j->total[k][p], d = t ? fabs(sum - t) / t : 0;
+            if (d > j->total_spread[k][p]) j->total_spread[k][p] = d;
         }
         free(members);
     }
@@ -391,6 +550,7 @@ struct fitted {
     int top;    /* the scale */
     int32_t tr; /* its rank there */
     int64_t *size, *size2;
+    double *burst;                 /* each burst's own law at N (0: not a burst) */
     unsigned *color, *key;         /* a split's readings (readings()) */
     int32_t *color_lit, *key_lit;  /* and their literals */
     double deviation, computation; /* summed over its bursts */
@@ -424,6 +584,40 @@ static bool split_readings(struct job *j, struct fitted *f, int p, int32_t i,
     return true;
 }
 
+/* Scales position p's bursts at N (f->burst, each its own law) so that
+ * their sum follows the law of the position's computation, fitted on
+ * each scale's sum (a burst is noisy; the sum of thousands is not, and
+ * shows the overhead that does not scale); that law's residual and its
+ * ranks' spread make the position's error band. */
+static void scale_computation(struct job *j, struct fitted *f, int p, struct extrapolation *x) {
+    const struct scale *ts = &j->s[f->top];
+    double v[MAX_SCALES], sum = 0;
+    int on[MAX_SCALES], m = 0, law;
+    for (int k = 0; k < j->ns; k++)
+        if (j->rep[k][p] >= 0) {
+            on[m] = k;
+            v[m++] = j->total[k][p];
+        }
+    for (int32_t i = 0; i < ts->count[f->tr]; i++)
+        sum += f->burst[i];
+    double res, total = fit(&j->basis, on, v, m, FIT_TOTAL, &law, &res);
+    if (!(sum > 0) || !(total > 0)) return;
+    for (int32_t i = 0; i < ts->count[f->tr]; i++)
+        if (f->burst[i] > 0) f->size[i] = (int64_t)llround(f->burst[i] * total / sum);
+    double spread = j->total_spread[f->top][p], dev = (res + spread) * total;
+    f->deviation = dev;
+    f->computation = total;
+    if (dev / total > x->worst_share) {
+        char name[80];
+        law_name(&j->basis.law[law < 0 ? -law : law], j->l.ndims, name, sizeof name);
+        x->worst_share = dev / total;
+        snprintf(x->worst, sizeof x->worst,
+                 "rank %d's computation (%s): %s%s, residual %.2g%%, its position's ranks within "
+                 "%.2g%%",
+                 f->tr, ts->path, name, law < 0 ? " + c" : "", 100 * res, 100 * spread);
+    }
+}
+
 /* Fits position p's numbers at n (once); false with why. */
 static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, struct extrapolation *x,
                          struct sim_error *err) {
@@ -446,6 +640,7 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
     f->color_lit = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->color_lit);
     f->key_lit = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->key_lit);
     f->done = true;
+    f->burst = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->burst);
     for (int k = 0; k < j->ns; k++) { /* as many records at every scale */
         int32_t q = j->rep[k][p];
         if (q >= 0 && j->s[k].count[q] != ts->count[tr])
@@ -459,8 +654,8 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
     for (int32_t i = 0; i < ts->count[tr]; i++) {
         const struct trace_rec *rec = &ts->rec[tr][i];
         if (rec->op == TOP_COMM_SPLIT && !split_readings(j, f, p, i, err)) return false;
-        double pv[MAX_SCALES], v1[MAX_SCALES], v2[MAX_SCALES];
-        int m = 0;
+        double v1[MAX_SCALES], v2[MAX_SCALES];
+        int m = 0, on[MAX_SCALES];
         for (int k = 0; k < j->ns; k++) { /* the same record at every scale with this position */
             const struct scale *s = &j->s[k];
             int32_t q = j->rep[k][p], qdims[MAX_DIMS];
@@ -477,35 +672,30 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
                     "with the scale (%s's rank %d does %s there): no law extends it",
                     s->path, q, i + 1, i < s->count[q] ? op_word(&s->rec[q][i]) : "its end",
                     i < s->count[q] ? s->rec[q][i].line : 0, ts->path, tr, op_word(rec));
-            pv[m] = s->n;
+            on[m] = k;
             v1[m] = rec->op == TOP_COMPUTE ? j->mean[k][p][i] : (double)s->rec[q][i].size;
             v2[m++] = (double)s->rec[q][i].size2;
         }
         int law;
-        double res, size = fit(pv, v1, m, n, &law, &res);
         bool burst = rec->op == TOP_COMPUTE;
+        double res, size = fit(&j->basis, on, v1, m, burst ? FIT_BURST : FIT_EXACT, &law, &res);
         if (!burst && res > 1e-9)
             return err_set(err,
                            "%s: rank %d, record %d (%s, line %d): its size follows none of the "
-                           "laws a x P^e (e = 0, +-1, -2, +-1/2, -1/3, -2/3) across the scales",
-                           ts->path, tr, i + 1, op_word(rec), rec->line);
-        if (burst && size > 0) { /* the band: residual and spread, at N */
-            double spread = j->spread[f->top][p][i], dev = (res + spread) * size;
-            f->deviation += dev;
-            f->computation += size;
-            if (dev > x->worst_deviation) {
-                x->worst_deviation = dev;
-                snprintf(x->worst, sizeof x->worst,
-                         "rank %d's burst %d (line %d of %s): %s, residual %.2g%%, its position's "
-                         "ranks within %.2g%%",
-                         tr, i + 1, rec->line, ts->path, law_names[law], 100 * res, 100 * spread);
-            }
-        }
+                           "laws a x P^e (e = 0, +-1, -2, +-1/2, -1/3, -2/3), nor a product of "
+                           "the grid's extents' powers (0, +-1/2, +-1, +-2), across the scales%s",
+                           ts->path, tr, i + 1, op_word(rec), rec->line,
+                           m < 3 ? " (its position is on the grid of two of them only: record "
+                                   "the program where the grid has three ranks or more in each "
+                                   "dimension)"
+                                 : "");
+        f->burst[i] = burst ? fmax(size, 0) : 0;
         f->size[i] = size > 0 ? (int64_t)llround(size) : 0;
-        double size2 = fit(pv, v2, m, n, &law, &res);
+        double size2 = fit(&j->basis, on, v2, m, true, &law, &res);
         f->size2[i] = size2 > 0 ? (int64_t)llround(size2) : rec->size2;
         x->fields += m > 1;
     }
+    scale_computation(j, f, p, x);
     return true;
 }
 
@@ -570,6 +760,7 @@ static bool write_all(struct job *j, int32_t target, FILE *out, struct extrapola
     for (int p = 0; p < 64; p++) {
         free(fit_of[p].size);
         free(fit_of[p].size2);
+        free(fit_of[p].burst);
         free(fit_of[p].color);
         free(fit_of[p].key);
         free(fit_of[p].color_lit);
@@ -609,8 +800,14 @@ bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, stru
         struct extrapolation dry = {0};
         j->l = layouts[i];
         found = layout_fits(j, &why);
-        if (found) burst_means(j);
+        if (found) {
+            burst_means(j);
+            basis_prepare(j, target);
+        }
         found = found && write_all(j, target, NULL, &dry, &why);
+        SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER, "extrapolate: layout %d-D%s%s: %s", j->l.ndims,
+                  j->l.reversed ? " reversed" : "", j->l.periodic ? " periodic" : "",
+                  found ? "fits" : why.msg);
         if (!found && !first.set) first = why;
     }
     if (ok && !found) {

@@ -27,7 +27,7 @@ struct extrapolation {
      * summed and divided by the computation at N */
     double worst_error;
     char worst[200]; /* the burst that adds the most to it, and its law */
-    double deviation, computation, worst_deviation; /* (the sums) */
+    double deviation, computation, worst_share; /* (the sums; the worst position's band) */
 };
 
 /* Reads the traces at paths (two or more scales of one program), finds
