@@ -273,6 +273,14 @@ static bool load(struct scale *s, const char *path, struct sim_error *err) {
                 trace_release(s->t, x);
                 return false;
             }
+            struct trace_rec *last = s->count[r] ? &s->rec[r][s->count[r] - 1] : NULL;
+            if (x->op == TOP_COMPUTE && last && last->op == TOP_COMPUTE) {
+                /* one burst, however the recording cut it (a timer read) */
+                last->size += x->size;
+                last->flops += x->flops;
+                trace_release(s->t, x);
+                continue;
+            }
             if (s->count[r] == cap)
                 s->rec[r] = xrealloc_or_die(s->rec[r],
                                             sizeof **s->rec * (size_t)(cap = cap ? 2 * cap : 64));
@@ -473,6 +481,7 @@ struct job {
     int ns;
     struct layout l;
     int32_t rep[MAX_SCALES][64];
+    int cls[64]; /* each position's class: the positions whose ranks do the same */
     /* each burst of a position's template: its mean over the position's
      * ranks, and their largest relative deviation from it */
     double *mean[MAX_SCALES][64], *spread[MAX_SCALES][64];
@@ -481,6 +490,40 @@ struct job {
     double total[MAX_SCALES][64], total_spread[MAX_SCALES][64];
     struct basis basis; /* the laws, for the layout and the target */
 };
+
+/* Rank r's class: its position's (merge_positions). */
+static int class_of(const struct job *j, const int32_t *dims, int32_t r) {
+    return j->cls[position_of(&j->l, dims, r)];
+}
+
+/* Puts positions whose ranks do the same, record for record, at every
+ * scale where both are seen (and at one at least) in one class: their
+ * bursts are averaged together, and a class is seen at every scale one
+ * of its positions is (a 1-D grid's two ends, or a 2-D grid's inside
+ * seen at one scale, join the others when they do the same). */
+static void merge_positions(struct job *j) {
+    for (int p = 0; p < 64; p++)
+        j->cls[p] = p;
+    for (int q = 1; q < 64; q++)
+        for (int p = 0; p < q && j->cls[q] == q; p++) {
+            if (j->cls[p] != p) continue;
+            bool same = true, met = false;
+            for (int k = 0; k < j->ns && same; k++) {
+                int32_t a = j->rep[k][p], b = j->rep[k][q], dims[MAX_DIMS];
+                if (a < 0 || b < 0) continue;
+                struct sim_error ignored = {0};
+                layout_dims(&j->l, j->s[k].n, dims);
+                same = same_template(&j->s[k], &j->l, dims, a, b, &ignored);
+                met = true;
+            }
+            if (!same || !met) continue;
+            j->cls[q] = p;
+            for (int k = 0; k < j->ns; k++) {
+                if (j->rep[k][p] < 0) j->rep[k][p] = j->rep[k][q];
+                j->rep[k][q] = -1;
+            }
+        }
+}
 
 static void basis_prepare(struct job *j, int32_t target) {
     struct basis *b = &j->basis;
@@ -508,7 +551,7 @@ static void burst_means(struct job *j) {
             j->spread[k][p] = xcalloc((size_t)s->count[q] + 1, sizeof(double));
         }
         for (int32_t r = 0; r < s->n; r++) {
-            int p = position_of(&j->l, dims, r);
+            int p = class_of(j, dims, r);
             members[p]++;
             for (int32_t i = 0; i < s->count[r]; i++)
                 j->mean[k][p][i] += (double)s->rec[r][i].size;
@@ -522,7 +565,7 @@ static void burst_means(struct job *j) {
                 j->total[k][p] += s->rec[j->rep[k][p]][i].op == TOP_COMPUTE ? j->mean[k][p][i] : 0;
         }
         for (int32_t r = 0; r < s->n; r++) {
-            int p = position_of(&j->l, dims, r);
+            int p = class_of(j, dims, r);
             double sum = 0;
             for (int32_t i = 0; i < s->count[r]; i++) {
                 double m = j->mean[k][p][i], d = m ? fabs((double)s->rec[r][i].size - m) / m : 0;
@@ -569,7 +612,7 @@ static bool split_readings(struct job *j, struct fitted *f, int p, int32_t i,
         int32_t dims[MAX_DIMS];
         layout_dims(&j->l, s->n, dims);
         for (int32_t r = 0; j->rep[k][p] >= 0 && r < s->n; r++) {
-            if (position_of(&j->l, dims, r) != p) continue;
+            if (class_of(j, dims, r) != p) continue;
             const struct trace_rec *x = &s->rec[r][i];
             f->color[i] &= readings(&j->l, dims, r, x->color, f->color_lit[i]);
             f->key[i] &= readings(&j->l, dims, r, x->key, f->key_lit[i]);
@@ -632,6 +675,10 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
                        j->l.ndims, n);
     const struct scale *ts = &j->s[f->top];
     int32_t tr = f->tr = j->rep[f->top][p], tdims[MAX_DIMS];
+    int seen = 0;
+    for (int k = 0; k < j->ns; k++)
+        seen += j->rep[k][p] >= 0;
+    if (seen < x->thinnest) x->thinnest = seen;
     layout_dims(&j->l, ts->n, tdims);
     f->size = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->size);
     f->size2 = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->size2);
@@ -741,6 +788,7 @@ static bool write_all(struct job *j, int32_t target, FILE *out, struct extrapola
     x->ndims = j->l.ndims;
     x->periodic = j->l.periodic;
     struct fitted fit_of[64] = {0};
+    x->thinnest = MAX_SCALES + 1;
     bool ok = true;
     if (out)
         fprintf(out,
@@ -749,7 +797,7 @@ static bool write_all(struct job *j, int32_t target, FILE *out, struct extrapola
                 target, j->ns, j->s[0].n, j->s[j->ns - 1].n, j->l.ndims,
                 j->l.periodic ? " periodic" : "");
     for (int32_t r = 0; r < target && ok; r++) {
-        int p = position_of(&j->l, dims, r);
+        int p = class_of(j, dims, r);
         if (!fit_of[p].done) {
             x->classes++;
             ok = fit_position(j, &fit_of[p], p, target, x, err);
@@ -789,30 +837,47 @@ bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, stru
                 j->s[b] = t;
             }
     struct sim_error first = {0};
-    bool found = false;
     static const struct layout layouts[] = {
         {2, false, false}, {2, true, false}, {1, false, false}, {3, false, false}, {3, true, false},
         {1, false, true},  {2, false, true}, {2, true, true},   {3, false, true},  {3, true, true}};
-    /* the first layout every scale follows and that extends to the target
-     * (a dry run: nothing written) */
-    for (size_t i = 0; ok && !found && i < sizeof layouts / sizeof *layouts; i++) {
+    /* of the layouts every scale follows and that extend to the target (a
+     * dry run: nothing written), the one whose thinnest position is on the
+     * most scales (the laws of a position seen at one scale are no laws:
+     * with no peers to tell, a 1-D grid's three positions beat a 2-D
+     * grid's inside seen once), the first of those */
+    int best = -1, best_thinnest = 0;
+    for (int i = 0; ok && i < (int)(sizeof layouts / sizeof *layouts) && best_thinnest < j->ns;
+         i++) {
         struct sim_error why = {0};
         struct extrapolation dry = {0};
         j->l = layouts[i];
-        found = layout_fits(j, &why);
-        if (found) {
+        bool fits = layout_fits(j, &why);
+        if (fits) {
+            merge_positions(j);
             burst_means(j);
             basis_prepare(j, target);
         }
-        found = found && write_all(j, target, NULL, &dry, &why);
-        SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER, "extrapolate: layout %d-D%s%s: %s", j->l.ndims,
-                  j->l.reversed ? " reversed" : "", j->l.periodic ? " periodic" : "",
-                  found ? "fits" : why.msg);
-        if (!found && !first.set) first = why;
+        fits = fits && write_all(j, target, NULL, &dry, &why);
+        SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER,
+                  "extrapolate: layout %d-D%s%s: %s (its thinnest position on %d scales)",
+                  j->l.ndims, j->l.reversed ? " reversed" : "", j->l.periodic ? " periodic" : "",
+                  fits ? "fits" : why.msg, fits ? dry.thinnest : 0);
+        if (!fits && !first.set) first = why;
+        if (fits && dry.thinnest > best_thinnest) {
+            best = i;
+            best_thinnest = dry.thinnest;
+        }
     }
-    if (ok && !found) {
+    if (ok && best < 0) {
         *err = first;
         ok = false;
+    }
+    if (ok) {
+        j->l = layouts[best];
+        ok = layout_fits(j, err);
+        merge_positions(j);
+        burst_means(j);
+        basis_prepare(j, target);
     }
     if (ok) ok = write_all(j, target, out, x, err);
     for (int k = 0; k < j->ns; k++) {

@@ -21,6 +21,7 @@ struct extrapolation {
     bool periodic; /* whether it wraps */
     int classes;   /* positions on the grid with a template of their own */
     int fields;    /* numbers fitted (sizes, bursts) */
+    int thinnest;  /* the fewest scales a position of the target is seen at */
     /* the computation's error band: over every burst of the target, its
      * law's largest relative residual across the scales plus the spread of
      * its position's ranks around their mean, times its value at N,
