@@ -789,6 +789,7 @@ static bool write_all(struct job *j, int32_t target, FILE *out, struct extrapola
     x->periodic = j->l.periodic;
     struct fitted fit_of[64] = {0};
     x->thinnest = MAX_SCALES + 1;
+    x->worst_share = -1; /* the worst position named, even at 0% */
     bool ok = true;
     if (out)
         fprintf(out,
