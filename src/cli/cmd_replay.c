@@ -195,11 +195,15 @@ static void replay_lost(const char *why) {
  * After it (the reports being written), a second signal, or one the replay
  * does not answer within 3 s (blocked reading a FIFO): the process ends,
  * removing the outputs being written. */
+/* --extrapolate's trace, removed by whatever ends the process */
+static char extrapolated[PATH_MAX];
+
 static void on_interrupt(int sig) {
     if (replay_simulated || replay_interrupt_signal || sig == SIGALRM) {
         /* the alarm ends the process as the signal it waited on would */
         int end = sig == SIGALRM && replay_interrupt_signal ? replay_interrupt_signal : sig;
         outfile_remove_pending();
+        if (extrapolated[0]) unlink(extrapolated);
         signal(end, SIG_DFL);
         raise(end);
         return;
@@ -709,6 +713,15 @@ static const char *json_in_args(int argc, char **argv) {
 /* --extrapolate N: the traces given, extended to N ranks, into a file in
  * TMPDIR (its path in path, removed by the caller), which becomes the
  * trace replayed. Returns the exit status (0: go on). */
+/* A reader that went away (simpi replay ... | head) ends the process as
+ * SIGPIPE would, without leaving --extrapolate's trace behind. */
+static void on_broken_pipe(int sig) {
+    if (extrapolated[0]) unlink(extrapolated);
+    outfile_remove_pending();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static int extrapolate_traces(struct replay_opts *o, char *path, size_t n) {
     if (o->ntraces < 2 || o->jobs) {
         fprintf(stderr, "simpi replay: --extrapolate takes the traces of one program at two or "
@@ -718,6 +731,7 @@ static int extrapolate_traces(struct replay_opts *o, char *path, size_t n) {
     const char *tmpdir = getenv("TMPDIR");
     snprintf(path, n, "%s/simpi-extrapolated-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     int fd = mkstemp(path);
+    if (fd >= 0) signal(SIGPIPE, on_broken_pipe);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     struct sim_error err = {0};
     struct extrapolation x;
@@ -762,7 +776,6 @@ int cmd_replay(int argc, char **argv) {
                                     "(see standard error): nothing was run",
                                     &err))
         err_print(&err);
-    char extrapolated[PATH_MAX] = "";
     if (!rc && o.extrapolate) rc = extrapolate_traces(&o, extrapolated, sizeof extrapolated);
     if (!rc) rc = replay_command(&o, argc, argv);
     if (extrapolated[0]) unlink(extrapolated);

@@ -24,6 +24,8 @@ struct scale {
     struct trace_reader *t;
     struct trace_rec **rec; /* per rank */
     int32_t *count;
+    int32_t **ord;     /* each record's number in the rank's trace (messages) */
+    int32_t *recorded; /* the records each rank's trace has */
 };
 
 /* How ranks sit on the grid. */
@@ -180,6 +182,7 @@ static int32_t reading_at(const struct layout *l, const int32_t *dims, int32_t r
 
 /* Whether two records are the same but for their peers and numbers. */
 static bool same_shape(const struct trace_rec *a, const struct trace_rec *b) {
+    if (a->op == TOP_COMPUTE && b->op == TOP_COMPUTE) return true; /* (its size: a burst) */
     if (a->op != b->op || a->mode != b->mode || a->coll != b->coll || a->tag != b->tag ||
         a->tag2 != b->tag2 || a->req != b->req || a->comm != b->comm || a->root != b->root ||
         a->nids != b->nids || (a->nids && memcmp(a->ids, b->ids, sizeof *a->ids * a->nids)))
@@ -206,7 +209,7 @@ static bool same_template(const struct scale *s, const struct layout *l, const i
         return err_set(err,
                        "%s: rank %d has %d records where rank %d, at the same position on a "
                        "%d-D grid, has %d: no law gives both",
-                       s->path, r, s->count[r], ref, l->ndims, s->count[ref]);
+                       s->path, r, s->recorded[r], ref, l->ndims, s->recorded[ref]);
     for (int32_t j = 0; j < s->count[r]; j++) {
         const struct trace_rec *a = &s->rec[ref][j], *b = &s->rec[r][j];
         bool peers = code_of(l, dims, ref, a, 0) == code_of(l, dims, r, b, 0) &&
@@ -219,7 +222,7 @@ static bool same_template(const struct scale *s, const struct layout *l, const i
                            "%s: rank %d, record %d (%s, line %d): not what rank %d, at the same "
                            "position on a %d-D grid, does there (peers as offsets on the grid, "
                            "sizes equal)",
-                           s->path, r, j + 1, op_word(b), b->line, ref, l->ndims);
+                           s->path, r, s->ord[r][j], op_word(b), b->line, ref, l->ndims);
     }
     return true;
 }
@@ -248,43 +251,64 @@ static bool world_like(const int32_t *worlds, int n, int32_t comm) {
     return false;
 }
 
-/* Loads the trace at path, each rank's records copied out. */
+/* A place for one more record of rank r (its number in the trace: ord). */
+static struct trace_rec *append(struct scale *s, int32_t r, int32_t *cap, int32_t ord) {
+    if (s->count[r] == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        s->rec[r] = xrealloc_or_die(s->rec[r], sizeof **s->rec * (size_t)*cap);
+        s->ord[r] = xrealloc_or_die(s->ord[r], sizeof **s->ord * (size_t)*cap);
+    }
+    s->ord[r][s->count[r]] = ord;
+    return &s->rec[r][s->count[r]++];
+}
+
+/* Why record x of rank r is not extended (NULL: it is); worlds: the
+ * world and its duplicates, where peers are world ranks. */
+static const char *not_extended(const struct trace_rec *x, int32_t *worlds, int32_t *nworlds) {
+    if (x->op == TOP_COMM_DUP && world_like(worlds, *nworlds, x->comm) && *nworlds < 64)
+        worlds[(*nworlds)++] = x->newcomm;
+    return x->counts                                   ? "variable counts"
+           : x->op == TOP_RMA || x->op == TOP_RMA_SYNC ? "one-sided calls"
+           : peers_of(x) && !world_like(worlds, *nworlds, x->comm)
+               ? "point-to-point calls on a communicator split from the world"
+               : NULL;
+}
+
+/* Loads the trace at path, each rank's records copied out: consecutive
+ * bursts as one (the recording cuts a burst where a timer is read), and a
+ * burst, 0 where none was recorded, before every other record (one too
+ * short to measure on one rank, not on another). */
 static bool load(struct scale *s, const char *path, struct sim_error *err) {
     s->path = path;
     if (!(s->t = trace_open(path, err))) return false;
     s->n = trace_ranks(s->t);
     s->rec = xcalloc((size_t)s->n, sizeof *s->rec);
+    s->ord = xcalloc((size_t)s->n, sizeof *s->ord);
     s->count = xcalloc((size_t)s->n, sizeof *s->count);
+    s->recorded = xcalloc((size_t)s->n, sizeof *s->recorded);
     for (int32_t r = 0; r < s->n; r++) {
         int32_t cap = 0, worlds[64] = {0}, nworlds = 1;
         struct trace_rec *x;
         while ((x = trace_next(s->t, r, err))) {
-            /* the world and its duplicates: where peers are world ranks */
-            if (x->op == TOP_COMM_DUP && world_like(worlds, nworlds, x->comm) && nworlds < 64)
-                worlds[nworlds++] = x->newcomm;
-            const char *why = x->counts                                   ? "variable counts"
-                              : x->op == TOP_RMA || x->op == TOP_RMA_SYNC ? "one-sided calls"
-                              : peers_of(x) && !world_like(worlds, nworlds, x->comm)
-                                  ? "point-to-point calls on a communicator split from the world"
-                                  : NULL;
+            int32_t ord = ++s->recorded[r];
+            const char *why = not_extended(x, worlds, &nworlds);
             if (why) {
-                err_set(err, "%s: rank %d, record line %d (%s): %s are not extrapolated yet", path,
-                        r, x->line, op_word(x), why);
+                err_set(err, "%s: rank %d, record %d (%s, line %d): %s are not extrapolated yet",
+                        path, r, ord, op_word(x), x->line, why);
                 trace_release(s->t, x);
                 return false;
             }
             struct trace_rec *last = s->count[r] ? &s->rec[r][s->count[r] - 1] : NULL;
             if (x->op == TOP_COMPUTE && last && last->op == TOP_COMPUTE) {
-                /* one burst, however the recording cut it (a timer read) */
                 last->size += x->size;
                 last->flops += x->flops;
                 trace_release(s->t, x);
                 continue;
             }
-            if (s->count[r] == cap)
-                s->rec[r] = xrealloc_or_die(s->rec[r],
-                                            sizeof **s->rec * (size_t)(cap = cap ? 2 * cap : 64));
-            struct trace_rec *c = &s->rec[r][s->count[r]++];
+            if (x->op != TOP_COMPUTE && (!last || last->op != TOP_COMPUTE))
+                *append(s, r, &cap, ord) =
+                    (struct trace_rec){.op = TOP_COMPUTE, .rank = r, .line = x->line};
+            struct trace_rec *c = append(s, r, &cap, ord);
             *c = *x;
             c->next = NULL;
             c->ids = x->nids ? xmalloc(sizeof *c->ids * (size_t)x->nids) : NULL;
@@ -301,9 +325,12 @@ static void unload(struct scale *s) {
         for (int32_t j = 0; j < s->count[r]; j++)
             free(s->rec[r][j].ids);
         free(s->rec[r]);
+        free(s->ord[r]);
     }
     free(s->rec);
+    free(s->ord);
     free(s->count);
+    free(s->recorded);
     trace_close(s->t);
 }
 
@@ -620,7 +647,7 @@ static bool split_readings(struct job *j, struct fitted *f, int p, int32_t i,
                 return err_set(err,
                                "%s: rank %d, record %d (%s, line %d): its %s follows none of: a "
                                "constant, the rank, a coordinate of the %d-D grid",
-                               s->path, r, i + 1, op_word(x), x->line,
+                               s->path, r, s->ord[r][i], op_word(x), x->line,
                                f->color[i] ? "key" : "color", j->l.ndims);
         }
     }
@@ -695,8 +722,8 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
                            "%s: rank %d has %d records where %s's rank %d, at the same position "
                            "on the %d-D grid, has %d: a count of records that changes with the "
                            "scale (iterations that depend on it) is not extended",
-                           j->s[k].path, q, j->s[k].count[q], ts->path, tr, j->l.ndims,
-                           ts->count[tr]);
+                           j->s[k].path, q, j->s[k].recorded[q], ts->path, tr, j->l.ndims,
+                           ts->recorded[tr]);
     }
     for (int32_t i = 0; i < ts->count[tr]; i++) {
         const struct trace_rec *rec = &ts->rec[tr][i];
@@ -717,7 +744,8 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
                     err,
                     "%s: rank %d, record %d (%s, line %d): the pattern of its position changes "
                     "with the scale (%s's rank %d does %s there): no law extends it",
-                    s->path, q, i + 1, i < s->count[q] ? op_word(&s->rec[q][i]) : "its end",
+                    s->path, q, i < s->count[q] ? s->ord[q][i] : s->recorded[q] + 1,
+                    i < s->count[q] ? op_word(&s->rec[q][i]) : "its end",
                     i < s->count[q] ? s->rec[q][i].line : 0, ts->path, tr, op_word(rec));
             on[m] = k;
             v1[m] = rec->op == TOP_COMPUTE ? j->mean[k][p][i] : (double)s->rec[q][i].size;
@@ -731,7 +759,7 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
                            "%s: rank %d, record %d (%s, line %d): its size follows none of the "
                            "laws a x P^e (e = 0, +-1, -2, +-1/2, -1/3, -2/3), nor a product of "
                            "the grid's extents' powers (0, +-1/2, +-1, +-2), across the scales%s",
-                           ts->path, tr, i + 1, op_word(rec), rec->line,
+                           ts->path, tr, ts->ord[tr][i], op_word(rec), rec->line,
                            m < 3 ? " (its position is on the grid of two of them only: record "
                                    "the program where the grid has three ranks or more in each "
                                    "dimension)"
@@ -773,8 +801,9 @@ static bool write_rank(struct job *j, const struct fitted *f, int32_t r, int32_t
             return err_set(err,
                            "rank %d of %d, record %d (%s): its peer falls off the grid, where "
                            "%s's rank %d has one",
-                           r, n, i + 1, op_word(&rec), ts->path, tr);
-        if (out) trace_write_record(out, ts->t, &rec);
+                           r, n, ts->ord[tr][i], op_word(&rec), ts->path, tr);
+        if (out && !(rec.op == TOP_COMPUTE && rec.size == 0 && rec.flops == 0))
+            trace_write_record(out, ts->t, &rec); /* (a burst of none: none) */
     }
     return true;
 }
