@@ -342,23 +342,27 @@ static const double extent_exponents[] = {0, -1, 1, -2, 2, -0.5, 0.5}; /* likeli
 enum {
     NLAWS = sizeof exponents / sizeof *exponents,
     NEXT = sizeof extent_exponents / sizeof *extent_exponents,
-    MAX_LAWS = NLAWS + NEXT * NEXT * NEXT
+    MAX_LAWS = NLAWS + NEXT * NEXT * NEXT + 1
 };
 
 struct law {
     double e[1 + MAX_DIMS]; /* of P, then of each extent */
+    bool log_p;             /* or ln P (a rank's overhead: a tree's depth) */
 };
 
 /* The laws of layout l, P's first, the simplest first. */
 static int laws_of(const struct layout *l, struct law *laws) {
     int n = 0;
     for (int e = 0; e < NLAWS; e++)
-        laws[n++] = (struct law){{exponents[e]}};
-    if (l->ndims < 2) return n;
+        laws[n++] = (struct law){.e = {exponents[e]}};
+    if (l->ndims < 2) {
+        laws[n++] = (struct law){.log_p = true}; /* the last tried */
+        return n;
+    }
     int first = n;
     int combos = l->ndims == 2 ? NEXT * NEXT : NEXT * NEXT * NEXT;
     for (int c = 1; c < combos; c++) {
-        struct law w = {{0}};
+        struct law w = {.e = {0}};
         for (int i = 0, rest = c; i < l->ndims; i++, rest /= NEXT)
             w.e[1 + i] = extent_exponents[rest % NEXT];
         laws[n++] = w;
@@ -381,10 +385,12 @@ static int laws_of(const struct layout *l, struct law *laws) {
             weight[b] = weight[b - 1];
             weight[b - 1] = w;
         }
+    laws[n++] = (struct law){.log_p = true}; /* the last tried */
     return n;
 }
 
 static double law_at(const struct law *w, const struct layout *l, int32_t n) {
+    if (w->log_p) return log(n);
     int32_t dims[MAX_DIMS];
     layout_dims(l, n, dims);
     double v = pow(n, w->e[0]);
@@ -403,6 +409,10 @@ static const char *exponent_word(double e) {
 
 /* "constant", "a P^-1", "a d1^-1 d2^-1/2" (d1 the slowest extent). */
 static void law_name(const struct law *w, int ndims, char *buf, size_t size) {
+    if (w->log_p) {
+        snprintf(buf, size, "a ln P");
+        return;
+    }
     int at = snprintf(buf, size, "a");
     for (int i = 0; i <= ndims && at < (int)size; i++)
         if (w->e[i] != 0 && i == 0)
@@ -423,6 +433,7 @@ struct basis {
  * subdomain's share (a / d1, a / d1 d2 ...): not the grid's other
  * products, among which the noise of a few scales would choose. */
 static bool burst_law(const struct law *w) {
+    if (w->log_p) return false;
     for (int i = 1; i <= MAX_DIMS; i++)
         if (w->e[i] != 0 && w->e[i] != -1) return false;
     return true;
@@ -470,13 +481,16 @@ enum fit_kind {
 };
 
 /* The law that best fits (v[k] at scales on[k]) as kind says; its value
- * at the target, the law (negative: affine) and its largest relative
- * residual. */
-static double fit(const struct basis *b, const int *on, const double *v, int m, enum fit_kind kind,
-                  int *law, double *residual) {
+ * at the target, the law (negative: affine), its largest relative
+ * residual and its coefficients (a f + c; a = 0 and c = the last value
+ * when there is one scale only). */
+static double fit_coef(const struct basis *b, const int *on, const double *v, int m,
+                       enum fit_kind kind, int *law, double *residual, double *ca, double *cc) {
     double best = INFINITY, at = v[m - 1];
     *law = 0;
     *residual = 0;
+    *ca = 0;
+    *cc = v[m - 1];
     if (m < 2) return at;
     for (int e = 0; e < b->nlaws; e++) {
         double a, c, worst = fit_law(b, e, on, v, m, false, &a, &c);
@@ -484,6 +498,8 @@ static double fit(const struct basis *b, const int *on, const double *v, int m, 
             best = worst;
             *law = e;
             at = a * b->target[e];
+            *ca = a;
+            *cc = 0;
         }
     }
     bool affine = m >= 3 && (kind == FIT_EXACT ? best > 1e-9 : kind == FIT_TOTAL);
@@ -492,14 +508,24 @@ static double fit(const struct basis *b, const int *on, const double *v, int m, 
         double a, c, worst = fit_law(b, e, on, v, m, true, &a, &c), value = a * b->target[e] + c;
         bool better = kind == FIT_EXACT ? worst < best - 1e-12
                                         : worst < pure / 2 && worst < best - 1e-12 && value > 0;
-        if (better && (kind == FIT_EXACT || burst_law(&b->law[e]))) {
+        if (better && (kind == FIT_EXACT || burst_law(&b->law[e]) ||
+                       (kind == FIT_TOTAL && b->law[e].log_p))) {
             best = worst;
             *law = -e;
             at = value;
+            *ca = a;
+            *cc = c;
         }
     }
     *residual = best;
     return at;
+}
+
+/* fit_coef without the coefficients. */
+static double fit(const struct basis *b, const int *on, const double *v, int m, enum fit_kind kind,
+                  int *law, double *residual) {
+    double a, c;
+    return fit_coef(b, on, v, m, kind, law, residual, &a, &c);
 }
 
 /* The pieces of one extrapolation. */
@@ -515,7 +541,12 @@ struct job {
     /* a position's computation: the sum of its bursts' means, and how far
      * a rank's own sum is from it at most (relative) */
     double total[MAX_SCALES][64], total_spread[MAX_SCALES][64];
-    struct basis basis; /* the laws, for the layout and the target */
+    double program[MAX_SCALES]; /* a rank's computation, the mean over all ranks */
+    /* and the mean over the classes seen at every scale (the mix of
+     * ranks changes with P: more of them inside), or program if none is */
+    double typical[MAX_SCALES];
+    int32_t members[MAX_SCALES][64]; /* each class's ranks */
+    struct basis basis;              /* the laws, for the layout and the target */
 };
 
 /* Rank r's class: its position's (merge_positions). */
@@ -552,6 +583,45 @@ static void merge_positions(struct job *j) {
         }
 }
 
+/* A rank's computation at each scale as the program's typical one times
+ * its class's level (total[k][p] ~ typical[k] x level[p]), solved by
+ * turns over every rank of every scale: the mean of all ranks is robust
+ * but its mix of classes changes with P (more of them inside); a level
+ * makes the mix not matter. The levels' mean over the largest scale's
+ * ranks is 1. */
+static void typical_computation(struct job *j) {
+    double level[64];
+    for (int p = 0; p < 64; p++)
+        level[p] = 1;
+    for (int turn = 0; turn < 20; turn++) {
+        for (int k = 0; k < j->ns; k++) {
+            double sum = 0, weight = 0;
+            for (int p = 0; p < 64; p++)
+                if (j->rep[k][p] >= 0) {
+                    sum += j->members[k][p] * j->total[k][p];
+                    weight += j->members[k][p] * level[p];
+                }
+            j->typical[k] = weight > 0 ? sum / weight : 0;
+        }
+        double norm = 0;
+        int32_t n = 0;
+        for (int p = 0; p < 64; p++) {
+            double sum = 0;
+            int seen = 0;
+            for (int k = 0; k < j->ns; k++)
+                if (j->rep[k][p] >= 0 && j->typical[k] > 0) {
+                    sum += j->total[k][p] / j->typical[k];
+                    seen++;
+                }
+            level[p] = seen ? sum / seen : 1;
+            norm += j->members[j->ns - 1][p] * level[p];
+            n += j->members[j->ns - 1][p];
+        }
+        for (int p = 0; p < 64 && norm > 0; p++)
+            level[p] *= n / norm;
+    }
+}
+
 static void basis_prepare(struct job *j, int32_t target) {
     struct basis *b = &j->basis;
     b->nlaws = laws_of(&j->l, b->law);
@@ -586,6 +656,7 @@ static void burst_means(struct job *j) {
         for (int p = 0; p < 64; p++)
             for (int32_t i = 0; members[p] && i < s->count[j->rep[k][p]]; i++)
                 j->mean[k][p][i] /= members[p];
+        j->program[k] = 0;
         for (int p = 0; p < 64; p++) {
             j->total[k][p] = j->total_spread[k][p] = 0;
             for (int32_t i = 0; j->rep[k][p] >= 0 && i < s->count[j->rep[k][p]]; i++)
@@ -599,9 +670,11 @@ static void burst_means(struct job *j) {
                 if (d > j->spread[k][p][i]) j->spread[k][p][i] = d;
                 sum += s->rec[r][i].op == TOP_COMPUTE ? (double)s->rec[r][i].size : 0;
             }
+            j->program[k] += sum / s->n;
             double t = j->total[k][p], d = t ? fabs(sum - t) / t : 0;
             if (d > j->total_spread[k][p]) j->total_spread[k][p] = d;
         }
+        memcpy(j->members[k], members, sizeof j->members[k]);
         free(members);
     }
 }
@@ -654,37 +727,49 @@ static bool split_readings(struct job *j, struct fitted *f, int p, int32_t i,
     return true;
 }
 
-/* Scales position p's bursts at N (f->burst, each its own law) so that
- * their sum follows the law of the position's computation, fitted on
- * each scale's sum (a burst is noisy; the sum of thousands is not, and
- * shows the overhead that does not scale); that law's residual and its
- * ranks' spread make the position's error band. */
+/* Scales class p's bursts at N (f->burst, each its own law) so that
+ * their sum, the rank's computation, is the program's law at N times the
+ * class's level. The program's law is fitted on the mean computation of
+ * all ranks at each scale, as a burst is, or a f + c (c: an overhead that
+ * does not scale) where that halves the residual, from 3 scales or more;
+ * a class's level is the mean over the scales where it is seen of its
+ * computation over the law's value there (a corner does less than the
+ * inside). A burst is noisy, one rank is, a class seen at two scales is:
+ * the mean of all ranks at every scale is not. The band: the law's
+ * residual or the level's spread across the scales, the larger, plus the
+ * spread of the class's ranks. */
 static void scale_computation(struct job *j, struct fitted *f, int p, struct extrapolation *x) {
     const struct scale *ts = &j->s[f->top];
-    double v[MAX_SCALES], sum = 0;
-    int on[MAX_SCALES], m = 0, law;
+    double v[MAX_SCALES], sum = 0, a, c, res, level = 0, off = 0;
+    int on[MAX_SCALES], law, m = 0;
     for (int k = 0; k < j->ns; k++)
-        if (j->rep[k][p] >= 0) {
-            on[m] = k;
-            v[m++] = j->total[k][p];
-        }
+        on[k] = k;
+    double total = fit_coef(&j->basis, on, j->typical, j->ns, FIT_TOTAL, &law, &res, &a, &c);
+    int e = law < 0 ? -law : law;
+    for (int k = 0; k < j->ns; k++) {
+        double fitted = a * j->basis.at[e][k] + c;
+        if (j->rep[k][p] >= 0 && fitted > 0) level += v[m++] = j->total[k][p] / fitted;
+    }
+    if (m) level /= m;
+    for (int k = 0; k < m && level > 0; k++)
+        off = fmax(off, fabs(v[k] - level) / level);
     for (int32_t i = 0; i < ts->count[f->tr]; i++)
         sum += f->burst[i];
-    double res, total = fit(&j->basis, on, v, m, FIT_TOTAL, &law, &res);
+    total *= level;
     if (!(sum > 0) || !(total > 0)) return;
     for (int32_t i = 0; i < ts->count[f->tr]; i++)
         if (f->burst[i] > 0) f->size[i] = (int64_t)llround(f->burst[i] * total / sum);
-    double spread = j->total_spread[f->top][p], dev = (res + spread) * total;
-    f->deviation = dev;
+    double spread = j->total_spread[f->top][p], worst = fmax(res, off);
+    f->deviation = (worst + spread) * total;
     f->computation = total;
-    if (dev / total > x->worst_share) {
+    if (worst + spread > x->worst_share) {
         char name[80];
-        law_name(&j->basis.law[law < 0 ? -law : law], j->l.ndims, name, sizeof name);
-        x->worst_share = dev / total;
+        law_name(&j->basis.law[e], j->l.ndims, name, sizeof name);
+        x->worst_share = worst + spread;
         snprintf(x->worst, sizeof x->worst,
                  "rank %d's computation (%s): %s%s, residual %.2g%%, its position's ranks within "
                  "%.2g%%",
-                 f->tr, ts->path, name, law < 0 ? " + c" : "", 100 * res, 100 * spread);
+                 f->tr, ts->path, name, law < 0 ? " + c" : "", 100 * worst, 100 * spread);
     }
 }
 
@@ -885,6 +970,7 @@ bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, stru
         if (fits) {
             merge_positions(j);
             burst_means(j);
+            typical_computation(j);
             basis_prepare(j, target);
         }
         fits = fits && write_all(j, target, NULL, &dry, &why);
@@ -907,6 +993,7 @@ bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, stru
         ok = layout_fits(j, err);
         merge_positions(j);
         burst_means(j);
+        typical_computation(j);
         basis_prepare(j, target);
     }
     if (ok) ok = write_all(j, target, out, x, err);
