@@ -439,6 +439,19 @@ static bool burst_law(const struct law *w) {
     return true;
 }
 
+/* Whether a rank's computation may follow w x a + c: the work shared
+ * out, a/P, plus an overhead c >= 0 that is not; or an overhead growing
+ * as a tree's depth, a ln P + c, a > 0. No other: three noisy scales fit
+ * a P^e + c for some e, and the e they choose extends four times further
+ * wildly (NPB LU 16 to 64 ranks, recorded three times: 2.5, 6.4 and 9.7
+ * ms a rank at 256 so, where the recordings at 256 give 9.4 to 10.7). */
+static bool overhead_law(const struct law *w, double a, double c) {
+    bool shared = !w->log_p && w->e[0] == -1;
+    for (int i = 1; i <= MAX_DIMS; i++)
+        shared = shared && w->e[i] == 0;
+    return (shared && a > 0 && c >= 0) || (w->log_p && a > 0);
+}
+
 /* Law e fitted to (v[k] at scales on[k]) as a f + c (c = 0 unless
  * affine: least squares); its largest relative residual. */
 static double fit_law(const struct basis *b, int e, const int *on, const double *v, int m,
@@ -502,14 +515,27 @@ static double fit_coef(const struct basis *b, const int *on, const double *v, in
             *cc = 0;
         }
     }
-    bool affine = m >= 3 && (kind == FIT_EXACT ? best > 1e-9 : kind == FIT_TOTAL);
+    int distinct = 0; /* scales of different sizes (a scale may be recorded twice) */
+    for (int k = 0; k < m; k++) {
+        bool again = false;
+        for (int i = 0; i < k; i++)
+            again = again || b->at[1][on[i]] == b->at[1][on[k]];
+        distinct += !again;
+    }
+    bool affine = distinct >= 3 && (kind == FIT_EXACT ? best > 1e-9 : kind == FIT_TOTAL);
+    bool shrinking = b->law[*law].e[0] < 0 || b->law[*law].e[1] < 0 || b->law[*law].e[2] < 0 ||
+                     b->law[*law].e[3] < 0;
     double pure = best;
     for (int e = 1; affine && e < b->nlaws; e++) { /* (an affine constant is no law) */
         double a, c, worst = fit_law(b, e, on, v, m, true, &a, &c), value = a * b->target[e] + c;
+        /* a computation that shrinks with P takes Amdahl's a/P + c as soon
+         * as it fits as well as the power law (that has c = 0); one
+         * growing as ln P must halve the residual */
+        bool amdahl = shrinking && !b->law[e].log_p && b->law[e].e[0] == -1;
         bool better = kind == FIT_EXACT ? worst < best - 1e-12
+                      : amdahl          ? worst <= pure && value > 0
                                         : worst < pure / 2 && worst < best - 1e-12 && value > 0;
-        if (better && (kind == FIT_EXACT || burst_law(&b->law[e]) ||
-                       (kind == FIT_TOTAL && b->law[e].log_p))) {
+        if (better && (kind == FIT_EXACT || overhead_law(&b->law[e], a, c))) {
             best = worst;
             *law = -e;
             at = value;
