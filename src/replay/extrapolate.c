@@ -262,10 +262,85 @@ static struct trace_rec *append(struct scale *s, int32_t r, int32_t *cap, int32_
     return &s->rec[r][s->count[r]++];
 }
 
+/* A communicator split from a world-like one that may be the world again
+ * (NPB BT's and SP's: every rank active, color 1, key its rank): it is
+ * if every rank of the scale makes it with one color and keys that keep
+ * the ranks' order. Checked rank after rank as the scale is loaded. */
+struct world_split {
+    int32_t id, color, last_key, members, parent; /* parent: a dup's (-1: none) */
+    bool ok;
+    int32_t use_rank, use_ord, use_line; /* the first point-to-point call on it */
+    const char *use_op;
+};
+
+struct world_splits {
+    struct world_split w[64];
+    int n;
+};
+
+static struct world_split *world_split_of(struct world_splits *ws, int32_t id) {
+    for (int i = 0; i < ws->n; i++)
+        if (ws->w[i].id == id) return &ws->w[i];
+    return NULL;
+}
+
+/* Notes rank r's record x in ws: a split of a world-like communicator,
+ * a duplicate of one noted, a point-to-point call on one. */
+static void note_world_split(struct world_splits *ws, const struct trace_rec *x, int32_t r,
+                             int32_t ord, int32_t *worlds, int32_t *nworlds) {
+    bool split = x->op == TOP_COMM_SPLIT && x->color != SIM_UNDEFINED;
+    struct world_split *w =
+        world_split_of(ws, split || x->op == TOP_COMM_DUP ? x->newcomm : x->comm);
+    if ((split || (x->op == TOP_COMM_DUP && world_split_of(ws, x->comm))) &&
+        world_like(worlds, *nworlds, x->comm) && *nworlds < 64) {
+        worlds[(*nworlds)++] = x->newcomm;
+        if (!w && ws->n < 64) {
+            w = &ws->w[ws->n++];
+            *w = (struct world_split){.id = x->newcomm,
+                                      .color = x->color,
+                                      .last_key = x->key,
+                                      .ok = true,
+                                      .parent = -1,
+                                      .use_rank = -1};
+            if (!split) w->parent = (int32_t)(world_split_of(ws, x->comm) - ws->w);
+        }
+        if (!w) return;
+        w->members++;
+        if (split) w->ok = w->ok && x->color == w->color && x->key >= w->last_key;
+        if (split) w->last_key = x->key;
+    } else if (w && peers_of(x) && w->use_rank < 0) {
+        w->use_rank = r;
+        w->use_ord = ord;
+        w->use_line = x->line;
+        w->use_op = op_word(x);
+    }
+}
+
+/* The first point-to-point call on a split noted in ws that is not the
+ * world after all (its ranks not every rank of n, in their order); false
+ * with why. */
+static bool world_splits_hold(const struct world_splits *ws, const char *path, int32_t n,
+                              struct sim_error *err) {
+    for (int i = 0; i < ws->n; i++) {
+        const struct world_split *w = &ws->w[i];
+        bool ok = w->ok && w->members == n;
+        for (int32_t p = w->parent; ok && p >= 0; p = ws->w[p].parent)
+            ok = ws->w[p].ok && ws->w[p].members == n;
+        if (!ok && w->use_rank >= 0)
+            return err_set(err,
+                           "%s: rank %d, record %d (%s, line %d): point-to-point calls on a "
+                           "communicator split from the world are not extrapolated yet (its "
+                           "ranks are not all the world's in their order)",
+                           path, w->use_rank, w->use_ord, w->use_op, w->use_line);
+    }
+    return true;
+}
+
 /* Why record x of rank r is not extended (NULL: it is); worlds: the
- * world and its duplicates, where peers are world ranks. */
+ * world, its duplicates and the splits that may be it (world_split). */
 static const char *not_extended(const struct trace_rec *x, int32_t *worlds, int32_t *nworlds) {
-    if (x->op == TOP_COMM_DUP && world_like(worlds, *nworlds, x->comm) && *nworlds < 64)
+    if (x->op == TOP_COMM_DUP && world_like(worlds, *nworlds, x->comm) && *nworlds < 64 &&
+        !world_like(worlds, *nworlds, x->newcomm))
         worlds[(*nworlds)++] = x->newcomm;
     return x->counts                                   ? "variable counts"
            : x->op == TOP_RMA || x->op == TOP_RMA_SYNC ? "one-sided calls"
@@ -286,17 +361,21 @@ static bool load(struct scale *s, const char *path, struct sim_error *err) {
     s->ord = xcalloc((size_t)s->n, sizeof *s->ord);
     s->count = xcalloc((size_t)s->n, sizeof *s->count);
     s->recorded = xcalloc((size_t)s->n, sizeof *s->recorded);
-    for (int32_t r = 0; r < s->n; r++) {
+    struct world_splits *ws = xcalloc(1, sizeof *ws);
+    bool ok = true;
+    for (int32_t r = 0; r < s->n && ok; r++) {
         int32_t cap = 0, worlds[64] = {0}, nworlds = 1;
         struct trace_rec *x;
         while ((x = trace_next(s->t, r, err))) {
             int32_t ord = ++s->recorded[r];
+            note_world_split(ws, x, r, ord, worlds, &nworlds);
             const char *why = not_extended(x, worlds, &nworlds);
             if (why) {
                 err_set(err, "%s: rank %d, record %d (%s, line %d): %s are not extrapolated yet",
                         path, r, ord, op_word(x), x->line, why);
                 trace_release(s->t, x);
-                return false;
+                ok = false;
+                break;
             }
             struct trace_rec *last = s->count[r] ? &s->rec[r][s->count[r] - 1] : NULL;
             if (x->op == TOP_COMPUTE && last && last->op == TOP_COMPUTE) {
@@ -315,9 +394,11 @@ static bool load(struct scale *s, const char *path, struct sim_error *err) {
             if (x->nids) memcpy(c->ids, x->ids, sizeof *c->ids * (size_t)x->nids);
             trace_release(s->t, x);
         }
-        if (err->set) return false;
+        ok = ok && !err->set;
     }
-    return true;
+    ok = ok && world_splits_hold(ws, path, s->n, err);
+    free(ws);
+    return ok;
 }
 
 static void unload(struct scale *s) {
