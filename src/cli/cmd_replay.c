@@ -23,6 +23,7 @@
 #include "replay/extrapolate.h"
 #include "replay/jobs.h"
 #include "replay/replay.h"
+#include "replay/trace_extrapolated.h"
 #include "report/summary.h"
 
 struct replay_opts {
@@ -710,9 +711,10 @@ static const char *json_in_args(int argc, char **argv) {
     return json;
 }
 
-/* --extrapolate N: the traces given, extended to N ranks, into a file in
- * TMPDIR (its path in path, removed by the caller), which becomes the
- * trace replayed. Returns the exit status (0: go on). */
+/* --extrapolate N: the traces given, extended to N ranks, as a file in
+ * TMPDIR that names them (trace_extrapolated.h: the records are generated
+ * as the replay asks; its path in path, removed by the caller), which
+ * becomes the trace replayed. Returns the exit status (0: go on). */
 /* A reader that went away (simpi replay ... | head) ends the process as
  * SIGPIPE would, without leaving --extrapolate's trace behind. */
 static void on_broken_pipe(int sig) {
@@ -735,7 +737,20 @@ static int extrapolate_traces(struct replay_opts *o, char *path, size_t n) {
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     struct sim_error err = {0};
     struct extrapolation x;
-    bool ok = f && extrapolate(o->traces, o->ntraces, o->extrapolate, f, &x, &err);
+    /* opened once here for what it says and to refuse early; the replay
+     * opens the file that names the traces, and generates the records */
+    struct extrapolator *e =
+        f ? extrapolator_open(o->traces, o->ntraces, o->extrapolate, &x, &err) : NULL;
+    bool ok = e != NULL;
+    extrapolator_close(e);
+    if (ok) {
+        fprintf(f, "%s\nranks %d\n", EXTRAPOLATION_MAGIC, o->extrapolate);
+        for (int i = 0; i < o->ntraces; i++) {
+            char *full = realpath(o->traces[i], NULL);
+            fprintf(f, "trace %s\n", full ? full : o->traces[i]);
+            free(full);
+        }
+    }
     if (f && fclose(f) != 0 && ok) ok = err_set(&err, "cannot write %s", path);
     if (!f)
         err_set(&err, "cannot create a file in %s: %s", tmpdir ? tmpdir : "/tmp", strerror(errno));

@@ -110,8 +110,9 @@ static const struct option_decl table[] = {
      .check = CHECK_RANKS,
      .commands = OPT_REPLAY,
      .help = "the TRACEs are one program at two or more scales: replay it at N ranks, as "
-             "`simpi extrapolate` extends them (docs/extrapolation.md); how well bursts fit "
-             "their laws is said"},
+             "`simpi extrapolate` extends them, each rank's records generated as the replay "
+             "needs them (no file: docs/extrapolation.md); how well its computation fits "
+             "its laws is said"},
     {.name = "json",
      .spelled = "--json",
      .arg = "FILE",

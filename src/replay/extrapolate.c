@@ -800,10 +800,12 @@ struct fitted {
     int top;    /* the scale */
     int32_t tr; /* its rank there */
     int64_t *size, *size2;
-    double *burst;                 /* each burst's own law at N (0: not a burst) */
-    unsigned *color, *key;         /* a split's readings (readings()) */
-    int32_t *color_lit, *key_lit;  /* and their literals */
-    double deviation, computation; /* summed over its bursts */
+    double *burst;                     /* each burst's own law at N (0: not a burst) */
+    unsigned *color, *key;             /* a split's readings (readings()) */
+    int32_t *color_lit, *key_lit;      /* and their literals */
+    int32_t tdims[MAX_DIMS];           /* the grid of its scale */
+    int32_t *codes, *code_rec, ncodes; /* its peers' codes, each with a record that has it */
+    double deviation, computation;     /* summed over its bursts */
 };
 
 /* The readings of record i's color and key (a split) that hold for every
@@ -836,19 +838,19 @@ static bool split_readings(struct job *j, struct fitted *f, int p, int32_t i,
 
 /* Scales class p's bursts at N (f->burst, each its own law) so that
  * their sum, the rank's computation, is the program's law at N times the
- * class's level. The program's law is fitted on the mean computation of
- * all ranks at each scale, as a burst is, or a f + c (c: an overhead that
- * does not scale) where that halves the residual, from 3 scales or more;
- * a class's level is the mean over the scales where it is seen of its
- * computation over the law's value there (a corner does less than the
- * inside). A burst is noisy, one rank is, a class seen at two scales is:
- * the mean of all ranks at every scale is not. The band: the law's
+ * class's level. The program's law is fitted on its typical computation
+ * at each scale (typical_computation), as a burst is, or as Amdahl's a/P
+ * + c or a ln P + c (fit_coef), from 3 scales or more; a class's level is
+ * the mean over the scales where it is seen of its computation over the
+ * law's value there (a corner does less than the inside). A burst is
+ * noisy, one rank is, a class seen at two scales is: every rank of every
+ * scale together is not. The band: the law's
  * residual or the level's spread across the scales, the larger, plus the
  * spread of the class's ranks. */
 static void scale_computation(struct job *j, struct fitted *f, int p, struct extrapolation *x) {
     const struct scale *ts = &j->s[f->top];
     double v[MAX_SCALES], sum = 0, a, c, res, level = 0, off = 0;
-    int on[MAX_SCALES], law, m = 0;
+    int on[MAX_SCALES] = {0}, law, m = 0;
     for (int k = 0; k < j->ns; k++)
         on[k] = k;
     double total = fit_coef(&j->basis, on, j->typical, j->ns, FIT_TOTAL, &law, &res, &a, &c);
@@ -966,87 +968,159 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
     return true;
 }
 
-/* Writes rank r of the target (its position p, fitted as f). */
-static bool write_rank(struct job *j, const struct fitted *f, int32_t r, int32_t n,
-                       const int32_t *dims, FILE *out, struct extrapolation *x,
-                       struct sim_error *err) {
+/* Record i of rank r of the target (its class fitted as f) into rec,
+ * its lists copied (trace_rec_clear frees them). */
+static void fill_record(const struct job *j, const struct fitted *f, int32_t r, int32_t i,
+                        const int32_t *dims, struct trace_rec *rec) {
     const struct scale *ts = &j->s[f->top];
-    int32_t tr = f->tr, tdims[MAX_DIMS];
-    layout_dims(&j->l, ts->n, tdims);
-    x->deviation += f->deviation;
-    x->computation += f->computation;
-    for (int32_t i = 0; i < ts->count[tr]; i++) {
-        struct trace_rec rec = ts->rec[tr][i];
-        rec.size = f->size[i];
-        rec.size2 = f->size2[i];
-        rec.rank = r;
-        if (rec.op == TOP_COMM_SPLIT && rec.color != SIM_UNDEFINED) {
-            rec.color = reading_at(&j->l, dims, r, f->color[i], f->color_lit[i]);
-            rec.key = reading_at(&j->l, dims, r, f->key[i], f->key_lit[i]);
+    *rec = ts->rec[f->tr][i];
+    rec->next = NULL;
+    rec->size = f->size[i];
+    rec->size2 = f->size2[i];
+    rec->rank = r;
+    if (rec->op == TOP_COMM_SPLIT && rec->color != SIM_UNDEFINED) {
+        rec->color = reading_at(&j->l, dims, r, f->color[i], f->color_lit[i]);
+        rec->key = reading_at(&j->l, dims, r, f->key[i], f->key_lit[i]);
+    }
+    int np = peers_of(rec);
+    if (np > 0) rec->peer = peer_of(&j->l, dims, r, peer_code(&j->l, f->tdims, f->tr, rec->peer));
+    if (np > 1) rec->peer2 = peer_of(&j->l, dims, r, peer_code(&j->l, f->tdims, f->tr, rec->peer2));
+    if (rec->nids) {
+        rec->ids = xmalloc(sizeof *rec->ids * (size_t)rec->nids);
+        memcpy(rec->ids, ts->rec[f->tr][i].ids, sizeof *rec->ids * (size_t)rec->nids);
+    }
+}
+
+static void fitted_free(struct fitted *f) {
+    free(f->size);
+    free(f->size2);
+    free(f->burst);
+    free(f->color);
+    free(f->key);
+    free(f->color_lit);
+    free(f->key_lit);
+    free(f->codes);
+    free(f->code_rec);
+}
+
+/* The peer codes of class f's template, each once, with the first record
+ * that has it (a rank's peers fall off the grid or not by these). */
+static void note_codes(const struct job *j, struct fitted *f) {
+    const struct scale *ts = &j->s[f->top];
+    for (int32_t i = 0; i < ts->count[f->tr]; i++) {
+        const struct trace_rec *rec = &ts->rec[f->tr][i];
+        for (int k = 0; k < peers_of(rec); k++) {
+            int32_t c = peer_code(&j->l, f->tdims, f->tr, k ? rec->peer2 : rec->peer);
+            bool known = c <= 0;
+            for (int32_t q = 0; q < f->ncodes && !known; q++)
+                known = f->codes[q] == c;
+            if (known) continue;
+            f->codes = xrealloc_or_die(f->codes, sizeof *f->codes * (size_t)(f->ncodes + 1));
+            f->code_rec =
+                xrealloc_or_die(f->code_rec, sizeof *f->code_rec * (size_t)(f->ncodes + 1));
+            f->codes[f->ncodes] = c;
+            f->code_rec[f->ncodes++] = i;
         }
-        int np = peers_of(&rec);
-        int32_t c1 = np > 0 ? peer_code(&j->l, tdims, tr, rec.peer) : -1;
-        int32_t c2 = np > 1 ? peer_code(&j->l, tdims, tr, rec.peer2) : -1;
-        if (np > 0) rec.peer = peer_of(&j->l, dims, r, c1);
-        if (np > 1) rec.peer2 = peer_of(&j->l, dims, r, c2);
-        if ((c1 > 0 && rec.peer < 0) || (c2 > 0 && rec.peer2 < 0))
-            return err_set(err,
-                           "rank %d of %d, record %d (%s): its peer falls off the grid, where "
-                           "%s's rank %d has one",
-                           r, n, ts->ord[tr][i], op_word(&rec), ts->path, tr);
-        if (out && !(rec.op == TOP_COMPUTE && rec.size == 0 && rec.flops == 0))
-            trace_write_record(out, ts->t, &rec); /* (a burst of none: none) */
+    }
+}
+
+/* A target being generated: the job, the classes fitted at it, each
+ * rank's class and next record. */
+struct extrapolator {
+    struct job *j;
+    int32_t target, dims[MAX_DIMS];
+    struct fitted fit_of[64];
+    uint8_t *cls;
+    int32_t *next;
+};
+
+/* Fits every class of the target and checks that no rank's peer falls off
+ * its grid; false with why. */
+static bool prepare_target(struct extrapolator *e, struct extrapolation *x, struct sim_error *err) {
+    struct job *j = e->j;
+    layout_dims(&j->l, e->target, e->dims);
+    x->ndims = j->l.ndims;
+    x->periodic = j->l.periodic;
+    x->thinnest = MAX_SCALES + 1;
+    x->worst_share = -1; /* the worst class named, even at 0% */
+    int64_t members[64] = {0};
+    for (int32_t r = 0; r < e->target; r++) {
+        struct fitted *f = &e->fit_of[e->cls[r] = (uint8_t)class_of(j, e->dims, r)];
+        members[e->cls[r]]++;
+        if (f->done) continue;
+        x->classes++;
+        if (!fit_position(j, f, e->cls[r], e->target, x, err)) return false;
+        layout_dims(&j->l, j->s[f->top].n, f->tdims);
+        note_codes(j, f);
+    }
+    for (int p = 0; p < 64; p++) {
+        x->deviation += (double)members[p] * e->fit_of[p].deviation;
+        x->computation += (double)members[p] * e->fit_of[p].computation;
+    }
+    x->worst_error = x->computation > 0 ? x->deviation / x->computation : 0;
+    for (int32_t r = 0; r < e->target; r++) {
+        const struct fitted *f = &e->fit_of[e->cls[r]];
+        for (int32_t q = 0; q < f->ncodes; q++)
+            if (peer_of(&j->l, e->dims, r, f->codes[q]) < 0) {
+                const struct scale *ts = &j->s[f->top];
+                int32_t i = f->code_rec[q];
+                return err_set(err,
+                               "rank %d of %d, record %d (%s): its peer falls off the grid, where "
+                               "%s's rank %d has one",
+                               r, e->target, ts->ord[f->tr][i], op_word(&ts->rec[f->tr][i]),
+                               ts->path, f->tr);
+            }
     }
     return true;
 }
 
-/* The trace at target ranks on out (NULL: only checked), as layout j->l
- * extends the scales' templates. */
-static bool write_all(struct job *j, int32_t target, FILE *out, struct extrapolation *x,
-                      struct sim_error *err) {
-    int32_t dims[MAX_DIMS];
-    layout_dims(&j->l, target, dims);
-    x->ndims = j->l.ndims;
-    x->periodic = j->l.periodic;
-    struct fitted fit_of[64] = {0};
-    x->thinnest = MAX_SCALES + 1;
-    x->worst_share = -1; /* the worst position named, even at 0% */
-    bool ok = true;
-    if (out)
-        fprintf(out,
-                "simpi-trace 1\nranks %d\n# extrapolated by simpi from %d scales (%d to %d ranks) "
-                "on a %d-D%s grid\n",
-                target, j->ns, j->s[0].n, j->s[j->ns - 1].n, j->l.ndims,
-                j->l.periodic ? " periodic" : "");
-    for (int32_t r = 0; r < target && ok; r++) {
-        int p = class_of(j, dims, r);
-        if (!fit_of[p].done) {
-            x->classes++;
-            ok = fit_position(j, &fit_of[p], p, target, x, err);
-        }
-        ok = ok && write_rank(j, &fit_of[p], r, target, dims, out, x, err);
-    }
-    x->worst_error = x->computation > 0 ? x->deviation / x->computation : 0;
-    for (int p = 0; p < 64; p++) {
-        free(fit_of[p].size);
-        free(fit_of[p].size2);
-        free(fit_of[p].burst);
-        free(fit_of[p].color);
-        free(fit_of[p].key);
-        free(fit_of[p].color_lit);
-        free(fit_of[p].key_lit);
-    }
-    return ok;
+static void extrapolator_free(struct extrapolator *e) {
+    if (!e) return;
+    for (int p = 0; p < 64; p++)
+        fitted_free(&e->fit_of[p]);
+    free(e->cls);
+    free(e->next);
+    free(e);
 }
 
-bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, struct extrapolation *x,
-                 struct sim_error *err) {
+static void job_free(struct job *j) {
+    for (int k = 0; k < j->ns; k++) {
+        unload(&j->s[k]);
+        for (int p = 0; p < 64; p++) {
+            free(j->mean[k][p]);
+            free(j->spread[k][p]);
+        }
+    }
+    free(j);
+}
+
+/* Tries layout l with the job: fitted for the target and checked (e
+ * prepared), or false with why. */
+static bool try_layout(struct job *j, const struct layout *l, struct extrapolator *e,
+                       struct extrapolation *x, struct sim_error *err) {
+    j->l = *l;
+    for (int p = 0; p < 64; p++)
+        fitted_free(&e->fit_of[p]);
+    memset(e->fit_of, 0, sizeof e->fit_of);
     *x = (struct extrapolation){0};
-    if (npaths < 2 || npaths > MAX_SCALES)
-        return err_set(err,
-                       "give the traces of 2 to %d scales of one program (3 or more: the "
-                       "laws are checked)",
-                       MAX_SCALES);
+    if (!layout_fits(j, err)) return false;
+    merge_positions(j);
+    burst_means(j);
+    typical_computation(j);
+    basis_prepare(j, e->target);
+    return prepare_target(e, x, err);
+}
+
+struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t target,
+                                       struct extrapolation *x, struct sim_error *err) {
+    *x = (struct extrapolation){0};
+    if (npaths < 2 || npaths > MAX_SCALES) {
+        err_set(err,
+                "give the traces of 2 to %d scales of one program (3 or more: the laws are "
+                "checked)",
+                MAX_SCALES);
+        return NULL;
+    }
     struct job *j = xcalloc(1, sizeof *j);
     bool ok = true;
     for (int k = 0; k < npaths && ok; k++, j->ns++)
@@ -1058,32 +1132,32 @@ bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, stru
                 j->s[a] = j->s[b];
                 j->s[b] = t;
             }
+    if (!ok) {
+        job_free(j);
+        return NULL;
+    }
+    struct extrapolator *e = xcalloc(1, sizeof *e);
+    e->j = j;
+    e->target = target;
+    e->cls = xmalloc((size_t)target);
+    e->next = xcalloc((size_t)target, sizeof *e->next);
     struct sim_error first = {0};
     static const struct layout layouts[] = {
         {2, false, false}, {2, true, false}, {1, false, false}, {3, false, false}, {3, true, false},
         {1, false, true},  {2, false, true}, {2, true, true},   {3, false, true},  {3, true, true}};
-    /* of the layouts every scale follows and that extend to the target (a
-     * dry run: nothing written), the one whose thinnest position is on the
-     * most scales (the laws of a position seen at one scale are no laws:
-     * with no peers to tell, a 1-D grid's three positions beat a 2-D
-     * grid's inside seen once), the first of those */
-    int best = -1, best_thinnest = 0;
-    for (int i = 0; ok && i < (int)(sizeof layouts / sizeof *layouts) && best_thinnest < j->ns;
-         i++) {
+    /* of the layouts every scale follows and that extend to the target,
+     * the one whose thinnest class is on the most scales (the laws of a
+     * class seen at one scale are no laws: with no peers to tell, a 1-D
+     * grid's three positions beat a 2-D grid's inside seen once), the
+     * first of those */
+    int best = -1, best_thinnest = 0, n = (int)(sizeof layouts / sizeof *layouts);
+    for (int i = 0; i < n && best_thinnest < j->ns; i++) {
         struct sim_error why = {0};
-        struct extrapolation dry = {0};
-        j->l = layouts[i];
-        bool fits = layout_fits(j, &why);
-        if (fits) {
-            merge_positions(j);
-            burst_means(j);
-            typical_computation(j);
-            basis_prepare(j, target);
-        }
-        fits = fits && write_all(j, target, NULL, &dry, &why);
+        struct extrapolation dry;
+        bool fits = try_layout(j, &layouts[i], e, &dry, &why);
         SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER,
-                  "extrapolate: layout %d-D%s%s: %s (its thinnest position on %d scales)",
-                  j->l.ndims, j->l.reversed ? " reversed" : "", j->l.periodic ? " periodic" : "",
+                  "extrapolate: layout %d-D%s%s: %s (its thinnest class on %d scales)", j->l.ndims,
+                  j->l.reversed ? " reversed" : "", j->l.periodic ? " periodic" : "",
                   fits ? "fits" : why.msg, fits ? dry.thinnest : 0);
         if (!fits && !first.set) first = why;
         if (fits && dry.thinnest > best_thinnest) {
@@ -1091,26 +1165,68 @@ bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, stru
             best_thinnest = dry.thinnest;
         }
     }
-    if (ok && best < 0) {
-        *err = first;
-        ok = false;
+    if (best < 0) *err = first;
+    if (best < 0 || !try_layout(j, &layouts[best], e, x, err)) {
+        extrapolator_close(e);
+        return NULL;
     }
-    if (ok) {
-        j->l = layouts[best];
-        ok = layout_fits(j, err);
-        merge_positions(j);
-        burst_means(j);
-        typical_computation(j);
-        basis_prepare(j, target);
+    return e;
+}
+
+int extrapolator_next(struct extrapolator *e, int32_t rank, struct trace_rec *r,
+                      const struct trace_reader **names) {
+    if (rank < 0 || rank >= e->target) return 0;
+    const struct fitted *f = &e->fit_of[e->cls[rank]];
+    const struct scale *ts = &e->j->s[f->top];
+    while (e->next[rank] < ts->count[f->tr]) {
+        int32_t i = e->next[rank]++;
+        const struct trace_rec *t = &ts->rec[f->tr][i];
+        if (t->op == TOP_COMPUTE && f->size[i] == 0 && t->flops == 0) continue; /* none */
+        fill_record(e->j, f, rank, i, e->dims, r);
+        *names = ts->t;
+        return 1;
     }
-    if (ok) ok = write_all(j, target, out, x, err);
-    for (int k = 0; k < j->ns; k++) {
-        unload(&j->s[k]);
-        for (int p = 0; p < 64; p++) {
-            free(j->mean[k][p]);
-            free(j->spread[k][p]);
+    return 0;
+}
+
+int32_t extrapolator_ranks(const struct extrapolator *e) {
+    return e->target;
+}
+
+void extrapolator_close(struct extrapolator *e) {
+    if (!e) return;
+    job_free(e->j);
+    extrapolator_free(e);
+}
+
+bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, struct extrapolation *x,
+                 struct sim_error *err) {
+    struct extrapolator *e = extrapolator_open(paths, npaths, target, x, err);
+    if (!e) return false;
+    const struct job *j = e->j;
+    fprintf(out,
+            "simpi-trace 1\nranks %d\n# extrapolated by simpi from %d scales (%d to %d ranks) on a "
+            "%d-D%s grid\n",
+            target, j->ns, j->s[0].n, j->s[j->ns - 1].n, j->l.ndims,
+            j->l.periodic ? " periodic" : "");
+    /* interleaved by how far through its template each rank is (a corner,
+     * with fewer messages, has fewer records an iteration): a replay reads
+     * the ranks about abreast in time */
+    int32_t longest = 0;
+    for (int p = 0; p < 64; p++)
+        if (e->fit_of[p].done && j->s[e->fit_of[p].top].count[e->fit_of[p].tr] > longest)
+            longest = j->s[e->fit_of[p].top].count[e->fit_of[p].tr];
+    for (int64_t t = 1; t <= longest; t++)
+        for (int32_t r = 0; r < target; r++) {
+            const struct fitted *f = &e->fit_of[e->cls[r]];
+            int32_t upto = (int32_t)(t * j->s[f->top].count[f->tr] / longest);
+            struct trace_rec rec;
+            const struct trace_reader *names;
+            while (e->next[r] < upto && extrapolator_next(e, r, &rec, &names) > 0) {
+                trace_write_record(out, names, &rec);
+                free(rec.ids);
+            }
         }
-    }
-    free(j);
-    return ok;
+    extrapolator_close(e);
+    return true;
 }

@@ -37,4 +37,19 @@ struct extrapolation {
 bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, struct extrapolation *x,
                  struct sim_error *err);
 
+/* The same, generated rank by rank without a file (a replay of 2^20 ranks
+ * holds the scales' records, not the target's): opened (NULL with why),
+ * each rank's next record (1; 0 at its end; its lists malloc'd, and
+ * *names the reader whose interval names its ids are), the target's
+ * ranks, closed. */
+struct extrapolator;
+struct trace_rec;
+struct trace_reader;
+struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t target,
+                                       struct extrapolation *x, struct sim_error *err);
+int extrapolator_next(struct extrapolator *e, int32_t rank, struct trace_rec *r,
+                      const struct trace_reader **names);
+int32_t extrapolator_ranks(const struct extrapolator *e);
+void extrapolator_close(struct extrapolator *e);
+
 #endif

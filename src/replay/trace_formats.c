@@ -2,8 +2,9 @@
 /* The registry of the trace formats that give records themselves
  * (trace_format.h): the binary form, OTF2 archives (translated rank by
  * rank into a binary trace in a private folder, then read as one),
- * Dimemas traces (translated into native rank files) and LogGOPSim's GOAL
- * schedules; and the dialect of SimGrid's time-independent traces. */
+ * Dimemas traces (translated into native rank files), LogGOPSim's GOAL
+ * schedules and extrapolations (generated rank by rank); and the dialect of SimGrid's
+ * time-independent traces. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "core/alloc.h"
 #include "replay/trace_bin.h"
+#include "replay/trace_extrapolated.h"
 #include "replay/trace_format.h"
 #include "replay/trace_goal.h"
 #include "replay/trace_internal.h"
@@ -237,8 +239,18 @@ static const struct trace_dialect simgrid_dialect = {
 
 const struct trace_dialect *const trace_dialects[] = {&simgrid_dialect, NULL};
 
-const struct trace_format *const trace_formats[] = {&binary_format, &otf2_format, &dimemas_format,
-                                                    &goal_format, NULL};
+/* --- an extrapolation (trace_extrapolated.c): records generated --- */
+
+static const struct trace_format extrapolation_format = {
+    .name = "extrapolation",
+    .detect = textrap_detect,
+    .open = textrap_open,
+    .next = textrap_next,
+    .close = textrap_close,
+};
+
+const struct trace_format *const trace_formats[] = {
+    &binary_format, &otf2_format, &dimemas_format, &goal_format, &extrapolation_format, NULL};
 
 const struct trace_format *trace_format_of(const char *path) {
     for (int i = 0; trace_formats[i]; i++)
