@@ -536,8 +536,9 @@ static bool overhead_law(const struct law *w, double a, double c) {
 /* Law e fitted to (v[k] at scales on[k]) as a f + c (c = 0 unless
  * affine: least squares); its largest relative residual. */
 static double fit_law(const struct basis *b, int e, const int *on, const double *v, int m,
-                      bool affine, double *a, double *c) {
+                      bool affine, double *a, double *c, double *rms) {
     *a = *c = 0;
+    *rms = INFINITY;
     if (affine) {
         double sf = 0, sv = 0, sff = 0, sfv = 0;
         for (int k = 0; k < m; k++) {
@@ -556,12 +557,14 @@ static double fit_law(const struct basis *b, int e, const int *on, const double 
             *a += v[k] / b->at[e][on[k]];
         *a /= m;
     }
-    double worst = 0;
+    double worst = 0, squares = 0;
     for (int k = 0; k < m; k++) {
         double pred = *a * b->at[e][on[k]] + *c;
         double rel = v[k] ? fabs(pred - v[k]) / fabs(v[k]) : fabs(pred);
         if (rel > worst) worst = rel;
+        squares += rel * rel;
     }
+    *rms = sqrt(squares / m);
     return worst;
 }
 
@@ -580,16 +583,21 @@ enum fit_kind {
  * when there is one scale only). */
 static double fit_coef(const struct basis *b, const int *on, const double *v, int m,
                        enum fit_kind kind, int *law, double *residual, double *ca, double *cc) {
-    double best = INFINITY, at = v[m - 1];
+    /* chosen by the largest residual for a size (it must be exact), by
+     * the root mean square for a measured number: with a scale recorded
+     * several times, the largest is their noise, whatever the law */
+    double best = INFINITY, worst_of_best = 0, at = v[m - 1];
     *law = 0;
     *residual = 0;
     *ca = 0;
     *cc = v[m - 1];
     if (m < 2) return at;
     for (int e = 0; e < b->nlaws; e++) {
-        double a, c, worst = fit_law(b, e, on, v, m, false, &a, &c);
-        if ((kind == FIT_EXACT || burst_law(&b->law[e])) && worst < best - 1e-12) {
-            best = worst;
+        double a, c, rms, worst = fit_law(b, e, on, v, m, false, &a, &c, &rms);
+        double score = kind == FIT_EXACT ? worst : rms;
+        if ((kind == FIT_EXACT || burst_law(&b->law[e])) && score < best - 1e-12) {
+            best = score;
+            worst_of_best = worst;
             *law = e;
             at = a * b->target[e];
             *ca = a;
@@ -608,23 +616,25 @@ static double fit_coef(const struct basis *b, const int *on, const double *v, in
                      b->law[*law].e[3] < 0;
     double pure = best;
     for (int e = 1; affine && e < b->nlaws; e++) { /* (an affine constant is no law) */
-        double a, c, worst = fit_law(b, e, on, v, m, true, &a, &c), value = a * b->target[e] + c;
+        double a, c, rms, worst = fit_law(b, e, on, v, m, true, &a, &c, &rms);
+        double score = kind == FIT_EXACT ? worst : rms, value = a * b->target[e] + c;
         /* a computation that shrinks with P takes Amdahl's a/P + c as soon
          * as it fits as well as the power law (that has c = 0); one
          * growing as ln P must halve the residual */
         bool amdahl = shrinking && !b->law[e].log_p && b->law[e].e[0] == -1;
-        bool better = kind == FIT_EXACT ? worst < best - 1e-12
-                      : amdahl          ? worst <= pure && value > 0
-                                        : worst < pure / 2 && worst < best - 1e-12 && value > 0;
+        bool better = kind == FIT_EXACT ? score < best - 1e-12
+                      : amdahl          ? score <= pure && value > 0
+                                        : score < pure / 2 && score < best - 1e-12 && value > 0;
         if (better && (kind == FIT_EXACT || overhead_law(&b->law[e], a, c))) {
-            best = worst;
+            best = score;
+            worst_of_best = worst;
             *law = -e;
             at = value;
             *ca = a;
             *cc = c;
         }
     }
-    *residual = best;
+    *residual = worst_of_best;
     return at;
 }
 
