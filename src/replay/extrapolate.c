@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Extrapolating a trace to a larger scale (extrapolate.h): the scales are
- * read whole, a grid layout is found under which every rank of one
- * position follows one template, each number of a template is fitted
- * against the rank count, and the template of each position of the
- * target's grid is written out. */
+ * read whole (bursts joined, a 0 burst before every call), a grid layout
+ * is found under which every rank of one position follows one template,
+ * positions that do the same are joined in classes, each size is fitted
+ * as a law of P or of the grid's extents, a rank's computation as the
+ * program's typical law times its class's level, and each rank of the
+ * target's grid is generated from its class's template, record by record
+ * as it is asked for (extrapolator_next) or into a file. */
 #include "replay/extrapolate.h"
 
 #include <math.h>

@@ -4,9 +4,10 @@
  * rank's peers are offsets on a 1-, 2- or 3-D grid laid out as
  * MPI_Dims_create and MPI_Cart_create lay it out (periodic or not), ranks
  * of one position on the grid (a corner, an edge, the inside) follow one
- * template, and each size and burst is a law of the rank count fitted
- * across the scales. What follows no such law is refused, naming the
- * rank and record where the pattern broke. */
+ * template, and each size and a rank's computation are laws of the rank
+ * count (or of the grid's extents) fitted across the scales. What follows
+ * no such law is refused, naming the rank and record where the pattern
+ * broke. */
 #ifndef SIMPI_EXTRAPOLATE_H
 #define SIMPI_EXTRAPOLATE_H
 
