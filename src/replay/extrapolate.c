@@ -15,6 +15,7 @@
 
 #include "core/alloc.h"
 #include "core/log.h"
+#include "replay/extrapolate_fold.h"
 #include "replay/trace.h"
 #include "replay/trace_write.h"
 
@@ -27,8 +28,10 @@ struct scale {
     struct trace_reader *t;
     struct trace_rec **rec; /* per rank */
     int32_t *count;
-    int32_t **ord;     /* each record's number in the rank's trace (messages) */
-    int32_t *recorded; /* the records each rank's trace has */
+    int32_t **ord;      /* each record's number in the rank's trace (messages) */
+    int32_t *recorded;  /* the records each rank's trace has */
+    struct step **step; /* each record's loop (extrapolate_fold.h) */
+    int folded;         /* ranks with a loop folded (-1: loops not folded) */
 };
 
 /* How ranks sit on the grid. */
@@ -122,6 +125,63 @@ static int32_t peer_of(const struct layout *l, const int32_t *dims, int32_t r, i
     return rank_at(l->ndims, dims, c);
 }
 
+/* How a peer is a function of the rank: an offset on the grid, the rank
+ * XOR a power of two (recursive halving and doubling; in a folded loop
+ * the power steps), or the transposed place on a 2-D grid (NPB CG). A
+ * record's peer follows the kinds that hold for every rank of its class
+ * at every scale, the first of them chosen. */
+enum { KIND_OFFSET = 1, KIND_XOR = 2, KIND_TRANSPOSE = 4, KINDS_ALL = 7, NKINDS = 3 };
+enum { CODE_XOR = 1 << 20, CODE_TRANSPOSE = 2 << 20, XOR_BIAS = 64 };
+
+/* The place of r on a 2-D grid transposed (d0 x d1 with d1 = k d0: row
+ * and column exchanged, k columns a block; d0 = k d1 the converse), -1
+ * on any other grid. */
+static int32_t transpose_of(const struct layout *l, const int32_t *dims, int32_t r) {
+    if (l->ndims != 2) return -1;
+    int32_t c[2], t[2];
+    coords_of(r, 2, dims, c);
+    if (dims[1] % dims[0] == 0) {
+        int32_t k = dims[1] / dims[0];
+        t[0] = c[1] / k;
+        t[1] = k * c[0] + c[1] % k;
+    } else if (dims[0] % dims[1] == 0) {
+        int32_t k = dims[0] / dims[1];
+        t[0] = k * c[1] + c[0] % k;
+        t[1] = c[0] / k;
+    } else {
+        return -1;
+    }
+    return rank_at(2, dims, t);
+}
+
+/* Peer q of rank r as a code of one kind (0: not of that kind); st and
+ * field k: the record's loop, whose XOR exponent is coded as its base. */
+static int32_t kind_code(const struct layout *l, const int32_t *dims, int32_t r, int32_t q,
+                         unsigned kind, const struct step *st, int k) {
+    if (q < 0) return q;
+    bool stepping = st && st->peer_dir[k];
+    if (kind == KIND_OFFSET) return stepping ? 0 : peer_code(l, dims, r, q);
+    if (kind == KIND_TRANSPOSE)
+        return !stepping && q == transpose_of(l, dims, r) ? CODE_TRANSPOSE : 0;
+    int e = xor_exponent(r, q);
+    if (e < 0) return 0;
+    int32_t base = e - (st && st->peer_dir[k] < 0 ? st->iters - 1 : 0);
+    return base + XOR_BIAS >= 0 && base < 32 ? CODE_XOR | (base + XOR_BIAS) : 0;
+}
+
+/* The rank a code of one kind names from r at iteration t of iters of its
+ * loop (dir: its XOR exponent's step); -1 off the grid. */
+static int32_t kind_peer(const struct layout *l, const int32_t *dims, int32_t n, int32_t r,
+                         int32_t code, unsigned kind, int dir, int32_t t, int32_t iters) {
+    if (code < 0) return code;
+    if (kind == KIND_OFFSET) return peer_of(l, dims, r, code);
+    if (kind == KIND_TRANSPOSE) return transpose_of(l, dims, r);
+    int32_t e = stepped((code & (CODE_XOR - 1)) - XOR_BIAS, dir, t, iters);
+    if (e < 0 || e > 30) return -1;
+    int64_t q = (int64_t)r ^ ((int64_t)1 << e);
+    return q < n ? (int32_t)q : -1;
+}
+
 /* A rank's position: for each dimension whether it is at the low end, at
  * the high end (both on a dimension of 1); one position on a torus. */
 static int position_of(const struct layout *l, const int32_t *dims, int32_t r) {
@@ -151,11 +211,34 @@ static int peers_of(const struct trace_rec *r) {
     }
 }
 
-/* Record r's peer field k as a code (the field as it is if not a peer). */
+/* Record r's peer field k as a code of one kind (the field as it is if
+ * not a peer); st: its loop. */
 static int32_t code_of(const struct layout *l, const int32_t *dims, int32_t rank,
-                       const struct trace_rec *r, int k) {
+                       const struct trace_rec *r, int k, unsigned kind, const struct step *st) {
     int32_t q = k ? r->peer2 : r->peer;
-    return peers_of(r) > k ? peer_code(l, dims, rank, q) : -1 - q - 1000000;
+    return peers_of(r) > k ? kind_code(l, dims, rank, q, kind, st, k) : -1 - q - 1000000;
+}
+
+/* The kinds under which field k of records a (of rank ra on grid da) and
+ * b (rb on db) name the same peer. */
+static unsigned same_kinds(const struct layout *l, const int32_t *da, int32_t ra,
+                           const struct trace_rec *a, const struct step *sa, const int32_t *db,
+                           int32_t rb, const struct trace_rec *b, const struct step *sb, int k) {
+    unsigned ok = 0;
+    for (unsigned kind = 1; kind < 1u << NKINDS; kind <<= 1) {
+        int32_t x = code_of(l, da, ra, a, k, kind, sa), y = code_of(l, db, rb, b, k, kind, sb);
+        ok |= x == y && x != 0 ? kind : 0;
+    }
+    return ok;
+}
+
+/* Whether two records' loops are the same (their iterations may differ
+ * across scales, where one is not a loop). */
+static bool same_loop(const struct step *a, const struct step *b, bool same_scale) {
+    if (same_scale && a->iters != b->iters) return false;
+    if (a->iters < 2 || b->iters < 2) return true;
+    return a->len == b->len && a->tag_dir == b->tag_dir && a->peer_dir[0] == b->peer_dir[0] &&
+           a->peer_dir[1] == b->peer_dir[1];
 }
 
 /* What a split's color or key is, for the ranks of one position: a bit
@@ -205,9 +288,10 @@ static const char *op_word(const struct trace_rec *r) {
 }
 
 /* Whether rank r of scale s follows rank ref's record for record (peers
- * as offsets); false with why. */
+ * of the kinds still in kinds, two a record, which keeps those that hold);
+ * false with why. */
 static bool same_template(const struct scale *s, const struct layout *l, const int32_t *dims,
-                          int32_t ref, int32_t r, struct sim_error *err) {
+                          int32_t ref, int32_t r, uint8_t *kinds, struct sim_error *err) {
     if (s->count[r] != s->count[ref])
         return err_set(err,
                        "%s: rank %d has %d records where rank %d, at the same position on a "
@@ -215,16 +299,18 @@ static bool same_template(const struct scale *s, const struct layout *l, const i
                        s->path, r, s->recorded[r], ref, l->ndims, s->recorded[ref]);
     for (int32_t j = 0; j < s->count[r]; j++) {
         const struct trace_rec *a = &s->rec[ref][j], *b = &s->rec[r][j];
-        bool peers = code_of(l, dims, ref, a, 0) == code_of(l, dims, r, b, 0) &&
-                     code_of(l, dims, ref, a, 1) == code_of(l, dims, r, b, 1) &&
-                     code_of(l, dims, r, b, 0) != 0 && code_of(l, dims, r, b, 1) != 0;
+        const struct step *sa = &s->step[ref][j], *sb = &s->step[r][j];
+        bool peers = same_loop(sa, sb, true);
+        for (int k = 0; k < peers_of(a) && peers; k++)
+            peers =
+                (kinds[2 * j + k] &= (uint8_t)same_kinds(l, dims, ref, a, sa, dims, r, b, sb, k));
         bool burst = a->op == TOP_COMPUTE; /* measured: each rank's a little different */
         if (!same_shape(a, b) || !peers ||
             (!burst && (a->size != b->size || a->size2 != b->size2 || a->flops != b->flops)))
             return err_set(err,
                            "%s: rank %d, record %d (%s, line %d): not what rank %d, at the same "
                            "position on a %d-D grid, does there (peers as offsets on the grid, "
-                           "sizes equal)",
+                           "XOR partners or transposes, sizes equal)",
                            s->path, r, s->ord[r][j], op_word(b), b->line, ref, l->ndims);
     }
     return true;
@@ -233,7 +319,7 @@ static bool same_template(const struct scale *s, const struct layout *l, const i
 /* The representative rank of each position of scale s (-1 none); false
  * with why when a rank does not follow its position's. */
 static bool find_templates(const struct scale *s, const struct layout *l, int32_t *rep,
-                           struct sim_error *err) {
+                           uint8_t **kinds, struct sim_error *err) {
     int32_t dims[MAX_DIMS];
     layout_dims(l, s->n, dims);
     for (int p = 0; p < 64; p++)
@@ -242,7 +328,7 @@ static bool find_templates(const struct scale *s, const struct layout *l, int32_
         int p = position_of(l, dims, r);
         if (rep[p] < 0)
             rep[p] = r;
-        else if (!same_template(s, l, dims, rep[p], r, err))
+        else if (!same_template(s, l, dims, rep[p], r, kinds[p], err))
             return false;
     }
     return true;
@@ -356,7 +442,7 @@ static const char *not_extended(const struct trace_rec *x, int32_t *worlds, int3
  * bursts as one (the recording cuts a burst where a timer is read), and a
  * burst, 0 where none was recorded, before every other record (one too
  * short to measure on one rank, not on another). */
-static bool load(struct scale *s, const char *path, struct sim_error *err) {
+static bool load(struct scale *s, const char *path, bool fold, struct sim_error *err) {
     s->path = path;
     if (!(s->t = trace_open(path, err))) return false;
     s->n = trace_ranks(s->t);
@@ -364,6 +450,7 @@ static bool load(struct scale *s, const char *path, struct sim_error *err) {
     s->ord = xcalloc((size_t)s->n, sizeof *s->ord);
     s->count = xcalloc((size_t)s->n, sizeof *s->count);
     s->recorded = xcalloc((size_t)s->n, sizeof *s->recorded);
+    s->step = xcalloc((size_t)s->n, sizeof *s->step);
     struct world_splits *ws = xcalloc(1, sizeof *ws);
     bool ok = true;
     for (int32_t r = 0; r < s->n && ok; r++) {
@@ -398,8 +485,18 @@ static bool load(struct scale *s, const char *path, struct sim_error *err) {
             trace_release(s->t, x);
         }
         ok = ok && !err->set;
+        renumber_requests(s->rec[r], s->count[r]);
+        s->step[r] = xcalloc((size_t)s->count[r] + 1, sizeof **s->step);
+        int32_t before = s->count[r];
+        for (int32_t i = 0; i < s->count[r]; i++)
+            s->step[r][i] = (struct step){.iters = 1};
+        if (fold) s->count[r] = fold_step_loops(s->rec[r], s->ord[r], s->step[r], s->count[r], r);
+        s->folded = fold ? s->folded + (s->count[r] < before) : -1;
     }
     ok = ok && world_splits_hold(ws, path, s->n, err);
+    SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER,
+              "extrapolate: %s: rank 0 has %d records, %d ranks a loop folded", path,
+              s->n ? s->count[0] : 0, s->folded);
     free(ws);
     return ok;
 }
@@ -410,9 +507,11 @@ static void unload(struct scale *s) {
             free(s->rec[r][j].ids);
         free(s->rec[r]);
         free(s->ord[r]);
+        free(s->step[r]);
     }
     free(s->rec);
     free(s->ord);
+    free(s->step);
     free(s->count);
     free(s->recorded);
     trace_close(s->t);
@@ -666,12 +765,41 @@ struct job {
      * ranks changes with P: more of them inside), or program if none is */
     double typical[MAX_SCALES];
     int32_t members[MAX_SCALES][64]; /* each class's ranks */
-    struct basis basis;              /* the laws, for the layout and the target */
+    uint8_t *kinds[64]; /* each position's records' peer kinds that hold (two a record) */
+    int32_t longest;    /* the most records a rank has at any scale */
+    struct basis basis; /* the laws, for the layout and the target */
 };
 
 /* Rank r's class: its position's (merge_positions). */
 static int class_of(const struct job *j, const int32_t *dims, int32_t r) {
     return j->cls[position_of(&j->l, dims, r)];
+}
+
+/* Whether the ranks of one position at each scale (rep[k], -1: none)
+ * name their peers alike across the scales under some kind still in
+ * kinds (which keeps those that do); records compared to the largest
+ * scale's where the counts agree (fit_position refuses them otherwise). */
+static bool kinds_across(const struct job *j, const int32_t *rep, uint8_t *kinds) {
+    int top = -1;
+    for (int k = 0; k < j->ns; k++)
+        if (rep[k] >= 0) top = k;
+    if (top < 0) return true;
+    const struct scale *ts = &j->s[top];
+    int32_t tr = rep[top], tdims[MAX_DIMS], dims[MAX_DIMS];
+    layout_dims(&j->l, ts->n, tdims);
+    for (int k = 0; k < top; k++) {
+        const struct scale *s = &j->s[k];
+        int32_t q = rep[k];
+        if (q < 0 || s->count[q] != ts->count[tr]) continue;
+        layout_dims(&j->l, s->n, dims);
+        for (int32_t i = 0; i < s->count[q]; i++)
+            for (int c = 0; c < peers_of(&ts->rec[tr][i]) && c < peers_of(&s->rec[q][i]); c++)
+                if (!(kinds[2 * i + c] &=
+                      (uint8_t)same_kinds(&j->l, dims, q, &s->rec[q][i], &s->step[q][i], tdims, tr,
+                                          &ts->rec[tr][i], &ts->step[tr][i], c)))
+                    return false;
+    }
+    return true;
 }
 
 /* Puts positions whose ranks do the same, record for record, at every
@@ -686,14 +814,26 @@ static void merge_positions(struct job *j) {
         for (int p = 0; p < q && j->cls[q] == q; p++) {
             if (j->cls[p] != p) continue;
             bool same = true, met = false;
+            size_t size = 2 * (size_t)j->longest + 2;
+            uint8_t *both = xmalloc(size);
+            for (size_t i = 0; i < size; i++)
+                both[i] = j->kinds[p][i] & j->kinds[q][i];
             for (int k = 0; k < j->ns && same; k++) {
                 int32_t a = j->rep[k][p], b = j->rep[k][q], dims[MAX_DIMS];
                 if (a < 0 || b < 0) continue;
                 struct sim_error ignored = {0};
                 layout_dims(&j->l, j->s[k].n, dims);
-                same = same_template(&j->s[k], &j->l, dims, a, b, &ignored);
+                same = same_template(&j->s[k], &j->l, dims, a, b, both, &ignored);
                 met = true;
             }
+            int32_t reps_p[MAX_SCALES], reps_q[MAX_SCALES];
+            for (int k = 0; k < j->ns; k++) {
+                reps_p[k] = j->rep[k][p];
+                reps_q[k] = j->rep[k][q];
+            }
+            same = same && met && kinds_across(j, reps_p, both) && kinds_across(j, reps_q, both);
+            if (same) memcpy(j->kinds[p], both, size);
+            free(both);
             if (!same || !met) continue;
             j->cls[q] = p;
             for (int k = 0; k < j->ns; k++) {
@@ -779,8 +919,11 @@ static void burst_means(struct job *j) {
         j->program[k] = 0;
         for (int p = 0; p < 64; p++) {
             j->total[k][p] = j->total_spread[k][p] = 0;
-            for (int32_t i = 0; j->rep[k][p] >= 0 && i < s->count[j->rep[k][p]]; i++)
-                j->total[k][p] += s->rec[j->rep[k][p]][i].op == TOP_COMPUTE ? j->mean[k][p][i] : 0;
+            int32_t q = j->rep[k][p];
+            for (int32_t i = 0; q >= 0 && i < s->count[q]; i++)
+                j->total[k][p] += s->rec[q][i].op == TOP_COMPUTE
+                                      ? j->mean[k][p][i] * s->step[q][i].iters
+                                      : (double)s->step[q][i].gap * (s->step[q][i].iters - 1);
         }
         for (int32_t r = 0; r < s->n; r++) {
             int p = class_of(j, dims, r);
@@ -788,7 +931,9 @@ static void burst_means(struct job *j) {
             for (int32_t i = 0; i < s->count[r]; i++) {
                 double m = j->mean[k][p][i], d = m ? fabs((double)s->rec[r][i].size - m) / m : 0;
                 if (d > j->spread[k][p][i]) j->spread[k][p][i] = d;
-                sum += s->rec[r][i].op == TOP_COMPUTE ? (double)s->rec[r][i].size : 0;
+                const struct step *st = &s->step[r][i];
+                sum += s->rec[r][i].op == TOP_COMPUTE ? (double)s->rec[r][i].size * st->iters
+                                                      : (double)st->gap * (st->iters - 1);
             }
             j->program[k] += sum / s->n;
             double t = j->total[k][p], d = t ? fabs(sum - t) / t : 0;
@@ -801,8 +946,17 @@ static void burst_means(struct job *j) {
 
 /* Tries layout l on every scale; false with why. */
 static bool layout_fits(struct job *j, struct sim_error *err) {
+    j->longest = 0;
     for (int k = 0; k < j->ns; k++)
-        if (!find_templates(&j->s[k], &j->l, j->rep[k], err)) return false;
+        for (int32_t r = 0; r < j->s[k].n; r++)
+            if (j->s[k].count[r] > j->longest) j->longest = j->s[k].count[r];
+    for (int p = 0; p < 64; p++) {
+        free(j->kinds[p]);
+        j->kinds[p] = xmalloc(2 * (size_t)j->longest + 2);
+        memset(j->kinds[p], KINDS_ALL, 2 * (size_t)j->longest + 2);
+    }
+    for (int k = 0; k < j->ns; k++)
+        if (!find_templates(&j->s[k], &j->l, j->rep[k], j->kinds, err)) return false;
     return true;
 }
 
@@ -819,6 +973,10 @@ struct fitted {
     int32_t tdims[MAX_DIMS];           /* the grid of its scale */
     int32_t *codes, *code_rec, ncodes; /* its peers' codes, each with a record that has it */
     double deviation, computation;     /* summed over its bursts */
+    uint8_t *kind;                     /* each peer field's kind (two a record) */
+    int32_t *code;                     /* and its code at the template's rank */
+    struct step *loop; /* each record's loop at N: iterations, steps; len and gap on its first */
+    int32_t *loop_of;  /* the first record of the loop a record is in (-1: none) */
 };
 
 /* The readings of record i's color and key (a split) that hold for every
@@ -876,11 +1034,13 @@ static void scale_computation(struct job *j, struct fitted *f, int p, struct ext
     for (int k = 0; k < m && level > 0; k++)
         off = fmax(off, fabs(v[k] - level) / level);
     for (int32_t i = 0; i < ts->count[f->tr]; i++)
-        sum += f->burst[i];
+        sum += f->burst[i] * f->loop[i].iters + (double)f->loop[i].gap * (f->loop[i].iters - 1);
     total *= level;
     if (!(sum > 0) || !(total > 0)) return;
-    for (int32_t i = 0; i < ts->count[f->tr]; i++)
+    for (int32_t i = 0; i < ts->count[f->tr]; i++) {
         if (f->burst[i] > 0) f->size[i] = (int64_t)llround(f->burst[i] * total / sum);
+        f->loop[i].gap = (int64_t)llround((double)f->loop[i].gap * total / sum);
+    }
     double spread = j->total_spread[f->top][p], worst = fmax(res, off);
     f->deviation = (worst + spread) * total;
     f->computation = total;
@@ -893,6 +1053,84 @@ static void scale_computation(struct job *j, struct fitted *f, int p, struct ext
                  "%.2g%%",
                  f->tr, ts->path, name, law < 0 ? " + c" : "", 100 * worst, 100 * spread);
     }
+}
+
+/* A loop's iterations at n from c[k] at scales on[k]: a constant, or a
+ * log2 x + b for x = P or an extent of the grid, exact at every scale and
+ * whole at n (NPB CG's reductions take log2 of its columns' steps); -1
+ * if none. */
+static int32_t fit_count(const struct job *j, const int *on, const int32_t *c, int m, int32_t n) {
+    int32_t dims[MAX_DIMS], tdims[MAX_DIMS];
+    layout_dims(&j->l, n, tdims);
+    for (int x = -1; x <= j->l.ndims; x++) {
+        double f[MAX_SCALES], sf = 0, sc = 0, sff = 0, sfc = 0;
+        for (int k = 0; k < m; k++) {
+            layout_dims(&j->l, j->s[on[k]].n, dims);
+            f[k] = x < 0 ? 0 : log2(x == 0 ? j->s[on[k]].n : dims[x - 1]);
+            sf += f[k];
+            sc += c[k];
+            sff += f[k] * f[k];
+            sfc += f[k] * c[k];
+        }
+        double den = m * sff - sf * sf;
+        double a = fabs(den) > 1e-12 ? (m * sfc - sf * sc) / den : 0, b = (sc - a * sf) / m;
+        bool exact = true;
+        for (int k = 0; k < m; k++)
+            exact = exact && fabs(a * f[k] + b - c[k]) < 1e-9;
+        double at = a * (x < 0 ? 0 : log2(x == 0 ? n : tdims[x - 1])) + b;
+        if (exact && fabs(at - round(at)) < 1e-9 && at > -0.5) return (int32_t)round(at);
+    }
+    return -1;
+}
+
+/* Class p's loops at n (f->loop, f->loop_of): each loop seen at a scale
+ * with its iterations there, fitted (fit_count), its steps from a scale
+ * where it runs twice or more; false with why. */
+static bool fit_loops(struct job *j, struct fitted *f, int p, int32_t n, struct sim_error *err) {
+    const struct scale *ts = &j->s[f->top];
+    int32_t count = ts->count[f->tr];
+    for (int32_t i = 0; i < count; i++) {
+        f->loop[i] = (struct step){.iters = 1};
+        f->loop_of[i] = -1;
+    }
+    for (int32_t i = 0; i < count; i++) {
+        const struct step *seen = NULL;
+        int32_t c[MAX_SCALES];
+        int on[MAX_SCALES], m = 0, most = 0;
+        for (int k = 0; k < j->ns; k++) {
+            int32_t q = j->rep[k][p];
+            if (q < 0) continue;
+            const struct step *st = &j->s[k].step[q][i];
+            if (st->len > 0 && st->iters > most) {
+                seen = st;
+                most = st->iters;
+            }
+            on[m] = k;
+            c[m++] = st->iters;
+        }
+        if (!seen) continue;
+        int32_t iters = fit_count(j, on, c, m, n);
+        const struct scale *s = &j->s[on[m - 1]];
+        int32_t q = j->rep[on[m - 1]][p];
+        if (iters < 0)
+            return err_set(err,
+                           "%s: rank %d, record %d (%s, line %d): a loop whose iterations (%d "
+                           "here) follow no law: a constant, or a log2 of P or of the grid's "
+                           "extents across the scales",
+                           s->path, q, s->ord[q][i], op_word(&s->rec[q][i]), s->rec[q][i].line,
+                           s->step[q][i].iters);
+        for (int32_t x = i; x < i + seen->len && x < count; x++) {
+            const struct step *st = seen + (x - i);
+            f->loop[x] = (struct step){.iters = iters,
+                                       .tag_dir = st->tag_dir,
+                                       .peer_dir = {st->peer_dir[0], st->peer_dir[1]}};
+            f->loop_of[x] = i;
+        }
+        f->loop[i].len = seen->len;
+        f->loop[i].gap = seen->gap;
+        i += seen->len - 1;
+    }
+    return true;
 }
 
 /* Fits position p's numbers at n (once); false with why. */
@@ -922,6 +1160,10 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
     f->key_lit = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->key_lit);
     f->done = true;
     f->burst = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->burst);
+    f->kind = xcalloc(2 * (size_t)ts->count[tr] + 2, sizeof *f->kind);
+    f->code = xcalloc(2 * (size_t)ts->count[tr] + 2, sizeof *f->code);
+    f->loop = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->loop);
+    f->loop_of = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->loop_of);
     for (int k = 0; k < j->ns; k++) { /* as many records at every scale */
         int32_t q = j->rep[k][p];
         if (q >= 0 && j->s[k].count[q] != ts->count[tr])
@@ -942,10 +1184,12 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
             int32_t q = j->rep[k][p], qdims[MAX_DIMS];
             if (q < 0) continue;
             layout_dims(&j->l, s->n, qdims);
-            bool same =
-                s->count[q] == ts->count[tr] && same_shape(&s->rec[q][i], rec) &&
-                code_of(&j->l, qdims, q, &s->rec[q][i], 0) == code_of(&j->l, tdims, tr, rec, 0) &&
-                code_of(&j->l, qdims, q, &s->rec[q][i], 1) == code_of(&j->l, tdims, tr, rec, 1);
+            const struct step *sq = &s->step[q][i], *st = &ts->step[tr][i];
+            bool same = s->count[q] == ts->count[tr] && same_shape(&s->rec[q][i], rec) &&
+                        same_loop(sq, st, false);
+            for (int c = 0; c < peers_of(rec) && same; c++)
+                same = (j->kinds[p][2 * i + c] &= (uint8_t)same_kinds(
+                            &j->l, qdims, q, &s->rec[q][i], sq, tdims, tr, rec, st, c));
             if (!same)
                 return err_set(
                     err,
@@ -976,15 +1220,23 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
         double size2 = fit(&j->basis, on, v2, m, true, &law, &res);
         f->size2[i] = size2 > 0 ? (int64_t)llround(size2) : rec->size2;
         x->fields += m > 1;
+        for (int c = 0; c < 2; c++) { /* the first kind that holds */
+            unsigned kind = j->kinds[p][2 * i + c];
+            kind &= -kind;
+            f->kind[2 * i + c] = (uint8_t)kind;
+            f->code[2 * i + c] = code_of(&j->l, tdims, tr, rec, c, kind, &ts->step[tr][i]);
+        }
     }
+    if (!fit_loops(j, f, p, n, err)) return false;
     scale_computation(j, f, p, x);
     return true;
 }
 
-/* Record i of rank r of the target (its class fitted as f) into rec,
- * its lists copied (trace_rec_clear frees them). */
+/* Record i of rank r of the target of n ranks (its class fitted as f),
+ * at iteration t of its loop, into rec, its lists copied
+ * (trace_rec_clear frees them). */
 static void fill_record(const struct job *j, const struct fitted *f, int32_t r, int32_t i,
-                        const int32_t *dims, struct trace_rec *rec) {
+                        int32_t t, int32_t n, const int32_t *dims, struct trace_rec *rec) {
     const struct scale *ts = &j->s[f->top];
     *rec = ts->rec[f->tr][i];
     rec->next = NULL;
@@ -995,9 +1247,14 @@ static void fill_record(const struct job *j, const struct fitted *f, int32_t r, 
         rec->color = reading_at(&j->l, dims, r, f->color[i], f->color_lit[i]);
         rec->key = reading_at(&j->l, dims, r, f->key[i], f->key_lit[i]);
     }
-    int np = peers_of(rec);
-    if (np > 0) rec->peer = peer_of(&j->l, dims, r, peer_code(&j->l, f->tdims, f->tr, rec->peer));
-    if (np > 1) rec->peer2 = peer_of(&j->l, dims, r, peer_code(&j->l, f->tdims, f->tr, rec->peer2));
+    const struct step *st = &f->loop[i];
+    rec->tag = stepped(rec->tag, st->tag_dir, t, st->iters);
+    rec->tag2 = stepped(rec->tag2, st->tag_dir, t, st->iters);
+    for (int k = 0; k < peers_of(rec); k++) {
+        int32_t q = kind_peer(&j->l, dims, n, r, f->code[2 * i + k], f->kind[2 * i + k],
+                              st->peer_dir[k], t, st->iters);
+        *(k ? &rec->peer2 : &rec->peer) = q;
+    }
     if (rec->nids) {
         rec->ids = xmalloc(sizeof *rec->ids * (size_t)rec->nids);
         memcpy(rec->ids, ts->rec[f->tr][i].ids, sizeof *rec->ids * (size_t)rec->nids);
@@ -1014,19 +1271,28 @@ static void fitted_free(struct fitted *f) {
     free(f->key_lit);
     free(f->codes);
     free(f->code_rec);
+    free(f->kind);
+    free(f->code);
+    free(f->loop);
+    free(f->loop_of);
 }
 
-/* The peer codes of class f's template, each once, with the first record
- * that has it (a rank's peers fall off the grid or not by these). */
+/* The peer fields of class f's template, one for each code, kind and
+ * loop, with the record that has it (a rank's peers fall off the grid or
+ * not by these): codes holds 2 i + k. */
 static void note_codes(const struct job *j, struct fitted *f) {
     const struct scale *ts = &j->s[f->top];
     for (int32_t i = 0; i < ts->count[f->tr]; i++) {
         const struct trace_rec *rec = &ts->rec[f->tr][i];
         for (int k = 0; k < peers_of(rec); k++) {
-            int32_t c = peer_code(&j->l, f->tdims, f->tr, k ? rec->peer2 : rec->peer);
-            bool known = c <= 0;
-            for (int32_t q = 0; q < f->ncodes && !known; q++)
-                known = f->codes[q] == c;
+            int32_t c = 2 * i + k;
+            bool known = f->code[c] < 0;
+            for (int32_t q = 0; q < f->ncodes && !known; q++) {
+                int32_t o = f->codes[q];
+                known = f->code[o] == f->code[c] && f->kind[o] == f->kind[c] &&
+                        f->loop[o / 2].iters == f->loop[i].iters &&
+                        f->loop[o / 2].peer_dir[o % 2] == f->loop[i].peer_dir[k];
+            }
             if (known) continue;
             f->codes = xrealloc_or_die(f->codes, sizeof *f->codes * (size_t)(f->ncodes + 1));
             f->code_rec =
@@ -1037,6 +1303,20 @@ static void note_codes(const struct job *j, struct fitted *f) {
     }
 }
 
+/* Whether peer field c (2 i + k) of class f names a rank of the target's
+ * grid from rank r at every iteration of its loop. */
+static bool peers_on_grid(const struct job *j, const struct fitted *f, int32_t n,
+                          const int32_t *dims, int32_t r, int32_t c) {
+    const struct step *st = &f->loop[c / 2];
+    for (int32_t t = 0; t < st->iters; t++) {
+        if (kind_peer(&j->l, dims, n, r, f->code[c], f->kind[c], st->peer_dir[c % 2], t,
+                      st->iters) < 0)
+            return false;
+        if (!st->peer_dir[c % 2]) break; /* the same at every iteration */
+    }
+    return true;
+}
+
 /* A target being generated: the job, the classes fitted at it, each
  * rank's class and next record. */
 struct extrapolator {
@@ -1044,7 +1324,7 @@ struct extrapolator {
     int32_t target, dims[MAX_DIMS];
     struct fitted fit_of[64];
     uint8_t *cls;
-    int32_t *next;
+    int32_t *next, *iter; /* each rank's next record, and its loop's iteration */
 };
 
 /* Fits every class of the target and checks that no rank's peer falls off
@@ -1074,7 +1354,7 @@ static bool prepare_target(struct extrapolator *e, struct extrapolation *x, stru
     for (int32_t r = 0; r < e->target; r++) {
         const struct fitted *f = &e->fit_of[e->cls[r]];
         for (int32_t q = 0; q < f->ncodes; q++)
-            if (peer_of(&j->l, e->dims, r, f->codes[q]) < 0) {
+            if (!peers_on_grid(j, f, e->target, e->dims, r, f->codes[q])) {
                 const struct scale *ts = &j->s[f->top];
                 int32_t i = f->code_rec[q];
                 return err_set(err,
@@ -1093,10 +1373,13 @@ static void extrapolator_free(struct extrapolator *e) {
         fitted_free(&e->fit_of[p]);
     free(e->cls);
     free(e->next);
+    free(e->iter);
     free(e);
 }
 
 static void job_free(struct job *j) {
+    for (int p = 0; p < 64; p++)
+        free(j->kinds[p]);
     for (int k = 0; k < j->ns; k++) {
         unload(&j->s[k]);
         for (int p = 0; p < 64; p++) {
@@ -1124,6 +1407,57 @@ static bool try_layout(struct job *j, const struct layout *l, struct extrapolato
     return prepare_target(e, x, err);
 }
 
+static const struct layout layouts[] = {
+    {2, false, false}, {2, true, false}, {1, false, false}, {3, false, false}, {3, true, false},
+    {1, false, true},  {2, false, true}, {2, true, true},   {3, false, true},  {3, true, true}};
+enum { NLAYOUTS = sizeof layouts / sizeof *layouts };
+
+/* Of the layouts every scale follows and that extend to the target, the
+ * one whose thinnest class is on the most scales (the laws of a class
+ * seen at one scale are no laws: with no peers to tell, a 1-D grid's
+ * three positions beat a 2-D grid's inside seen once), the first of
+ * those; -1 with the first layout's why if none. */
+static int choose_layout(struct job *j, struct extrapolator *e, struct sim_error *err) {
+    int best = -1, best_thinnest = 0;
+    for (int i = 0; i < NLAYOUTS && best_thinnest < j->ns; i++) {
+        struct sim_error why = {0};
+        struct extrapolation dry;
+        bool fits = try_layout(j, &layouts[i], e, &dry, &why);
+        SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER,
+                  "extrapolate: layout %d-D%s%s%s: %s (its thinnest class on %d scales)",
+                  j->l.ndims, j->l.reversed ? " reversed" : "", j->l.periodic ? " periodic" : "",
+                  j->s[0].folded < 0 ? ", loops not folded" : "", fits ? "fits" : why.msg,
+                  fits ? dry.thinnest : 0);
+        if (!fits && !err->set) *err = why;
+        if (fits && dry.thinnest > best_thinnest) {
+            best = i;
+            best_thinnest = dry.thinnest;
+        }
+    }
+    return best;
+}
+
+/* Loads the scales (their stepped loops folded or not), smallest first;
+ * false with why. */
+static bool load_scales(struct job *j, char *const *paths, int npaths, bool fold,
+                        struct sim_error *err) {
+    for (int k = 0; k < j->ns; k++)
+        unload(&j->s[k]);
+    memset(j->s, 0, sizeof j->s);
+    j->ns = 0;
+    bool ok = true;
+    for (int k = 0; k < npaths && ok; k++, j->ns++)
+        ok = load(&j->s[k], paths[k], fold, err);
+    for (int a = 0; ok && a < j->ns; a++)
+        for (int b = a + 1; b < j->ns; b++)
+            if (j->s[b].n < j->s[a].n) {
+                struct scale t = j->s[a];
+                j->s[a] = j->s[b];
+                j->s[b] = t;
+            }
+    return ok;
+}
+
 struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t target,
                                        struct extrapolation *x, struct sim_error *err) {
     *x = (struct extrapolation){0};
@@ -1135,17 +1469,7 @@ struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t t
         return NULL;
     }
     struct job *j = xcalloc(1, sizeof *j);
-    bool ok = true;
-    for (int k = 0; k < npaths && ok; k++, j->ns++)
-        ok = load(&j->s[k], paths[k], err);
-    for (int a = 0; ok && a < j->ns; a++) /* smallest scale first */
-        for (int b = a + 1; b < j->ns; b++)
-            if (j->s[b].n < j->s[a].n) {
-                struct scale t = j->s[a];
-                j->s[a] = j->s[b];
-                j->s[b] = t;
-            }
-    if (!ok) {
+    if (!load_scales(j, paths, npaths, true, err)) {
         job_free(j);
         return NULL;
     }
@@ -1154,31 +1478,26 @@ struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t t
     e->target = target;
     e->cls = xmalloc((size_t)target);
     e->next = xcalloc((size_t)target, sizeof *e->next);
-    struct sim_error first = {0};
-    static const struct layout layouts[] = {
-        {2, false, false}, {2, true, false}, {1, false, false}, {3, false, false}, {3, true, false},
-        {1, false, true},  {2, false, true}, {2, true, true},   {3, false, true},  {3, true, true}};
-    /* of the layouts every scale follows and that extend to the target,
-     * the one whose thinnest class is on the most scales (the laws of a
-     * class seen at one scale are no laws: with no peers to tell, a 1-D
-     * grid's three positions beat a 2-D grid's inside seen once), the
-     * first of those */
-    int best = -1, best_thinnest = 0, n = (int)(sizeof layouts / sizeof *layouts);
-    for (int i = 0; i < n && best_thinnest < j->ns; i++) {
-        struct sim_error why = {0};
-        struct extrapolation dry;
-        bool fits = try_layout(j, &layouts[i], e, &dry, &why);
-        SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER,
-                  "extrapolate: layout %d-D%s%s: %s (its thinnest class on %d scales)", j->l.ndims,
-                  j->l.reversed ? " reversed" : "", j->l.periodic ? " periodic" : "",
-                  fits ? "fits" : why.msg, fits ? dry.thinnest : 0);
-        if (!fits && !first.set) first = why;
-        if (fits && dry.thinnest > best_thinnest) {
-            best = i;
-            best_thinnest = dry.thinnest;
+    e->iter = xcalloc((size_t)target, sizeof *e->iter);
+    int folded = 0;
+    for (int k = 0; k < j->ns; k++)
+        folded += j->s[k].folded;
+    struct sim_error with_loops = {0}, plain = {0};
+    int best = choose_layout(j, e, &with_loops);
+    /* a sequence that steps at a small scale by chance (a 2 x 2 grid's
+     * neighbours are rank XOR 1 and XOR 2) is no loop if the records
+     * unfolded extend */
+    if (best < 0 && folded) {
+        if (!load_scales(j, paths, npaths, false, err)) {
+            extrapolator_close(e);
+            return NULL;
         }
+        best = choose_layout(j, e, &plain);
+        if (best < 0)
+            err_set(err, "%s (with its stepped loops folded: %s)", plain.msg, with_loops.msg);
+    } else if (best < 0) {
+        *err = with_loops;
     }
-    if (best < 0) *err = first;
     if (best < 0 || !try_layout(j, &layouts[best], e, x, err)) {
         extrapolator_close(e);
         return NULL;
@@ -1191,15 +1510,32 @@ int extrapolator_next(struct extrapolator *e, int32_t rank, struct trace_rec *r,
     if (rank < 0 || rank >= e->target) return 0;
     const struct fitted *f = &e->fit_of[e->cls[rank]];
     const struct scale *ts = &e->j->s[f->top];
-    while (e->next[rank] < ts->count[f->tr]) {
-        int32_t i = e->next[rank]++;
+    for (;;) {
+        int32_t i = e->next[rank], s = i > 0 ? f->loop_of[i - 1] : -1;
+        if (s >= 0 && i == s + f->loop[s].len) { /* an iteration done */
+            if (++e->iter[rank] < f->loop[s].iters) {
+                e->next[rank] = s;
+                if (f->loop[s].gap <= 0) continue;
+                *r = (struct trace_rec){
+                    .op = TOP_COMPUTE, .size = f->loop[s].gap, .rank = rank, .req = -1};
+                *names = ts->t;
+                return 1;
+            }
+            e->iter[rank] = 0;
+        }
+        if (i >= ts->count[f->tr]) return 0;
+        if (f->loop[i].len > 0 && f->loop[i].iters == 0) { /* no iteration at this scale */
+            e->next[rank] = i + f->loop[i].len;
+            e->iter[rank] = -1;
+            continue;
+        }
+        e->next[rank]++;
         const struct trace_rec *t = &ts->rec[f->tr][i];
         if (t->op == TOP_COMPUTE && f->size[i] == 0 && t->flops == 0) continue; /* none */
-        fill_record(e->j, f, rank, i, e->dims, r);
+        fill_record(e->j, f, rank, i, e->iter[rank], e->target, e->dims, r);
         *names = ts->t;
         return 1;
     }
-    return 0;
 }
 
 int32_t extrapolator_ranks(const struct extrapolator *e) {

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A rank's records made comparable across scales (extrapolate_fold.h):
+ * request ids renumbered lowest-free, and stepped loops folded. */
+#include "replay/extrapolate_fold.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "replay/trace.h"
+
+/* The live requests of a rank: each original id's slot. */
+struct live {
+    int32_t *orig, *slot, n, cap;
+    bool *used;
+    int32_t nused;
+};
+
+static int32_t live_find(const struct live *v, int32_t id) {
+    for (int32_t i = v->n - 1; i >= 0; i--)
+        if (v->orig[i] == id) return i;
+    return -1;
+}
+
+static void live_drop(struct live *v, int32_t i) {
+    v->used[v->slot[i]] = false;
+    v->orig[i] = v->orig[v->n - 1];
+    v->slot[i] = v->slot[v->n - 1];
+    v->n--;
+}
+
+/* The lowest free slot, taken by id (a live id given again was complete). */
+static int32_t live_start(struct live *v, int32_t id) {
+    int32_t old = live_find(v, id);
+    if (old >= 0) live_drop(v, old);
+    int32_t s = 0;
+    while (s < v->nused && v->used[s])
+        s++;
+    if (s == v->nused) {
+        v->used = xrealloc_or_die(v->used, sizeof *v->used * (size_t)(v->nused + 1));
+        v->used[v->nused++] = false;
+    }
+    if (v->n == v->cap) {
+        v->cap = v->cap ? 2 * v->cap : 16;
+        v->orig = xrealloc_or_die(v->orig, sizeof *v->orig * (size_t)v->cap);
+        v->slot = xrealloc_or_die(v->slot, sizeof *v->slot * (size_t)v->cap);
+    }
+    v->used[s] = true;
+    v->orig[v->n] = id;
+    v->slot[v->n++] = s;
+    return s;
+}
+
+static bool starts_request(const struct trace_rec *x) {
+    return x->req >= 0 && (x->op == TOP_ISEND || x->op == TOP_IRECV || x->op == TOP_ICOLL ||
+                           x->op == TOP_FILE_IO || x->op == TOP_RMA);
+}
+
+void renumber_requests(struct trace_rec *rec, int32_t n) {
+    struct live v = {0};
+    for (int32_t i = 0; i < n; i++) {
+        struct trace_rec *x = &rec[i];
+        bool frees = x->op == TOP_WAIT || x->op == TOP_WAITALL || x->op == TOP_FREE;
+        bool waits = frees || x->op == TOP_WAITANY || x->op == TOP_TEST || x->op == TOP_CANCEL;
+        if (starts_request(x)) x->req = live_start(&v, x->req);
+        if (!waits) continue;
+        if (x->op == TOP_WAITALL && x->nids == 0) {
+            while (v.n)
+                live_drop(&v, v.n - 1);
+            continue;
+        }
+        for (int32_t k = 0; k < x->nids; k++) {
+            int32_t at = live_find(&v, x->ids[k]);
+            if (at < 0) continue; /* unknown: left as it is */
+            x->ids[k] = v.slot[at];
+            if (frees) live_drop(&v, at);
+        }
+    }
+    free(v.orig);
+    free(v.slot);
+    free(v.used);
+}
+
+int xor_exponent(int32_t r, int32_t q) {
+    if (r < 0 || q < 0 || r == q) return -1;
+    uint32_t d = (uint32_t)(r ^ q);
+    if (d & (d - 1)) return -1;
+    int e = 0;
+    while (d >>= 1)
+        e++;
+    return e;
+}
+
+static int32_t peer_field(const struct trace_rec *x, int k) {
+    return k ? x->peer2 : x->peer;
+}
+
+static int peer_fields(const struct trace_rec *x) {
+    return x->op == TOP_SENDRECV                                                                ? 2
+           : x->op == TOP_SEND || x->op == TOP_ISEND || x->op == TOP_RECV || x->op == TOP_IRECV ? 1
+                                                                                                : 0;
+}
+
+/* Whether b is a's iteration t later, steps as in s (t = 1 sets them). */
+static bool steps_as(const struct trace_rec *a, const struct trace_rec *b, int32_t t, int32_t rank,
+                     struct step *s) {
+    if (a->op == TOP_COMPUTE || b->op == TOP_COMPUTE) return a->op == b->op;
+    if (a->op != b->op || a->mode != b->mode || a->coll != b->coll || a->req != b->req ||
+        a->comm != b->comm || a->root != b->root || a->size != b->size || a->size2 != b->size2 ||
+        a->nids != b->nids || a->counts || b->counts || a->op == TOP_COMM_SPLIT ||
+        a->op == TOP_COMM_DUP || a->op == TOP_INTERVAL_BEGIN ||
+        (a->nids && memcmp(a->ids, b->ids, sizeof *a->ids * (size_t)a->nids)))
+        return false;
+    int32_t dt = b->tag - a->tag; /* (and the receive tag of a sendrecv with it) */
+    if (b->tag2 - a->tag2 != dt || (t == 1 && (dt < -1 || dt > 1))) return false;
+    if (t == 1) s->tag_dir = (int8_t)dt;
+    if (dt != s->tag_dir * t) return false;
+    for (int k = 0; k < peer_fields(a); k++) {
+        int32_t p = peer_field(a, k), q = peer_field(b, k);
+        if (p == q) {
+            if (t == 1) s->peer_dir[k] = 0;
+            if (s->peer_dir[k] != 0) return false;
+            continue;
+        }
+        int ea = xor_exponent(rank, p), eb = xor_exponent(rank, q);
+        if (ea < 0 || eb < 0) return false;
+        if (t == 1 && (eb - ea == 1 || eb - ea == -1)) s->peer_dir[k] = (int8_t)(eb - ea);
+        if (t == 1 && s->peer_dir[k] == 0) return false;
+        if (eb - ea != s->peer_dir[k] * t) return false;
+    }
+    return true;
+}
+
+enum { MAX_BODY = 63 };
+
+/* The iterations of a loop whose body is rec[i, i + len) (len odd: calls
+ * at its ends, a burst between iterations), 1 if none; its steps. */
+static int32_t iterations(const struct trace_rec *rec, int32_t n, int32_t i, int32_t len,
+                          int32_t rank, struct step *steps) {
+    memset(steps, 0, sizeof *steps * (size_t)len);
+    int32_t m = 1;
+    for (;; m++) {
+        int32_t at = i + m * (len + 1);
+        if (at + len > n || rec[at - 1].op != TOP_COMPUTE) break;
+        bool same = true;
+        for (int32_t x = 0; x < len && same; x++)
+            same = steps_as(&rec[i + x], &rec[at + x], m, rank, &steps[x]);
+        if (!same) break;
+    }
+    if (m < 2) return 1;
+    bool first_steps = steps[0].tag_dir || steps[0].peer_dir[0] || steps[0].peer_dir[1];
+    return first_steps ? m : 1;
+}
+
+/* The shortest body of a stepped loop starting at rec[i] (its
+ * iterations in *iters, its steps), 0 if none. */
+static int32_t find_loop(const struct trace_rec *rec, int32_t n, int32_t i, int32_t rank,
+                         int32_t *iters, struct step *steps) {
+    if (rec[i].op == TOP_COMPUTE || !peer_fields(&rec[i])) return 0;
+    for (int32_t len = 1; len <= MAX_BODY && i + 2 * len + 1 <= n; len += 2) {
+        const struct trace_rec *a = &rec[i], *b = &rec[i + len + 1];
+        bool moves = a->tag != b->tag || a->peer != b->peer || a->peer2 != b->peer2;
+        if (a->op != b->op || !moves || rec[i + len].op != TOP_COMPUTE) continue;
+        *iters = iterations(rec, n, i, len, rank, steps);
+        if (*iters > 1) return len;
+    }
+    return 0;
+}
+
+int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, int32_t n,
+                        int32_t rank) {
+    struct step steps[MAX_BODY];
+    int32_t out = 0;
+    for (int32_t i = 0; i < n;) {
+        int32_t m = 0, len = find_loop(rec, n, i, rank, &m, steps);
+        if (!len) {
+            step[out] = (struct step){.iters = 1};
+            ord[out] = ord[i];
+            rec[out++] = rec[i++];
+            continue;
+        }
+        int64_t gap = 0;
+        for (int32_t t = 1; t < m; t++)
+            gap += rec[i + t * (len + 1) - 1].size;
+        for (int32_t x = 0; x < len; x++) {
+            struct trace_rec body = rec[i + x];
+            if (body.op == TOP_COMPUTE) {
+                int64_t sum = 0;
+                for (int32_t t = 0; t < m; t++)
+                    sum += rec[i + t * (len + 1) + x].size;
+                body.size = sum / m;
+            }
+            if (steps[x].tag_dir < 0) {
+                body.tag -= m - 1;
+                body.tag2 -= m - 1;
+            }
+            step[out] = steps[x];
+            step[out].iters = m;
+            step[out].len = x ? 0 : len;
+            step[out].gap = x ? 0 : gap / (m - 1);
+            ord[out] = ord[i + x];
+            rec[out++] = body;
+        }
+        for (int32_t t = 1; t < m; t++) /* the later iterations' lists */
+            for (int32_t x = 0; x < len; x++)
+                free(rec[i + t * (len + 1) + x].ids);
+        i += m * (len + 1) - 1;
+    }
+    return out;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A rank's records made comparable across scales before extrapolation
+ * (extrapolate.c): request ids renumbered as the lowest free one (a
+ * recording numbers them in order, so they drift when a loop runs more
+ * times at a larger scale), and loops whose iterations differ by a step
+ * (the tag +-1, the peer's XOR distance doubled or halved, as recursive
+ * halving and doubling do: NPB CG's log2 P reduction steps) folded into
+ * one body whose count is fitted across the scales. */
+#ifndef SIMPI_EXTRAPOLATE_FOLD_H
+#define SIMPI_EXTRAPOLATE_FOLD_H
+
+#include <stdint.h>
+
+struct trace_rec;
+
+/* What a record of a folded loop's body does from one iteration to the
+ * next. A stepped value at iteration t of M is base + t (dir +1), base +
+ * M - 1 - t (dir -1) or base (dir 0): a tag, or the exponent of a peer's
+ * XOR distance (the peer is rank ^ 2^value). */
+struct step {
+    int32_t iters;      /* its loop's iterations at this scale (1: no loop) */
+    int32_t len;        /* on a loop's first record: the body's records (else 0) */
+    int64_t gap;        /* on a loop's first record: the mean burst between iterations */
+    int8_t tag_dir;     /* the tag's step */
+    int8_t peer_dir[2]; /* each peer field's XOR exponent's step */
+};
+
+/* Renumbers the request ids of a rank's n records (req, and the ids of
+ * waits, tests, cancels and frees) as the lowest id free when the request
+ * starts; a wait, waitall, cancel or free frees it. */
+void renumber_requests(struct trace_rec *rec, int32_t n);
+
+/* Folds the stepped loops of rank's n records in place (rec, and ord:
+ * each record's number in the trace), steps filled for the records that
+ * remain (the caller's array of n); returns how many remain. A body
+ * starts with a record that steps and ends with a call, the bursts
+ * between its iterations averaged into gap, each of its bursts the mean
+ * over the iterations. Folded records' lists are freed. */
+int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, int32_t n,
+                        int32_t rank);
+
+/* The XOR exponent of a peer q of rank r (-1: q is not r ^ 2^e). */
+int xor_exponent(int32_t r, int32_t q);
+
+/* A stepped value at iteration t of iters. */
+static inline int32_t stepped(int32_t base, int dir, int32_t t, int32_t iters) {
+    return dir > 0 ? base + t : dir < 0 ? base + iters - 1 - t : base;
+}
+
+#endif
