@@ -919,11 +919,8 @@ static void burst_means(struct job *j) {
         j->program[k] = 0;
         for (int p = 0; p < 64; p++) {
             j->total[k][p] = j->total_spread[k][p] = 0;
-            int32_t q = j->rep[k][p];
-            for (int32_t i = 0; q >= 0 && i < s->count[q]; i++)
-                j->total[k][p] += s->rec[q][i].op == TOP_COMPUTE
-                                      ? j->mean[k][p][i] * s->step[q][i].iters
-                                      : (double)s->step[q][i].gap * (s->step[q][i].iters - 1);
+            for (int32_t i = 0; j->rep[k][p] >= 0 && i < s->count[j->rep[k][p]]; i++)
+                j->total[k][p] += s->rec[j->rep[k][p]][i].op == TOP_COMPUTE ? j->mean[k][p][i] : 0;
         }
         for (int32_t r = 0; r < s->n; r++) {
             int p = class_of(j, dims, r);
@@ -931,9 +928,7 @@ static void burst_means(struct job *j) {
             for (int32_t i = 0; i < s->count[r]; i++) {
                 double m = j->mean[k][p][i], d = m ? fabs((double)s->rec[r][i].size - m) / m : 0;
                 if (d > j->spread[k][p][i]) j->spread[k][p][i] = d;
-                const struct step *st = &s->step[r][i];
-                sum += s->rec[r][i].op == TOP_COMPUTE ? (double)s->rec[r][i].size * st->iters
-                                                      : (double)st->gap * (st->iters - 1);
+                sum += s->rec[r][i].op == TOP_COMPUTE ? (double)s->rec[r][i].size : 0;
             }
             j->program[k] += sum / s->n;
             double t = j->total[k][p], d = t ? fabs(sum - t) / t : 0;
@@ -1015,7 +1010,9 @@ static bool split_readings(struct job *j, struct fitted *f, int p, int32_t i,
  * the mean over the scales where it is seen of its computation over the
  * law's value there (a corner does less than the inside). A burst is
  * noisy, one rank is, a class seen at two scales is: every rank of every
- * scale together is not. The band: the law's
+ * scale together is not. A folded loop's bursts count once and the
+ * bursts between its iterations not at all: its count has its own law
+ * (fit_loops), and they are scaled with the rest. The band: the law's
  * residual or the level's spread across the scales, the larger, plus the
  * spread of the class's ranks. */
 static void scale_computation(struct job *j, struct fitted *f, int p, struct extrapolation *x) {
@@ -1034,7 +1031,7 @@ static void scale_computation(struct job *j, struct fitted *f, int p, struct ext
     for (int k = 0; k < m && level > 0; k++)
         off = fmax(off, fabs(v[k] - level) / level);
     for (int32_t i = 0; i < ts->count[f->tr]; i++)
-        sum += f->burst[i] * f->loop[i].iters + (double)f->loop[i].gap * (f->loop[i].iters - 1);
+        sum += f->burst[i];
     total *= level;
     if (!(sum > 0) || !(total > 0)) return;
     for (int32_t i = 0; i < ts->count[f->tr]; i++) {
@@ -1494,7 +1491,7 @@ struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t t
         }
         best = choose_layout(j, e, &plain);
         if (best < 0)
-            err_set(err, "%s (with its stepped loops folded: %s)", plain.msg, with_loops.msg);
+            err_set(err, "%s (its stepped loops not folded: %s)", with_loops.msg, plain.msg);
     } else if (best < 0) {
         *err = with_loops;
     }
