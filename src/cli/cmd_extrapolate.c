@@ -66,5 +66,6 @@ int cmd_extrapolate(int argc, char **argv) {
             "computation within %.2g%% of its laws%s%s%s\n",
             ranks, x.ndims, x.periodic ? " periodic" : "", x.classes, x.fields, 100 * x.worst_error,
             x.worst[0] ? " (the worst: " : "", x.worst, x.worst[0] ? ")" : "");
+    extrapolation_say_counts(&x, stderr, "simpi extrapolate: ");
     return 0;
 }

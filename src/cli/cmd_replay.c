@@ -764,6 +764,7 @@ static int extrapolate_traces(struct replay_opts *o, char *path, size_t n) {
             "of its laws%s%s%s: the prediction carries that error\n",
             o->extrapolate, o->ntraces, x.ndims, x.periodic ? " periodic" : "", 100 * x.worst_error,
             x.worst[0] ? " (the worst: " : "", x.worst, x.worst[0] ? ")" : "");
+    extrapolation_say_counts(&x, stderr, "extrapolated: ");
     o->ntraces_given = o->ntraces;
     size_t len = 1;
     for (int i = 0; i < o->ntraces; i++)

@@ -292,6 +292,16 @@ static const char *op_word(const struct trace_rec *r) {
  * false with why. */
 static bool same_template(const struct scale *s, const struct layout *l, const int32_t *dims,
                           int32_t ref, int32_t r, uint8_t *kinds, struct sim_error *err) {
+    for (int32_t j = 0; s->count[r] != s->count[ref] && j < s->count[r] && j < s->count[ref]; j++)
+        if (s->step[r][j].iters != s->step[ref][j].iters) {
+            const struct trace_rec *b = &s->rec[r][j];
+            return err_set(err,
+                           "%s: rank %d, record %d (%s, line %d): runs %d time(s) a stepped "
+                           "loop that rank %d, at the same position on a %d-D grid, runs %d "
+                           "time(s)",
+                           s->path, r, s->ord[r][j], op_word(b), b->line, s->step[r][j].iters, ref,
+                           l->ndims, s->step[ref][j].iters);
+        }
     if (s->count[r] != s->count[ref])
         return err_set(err,
                        "%s: rank %d has %d records where rank %d, at the same position on a "
@@ -304,7 +314,8 @@ static bool same_template(const struct scale *s, const struct layout *l, const i
         for (int k = 0; k < peers_of(a) && peers; k++)
             peers =
                 (kinds[2 * j + k] &= (uint8_t)same_kinds(l, dims, ref, a, sa, dims, r, b, sb, k));
-        bool burst = a->op == TOP_COMPUTE; /* measured: each rank's a little different */
+        /* measured, or the data's: each rank's a little different */
+        bool burst = a->op == TOP_COMPUTE || has_counts(a);
         if (!same_shape(a, b) || !peers ||
             (!burst && (a->size != b->size || a->size2 != b->size2 || a->flops != b->flops)))
             return err_set(err,
@@ -346,9 +357,30 @@ static struct trace_rec *append(struct scale *s, int32_t r, int32_t *cap, int32_
         *cap = *cap ? 2 * *cap : 64;
         s->rec[r] = xrealloc_or_die(s->rec[r], sizeof **s->rec * (size_t)*cap);
         s->ord[r] = xrealloc_or_die(s->ord[r], sizeof **s->ord * (size_t)*cap);
+        s->step[r] = xrealloc_or_die(s->step[r], sizeof **s->step * (size_t)*cap);
     }
+    s->step[r][s->count[r]] = (struct step){.iters = 1};
     s->ord[r][s->count[r]] = ord;
     return &s->rec[r][s->count[r]++];
+}
+
+/* Record i of rank r of scale s, a variable-count collective (x, as
+ * read): its counts kept as their mean per peer, sent and received, and
+ * the farthest one from its mean (relative). */
+static void note_counts(struct scale *s, int32_t r, int32_t i, const struct trace_rec *x) {
+    struct step *st = &s->step[r][i];
+    for (int side = 0; side < 2; side++) {
+        if (!(x->mode & (1 << side)) || x->ncounts <= 0) continue;
+        const int64_t *c = x->counts + side * x->ncounts;
+        double sum = 0, far = 0;
+        for (int32_t q = 0; q < x->ncounts; q++)
+            sum += (double)c[q];
+        double mean = sum / x->ncounts;
+        for (int32_t q = 0; q < x->ncounts && mean > 0; q++)
+            far = fmax(far, fabs((double)c[q] - mean) / mean);
+        *(side ? &st->received : &st->sent) = mean;
+        st->spread[side] = (float)far;
+    }
 }
 
 /* A communicator split from a world-like one that may be the world again
@@ -431,8 +463,7 @@ static const char *not_extended(const struct trace_rec *x, int32_t *worlds, int3
     if (x->op == TOP_COMM_DUP && world_like(worlds, *nworlds, x->comm) && *nworlds < 64 &&
         !world_like(worlds, *nworlds, x->newcomm))
         worlds[(*nworlds)++] = x->newcomm;
-    return x->counts                                   ? "variable counts"
-           : x->op == TOP_RMA || x->op == TOP_RMA_SYNC ? "one-sided calls"
+    return x->op == TOP_RMA || x->op == TOP_RMA_SYNC ? "one-sided calls"
            : peers_of(x) && !world_like(worlds, *nworlds, x->comm)
                ? "point-to-point calls on a communicator split from the world"
                : NULL;
@@ -481,15 +512,14 @@ static bool load(struct scale *s, const char *path, bool fold, struct sim_error 
             *c = *x;
             c->next = NULL;
             c->ids = x->nids ? xmalloc(sizeof *c->ids * (size_t)x->nids) : NULL;
+            c->counts = NULL; /* kept as their means (note_counts) */
+            if (x->counts) note_counts(s, r, s->count[r] - 1, x);
             if (x->nids) memcpy(c->ids, x->ids, sizeof *c->ids * (size_t)x->nids);
             trace_release(s->t, x);
         }
         ok = ok && !err->set;
         renumber_requests(s->rec[r], s->count[r]);
-        s->step[r] = xcalloc((size_t)s->count[r] + 1, sizeof **s->step);
         int32_t before = s->count[r];
-        for (int32_t i = 0; i < s->count[r]; i++)
-            s->step[r][i] = (struct step){.iters = 1};
         if (fold) s->count[r] = fold_step_loops(s->rec[r], s->ord[r], s->step[r], s->count[r], r);
         s->folded = fold ? s->folded + (s->count[r] < before) : -1;
     }
@@ -972,6 +1002,8 @@ struct fitted {
     int32_t *code;                     /* and its code at the template's rank */
     struct step *loop; /* each record's loop at N: iterations, steps; len and gap on its first */
     int32_t *loop_of;  /* the first record of the loop a record is in (-1: none) */
+    double *sent, *received; /* a variable-count collective's count per peer at N */
+    int32_t *ncounts;        /* and its peers */
 };
 
 /* The readings of record i's color and key (a split) that hold for every
@@ -1130,6 +1162,63 @@ static bool fit_loops(struct job *j, struct fitted *f, int p, int32_t n, struct 
     return true;
 }
 
+/* Record i of class p, a variable-count collective seen at scales on[k]:
+ * its peers fitted exactly (the communicator's size), its mean counts per
+ * peer sent and received as a burst is (the class's mean at each scale:
+ * they depend on the data), and how far a count of the top scale is from
+ * that mean said in x; false with why. */
+static bool fit_counts(struct job *j, struct fitted *f, int p, int32_t i, const int *on, int m,
+                       struct extrapolation *x, struct sim_error *err) {
+    double sent[MAX_SCALES], received[MAX_SCALES], peers[MAX_SCALES], res;
+    int law;
+    for (int k = 0; k < m; k++) {
+        const struct scale *s = &j->s[on[k]];
+        int32_t dims[MAX_DIMS], n = 0;
+        layout_dims(&j->l, s->n, dims);
+        sent[k] = received[k] = 0;
+        for (int32_t r = 0; r < s->n; r++)
+            if (class_of(j, dims, r) == p) {
+                sent[k] += s->step[r][i].sent;
+                received[k] += s->step[r][i].received;
+                n++;
+            }
+        sent[k] /= n ? n : 1;
+        received[k] /= n ? n : 1;
+        peers[k] = s->rec[j->rep[on[k]][p]][i].ncounts;
+    }
+    const struct scale *ts = &j->s[f->top];
+    const struct trace_rec *rec = &ts->rec[f->tr][i];
+    double ncounts = fit(&j->basis, on, peers, m, FIT_EXACT, &law, &res);
+    if (res > 1e-9 || ncounts < 0.5)
+        return err_set(err,
+                       "%s: rank %d, record %d (%s, line %d): its communicator's size follows no "
+                       "law across the scales",
+                       ts->path, f->tr, ts->ord[f->tr][i], op_word(rec), rec->line);
+    f->ncounts[i] = (int32_t)llround(ncounts);
+    f->sent[i] = fmax(fit(&j->basis, on, sent, m, FIT_BURST, &law, &res), 0);
+    f->received[i] = fmax(fit(&j->basis, on, received, m, FIT_BURST, &law, &res), 0);
+    double top_sent = sent[m - 1], top_received = received[m - 1];
+    int32_t dims[MAX_DIMS];
+    layout_dims(&j->l, ts->n, dims);
+    for (int32_t r = 0; r < ts->n; r++) {
+        if (class_of(j, dims, r) != p) continue;
+        const struct step *st = &ts->step[r][i];
+        double off = fmax(st->spread[0], st->spread[1]);
+        if (top_sent > 0) off = fmax(off, st->spread[0] + fabs(st->sent - top_sent) / top_sent);
+        if (top_received > 0)
+            off = fmax(off, st->spread[1] + fabs(st->received - top_received) / top_received);
+        if (off > x->counts_spread || !x->counts_worst[0]) {
+            x->counts_spread = fmax(off, x->counts_spread);
+            snprintf(x->counts_worst, sizeof x->counts_worst,
+                     "rank %d, record %d (%s, line %d) of %s: a count %.2g%% from its class's "
+                     "mean",
+                     r, ts->ord[r][i], op_word(&ts->rec[r][i]), ts->rec[r][i].line, ts->path,
+                     100 * off);
+        }
+    }
+    return true;
+}
+
 /* Fits position p's numbers at n (once); false with why. */
 static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, struct extrapolation *x,
                          struct sim_error *err) {
@@ -1161,6 +1250,9 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
     f->code = xcalloc(2 * (size_t)ts->count[tr] + 2, sizeof *f->code);
     f->loop = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->loop);
     f->loop_of = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->loop_of);
+    f->sent = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->sent);
+    f->received = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->received);
+    f->ncounts = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->ncounts);
     for (int k = 0; k < j->ns; k++) { /* as many records at every scale */
         int32_t q = j->rep[k][p];
         if (q >= 0 && j->s[k].count[q] != ts->count[tr])
@@ -1196,13 +1288,16 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
                     i < s->count[q] ? op_word(&s->rec[q][i]) : "its end",
                     i < s->count[q] ? s->rec[q][i].line : 0, ts->path, tr, op_word(rec));
             on[m] = k;
-            v1[m] = rec->op == TOP_COMPUTE ? j->mean[k][p][i] : (double)s->rec[q][i].size;
+            v1[m] = rec->op == TOP_COMPUTE || has_counts(rec) ? j->mean[k][p][i]
+                                                              : (double)s->rec[q][i].size;
             v2[m++] = (double)s->rec[q][i].size2;
         }
         int law;
-        bool burst = rec->op == TOP_COMPUTE;
-        double res, size = fit(&j->basis, on, v1, m, burst ? FIT_BURST : FIT_EXACT, &law, &res);
-        if (!burst && res > 1e-9)
+        bool burst = rec->op == TOP_COMPUTE, varied = has_counts(rec);
+        double res,
+            size = fit(&j->basis, on, v1, m, burst || varied ? FIT_BURST : FIT_EXACT, &law, &res);
+        if (varied && !fit_counts(j, f, p, i, on, m, x, err)) return false;
+        if (!burst && !varied && res > 1e-9)
             return err_set(err,
                            "%s: rank %d, record %d (%s, line %d): its size follows none of the "
                            "laws a x P^e (e = 0, +-1, -2, +-1/2, -1/3, -2/3), nor a product of "
@@ -1252,6 +1347,14 @@ static void fill_record(const struct job *j, const struct fitted *f, int32_t r, 
                               st->peer_dir[k], t, st->iters);
         *(k ? &rec->peer2 : &rec->peer) = q;
     }
+    if (has_counts(rec)) {
+        rec->ncounts = f->ncounts[i];
+        rec->counts = xcalloc(2 * (size_t)rec->ncounts, sizeof *rec->counts);
+        for (int32_t q = 0; q < rec->ncounts; q++) {
+            rec->counts[q] = rec->mode & 1 ? (int64_t)llround(f->sent[i]) : 0;
+            rec->counts[rec->ncounts + q] = rec->mode & 2 ? (int64_t)llround(f->received[i]) : 0;
+        }
+    }
     if (rec->nids) {
         rec->ids = xmalloc(sizeof *rec->ids * (size_t)rec->nids);
         memcpy(rec->ids, ts->rec[f->tr][i].ids, sizeof *rec->ids * (size_t)rec->nids);
@@ -1272,6 +1375,9 @@ static void fitted_free(struct fitted *f) {
     free(f->code);
     free(f->loop);
     free(f->loop_of);
+    free(f->sent);
+    free(f->received);
+    free(f->ncounts);
 }
 
 /* The peer fields of class f's template, one for each code, kind and
@@ -1535,6 +1641,14 @@ int extrapolator_next(struct extrapolator *e, int32_t rank, struct trace_rec *r,
     }
 }
 
+void extrapolation_say_counts(const struct extrapolation *x, FILE *f, const char *prefix) {
+    if (!x->counts_worst[0]) return;
+    fprintf(f,
+            "%svariable counts (they depend on the data) extended as their mean per peer; a "
+            "count of the largest scale is within %.2g%% of its class's (the farthest: %s)\n",
+            prefix, 100 * x->counts_spread, x->counts_worst);
+}
+
 int32_t extrapolator_ranks(const struct extrapolator *e) {
     return e->target;
 }
@@ -1571,6 +1685,7 @@ bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, stru
             while (e->next[r] < upto && extrapolator_next(e, r, &rec, &names) > 0) {
                 trace_write_record(out, names, &rec);
                 free(rec.ids);
+                free(rec.counts);
             }
         }
     extrapolator_close(e);

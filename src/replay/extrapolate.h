@@ -29,6 +29,11 @@ struct extrapolation {
      * summed and divided by the computation at N */
     double worst_error;
     char worst[200]; /* the burst that adds the most to it, and its law */
+    /* variable counts (alltoallv ...), extended as their mean per peer:
+     * the farthest a count of the largest scales is from its class's mean
+     * (relative), and where (empty: none) */
+    double counts_spread;
+    char counts_worst[200];
     double deviation, computation, worst_share; /* (the sums; the worst position's band) */
 };
 
@@ -37,6 +42,10 @@ struct extrapolation {
  * text); false with why (the rank and record where the pattern broke). */
 bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, struct extrapolation *x,
                  struct sim_error *err);
+
+/* Says on f, after prefix, how variable counts were extended (nothing if
+ * the traces have none). */
+void extrapolation_say_counts(const struct extrapolation *x, FILE *f, const char *prefix);
 
 /* The same, generated rank by rank without a file (a replay of 2^20 ranks
  * holds the scales' records, not the target's): opened (NULL with why),

@@ -3,7 +3,6 @@
  * request ids renumbered lowest-free, and stepped loops folded. */
 #include "replay/extrapolate_fold.h"
 
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,8 +107,8 @@ static bool steps_as(const struct trace_rec *a, const struct trace_rec *b, int32
     if (a->op == TOP_COMPUTE || b->op == TOP_COMPUTE) return a->op == b->op;
     if (a->op != b->op || a->mode != b->mode || a->coll != b->coll || a->req != b->req ||
         a->comm != b->comm || a->root != b->root || a->size != b->size || a->size2 != b->size2 ||
-        a->nids != b->nids || a->counts || b->counts || a->op == TOP_COMM_SPLIT ||
-        a->op == TOP_COMM_DUP || a->op == TOP_INTERVAL_BEGIN ||
+        a->nids != b->nids || has_counts(a) || a->op == TOP_COMM_SPLIT || a->op == TOP_COMM_DUP ||
+        a->op == TOP_INTERVAL_BEGIN ||
         (a->nids && memcmp(a->ids, b->ids, sizeof *a->ids * (size_t)a->nids)))
         return false;
     int32_t dt = b->tag - a->tag; /* (and the receive tag of a sendrecv with it) */
@@ -175,7 +174,7 @@ int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, 
     for (int32_t i = 0; i < n;) {
         int32_t m = 0, len = find_loop(rec, n, i, rank, &m, steps);
         if (!len) {
-            step[out] = (struct step){.iters = 1};
+            step[out] = step[i];
             ord[out] = ord[i];
             rec[out++] = rec[i++];
             continue;

@@ -9,9 +9,10 @@
 #ifndef SIMPI_EXTRAPOLATE_FOLD_H
 #define SIMPI_EXTRAPOLATE_FOLD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-struct trace_rec;
+#include "replay/trace.h"
 
 /* What a record of a folded loop's body does from one iteration to the
  * next. A stepped value at iteration t of M is base + t (dir +1), base +
@@ -23,6 +24,10 @@ struct step {
     int64_t gap;        /* on a loop's first record: the mean burst between iterations */
     int8_t tag_dir;     /* the tag's step */
     int8_t peer_dir[2]; /* each peer field's XOR exponent's step */
+    /* a variable-count collective's counts, kept as their mean per peer
+     * (sent and received) and how far one is from it at most (relative) */
+    float spread[2];
+    double sent, received;
 };
 
 /* Renumbers the request ids of a rank's n records (req, and the ids of
@@ -38,6 +43,11 @@ void renumber_requests(struct trace_rec *rec, int32_t n);
  * over the iterations. Folded records' lists are freed. */
 int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, int32_t n,
                         int32_t rank);
+
+/* Whether x is a collective with a count per peer (alltoallv ...). */
+static inline bool has_counts(const struct trace_rec *x) {
+    return (x->op == TOP_COLL || x->op == TOP_ICOLL) && (x->mode & 4);
+}
 
 /* The XOR exponent of a peer q of rank r (-1: q is not r ^ 2^e). */
 int xor_exponent(int32_t r, int32_t q);
