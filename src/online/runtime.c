@@ -1203,7 +1203,8 @@ static int finish(struct runtime *rt, enum sim_status st) {
                             platform_ideal(rt->plat),
                             0,
                             0,
-                            0};
+                            0,
+                            -1};
     fflush(NULL); /* every rank's buffered output first */
     if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));
     struct sim_error aerr = {0};

@@ -378,7 +378,7 @@ static void note_counts(struct scale *s, int32_t r, int32_t i, const struct trac
         double mean = sum / x->ncounts;
         for (int32_t q = 0; q < x->ncounts && mean > 0; q++)
             far = fmax(far, fabs((double)c[q] - mean) / mean);
-        *(side ? &st->received : &st->sent) = mean;
+        *(side ? &st->received : &st->sent) = (float)mean;
         st->spread[side] = (float)far;
     }
 }
@@ -724,10 +724,19 @@ static double fit_coef(const struct basis *b, const int *on, const double *v, in
     *ca = 0;
     *cc = v[m - 1];
     if (m < 2) return at;
+    bool constant = true; /* the first law, exactly: none does better */
+    for (int k = 1; k < m; k++)
+        constant = constant && v[k] == v[0];
+    if (constant) {
+        *cc = 0;
+        *ca = b->at[0][on[0]] ? v[0] / b->at[0][on[0]] : 0;
+        return *ca * b->target[0];
+    }
     for (int e = 0; e < b->nlaws; e++) {
+        if (kind != FIT_EXACT && !burst_law(&b->law[e])) continue;
         double a, c, rms, worst = fit_law(b, e, on, v, m, false, &a, &c, &rms);
         double score = kind == FIT_EXACT ? worst : rms;
-        if ((kind == FIT_EXACT || burst_law(&b->law[e])) && score < best - 1e-12) {
+        if (score < best - 1e-12) {
             best = score;
             worst_of_best = worst;
             *law = e;
@@ -1000,9 +1009,12 @@ struct fitted {
     double deviation, computation;     /* summed over its bursts */
     uint8_t *kind;                     /* each peer field's kind (two a record) */
     int32_t *code;                     /* and its code at the template's rank */
-    struct step *loop; /* each record's loop at N: iterations, steps; len and gap on its first */
-    int32_t *loop_of;  /* the first record of the loop a record is in (-1: none) */
-    double *sent, *received; /* a variable-count collective's count per peer at N */
+    /* each record's loop at N: iterations, steps, len and gap on its
+     * first, and the first record of the loop a record is in (-1: none);
+     * NULL when the class has no loop (loop_at) */
+    struct step *loop;
+    int32_t *loop_of;
+    double *sent, *received; /* a variable-count collective's count per peer at N (NULL: none) */
     int32_t *ncounts;        /* and its peers */
 };
 
@@ -1068,7 +1080,7 @@ static void scale_computation(struct job *j, struct fitted *f, int p, struct ext
     if (!(sum > 0) || !(total > 0)) return;
     for (int32_t i = 0; i < ts->count[f->tr]; i++) {
         if (f->burst[i] > 0) f->size[i] = (int64_t)llround(f->burst[i] * total / sum);
-        f->loop[i].gap = (int64_t)llround((double)f->loop[i].gap * total / sum);
+        if (f->loop) f->loop[i].gap = (float)((double)f->loop[i].gap * total / sum);
     }
     double spread = j->total_spread[f->top][p], worst = fmax(res, off);
     f->deviation = (worst + spread) * total;
@@ -1119,10 +1131,6 @@ static bool fit_loops(struct job *j, struct fitted *f, int p, int32_t n, struct 
     const struct scale *ts = &j->s[f->top];
     int32_t count = ts->count[f->tr];
     for (int32_t i = 0; i < count; i++) {
-        f->loop[i] = (struct step){.iters = 1};
-        f->loop_of[i] = -1;
-    }
-    for (int32_t i = 0; i < count; i++) {
         const struct step *seen = NULL;
         int32_t c[MAX_SCALES];
         int on[MAX_SCALES], m = 0, most = 0;
@@ -1148,6 +1156,14 @@ static bool fit_loops(struct job *j, struct fitted *f, int p, int32_t n, struct 
                            "extents across the scales",
                            s->path, q, s->ord[q][i], op_word(&s->rec[q][i]), s->rec[q][i].line,
                            s->step[q][i].iters);
+        if (!f->loop) { /* the class's first loop */
+            f->loop = xmalloc(sizeof *f->loop * (size_t)(count + 1));
+            f->loop_of = xmalloc(sizeof *f->loop_of * (size_t)(count + 1));
+            for (int32_t x = 0; x <= count; x++) {
+                f->loop[x] = (struct step){.iters = 1};
+                f->loop_of[x] = -1;
+            }
+        }
         for (int32_t x = i; x < i + seen->len && x < count; x++) {
             const struct step *st = seen + (x - i);
             f->loop[x] = (struct step){.iters = iters,
@@ -1188,6 +1204,11 @@ static bool fit_counts(struct job *j, struct fitted *f, int p, int32_t i, const 
     }
     const struct scale *ts = &j->s[f->top];
     const struct trace_rec *rec = &ts->rec[f->tr][i];
+    if (!f->sent) { /* the first of the class's */
+        f->sent = xcalloc((size_t)ts->count[f->tr] + 1, sizeof *f->sent);
+        f->received = xcalloc((size_t)ts->count[f->tr] + 1, sizeof *f->received);
+        f->ncounts = xcalloc((size_t)ts->count[f->tr] + 1, sizeof *f->ncounts);
+    }
     double ncounts = fit(&j->basis, on, peers, m, FIT_EXACT, &law, &res);
     if (res > 1e-9 || ncounts < 0.5)
         return err_set(err,
@@ -1248,11 +1269,6 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
     f->burst = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->burst);
     f->kind = xcalloc(2 * (size_t)ts->count[tr] + 2, sizeof *f->kind);
     f->code = xcalloc(2 * (size_t)ts->count[tr] + 2, sizeof *f->code);
-    f->loop = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->loop);
-    f->loop_of = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->loop_of);
-    f->sent = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->sent);
-    f->received = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->received);
-    f->ncounts = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->ncounts);
     for (int k = 0; k < j->ns; k++) { /* as many records at every scale */
         int32_t q = j->rep[k][p];
         if (q >= 0 && j->s[k].count[q] != ts->count[tr])
@@ -1324,6 +1340,13 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
     return true;
 }
 
+static const struct step no_loop = {.iters = 1};
+
+/* Record i's loop in class f (iterations 1: none). */
+static const struct step *loop_at(const struct fitted *f, int32_t i) {
+    return f->loop ? &f->loop[i] : &no_loop;
+}
+
 /* Record i of rank r of the target of n ranks (its class fitted as f),
  * at iteration t of its loop, into rec, its lists copied
  * (trace_rec_clear frees them). */
@@ -1339,7 +1362,7 @@ static void fill_record(const struct job *j, const struct fitted *f, int32_t r, 
         rec->color = reading_at(&j->l, dims, r, f->color[i], f->color_lit[i]);
         rec->key = reading_at(&j->l, dims, r, f->key[i], f->key_lit[i]);
     }
-    const struct step *st = &f->loop[i];
+    const struct step *st = loop_at(f, i);
     rec->tag = stepped(rec->tag, st->tag_dir, t, st->iters);
     rec->tag2 = stepped(rec->tag2, st->tag_dir, t, st->iters);
     for (int k = 0; k < peers_of(rec); k++) {
@@ -1393,8 +1416,8 @@ static void note_codes(const struct job *j, struct fitted *f) {
             for (int32_t q = 0; q < f->ncodes && !known; q++) {
                 int32_t o = f->codes[q];
                 known = f->code[o] == f->code[c] && f->kind[o] == f->kind[c] &&
-                        f->loop[o / 2].iters == f->loop[i].iters &&
-                        f->loop[o / 2].peer_dir[o % 2] == f->loop[i].peer_dir[k];
+                        loop_at(f, o / 2)->iters == loop_at(f, i)->iters &&
+                        loop_at(f, o / 2)->peer_dir[o % 2] == loop_at(f, i)->peer_dir[k];
             }
             if (known) continue;
             f->codes = xrealloc_or_die(f->codes, sizeof *f->codes * (size_t)(f->ncodes + 1));
@@ -1410,7 +1433,7 @@ static void note_codes(const struct job *j, struct fitted *f) {
  * grid from rank r at every iteration of its loop. */
 static bool peers_on_grid(const struct job *j, const struct fitted *f, int32_t n,
                           const int32_t *dims, int32_t r, int32_t c) {
-    const struct step *st = &f->loop[c / 2];
+    const struct step *st = loop_at(f, c / 2);
     for (int32_t t = 0; t < st->iters; t++) {
         if (kind_peer(&j->l, dims, n, r, f->code[c], f->kind[c], st->peer_dir[c % 2], t,
                       st->iters) < 0)
@@ -1614,20 +1637,20 @@ int extrapolator_next(struct extrapolator *e, int32_t rank, struct trace_rec *r,
     const struct fitted *f = &e->fit_of[e->cls[rank]];
     const struct scale *ts = &e->j->s[f->top];
     for (;;) {
-        int32_t i = e->next[rank], s = i > 0 ? f->loop_of[i - 1] : -1;
+        int32_t i = e->next[rank], s = i > 0 && f->loop_of ? f->loop_of[i - 1] : -1;
         if (s >= 0 && i == s + f->loop[s].len) { /* an iteration done */
             if (++e->iter[rank] < f->loop[s].iters) {
                 e->next[rank] = s;
-                if (f->loop[s].gap <= 0) continue;
-                *r = (struct trace_rec){
-                    .op = TOP_COMPUTE, .size = f->loop[s].gap, .rank = rank, .req = -1};
+                int64_t gap = (int64_t)llround(f->loop[s].gap);
+                if (gap <= 0) continue;
+                *r = (struct trace_rec){.op = TOP_COMPUTE, .size = gap, .rank = rank, .req = -1};
                 *names = ts->t;
                 return 1;
             }
             e->iter[rank] = 0;
         }
         if (i >= ts->count[f->tr]) return 0;
-        if (f->loop[i].len > 0 && f->loop[i].iters == 0) { /* no iteration at this scale */
+        if (f->loop && f->loop[i].len > 0 && f->loop[i].iters == 0) { /* none at this scale */
             e->next[rank] = i + f->loop[i].len;
             e->iter[rank] = -1;
             continue;

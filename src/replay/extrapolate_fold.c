@@ -196,8 +196,8 @@ int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, 
             }
             step[out] = steps[x];
             step[out].iters = m;
-            step[out].len = x ? 0 : len;
-            step[out].gap = x ? 0 : gap / (m - 1);
+            step[out].len = (int16_t)(x ? 0 : len);
+            step[out].gap = x ? 0 : (float)gap / (float)(m - 1);
             ord[out] = ord[i + x];
             rec[out++] = body;
         }

@@ -20,14 +20,17 @@
  * XOR distance (the peer is rank ^ 2^value). */
 struct step {
     int32_t iters;      /* its loop's iterations at this scale (1: no loop) */
-    int32_t len;        /* on a loop's first record: the body's records (else 0) */
-    int64_t gap;        /* on a loop's first record: the mean burst between iterations */
+    int16_t len;        /* on a loop's first record: the body's records (else 0) */
     int8_t tag_dir;     /* the tag's step */
     int8_t peer_dir[2]; /* each peer field's XOR exponent's step */
-    /* a variable-count collective's counts, kept as their mean per peer
-     * (sent and received) and how far one is from it at most (relative) */
-    float spread[2];
-    double sent, received;
+    union {
+        float gap; /* on a loop's first record: the mean burst between iterations (ps) */
+        /* a variable-count collective's counts (never in a loop), kept as
+         * their mean per peer and how far one is from it at most (relative) */
+        struct {
+            float sent, received, spread[2];
+        };
+    };
 };
 
 /* Renumbers the request ids of a rank's n records (req, and the ids of

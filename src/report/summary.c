@@ -388,12 +388,16 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
             ideal ? ", ideal " : "", ideal ? in->ideal : "", n, n == 1 ? "" : "s",
             (long long)in->nodes, in->nodes == 1 ? "" : "s");
     choose_unit(s);
+    char counts[64] = "";
+    if (in->extrapolated && in->counts_band >= 0)
+        snprintf(counts, sizeof counts, ", variable counts +-%.2g%% around their mean",
+                 100 * in->counts_band);
     if (in->status == SIM_OK && in->extrapolated)
         fprintf(out,
                 "predicted execution time: %.6f %s (extrapolated to %d ranks from %d scales: "
-                "computation +-%.2g%% from the fits)\n",
+                "computation +-%.2g%% from the fits%s)\n",
                 sec(summary_predicted(s)) * unit.scale, unit.name, in->extrapolated,
-                in->extrapolated_scales, 100 * in->extrapolation_band);
+                in->extrapolated_scales, 100 * in->extrapolation_band, counts);
     else if (in->status == SIM_OK)
         fprintf(out, "predicted execution time: %.6f %s\n", sec(summary_predicted(s)) * unit.scale,
                 unit.name);
@@ -561,8 +565,11 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
     if (in->extrapolated)
         fprintf(f,
                 ",\n  \"extrapolated\": {\"ranks\": %d, \"scales\": %d, \"computation_band\": "
-                "%.6g}",
+                "%.6g",
                 in->extrapolated, in->extrapolated_scales, in->extrapolation_band);
+    if (in->extrapolated && in->counts_band >= 0)
+        fprintf(f, ", \"counts_band\": %.6g", in->counts_band);
+    if (in->extrapolated) fprintf(f, "}");
     fprintf(f, ",\n  \"error\": ");
     escape_json(f, sim_failure_report(s));
     fprintf(f, ",\n  \"ranks\": [\n");

@@ -86,6 +86,14 @@ def main():
             stencils.append(os.path.join(tmp, "st%d.trace" % n))
             subprocess.run([simpi, "gen", "stencil", "--ranks", str(n), "--iters", "2", "-o",
                             stencils[-1]], check=True)
+        a2av = []  # alltoallv with uneven counts: their band
+        for n in (4, 8, 16):
+            a2av.append(os.path.join(tmp, "v%d.trace" % n))
+            with open(a2av[-1], "w") as t:
+                t.write("simpi-trace 1\nranks %d\n" % n)
+                for r in range(n):
+                    counts = ",".join(str(64 + (8 if q % 2 else -8)) for q in range(n))
+                    t.write("%d compute 1us\n%d alltoallv 64 send=%s recv=%s\n" % (r, r, counts, counts))
         cases = [
             ("replay", ["replay", "-q", "--critical-path", halo]),
             ("flow", ["replay", "-q", "--platform", fat_tree, "--set", "network.contention=flow", halo]),
@@ -96,6 +104,7 @@ def main():
             ("split", ["replay", "-q", "--procs", "2", "--procs-exact", "--set", "ranks_per_node=1", halo]),
             ("sensitivity", ["replay", "-q", "--sensitivity", "2", halo]),
             ("extrapolated", ["replay", "-q", "--extrapolate", "64"] + stencils),
+            ("extrapolated-counts", ["replay", "-q", "--extrapolate", "32"] + a2av),
             ("failed", ["replay", "-q", os.path.join(tmp, "absent.trace")], (1,)),
             ("topo", ["topo", "--platform", fat_tree]),
             ("online", ["run", "-n", "4", "-q", heat, "64"]),
