@@ -473,7 +473,7 @@ static const char *not_extended(const struct trace_rec *x, int32_t *worlds, int3
  * bursts as one (the recording cuts a burst where a timer is read), and a
  * burst, 0 where none was recorded, before every other record (one too
  * short to measure on one rank, not on another). */
-static bool load(struct scale *s, const char *path, bool fold, struct sim_error *err) {
+static bool load(struct scale *s, const char *path, struct sim_error *err) {
     s->path = path;
     if (!(s->t = trace_open(path, err))) return false;
     s->n = trace_ranks(s->t);
@@ -519,14 +519,8 @@ static bool load(struct scale *s, const char *path, bool fold, struct sim_error 
         }
         ok = ok && !err->set;
         renumber_requests(s->rec[r], s->count[r]);
-        int32_t before = s->count[r];
-        if (fold) s->count[r] = fold_step_loops(s->rec[r], s->ord[r], s->step[r], s->count[r], r);
-        s->folded = fold ? s->folded + (s->count[r] < before) : -1;
     }
     ok = ok && world_splits_hold(ws, path, s->n, err);
-    SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER,
-              "extrapolate: %s: rank 0 has %d records, %d ranks a loop folded", path,
-              s->n ? s->count[0] : 0, s->folded);
     free(ws);
     return ok;
 }
@@ -700,6 +694,63 @@ static double fit_law(const struct basis *b, int e, const int *on, const double 
     return worst;
 }
 
+/* v[k] at scales on[k] as a P^e1 + b P^e2 exactly (two of the powers of
+ * P; from 3 scales or more), the first pair that fits: NPB BT's faces,
+ * 46080 (p - 1) / p^2 with p = sqrt P, a P^-1/2 - a P^-1. Its value at
+ * the target in *at. */
+static bool two_laws(const struct basis *b, const int *on, const double *v, int m, double *at) {
+    for (int e1 = 0; e1 < NLAWS; e1++)
+        for (int e2 = e1 + 1; e2 < NLAWS; e2++) {
+            double s11 = 0, s12 = 0, s22 = 0, s1v = 0, s2v = 0;
+            for (int k = 0; k < m; k++) {
+                double f1 = b->at[e1][on[k]], f2 = b->at[e2][on[k]];
+                s11 += f1 * f1;
+                s12 += f1 * f2;
+                s22 += f2 * f2;
+                s1v += f1 * v[k];
+                s2v += f2 * v[k];
+            }
+            double den = s11 * s22 - s12 * s12;
+            if (fabs(den) <= 1e-12 * s11 * s22) continue;
+            double a = (s1v * s22 - s2v * s12) / den, c = (s2v * s11 - s1v * s12) / den;
+            bool exact = true;
+            for (int k = 0; k < m && exact; k++) {
+                double pred = a * b->at[e1][on[k]] + c * b->at[e2][on[k]];
+                exact = fabs(pred - v[k]) <= 1e-9 * fmax(fabs(v[k]), 1);
+            }
+            if (exact) {
+                *at = a * b->target[e1] + c * b->target[e2];
+                return true;
+            }
+        }
+    return false;
+}
+
+/* v[k] at scales on[k] as (a f + c)^q exactly, f one of the laws (from
+ * 3 scales or more): a face or a block with its ghost layers, (n/p + 1)^2
+ * (NPB BT's solves, 240 (24/p + 1)^2 bytes with p = sqrt P); its value at
+ * the target in *at. */
+static bool powered_law(const struct basis *b, const int *on, const double *v, int m, int q,
+                        double *at) {
+    double w[MAX_SCALES];
+    for (int k = 0; k < m; k++) {
+        if (v[k] < 0) return false;
+        w[k] = pow(v[k], 1.0 / q);
+    }
+    for (int e = 1; e < b->nlaws; e++) {
+        double a, c, rms;
+        fit_law(b, e, on, w, m, true, &a, &c, &rms);
+        bool exact = isfinite(a);
+        for (int k = 0; k < m && exact; k++)
+            exact = fabs(pow(a * b->at[e][on[k]] + c, q) - v[k]) <= 1e-9 * fmax(v[k], 1);
+        if (exact) {
+            *at = pow(a * b->target[e] + c, q);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* What a fitted number is, which says the laws it may follow. */
 enum fit_kind {
     FIT_EXACT, /* a size: a f exactly, or else a f + c (from 3 scales: a subdomain's
@@ -775,6 +826,10 @@ static double fit_coef(const struct basis *b, const int *on, const double *v, in
             *cc = c;
         }
     }
+    if (kind == FIT_EXACT && best > 1e-9 && distinct >= 3 &&
+        (two_laws(b, on, v, m, &at) || powered_law(b, on, v, m, 2, &at) ||
+         powered_law(b, on, v, m, 3, &at)))
+        worst_of_best = 0;
     *residual = worst_of_best;
     return at;
 }
@@ -785,6 +840,15 @@ static double fit(const struct basis *b, const int *on, const double *v, int m, 
     double a, c;
     return fit_coef(b, on, v, m, kind, law, residual, &a, &c);
 }
+
+/* How a rank's records are folded (extrapolate_fold.h): not at all,
+ * loops that step (the tag, an XOR distance), or those and blocks
+ * repeated as they are, once the tags that only order messages are
+ * dropped (NPB BT's sqrt P cells a rank, each its own tags). */
+enum fold_mode { FOLD_NONE, FOLD_STEPPED, FOLD_REPEATED };
+static const char *const fold_words[] = {
+    "loops not folded", "stepped loops folded",
+    "stepped and repeated blocks folded, tags that only order messages dropped"};
 
 /* The pieces of one extrapolation. */
 struct job {
@@ -804,9 +868,10 @@ struct job {
      * ranks changes with P: more of them inside), or program if none is */
     double typical[MAX_SCALES];
     int32_t members[MAX_SCALES][64]; /* each class's ranks */
-    uint8_t *kinds[64]; /* each position's records' peer kinds that hold (two a record) */
-    int32_t longest;    /* the most records a rank has at any scale */
-    struct basis basis; /* the laws, for the layout and the target */
+    uint8_t *kinds[64];  /* each position's records' peer kinds that hold (two a record) */
+    int32_t longest;     /* the most records a rank has at any scale */
+    struct basis basis;  /* the laws, for the layout and the target */
+    enum fold_mode mode; /* how the scales were folded */
 };
 
 /* Rank r's class: its position's (merge_positions). */
@@ -1097,9 +1162,10 @@ static void scale_computation(struct job *j, struct fitted *f, int p, struct ext
 }
 
 /* A loop's iterations at n from c[k] at scales on[k]: a constant, or a
- * log2 x + b for x = P or an extent of the grid, exact at every scale and
- * whole at n (NPB CG's reductions take log2 of its columns' steps); -1
- * if none. */
+ * log2 x + b for x = P or an extent of the grid (NPB CG's reductions take
+ * log2 of its columns' steps), or one of a size's laws (a P^e + c: NPB
+ * BT's stages, sqrt P - 1), exact at every scale and whole at n; -1 if
+ * none. */
 static int32_t fit_count(const struct job *j, const int *on, const int32_t *c, int m, int32_t n) {
     int32_t dims[MAX_DIMS], tdims[MAX_DIMS];
     layout_dims(&j->l, n, tdims);
@@ -1121,6 +1187,12 @@ static int32_t fit_count(const struct job *j, const int *on, const int32_t *c, i
         double at = a * (x < 0 ? 0 : log2(x == 0 ? n : tdims[x - 1])) + b;
         if (exact && fabs(at - round(at)) < 1e-9 && at > -0.5) return (int32_t)round(at);
     }
+    double v[MAX_SCALES], res; /* a size's laws: sqrt P - 1 cells (NPB BT's) */
+    int law;
+    for (int k = 0; k < m; k++)
+        v[k] = c[k];
+    double at = fit(&j->basis, on, v, m, FIT_EXACT, &law, &res);
+    if (res < 1e-9 && fabs(at - round(at)) < 1e-6 && at > -0.5) return (int32_t)round(at);
     return -1;
 }
 
@@ -1152,8 +1224,8 @@ static bool fit_loops(struct job *j, struct fitted *f, int p, int32_t n, struct 
         if (iters < 0)
             return err_set(err,
                            "%s: rank %d, record %d (%s, line %d): a loop whose iterations (%d "
-                           "here) follow no law: a constant, or a log2 of P or of the grid's "
-                           "extents across the scales",
+                           "here) follow no law: a constant, a log2 of P or of the grid's "
+                           "extents, or a size's law (a P^e + c ...) across the scales",
                            s->path, q, s->ord[q][i], op_word(&s->rec[q][i]), s->rec[q][i].line,
                            s->step[q][i].iters);
         if (!f->loop) { /* the class's first loop */
@@ -1550,10 +1622,9 @@ static int choose_layout(struct job *j, struct extrapolator *e, struct sim_error
         struct extrapolation dry;
         bool fits = try_layout(j, &layouts[i], e, &dry, &why);
         SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER,
-                  "extrapolate: layout %d-D%s%s%s: %s (its thinnest class on %d scales)",
+                  "extrapolate: layout %d-D%s%s, %s: %s (its thinnest class on %d scales)",
                   j->l.ndims, j->l.reversed ? " reversed" : "", j->l.periodic ? " periodic" : "",
-                  j->s[0].folded < 0 ? ", loops not folded" : "", fits ? "fits" : why.msg,
-                  fits ? dry.thinnest : 0);
+                  fold_words[j->mode], fits ? "fits" : why.msg, fits ? dry.thinnest : 0);
         if (!fits && !err->set) *err = why;
         if (fits && dry.thinnest > best_thinnest) {
             best = i;
@@ -1563,9 +1634,8 @@ static int choose_layout(struct job *j, struct extrapolator *e, struct sim_error
     return best;
 }
 
-/* Loads the scales (their stepped loops folded or not), smallest first;
- * false with why. */
-static bool load_scales(struct job *j, char *const *paths, int npaths, bool fold,
+/* Loads the scales, folded as mode says, smallest first; false with why. */
+static bool load_scales(struct job *j, char *const *paths, int npaths, enum fold_mode mode,
                         struct sim_error *err) {
     for (int k = 0; k < j->ns; k++)
         unload(&j->s[k]);
@@ -1573,7 +1643,7 @@ static bool load_scales(struct job *j, char *const *paths, int npaths, bool fold
     j->ns = 0;
     bool ok = true;
     for (int k = 0; k < npaths && ok; k++, j->ns++)
-        ok = load(&j->s[k], paths[k], fold, err);
+        ok = load(&j->s[k], paths[k], err);
     for (int a = 0; ok && a < j->ns; a++)
         for (int b = a + 1; b < j->ns; b++)
             if (j->s[b].n < j->s[a].n) {
@@ -1581,6 +1651,24 @@ static bool load_scales(struct job *j, char *const *paths, int npaths, bool fold
                 j->s[a] = j->s[b];
                 j->s[b] = t;
             }
+    struct fifo_comms fifo = {0};
+    for (int k = 0; ok && mode == FOLD_REPEATED && k < j->ns; k++)
+        fifo_check(j->s[k].rec, j->s[k].count, j->s[k].n, &fifo);
+    for (int k = 0; ok && k < j->ns; k++) {
+        struct scale *s = &j->s[k];
+        if (mode == FOLD_REPEATED) drop_tags(s->rec, s->count, s->n, &fifo);
+        s->folded = mode == FOLD_NONE ? -1 : 0;
+        for (int32_t r = 0; mode != FOLD_NONE && r < s->n; r++) {
+            int32_t before = s->count[r];
+            s->count[r] = fold_step_loops(s->rec[r], s->ord[r], s->step[r], s->count[r], r,
+                                          mode == FOLD_REPEATED);
+            s->folded += s->count[r] < before;
+        }
+        SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER,
+                  "extrapolate: %s: %s, rank 0 has %d records, %d ranks a loop folded", s->path,
+                  fold_words[mode], s->n ? s->count[0] : 0, s->folded);
+    }
+    j->mode = mode;
     return ok;
 }
 
@@ -1595,7 +1683,7 @@ struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t t
         return NULL;
     }
     struct job *j = xcalloc(1, sizeof *j);
-    if (!load_scales(j, paths, npaths, true, err)) {
+    if (!load_scales(j, paths, npaths, FOLD_STEPPED, err)) {
         job_free(j);
         return NULL;
     }
@@ -1608,22 +1696,27 @@ struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t t
     int folded = 0;
     for (int k = 0; k < j->ns; k++)
         folded += j->s[k].folded;
-    struct sim_error with_loops = {0}, plain = {0};
+    struct sim_error with_loops = {0}, plain = {0}, repeated = {0};
     int best = choose_layout(j, e, &with_loops);
     /* a sequence that steps at a small scale by chance (a 2 x 2 grid's
      * neighbours are rank XOR 1 and XOR 2) is no loop if the records
      * unfolded extend */
-    if (best < 0 && folded) {
-        if (!load_scales(j, paths, npaths, false, err)) {
-            extrapolator_close(e);
-            return NULL;
-        }
+    bool loaded = true;
+    if (best < 0 && folded && (loaded = load_scales(j, paths, npaths, FOLD_NONE, err)))
         best = choose_layout(j, e, &plain);
-        if (best < 0)
-            err_set(err, "%s (its stepped loops not folded: %s)", with_loops.msg, plain.msg);
-    } else if (best < 0) {
-        *err = with_loops;
+    /* then blocks repeated a number of times that grows with P, which
+     * folding every repetition would find in any program (LU's planes,
+     * their bursts then averaged): tried last */
+    if (best < 0 && loaded && (loaded = load_scales(j, paths, npaths, FOLD_REPEATED, err)))
+        best = choose_layout(j, e, &repeated);
+    if (!loaded) {
+        extrapolator_close(e);
+        return NULL;
     }
+    if (best < 0 && plain.set)
+        err_set(err, "%s (its stepped loops not folded: %s)", with_loops.msg, plain.msg);
+    else if (best < 0)
+        *err = with_loops;
     if (best < 0 || !try_layout(j, &layouts[best], e, x, err)) {
         extrapolator_close(e);
         return NULL;

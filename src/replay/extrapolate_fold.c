@@ -136,7 +136,7 @@ enum { MAX_BODY = 63 };
 /* The iterations of a loop whose body is rec[i, i + len) (len odd: calls
  * at its ends, a burst between iterations), 1 if none; its steps. */
 static int32_t iterations(const struct trace_rec *rec, int32_t n, int32_t i, int32_t len,
-                          int32_t rank, struct step *steps) {
+                          int32_t rank, bool repeated, struct step *steps) {
     memset(steps, 0, sizeof *steps * (size_t)len);
     int32_t m = 1;
     for (;; m++) {
@@ -149,30 +149,33 @@ static int32_t iterations(const struct trace_rec *rec, int32_t n, int32_t i, int
     }
     if (m < 2) return 1;
     bool first_steps = steps[0].tag_dir || steps[0].peer_dir[0] || steps[0].peer_dir[1];
-    return first_steps ? m : 1;
+    bool any_steps = false;
+    for (int32_t x = 0; x < len; x++)
+        any_steps = any_steps || steps[x].tag_dir || steps[x].peer_dir[0] || steps[x].peer_dir[1];
+    return first_steps || (repeated && !any_steps) ? m : 1;
 }
 
 /* The shortest body of a stepped loop starting at rec[i] (its
  * iterations in *iters, its steps), 0 if none. */
 static int32_t find_loop(const struct trace_rec *rec, int32_t n, int32_t i, int32_t rank,
-                         int32_t *iters, struct step *steps) {
+                         bool repeated, int32_t *iters, struct step *steps) {
     if (rec[i].op == TOP_COMPUTE || !peer_fields(&rec[i])) return 0;
     for (int32_t len = 1; len <= MAX_BODY && i + 2 * len + 1 <= n; len += 2) {
         const struct trace_rec *a = &rec[i], *b = &rec[i + len + 1];
         bool moves = a->tag != b->tag || a->peer != b->peer || a->peer2 != b->peer2;
-        if (a->op != b->op || !moves || rec[i + len].op != TOP_COMPUTE) continue;
-        *iters = iterations(rec, n, i, len, rank, steps);
+        if (a->op != b->op || (!moves && !repeated) || rec[i + len].op != TOP_COMPUTE) continue;
+        *iters = iterations(rec, n, i, len, rank, repeated, steps);
         if (*iters > 1) return len;
     }
     return 0;
 }
 
 int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, int32_t n,
-                        int32_t rank) {
+                        int32_t rank, bool repeated) {
     struct step steps[MAX_BODY];
     int32_t out = 0;
     for (int32_t i = 0; i < n;) {
-        int32_t m = 0, len = find_loop(rec, n, i, rank, &m, steps);
+        int32_t m = 0, len = find_loop(rec, n, i, rank, repeated, &m, steps);
         if (!len) {
             step[out] = step[i];
             ord[out] = ord[i];
@@ -207,4 +210,104 @@ int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, 
         i += m * (len + 1) - 1;
     }
     return out;
+}
+
+/* One end of a point-to-point message: its channel (comm, src, dst), the
+ * side (0 send, 1 receive), its place in the rank's program, its tag. */
+struct end {
+    int32_t comm, src, dst, tag;
+    int64_t seq;
+    int side;
+};
+
+static int end_order(const void *pa, const void *pb) {
+    const struct end *a = pa, *b = pb;
+    if (a->comm != b->comm) return a->comm < b->comm ? -1 : 1;
+    if (a->src != b->src) return a->src < b->src ? -1 : 1;
+    if (a->dst != b->dst) return a->dst < b->dst ? -1 : 1;
+    if (a->side != b->side) return a->side - b->side;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The comm's entry in the list (added, consistent, if new; NULL if full). */
+static bool *comm_entry(struct fifo_comms *f, int32_t comm) {
+    for (int i = 0; i < f->n; i++)
+        if (f->comm[i] == comm) return &f->ok[i];
+    if (f->n == FIFO_COMMS) return NULL;
+    f->comm[f->n] = comm;
+    f->ok[f->n] = true;
+    return &f->ok[f->n++];
+}
+
+static void push_end(struct end **ends, int64_t *n, int64_t *cap, struct end e) {
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 1024;
+        *ends = xrealloc_or_die(*ends, sizeof **ends * (size_t)*cap);
+    }
+    (*ends)[(*n)++] = e;
+}
+
+/* Rank r's point-to-point ends into ends; a receive from any source with
+ * a tag makes its communicator inconsistent (tags choose among senders). */
+static void rank_ends(const struct trace_rec *rec, int32_t count, int32_t r, struct end **ends,
+                      int64_t *n, int64_t *cap, struct fifo_comms *f) {
+    for (int32_t i = 0; i < count; i++) {
+        const struct trace_rec *x = &rec[i];
+        bool sends = x->op == TOP_SEND || x->op == TOP_ISEND || x->op == TOP_SENDRECV;
+        bool receives = x->op == TOP_RECV || x->op == TOP_IRECV || x->op == TOP_SENDRECV;
+        if (!sends && !receives) continue;
+        bool *ok = comm_entry(f, x->comm);
+        if (!ok) continue;
+        if (sends && x->peer >= 0)
+            push_end(ends, n, cap, (struct end){x->comm, r, x->peer, x->tag, (int64_t)i * 2, 0});
+        int32_t from = x->op == TOP_SENDRECV ? x->peer2 : x->peer;
+        int32_t tag = x->op == TOP_SENDRECV ? x->tag2 : x->tag;
+        if (receives && from < 0 && tag >= 0) *ok = false;
+        if (receives && from >= 0)
+            push_end(ends, n, cap, (struct end){x->comm, from, r, tag, (int64_t)i * 2 + 1, 1});
+    }
+}
+
+void fifo_check(struct trace_rec *const *rec, const int32_t *count, int32_t n,
+                struct fifo_comms *f) {
+    struct end *ends = NULL;
+    int64_t m = 0, cap = 0;
+    struct fifo_comms here = {0};
+    for (int32_t r = 0; r < n; r++)
+        rank_ends(rec[r], count[r], r, &ends, &m, &cap, &here);
+    if (m) qsort(ends, (size_t)m, sizeof *ends, end_order);
+    for (int64_t a = 0; a < m;) { /* a channel: its sends, then its receives */
+        int64_t s = a, v;
+        while (s < m && ends[s].side == 0 && ends[s].comm == ends[a].comm &&
+               ends[s].src == ends[a].src && ends[s].dst == ends[a].dst)
+            s++;
+        v = s;
+        while (v < m && ends[v].side == 1 && ends[v].comm == ends[a].comm &&
+               ends[v].src == ends[a].src && ends[v].dst == ends[a].dst)
+            v++;
+        bool same = s - a == v - s;
+        for (int64_t k = 0; same && k < s - a; k++)
+            same = ends[s + k].tag < 0 || ends[s + k].tag == ends[a + k].tag;
+        if (!same) *comm_entry(&here, ends[a].comm) = false;
+        a = v;
+    }
+    free(ends);
+    for (int i = 0; i < here.n; i++) {
+        bool *ok = comm_entry(f, here.comm[i]);
+        if (ok) *ok = *ok && here.ok[i];
+    }
+}
+
+void drop_tags(struct trace_rec **rec, const int32_t *count, int32_t n,
+               const struct fifo_comms *f) {
+    for (int32_t r = 0; r < n; r++)
+        for (int32_t i = 0; i < count[r]; i++) {
+            struct trace_rec *x = &rec[r][i];
+            if (!peer_fields(x)) continue;
+            for (int c = 0; c < f->n; c++)
+                if (f->comm[c] == x->comm && f->ok[c]) {
+                    if (x->tag >= 0) x->tag = 0;
+                    if (x->tag2 >= 0) x->tag2 = 0;
+                }
+        }
 }

@@ -41,11 +41,35 @@ void renumber_requests(struct trace_rec *rec, int32_t n);
 /* Folds the stepped loops of rank's n records in place (rec, and ord:
  * each record's number in the trace), steps filled for the records that
  * remain (the caller's array of n); returns how many remain. A body
- * starts with a record that steps and ends with a call, the bursts
- * between its iterations averaged into gap, each of its bursts the mean
- * over the iterations. Folded records' lists are freed. */
+ * starts with a record that steps (repeated: or with any call, the
+ * repetitions then the same record for record: BT's sqrt P cells) and
+ * ends with a call, the bursts between its iterations averaged into gap,
+ * each of its bursts the mean over the iterations. Folded records' lists
+ * are freed. */
 int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, int32_t n,
-                        int32_t rank);
+                        int32_t rank, bool repeated);
+
+/* Communicators on which tags only order messages: on every channel
+ * (sender, receiver) the receives name the tags the sends carry, in the
+ * same order, and no receive from any source names a tag. Dropping the
+ * tags there matches every message as before (MPI's non-overtaking
+ * rule), and makes tags that number cells rank by rank (NPB BT's) the
+ * same on every rank. */
+enum { FIFO_COMMS = 64 };
+struct fifo_comms {
+    int32_t comm[FIFO_COMMS];
+    bool ok[FIFO_COMMS];
+    int n;
+};
+
+/* Checks the n ranks' records (rec[r], count[r]) of one scale, each
+ * communicator's verdict ANDed into f. */
+void fifo_check(struct trace_rec *const *rec, const int32_t *count, int32_t n,
+                struct fifo_comms *f);
+
+/* Sets the tags of point-to-point records on f's consistent
+ * communicators to 0. */
+void drop_tags(struct trace_rec **rec, const int32_t *count, int32_t n, const struct fifo_comms *f);
 
 /* Whether x is a collective with a count per peer (alltoallv ...). */
 static inline bool has_counts(const struct trace_rec *x) {
