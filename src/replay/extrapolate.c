@@ -544,7 +544,7 @@ static void unload(struct scale *s) {
 /* The laws a number may follow: a x P^e, or, on a grid of 2 or 3
  * dimensions, a x d1^e1 d2^e2 (d3^e3) in the extents of the grid (a halo
  * of a 4 x 2 grid's subdomain is not a power of P). */
-static const double exponents[] = {0, -1, 1, -2, -0.5, 0.5, -1.0 / 3, -2.0 / 3};
+static const double exponents[] = {0, -1, 1, -2, -0.5, 0.5, -1.0 / 3, -2.0 / 3, -1.5};
 static const double extent_exponents[] = {0, -1, 1, -2, 2, -0.5, 0.5}; /* likeliest first */
 enum {
     NLAWS = sizeof exponents / sizeof *exponents,
@@ -607,8 +607,9 @@ static double law_at(const struct law *w, const struct layout *l, int32_t n) {
 }
 
 static const char *exponent_word(double e) {
-    static const double es[] = {-2, -1, -0.5, 0.5, 1, 2, -1.0 / 3, -2.0 / 3};
-    static const char *const words[] = {"^-2", "^-1", "^-1/2", "^1/2", "", "^2", "^-1/3", "^-2/3"};
+    static const double es[] = {-2, -1, -0.5, 0.5, 1, 2, -1.0 / 3, -2.0 / 3, -1.5};
+    static const char *const words[] = {"^-2", "^-1",   "^-1/2", "^1/2", "",
+                                        "^2",  "^-1/3", "^-2/3", "^-3/2"};
     for (size_t i = 0; i < sizeof es / sizeof *es; i++)
         if (e == es[i]) return words[i];
     return "^?";
@@ -996,6 +997,13 @@ static void basis_prepare(struct job *j, int32_t target) {
     }
 }
 
+/* What record x (of size v: a burst's, or a class's mean of it) adds to
+ * a rank's computation: a burst times its loop's iterations, and the
+ * bursts between those on its first record. */
+static double computation(const struct trace_rec *x, const struct step *st, double v) {
+    return x->op == TOP_COMPUTE ? v * st->iters : (double)st->gap * (st->iters - 1);
+}
+
 /* The bursts' means and spreads of each position of each scale. */
 static void burst_means(struct job *j) {
     for (int k = 0; k < j->ns; k++) {
@@ -1023,8 +1031,9 @@ static void burst_means(struct job *j) {
         j->program[k] = 0;
         for (int p = 0; p < 64; p++) {
             j->total[k][p] = j->total_spread[k][p] = 0;
-            for (int32_t i = 0; j->rep[k][p] >= 0 && i < s->count[j->rep[k][p]]; i++)
-                j->total[k][p] += s->rec[j->rep[k][p]][i].op == TOP_COMPUTE ? j->mean[k][p][i] : 0;
+            int32_t q = j->rep[k][p];
+            for (int32_t i = 0; q >= 0 && i < s->count[q]; i++)
+                j->total[k][p] += computation(&s->rec[q][i], &s->step[q][i], j->mean[k][p][i]);
         }
         for (int32_t r = 0; r < s->n; r++) {
             int p = class_of(j, dims, r);
@@ -1032,7 +1041,7 @@ static void burst_means(struct job *j) {
             for (int32_t i = 0; i < s->count[r]; i++) {
                 double m = j->mean[k][p][i], d = m ? fabs((double)s->rec[r][i].size - m) / m : 0;
                 if (d > j->spread[k][p][i]) j->spread[k][p][i] = d;
-                sum += s->rec[r][i].op == TOP_COMPUTE ? (double)s->rec[r][i].size : 0;
+                sum += computation(&s->rec[r][i], &s->step[r][i], (double)s->rec[r][i].size);
             }
             j->program[k] += sum / s->n;
             double t = j->total[k][p], d = t ? fabs(sum - t) / t : 0;
@@ -1083,6 +1092,13 @@ struct fitted {
     int32_t *ncounts;        /* and its peers */
 };
 
+static const struct step no_loop = {.iters = 1};
+
+/* Record i's loop in class f (iterations 1: none). */
+static const struct step *loop_at(const struct fitted *f, int32_t i) {
+    return f->loop ? &f->loop[i] : &no_loop;
+}
+
 /* The readings of record i's color and key (a split) that hold for every
  * rank of position p at every scale; false with why if none does. */
 static bool split_readings(struct job *j, struct fitted *f, int p, int32_t i,
@@ -1119,12 +1135,13 @@ static bool split_readings(struct job *j, struct fitted *f, int p, int32_t i,
  * the mean over the scales where it is seen of its computation over the
  * law's value there (a corner does less than the inside). A burst is
  * noisy, one rank is, a class seen at two scales is: every rank of every
- * scale together is not. A folded loop's bursts count once and the
- * bursts between its iterations not at all: its count has its own law
- * (fit_loops), and they are scaled with the rest. The band: the law's
+ * scale together is not. A folded loop's bursts count as many times as
+ * it runs, and the bursts between its repetitions (each a law of its
+ * own: loop_gap) as many times as they occur. The band: the law's
  * residual or the level's spread across the scales, the larger, plus the
  * spread of the class's ranks. */
-static void scale_computation(struct job *j, struct fitted *f, int p, struct extrapolation *x) {
+static void scale_computation(struct job *j, struct fitted *f, int p, const double *own,
+                              struct extrapolation *x) {
     const struct scale *ts = &j->s[f->top];
     double v[MAX_SCALES], sum = 0, a, c, res, level = 0, off = 0;
     int on[MAX_SCALES] = {0}, law, m = 0;
@@ -1140,24 +1157,42 @@ static void scale_computation(struct job *j, struct fitted *f, int p, struct ext
     for (int k = 0; k < m && level > 0; k++)
         off = fmax(off, fabs(v[k] - level) / level);
     for (int32_t i = 0; i < ts->count[f->tr]; i++)
-        sum += f->burst[i];
+        sum += computation(&ts->rec[f->tr][i], loop_at(f, i), f->burst[i]);
     total *= level;
+    /* the class's bursts' own laws, summed at each scale (own), may fit
+     * its computation there better than T x level: bursts that keep their
+     * size in loops that run more times as P grows (BT's stages) */
+    double t_sq = 0, own_sq = 0, own_worst = 0;
+    for (int k = 0; k < j->ns; k++) {
+        double t = j->total[k][p];
+        if (j->rep[k][p] < 0 || !(t > 0)) continue;
+        double fitted = (a * j->basis.at[e][k] + c) * level, d = (own[k] - t) / t;
+        t_sq += (fitted - t) * (fitted - t) / (t * t);
+        own_sq += d * d;
+        own_worst = fmax(own_worst, fabs(d));
+    }
+    bool by_bursts = m > 0 && own_sq <= t_sq;
+    if (by_bursts) total = sum;
     if (!(sum > 0) || !(total > 0)) return;
     for (int32_t i = 0; i < ts->count[f->tr]; i++) {
         if (f->burst[i] > 0) f->size[i] = (int64_t)llround(f->burst[i] * total / sum);
         if (f->loop) f->loop[i].gap = (float)((double)f->loop[i].gap * total / sum);
     }
-    double spread = j->total_spread[f->top][p], worst = fmax(res, off);
+    double spread = j->total_spread[f->top][p], worst = by_bursts ? own_worst : fmax(res, off);
     f->deviation = (worst + spread) * total;
     f->computation = total;
     if (worst + spread > x->worst_share) {
         char name[80];
-        law_name(&j->basis.law[e], j->l.ndims, name, sizeof name);
+        if (by_bursts)
+            snprintf(name, sizeof name, "its bursts' own laws, summed");
+        else
+            law_name(&j->basis.law[e], j->l.ndims, name, sizeof name);
         x->worst_share = worst + spread;
         snprintf(x->worst, sizeof x->worst,
                  "rank %d's computation (%s): %s%s, residual %.2g%%, its position's ranks within "
                  "%.2g%%",
-                 f->tr, ts->path, name, law < 0 ? " + c" : "", 100 * worst, 100 * spread);
+                 f->tr, ts->path, name, law < 0 && !by_bursts ? " + c" : "", 100 * worst,
+                 100 * spread);
     }
 }
 
@@ -1196,10 +1231,41 @@ static int32_t fit_count(const struct job *j, const int *on, const int32_t *c, i
     return -1;
 }
 
+/* The burst between the repetitions of class p's loop at record i at the
+ * target: the class's mean at each scale where it repeats, fitted as a
+ * burst is (NPB BT's cell solves between its stages: a cell's volume,
+ * not the largest scale's). */
+static double loop_gap(struct job *j, int p, int32_t i, double *own) {
+    double v[MAX_SCALES], res, a, c;
+    int on[MAX_SCALES], m = 0, law;
+    int32_t iters[MAX_SCALES];
+    for (int k = 0; k < j->ns; k++) {
+        const struct scale *s = &j->s[k];
+        int32_t dims[MAX_DIMS], n = 0;
+        double sum = 0;
+        layout_dims(&j->l, s->n, dims);
+        for (int32_t r = 0; j->rep[k][p] >= 0 && r < s->n; r++)
+            if (class_of(j, dims, r) == p && s->step[r][i].iters > 1) {
+                sum += s->step[r][i].gap;
+                n++;
+            }
+        if (!n) continue;
+        iters[m] = s->step[j->rep[k][p]][i].iters;
+        on[m] = k;
+        v[m++] = sum / n;
+    }
+    if (!m) return 0;
+    double at = fmax(fit_coef(&j->basis, on, v, m, FIT_BURST, &law, &res, &a, &c), 0);
+    for (int k = 0; k < m; k++) /* what the law gives at the scales where it repeats */
+        own[on[k]] += (a * j->basis.at[law < 0 ? -law : law][on[k]] + c) * (iters[k] - 1);
+    return at;
+}
+
 /* Class p's loops at n (f->loop, f->loop_of): each loop seen at a scale
  * with its iterations there, fitted (fit_count), its steps from a scale
  * where it runs twice or more; false with why. */
-static bool fit_loops(struct job *j, struct fitted *f, int p, int32_t n, struct sim_error *err) {
+static bool fit_loops(struct job *j, struct fitted *f, int p, int32_t n, double *own,
+                      struct sim_error *err) {
     const struct scale *ts = &j->s[f->top];
     int32_t count = ts->count[f->tr];
     for (int32_t i = 0; i < count; i++) {
@@ -1244,7 +1310,7 @@ static bool fit_loops(struct job *j, struct fitted *f, int p, int32_t n, struct 
             f->loop_of[x] = i;
         }
         f->loop[i].len = seen->len;
-        f->loop[i].gap = seen->gap;
+        f->loop[i].gap = (float)loop_gap(j, p, i, own);
         i += seen->len - 1;
     }
     return true;
@@ -1315,6 +1381,7 @@ static bool fit_counts(struct job *j, struct fitted *f, int p, int32_t i, const 
 /* Fits position p's numbers at n (once); false with why. */
 static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, struct extrapolation *x,
                          struct sim_error *err) {
+    double own[MAX_SCALES] = {0}; /* its bursts' own laws summed at each scale */
     f->top = -1;
     for (int k = 0; k < j->ns; k++)
         if (j->rep[k][p] >= 0 && (f->top < 0 || j->s[k].n > j->s[f->top].n)) f->top = k;
@@ -1382,19 +1449,24 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
         }
         int law;
         bool burst = rec->op == TOP_COMPUTE, varied = has_counts(rec);
-        double res,
-            size = fit(&j->basis, on, v1, m, burst || varied ? FIT_BURST : FIT_EXACT, &law, &res);
+        double res, ca, cc,
+            size = fit_coef(&j->basis, on, v1, m, burst || varied ? FIT_BURST : FIT_EXACT, &law,
+                            &res, &ca, &cc);
+        for (int k = 0; k < m && burst; k++) /* its law at each scale, as often as it runs */
+            own[on[k]] += (ca * j->basis.at[law < 0 ? -law : law][on[k]] + cc) *
+                          j->s[on[k]].step[j->rep[on[k]][p]][i].iters;
         if (varied && !fit_counts(j, f, p, i, on, m, x, err)) return false;
         if (!burst && !varied && res > 1e-9)
-            return err_set(err,
-                           "%s: rank %d, record %d (%s, line %d): its size follows none of the "
-                           "laws a x P^e (e = 0, +-1, -2, +-1/2, -1/3, -2/3), nor a product of "
-                           "the grid's extents' powers (0, +-1/2, +-1, +-2), across the scales%s",
-                           ts->path, tr, ts->ord[tr][i], op_word(rec), rec->line,
-                           m < 3 ? " (its position is on the grid of two of them only: record "
-                                   "the program where the grid has three ranks or more in each "
-                                   "dimension)"
-                                 : "");
+            return err_set(
+                err,
+                "%s: rank %d, record %d (%s, line %d): its size follows none of the "
+                "laws a x P^e (e = 0, +-1, -2, +-1/2, -1/3, -2/3, -3/2), nor a product of "
+                "the grid's extents' powers (0, +-1/2, +-1, +-2), across the scales%s",
+                ts->path, tr, ts->ord[tr][i], op_word(rec), rec->line,
+                m < 3 ? " (its position is on the grid of two of them only: record "
+                        "the program where the grid has three ranks or more in each "
+                        "dimension)"
+                      : "");
         f->burst[i] = burst ? fmax(size, 0) : 0;
         f->size[i] = size > 0 ? (int64_t)llround(size) : 0;
         double size2 = fit(&j->basis, on, v2, m, true, &law, &res);
@@ -1407,16 +1479,9 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
             f->code[2 * i + c] = code_of(&j->l, tdims, tr, rec, c, kind, &ts->step[tr][i]);
         }
     }
-    if (!fit_loops(j, f, p, n, err)) return false;
-    scale_computation(j, f, p, x);
+    if (!fit_loops(j, f, p, n, own, err)) return false;
+    scale_computation(j, f, p, own, x);
     return true;
-}
-
-static const struct step no_loop = {.iters = 1};
-
-/* Record i's loop in class f (iterations 1: none). */
-static const struct step *loop_at(const struct fitted *f, int32_t i) {
-    return f->loop ? &f->loop[i] : &no_loop;
 }
 
 /* Record i of rank r of the target of n ranks (its class fitted as f),
