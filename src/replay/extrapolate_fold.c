@@ -247,8 +247,8 @@ static void push_end(struct end **ends, int64_t *n, int64_t *cap, struct end e) 
     (*ends)[(*n)++] = e;
 }
 
-/* Rank r's point-to-point ends into ends; a receive from any source with
- * a tag makes its communicator inconsistent (tags choose among senders). */
+/* Rank r's point-to-point ends into ends (a receive from any source is
+ * on no channel, so the channels it takes from do not match). */
 static void rank_ends(const struct trace_rec *rec, int32_t count, int32_t r, struct end **ends,
                       int64_t *n, int64_t *cap, struct fifo_comms *f) {
     for (int32_t i = 0; i < count; i++) {
@@ -256,13 +256,11 @@ static void rank_ends(const struct trace_rec *rec, int32_t count, int32_t r, str
         bool sends = x->op == TOP_SEND || x->op == TOP_ISEND || x->op == TOP_SENDRECV;
         bool receives = x->op == TOP_RECV || x->op == TOP_IRECV || x->op == TOP_SENDRECV;
         if (!sends && !receives) continue;
-        bool *ok = comm_entry(f, x->comm);
-        if (!ok) continue;
+        if (!comm_entry(f, x->comm)) continue;
         if (sends && x->peer >= 0)
             push_end(ends, n, cap, (struct end){x->comm, r, x->peer, x->tag, (int64_t)i * 2, 0});
         int32_t from = x->op == TOP_SENDRECV ? x->peer2 : x->peer;
         int32_t tag = x->op == TOP_SENDRECV ? x->tag2 : x->tag;
-        if (receives && from < 0 && tag >= 0) *ok = false;
         if (receives && from >= 0)
             push_end(ends, n, cap, (struct end){x->comm, from, r, tag, (int64_t)i * 2 + 1, 1});
     }
