@@ -1419,6 +1419,13 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
     f->code = xcalloc(2 * (size_t)ts->count[tr] + 2, sizeof *f->code);
     for (int k = 0; k < j->ns; k++) { /* as many records at every scale */
         int32_t q = j->rep[k][p];
+        if (q >= 0 && j->s[k].count[q] != ts->count[tr] && j->s[k].recorded[q] == ts->recorded[tr])
+            return err_set(err,
+                           "%s: rank %d's %d records fold into %d where %s's rank %d, at the same "
+                           "position on the %d-D grid, has its %d fold into %d: loops folded at "
+                           "one scale are not at the other",
+                           j->s[k].path, q, j->s[k].recorded[q], j->s[k].count[q], ts->path, tr,
+                           j->l.ndims, ts->recorded[tr], ts->count[tr]);
         if (q >= 0 && j->s[k].count[q] != ts->count[tr])
             return err_set(err,
                            "%s: rank %d has %d records where %s's rank %d, at the same position "
