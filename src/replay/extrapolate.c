@@ -471,8 +471,9 @@ static const char *not_extended(const struct trace_rec *x, int32_t *worlds, int3
 
 /* Loads the trace at path, each rank's records copied out: consecutive
  * bursts as one (the recording cuts a burst where a timer is read), and a
- * burst, 0 where none was recorded, before every other record (one too
- * short to measure on one rank, not on another). */
+ * burst, 0 where none was recorded, before every other record and at the
+ * end (one too short to measure on one rank or in one recording, not in
+ * another). */
 static bool load(struct scale *s, const char *path, struct sim_error *err) {
     s->path = path;
     if (!(s->t = trace_open(path, err))) return false;
@@ -518,6 +519,9 @@ static bool load(struct scale *s, const char *path, struct sim_error *err) {
             trace_release(s->t, x);
         }
         ok = ok && !err->set;
+        if (!s->count[r] || s->rec[r][s->count[r] - 1].op != TOP_COMPUTE) /* and one last */
+            *append(s, r, &cap, s->recorded[r]) =
+                (struct trace_rec){.op = TOP_COMPUTE, .rank = r, .req = -1};
         renumber_requests(s->rec[r], s->count[r]);
     }
     ok = ok && world_splits_hold(ws, path, s->n, err);
