@@ -32,6 +32,12 @@ struct scale {
     int32_t *recorded;  /* the records each rank's trace has */
     struct step **step; /* each record's loop (extrapolate_fold.h) */
     int folded;         /* ranks with a loop folded (-1: loops not folded) */
+    /* sends whose sizes differ rank to rank, or repetition to repetition,
+     * taken as their mean (receives then take any size); the farthest
+     * repetition's relative distance from its loop's mean, and where */
+    bool banded;
+    double size_spread;
+    int32_t size_worst_rank, size_worst_ord;
 };
 
 /* How ranks sit on the grid. */
@@ -315,14 +321,15 @@ static bool same_template(const struct scale *s, const struct layout *l, const i
             peers =
                 (kinds[2 * j + k] &= (uint8_t)same_kinds(l, dims, ref, a, sa, dims, r, b, sb, k));
         /* measured, or the data's: each rank's a little different */
-        bool burst = a->op == TOP_COMPUTE || has_counts(a);
+        bool burst = a->op == TOP_COMPUTE || has_counts(a) || (s->banded && sends_size(a));
         if (!same_shape(a, b) || !peers ||
             (!burst && (a->size != b->size || a->size2 != b->size2 || a->flops != b->flops)))
             return err_set(err,
                            "%s: rank %d, record %d (%s, line %d): not what rank %d, at the same "
                            "position on a %d-D grid, does there (peers as offsets on the grid, "
-                           "XOR partners or transposes, sizes equal)",
-                           s->path, r, s->ord[r][j], op_word(b), b->line, ref, l->ndims);
+                           "XOR partners or transposes, sizes equal%s)",
+                           s->path, r, s->ord[r][j], op_word(b), b->line, ref, l->ndims,
+                           s->banded ? " but for a send's" : "");
     }
     return true;
 }
@@ -474,8 +481,9 @@ static const char *not_extended(const struct trace_rec *x, int32_t *worlds, int3
  * burst, 0 where none was recorded, before every other record and at the
  * end (one too short to measure on one rank or in one recording, not in
  * another). */
-static bool load(struct scale *s, const char *path, struct sim_error *err) {
+static bool load(struct scale *s, const char *path, bool banded, struct sim_error *err) {
     s->path = path;
+    s->banded = banded;
     if (!(s->t = trace_open(path, err))) return false;
     s->n = trace_ranks(s->t);
     s->rec = xcalloc((size_t)s->n, sizeof *s->rec);
@@ -515,6 +523,7 @@ static bool load(struct scale *s, const char *path, struct sim_error *err) {
             c->ids = x->nids ? xmalloc(sizeof *c->ids * (size_t)x->nids) : NULL;
             c->counts = NULL; /* kept as their means (note_counts) */
             if (x->counts) note_counts(s, r, s->count[r] - 1, x);
+            if (banded && (x->op == TOP_RECV || x->op == TOP_IRECV)) c->size = -1; /* any */
             if (x->nids) memcpy(c->ids, x->ids, sizeof *c->ids * (size_t)x->nids);
             trace_release(s->t, x);
         }
@@ -877,6 +886,7 @@ struct job {
     int32_t longest;     /* the most records a rank has at any scale */
     struct basis basis;  /* the laws, for the layout and the target */
     enum fold_mode mode; /* how the scales were folded */
+    bool banded;         /* sends' sizes taken as their means (struct scale) */
 };
 
 /* Rank r's class: its position's (merge_positions). */
@@ -1391,6 +1401,40 @@ static bool fit_counts(struct job *j, struct fitted *f, int p, int32_t i, const 
     return true;
 }
 
+/* Record i of position p, a send whose sizes differ from rank to rank
+ * (their means v at scales on, which no law gives exactly): the law
+ * that fits them best (*size, its value at the target), if its residual
+ * is within how far the ranks' sizes are from their means (a size that
+ * follows no law across the scales is refused); the band said. */
+static bool fit_mean_size(struct job *j, const struct fitted *f, int p, int32_t i, const int *on,
+                          const double *v, int m, struct extrapolation *x, double *size,
+                          struct sim_error *err) {
+    const struct scale *ts = &j->s[f->top];
+    const struct trace_rec *rec = &ts->rec[f->tr][i];
+    int law;
+    double res, spread = 0;
+    *size = fit(&j->basis, on, v, m, FIT_BURST, &law, &res);
+    for (int k = 0; k < m; k++) /* (a rank's repetitions' too) */
+        spread = fmax(spread, fmax(j->spread[on[k]][p][i], j->s[on[k]].size_spread));
+    if (res > spread + 1e-9 || *size <= 0)
+        return err_set(err,
+                       "%s: rank %d, record %d (%s, line %d): the mean of its size over the ranks "
+                       "at its position follows none of the laws across the scales (%.2g%% off, "
+                       "farther than its ranks are from it: %.2g%%)",
+                       ts->path, f->tr, ts->ord[f->tr][i], op_word(rec), rec->line, 100 * res,
+                       100 * spread);
+    double band = j->spread[f->top][p][i] + res;
+    if (band > x->sizes_spread || !x->sizes_worst[0]) {
+        x->sizes_spread = fmax(band, x->sizes_spread);
+        snprintf(x->sizes_worst, sizeof x->sizes_worst,
+                 "record %d (%s, line %d) of %s's rank %d and its position's, %.2g%% from their "
+                 "mean, whose law is %.2g%% off",
+                 ts->ord[f->tr][i], op_word(rec), rec->line, ts->path, f->tr,
+                 100 * j->spread[f->top][p][i], 100 * res);
+    }
+    return true;
+}
+
 /* Fits position p's numbers at n (once); false with why. */
 static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, struct extrapolation *x,
                          struct sim_error *err) {
@@ -1463,8 +1507,9 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
                     i < s->count[q] ? op_word(&s->rec[q][i]) : "its end",
                     i < s->count[q] ? s->rec[q][i].line : 0, ts->path, tr, op_word(rec));
             on[m] = k;
-            v1[m] = rec->op == TOP_COMPUTE || has_counts(rec) ? j->mean[k][p][i]
-                                                              : (double)s->rec[q][i].size;
+            v1[m] = rec->op == TOP_COMPUTE || has_counts(rec) || (j->banded && sends_size(rec))
+                        ? j->mean[k][p][i]
+                        : (double)s->rec[q][i].size;
             v2[m++] = (double)s->rec[q][i].size2;
         }
         int law;
@@ -1476,7 +1521,10 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
             own[on[k]] += (ca * j->basis.at[law < 0 ? -law : law][on[k]] + cc) *
                           j->s[on[k]].step[j->rep[on[k]][p]][i].iters;
         if (varied && !fit_counts(j, f, p, i, on, m, x, err)) return false;
-        if (!burst && !varied && res > 1e-9)
+        if (!burst && !varied && res > 1e-9 && j->banded && sends_size(rec) &&
+            !fit_mean_size(j, f, p, i, on, v1, m, x, &size, err))
+            return false;
+        if (!burst && !varied && res > 1e-9 && !(j->banded && sends_size(rec)))
             return err_set(
                 err,
                 "%s: rank %d, record %d (%s, line %d): its size follows none of the "
@@ -1489,6 +1537,7 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
                       : "");
         f->burst[i] = burst ? fmax(size, 0) : 0;
         f->size[i] = size > 0 ? (int64_t)llround(size) : 0;
+        if (rec->size < 0 && (rec->op == TOP_RECV || rec->op == TOP_IRECV)) f->size[i] = -1;
         double size2 = fit(&j->basis, on, v2, m, true, &law, &res);
         f->size2[i] = size2 > 0 ? (int64_t)llround(size2) : rec->size2;
         x->fields += m > 1;
@@ -1634,6 +1683,13 @@ static bool prepare_target(struct extrapolator *e, struct extrapolation *x, stru
         x->computation += (double)members[p] * e->fit_of[p].computation;
     }
     x->worst_error = x->computation > 0 ? x->deviation / x->computation : 0;
+    const struct scale *top = &j->s[j->ns - 1];
+    if (j->banded && top->size_spread > x->sizes_spread) {
+        x->sizes_spread = top->size_spread;
+        snprintf(x->sizes_worst, sizeof x->sizes_worst,
+                 "record %d of %s's rank %d, %.2g%% from its mean over its loop's repetitions",
+                 top->size_worst_ord, top->path, top->size_worst_rank, 100 * top->size_spread);
+    }
     for (int32_t r = 0; r < e->target; r++) {
         const struct fitted *f = &e->fit_of[e->cls[r]];
         for (int32_t q = 0; q < f->ncodes; q++)
@@ -1728,7 +1784,7 @@ static bool load_scales(struct job *j, char *const *paths, int npaths, enum fold
     j->ns = 0;
     bool ok = true;
     for (int k = 0; k < npaths && ok; k++, j->ns++)
-        ok = load(&j->s[k], paths[k], err);
+        ok = load(&j->s[k], paths[k], j->banded, err);
     for (int a = 0; ok && a < j->ns; a++)
         for (int b = a + 1; b < j->ns; b++)
             if (j->s[b].n < j->s[a].n) {
@@ -1745,8 +1801,16 @@ static bool load_scales(struct job *j, char *const *paths, int npaths, enum fold
         s->folded = mode == FOLD_NONE ? -1 : 0;
         for (int32_t r = 0; mode != FOLD_NONE && r < s->n; r++) {
             int32_t before = s->count[r];
-            s->count[r] = fold_step_loops(s->rec[r], s->ord[r], s->step[r], s->count[r], r,
-                                          mode == FOLD_REPEATED);
+            unsigned how =
+                (mode == FOLD_REPEATED ? FOLD_ANY_BLOCK : 0u) | (j->banded ? FOLD_SEND_SIZES : 0u);
+            double spread = s->size_spread;
+            int32_t worst = 0;
+            s->count[r] = fold_step_loops(s->rec[r], s->ord[r], s->step[r], s->count[r], r, how,
+                                          &s->size_spread, &worst);
+            if (s->size_spread > spread) {
+                s->size_worst_rank = r;
+                s->size_worst_ord = worst;
+            }
             s->folded += s->count[r] < before;
         }
         SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER,
@@ -1794,6 +1858,15 @@ struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t t
      * their bursts then averaged): tried last */
     if (best < 0 && loaded && (loaded = load_scales(j, paths, npaths, FOLD_REPEATED, err)))
         best = choose_layout(j, e, &repeated);
+    /* last, sends whose sizes differ from rank to rank (a cell's extents
+     * at the domain's edge, NPB SP's) as their class's mean, said */
+    static const enum fold_mode banded_modes[] = {FOLD_STEPPED, FOLD_NONE, FOLD_REPEATED};
+    j->banded = best < 0;
+    for (int k = 0; k < 3 && best < 0 && loaded; k++) {
+        struct sim_error ignored = {0};
+        if ((loaded = load_scales(j, paths, npaths, banded_modes[k], err)))
+            best = choose_layout(j, e, &ignored);
+    }
     if (!loaded) {
         extrapolator_close(e);
         return NULL;
@@ -1843,6 +1916,12 @@ int extrapolator_next(struct extrapolator *e, int32_t rank, struct trace_rec *r,
 }
 
 void extrapolation_say_counts(const struct extrapolation *x, FILE *f, const char *prefix) {
+    if (x->sizes_worst[0])
+        fprintf(f,
+                "%ssends whose sizes differ from rank to rank or from one repetition to the next "
+                "extended as their class's mean: a size of the largest scale is within %.2g%% of "
+                "it (the farthest: %s)\n",
+                prefix, 100 * x->sizes_spread, x->sizes_worst);
     if (!x->counts_worst[0]) return;
     fprintf(f,
             "%svariable counts (they depend on the data) extended as their mean per peer; a "

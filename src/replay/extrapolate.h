@@ -34,6 +34,12 @@ struct extrapolation {
      * (relative), and where (empty: none) */
     double counts_spread;
     char counts_worst[200];
+    /* sends whose sizes differ rank to rank or repetition to repetition
+     * (NPB SP's cells), extended as their class's mean: the farthest a
+     * size of the largest scale is from it, plus its law's residual
+     * (relative), and where (empty: none) */
+    double sizes_spread;
+    char sizes_worst[300];
     double deviation, computation, worst_share; /* (the sums; the worst position's band) */
 };
 

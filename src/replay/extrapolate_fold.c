@@ -3,6 +3,7 @@
  * request ids renumbered lowest-free, and stepped loops folded. */
 #include "replay/extrapolate_fold.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,10 +104,11 @@ static int peer_fields(const struct trace_rec *x) {
 
 /* Whether b is a's iteration t later, steps as in s (t = 1 sets them). */
 static bool steps_as(const struct trace_rec *a, const struct trace_rec *b, int32_t t, int32_t rank,
-                     struct step *s) {
+                     unsigned how, struct step *s) {
     if (a->op == TOP_COMPUTE || b->op == TOP_COMPUTE) return a->op == b->op;
+    bool sizes = a->size == b->size || ((how & FOLD_SEND_SIZES) && sends_size(a));
     if (a->op != b->op || a->mode != b->mode || a->coll != b->coll || a->req != b->req ||
-        a->comm != b->comm || a->root != b->root || a->size != b->size || a->size2 != b->size2 ||
+        a->comm != b->comm || a->root != b->root || !sizes || a->size2 != b->size2 ||
         a->nids != b->nids || has_counts(a) || a->op == TOP_COMM_SPLIT || a->op == TOP_COMM_DUP ||
         a->op == TOP_INTERVAL_BEGIN ||
         (a->nids && memcmp(a->ids, b->ids, sizeof *a->ids * (size_t)a->nids)))
@@ -136,7 +138,7 @@ enum { MAX_BODY = 63 };
 /* The iterations of a loop whose body is rec[i, i + len) (len odd: calls
  * at its ends, a burst between iterations), 1 if none; its steps. */
 static int32_t iterations(const struct trace_rec *rec, int32_t n, int32_t i, int32_t len,
-                          int32_t rank, bool repeated, struct step *steps) {
+                          int32_t rank, unsigned how, struct step *steps) {
     memset(steps, 0, sizeof *steps * (size_t)len);
     int32_t m = 1;
     for (;; m++) {
@@ -144,7 +146,7 @@ static int32_t iterations(const struct trace_rec *rec, int32_t n, int32_t i, int
         if (at + len > n || rec[at - 1].op != TOP_COMPUTE) break;
         bool same = true;
         for (int32_t x = 0; x < len && same; x++)
-            same = steps_as(&rec[i + x], &rec[at + x], m, rank, &steps[x]);
+            same = steps_as(&rec[i + x], &rec[at + x], m, rank, how, &steps[x]);
         if (!same) break;
     }
     if (m < 2) return 1;
@@ -152,30 +154,51 @@ static int32_t iterations(const struct trace_rec *rec, int32_t n, int32_t i, int
     bool any_steps = false;
     for (int32_t x = 0; x < len; x++)
         any_steps = any_steps || steps[x].tag_dir || steps[x].peer_dir[0] || steps[x].peer_dir[1];
-    return first_steps || (repeated && !any_steps) ? m : 1;
+    return first_steps || ((how & FOLD_ANY_BLOCK) && !any_steps) ? m : 1;
 }
 
 /* The shortest body of a stepped loop starting at rec[i] (its
  * iterations in *iters, its steps), 0 if none. */
 static int32_t find_loop(const struct trace_rec *rec, int32_t n, int32_t i, int32_t rank,
-                         bool repeated, int32_t *iters, struct step *steps) {
+                         unsigned how, int32_t *iters, struct step *steps) {
     if (rec[i].op == TOP_COMPUTE || !peer_fields(&rec[i])) return 0;
     for (int32_t len = 1; len <= MAX_BODY && i + 2 * len + 1 <= n; len += 2) {
         const struct trace_rec *a = &rec[i], *b = &rec[i + len + 1];
         bool moves = a->tag != b->tag || a->peer != b->peer || a->peer2 != b->peer2;
-        if (a->op != b->op || (!moves && !repeated) || rec[i + len].op != TOP_COMPUTE) continue;
-        *iters = iterations(rec, n, i, len, rank, repeated, steps);
+        if (a->op != b->op || (!moves && !(how & FOLD_ANY_BLOCK)) || rec[i + len].op != TOP_COMPUTE)
+            continue;
+        *iters = iterations(rec, n, i, len, rank, how, steps);
         if (*iters > 1) return len;
     }
     return 0;
 }
 
+/* A loop's record x (of m iterations from rec[i], len a body): the mean
+ * of its sizes, the farthest one's relative distance from it into
+ * *spread if larger (its record's number, from ord, into *worst). */
+static int64_t mean_size(const struct trace_rec *rec, const int32_t *ord, int32_t i, int32_t len,
+                         int32_t x, int32_t m, double *spread, int32_t *worst) {
+    int64_t sum = 0;
+    for (int32_t t = 0; t < m; t++)
+        sum += rec[i + t * (len + 1) + x].size;
+    int64_t mean = sum / m;
+    for (int32_t t = 0; t < m && mean > 0 && rec[i + x].op != TOP_COMPUTE; t++) {
+        int32_t at = i + t * (len + 1) + x;
+        double d = fabs((double)(rec[at].size - mean)) / (double)mean;
+        if (d > *spread) {
+            *spread = d;
+            *worst = ord[at];
+        }
+    }
+    return mean;
+}
+
 int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, int32_t n,
-                        int32_t rank, bool repeated) {
+                        int32_t rank, unsigned how, double *spread, int32_t *worst) {
     struct step steps[MAX_BODY];
     int32_t out = 0;
     for (int32_t i = 0; i < n;) {
-        int32_t m = 0, len = find_loop(rec, n, i, rank, repeated, &m, steps);
+        int32_t m = 0, len = find_loop(rec, n, i, rank, how, &m, steps);
         if (!len) {
             step[out] = step[i];
             ord[out] = ord[i];
@@ -187,12 +210,8 @@ int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, 
             gap += rec[i + t * (len + 1) - 1].size;
         for (int32_t x = 0; x < len; x++) {
             struct trace_rec body = rec[i + x];
-            if (body.op == TOP_COMPUTE) {
-                int64_t sum = 0;
-                for (int32_t t = 0; t < m; t++)
-                    sum += rec[i + t * (len + 1) + x].size;
-                body.size = sum / m;
-            }
+            if (body.op == TOP_COMPUTE || sends_size(&body))
+                body.size = mean_size(rec, ord, i, len, x, m, spread, worst);
             if (steps[x].tag_dir < 0) {
                 body.tag -= m - 1;
                 body.tag2 -= m - 1;

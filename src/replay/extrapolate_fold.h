@@ -38,16 +38,29 @@ struct step {
  * starts; a wait, waitall, cancel or free frees it. */
 void renumber_requests(struct trace_rec *rec, int32_t n);
 
+/* How fold_step_loops folds: FOLD_ANY_BLOCK, a body may start with any
+ * call, the repetitions then the same record for record (BT's sqrt P
+ * cells); FOLD_SEND_SIZES, the sizes a send carries may differ from one
+ * repetition to the next (SP's cells, each its own extents), folded as
+ * their mean. */
+enum { FOLD_ANY_BLOCK = 1, FOLD_SEND_SIZES = 2 };
+
+/* A send: a record whose size is what it sends (a sendrecv's first). */
+static inline bool sends_size(const struct trace_rec *x) {
+    return x->op == TOP_SEND || x->op == TOP_ISEND || x->op == TOP_SENDRECV;
+}
+
 /* Folds the stepped loops of rank's n records in place (rec, and ord:
  * each record's number in the trace), steps filled for the records that
  * remain (the caller's array of n); returns how many remain. A body
- * starts with a record that steps (repeated: or with any call, the
- * repetitions then the same record for record: BT's sqrt P cells) and
- * ends with a call, the bursts between its iterations averaged into gap,
- * each of its bursts the mean over the iterations. Folded records' lists
- * are freed. */
+ * starts with a record that steps (or as how says) and ends with a call,
+ * the bursts between its iterations averaged into gap, each of its
+ * bursts the mean over the iterations (and its sends' sizes, as how
+ * says: *spread, if larger, the farthest one's relative distance from
+ * its mean, *worst its record's number). Folded records' lists are
+ * freed. */
 int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, int32_t n,
-                        int32_t rank, bool repeated);
+                        int32_t rank, unsigned how, double *spread, int32_t *worst);
 
 /* Communicators on which tags only order messages: on every channel
  * (sender, receiver) the receives name the tags the sends carry, in the

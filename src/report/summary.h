@@ -66,10 +66,11 @@ struct run_info {
     const char *ideal; /* the platform's what-if (platform_ideal): "none", "network"... */
     /* replay --extrapolate: the trace extended to this many ranks (0: not
      * extrapolated), the scales it came from and the computation's error
-     * band from the fits (relative), and the variable counts' spread
-     * around their mean (relative; negative: none) */
+     * band from the fits (relative), the variable counts' spread around
+     * their mean and the band of sends' sizes taken as means (relative;
+     * negative: none) */
     int32_t extrapolated, extrapolated_scales;
-    double extrapolation_band, counts_band;
+    double extrapolation_band, counts_band, sizes_band;
 };
 
 /* The hint an on-line run's summary gives when its peak memory is half the

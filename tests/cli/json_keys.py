@@ -94,6 +94,16 @@ def main():
                 for r in range(n):
                     counts = ",".join(str(64 + (8 if q % 2 else -8)) for q in range(n))
                     t.write("%d compute 1us\n%d alltoallv 64 send=%s recv=%s\n" % (r, r, counts, counts))
+        rings = []  # sends whose sizes alternate from one repetition to the next: their band
+        for n in (4, 6, 8):
+            rings.append(os.path.join(tmp, "ring%d.trace" % n))
+            with open(rings[-1], "w") as t:
+                t.write("simpi-trace 1\nranks %d\n" % n)
+                for r in range(n):
+                    for i in range(n):
+                        t.write("%d irecv %d %d req=0\n" % (r, (r - 1) % n, 1000 + 200 * ((r - 1 + i) % 2)))
+                        t.write("%d isend %d %d req=1\n%d waitall\n" % (r, (r + 1) % n, 1000 + 200 * ((r + i) % 2), r))
+                        t.write("%d compute 10us\n" % r)
         cases = [
             ("replay", ["replay", "-q", "--critical-path", halo]),
             ("flow", ["replay", "-q", "--platform", fat_tree, "--set", "network.contention=flow", halo]),
@@ -105,6 +115,7 @@ def main():
             ("sensitivity", ["replay", "-q", "--sensitivity", "2", halo]),
             ("extrapolated", ["replay", "-q", "--extrapolate", "64"] + stencils),
             ("extrapolated-counts", ["replay", "-q", "--extrapolate", "32"] + a2av),
+            ("extrapolated-sizes", ["replay", "-q", "--extrapolate", "16"] + rings),
             ("failed", ["replay", "-q", os.path.join(tmp, "absent.trace")], (1,)),
             ("topo", ["topo", "--platform", fat_tree]),
             ("online", ["run", "-n", "4", "-q", heat, "64"]),
