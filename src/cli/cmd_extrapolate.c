@@ -64,7 +64,7 @@ int cmd_extrapolate(int argc, char **argv) {
     fprintf(stderr,
             "simpi extrapolate: %ld ranks on a %d-D%s grid, %d positions, %d numbers fitted; "
             "computation within %.2g%% of its laws%s%s%s\n",
-            ranks, x.ndims, x.periodic ? " periodic" : "", x.classes, x.fields, 100 * x.worst_error,
+            ranks, x.ndims, extrapolation_grid_word(&x), x.classes, x.fields, 100 * x.worst_error,
             x.worst[0] ? " (the worst: " : "", x.worst, x.worst[0] ? ")" : "");
     extrapolation_say_counts(&x, stderr, "simpi extrapolate: ");
     return 0;

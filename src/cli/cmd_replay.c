@@ -766,7 +766,7 @@ static int extrapolate_traces(struct replay_opts *o, char *path, size_t n) {
     fprintf(stderr,
             "extrapolated: %d ranks from %d scales on a %d-D%s grid; computation within %.2g%% "
             "of its laws%s%s%s: the prediction carries that error\n",
-            o->extrapolate, o->ntraces, x.ndims, x.periodic ? " periodic" : "", 100 * x.worst_error,
+            o->extrapolate, o->ntraces, x.ndims, extrapolation_grid_word(&x), 100 * x.worst_error,
             x.worst[0] ? " (the worst: " : "", x.worst, x.worst[0] ? ")" : "");
     extrapolation_say_counts(&x, stderr, "extrapolated: ");
     o->ntraces_given = o->ntraces;

@@ -45,6 +45,11 @@ struct layout {
     int ndims;
     bool reversed; /* dims in increasing order (the fast dimension the largest) */
     bool periodic;
+    /* ranks laid out by recursive bisection (miniFE's box_partition): the
+     * ranks' lower half takes the lower half of dimension 0, each half
+     * then splits dimension 1, and so on round the dimensions; 2^k ranks
+     * only, on the grid MPI_Dims_create gives (a Morton order) */
+    bool bisected;
 };
 
 static void dims_create(int32_t n, int ndims, int32_t *dims) {
@@ -84,17 +89,51 @@ static void layout_dims(const struct layout *l, int32_t n, int32_t *dims) {
         }
 }
 
-/* Row-major coordinates, the last dimension fastest (MPI_Cart_create). */
-static void coords_of(int32_t r, int ndims, const int32_t *dims, int32_t *c) {
-    for (int i = ndims - 1; i >= 0; i--) {
+/* log2 of n's rank count, the bisections (the dims' product a power of 2). */
+static int bisections(int ndims, const int32_t *dims) {
+    int k = 0;
+    for (int i = 0; i < ndims; i++)
+        for (int32_t d = dims[i]; d > 1; d >>= 1)
+            k++;
+    return k;
+}
+
+/* Coordinates of r: row-major, the last dimension fastest
+ * (MPI_Cart_create), or r's bits from the highest dealt round the
+ * dimensions, each a coordinate's next bit (recursive bisection). */
+static void coords_of(const struct layout *l, const int32_t *dims, int32_t r, int32_t *c) {
+    if (l->bisected) {
+        int k = bisections(l->ndims, dims), taken[MAX_DIMS] = {0};
+        for (int i = 0; i < l->ndims; i++)
+            c[i] = 0;
+        for (int s = 0, i = 0; s < k; s++, i = (i + 1) % l->ndims) {
+            while ((1 << taken[i]) >= dims[i])
+                i = (i + 1) % l->ndims;
+            c[i] = c[i] << 1 | ((r >> (k - 1 - s)) & 1);
+            taken[i]++;
+        }
+        return;
+    }
+    for (int i = l->ndims - 1; i >= 0; i--) {
         c[i] = r % dims[i];
         r /= dims[i];
     }
 }
 
-static int32_t rank_at(int ndims, const int32_t *dims, const int32_t *c) {
+static int32_t rank_at(const struct layout *l, const int32_t *dims, const int32_t *c) {
     int32_t r = 0;
-    for (int i = 0; i < ndims; i++)
+    if (l->bisected) {
+        int k = bisections(l->ndims, dims), taken[MAX_DIMS] = {0}, bits[MAX_DIMS];
+        for (int i = 0; i < l->ndims; i++)
+            bits[i] = bisections(1, &dims[i]);
+        for (int s = 0, i = 0; s < k; s++, i = (i + 1) % l->ndims) {
+            while (taken[i] >= bits[i])
+                i = (i + 1) % l->ndims;
+            r = r << 1 | ((c[i] >> (bits[i] - 1 - taken[i]++)) & 1);
+        }
+        return r;
+    }
+    for (int i = 0; i < l->ndims; i++)
         r = r * dims[i] + c[i];
     return r;
 }
@@ -104,8 +143,8 @@ static int32_t rank_at(int ndims, const int32_t *dims, const int32_t *c) {
 static int32_t peer_code(const struct layout *l, const int32_t *dims, int32_t r, int32_t q) {
     if (q < 0) return q;
     int32_t a[MAX_DIMS], b[MAX_DIMS], code = 0;
-    coords_of(r, l->ndims, dims, a);
-    coords_of(q, l->ndims, dims, b);
+    coords_of(l, dims, r, a);
+    coords_of(l, dims, q, b);
     for (int i = 0; i < l->ndims; i++) {
         int32_t o = b[i] - a[i];
         if (l->periodic && o > dims[i] / 2) o -= dims[i];
@@ -120,7 +159,7 @@ static int32_t peer_code(const struct layout *l, const int32_t *dims, int32_t r,
 static int32_t peer_of(const struct layout *l, const int32_t *dims, int32_t r, int32_t code) {
     if (code < 0) return code;
     int32_t c[MAX_DIMS];
-    coords_of(r, l->ndims, dims, c);
+    coords_of(l, dims, r, c);
     code--;
     for (int i = 0; i < l->ndims; i++) {
         int32_t o = ((code >> (OFFSET_BITS * i)) & ((1 << OFFSET_BITS) - 1)) - OFFSET_MAX - 1;
@@ -128,7 +167,7 @@ static int32_t peer_of(const struct layout *l, const int32_t *dims, int32_t r, i
         if (l->periodic) c[i] = ((c[i] % dims[i]) + dims[i]) % dims[i];
         if (c[i] < 0 || c[i] >= dims[i]) return -1;
     }
-    return rank_at(l->ndims, dims, c);
+    return rank_at(l, dims, c);
 }
 
 /* How a peer is a function of the rank: an offset on the grid, the rank
@@ -145,7 +184,7 @@ enum { CODE_XOR = 1 << 20, CODE_TRANSPOSE = 2 << 20, XOR_BIAS = 64 };
 static int32_t transpose_of(const struct layout *l, const int32_t *dims, int32_t r) {
     if (l->ndims != 2) return -1;
     int32_t c[2], t[2];
-    coords_of(r, 2, dims, c);
+    coords_of(l, dims, r, c);
     if (dims[1] % dims[0] == 0) {
         int32_t k = dims[1] / dims[0];
         t[0] = c[1] / k;
@@ -157,7 +196,7 @@ static int32_t transpose_of(const struct layout *l, const int32_t *dims, int32_t
     } else {
         return -1;
     }
-    return rank_at(2, dims, t);
+    return rank_at(l, dims, t);
 }
 
 /* Peer q of rank r as a code of one kind (0: not of that kind); st and
@@ -193,7 +232,7 @@ static int32_t kind_peer(const struct layout *l, const int32_t *dims, int32_t n,
 static int position_of(const struct layout *l, const int32_t *dims, int32_t r) {
     if (l->periodic) return 0;
     int32_t c[MAX_DIMS];
-    coords_of(r, l->ndims, dims, c);
+    coords_of(l, dims, r, c);
     int p = 0;
     for (int i = 0; i < l->ndims; i++)
         p |= ((c[i] == 0) | (c[i] == dims[i] - 1) << 1) << (2 * i);
@@ -255,7 +294,7 @@ enum { ATTR_LITERAL = 1, ATTR_RANK = 2, ATTR_COORD = 4 /* << dimension */ };
 static unsigned readings(const struct layout *l, const int32_t *dims, int32_t r, int32_t v,
                          int32_t lit) {
     int32_t c[MAX_DIMS];
-    coords_of(r, l->ndims, dims, c);
+    coords_of(l, dims, r, c);
     unsigned m = (v == lit ? ATTR_LITERAL : 0) | (v == r ? ATTR_RANK : 0);
     for (int i = 0; i < l->ndims; i++)
         m |= v == c[i] ? ATTR_COORD << i : 0;
@@ -266,7 +305,7 @@ static unsigned readings(const struct layout *l, const int32_t *dims, int32_t r,
 static int32_t reading_at(const struct layout *l, const int32_t *dims, int32_t r, unsigned m,
                           int32_t lit) {
     int32_t c[MAX_DIMS];
-    coords_of(r, l->ndims, dims, c);
+    coords_of(l, dims, r, c);
     for (int i = 0; i < l->ndims; i++) /* a coordinate first, then the rank, then the literal */
         if (m & (ATTR_COORD << i)) return c[i];
     return m & ATTR_RANK ? r : lit;
@@ -887,6 +926,11 @@ struct job {
     struct basis basis;  /* the laws, for the layout and the target */
     enum fold_mode mode; /* how the scales were folded */
     bool banded;         /* sends' sizes taken as their means (struct scale) */
+    bool sorted;         /* runs of calls to neighbours sorted (sort_neighbour_runs) */
+    /* whether the last layout tried had every rank follow its position's
+     * template, and the first why of a layout that did (it got furthest) */
+    bool templates_ok;
+    struct sim_error furthest;
 };
 
 /* Rank r's class: its position's (merge_positions). */
@@ -1066,6 +1110,12 @@ static void burst_means(struct job *j) {
     }
 }
 
+static bool power_of_two_scales(const struct job *j) {
+    for (int k = 0; k < j->ns; k++)
+        if (j->s[k].n & (j->s[k].n - 1)) return false;
+    return true;
+}
+
 /* Tries layout l on every scale; false with why. */
 static bool layout_fits(struct job *j, struct sim_error *err) {
     j->longest = 0;
@@ -1077,6 +1127,8 @@ static bool layout_fits(struct job *j, struct sim_error *err) {
         j->kinds[p] = xmalloc(2 * (size_t)j->longest + 2);
         memset(j->kinds[p], KINDS_ALL, 2 * (size_t)j->longest + 2);
     }
+    if (j->l.bisected && !power_of_two_scales(j))
+        return err_set(err, "recursive bisection is read for 2^k ranks only");
     for (int k = 0; k < j->ns; k++)
         if (!find_templates(&j->s[k], &j->l, j->rep[k], j->kinds, err)) return false;
     return true;
@@ -1404,8 +1456,12 @@ static bool fit_counts(struct job *j, struct fitted *f, int p, int32_t i, const 
 /* Record i of position p, a send whose sizes differ from rank to rank
  * (their means v at scales on, which no law gives exactly): the law
  * that fits them best (*size, its value at the target), if its residual
- * is within how far the ranks' sizes are from their means (a size that
- * follows no law across the scales is refused); the band said. */
+ * is within how far the ranks' sizes are from their means or within
+ * SIZE_RESIDUAL_MAX (a domain of n + 1 points split in halves, miniFE's:
+ * the low end's extent n/d + 1, the others' n/d, a face the product of
+ * two; a size far from every law is refused); the band said. */
+enum { SIZE_RESIDUAL_PERCENT = 5 };
+#define SIZE_RESIDUAL_MAX (SIZE_RESIDUAL_PERCENT / 100.0)
 static bool fit_mean_size(struct job *j, const struct fitted *f, int p, int32_t i, const int *on,
                           const double *v, int m, struct extrapolation *x, double *size,
                           struct sim_error *err) {
@@ -1416,13 +1472,13 @@ static bool fit_mean_size(struct job *j, const struct fitted *f, int p, int32_t 
     *size = fit(&j->basis, on, v, m, FIT_BURST, &law, &res);
     for (int k = 0; k < m; k++) /* (a rank's repetitions' too) */
         spread = fmax(spread, fmax(j->spread[on[k]][p][i], j->s[on[k]].size_spread));
-    if (res > spread + 1e-9 || *size <= 0)
+    if ((res > spread + 1e-9 && res > SIZE_RESIDUAL_MAX) || *size <= 0)
         return err_set(err,
                        "%s: rank %d, record %d (%s, line %d): the mean of its size over the ranks "
                        "at its position follows none of the laws across the scales (%.2g%% off, "
-                       "farther than its ranks are from it: %.2g%%)",
+                       "farther than its ranks are from it, %.2g%%, and than %.2g%%)",
                        ts->path, f->tr, ts->ord[f->tr][i], op_word(rec), rec->line, 100 * res,
-                       100 * spread);
+                       100 * spread, 100 * SIZE_RESIDUAL_MAX);
     double band = j->spread[f->top][p][i] + res;
     if (band > x->sizes_spread || !x->sizes_worst[0]) {
         x->sizes_spread = fmax(band, x->sizes_spread);
@@ -1454,6 +1510,14 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
     for (int k = 0; k < j->ns; k++)
         seen += j->rep[k][p] >= 0;
     if (seen < x->thinnest) x->thinnest = seen;
+    int distinct = 0; /* (a scale given twice is one) */
+    for (int k = 0, last = 0; k < j->ns; k++)
+        if (j->rep[k][p] >= 0 && j->s[k].n != last) {
+            distinct++;
+            last = j->s[k].n;
+        }
+    if (distinct == 1 && j->s[0].n != j->s[j->ns - 1].n && !x->one_scale[0])
+        snprintf(x->one_scale, sizeof x->one_scale, "%s's rank %d", ts->path, tr);
     layout_dims(&j->l, ts->n, tdims);
     f->size = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->size);
     f->size2 = xcalloc((size_t)ts->count[tr] + 1, sizeof *f->size2);
@@ -1661,11 +1725,89 @@ struct extrapolator {
 
 /* Fits every class of the target and checks that no rank's peer falls off
  * its grid; false with why. */
+static int scales_seen(const struct job *j, int p) {
+    int seen = 0;
+    for (int k = 0; k < j->ns; k++)
+        seen += j->rep[k][p] >= 0;
+    return seen;
+}
+
+static bool plain_collective(const struct trace_rec *x) {
+    return (x->op == TOP_COLL || x->op == TOP_ICOLL) && !has_counts(x);
+}
+
+/* Every rank calls a collective with the same count (MPI's rule): a
+ * class seen at fewer scales than another (a 3-D grid's inside, at the
+ * largest only) takes the sizes that class's laws give its collectives,
+ * one by one in their order, where they are the same calls. */
+static void collectives_alike(struct extrapolator *e) {
+    const struct job *j = e->j;
+    int ref = -1, most = 0;
+    for (int p = 0; p < 64; p++)
+        if (e->fit_of[p].done && scales_seen(j, p) > most) {
+            most = scales_seen(j, p);
+            ref = p;
+        }
+    if (ref < 0) return;
+    const struct fitted *fr = &e->fit_of[ref];
+    const struct scale *rs = &j->s[fr->top];
+    for (int p = 0; p < 64; p++) {
+        struct fitted *f = &e->fit_of[p];
+        if (!f->done || p == ref || scales_seen(j, p) >= most || j->rep[f->top][ref] < 0) continue;
+        const struct scale *ts = &j->s[f->top];
+        const struct trace_rec *there = ts->rec[j->rep[f->top][ref]]; /* ref's, at f's scale */
+        int32_t a = 0, b = 0, na = rs->count[fr->tr], nb = ts->count[f->tr];
+        for (;;) {
+            while (a < na && !plain_collective(&rs->rec[fr->tr][a]))
+                a++;
+            while (b < nb && !plain_collective(&ts->rec[f->tr][b]))
+                b++;
+            if (a == na || b == nb) break;
+            const struct trace_rec *x = &rs->rec[fr->tr][a], *y = &ts->rec[f->tr][b];
+            if (x->op != y->op || x->coll != y->coll || x->comm != y->comm ||
+                there[a].size != y->size || loop_at(fr, a)->iters != loop_at(f, b)->iters)
+                break; /* (the same at the scale f comes from: the calls match) */
+            f->size[b] = fr->size[a];
+            f->size2[b] = fr->size2[a];
+            a++;
+            b++;
+        }
+    }
+}
+
+/* Says in x a dimension of the grid whose extent the scales do not
+ * change and the target does (sizes that depend on it alone cannot be
+ * told from constants). */
+static void note_unseen_dims(const struct job *j, const int32_t *target_dims, int32_t target,
+                             struct extrapolation *x) {
+    int32_t first[MAX_DIMS];
+    layout_dims(&j->l, j->s[0].n, first);
+    for (int i = 0; i < j->l.ndims && j->l.ndims > 1; i++) {
+        bool same = true;
+        for (int k = 1; k < j->ns && same; k++) {
+            int32_t d[MAX_DIMS];
+            layout_dims(&j->l, j->s[k].n, d);
+            same = d[i] == first[i];
+        }
+        if (same && target_dims[i] != first[i]) {
+            snprintf(x->unseen_dim, sizeof x->unseen_dim,
+                     "dimension %d of the grid is %d at every scale and %d at %d ranks", i + 1,
+                     first[i], target_dims[i], target);
+            return;
+        }
+    }
+}
+
 static bool prepare_target(struct extrapolator *e, struct extrapolation *x, struct sim_error *err) {
     struct job *j = e->j;
+    if (j->l.bisected && (e->target & (e->target - 1)))
+        return err_set(err,
+                       "ranks laid out by recursive bisection extend to 2^k ranks only, not %d",
+                       e->target);
     layout_dims(&j->l, e->target, e->dims);
     x->ndims = j->l.ndims;
     x->periodic = j->l.periodic;
+    x->bisected = j->l.bisected;
     x->thinnest = MAX_SCALES + 1;
     x->worst_share = -1; /* the worst class named, even at 0% */
     int64_t members[64] = {0};
@@ -1678,6 +1820,8 @@ static bool prepare_target(struct extrapolator *e, struct extrapolation *x, stru
         layout_dims(&j->l, j->s[f->top].n, f->tdims);
         note_codes(j, f);
     }
+    collectives_alike(e);
+    note_unseen_dims(j, e->dims, e->target, x);
     for (int p = 0; p < 64; p++) {
         x->deviation += (double)members[p] * e->fit_of[p].deviation;
         x->computation += (double)members[p] * e->fit_of[p].computation;
@@ -1729,6 +1873,33 @@ static void job_free(struct job *j) {
     free(j);
 }
 
+struct grid_of_scale {
+    const struct layout *l;
+    int32_t dims[MAX_DIMS];
+};
+
+static int32_t code_on_grid(const void *ctx, int32_t rank, int32_t peer) {
+    const struct grid_of_scale *g = ctx;
+    return peer_code(g->l, g->dims, rank, peer);
+}
+
+/* Sorts each rank's runs of calls to its neighbours by their offsets on
+ * layout l (a program that orders them by their ranks, on a layout where
+ * that order differs from rank to rank). */
+static void sort_runs(struct job *j, const struct layout *l) {
+    for (int k = 0; k < j->ns; k++) {
+        struct scale *s = &j->s[k];
+        struct grid_of_scale g = {.l = l};
+        layout_dims(l, s->n, g.dims);
+        int64_t runs = 0;
+        for (int32_t r = 0; r < s->n; r++)
+            runs += sort_neighbour_runs(s->rec[r], s->ord[r], s->step[r], s->count[r], r,
+                                        code_on_grid, &g);
+        SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER, "extrapolate: %s: %lld runs of calls sorted", s->path,
+                  (long long)runs);
+    }
+}
+
 /* Tries layout l with the job: fitted for the target and checked (e
  * prepared), or false with why. */
 static bool try_layout(struct job *j, const struct layout *l, struct extrapolator *e,
@@ -1738,7 +1909,10 @@ static bool try_layout(struct job *j, const struct layout *l, struct extrapolato
         fitted_free(&e->fit_of[p]);
     memset(e->fit_of, 0, sizeof e->fit_of);
     *x = (struct extrapolation){0};
+    if (j->sorted && !(l->bisected && !power_of_two_scales(j))) sort_runs(j, l);
+    j->templates_ok = false;
     if (!layout_fits(j, err)) return false;
+    j->templates_ok = true;
     merge_positions(j);
     burst_means(j);
     typical_computation(j);
@@ -1747,8 +1921,10 @@ static bool try_layout(struct job *j, const struct layout *l, struct extrapolato
 }
 
 static const struct layout layouts[] = {
-    {2, false, false}, {2, true, false}, {1, false, false}, {3, false, false}, {3, true, false},
-    {1, false, true},  {2, false, true}, {2, true, true},   {3, false, true},  {3, true, true}};
+    {2, false, false, false}, {2, true, false, false}, {1, false, false, false},
+    {3, false, false, false}, {3, true, false, false}, {1, false, true, false},
+    {2, false, true, false},  {2, true, true, false},  {3, false, true, false},
+    {3, true, true, false},   {3, false, false, true}, {2, false, false, true}};
 enum { NLAYOUTS = sizeof layouts / sizeof *layouts };
 
 /* Of the layouts every scale follows and that extend to the target, the
@@ -1763,10 +1939,12 @@ static int choose_layout(struct job *j, struct extrapolator *e, struct sim_error
         struct extrapolation dry;
         bool fits = try_layout(j, &layouts[i], e, &dry, &why);
         SIMPI_LOG(LOG_TRACE, SIMTIME_NEVER,
-                  "extrapolate: layout %d-D%s%s, %s: %s (its thinnest class on %d scales)",
+                  "extrapolate: layout %d-D%s%s%s, %s: %s (its thinnest class on %d scales)",
                   j->l.ndims, j->l.reversed ? " reversed" : "", j->l.periodic ? " periodic" : "",
-                  fold_words[j->mode], fits ? "fits" : why.msg, fits ? dry.thinnest : 0);
+                  j->l.bisected ? " bisected" : "", fold_words[j->mode], fits ? "fits" : why.msg,
+                  fits ? dry.thinnest : 0);
         if (!fits && !err->set) *err = why;
+        if (!fits && j->templates_ok && !j->furthest.set) j->furthest = why;
         if (fits && dry.thinnest > best_thinnest) {
             best = i;
             best_thinnest = dry.thinnest;
@@ -1860,18 +2038,30 @@ struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t t
         best = choose_layout(j, e, &repeated);
     /* last, sends whose sizes differ from rank to rank (a cell's extents
      * at the domain's edge, NPB SP's) as their class's mean, said */
-    static const enum fold_mode banded_modes[] = {FOLD_STEPPED, FOLD_NONE, FOLD_REPEATED};
-    j->banded = best < 0;
-    for (int k = 0; k < 3 && best < 0 && loaded; k++) {
+    /* and with each rank's calls to its neighbours in the order of their
+     * places on the grid, not of their ranks (miniFE's), sizes exact,
+     * then as their means */
+    static const struct {
+        bool banded, sorted;
+        enum fold_mode mode;
+    } fallbacks[] = {{true, false, FOLD_STEPPED},  {true, false, FOLD_NONE},
+                     {true, false, FOLD_REPEATED}, {false, true, FOLD_STEPPED},
+                     {false, true, FOLD_NONE},     {true, true, FOLD_STEPPED},
+                     {true, true, FOLD_NONE}};
+    for (size_t k = 0; k < sizeof fallbacks / sizeof *fallbacks && best < 0 && loaded; k++) {
         struct sim_error ignored = {0};
-        if ((loaded = load_scales(j, paths, npaths, banded_modes[k], err)))
+        j->banded = fallbacks[k].banded;
+        j->sorted = fallbacks[k].sorted;
+        if ((loaded = load_scales(j, paths, npaths, fallbacks[k].mode, err)))
             best = choose_layout(j, e, &ignored);
     }
     if (!loaded) {
         extrapolator_close(e);
         return NULL;
     }
-    if (best < 0 && plain.set)
+    if (best < 0 && j->furthest.set)
+        *err = j->furthest; /* where a layout that fits every scale's ranks broke */
+    else if (best < 0 && plain.set)
         err_set(err, "%s (its stepped loops not folded: %s)", with_loops.msg, plain.msg);
     else if (best < 0)
         *err = with_loops;
@@ -1915,7 +2105,22 @@ int extrapolator_next(struct extrapolator *e, int32_t rank, struct trace_rec *r,
     }
 }
 
+const char *extrapolation_grid_word(const struct extrapolation *x) {
+    return x->periodic ? " periodic" : x->bisected ? " bisected" : "";
+}
+
 void extrapolation_say_counts(const struct extrapolation *x, FILE *f, const char *prefix) {
+    if (x->unseen_dim[0])
+        fprintf(f,
+                "%swarning: %s: a size or burst that depends on it is taken as one that does "
+                "not; record a scale where it changes\n",
+                prefix, x->unseen_dim);
+    if (x->one_scale[0])
+        fprintf(f,
+                "%swarning: ranks at a position of the grid that one scale only has (%s, and "
+                "its like) take that scale's sizes and bursts as they are, with no law: "
+                "collectives take the other ranks' laws; record a larger scale that has them too\n",
+                prefix, x->one_scale);
     if (x->sizes_worst[0])
         fprintf(f,
                 "%ssends whose sizes differ from rank to rank or from one repetition to the next "
@@ -1947,8 +2152,7 @@ bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, stru
     fprintf(out,
             "simpi-trace 1\nranks %d\n# extrapolated by simpi from %d scales (%d to %d ranks) on a "
             "%d-D%s grid\n",
-            target, j->ns, j->s[0].n, j->s[j->ns - 1].n, j->l.ndims,
-            j->l.periodic ? " periodic" : "");
+            target, j->ns, j->s[0].n, j->s[j->ns - 1].n, j->l.ndims, extrapolation_grid_word(x));
     /* interleaved by how far through its template each rank is (a corner,
      * with fewer messages, has fewer records an iteration): a replay reads
      * the ranks about abreast in time */

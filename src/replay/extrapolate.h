@@ -20,6 +20,7 @@
 struct extrapolation {
     int ndims;     /* the grid found: 1, 2 or 3 dimensions */
     bool periodic; /* whether it wraps */
+    bool bisected; /* whether ranks are laid out by recursive bisection */
     int classes;   /* positions on the grid with a template of their own */
     int fields;    /* numbers fitted (sizes, bursts) */
     int thinnest;  /* the fewest scales a position of the target is seen at */
@@ -40,6 +41,13 @@ struct extrapolation {
      * (relative), and where (empty: none) */
     double sizes_spread;
     char sizes_worst[300];
+    /* a position that one scale only has (a 3-D grid's inside at its
+     * largest): its numbers constant (empty: none) */
+    char one_scale[200];
+    /* a dimension of the grid whose extent is the same at every scale
+     * and another at the target: what depends on it is not seen (empty:
+     * none) */
+    char unseen_dim[200];
     double deviation, computation, worst_share; /* (the sums; the worst position's band) */
 };
 
@@ -48,6 +56,10 @@ struct extrapolation {
  * text); false with why (the rank and record where the pattern broke). */
 bool extrapolate(char *const *paths, int npaths, int32_t target, FILE *out, struct extrapolation *x,
                  struct sim_error *err);
+
+/* " periodic", " bisected" (ranks laid out by recursive bisection) or "":
+ * the grid's kind, as the messages say it. */
+const char *extrapolation_grid_word(const struct extrapolation *x);
 
 /* Says on f, after prefix, how variable counts were extended (nothing if
  * the traces have none). */

@@ -328,3 +328,136 @@ void drop_tags(struct trace_rec **rec, const int32_t *count, int32_t n,
                 }
         }
 }
+
+/* The records a unit of a neighbour run at rec[i] spans: 1 (a send or
+ * receive to one peer), 3 (an isend, a burst, the wait of that request:
+ * a blocking send as recorded), 0 if none starts there. */
+static int32_t unit_len(const struct trace_rec *rec, int32_t n, int32_t i) {
+    const struct trace_rec *x = &rec[i];
+    bool p2p = x->op == TOP_IRECV || x->op == TOP_ISEND || x->op == TOP_SEND || x->op == TOP_RECV;
+    if (!p2p || x->peer < 0) return 0;
+    if (x->op == TOP_ISEND && i + 2 < n && rec[i + 1].op == TOP_COMPUTE &&
+        rec[i + 2].op == TOP_WAIT && rec[i + 2].nids == 1 && rec[i + 2].ids[0] == x->req)
+        return 3;
+    return 1;
+}
+
+/* Whether b may stand in a run with a (to another peer, or, for waits,
+ * another request), both out of any loop's steps. */
+static bool runs_with(const struct trace_rec *a, const struct trace_rec *b, const struct step *sa,
+                      const struct step *sb) {
+    bool plain = sa->len == 0 && sb->len == 0 && sa->iters == sb->iters && !sa->tag_dir &&
+                 !sb->tag_dir && !sa->peer_dir[0] && !sb->peer_dir[0];
+    if (a->op == TOP_WAIT) return plain && b->op == TOP_WAIT && a->nids == 1 && b->nids == 1;
+    return plain && a->op == b->op && a->comm == b->comm && a->tag == b->tag && a->mode == b->mode;
+}
+
+/* Whether the wait at rec[i] ends a blocking send (unit_len's 3). */
+static bool ends_send(const struct trace_rec *rec, int32_t i) {
+    return i >= 2 && rec[i - 2].op == TOP_ISEND && rec[i - 1].op == TOP_COMPUTE &&
+           rec[i].nids == 1 && rec[i].ids[0] == rec[i - 2].req;
+}
+
+struct unit {
+    int32_t key, at; /* its peer's code (a wait: its request), its first record */
+};
+
+static int unit_order(const void *pa, const void *pb) {
+    const struct unit *a = pa, *b = pb;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* Renames requests from rec[i] on as map says (from[k] -> to[k], m of
+ * them) until each is freed. */
+static void rename_requests(struct trace_rec *rec, int32_t n, int32_t i, const int32_t *from,
+                            const int32_t *to, int32_t m) {
+    bool *live = xcalloc((size_t)m, sizeof *live);
+    int32_t left = m;
+    for (int32_t k = 0; k < m; k++)
+        live[k] = true;
+    for (; i < n && left; i++) {
+        struct trace_rec *x = &rec[i];
+        bool frees = x->op == TOP_WAIT || x->op == TOP_WAITALL || x->op == TOP_FREE;
+        if (x->op == TOP_WAITALL && x->nids == 0) break;
+        for (int32_t c = 0; c < x->nids; c++)
+            for (int32_t k = 0; k < m; k++)
+                if (live[k] && x->ids[c] == from[k]) {
+                    x->ids[c] = to[k];
+                    if (frees) {
+                        live[k] = false;
+                        left--;
+                    }
+                    break;
+                }
+    }
+    free(live);
+}
+
+/* Sorts the run of k units of len records each from rec[i] (a burst
+ * between them) by key; false (left as it is) if two keys are equal. */
+static bool sort_run(struct trace_rec *rec, int32_t *ord, struct step *step, int32_t n, int32_t i,
+                     int32_t k, int32_t len, struct unit *u) {
+    qsort(u, (size_t)k, sizeof *u, unit_order);
+    for (int32_t v = 1; v < k; v++)
+        if (u[v].key == u[v - 1].key) return false;
+    size_t span = (size_t)k * (size_t)len;
+    struct trace_rec *r = xmalloc(sizeof *r * span);
+    int32_t *o = xmalloc(sizeof *o * span), *from = xmalloc(sizeof *from * (size_t)k),
+            *to = xmalloc(sizeof *to * (size_t)k);
+    struct step *s = xmalloc(sizeof *s * span);
+    int32_t starts = 0;
+    for (int32_t v = 0; v < k; v++) {
+        memcpy(&r[v * len], &rec[u[v].at], sizeof *r * (size_t)len);
+        memcpy(&o[v * len], &ord[u[v].at], sizeof *o * (size_t)len);
+        memcpy(&s[v * len], &step[u[v].at], sizeof *s * (size_t)len);
+    }
+    for (int32_t v = 0; v < k; v++) {
+        int32_t at = i + v * (len + 1);
+        bool starts_one =
+            len == 1 && rec[at].req >= 0 && (rec[at].op == TOP_IRECV || rec[at].op == TOP_ISEND);
+        if (starts_one) { /* the request ids stay in the order posted */
+            from[starts] = r[v * len].req;
+            to[starts++] = rec[at].req;
+        }
+        memcpy(&rec[at], &r[v * len], sizeof *r * (size_t)len);
+        memcpy(&ord[at], &o[v * len], sizeof *o * (size_t)len);
+        memcpy(&step[at], &s[v * len], sizeof *s * (size_t)len);
+        if (starts_one) rec[at].req = to[starts - 1];
+    }
+    if (starts) rename_requests(rec, n, i + k * (len + 1) - 1, from, to, starts);
+    free(r);
+    free(o);
+    free(s);
+    free(from);
+    free(to);
+    return true;
+}
+
+int32_t sort_neighbour_runs(struct trace_rec *rec, int32_t *ord, struct step *step, int32_t n,
+                            int32_t rank,
+                            int32_t (*code)(const void *ctx, int32_t rank, int32_t peer),
+                            const void *ctx) {
+    int32_t sorted = 0;
+    struct unit *u = NULL;
+    int32_t cap = 0;
+    for (int32_t i = 0; i < n; i++) {
+        bool wait = rec[i].op == TOP_WAIT && rec[i].nids == 1 && !ends_send(rec, i);
+        int32_t len = wait ? 1 : unit_len(rec, n, i), k = 0;
+        if (!len) continue;
+        for (int32_t at = i; at + len <= n; at += len + 1) {
+            if (at > i && (at - 1 >= n || rec[at - 1].op != TOP_COMPUTE)) break;
+            if (!wait && unit_len(rec, n, at) != len) break;
+            if (!runs_with(&rec[i], &rec[at], &step[i], &step[at]) || (wait && ends_send(rec, at)))
+                break;
+            int32_t key = wait ? rec[at].ids[0] : code(ctx, rank, rec[at].peer);
+            if (key <= 0 && !wait) break;
+            if (k == cap) u = xrealloc_or_die(u, sizeof *u * (size_t)(cap = cap ? 2 * cap : 32));
+            u[k++] = (struct unit){key, at};
+        }
+        if (k >= 2 && sort_run(rec, ord, step, n, i, k, len, u)) sorted++;
+        if (k >= 2) i += k * (len + 1) - 2;
+    }
+    free(u);
+    return sorted;
+}

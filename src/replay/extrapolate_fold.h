@@ -84,6 +84,19 @@ void fifo_check(struct trace_rec *const *rec, const int32_t *count, int32_t n,
  * communicators to 0. */
 void drop_tags(struct trace_rec **rec, const int32_t *count, int32_t n, const struct fifo_comms *f);
 
+/* Sorts runs of calls to distinct peers (irecvs, sends, a blocking send
+ * recorded as isend and wait), a burst between each, by their peers'
+ * codes (code(ctx, rank, peer), above 0; a run with another is left as
+ * it is), and runs of waits by their requests: a program that posts its
+ * receives in the order of its neighbours' ranks (miniFE's, on ranks
+ * laid out by recursive bisection) does the same on every rank of a
+ * position once sorted. The request ids stay in the order posted, and
+ * their waits follow them. Returns the runs sorted. */
+int32_t sort_neighbour_runs(struct trace_rec *rec, int32_t *ord, struct step *step, int32_t n,
+                            int32_t rank,
+                            int32_t (*code)(const void *ctx, int32_t rank, int32_t peer),
+                            const void *ctx);
+
 /* Whether x is a collective with a count per peer (alltoallv ...). */
 static inline bool has_counts(const struct trace_rec *x) {
     return (x->op == TOP_COLL || x->op == TOP_ICOLL) && (x->mode & 4);
