@@ -14,7 +14,8 @@
 
 static int usage(void) {
     fprintf(stderr, "usage: simpi extrapolate TRACE TRACE... --ranks N [-o OUT]   (the traces of "
-                    "one program at two or more scales)\n");
+                    "one program at two or more scales; one trace at its own N: each burst "
+                    "its class's mean)\n");
     return EXIT_USAGE;
 }
 
@@ -43,7 +44,7 @@ int cmd_extrapolate(int argc, char **argv) {
             paths[npaths++] = argv[i];
         }
     }
-    if (!ranks || npaths < 2) {
+    if (!ranks || npaths < 1) {
         free(paths);
         return usage();
     }

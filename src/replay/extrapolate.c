@@ -2002,7 +2002,7 @@ static bool load_scales(struct job *j, char *const *paths, int npaths, enum fold
 struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t target,
                                        struct extrapolation *x, struct sim_error *err) {
     *x = (struct extrapolation){0};
-    if (npaths < 2 || npaths > MAX_SCALES) {
+    if (npaths < 1 || npaths > MAX_SCALES) {
         err_set(err,
                 "give the traces of 2 to %d scales of one program (3 or more: the laws are "
                 "checked)",
@@ -2011,6 +2011,16 @@ struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t t
     }
     struct job *j = xcalloc(1, sizeof *j);
     if (!load_scales(j, paths, npaths, FOLD_STEPPED, err)) {
+        job_free(j);
+        return NULL;
+    }
+    if (j->s[0].n == j->s[j->ns - 1].n && j->s[0].n != target) {
+        /* one scale (a trace, or recordings of it): no law, its own N only */
+        err_set(err,
+                "the traces are of %d ranks each: give 2 scales or more to extend them (3 or "
+                "more: the laws are checked); at their own %d ranks, each burst is its class's "
+                "mean",
+                j->s[0].n, j->s[0].n);
         job_free(j);
         return NULL;
     }
