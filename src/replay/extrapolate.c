@@ -1206,6 +1206,36 @@ static bool split_readings(struct job *j, struct fitted *f, int p, int32_t i,
  * own: loop_gap) as many times as they occur. The band: the law's
  * residual or the level's spread across the scales, the larger, plus the
  * spread of the class's ranks. */
+/* Class p's bursts (f) shaped as at the largest scale that has it, their
+ * class's means there (T x level then sets their sum): each burst's own
+ * law, fitted to a few noisy points, would move computation from one
+ * burst to another differently in each class, and a rank that waits at
+ * each step for the slowest class would wait for a different one each
+ * time (HPCG 8, 27, 64 -> 343: 75% more time between its collectives
+ * than the same computation shaped as recorded). Returns their sum as
+ * computation() counts it. */
+static double shape_of_largest(const struct job *j, struct fitted *f, int p) {
+    const struct scale *ts = &j->s[f->top];
+    int32_t dims[MAX_DIMS];
+    layout_dims(&j->l, ts->n, dims);
+    double sum = 0;
+    for (int32_t i = 0; i < ts->count[f->tr]; i++) {
+        if (ts->rec[f->tr][i].op == TOP_COMPUTE) f->burst[i] = fmax(j->mean[f->top][p][i], 0);
+        if (f->loop && f->loop[i].len > 0) { /* the bursts between its repetitions there */
+            double gap = 0;
+            int32_t n = 0;
+            for (int32_t r = 0; r < ts->n; r++)
+                if (class_of(j, dims, r) == p && ts->step[r][i].iters > 1) {
+                    gap += ts->step[r][i].gap;
+                    n++;
+                }
+            if (n) f->loop[i].gap = (float)(gap / n);
+        }
+        sum += computation(&ts->rec[f->tr][i], loop_at(f, i), f->burst[i]);
+    }
+    return sum;
+}
+
 static void scale_computation(struct job *j, struct fitted *f, int p, const double *own,
                               struct extrapolation *x) {
     const struct scale *ts = &j->s[f->top];
@@ -1247,7 +1277,10 @@ static void scale_computation(struct job *j, struct fitted *f, int p, const doub
      * more and halve the residual (LULESH's inside, seen at 27 and 64
      * ranks, is T's; NPB BT's stages, exact, are their own) */
     bool by_bursts = scales >= 3 && own_sq <= t_sq / 4;
-    if (by_bursts) total = sum;
+    if (by_bursts)
+        total = sum;
+    else
+        sum = shape_of_largest(j, f, p);
     if (!(sum > 0) || !(total > 0)) return;
     for (int32_t i = 0; i < ts->count[f->tr]; i++) {
         if (f->burst[i] > 0) f->size[i] = (int64_t)llround(f->burst[i] * total / sum);
