@@ -15,6 +15,7 @@
 
 #include "core/alloc.h"
 #include "core/log.h"
+#include "replay/extrapolate_align.h"
 #include "replay/extrapolate_fold.h"
 #include "replay/trace.h"
 #include "replay/trace_write.h"
@@ -927,6 +928,12 @@ struct job {
     enum fold_mode mode; /* how the scales were folded */
     bool banded;         /* sends' sizes taken as their means (struct scale) */
     bool sorted;         /* runs of calls to neighbours sorted (sort_neighbour_runs) */
+    /* each scale's segments brought to the largest scale's order
+     * (extrapolate_align.h), and the most of a scale's left out or copied
+     * (their share of its segments, and which scale) */
+    bool aligned;
+    double aligned_share;
+    char aligned_where[300];
     /* whether the last layout tried had every rank follow its position's
      * template, and the first why of a layout that did (it got furthest) */
     bool templates_ok;
@@ -1986,6 +1993,29 @@ static int choose_layout(struct job *j, struct extrapolator *e, struct sim_error
     return best;
 }
 
+/* Scale k's segments brought to the order of the largest scale's
+ * (extrapolate_align.h), noted in j; false with why where they cannot. */
+static bool align_scale(struct job *j, int k, struct sim_error *err) {
+    struct scale *s = &j->s[k];
+    const struct scale *ref = &j->s[j->ns - 1];
+    struct align_ranks a = {s->rec, s->ord, s->step, s->count, s->n};
+    int32_t edits, segments;
+    if (!align_segments(&a, ref->rec[0], ref->count[0], &edits, &segments))
+        return err_set(err,
+                       "%s and %s differ in their collectives in a way no law of P explains, "
+                       "and too much (or in calls that cannot be left out) to follow the "
+                       "largest scale's order",
+                       s->path, ref->path);
+    double share = segments ? (double)edits / segments : 0;
+    if (edits && share >= j->aligned_share) {
+        j->aligned_share = share;
+        snprintf(j->aligned_where, sizeof j->aligned_where,
+                 "%s: %d of %d segments left out, moved or repeated to follow %s", s->path, edits,
+                 segments, ref->path);
+    }
+    return true;
+}
+
 /* Loads the scales, folded as mode says, smallest first; false with why. */
 static bool load_scales(struct job *j, char *const *paths, int npaths, enum fold_mode mode,
                         struct sim_error *err) {
@@ -2003,6 +2033,10 @@ static bool load_scales(struct job *j, char *const *paths, int npaths, enum fold
                 j->s[a] = j->s[b];
                 j->s[b] = t;
             }
+    j->aligned_share = 0;
+    j->aligned_where[0] = '\0';
+    for (int k = 0; ok && j->aligned && k < j->ns - 1; k++)
+        ok = align_scale(j, k, err);
     struct fifo_comms fifo = {0};
     for (int k = 0; ok && mode == FOLD_REPEATED && k < j->ns; k++)
         fifo_check(j->s[k].rec, j->s[k].count, j->s[k].n, &fifo);
@@ -2030,6 +2064,55 @@ static bool load_scales(struct job *j, char *const *paths, int npaths, enum fold
     }
     j->mode = mode;
     return ok;
+}
+
+/* The ways of reading the scales tried in turn (the layouts for each),
+ * the exact ones first; the layout chosen, or -1 with why in err;
+ * *loaded false if a scale could not be read again. */
+static int try_every_way(struct job *j, struct extrapolator *e, char *const *paths, int npaths,
+                         bool *loaded, struct sim_error *err) {
+    int folded = 0;
+    for (int k = 0; k < j->ns; k++)
+        folded += j->s[k].folded;
+    struct sim_error with_loops = {0}, plain = {0}, repeated = {0};
+    int best = choose_layout(j, e, &with_loops);
+    /* a sequence that steps at a small scale by chance (a 2 x 2 grid's
+     * neighbours are rank XOR 1 and XOR 2) is no loop if the records
+     * unfolded extend */
+    *loaded = true;
+    if (best < 0 && folded && (*loaded = load_scales(j, paths, npaths, FOLD_NONE, err)))
+        best = choose_layout(j, e, &plain);
+    /* then blocks repeated a number of times that grows with P, which
+     * folding every repetition would find in any program (LU's planes,
+     * their bursts then averaged): tried last */
+    if (best < 0 && *loaded && (*loaded = load_scales(j, paths, npaths, FOLD_REPEATED, err)))
+        best = choose_layout(j, e, &repeated);
+    /* last, sends whose sizes differ from rank to rank (a cell's extents
+     * at the domain's edge, NPB SP's) as their class's mean, said */
+    /* and with each rank's calls to its neighbours in the order of their
+     * places on the grid, not of their ranks (miniFE's), sizes exact,
+     * then as their means */
+    static const struct {
+        bool banded, sorted;
+        enum fold_mode mode;
+    } fallbacks[] = {{true, false, FOLD_STEPPED},  {true, false, FOLD_NONE},
+                     {true, false, FOLD_REPEATED}, {false, true, FOLD_STEPPED},
+                     {false, true, FOLD_NONE},     {true, true, FOLD_STEPPED},
+                     {true, true, FOLD_NONE}};
+    for (size_t k = 0; k < sizeof fallbacks / sizeof *fallbacks && best < 0 && *loaded; k++) {
+        struct sim_error ignored = {0};
+        j->banded = fallbacks[k].banded;
+        j->sorted = fallbacks[k].sorted;
+        if ((*loaded = load_scales(j, paths, npaths, fallbacks[k].mode, err)))
+            best = choose_layout(j, e, &ignored);
+    }
+    if (best < 0 && j->furthest.set)
+        *err = j->furthest; /* where a layout that fits every scale's ranks broke */
+    else if (best < 0 && plain.set)
+        err_set(err, "%s (its stepped loops not folded: %s)", with_loops.msg, plain.msg);
+    else if (best < 0)
+        *err = with_loops;
+    return best;
 }
 
 struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t target,
@@ -2063,55 +2146,31 @@ struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t t
     e->cls = xmalloc((size_t)target);
     e->next = xcalloc((size_t)target, sizeof *e->next);
     e->iter = xcalloc((size_t)target, sizeof *e->iter);
-    int folded = 0;
-    for (int k = 0; k < j->ns; k++)
-        folded += j->s[k].folded;
-    struct sim_error with_loops = {0}, plain = {0}, repeated = {0};
-    int best = choose_layout(j, e, &with_loops);
-    /* a sequence that steps at a small scale by chance (a 2 x 2 grid's
-     * neighbours are rank XOR 1 and XOR 2) is no loop if the records
-     * unfolded extend */
-    bool loaded = true;
-    if (best < 0 && folded && (loaded = load_scales(j, paths, npaths, FOLD_NONE, err)))
-        best = choose_layout(j, e, &plain);
-    /* then blocks repeated a number of times that grows with P, which
-     * folding every repetition would find in any program (LU's planes,
-     * their bursts then averaged): tried last */
-    if (best < 0 && loaded && (loaded = load_scales(j, paths, npaths, FOLD_REPEATED, err)))
-        best = choose_layout(j, e, &repeated);
-    /* last, sends whose sizes differ from rank to rank (a cell's extents
-     * at the domain's edge, NPB SP's) as their class's mean, said */
-    /* and with each rank's calls to its neighbours in the order of their
-     * places on the grid, not of their ranks (miniFE's), sizes exact,
-     * then as their means */
-    static const struct {
-        bool banded, sorted;
-        enum fold_mode mode;
-    } fallbacks[] = {{true, false, FOLD_STEPPED},  {true, false, FOLD_NONE},
-                     {true, false, FOLD_REPEATED}, {false, true, FOLD_STEPPED},
-                     {false, true, FOLD_NONE},     {true, true, FOLD_STEPPED},
-                     {true, true, FOLD_NONE}};
-    for (size_t k = 0; k < sizeof fallbacks / sizeof *fallbacks && best < 0 && loaded; k++) {
-        struct sim_error ignored = {0};
-        j->banded = fallbacks[k].banded;
-        j->sorted = fallbacks[k].sorted;
-        if ((loaded = load_scales(j, paths, npaths, fallbacks[k].mode, err)))
-            best = choose_layout(j, e, &ignored);
+    bool loaded;
+    int best = try_every_way(j, e, paths, npaths, &loaded, err);
+    /* last of all, the scales' segments in the largest scale's order
+     * where they differ by what no law explains (a solver's iterations
+     * to a tolerance), said; the first why kept if that does not extend */
+    if (best < 0 && loaded && j->ns > 1) {
+        struct sim_error first = *err, second = {0};
+        j->aligned = true;
+        j->banded = j->sorted = false;
+        j->furthest = (struct sim_error){0};
+        if (load_scales(j, paths, npaths, FOLD_STEPPED, &second))
+            best = try_every_way(j, e, paths, npaths, &loaded, &second);
+        *err = best < 0 ? first : (struct sim_error){0};
+        loaded = true;
     }
     if (!loaded) {
         extrapolator_close(e);
         return NULL;
     }
-    if (best < 0 && j->furthest.set)
-        *err = j->furthest; /* where a layout that fits every scale's ranks broke */
-    else if (best < 0 && plain.set)
-        err_set(err, "%s (its stepped loops not folded: %s)", with_loops.msg, plain.msg);
-    else if (best < 0)
-        *err = with_loops;
     if (best < 0 || !try_layout(j, &layouts[best], e, x, err)) {
         extrapolator_close(e);
         return NULL;
     }
+    x->aligned_share = j->aligned_share;
+    snprintf(x->aligned, sizeof x->aligned, "%s", j->aligned_where);
     return e;
 }
 
@@ -2164,6 +2223,13 @@ void extrapolation_say_counts(const struct extrapolation *x, FILE *f, const char
                 "its like) take that scale's sizes and bursts as they are, with no law: "
                 "collectives take the other ranks' laws; record a larger scale that has them too\n",
                 prefix, x->one_scale);
+    if (x->aligned[0])
+        fprintf(f,
+                "%swarning: the scales differ by what no law of P explains (iterations to a "
+                "tolerance, a test taken at another iteration: the data's, not the scale's); "
+                "the target follows the largest scale's order, %.2g%% of a scale's segments "
+                "(records up to a collective) left out, moved or repeated (the most: %s)\n",
+                prefix, 100 * x->aligned_share, x->aligned);
     if (x->sizes_worst[0])
         fprintf(f,
                 "%ssends whose sizes differ from rank to rank or from one repetition to the next "

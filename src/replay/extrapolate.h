@@ -48,6 +48,13 @@ struct extrapolation {
      * and another at the target: what depends on it is not seen (empty:
      * none) */
     char unseen_dim[200];
+    /* scales whose segments (records up to a blocking collective) differ
+     * by what no law of P explains (a solver's iterations to a tolerance,
+     * a test taken at another iteration), brought to the largest scale's
+     * order: the largest share of a scale's segments left out or
+     * repeated, and where (empty: none) */
+    double aligned_share;
+    char aligned[300];
     double deviation, computation, worst_share; /* (the sums; the worst position's band) */
 };
 

@@ -388,13 +388,17 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
             ideal ? ", ideal " : "", ideal ? in->ideal : "", n, n == 1 ? "" : "s",
             (long long)in->nodes, in->nodes == 1 ? "" : "s");
     choose_unit(s);
-    char counts[128] = "";
+    char counts[256] = "";
     if (in->extrapolated && in->counts_band >= 0)
         snprintf(counts, sizeof counts, ", variable counts +-%.2g%% around their mean",
                  100 * in->counts_band);
     if (in->extrapolated && in->sizes_band >= 0)
         snprintf(counts + strlen(counts), sizeof counts - strlen(counts),
                  ", message sizes +-%.2g%% around their mean", 100 * in->sizes_band);
+    if (in->extrapolated && in->aligned_band >= 0)
+        snprintf(counts + strlen(counts), sizeof counts - strlen(counts),
+                 ", %.2g%% of a scale's segments moved to the largest's order",
+                 100 * in->aligned_band);
     if (in->status == SIM_OK && in->extrapolated)
         fprintf(out,
                 "predicted execution time: %.6f %s (extrapolated to %d ranks from %d scales: "
@@ -574,6 +578,8 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
         fprintf(f, ", \"counts_band\": %.6g", in->counts_band);
     if (in->extrapolated && in->sizes_band >= 0)
         fprintf(f, ", \"sizes_band\": %.6g", in->sizes_band);
+    if (in->extrapolated && in->aligned_band >= 0)
+        fprintf(f, ", \"aligned_band\": %.6g", in->aligned_band);
     if (in->extrapolated) fprintf(f, "}");
     fprintf(f, ",\n  \"error\": ");
     escape_json(f, sim_failure_report(s));

@@ -67,10 +67,11 @@ struct run_info {
     /* replay --extrapolate: the trace extended to this many ranks (0: not
      * extrapolated), the scales it came from and the computation's error
      * band from the fits (relative), the variable counts' spread around
-     * their mean and the band of sends' sizes taken as means (relative;
-     * negative: none) */
+     * their mean, the band of sends' sizes taken as means and the share
+     * of a scale's segments moved to follow the largest scale's order
+     * (relative; negative: none) */
     int32_t extrapolated, extrapolated_scales;
-    double extrapolation_band, counts_band, sizes_band;
+    double extrapolation_band, counts_band, sizes_band, aligned_band;
 };
 
 /* The hint an on-line run's summary gives when its peak memory is half the

@@ -104,6 +104,11 @@ def main():
                         t.write("%d irecv %d %d req=0\n" % (r, (r - 1) % n, 1000 + 200 * ((r - 1 + i) % 2)))
                         t.write("%d isend %d %d req=1\n%d waitall\n" % (r, (r + 1) % n, 1000 + 200 * ((r + i) % 2), r))
                         t.write("%d compute 10us\n" % r)
+        solver = []  # iterations to a tolerance: 30, 31, 30 (the data's): their share moved
+        for n, iters in ((4, 30), (9, 31), (16, 30)):
+            solver.append(os.path.join(tmp, "tol%d.trace" % n))
+            subprocess.run([simpi, "gen", "stencil", "--ranks", str(n), "--iters", str(iters), "-o",
+                            solver[-1]], check=True)
         cases = [
             ("replay", ["replay", "-q", "--critical-path", halo]),
             ("flow", ["replay", "-q", "--platform", fat_tree, "--set", "network.contention=flow", halo]),
@@ -116,6 +121,7 @@ def main():
             ("extrapolated", ["replay", "-q", "--extrapolate", "64"] + stencils),
             ("extrapolated-counts", ["replay", "-q", "--extrapolate", "32"] + a2av),
             ("extrapolated-sizes", ["replay", "-q", "--extrapolate", "16"] + rings),
+            ("extrapolated-aligned", ["replay", "-q", "--extrapolate", "64"] + solver),
             ("failed", ["replay", "-q", os.path.join(tmp, "absent.trace")], (1,)),
             ("topo", ["topo", "--platform", fat_tree]),
             ("online", ["run", "-n", "4", "-q", heat, "64"]),
