@@ -1815,6 +1815,55 @@ static void collectives_alike(struct extrapolator *e) {
     }
 }
 
+/* Whether record a of class fa and record b of class fb carry one
+ * message: the same call to the same neighbour (its kind of peer and
+ * code), run as many times, with the same size at the scale b comes from
+ * (there: fa's class's records at that scale). */
+static bool same_message(const struct fitted *fa, int32_t a, const struct trace_rec *x,
+                         const struct trace_rec *there, const struct fitted *fb, int32_t b,
+                         const struct trace_rec *y) {
+    bool same = x->op == y->op && x->comm == y->comm && there[a].size == y->size &&
+                there[a].size2 == y->size2 && loop_at(fa, a)->iters == loop_at(fb, b)->iters;
+    for (int c = 0; c < peers_of(y) && same; c++)
+        same = fa->kind[2 * a + c] == fb->kind[2 * b + c] &&
+               fa->code[2 * a + c] == fb->code[2 * b + c];
+    return same;
+}
+
+/* A class seen at one scale only (a 3-D grid's inside at the largest)
+ * has no law of its own: each of its point-to-point calls that a class
+ * seen at several scales makes too, to the same neighbour with the same
+ * size there (a face of the same extents), takes that class's size at
+ * the target (the most scales first); the others keep theirs. */
+static void messages_alike(struct extrapolator *e) {
+    const struct job *j = e->j;
+    for (int p = 0; p < 64; p++) {
+        struct fitted *f = &e->fit_of[p];
+        if (!f->done || scales_seen(j, p) != 1 || j->ns < 2) continue;
+        const struct scale *ts = &j->s[f->top];
+        for (int32_t b = 0; b < ts->count[f->tr]; b++) {
+            const struct trace_rec *y = &ts->rec[f->tr][b];
+            if (!peers_of(y) || y->op == TOP_COMPUTE) continue;
+            int most = 1;
+            for (int q = 0; q < 64; q++) {
+                const struct fitted *fq = &e->fit_of[q];
+                int seen = scales_seen(j, q);
+                if (!fq->done || seen <= most || j->rep[f->top][q] < 0) continue;
+                const struct scale *qs = &j->s[fq->top];
+                const struct trace_rec *there = ts->rec[j->rep[f->top][q]];
+                int32_t nq = ts->count[j->rep[f->top][q]];
+                for (int32_t a = 0; a < qs->count[fq->tr] && a < nq; a++)
+                    if (same_message(fq, a, &qs->rec[fq->tr][a], there, f, b, y)) {
+                        f->size[b] = fq->size[a];
+                        f->size2[b] = fq->size2[a];
+                        most = seen;
+                        break;
+                    }
+            }
+        }
+    }
+}
+
 /* Says in x a dimension of the grid whose extent the scales do not
  * change and the target does (sizes that depend on it alone cannot be
  * told from constants). */
@@ -1861,6 +1910,7 @@ static bool prepare_target(struct extrapolator *e, struct extrapolation *x, stru
         note_codes(j, f);
     }
     collectives_alike(e);
+    messages_alike(e);
     note_unseen_dims(j, e->dims, e->target, x);
     for (int p = 0; p < 64; p++) {
         x->deviation += (double)members[p] * e->fit_of[p].deviation;
@@ -2156,8 +2206,9 @@ struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t t
         j->aligned = true;
         j->banded = j->sorted = false;
         j->furthest = (struct sim_error){0};
-        if (load_scales(j, paths, npaths, FOLD_STEPPED, &second))
-            best = try_every_way(j, e, paths, npaths, &loaded, &second);
+        if (load_scales(j, paths, npaths, FOLD_STEPPED, &second) && j->aligned_where[0])
+            best =
+                try_every_way(j, e, paths, npaths, &loaded, &second); /* (none moved: as before) */
         *err = best < 0 ? first : (struct sim_error){0};
         loaded = true;
     }
@@ -2221,7 +2272,9 @@ void extrapolation_say_counts(const struct extrapolation *x, FILE *f, const char
         fprintf(f,
                 "%swarning: ranks at a position of the grid that one scale only has (%s, and "
                 "its like) take that scale's sizes and bursts as they are, with no law: "
-                "collectives take the other ranks' laws; record a larger scale that has them too\n",
+                "collectives, and messages that another position sends to the same neighbour "
+                "with the same size there, take that position's laws; record a larger scale "
+                "that has them too\n",
                 prefix, x->one_scale);
     if (x->aligned[0])
         fprintf(f,
