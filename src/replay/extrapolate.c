@@ -1772,6 +1772,19 @@ static int scales_seen(const struct job *j, int p) {
     return seen;
 }
 
+/* The distinct rank counts of the scales class p is seen at (a scale
+ * recorded several times counts once). */
+static int distinct_scales_seen(const struct job *j, int p) {
+    int seen = 0;
+    int32_t last = -1;
+    for (int k = 0; k < j->ns; k++) /* (sorted by their rank counts) */
+        if (j->rep[k][p] >= 0 && j->s[k].n != last) {
+            seen++;
+            last = j->s[k].n;
+        }
+    return seen;
+}
+
 static bool plain_collective(const struct trace_rec *x) {
     return (x->op == TOP_COLL || x->op == TOP_ICOLL) && !has_counts(x);
 }
@@ -1839,7 +1852,7 @@ static void messages_alike(struct extrapolator *e) {
     const struct job *j = e->j;
     for (int p = 0; p < 64; p++) {
         struct fitted *f = &e->fit_of[p];
-        if (!f->done || scales_seen(j, p) != 1 || j->ns < 2) continue;
+        if (!f->done || distinct_scales_seen(j, p) != 1 || j->s[0].n == j->s[j->ns - 1].n) continue;
         const struct scale *ts = &j->s[f->top];
         for (int32_t b = 0; b < ts->count[f->tr]; b++) {
             const struct trace_rec *y = &ts->rec[f->tr][b];
@@ -1847,7 +1860,7 @@ static void messages_alike(struct extrapolator *e) {
             int most = 1;
             for (int q = 0; q < 64; q++) {
                 const struct fitted *fq = &e->fit_of[q];
-                int seen = scales_seen(j, q);
+                int seen = distinct_scales_seen(j, q);
                 if (!fq->done || seen <= most || j->rep[f->top][q] < 0) continue;
                 const struct scale *qs = &j->s[fq->top];
                 const struct trace_rec *there = ts->rec[j->rep[f->top][q]];
