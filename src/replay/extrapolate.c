@@ -173,11 +173,45 @@ static int32_t peer_of(const struct layout *l, const int32_t *dims, int32_t r, i
 
 /* How a peer is a function of the rank: an offset on the grid, the rank
  * XOR a power of two (recursive halving and doubling; in a folded loop
- * the power steps), or the transposed place on a 2-D grid (NPB CG). A
+ * the power steps), the transposed place on a 2-D grid (NPB CG), or a
+ * rank of its own, counted from the first or the last (a master, rank 0;
+ * in a folded loop the rank steps: a master's loop over the workers). A
  * record's peer follows the kinds that hold for every rank of its class
  * at every scale, the first of them chosen. */
-enum { KIND_OFFSET = 1, KIND_XOR = 2, KIND_TRANSPOSE = 4, KINDS_ALL = 7, NKINDS = 3 };
-enum { CODE_XOR = 1 << 20, CODE_TRANSPOSE = 2 << 20, XOR_BIAS = 64 };
+enum {
+    KIND_OFFSET = 1,
+    KIND_XOR = 2,
+    KIND_TRANSPOSE = 4,
+    KIND_RANK = 8,
+    KINDS_ALL = 15,
+    NKINDS = 4
+};
+enum {
+    CODE_XOR = 1 << 20,
+    CODE_TRANSPOSE = 2 << 20,
+    CODE_RANK = 3 << 20,
+    CODE_FROM_END = 1 << 19,
+    XOR_BIAS = 64
+};
+
+/* Rank v of n as a code: from the first rank or from the last, whichever
+ * is nearer (0 is the first at every scale, n - 1 the last). */
+static int32_t rank_code(int32_t v, int32_t n) {
+    if (v < 0 || v >= n || n >= CODE_FROM_END) return 0;
+    return v < n - 1 - v ? CODE_RANK | (v + 1) : CODE_RANK | CODE_FROM_END | (n - v);
+}
+
+static int32_t rank_of_code(int32_t code, int32_t n) {
+    int32_t v = code & (CODE_FROM_END - 1);
+    return code & CODE_FROM_END ? n - v : v - 1;
+}
+
+static int32_t grid_ranks(const struct layout *l, const int32_t *dims) {
+    int32_t n = 1;
+    for (int i = 0; i < l->ndims; i++)
+        n *= dims[i];
+    return n;
+}
 
 /* The place of r on a 2-D grid transposed (d0 x d1 with d1 = k d0: row
  * and column exchanged, k columns a block; d0 = k d1 the converse), -1
@@ -205,10 +239,16 @@ static int32_t transpose_of(const struct layout *l, const int32_t *dims, int32_t
 static int32_t kind_code(const struct layout *l, const int32_t *dims, int32_t r, int32_t q,
                          unsigned kind, const struct step *st, int k) {
     if (q < 0) return q;
-    bool stepping = st && st->peer_dir[k];
+    int dir = st ? st->peer_dir[k] : 0;
+    bool stepping = dir != 0, by_rank = dir == PEER_RANK_STEP || dir == -PEER_RANK_STEP;
     if (kind == KIND_OFFSET) return stepping ? 0 : peer_code(l, dims, r, q);
     if (kind == KIND_TRANSPOSE)
         return !stepping && q == transpose_of(l, dims, r) ? CODE_TRANSPOSE : 0;
+    if (kind == KIND_RANK) /* (a loop's lowest rank, where it steps down) */
+        return stepping && !by_rank
+                   ? 0
+                   : rank_code(q - (dir < 0 ? st->iters - 1 : 0), grid_ranks(l, dims));
+    if (by_rank) return 0;
     int e = xor_exponent(r, q);
     if (e < 0) return 0;
     int32_t base = e - (st && st->peer_dir[k] < 0 ? st->iters - 1 : 0);
@@ -222,6 +262,10 @@ static int32_t kind_peer(const struct layout *l, const int32_t *dims, int32_t n,
     if (code < 0) return code;
     if (kind == KIND_OFFSET) return peer_of(l, dims, r, code);
     if (kind == KIND_TRANSPOSE) return transpose_of(l, dims, r);
+    if (kind == KIND_RANK) {
+        int32_t q = stepped(rank_of_code(code, n), dir, t, iters);
+        return q >= 0 && q < n ? q : -1;
+    }
     int32_t e = stepped((code & (CODE_XOR - 1)) - XOR_BIAS, dir, t, iters);
     if (e < 0 || e > 30) return -1;
     int64_t q = (int64_t)r ^ ((int64_t)1 << e);
@@ -367,7 +411,7 @@ static bool same_template(const struct scale *s, const struct layout *l, const i
             return err_set(err,
                            "%s: rank %d, record %d (%s, line %d): not what rank %d, at the same "
                            "position on a %d-D grid, does there (peers as offsets on the grid, "
-                           "XOR partners or transposes, sizes equal%s)",
+                           "XOR partners, transposes or ranks of their own, sizes equal%s)",
                            s->path, r, s->ord[r][j], op_word(b), b->line, ref, l->ndims,
                            s->banded ? " but for a send's" : "");
     }
@@ -932,6 +976,9 @@ struct job {
      * (extrapolate_align.h), and the most of a scale's left out or copied
      * (their share of its segments, and which scale) */
     bool aligned;
+    /* peers may be ranks of their own (KIND_RANK) and loops step by rank:
+     * tried once the grid's kinds fail */
+    bool rank_peers;
     double aligned_share;
     char aligned_where[300];
     /* whether the last layout tried had every rank follow its position's
@@ -1132,7 +1179,8 @@ static bool layout_fits(struct job *j, struct sim_error *err) {
     for (int p = 0; p < 64; p++) {
         free(j->kinds[p]);
         j->kinds[p] = xmalloc(2 * (size_t)j->longest + 2);
-        memset(j->kinds[p], KINDS_ALL, 2 * (size_t)j->longest + 2);
+        memset(j->kinds[p], j->rank_peers ? KINDS_ALL : KINDS_ALL & ~KIND_RANK,
+               2 * (size_t)j->longest + 2);
     }
     if (j->l.bisected && !power_of_two_scales(j))
         return err_set(err, "recursive bisection is read for 2^k ranks only");
@@ -2109,8 +2157,9 @@ static bool load_scales(struct job *j, char *const *paths, int npaths, enum fold
         s->folded = mode == FOLD_NONE ? -1 : 0;
         for (int32_t r = 0; mode != FOLD_NONE && r < s->n; r++) {
             int32_t before = s->count[r];
-            unsigned how =
-                (mode == FOLD_REPEATED ? FOLD_ANY_BLOCK : 0u) | (j->banded ? FOLD_SEND_SIZES : 0u);
+            unsigned how = (mode == FOLD_REPEATED ? FOLD_ANY_BLOCK : 0u) |
+                           (j->banded ? FOLD_SEND_SIZES : 0u) |
+                           (j->rank_peers ? FOLD_RANK_STEPS : 0u);
             double spread = s->size_spread;
             int32_t worst = 0;
             s->count[r] = fold_step_loops(s->rec[r], s->ord[r], s->step[r], s->count[r], r, how,
@@ -2211,11 +2260,23 @@ struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t t
     e->iter = xcalloc((size_t)target, sizeof *e->iter);
     bool loaded;
     int best = try_every_way(j, e, paths, npaths, &loaded, err);
+    struct sim_error first = *err;
+    /* then peers that are ranks of their own (a master and its workers) */
+    if (best < 0 && loaded) {
+        struct sim_error second = {0};
+        j->rank_peers = true;
+        j->banded = j->sorted = false;
+        j->furthest = (struct sim_error){0};
+        if (load_scales(j, paths, npaths, FOLD_STEPPED, &second))
+            best = try_every_way(j, e, paths, npaths, &loaded, &second);
+        *err = best < 0 ? first : (struct sim_error){0};
+        loaded = true;
+    }
     /* last of all, the scales' segments in the largest scale's order
      * where they differ by what no law explains (a solver's iterations
      * to a tolerance), said; the first why kept if that does not extend */
     if (best < 0 && loaded && j->ns > 1) {
-        struct sim_error first = *err, second = {0};
+        struct sim_error second = {0};
         j->aligned = true;
         j->banded = j->sorted = false;
         j->furthest = (struct sim_error){0};

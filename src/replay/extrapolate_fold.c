@@ -102,9 +102,13 @@ static int peer_fields(const struct trace_rec *x) {
                                                                                                 : 0;
 }
 
-/* Whether b is a's iteration t later, steps as in s (t = 1 sets them). */
+enum { MAX_BODY = 63 };
+
+/* Whether b is a's iteration t later, steps as in s (t = 1 sets them;
+ * by_rank: a peer that may step either way steps by rank, not by XOR
+ * exponent). */
 static bool steps_as(const struct trace_rec *a, const struct trace_rec *b, int32_t t, int32_t rank,
-                     unsigned how, struct step *s) {
+                     unsigned how, bool by_rank, struct step *s) {
     if (a->op == TOP_COMPUTE || b->op == TOP_COMPUTE) return a->op == b->op;
     bool sizes = a->size == b->size || ((how & FOLD_SEND_SIZES) && sends_size(a));
     if (a->op != b->op || a->mode != b->mode || a->coll != b->coll || a->req != b->req ||
@@ -125,20 +129,25 @@ static bool steps_as(const struct trace_rec *a, const struct trace_rec *b, int32
             continue;
         }
         int ea = xor_exponent(rank, p), eb = xor_exponent(rank, q);
-        if (ea < 0 || eb < 0) return false;
-        if (t == 1 && (eb - ea == 1 || eb - ea == -1)) s->peer_dir[k] = (int8_t)(eb - ea);
+        bool xor_step = ea >= 0 && eb >= 0 && (eb - ea == 1 || eb - ea == -1);
+        bool rank_step = (how & FOLD_RANK_STEPS) && p >= 0 && q >= 0 && (q - p == 1 || q - p == -1);
+        if (t == 1 && xor_step && !(by_rank && rank_step))
+            s->peer_dir[k] = (int8_t)(eb - ea);
+        else if (t == 1 && rank_step)
+            s->peer_dir[k] = (int8_t)(PEER_RANK_STEP * (q - p));
         if (t == 1 && s->peer_dir[k] == 0) return false;
-        if (eb - ea != s->peer_dir[k] * t) return false;
+        int dir = s->peer_dir[k];
+        if (dir == 1 || dir == -1 ? ea < 0 || eb < 0 || eb - ea != dir * t
+                                  : q - p != dir / PEER_RANK_STEP * t)
+            return false;
     }
     return true;
 }
 
-enum { MAX_BODY = 63 };
-
-/* The iterations of a loop whose body is rec[i, i + len) (len odd: calls
- * at its ends, a burst between iterations), 1 if none; its steps. */
-static int32_t iterations(const struct trace_rec *rec, int32_t n, int32_t i, int32_t len,
-                          int32_t rank, unsigned how, struct step *steps) {
+/* The repetitions of rec[i, i + len) that step as steps says, from the
+ * second (by_rank as steps_as). */
+static int32_t repetitions(const struct trace_rec *rec, int32_t n, int32_t i, int32_t len,
+                           int32_t rank, unsigned how, bool by_rank, struct step *steps) {
     memset(steps, 0, sizeof *steps * (size_t)len);
     int32_t m = 1;
     for (;; m++) {
@@ -146,9 +155,25 @@ static int32_t iterations(const struct trace_rec *rec, int32_t n, int32_t i, int
         if (at + len > n || rec[at - 1].op != TOP_COMPUTE) break;
         bool same = true;
         for (int32_t x = 0; x < len && same; x++)
-            same = steps_as(&rec[i + x], &rec[at + x], m, rank, how, &steps[x]);
+            same = steps_as(&rec[i + x], &rec[at + x], m, rank, how, by_rank, &steps[x]);
         if (!same) break;
     }
+    return m;
+}
+
+/* The iterations of a loop whose body is rec[i, i + len) (len odd: calls
+ * at its ends, a burst between iterations), 1 if none; its steps. A peer
+ * that steps by XOR exponent and by rank at once (0 to 1 then 2) steps by
+ * XOR unless stepping by rank repeats longer (a master's 1, 2, 3 ...). */
+static int32_t iterations(const struct trace_rec *rec, int32_t n, int32_t i, int32_t len,
+                          int32_t rank, unsigned how, struct step *steps) {
+    int32_t m = repetitions(rec, n, i, len, rank, how, false, steps);
+    bool by_xor = false;
+    for (int32_t x = 0; x < len && m > 1; x++)
+        by_xor = by_xor || abs(steps[x].peer_dir[0]) == 1 || abs(steps[x].peer_dir[1]) == 1;
+    struct step by_rank[MAX_BODY];
+    if (by_xor && repetitions(rec, n, i, len, rank, how, true, by_rank) > m)
+        m = repetitions(rec, n, i, len, rank, how, true, steps);
     if (m < 2) return 1;
     bool first_steps = steps[0].tag_dir || steps[0].peer_dir[0] || steps[0].peer_dir[1];
     bool any_steps = false;

@@ -4,8 +4,9 @@
  * recording numbers them in order, so they drift when a loop runs more
  * times at a larger scale), and loops whose iterations differ by a step
  * (the tag +-1, the peer's XOR distance doubled or halved, as recursive
- * halving and doubling do: NPB CG's log2 P reduction steps) folded into
- * one body whose count is fitted across the scales. */
+ * halving and doubling do: NPB CG's log2 P reduction steps; the peer's
+ * rank +-1, a master's loop over the ranks) folded into one body whose
+ * count is fitted across the scales. */
 #ifndef SIMPI_EXTRAPOLATE_FOLD_H
 #define SIMPI_EXTRAPOLATE_FOLD_H
 
@@ -18,11 +19,14 @@
  * next. A stepped value at iteration t of M is base + t (dir +1), base +
  * M - 1 - t (dir -1) or base (dir 0): a tag, or the exponent of a peer's
  * XOR distance (the peer is rank ^ 2^value). */
+enum { PEER_RANK_STEP = 2 };
 struct step {
-    int32_t iters;      /* its loop's iterations at this scale (1: no loop) */
-    int16_t len;        /* on a loop's first record: the body's records (else 0) */
-    int8_t tag_dir;     /* the tag's step */
-    int8_t peer_dir[2]; /* each peer field's XOR exponent's step */
+    int32_t iters;  /* its loop's iterations at this scale (1: no loop) */
+    int16_t len;    /* on a loop's first record: the body's records (else 0) */
+    int8_t tag_dir; /* the tag's step */
+    /* each peer field's step: its XOR exponent's (+-1), or the peer's
+     * rank's (+-PEER_RANK_STEP: a master's loop over the ranks) */
+    int8_t peer_dir[2];
     union {
         float gap; /* on a loop's first record: the mean burst between iterations (ps) */
         /* a variable-count collective's counts (never in a loop), kept as
@@ -42,8 +46,9 @@ void renumber_requests(struct trace_rec *rec, int32_t n);
  * call, the repetitions then the same record for record (BT's sqrt P
  * cells); FOLD_SEND_SIZES, the sizes a send carries may differ from one
  * repetition to the next (SP's cells, each its own extents), folded as
- * their mean. */
-enum { FOLD_ANY_BLOCK = 1, FOLD_SEND_SIZES = 2 };
+ * their mean; FOLD_RANK_STEPS, a peer may step by rank (+-1 an iteration:
+ * a master's loop over the workers) where it does not by XOR exponent. */
+enum { FOLD_ANY_BLOCK = 1, FOLD_SEND_SIZES = 2, FOLD_RANK_STEPS = 4 };
 
 /* A send: a record whose size is what it sends (a sendrecv's first). */
 static inline bool sends_size(const struct trace_rec *x) {
