@@ -327,8 +327,8 @@ static unsigned same_kinds(const struct layout *l, const int32_t *da, int32_t ra
 static bool same_loop(const struct step *a, const struct step *b, bool same_scale) {
     if (same_scale && a->iters != b->iters) return false;
     if (a->iters < 2 || b->iters < 2) return true;
-    return a->len == b->len && a->tag_dir == b->tag_dir && a->peer_dir[0] == b->peer_dir[0] &&
-           a->peer_dir[1] == b->peer_dir[1];
+    return a->len == b->len && a->tag_dir == b->tag_dir && a->req_dir == b->req_dir &&
+           a->peer_dir[0] == b->peer_dir[0] && a->peer_dir[1] == b->peer_dir[1];
 }
 
 /* What a split's color or key is, for the ranks of one position: a bit
@@ -1469,6 +1469,7 @@ static bool fit_loops(struct job *j, struct fitted *f, int p, int32_t n, double 
             const struct step *st = seen + (x - i);
             f->loop[x] = (struct step){.iters = iters,
                                        .tag_dir = st->tag_dir,
+                                       .req_dir = st->req_dir,
                                        .peer_dir = {st->peer_dir[0], st->peer_dir[1]}};
             f->loop_of[x] = i;
         }
@@ -1722,6 +1723,7 @@ static void fill_record(const struct job *j, const struct fitted *f, int32_t r, 
     }
     const struct step *st = loop_at(f, i);
     rec->tag = stepped(rec->tag, st->tag_dir, t, st->iters);
+    rec->req = stepped(rec->req, st->req_dir, t, st->iters);
     rec->tag2 = stepped(rec->tag2, st->tag_dir, t, st->iters);
     for (int k = 0; k < peers_of(rec); k++) {
         int32_t q = kind_peer(&j->l, dims, n, r, f->code[2 * i + k], f->kind[2 * i + k],
@@ -2162,6 +2164,7 @@ static bool load_scales(struct job *j, char *const *paths, int npaths, enum fold
                            (j->rank_peers ? FOLD_RANK_STEPS : 0u);
             double spread = s->size_spread;
             int32_t worst = 0;
+            if (j->rank_peers) wait_all_outstanding(s->rec[r], s->count[r]);
             s->count[r] = fold_step_loops(s->rec[r], s->ord[r], s->step[r], s->count[r], r, how,
                                           &s->size_spread, &worst);
             if (s->size_spread > spread) {

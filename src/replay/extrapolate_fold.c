@@ -82,6 +82,37 @@ void renumber_requests(struct trace_rec *rec, int32_t n) {
     free(v.used);
 }
 
+void wait_all_outstanding(struct trace_rec *rec, int32_t n) {
+    struct live v = {0};
+    for (int32_t i = 0; i < n; i++) {
+        struct trace_rec *x = &rec[i];
+        bool frees = x->op == TOP_WAIT || x->op == TOP_WAITALL || x->op == TOP_FREE;
+        if (starts_request(x)) live_start(&v, x->req);
+        if (x->op == TOP_WAITALL && x->nids == v.n && v.n > 0) {
+            bool every = true; /* (ids distinct: a request is waited once) */
+            for (int32_t k = 0; k < x->nids && every; k++)
+                every = live_find(&v, x->ids[k]) >= 0;
+            if (every) {
+                free(x->ids);
+                x->ids = NULL;
+                x->nids = 0;
+            }
+        }
+        if (x->op == TOP_WAITALL && x->nids == 0) {
+            while (v.n)
+                live_drop(&v, v.n - 1);
+            continue;
+        }
+        for (int32_t k = 0; frees && k < x->nids; k++) {
+            int32_t at = live_find(&v, x->ids[k]);
+            if (at >= 0) live_drop(&v, at);
+        }
+    }
+    free(v.orig);
+    free(v.slot);
+    free(v.used);
+}
+
 int xor_exponent(int32_t r, int32_t q) {
     if (r < 0 || q < 0 || r == q) return -1;
     uint32_t d = (uint32_t)(r ^ q);
@@ -111,9 +142,12 @@ static bool steps_as(const struct trace_rec *a, const struct trace_rec *b, int32
                      unsigned how, bool by_rank, struct step *s) {
     if (a->op == TOP_COMPUTE || b->op == TOP_COMPUTE) return a->op == b->op;
     bool sizes = a->size == b->size || ((how & FOLD_SEND_SIZES) && sends_size(a));
-    if (a->op != b->op || a->mode != b->mode || a->coll != b->coll || a->req != b->req ||
-        a->comm != b->comm || a->root != b->root || !sizes || a->size2 != b->size2 ||
-        a->nids != b->nids || has_counts(a) || a->op == TOP_COMM_SPLIT || a->op == TOP_COMM_DUP ||
+    int32_t dr = b->req - a->req; /* a request per iteration, with a master's loop */
+    if (t == 1) s->req_dir = (int8_t)((how & FOLD_RANK_STEPS) && a->req >= 0 && dr == 1);
+    if (dr != s->req_dir * t) return false;
+    if (a->op != b->op || a->mode != b->mode || a->coll != b->coll || a->comm != b->comm ||
+        a->root != b->root || !sizes || a->size2 != b->size2 || a->nids != b->nids ||
+        has_counts(a) || a->op == TOP_COMM_SPLIT || a->op == TOP_COMM_DUP ||
         a->op == TOP_INTERVAL_BEGIN ||
         (a->nids && memcmp(a->ids, b->ids, sizeof *a->ids * (size_t)a->nids)))
         return false;
@@ -175,10 +209,12 @@ static int32_t iterations(const struct trace_rec *rec, int32_t n, int32_t i, int
     if (by_xor && repetitions(rec, n, i, len, rank, how, true, by_rank) > m)
         m = repetitions(rec, n, i, len, rank, how, true, steps);
     if (m < 2) return 1;
-    bool first_steps = steps[0].tag_dir || steps[0].peer_dir[0] || steps[0].peer_dir[1];
+    bool first_steps =
+        steps[0].tag_dir || steps[0].peer_dir[0] || steps[0].peer_dir[1] || steps[0].req_dir;
     bool any_steps = false;
     for (int32_t x = 0; x < len; x++)
-        any_steps = any_steps || steps[x].tag_dir || steps[x].peer_dir[0] || steps[x].peer_dir[1];
+        any_steps = any_steps || steps[x].tag_dir || steps[x].peer_dir[0] || steps[x].peer_dir[1] ||
+                    steps[x].req_dir;
     return first_steps || ((how & FOLD_ANY_BLOCK) && !any_steps) ? m : 1;
 }
 

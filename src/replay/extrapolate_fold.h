@@ -24,6 +24,7 @@ struct step {
     int32_t iters;  /* its loop's iterations at this scale (1: no loop) */
     int16_t len;    /* on a loop's first record: the body's records (else 0) */
     int8_t tag_dir; /* the tag's step */
+    int8_t req_dir; /* the request id's (1: one more an iteration) */
     /* each peer field's step: its XOR exponent's (+-1), or the peer's
      * rank's (+-PEER_RANK_STEP: a master's loop over the ranks) */
     int8_t peer_dir[2];
@@ -37,6 +38,11 @@ struct step {
     };
 };
 
+/* Writes a waitall whose ids are every request outstanding as a waitall
+ * of all (its list's length then no longer follows the loop that posted
+ * them: a master's receives from each worker). */
+void wait_all_outstanding(struct trace_rec *rec, int32_t n);
+
 /* Renumbers the request ids of a rank's n records (req, and the ids of
  * waits, tests, cancels and frees) as the lowest id free when the request
  * starts; a wait, waitall, cancel or free frees it. */
@@ -47,7 +53,8 @@ void renumber_requests(struct trace_rec *rec, int32_t n);
  * cells); FOLD_SEND_SIZES, the sizes a send carries may differ from one
  * repetition to the next (SP's cells, each its own extents), folded as
  * their mean; FOLD_RANK_STEPS, a peer may step by rank (+-1 an iteration:
- * a master's loop over the workers) where it does not by XOR exponent. */
+ * a master's loop over the workers) where it does not by XOR exponent,
+ * and a request id by one. */
 enum { FOLD_ANY_BLOCK = 1, FOLD_SEND_SIZES = 2, FOLD_RANK_STEPS = 4 };
 
 /* A send: a record whose size is what it sends (a sendrecv's first). */
