@@ -1580,6 +1580,22 @@ static bool fit_mean_size(struct job *j, const struct fitted *f, int p, int32_t 
     return true;
 }
 
+/* Where rank a of scale sa and rank b of sb, whose records differ in
+ * number, first do different calls (their kinds, collectives' kinds and
+ * peers' counts aside), as "; they part at ..." into out. */
+static void parting(const struct scale *sa, int32_t a, const struct scale *sb, int32_t b, char *out,
+                    size_t len) {
+    int32_t i = 0, na = sa->count[a], nb = sb->count[b];
+    while (i < na && i < nb && sa->rec[a][i].op == sb->rec[b][i].op &&
+           sa->rec[a][i].coll == sb->rec[b][i].coll && sa->step[a][i].iters == sb->step[b][i].iters)
+        i++;
+    const struct trace_rec *x = i < na ? &sa->rec[a][i] : NULL, *y = i < nb ? &sb->rec[b][i] : NULL;
+    snprintf(out, len, "; they part at its record %d (%s, line %d), where the other has %s%s",
+             i < na ? sa->ord[a][i] : sa->recorded[a] + 1, x ? op_word(x) : "its end",
+             x ? x->line : 0, y ? op_word(y) : "its end",
+             x && y && x->op == y->op ? " run a different number of times" : "");
+}
+
 /* Fits position p's numbers at n (once); false with why. */
 static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, struct extrapolation *x,
                          struct sim_error *err) {
@@ -1627,13 +1643,16 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
                            "one scale are not at the other",
                            j->s[k].path, q, j->s[k].recorded[q], j->s[k].count[q], ts->path, tr,
                            j->l.ndims, ts->recorded[tr], ts->count[tr]);
-        if (q >= 0 && j->s[k].count[q] != ts->count[tr])
+        if (q >= 0 && j->s[k].count[q] != ts->count[tr]) {
+            char where[200];
+            parting(&j->s[k], q, ts, tr, where, sizeof where);
             return err_set(err,
                            "%s: rank %d has %d records where %s's rank %d, at the same position "
                            "on the %d-D grid, has %d: a count of records that changes with the "
-                           "scale (iterations that depend on it) is not extended",
+                           "scale (iterations that depend on it) is not extended%s",
                            j->s[k].path, q, j->s[k].recorded[q], ts->path, tr, j->l.ndims,
-                           ts->recorded[tr]);
+                           ts->recorded[tr], where);
+        }
     }
     for (int32_t i = 0; i < ts->count[tr]; i++) {
         const struct trace_rec *rec = &ts->rec[tr][i];
