@@ -49,6 +49,7 @@ struct replay_opts {
     double counts_band;          /* and the variable counts' spread (-1: none) */
     double sizes_band;           /* and the sends' sizes' taken as means (-1: none) */
     double aligned_band;         /* and the segments moved to the largest scale's order (-1) */
+    double iterations_band;      /* and the loops' counts' residual from their law (-1) */
 };
 
 /* Whether two paths name one existing file. */
@@ -159,7 +160,8 @@ static int report(const struct replay_opts *o, const char *what, struct replay_r
                             o->extrapolation_band,
                             o->extrapolate && o->counts_band >= 0 ? o->counts_band : -1,
                             o->extrapolate && o->sizes_band >= 0 ? o->sizes_band : -1,
-                            o->extrapolate && o->aligned_band >= 0 ? o->aligned_band : -1};
+                            o->extrapolate && o->aligned_band >= 0 ? o->aligned_band : -1,
+                            o->extrapolate && o->iterations_band >= 0 ? o->iterations_band : -1};
     if (res->status != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(res->sim));
     if (res->status != SIM_OK && jobs) say_job_ranks(jobs, njobs);
     struct sim_error aerr = {0};
@@ -784,6 +786,7 @@ static int extrapolate_traces(struct replay_opts *o, char *path, size_t n) {
     o->counts_band = x.counts_worst[0] ? x.counts_spread : -1;
     o->sizes_band = x.sizes_worst[0] ? x.sizes_spread : -1;
     o->aligned_band = x.aligned[0] ? x.aligned_share : -1;
+    o->iterations_band = x.iters_worst[0] ? x.iters_band : -1;
     o->traces[0] = path;
     o->ntraces = 1;
     o->trace = path;

@@ -1206,6 +1206,7 @@ static int finish(struct runtime *rt, enum sim_status st) {
                             0,
                             -1,
                             -1,
+                            -1,
                             -1};
     fflush(NULL); /* every rank's buffered output first */
     if (st != SIM_OK) fprintf(stderr, "simpi: error: %s", sim_failure_report(rt->sim));

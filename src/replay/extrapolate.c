@@ -976,9 +976,11 @@ struct job {
      * (extrapolate_align.h), and the most of a scale's left out or copied
      * (their share of its segments, and which scale) */
     bool aligned;
-    /* peers may be ranks of their own (KIND_RANK) and loops step by rank:
-     * tried once the grid's kinds fail */
-    bool rank_peers;
+    /* wider readings, tried once the others fail: peers may be ranks of
+     * their own (KIND_RANK) and loops step by rank; or a loop's body may
+     * be whole segments (FOLD_SEGMENTS) and its count follow a law
+     * roughly */
+    bool rank_peers, segments;
     double aligned_share;
     char aligned_where[300];
     /* whether the last layout tried had every rank follow its position's
@@ -1364,6 +1366,52 @@ static void scale_computation(struct job *j, struct fitted *f, int p, const doub
  * log2 of its columns' steps), or one of a size's laws (a P^e + c: NPB
  * BT's stages, sqrt P - 1), exact at every scale and whole at n; -1 if
  * none. */
+/* Iterations that follow no law exactly (a time step run as many times
+ * as the physics needs: LULESH's, cbrt P times under weak scaling): the
+ * least squares a f + c of f = log2 P, P^1/3, P^1/2 or P whose root mean
+ * square relative residual is least, if its largest is within
+ * COUNT_RESIDUAL_PERCENT and its root mean square a quarter of the
+ * counts' own spread at most (a trend: 30, 31, 30 iterations are the
+ * data's, not P's), rounded at n (1 at least); -1 if none. *band: its
+ * largest residual. */
+enum { COUNT_RESIDUAL_PERCENT = 5 };
+static int32_t fit_count_roughly(const struct job *j, const int *on, const int32_t *c, int m,
+                                 int32_t n, double *band) {
+    static const double power[] = {0, 1.0 / 3, 0.5, 1}; /* (0: log2) */
+    double best = INFINITY, at = -1, mean = 0, spread = 0;
+    for (int k = 0; k < m; k++)
+        mean += (double)c[k] / m;
+    for (int k = 0; k < m; k++)
+        spread += ((double)c[k] - mean) * ((double)c[k] - mean) / m;
+    spread = sqrt(spread) / mean; /* a trend, not the data's noise, must be there */
+    for (size_t e = 0; e < sizeof power / sizeof *power; e++) {
+        double f[MAX_SCALES], sf = 0, sc = 0, sff = 0, sfc = 0;
+        for (int k = 0; k < m; k++) {
+            double p = j->s[on[k]].n;
+            f[k] = e ? pow(p, power[e]) : log2(p);
+            sf += f[k];
+            sc += c[k];
+            sff += f[k] * f[k];
+            sfc += f[k] * c[k];
+        }
+        double den = m * sff - sf * sf;
+        if (fabs(den) <= 1e-12 * m * sff) continue;
+        double a = (m * sfc - sf * sc) / den, b = (sc - a * sf) / m, squares = 0, worst = 0;
+        for (int k = 0; k < m; k++) {
+            double rel = fabs(a * f[k] + b - c[k]) / c[k];
+            squares += rel * rel;
+            worst = fmax(worst, rel);
+        }
+        if (sqrt(squares / m) < best && worst <= COUNT_RESIDUAL_PERCENT / 100.0 &&
+            sqrt(squares / m) <= spread / 4) {
+            best = sqrt(squares / m);
+            at = a * (e ? pow(n, power[e]) : log2(n)) + b;
+            *band = worst;
+        }
+    }
+    return at < 0 ? -1 : (int32_t)fmax(1, llround(at));
+}
+
 static int32_t fit_count(const struct job *j, const int *on, const int32_t *c, int m, int32_t n) {
     int32_t dims[MAX_DIMS], tdims[MAX_DIMS];
     layout_dims(&j->l, n, tdims);
@@ -1427,8 +1475,51 @@ static double loop_gap(struct job *j, int p, int32_t i, double *own) {
 /* Class p's loops at n (f->loop, f->loop_of): each loop seen at a scale
  * with its iterations there, fitted (fit_count), its steps from a scale
  * where it runs twice or more; false with why. */
+/* Whether the loop body rec[i, i + len) calls a collective on the world
+ * (then every rank runs it as many times). */
+static bool loop_calls_world(const struct trace_rec *rec, int32_t i, int32_t len) {
+    for (int32_t k = i; k < i + len; k++)
+        if (rec[k].op == TOP_COLL && rec[k].comm == 0) return true;
+    return false;
+}
+
+/* The ordinal of the loop at record i among rank q's loops that call a
+ * collective on the world (-1: it does not); o >= 0: the iterations of
+ * that loop of rank q instead (-1: none). */
+static int32_t world_loop(const struct scale *s, int32_t q, int32_t i, int32_t o) {
+    int32_t seen = 0;
+    for (int32_t k = 0; k < s->count[q]; k++) {
+        const struct step *st = &s->step[q][k];
+        if (st->len <= 0 || !loop_calls_world(s->rec[q], k, st->len)) continue;
+        if (o < 0 && k == i) return seen;
+        if (o >= 0 && seen == o) return st->iters;
+        seen++;
+        k += st->len - 1;
+    }
+    return -1;
+}
+
+/* Loop counts of class p's loop at record i that calls a collective on
+ * the world taken from rank 0 of every scale (the count is the world's:
+ * a class seen at two scales gets the laws of all); false if some scale
+ * has no such loop. */
+static bool world_counts(const struct job *j, int p, int32_t i, int *on, int32_t *c, int *m) {
+    int k0 = -1;
+    for (int k = 0; k < j->ns && k0 < 0; k++)
+        if (j->rep[k][p] >= 0 && j->s[k].step[j->rep[k][p]][i].len > 0) k0 = k;
+    if (k0 < 0) return false;
+    int32_t o = world_loop(&j->s[k0], j->rep[k0][p], i, -1);
+    if (o < 0) return false;
+    for (int k = 0; k < j->ns; k++) {
+        on[k] = k;
+        if ((c[k] = world_loop(&j->s[k], 0, 0, o)) < 1) return false;
+    }
+    *m = j->ns;
+    return true;
+}
+
 static bool fit_loops(struct job *j, struct fitted *f, int p, int32_t n, double *own,
-                      struct sim_error *err) {
+                      struct extrapolation *x, struct sim_error *err) {
     const struct scale *ts = &j->s[f->top];
     int32_t count = ts->count[f->tr];
     for (int32_t i = 0; i < count; i++) {
@@ -1448,15 +1539,31 @@ static bool fit_loops(struct job *j, struct fitted *f, int p, int32_t n, double 
         }
         if (!seen) continue;
         int32_t iters = fit_count(j, on, c, m, n);
+        if (iters < 0 && j->segments && world_counts(j, p, i, on, c, &m))
+            iters = fit_count(j, on, c, m, n);
         const struct scale *s = &j->s[on[m - 1]];
         int32_t q = j->rep[on[m - 1]][p];
+        double band = 0;
+        int distinct = 0;
+        for (int k = 0; k < m; k++)
+            distinct += k == 0 || j->s[on[k]].n != j->s[on[k - 1]].n;
+        if (iters < 0 && j->segments && distinct >= 3 &&
+            (iters = fit_count_roughly(j, on, c, m, n, &band)) > 0 && band > x->iters_band) {
+            x->iters_band = band;
+            snprintf(x->iters_worst, sizeof x->iters_worst,
+                     "record %d (%s, line %d) of %s's rank %d, %d times there, %d at %d",
+                     s->ord[q][i], op_word(&s->rec[q][i]), s->rec[q][i].line, s->path, q,
+                     s->step[q][i].iters, iters, n);
+        }
         if (iters < 0)
             return err_set(err,
                            "%s: rank %d, record %d (%s, line %d): a loop whose iterations (%d "
                            "here) follow no law: a constant, a log2 of P or of the grid's "
-                           "extents, or a size's law (a P^e + c ...) across the scales",
+                           "extents, or a size's law (a P^e + c ...) across the scales, nor "
+                           "within %d%% a f + c of f = log2 P, P^1/3, P^1/2 or P (from 3 "
+                           "scales)",
                            s->path, q, s->ord[q][i], op_word(&s->rec[q][i]), s->rec[q][i].line,
-                           s->step[q][i].iters);
+                           s->step[q][i].iters, COUNT_RESIDUAL_PERCENT);
         if (!f->loop) { /* the class's first loop */
             f->loop = xmalloc(sizeof *f->loop * (size_t)(count + 1));
             f->loop_of = xmalloc(sizeof *f->loop_of * (size_t)(count + 1));
@@ -1720,7 +1827,7 @@ static bool fit_position(struct job *j, struct fitted *f, int p, int32_t n, stru
             f->code[2 * i + c] = code_of(&j->l, tdims, tr, rec, c, kind, &ts->step[tr][i]);
         }
     }
-    if (!fit_loops(j, f, p, n, own, err)) return false;
+    if (!fit_loops(j, f, p, n, own, x, err)) return false;
     scale_computation(j, f, p, own, x);
     return true;
 }
@@ -2180,7 +2287,8 @@ static bool load_scales(struct job *j, char *const *paths, int npaths, enum fold
             int32_t before = s->count[r];
             unsigned how = (mode == FOLD_REPEATED ? FOLD_ANY_BLOCK : 0u) |
                            (j->banded ? FOLD_SEND_SIZES : 0u) |
-                           (j->rank_peers ? FOLD_RANK_STEPS : 0u);
+                           (j->rank_peers ? FOLD_RANK_STEPS : 0u) |
+                           (j->segments && mode == FOLD_REPEATED ? FOLD_SEGMENTS : 0u);
             double spread = s->size_spread;
             int32_t worst = 0;
             if (j->rank_peers) wait_all_outstanding(s->rec[r], s->count[r]);
@@ -2294,11 +2402,25 @@ struct extrapolator *extrapolator_open(char *const *paths, int npaths, int32_t t
         *err = best < 0 ? first : (struct sim_error){0};
         loaded = true;
     }
+    /* then time steps whose count follows the physics, a law of P only
+     * roughly (LULESH's run to its stop time): loops of whole segments */
+    for (int banded = 0; best < 0 && loaded && banded < 2; banded++) {
+        struct sim_error ignored = {0};
+        j->rank_peers = j->sorted = false;
+        j->segments = true;
+        j->banded = banded;
+        j->furthest = (struct sim_error){0};
+        if (load_scales(j, paths, npaths, FOLD_REPEATED, &ignored))
+            best = choose_layout(j, e, &ignored);
+        *err = best < 0 ? first : (struct sim_error){0};
+    }
     /* last of all, the scales' segments in the largest scale's order
      * where they differ by what no law explains (a solver's iterations
      * to a tolerance), said; the first why kept if that does not extend */
     if (best < 0 && loaded && j->ns > 1) {
         struct sim_error second = {0};
+        j->segments = false;
+        j->rank_peers = true;
         j->aligned = true;
         j->banded = j->sorted = false;
         j->furthest = (struct sim_error){0};
@@ -2372,6 +2494,11 @@ void extrapolation_say_counts(const struct extrapolation *x, FILE *f, const char
                 "with the same size there, take that position's laws; record a larger scale "
                 "that has them too\n",
                 prefix, x->one_scale);
+    if (x->iters_worst[0])
+        fprintf(f,
+                "%sloops whose iterations follow no law exactly extended by the nearest one: "
+                "within %.2g%% of it at every scale (the farthest: %s)\n",
+                prefix, 100 * x->iters_band, x->iters_worst);
     if (x->aligned[0])
         fprintf(f,
                 "%swarning: the scales differ by what no law of P explains (iterations to a "

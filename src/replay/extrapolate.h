@@ -55,6 +55,11 @@ struct extrapolation {
      * repeated, and where (empty: none) */
     double aligned_share;
     char aligned[300];
+    /* loops whose iterations follow a law within a few percent only (a
+     * time step run as often as the physics needs): the largest residual
+     * of their law across the scales (relative), and where (empty: none) */
+    double iters_band;
+    char iters_worst[300];
     double deviation, computation, worst_share; /* (the sums; the worst position's band) */
 };
 

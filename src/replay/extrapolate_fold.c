@@ -133,7 +133,7 @@ static int peer_fields(const struct trace_rec *x) {
                                                                                                 : 0;
 }
 
-enum { MAX_BODY = 63 };
+enum { MAX_BODY = 63, MAX_SEGMENT_BODY = 8191 };
 
 /* Whether b is a's iteration t later, steps as in s (t = 1 sets them;
  * by_rank: a peer that may step either way steps by rank, not by XOR
@@ -205,9 +205,12 @@ static int32_t iterations(const struct trace_rec *rec, int32_t n, int32_t i, int
     bool by_xor = false;
     for (int32_t x = 0; x < len && m > 1; x++)
         by_xor = by_xor || abs(steps[x].peer_dir[0]) == 1 || abs(steps[x].peer_dir[1]) == 1;
-    struct step by_rank[MAX_BODY];
-    if (by_xor && repetitions(rec, n, i, len, rank, how, true, by_rank) > m)
-        m = repetitions(rec, n, i, len, rank, how, true, steps);
+    if (by_xor) {
+        struct step *by_rank = xmalloc(sizeof *by_rank * (size_t)len);
+        if (repetitions(rec, n, i, len, rank, how, true, by_rank) > m)
+            m = repetitions(rec, n, i, len, rank, how, true, steps);
+        free(by_rank);
+    }
     if (m < 2) return 1;
     bool first_steps =
         steps[0].tag_dir || steps[0].peer_dir[0] || steps[0].peer_dir[1] || steps[0].req_dir;
@@ -220,9 +223,29 @@ static int32_t iterations(const struct trace_rec *rec, int32_t n, int32_t i, int
 
 /* The shortest body of a stepped loop starting at rec[i] (its
  * iterations in *iters, its steps), 0 if none. */
+/* The body of a loop of whole segments starting at rec[i] (up to and with
+ * its first, second ... fourth blocking collective: a time step that ends
+ * with an allreduce of its dt), repeated 3 times or more; 0 if none. */
+static int32_t find_segment_loop(const struct trace_rec *rec, int32_t n, int32_t i, int32_t rank,
+                                 unsigned how, int32_t *iters, struct step *steps) {
+    for (int32_t e = i, j = 0; j < 4 && e < n; j++, e++) {
+        while (e < n && rec[e].op != TOP_COLL)
+            e++;
+        int32_t len = e - i + 1;
+        if (e >= n || len > MAX_SEGMENT_BODY || i + 2 * len + 1 > n) break;
+        if (!(len & 1) || rec[i + len].op != TOP_COMPUTE || rec[i + len + 1].op != rec[i].op)
+            continue;
+        *iters = iterations(rec, n, i, len, rank, how, steps);
+        if (*iters > 2) return len;
+    }
+    return 0;
+}
+
 static int32_t find_loop(const struct trace_rec *rec, int32_t n, int32_t i, int32_t rank,
                          unsigned how, int32_t *iters, struct step *steps) {
-    if (rec[i].op == TOP_COMPUTE || !peer_fields(&rec[i])) return 0;
+    if (rec[i].op == TOP_COMPUTE) return 0;
+    int32_t whole = how & FOLD_SEGMENTS ? find_segment_loop(rec, n, i, rank, how, iters, steps) : 0;
+    if (whole || !peer_fields(&rec[i])) return whole;
     for (int32_t len = 1; len <= MAX_BODY && i + 2 * len + 1 <= n; len += 2) {
         const struct trace_rec *a = &rec[i], *b = &rec[i + len + 1];
         bool moves = a->tag != b->tag || a->peer != b->peer || a->peer2 != b->peer2;
@@ -256,7 +279,8 @@ static int64_t mean_size(const struct trace_rec *rec, const int32_t *ord, int32_
 
 int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, int32_t n,
                         int32_t rank, unsigned how, double *spread, int32_t *worst) {
-    struct step steps[MAX_BODY];
+    struct step *steps =
+        xmalloc(sizeof *steps * (size_t)(how & FOLD_SEGMENTS ? MAX_SEGMENT_BODY : MAX_BODY));
     int32_t out = 0;
     for (int32_t i = 0; i < n;) {
         int32_t m = 0, len = find_loop(rec, n, i, rank, how, &m, steps);
@@ -289,6 +313,7 @@ int32_t fold_step_loops(struct trace_rec *rec, int32_t *ord, struct step *step, 
                 free(rec[i + t * (len + 1) + x].ids);
         i += m * (len + 1) - 1;
     }
+    free(steps);
     return out;
 }
 

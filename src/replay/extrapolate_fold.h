@@ -54,8 +54,11 @@ void renumber_requests(struct trace_rec *rec, int32_t n);
  * repetition to the next (SP's cells, each its own extents), folded as
  * their mean; FOLD_RANK_STEPS, a peer may step by rank (+-1 an iteration:
  * a master's loop over the workers) where it does not by XOR exponent,
- * and a request id by one. */
-enum { FOLD_ANY_BLOCK = 1, FOLD_SEND_SIZES = 2, FOLD_RANK_STEPS = 4 };
+ * and a request id by one; FOLD_SEGMENTS, a body may also be whole
+ * segments up to a blocking collective, thousands of records, repeated 3
+ * times or more, tried first (a time step ended by an allreduce of its
+ * dt, run as many times as the physics needs). */
+enum { FOLD_ANY_BLOCK = 1, FOLD_SEND_SIZES = 2, FOLD_RANK_STEPS = 4, FOLD_SEGMENTS = 8 };
 
 /* A send: a record whose size is what it sends (a sendrecv's first). */
 static inline bool sends_size(const struct trace_rec *x) {

@@ -395,6 +395,9 @@ void summary_print(FILE *out, const struct sim *s, const struct run_info *in) {
     if (in->extrapolated && in->sizes_band >= 0)
         snprintf(counts + strlen(counts), sizeof counts - strlen(counts),
                  ", message sizes +-%.2g%% around their mean", 100 * in->sizes_band);
+    if (in->extrapolated && in->iterations_band >= 0)
+        snprintf(counts + strlen(counts), sizeof counts - strlen(counts),
+                 ", iterations +-%.2g%% from their law", 100 * in->iterations_band);
     if (in->extrapolated && in->aligned_band >= 0)
         snprintf(counts + strlen(counts), sizeof counts - strlen(counts),
                  ", %.2g%% of a scale's segments moved to the largest's order",
@@ -580,6 +583,8 @@ bool summary_write_json(const char *path, const struct sim *s, const struct run_
         fprintf(f, ", \"sizes_band\": %.6g", in->sizes_band);
     if (in->extrapolated && in->aligned_band >= 0)
         fprintf(f, ", \"aligned_band\": %.6g", in->aligned_band);
+    if (in->extrapolated && in->iterations_band >= 0)
+        fprintf(f, ", \"iterations_band\": %.6g", in->iterations_band);
     if (in->extrapolated) fprintf(f, "}");
     fprintf(f, ",\n  \"error\": ");
     escape_json(f, sim_failure_report(s));

@@ -69,9 +69,10 @@ struct run_info {
      * band from the fits (relative), the variable counts' spread around
      * their mean, the band of sends' sizes taken as means and the share
      * of a scale's segments moved to follow the largest scale's order
-     * (relative; negative: none) */
+     * and the loops' counts' residual from their law (relative; negative:
+     * none) */
     int32_t extrapolated, extrapolated_scales;
-    double extrapolation_band, counts_band, sizes_band, aligned_band;
+    double extrapolation_band, counts_band, sizes_band, aligned_band, iterations_band;
 };
 
 /* The hint an on-line run's summary gives when its peak memory is half the

@@ -109,6 +109,11 @@ def main():
             solver.append(os.path.join(tmp, "tol%d.trace" % n))
             subprocess.run([simpi, "gen", "stencil", "--ranks", str(n), "--iters", str(iters), "-o",
                             solver[-1]], check=True)
+        steps = []  # time steps run 15, 22, 30 times (a P^1/2 law, roughly): their band
+        for n, iters in ((4, 15), (9, 22), (16, 30)):
+            steps.append(os.path.join(tmp, "steps%d.trace" % n))
+            subprocess.run([simpi, "gen", "stencil", "--ranks", str(n), "--iters", str(iters), "-o",
+                            steps[-1]], check=True)
         cases = [
             ("replay", ["replay", "-q", "--critical-path", halo]),
             ("flow", ["replay", "-q", "--platform", fat_tree, "--set", "network.contention=flow", halo]),
@@ -122,6 +127,7 @@ def main():
             ("extrapolated-counts", ["replay", "-q", "--extrapolate", "32"] + a2av),
             ("extrapolated-sizes", ["replay", "-q", "--extrapolate", "16"] + rings),
             ("extrapolated-aligned", ["replay", "-q", "--extrapolate", "64"] + solver),
+            ("extrapolated-iterations", ["replay", "-q", "--extrapolate", "64"] + steps),
             ("failed", ["replay", "-q", os.path.join(tmp, "absent.trace")], (1,)),
             ("topo", ["topo", "--platform", fat_tree]),
             ("online", ["run", "-n", "4", "-q", heat, "64"]),
