@@ -183,7 +183,7 @@ static bool plan_sources(const uint64_t *a, int32_t n, const uint64_t *b, int32_
         }
         ++*edits;
         for (int32_t d = 0; src[j] < 0 && (place - d >= 0 || place + d < n); d++) {
-            if (place - d >= 0 && !taken[place - d] && a[place - d] == b[j])
+            if (place - d >= 0 && place - d < n && !taken[place - d] && a[place - d] == b[j])
                 src[j] = place - d;
             else if (place + d < n && !taken[place + d] && a[place + d] == b[j])
                 src[j] = place + d;
