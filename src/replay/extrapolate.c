@@ -1510,9 +1510,12 @@ static bool world_counts(const struct job *j, int p, int32_t i, int *on, int32_t
     if (k0 < 0) return false;
     int32_t o = world_loop(&j->s[k0], j->rep[k0][p], i, -1);
     if (o < 0) return false;
-    for (int k = 0; k < j->ns; k++) {
+    for (int k = 0; k < j->ns; k++) { /* (and rank 0's the class's own where it has one) */
         on[k] = k;
-        if ((c[k] = world_loop(&j->s[k], 0, 0, o)) < 1) return false;
+        int32_t q = j->rep[k][p];
+        if ((c[k] = world_loop(&j->s[k], 0, 0, o)) < 1 ||
+            (q >= 0 && j->s[k].step[q][i].len > 0 && j->s[k].step[q][i].iters != c[k]))
+            return false;
     }
     *m = j->ns;
     return true;
