@@ -54,12 +54,13 @@ void test_export_replay(const char *platform, const char *const *sets, int nsets
 }
 
 extern const struct test_case units_tests[], engine_tests[], platform_tests[], p2p_tests[],
-    coll_tests[], coll_ompi_tests[], trace_tests[], replay_tests[], simgrid_tests[],
+    coll_tests[], coll_ompi_tests[], trace_tests[], replay_tests[], simgrid_tests[], align_tests[],
     context_tests[], topology_tests[], sims_tests[];
 
 static const struct test_case *const groups[] = {
-    units_tests, engine_tests, platform_tests, p2p_tests,     coll_tests,     coll_ompi_tests,
-    trace_tests, replay_tests, simgrid_tests,  context_tests, topology_tests, sims_tests};
+    units_tests,     engine_tests, platform_tests, p2p_tests,     coll_tests,
+    coll_ompi_tests, trace_tests,  replay_tests,   simgrid_tests, context_tests,
+    topology_tests,  sims_tests,   align_tests};
 
 int test_in_child(void (*fn)(void), char *err, size_t n) {
     int fds[2];
