@@ -1700,10 +1700,15 @@ static void parting(const struct scale *sa, int32_t a, const struct scale *sb, i
            sa->rec[a][i].coll == sb->rec[b][i].coll && sa->step[a][i].iters == sb->step[b][i].iters)
         i++;
     const struct trace_rec *x = i < na ? &sa->rec[a][i] : NULL, *y = i < nb ? &sb->rec[b][i] : NULL;
-    snprintf(out, len, "; they part at its record %d (%s, line %d), where the other has %s%s",
-             i < na ? sa->ord[a][i] : sa->recorded[a] + 1, x ? op_word(x) : "its end",
-             x ? x->line : 0, y ? op_word(y) : "its end",
-             x && y && x->op == y->op ? " run a different number of times" : "");
+    int32_t at = i < na ? sa->ord[a][i] : sa->recorded[a] + 1;
+    if (x && y && x->op == y->op && x->coll == y->coll)
+        snprintf(out, len,
+                 "; they part at its record %d (%s, line %d): a loop that runs %d time(s) there "
+                 "and %d in the other",
+                 at, op_word(x), x->line, sa->step[a][i].iters, sb->step[b][i].iters);
+    else
+        snprintf(out, len, "; they part at its record %d (%s, line %d), where the other has %s", at,
+                 x ? op_word(x) : "its end", x ? x->line : 0, y ? op_word(y) : "its end");
 }
 
 /* Fits position p's numbers at n (once); false with why. */
